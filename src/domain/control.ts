@@ -1,0 +1,59 @@
+/**
+ * The control plane's vocabulary: system states, control events and the stored control record.
+ * Shared by the control statechart, the stores, the API and the trading process.
+ */
+
+export const SYSTEM_STATES = ['running', 'paused', 'killed'] as const;
+export type SystemState = (typeof SYSTEM_STATES)[number];
+
+/** Events that change (or try to change) the system state. Names follow XState's `area.verb`. */
+export type ControlEvent =
+  | { type: 'control.pause'; reason: string }
+  | { type: 'control.resume'; reason: string }
+  | { type: 'control.kill'; reason: string };
+
+export type ControlEventType = ControlEvent['type'];
+
+/** What the store holds as the single source of truth for the run state. */
+export interface ControlRecord {
+  state: SystemState;
+  /** Increases by one on every state change; approvals carry it so stale ones can be refused. */
+  epoch: number;
+  reason: string | null;
+  /** ISO 8601 UTC time of the last change. */
+  changed_at: string;
+}
+
+/**
+ * The result of offering an event to the control statechart:
+ * - `changed`: the state moved (epoch + 1),
+ * - `unchanged`: accepted, nothing to do (pause when paused, resume when running, kill when killed),
+ * - `refused`: the statechart does not allow it (pause or resume when killed).
+ */
+export type ControlOutcome = 'changed' | 'unchanged' | 'refused';
+
+export interface ControlDecision {
+  outcome: ControlOutcome;
+  from: SystemState;
+  to: SystemState;
+}
+
+/** Who asked for a control change and when; stored with the audit event. */
+export interface ControlActor {
+  /** A key id (a short hash of the API key) or a process name; never a secret. */
+  actor: string;
+  /** ISO 8601 UTC. */
+  at: string;
+}
+
+export interface ControlApplyResult extends ControlDecision {
+  event: ControlEvent;
+  record: ControlRecord;
+}
+
+export const INITIAL_CONTROL_RECORD: ControlRecord = {
+  state: 'running',
+  epoch: 0,
+  reason: null,
+  changed_at: new Date(0).toISOString(),
+};

@@ -1,0 +1,22 @@
+/**
+ * The audit trail's hash chain: every entry's hash is sha256(prev_hash + canonical entry), so any
+ * edit, deletion or reordering breaks every later link. Shared by all event store adapters.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** The fields an entry's hash covers (everything but the hashes themselves). */
+export interface ChainedFields {
+  seq: number;
+  at: string;
+  kind: string;
+  symbol: string | null;
+  body: Record<string, unknown>;
+}
+
+export function chainHash(prevHash: string, fields: ChainedFields): string {
+  const canonical = canonicalJson({ seq: fields.seq, at: fields.at, kind: fields.kind, symbol: fields.symbol, body: fields.body });
+  return createHash('sha256').update(prevHash).update(canonical).digest('hex');
+}

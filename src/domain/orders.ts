@@ -1,0 +1,64 @@
+/**
+ * Orders, approvals and fills. One order path with no shortcuts: OrderRequest → (risk) ApprovedOrder
+ * → (order manager) venue → Fill.
+ */
+
+export type Side = 'BUY' | 'SELL';
+export type OrderType = 'market' | 'limit';
+
+export interface OrderRequest {
+  /** Unique per order; the venue is idempotent on it. */
+  clientOrderId: string;
+  symbol: string;
+  side: Side;
+  qty: number;
+  type: OrderType;
+  /** Required for limit orders, null for market orders. */
+  limitPrice: number | null;
+  reduceOnly: boolean;
+}
+
+/** A risk-approved order with its HMAC token (`hmac:<hex>`) over the order, epoch and expiry. */
+export interface ApprovedOrder {
+  order: OrderRequest;
+  token: string;
+  /** The control epoch at approval; the order manager refuses it once the epoch has moved on. */
+  epoch: number;
+  /** Epoch ms after which the token is refused. */
+  expiresAt: number;
+}
+
+export type OrderStatus = 'open' | 'filled' | 'cancelled' | 'rejected';
+
+export interface VenueOrder extends OrderRequest {
+  status: OrderStatus;
+  filledQty: number;
+  /** Volume-weighted fill price, null until something filled. */
+  avgFillPrice: number | null;
+  /** Epoch ms. */
+  createdAt: number;
+  updatedAt: number;
+  rejectReason?: string;
+}
+
+export interface Fill {
+  clientOrderId: string;
+  symbol: string;
+  side: Side;
+  qty: number;
+  price: number;
+  /** Fee paid in quote currency (negative = rebate). */
+  fee: number;
+  liquidity: 'maker' | 'taker';
+  /** Epoch ms. */
+  ts: number;
+}
+
+export function oppositeSide(side: Side): Side {
+  return side === 'BUY' ? 'SELL' : 'BUY';
+}
+
+/** +1 for BUY, −1 for SELL. */
+export function sideSign(side: Side): 1 | -1 {
+  return side === 'BUY' ? 1 : -1;
+}

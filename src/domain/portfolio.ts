@@ -1,0 +1,41 @@
+/**
+ * Account view shared by the allocator, the risk engine, the API (deleverage, kill instructions)
+ * and the paper venue. Positions are signed: qty > 0 long, qty < 0 short.
+ */
+import type { InstrumentKind } from './market.js';
+import type { VenueOrder } from './orders.js';
+
+export interface Position {
+  symbol: string;
+  kind: InstrumentKind;
+  /** Signed base quantity. */
+  qty: number;
+  /** Average entry price of the open quantity. */
+  entryPrice: number;
+  /** Latest mark price used for unrealized PnL. */
+  markPrice: number;
+  unrealizedPnl: number;
+  realizedPnl: number;
+}
+
+export interface AccountSnapshot {
+  /** Net asset value: cash + unrealized PnL (+ spot holdings at mark). */
+  nav: number;
+  /** Highest NAV seen; the drawdown guard trails from it. */
+  peakNav: number;
+  cash: number;
+  realizedPnl: number;
+  unrealizedPnl: number;
+  /** Funding received (+) or paid (−) in total. */
+  fundingPnl: number;
+  feesPaid: number;
+  positions: Position[];
+  openOrders: VenueOrder[];
+  /** Epoch ms. */
+  ts: number;
+}
+
+/** Absolute notional of a position at its mark. */
+export function positionNotional(p: Pick<Position, 'qty' | 'markPrice'>): number {
+  return Math.abs(p.qty * p.markPrice);
+}

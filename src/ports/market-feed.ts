@@ -1,0 +1,11 @@
+/**
+ * Market data port: one snapshot per symbol per cycle. The seeded synthetic feed is the default;
+ * historical and live feeds implement the same interface.
+ */
+import type { Instrument, MarketView } from '../domain/market.js';
+
+export interface MarketFeed {
+  readonly instruments: readonly Instrument[];
+  /** The market at epoch ms `now`; successive calls advance the feed by one step. */
+  next(now: number): Promise<MarketView>;
+}

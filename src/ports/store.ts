@@ -1,0 +1,21 @@
+/**
+ * The store as a whole: one backend (SQLite file or Redis) providing every store port over a shared
+ * connection, so that a control change and its audit event can be written in one atomic step.
+ */
+import type { CommandQueue } from './command-queue.js';
+import type { ControlStore } from './control-store.js';
+import type { EventStore } from './event-store.js';
+import type { KeyValueStore } from './key-value-store.js';
+
+export interface Store {
+  readonly kind: 'sqlite' | 'redis';
+  /** Where it lives, with any password removed (safe to log). */
+  readonly description: string;
+  readonly control: ControlStore;
+  readonly events: EventStore;
+  readonly commands: CommandQueue;
+  readonly kv: KeyValueStore;
+  /** Round-trip to the backend; resolves with the latency in ms, rejects when unreachable. */
+  ping(): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,22 @@
+/**
+ * Opens the store named by STORE_URL: `sqlite:<path>` (the embedded default, a file under ./var
+ * that both processes share) or `redis://[:password@]host:port/db[?prefix=tcs:]`.
+ */
+import type { Store } from '../ports/store.js';
+import { openRedisStore } from './redis/redis-store.js';
+import { openSqliteStore } from './sqlite/sqlite-store.js';
+
+export async function openStore(url: string): Promise<Store> {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    if (path === '') throw new Error('STORE_URL sqlite: needs a file path, e.g. sqlite:var/tcs.db');
+    return openSqliteStore({ path });
+  }
+  if (url.startsWith('redis://') || url.startsWith('rediss://')) {
+    const parsed = new URL(url);
+    const prefix = parsed.searchParams.get('prefix') ?? undefined;
+    parsed.search = '';
+    return openRedisStore({ url: parsed.toString(), ...(prefix ? { prefix } : {}) });
+  }
+  throw new Error('STORE_URL must be sqlite:<path> or redis://host:port/db');
+}

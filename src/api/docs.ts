@@ -1,0 +1,63 @@
+/**
+ * API documentation: the OpenAPI 3 document (generated from the route schemas, so it always
+ * reflects the current surface) at /openapi.json, Swagger UI at /docs and ReDoc at /redoc. ReDoc is
+ * served from its npm bundle, never a CDN, so the page works offline.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { ErrorSchema } from './schemas.js';
+
+const require = createRequire(import.meta.url);
+
+export const API_TITLE = 'Trading Control Service';
+
+export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
+  app.addSchema(ErrorSchema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: API_TITLE,
+        version,
+        description:
+          'Control plane of the automated trading process. Public: /health, /metrics, docs. ' +
+          'Authenticated (Authorization: Bearer <SERVICE_API_KEY>): /control/* and /reports/*.',
+      },
+      tags: [
+        { name: 'public', description: 'No authentication' },
+        { name: 'control', description: 'Run state and prepared instructions' },
+        { name: 'reports', description: 'The decision log' },
+      ],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'SERVICE_API_KEY' } } },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { tryItOutEnabled: true, persistAuthorization: false } });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const bundlePath = join(dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js');
+  const bundle = readFileSync(bundlePath);
+  app.get('/redoc/redoc.standalone.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(bundle),
+  );
+  app.get('/redoc', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(REDOC_PAGE));
+}
+
+const REDOC_PAGE = `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <title>${API_TITLE} — reference</title>
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+  </head>
+  <body>
+    <redoc spec-url="/openapi.json"></redoc>
+    <script src="/redoc/redoc.standalone.js"></script>
+  </body>
+</html>
+`;

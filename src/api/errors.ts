@@ -1,0 +1,47 @@
+/**
+ * One error handler and one 404 handler, so every error has Fastify's standard body
+ * `{statusCode, code, error, message}`. Validation failures become 422 (spec section 7). A 500 never
+ * carries the original message or a stack: those go to the log only.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+
+export interface ErrorBody {
+  statusCode: number;
+  code: string;
+  error: string;
+  message: string;
+}
+
+/** An error a route raises on purpose, with a stable code. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function sendError(reply: FastifyReply, statusCode: number, code: string, message: string): FastifyReply {
+  const body: ErrorBody = { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
+    if (err instanceof HttpError) return sendError(reply, err.statusCode, err.code, err.message);
+    if ((err as FastifyError).validation) {
+      return sendError(reply, 422, err.code ?? 'FST_ERR_VALIDATION', err.message);
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err }, 'request failed');
+      return sendError(reply, 500, 'TCS_INTERNAL', 'internal server error');
+    }
+    // 4xx from Fastify itself (malformed JSON 400, unsupported media type 415, body too large 413, 429…).
+    return sendError(reply, status, err.code ?? 'TCS_BAD_REQUEST', err.message);
+  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'TCS_NOT_FOUND', `Route ${request.method}:${request.url.split('?')[0]} not found`));
+}

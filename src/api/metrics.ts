@@ -1,0 +1,78 @@
+/**
+ * Prometheus metrics for the API process: request counts and durations by route and status,
+ * control transitions by event and outcome, the current state as a gauge, process metrics, and the
+ * trading process's metrics (published through the store) appended with their own process label.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { FastifyInstance } from 'fastify';
+import { SYSTEM_STATES } from '../domain/control.js';
+import { TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
+import type { TradingMetricsDocument } from '../domain/runtime-documents.js';
+import type { Store } from '../ports/store.js';
+
+export interface ApiMetrics {
+  registry: Registry;
+  controlCalls: Counter<'event' | 'outcome'>;
+  /** The whole exposition text: this process, then the trading process's last published text. */
+  render(): Promise<string>;
+}
+
+export function createApiMetrics(store: Store): ApiMetrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ process: 'api' });
+  collectDefaultMetrics({ register: registry });
+
+  const controlCalls = new Counter({
+    name: 'tcs_control_calls_total',
+    help: 'Control calls offered to the control statechart, by event and outcome (changed, unchanged, refused)',
+    labelNames: ['event', 'outcome'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'tcs_system_state',
+    help: 'Current system state (1 for the current state, 0 otherwise), read from the store at scrape time',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      try {
+        const { state } = await store.control.read();
+        for (const s of SYSTEM_STATES) this.set({ state: s }, s === state ? 1 : 0);
+      } catch {
+        this.reset(); // store unreachable: report no state rather than a stale one
+      }
+    },
+  });
+
+  return {
+    registry,
+    controlCalls,
+    async render() {
+      const own = await registry.metrics();
+      const trading = await store.kv.get<TradingMetricsDocument>(TRADING_METRICS_KEY).catch(() => null);
+      return trading?.text ? `${own}\n${trading.text}` : own;
+    },
+  };
+}
+
+/** Counts and times every request by route pattern (not raw URL, to keep label cardinality bounded). */
+export function instrumentRequests(app: FastifyInstance, registry: Registry): void {
+  const requests = new Counter({
+    name: 'tcs_http_requests_total',
+    help: 'HTTP requests by method, route and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: 'tcs_http_request_duration_seconds',
+    help: 'HTTP request duration by method, route and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) };
+    requests.inc(labels);
+    durations.observe(labels, reply.elapsedTime / 1000);
+    done();
+  });
+}

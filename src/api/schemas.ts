@@ -1,0 +1,146 @@
+/**
+ * Request and response schemas (TypeBox), which serve three purposes at once: validation (422 on
+ * failure), response serialization (unknown fields never leak) and the OpenAPI document. Symbol
+ * fields are an enum of the whitelist, so an unknown symbol is a 422 and the docs list the choices.
+ */
+import { Type } from 'typebox';
+import type { TSchema } from 'typebox';
+
+export const REASON_MAX_LENGTH = 500;
+
+export const ErrorSchema = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    code: Type.String(),
+    error: Type.String(),
+    message: Type.String(),
+  },
+  { $id: 'Error', description: "Fastify's standard error body" },
+);
+
+const errorRef = (description: string) => Type.Ref('Error', { description }) as unknown as TSchema;
+
+/** The error responses every protected route can give. */
+export const protectedErrors = {
+  401: errorRef('Missing, malformed or invalid bearer token'),
+  422: errorRef('Request validation failed (wrong type, unknown field, out of range)'),
+  500: errorRef('Internal server error (no details are revealed)'),
+};
+
+export const SystemStateSchema = Type.Union([Type.Literal('running'), Type.Literal('paused'), Type.Literal('killed')], {
+  description: 'running, paused or killed',
+});
+
+export const StatusSchema = Type.Object({
+  state: SystemStateSchema,
+  epoch: Type.Integer({ description: 'Increases by one on every state change' }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'Reason given for the last change' }),
+  changed_at: Type.String({ format: 'date-time' }),
+});
+
+export const TransitionResultSchema = Type.Object({
+  state: SystemStateSchema,
+  previous_state: SystemStateSchema,
+  changed: Type.Boolean({ description: 'false when the call was accepted but the system was already there' }),
+  epoch: Type.Integer(),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  changed_at: Type.String({ format: 'date-time' }),
+});
+
+export const ReasonBody = (defaultReason: string) =>
+  Type.Object(
+    {
+      reason: Type.Optional(
+        Type.String({ minLength: 1, maxLength: REASON_MAX_LENGTH, description: `Why; defaults to "${defaultReason}"` }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+
+export function symbolSchema(symbols: readonly string[]) {
+  return Type.Enum([...symbols], { description: 'A whitelisted symbol' });
+}
+
+export const CancelInstructionSchema = Type.Object({
+  tool: Type.Union([Type.Literal('cancel_all_orders'), Type.Literal('cancel_spot_all_orders')]),
+  symbol: Type.String(),
+});
+
+export const KillSwitchResultSchema = Type.Object({
+  action: Type.Literal('killed'),
+  reason: Type.String(),
+  cancel_instructions: Type.Array(CancelInstructionSchema, { minItems: 1 }),
+});
+
+export function cancelAllBody(symbols: readonly string[]) {
+  return Type.Object(
+    {
+      symbols: Type.Union([Type.Array(symbolSchema(symbols), { minItems: 1, uniqueItems: true }), Type.Null()], {
+        description: 'Symbols to cancel, or null for every whitelisted symbol',
+      }),
+    },
+    { additionalProperties: false },
+  );
+}
+
+export const CancelAllResultSchema = Type.Object({
+  action: Type.Literal('cancel_all'),
+  cancel_instructions: Type.Array(CancelInstructionSchema),
+  command_id: Type.String({ description: 'Id of the queued command the trading process carries out' }),
+});
+
+export function deleverageBody(symbols: readonly string[]) {
+  return Type.Object(
+    {
+      symbol: symbolSchema(symbols),
+      reduce_pct: Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Fraction of the position to close, in (0, 1]; 0.5 = half' }),
+    },
+    { additionalProperties: false },
+  );
+}
+
+export const DeleverageResultSchema = Type.Object({
+  action: Type.Literal('deleverage'),
+  symbol: Type.String(),
+  reduce_pct: Type.Number(),
+  position_qty: Type.Number({ description: 'Signed position in the last snapshot the trading process published' }),
+  order: Type.Union(
+    [
+      Type.Object({
+        symbol: Type.String(),
+        side: Type.Union([Type.Literal('BUY'), Type.Literal('SELL')]),
+        qty: Type.Number(),
+        type: Type.Literal('market'),
+        reduce_only: Type.Literal(true),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The prepared reduce-only order, or null when there is nothing to reduce' },
+  ),
+  command_id: Type.Union([Type.String(), Type.Null()]),
+  message: Type.String(),
+});
+
+export const ModeSchema = Type.Object({
+  default_mode: Type.String({ description: 'Execution mode the trading process starts in' }),
+});
+
+export const DecisionsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+    before: Type.Optional(Type.Integer({ minimum: 1, description: 'Only entries with seq below this (paging cursor)' })),
+    symbol: Type.Optional(Type.String({ pattern: '^[A-Z0-9]{2,20}$' })),
+    since: Type.Optional(Type.String({ format: 'date-time', description: 'Only entries at or after this time' })),
+    until: Type.Optional(Type.String({ format: 'date-time', description: 'Only entries before this time' })),
+  },
+  { additionalProperties: false },
+);
+
+export const DecisionEntrySchema = Type.Object({
+  seq: Type.Integer({ description: 'Position in the audit chain' }),
+  at: Type.String({ format: 'date-time' }),
+  symbol: Type.Union([Type.String(), Type.Null()]),
+  hash: Type.String({ description: 'sha256 chain hash of this entry' }),
+  prev_hash: Type.String(),
+  decision: Type.Record(Type.String(), Type.Unknown(), { description: 'The coordinator decision record (see README)' }),
+});

@@ -1,0 +1,45 @@
+/**
+ * The `tcs` command: `tcs <command> [options]`, `--help` on each. `npm start` runs `tcs start`.
+ */
+import { commands } from './commands.js';
+import { ConfigError } from '../runtime/config.js';
+
+const USAGE = `Usage: tcs <command> [options]
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(14)}${c.summary}`).join('\n')}
+
+Run \`tcs <command> --help\` for a command's options.
+Configuration comes from the environment and .env (see .env.example).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    console.error(`tcs: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(command.help);
+    return 0;
+  }
+  return command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== -1) process.exitCode = code; // -1: a long-running command that exits by itself
+  },
+  (err: unknown) => {
+    if (err instanceof ConfigError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      console.error(`tcs: ${(err as Error).message}`);
+      process.exit(2);
+    }
+    console.error('tcs: failed:', (err as Error).message);
+    process.exit(1);
+  },
+);

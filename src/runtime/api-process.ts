@@ -1,0 +1,46 @@
+/**
+ * Composition root of the API process: read config, open the store, build the app, listen, and
+ * close everything on SIGINT/SIGTERM. Refuses to start without a proper SERVICE_API_KEY.
+ */
+import { readFileSync } from 'node:fs';
+import { openStore } from '../adapters/open-store.js';
+import { buildApp } from '../api/app.js';
+import { readApiConfig } from './config.js';
+import { createLogger } from './logger.js';
+
+const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
+  const config = readApiConfig(env); // throws ConfigError with a clear message
+  const logger = createLogger('tcs-api', config.logLevel);
+  const store = await openStore(config.storeUrl);
+  const app = await buildApp({
+    store,
+    apiKeys: config.apiKeys,
+    instruments: config.instruments,
+    defaultMode: config.executionMode,
+    controlRateLimit: config.controlRateLimit,
+    logger,
+    version: packageVersion,
+  });
+  app.addHook('onClose', async () => store.close());
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'api shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'api shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  logger.info({ address, store: store.description, keys: config.apiKeys.length }, 'api listening');
+}

@@ -1,0 +1,122 @@
+/**
+ * Configuration from the environment (and `.env`). Every variable is documented in .env.example;
+ * a bad value stops start-up with a message naming the variable, never a stack trace.
+ */
+import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
+import type { Instrument } from '../domain/market.js';
+
+export const MIN_KEY_LENGTH = 32;
+export const EXECUTION_MODES = ['paper'] as const;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface CommonConfig {
+  storeUrl: string;
+  instruments: Instrument[];
+  executionMode: ExecutionMode;
+  logLevel: string;
+}
+
+export interface ApiConfig extends CommonConfig {
+  host: string;
+  port: number;
+  /** Accepted keys (several during a rotation). */
+  apiKeys: string[];
+  /** Control POSTs per key per minute (kill-switch exempt). */
+  controlRateLimit: number;
+}
+
+export function readCommonConfig(env: NodeJS.ProcessEnv): CommonConfig {
+  return {
+    storeUrl: readStoreUrl(env),
+    instruments: wrap('SYMBOLS', () => parseInstruments(env.SYMBOLS ?? DEFAULT_SYMBOLS)),
+    executionMode: readMode(env),
+    logLevel: readLogLevel(env),
+  };
+}
+
+export function readApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
+  return {
+    ...readCommonConfig(env),
+    host: env.HOST?.trim() || '127.0.0.1',
+    port: readInt(env, 'PORT', 8000, 0, 65535),
+    apiKeys: readApiKeys(env),
+    controlRateLimit: readInt(env, 'CONTROL_RATE_LIMIT', 60, 1, 1_000_000),
+  };
+}
+
+/** SERVICE_API_KEY: one key, or several comma-separated during a rotation; each ≥ 32 characters. */
+export function readApiKeys(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.SERVICE_API_KEY;
+  if (!raw || raw.trim() === '') {
+    throw new ConfigError('SERVICE_API_KEY is not set. Generate one with `npx tcs keygen` and put it in .env (npm start writes one on first run).');
+  }
+  const keys = raw.split(',').map((k) => k.trim()).filter((k) => k.length > 0);
+  keys.forEach((key, i) => {
+    if (key.length < MIN_KEY_LENGTH) {
+      throw new ConfigError(`SERVICE_API_KEY: key #${i + 1} has ${key.length} characters; at least ${MIN_KEY_LENGTH} are required (use \`npx tcs keygen\`).`);
+    }
+  });
+  return keys;
+}
+
+export function readHmacSecret(env: NodeJS.ProcessEnv): string {
+  const secret = env.RISK_HMAC_SECRET?.trim();
+  if (!secret) throw new ConfigError('RISK_HMAC_SECRET is not set. Generate one with `npx tcs keygen` and put it in .env.');
+  if (secret.length < MIN_KEY_LENGTH) {
+    throw new ConfigError(`RISK_HMAC_SECRET has ${secret.length} characters; at least ${MIN_KEY_LENGTH} are required.`);
+  }
+  return secret;
+}
+
+export function readStoreUrl(env: NodeJS.ProcessEnv): string {
+  const url = env.STORE_URL?.trim() || 'sqlite:var/tcs.db';
+  if (!/^(sqlite:.+|rediss?:\/\/.+)$/.test(url)) {
+    throw new ConfigError('STORE_URL must be sqlite:<path> or redis://host:port/db');
+  }
+  return url;
+}
+
+export function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+export function readNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) throw new ConfigError(`${name} must be a number, got "${raw}"`);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function readMode(env: NodeJS.ProcessEnv): ExecutionMode {
+  const mode = env.EXECUTION_MODE?.trim() || 'paper';
+  if (!(EXECUTION_MODES as readonly string[]).includes(mode)) {
+    throw new ConfigError(`EXECUTION_MODE must be one of ${EXECUTION_MODES.join(', ')} (live venues are not implemented yet), got "${mode}"`);
+  }
+  return mode as ExecutionMode;
+}
+
+function readLogLevel(env: NodeJS.ProcessEnv): string {
+  const level = env.LOG_LEVEL?.trim() || 'info';
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, got "${level}"`);
+  return level;
+}
+
+function wrap<T>(name: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw new ConfigError((err as Error).message.startsWith(name) ? (err as Error).message : `${name}: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * `tcs start` / `npm start`: prepares the environment (first-run .env), validates the configuration
+ * once, applies an operator's --reset-kill, then supervises the API and trading processes.
+ */
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { hostname } from 'node:os';
+import { openStore } from '../adapters/open-store.js';
+import { readApiConfig } from './config.js';
+import { ENV_FILE, loadEnv } from './environment.js';
+import { writeFirstRunEnvFile } from './env-file.js';
+import { supervise } from './supervisor.js';
+import type { ChildSpec } from './supervisor.js';
+
+export interface LauncherOptions {
+  resetKill: boolean;
+  reason?: string | undefined;
+  inspect: boolean;
+}
+
+const TCS_BIN = fileURLToPath(new URL('../../bin/tcs.mjs', import.meta.url));
+
+function say(message: string): void {
+  process.stderr.write(`tcs: ${message}\n`);
+}
+
+export async function runLauncher(options: LauncherOptions): Promise<void> {
+  const envPath = resolve(process.cwd(), ENV_FILE);
+  if (writeFirstRunEnvFile(envPath)) {
+    say(`first run: wrote ${envPath} (mode 0600) with a fresh SERVICE_API_KEY and RISK_HMAC_SECRET; your API key is in that file`);
+  }
+  const env = loadEnv();
+  const config = readApiConfig(env); // fail here, once, with a clear message
+
+  if (options.resetKill) {
+    const store = await openStore(config.storeUrl);
+    try {
+      const before = await store.control.read();
+      const actor = `operator:${process.env.USER ?? 'unknown'}@${hostname()}`;
+      const after = await store.control.resetKill({ actor, at: new Date().toISOString() }, options.reason ?? 'manual restart by operator');
+      say(before.state === 'killed' ? `--reset-kill: killed → ${after.state} (epoch ${after.epoch}), recorded in the audit trail` : `--reset-kill: state is ${before.state}, nothing to reset`);
+    } finally {
+      await store.close();
+    }
+  }
+
+  const children: ChildSpec[] = [{ name: 'api', args: [TCS_BIN, 'api'] }];
+  say(`starting: API on http://${config.host}:${config.port}, store ${config.storeUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
+  const code = await supervise({ command: process.execPath, env: { ...env }, children, log: say });
+  process.exit(code);
+}

@@ -1,0 +1,40 @@
+/** Builds the real API app on a real store for tests, with a freshly generated key. */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/api/app.js';
+import { parseInstruments } from '../../src/domain/instruments.js';
+import { generateKey } from '../../src/runtime/keys.js';
+import { openTestStore } from './stores.js';
+import type { StoreKind, TestStore } from './stores.js';
+
+export const TEST_SYMBOLS = 'BTCUSDT,ETHUSDT,SOLUSDT:spot';
+
+export interface TestApi extends TestStore {
+  app: FastifyInstance;
+  key: string;
+  auth: { authorization: string };
+  close(): Promise<void>;
+}
+
+export async function openTestApi(kind: StoreKind, options: { controlRateLimit?: number; apiKeys?: string[] } = {}): Promise<TestApi> {
+  const testStore = await openTestStore(kind);
+  const key = generateKey();
+  const app = await buildApp({
+    store: testStore.store,
+    apiKeys: options.apiKeys ?? [key],
+    instruments: parseInstruments(TEST_SYMBOLS),
+    defaultMode: 'paper',
+    controlRateLimit: options.controlRateLimit ?? 10_000,
+    logger: false,
+  });
+  await app.ready();
+  return {
+    ...testStore,
+    app,
+    key,
+    auth: { authorization: `Bearer ${key}` },
+    async close() {
+      await app.close();
+      await testStore.cleanup();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Real stores for tests: a fresh SQLite file in a temp directory, or a fresh key prefix on the test
+ * Redis. Each returns the store and a cleanup that closes it and removes its data.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openRedisStore } from '../../src/adapters/redis/redis-store.js';
+import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import type { Store } from '../../src/ports/store.js';
+import { TEST_REDIS_URL, deletePrefix, requireRedis, uniquePrefix } from './redis.js';
+
+export type StoreKind = 'sqlite' | 'redis';
+export const STORE_KINDS: StoreKind[] = ['sqlite', 'redis'];
+
+export interface TestStore {
+  store: Store;
+  /** STORE_URL for a child process that must share this store. */
+  url: string;
+  /** Opens another connection to the same data (another "process"). */
+  openAnother(): Promise<Store>;
+  cleanup(): Promise<void>;
+}
+
+export async function openTestStore(kind: StoreKind): Promise<TestStore> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'tcs-test-'));
+    const path = join(dir, 'tcs.db');
+    const store = await openSqliteStore({ path });
+    const others: Store[] = [];
+    return {
+      store,
+      url: `sqlite:${path}`,
+      async openAnother() {
+        const other = await openSqliteStore({ path });
+        others.push(other);
+        return other;
+      },
+      async cleanup() {
+        for (const s of [store, ...others]) await s.close().catch(() => {});
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  await requireRedis();
+  const prefix = uniquePrefix();
+  const store = await openRedisStore({ url: TEST_REDIS_URL, prefix });
+  const others: Store[] = [];
+  return {
+    store,
+    url: `${TEST_REDIS_URL}?prefix=${encodeURIComponent(prefix)}`,
+    async openAnother() {
+      const other = await openRedisStore({ url: TEST_REDIS_URL, prefix });
+      others.push(other);
+      return other;
+    },
+    async cleanup() {
+      for (const s of [store, ...others]) await s.close().catch(() => {});
+      await deletePrefix(prefix);
+    },
+  };
+}

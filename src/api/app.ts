@@ -59,8 +59,7 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
   await registerDocs(app, deps.version ?? '0.1.0');
 
   await app.register(rateLimit, {
-    global: false,
-    hook: 'preHandler', // after authentication, so the limit is per key
+    global: false, // only the routes that ask for it (see routes/control.ts)
     keyGenerator: (request) => request.keyId || request.ip,
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,

@@ -21,7 +21,7 @@ interface AcceptedKey {
   id: string;
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i; // the scheme name is case-insensitive (RFC 7235)
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();

@@ -40,7 +40,9 @@ const conflict = { 409: Type.Ref('Error', { description: 'Refused in the current
 const tooMany = { 429: Type.Ref('Error', { description: 'Too many control calls for this key; retry after the Retry-After header' }) as unknown as TSchema };
 
 export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = async (app, { plane, symbols, defaultMode, rateLimit }) => {
-  const limited = { rateLimit: { max: rateLimit, timeWindow: '1 minute' } };
+  // One limiter instance reused by every throttled route, so a key has one budget for all control
+  // POSTs rather than one per route. It runs as a preHandler, after authentication set keyId.
+  const throttle = app.rateLimit({ max: rateLimit, timeWindow: '1 minute' });
 
   app.get('/mode', {
     schema: { tags: ['control'], summary: 'Default execution mode', security, response: { 200: ModeSchema, ...protectedErrors } },
@@ -52,7 +54,7 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
 
   app.post('/pause', {
     preValidation: bodyOptional,
-    config: limited,
+    preHandler: throttle,
     schema: {
       tags: ['control'],
       summary: 'Pause the coordinator loop (open orders stay)',
@@ -65,7 +67,7 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
 
   app.post('/resume', {
     preValidation: bodyOptional,
-    config: limited,
+    preHandler: throttle,
     schema: {
       tags: ['control'],
       summary: 'Resume the coordinator loop after a pause',
@@ -89,7 +91,7 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
   }, async (request) => plane.kill(request.body?.reason ?? DEFAULT_REASONS.kill, request.keyId));
 
   app.post('/cancel-all', {
-    config: limited,
+    preHandler: throttle,
     schema: {
       tags: ['control'],
       summary: 'Prepare cancel-all-orders instructions (queued for the trading process)',
@@ -101,7 +103,7 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
   }, async (request) => plane.cancelAll(request.body.symbols, request.keyId));
 
   app.post('/deleverage', {
-    config: limited,
+    preHandler: throttle,
     schema: {
       tags: ['control'],
       summary: 'Prepare a reduce-only order lowering exposure on a symbol',

@@ -1,0 +1,89 @@
+/**
+ * Model-based tests: paths generated from the control statechart (xstate/graph) drive the real
+ * HTTP API on both stores, checking GET /control/status after every step. Then every (state × event)
+ * pair, including the "not shown" ones, is checked against decideControl: the HTTP code, the state
+ * and the epoch must all agree with the machine.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestModel } from 'xstate/graph';
+import { controlMachine, decideControl } from '../../machines/control.machine.js';
+import { SYSTEM_STATES } from '../../src/domain/control.js';
+import type { ControlEvent, SystemState } from '../../src/domain/control.js';
+import { openTestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
+import { STORE_KINDS } from '../support/stores.js';
+
+const EVENTS: ControlEvent[] = [
+  { type: 'control.pause', reason: 'model pause' },
+  { type: 'control.resume', reason: 'model resume' },
+  { type: 'control.kill', reason: 'model kill' },
+];
+const URL_FOR: Record<ControlEvent['type'], string> = {
+  'control.pause': '/control/pause',
+  'control.resume': '/control/resume',
+  'control.kill': '/control/kill-switch',
+};
+/** Shortest event sequence from the initial state to each state. */
+const ROUTE_TO: Record<SystemState, ControlEvent['type'][]> = { running: [], paused: ['control.pause'], killed: ['control.kill'] };
+
+const model = createTestModel(controlMachine, { events: EVENTS });
+// Simple paths cover every loop-free route; shortest paths add nothing new but are cheap. Deduped.
+const paths = [...new Map([...model.getSimplePaths(), ...model.getShortestPaths()].map((p) => [p.description, p])).values()];
+
+describe.each(STORE_KINDS)('control statechart ⇄ HTTP API on %s', (kind) => {
+  let api: TestApi | undefined;
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+  });
+
+  async function send(type: ControlEvent['type']) {
+    return api!.app.inject({ method: 'POST', url: URL_FOR[type], headers: api!.auth, payload: { reason: `http ${type}` } });
+  }
+  async function expectState(state: SystemState) {
+    const res = await api!.app.inject({ method: 'GET', url: '/control/status', headers: api!.auth });
+    expect(res.json().state).toBe(state);
+  }
+
+  it('generates paths reaching every state', () => {
+    const ends = new Set(paths.map((p) => p.state.value));
+    expect([...ends].sort()).toEqual([...SYSTEM_STATES].sort());
+  });
+
+  for (const path of paths) {
+    it(`path: ${path.description}`, async () => {
+      api = await openTestApi(kind);
+      await path.test({
+        states: {
+          running: () => expectState('running'),
+          paused: () => expectState('paused'),
+          killed: () => expectState('killed'),
+        },
+        events: {
+          'control.pause': async () => void expect((await send('control.pause')).statusCode).toBe(200),
+          'control.resume': async () => void expect((await send('control.resume')).statusCode).toBe(200),
+          'control.kill': async () => void expect((await send('control.kill')).statusCode).toBe(200),
+        },
+      });
+    });
+  }
+
+  for (const state of SYSTEM_STATES) {
+    for (const event of EVENTS) {
+      const decision = decideControl(state, event);
+      const code = decision.outcome === 'refused' ? 409 : 200;
+      it(`${state} + ${event.type} → ${code}, ${decision.to} (${decision.outcome})`, async () => {
+        api = await openTestApi(kind);
+        for (const step of ROUTE_TO[state]) expect((await send(step)).statusCode).toBe(200);
+        const before = await api.store.control.read();
+        expect(before.state).toBe(state);
+        const res = await send(event.type);
+        expect(res.statusCode).toBe(code);
+        const after = await api.store.control.read();
+        expect(after.state).toBe(decision.to);
+        expect(after.epoch).toBe(before.epoch + (decision.outcome === 'changed' ? 1 : 0));
+        await expectState(decision.to);
+      });
+    }
+  }
+});

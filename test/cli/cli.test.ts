@@ -1,0 +1,77 @@
+/** The `tcs` command as a user runs it: help everywhere, clear refusals, keygen, first-run start. */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseEnv } from 'node:util';
+import { startTcs } from '../support/processes.js';
+import type { RunningProcess } from '../support/processes.js';
+
+async function run(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) {
+  const proc = startTcs(args, env, cwd);
+  const { code } = await proc.exited;
+  return { code, stdout: proc.stdout(), stderr: proc.stderr() };
+}
+
+describe('tcs', () => {
+  let dir = '';
+  let proc: RunningProcess | undefined;
+  afterEach(async () => {
+    await proc?.stop();
+    proc = undefined;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints usage with every command, and help for each', async () => {
+    const top = await run(['--help']);
+    expect(top.code).toBe(0);
+    for (const name of ['start', 'api', 'keygen']) {
+      expect(top.stdout).toContain(name);
+      const sub = await run([name, '--help']);
+      expect(sub.code, name).toBe(0);
+      expect(sub.stdout).toMatch(new RegExp(`^Usage: tcs ${name}`));
+    }
+  });
+
+  it('refuses unknown commands and options with exit 2', async () => {
+    expect((await run(['launch'])).code).toBe(2);
+    const bad = await run(['keygen', '--length=5']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Unknown option '--length'");
+  });
+
+  it('keygen prints a fresh URL-safe key from 32 bytes', async () => {
+    const a = await run(['keygen']);
+    const b = await run(['keygen']);
+    expect(a.stdout.trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(a.stdout).not.toBe(b.stdout);
+  });
+
+  it('api refuses to start without a key, or with a short one, saying why and showing no stack', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
+    const missing = await run(['api'], {}, dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('SERVICE_API_KEY is not set');
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+    const short = await run(['api'], { SERVICE_API_KEY: 'x'.repeat(31) }, dir);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('at least 32');
+    expect(short.stderr).not.toContain('x'.repeat(31));
+  });
+
+  it('start on a first run writes .env (0600) with fresh secrets, serves the API, and stops cleanly on SIGTERM', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
+    proc = startTcs(['start'], { PORT: '0', LOG_LEVEL: 'info' }, dir);
+    await proc.waitFor(/first run: wrote .*\.env \(mode 0600\)/);
+    const match = await proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);
+    const envPath = join(dir, '.env');
+    expect(statSync(envPath).mode & 0o777).toBe(0o600);
+    const env = parseEnv(readFileSync(envPath, 'utf8')) as Record<string, string>;
+    expect(proc.stdout() + proc.stderr()).not.toContain(env.SERVICE_API_KEY!);
+    const res = await fetch(`${match[1]}/control/status`, { headers: { authorization: `Bearer ${env.SERVICE_API_KEY}` } });
+    expect(res.status).toBe(200);
+    expect(existsSync(join(dir, 'var', 'tcs.db'))).toBe(true);
+    proc.child.kill('SIGTERM');
+    expect((await proc.exited).code).toBe(0);
+  });
+});

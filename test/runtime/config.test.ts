@@ -1,0 +1,89 @@
+/** Configuration: every variable's validation names the variable; keys are never defaulted. */
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, readApiConfig, readHmacSecret } from '../../src/runtime/config.js';
+import { readEnvFile, writeFirstRunEnvFile } from '../../src/runtime/env-file.js';
+import { generateKey, keyId } from '../../src/runtime/keys.js';
+
+const KEY = generateKey();
+
+describe('readApiConfig', () => {
+  it('has defaults for everything but the key', () => {
+    const config = readApiConfig({ SERVICE_API_KEY: KEY });
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8000, apiKeys: [KEY], storeUrl: 'sqlite:var/tcs.db', executionMode: 'paper', controlRateLimit: 60 });
+    expect(config.instruments.map((i) => i.symbol)).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
+  });
+
+  it.each([
+    [{}, /SERVICE_API_KEY is not set/],
+    [{ SERVICE_API_KEY: '   ' }, /SERVICE_API_KEY is not set/],
+    [{ SERVICE_API_KEY: 'short-key' }, /key #1 has 9 characters; at least 32/],
+    [{ SERVICE_API_KEY: `${KEY},tooshort` }, /key #2 has 8 characters/],
+    [{ SERVICE_API_KEY: KEY, PORT: 'eighty' }, /PORT must be a whole number/],
+    [{ SERVICE_API_KEY: KEY, PORT: '70000' }, /PORT must be between 0 and 65535/],
+    [{ SERVICE_API_KEY: KEY, STORE_URL: 'mysql://x' }, /STORE_URL must be sqlite:<path> or redis:/],
+    [{ SERVICE_API_KEY: KEY, EXECUTION_MODE: 'live' }, /EXECUTION_MODE must be one of paper/],
+    [{ SERVICE_API_KEY: KEY, SYMBOLS: 'BTCUSDT,btc-usdt' }, /SYMBOLS entry "btc-usdt"/],
+    [{ SERVICE_API_KEY: KEY, SYMBOLS: 'BTCUSDT:option' }, /kind must be perp or spot/],
+    [{ SERVICE_API_KEY: KEY, SYMBOLS: 'BTCUSDT,BTCUSDT' }, /lists BTCUSDT twice/],
+    [{ SERVICE_API_KEY: KEY, LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+  ])('refuses %j', (env, message) => {
+    expect(() => readApiConfig(env)).toThrow(ConfigError);
+    expect(() => readApiConfig(env)).toThrow(message);
+  });
+
+  it('accepts several keys for a rotation, and never puts a key in an error', () => {
+    const second = generateKey();
+    expect(readApiConfig({ SERVICE_API_KEY: ` ${KEY} , ${second} ` }).apiKeys).toEqual([KEY, second]);
+    try {
+      readApiConfig({ SERVICE_API_KEY: `${KEY},abc` });
+    } catch (err) {
+      expect((err as Error).message).not.toContain(KEY);
+    }
+  });
+
+  it('requires a long RISK_HMAC_SECRET', () => {
+    expect(() => readHmacSecret({})).toThrow(/RISK_HMAC_SECRET is not set/);
+    expect(() => readHmacSecret({ RISK_HMAC_SECRET: 'abc' })).toThrow(/at least 32/);
+    expect(readHmacSecret({ RISK_HMAC_SECRET: KEY })).toBe(KEY);
+  });
+});
+
+describe('keys', () => {
+  it('generates URL-safe keys from 32 random bytes, and ids that reveal nothing', () => {
+    const a = generateKey();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(a, 'base64url')).toHaveLength(32);
+    expect(generateKey()).not.toBe(a);
+    expect(keyId(a)).toMatch(/^key_[0-9a-f]{10}$/);
+    expect(keyId(a)).toBe(keyId(a));
+  });
+});
+
+describe('.env files', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes a first-run .env with fresh secrets, mode 0600, and never overwrites one', () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-env-'));
+    const path = join(dir, '.env');
+    expect(writeFirstRunEnvFile(path)).toBe(true);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const env = readEnvFile(path, {});
+    expect(env.SERVICE_API_KEY).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(env.RISK_HMAC_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(env.SERVICE_API_KEY).not.toBe(env.RISK_HMAC_SECRET);
+    const before = readFileSync(path, 'utf8');
+    expect(writeFirstRunEnvFile(path)).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+
+  it('lets the real environment win over the file', () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-env-'));
+    const path = join(dir, '.env');
+    writeFileSync(path, 'PORT=9000\nHOST=0.0.0.0\n');
+    expect(readEnvFile(path, { PORT: '8123' })).toMatchObject({ PORT: '8123', HOST: '0.0.0.0' });
+  });
+});

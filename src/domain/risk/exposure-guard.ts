@@ -1,0 +1,40 @@
+/**
+ * Exposure guard: after the order, |position notional| in the order's symbol must stay within
+ * `maxSymbolExposure` × NAV and the gross notional over all symbols within `maxTotalExposure` × NAV
+ * (each may instead not grow when already beyond its limit). The symbol test is reported first.
+ * Reduce-only orders that shrink a position always pass; with NAV ≤ 0 nothing else does.
+ */
+import { closestToLimit, fmt, withinLimit } from './check.js';
+import type { GuardCheck } from './check.js';
+import type { RiskLimits } from './limits.js';
+import type { OrderImpact } from './order-impact.js';
+
+export function checkExposure(impact: OrderImpact, limits: Pick<RiskLimits, 'maxSymbolExposure' | 'maxTotalExposure'>): GuardCheck {
+  const nav = impact.nav;
+  const symbol = impact.order.symbol;
+  const ratio = (notional: number): number | null => (nav > 0 ? notional / nav : null);
+  const symbolBefore = ratio(impact.symbolNotionalBefore);
+  const symbolAfter = ratio(impact.symbolNotionalAfter);
+  const totalBefore = ratio(impact.grossBefore);
+  const totalAfter = ratio(impact.grossAfter);
+  const metrics = { symbolExposureBefore: symbolBefore, symbolExposureAfter: symbolAfter, totalExposureBefore: totalBefore, totalExposureAfter: totalAfter, nav };
+
+  if (symbolAfter === null || symbolBefore === null || totalAfter === null || totalBefore === null) {
+    const base = { guard: 'exposure', value: null, limit: limits.maxSymbolExposure, metrics } as const;
+    if (impact.reducesPosition) return { ...base, passed: true, code: 'OK', message: 'reduce-only order shrinks the position: exempt' };
+    return { ...base, passed: false, code: 'NAV_NOT_POSITIVE', message: `NAV ${fmt(nav)} is not positive; only reduce-only orders pass` };
+  }
+
+  const sym = { value: symbolAfter, limit: limits.maxSymbolExposure };
+  const tot = { value: totalAfter, limit: limits.maxTotalExposure };
+  if (impact.reducesPosition) {
+    return { guard: 'exposure', ...closestToLimit(sym, tot), metrics, passed: true, code: 'OK', message: 'reduce-only order shrinks the position: exempt' };
+  }
+  if (withinLimit(symbolAfter, symbolBefore, sym.limit) === 'breach') {
+    return { guard: 'exposure', ...sym, metrics, passed: false, code: 'EXPOSURE_SYMBOL', message: `${symbol} exposure ${fmt(symbolAfter)}× NAV after the order exceeds ${fmt(sym.limit)}×` };
+  }
+  if (withinLimit(totalAfter, totalBefore, tot.limit) === 'breach') {
+    return { guard: 'exposure', ...tot, metrics, passed: false, code: 'EXPOSURE_TOTAL', message: `total exposure ${fmt(totalAfter)}× NAV after the order exceeds ${fmt(tot.limit)}×` };
+  }
+  return { guard: 'exposure', ...closestToLimit(sym, tot), metrics, passed: true, code: 'OK', message: `${symbol} exposure ${fmt(symbolAfter)}×, total ${fmt(totalAfter)}× NAV within limits` };
+}

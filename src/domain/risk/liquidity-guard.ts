@@ -1,0 +1,40 @@
+/**
+ * Liquidity guard, measured from the snapshot rather than assumed: the order notional must be at most
+ * `maxVolumeFraction` of the recent traded notional (volume × last), and its quantity at most
+ * `maxDepthFraction` of the visible book on the side it would take (asks for a BUY, bids for a SELL).
+ * Applies to every order, reduce-only included: a deleverage too big for the book should be split.
+ * `value` and `limit` are absolute (quote notional, or base quantity) so an empty market reports a
+ * finite limit of 0 instead of an infinite ratio.
+ */
+import { closestToLimit, fmt } from './check.js';
+import type { GuardCheck } from './check.js';
+import type { RiskLimits } from './limits.js';
+import type { BookLevel } from '../market.js';
+import type { OrderImpact } from './order-impact.js';
+
+/** Total quantity on one side of the visible book; levels with nonsensical figures count as nothing. */
+export function visibleDepth(levels: readonly BookLevel[]): number {
+  let total = 0;
+  for (const level of levels) {
+    if (Number.isFinite(level.qty) && level.qty > 0 && Number.isFinite(level.price) && level.price > 0) total += level.qty;
+  }
+  return total;
+}
+
+export function checkLiquidity(impact: OrderImpact, limits: Pick<RiskLimits, 'maxVolumeFraction' | 'maxDepthFraction'>): GuardCheck {
+  const { market, order } = impact;
+  const tradedNotional = Number.isFinite(market.volume) && market.volume > 0 ? market.volume * market.last : 0;
+  const depth = visibleDepth(order.side === 'BUY' ? market.asks : market.bids);
+  const volume = { value: impact.notional, limit: limits.maxVolumeFraction * tradedNotional };
+  const book = { value: impact.qty, limit: limits.maxDepthFraction * depth };
+  const metrics = { orderNotional: volume.value, tradedNotional, volumeLimit: volume.limit, orderQty: book.value, visibleDepth: depth, depthLimit: book.limit };
+  const bookSide = order.side === 'BUY' ? 'ask' : 'bid';
+
+  if (volume.value > volume.limit) {
+    return { guard: 'liquidity', ...volume, metrics, passed: false, code: 'LIQUIDITY_VOLUME', message: `order notional ${fmt(volume.value)} exceeds ${fmt(limits.maxVolumeFraction * 100)}% of recent traded notional ${fmt(tradedNotional)}` };
+  }
+  if (book.value > book.limit) {
+    return { guard: 'liquidity', ...book, metrics, passed: false, code: 'LIQUIDITY_DEPTH', message: `order qty ${fmt(book.value)} exceeds ${fmt(limits.maxDepthFraction * 100)}% of visible ${bookSide} depth ${fmt(depth)}` };
+  }
+  return { guard: 'liquidity', ...closestToLimit(volume, book), metrics, passed: true, code: 'OK', message: `notional ${fmt(volume.value)} ≤ ${fmt(volume.limit)}, qty ${fmt(book.value)} ≤ ${fmt(book.limit)} (${bookSide} side)` };
+}

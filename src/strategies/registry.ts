@@ -1,0 +1,101 @@
+/**
+ * Turns the `STRATEGIES` setting into agents. Each comma-separated entry is either a built-in name
+ * or a path to a user module (starting with `./`, `../` or `/`, or ending in .ts/.js/.mjs/.mts),
+ * resolved from the working directory, whose default export is a StrategyAgent or a factory.
+ * This is the one place in the strategy layer allowed I/O: the dynamic import of user modules.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createFundingRateContrarian, FUNDING_RATE_CONTRARIAN } from './funding-rate-contrarian.js';
+import { createMomentumMaCrossover, MOMENTUM_MA_CROSSOVER } from './momentum-ma-crossover.js';
+import { isStrategyAgent } from './strategy.js';
+import type { StrategyAgent } from './strategy.js';
+
+/** Parameters per strategy, keyed by the entry exactly as written in STRATEGIES (name or path). */
+export type StrategyParamsByEntry = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+export interface LoadStrategiesOptions {
+  /** Directory user module paths are resolved from; default `process.cwd()`. */
+  cwd?: string;
+}
+
+type UntypedFactory = (params?: Readonly<Record<string, unknown>>) => StrategyAgent;
+
+// The factories validate their params at run time, so handing them an unchecked record is safe.
+const BUILTINS = {
+  [MOMENTUM_MA_CROSSOVER]: (params) => createMomentumMaCrossover(params),
+  [FUNDING_RATE_CONTRARIAN]: (params) => createFundingRateContrarian(params),
+} as const satisfies Record<string, UntypedFactory>;
+
+export type BuiltinStrategyName = keyof typeof BUILTINS;
+
+export const BUILTIN_STRATEGY_NAMES: readonly BuiltinStrategyName[] = Object.freeze([MOMENTUM_MA_CROSSOVER, FUNDING_RATE_CONTRARIAN]);
+
+/** The STRATEGIES value used when the variable is unset. */
+export const DEFAULT_STRATEGIES = BUILTIN_STRATEGY_NAMES.join(',');
+
+export function isBuiltinStrategyName(name: string): name is BuiltinStrategyName {
+  return Object.hasOwn(BUILTINS, name);
+}
+
+/** True when a STRATEGIES entry names a module file rather than a built-in. */
+export function isModulePath(entry: string): boolean {
+  return entry.startsWith('./') || entry.startsWith('../') || isAbsolute(entry) || /\.(ts|mts|js|mjs)$/.test(entry);
+}
+
+/**
+ * Loads the agents listed in `spec`, in order. Throws an Error naming the entry when a name is
+ * unknown (listing the built-in names), a module cannot be imported or does not default-export an
+ * agent or factory, a factory rejects its params, or two agents share a name (weights and the audit
+ * trail key on agent names).
+ */
+export async function loadStrategies(spec: string, params: StrategyParamsByEntry = {}, options: LoadStrategiesOptions = {}): Promise<StrategyAgent[]> {
+  const entries = spec.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (entries.length === 0) {
+    throw new Error(`STRATEGIES is empty: list at least one of ${BUILTIN_STRATEGY_NAMES.join(', ')} or a module path such as ./my-strategy.ts`);
+  }
+  const agents: StrategyAgent[] = [];
+  for (const entry of entries) {
+    const entryParams = params[entry];
+    const agent = isModulePath(entry)
+      ? await loadModule(entry, entryParams, options.cwd ?? process.cwd())
+      : loadBuiltin(entry, entryParams);
+    const clash = agents.find((a) => a.name === agent.name);
+    if (clash) throw new Error(`STRATEGIES entry "${entry}": an agent named "${agent.name}" is already loaded; agent names must be unique`);
+    agents.push(agent);
+  }
+  return agents;
+}
+
+function loadBuiltin(name: string, params: Readonly<Record<string, unknown>> | undefined): StrategyAgent {
+  if (!isBuiltinStrategyName(name)) {
+    throw new Error(`STRATEGIES entry "${name}" is not a known strategy (known: ${BUILTIN_STRATEGY_NAMES.join(', ')}); user strategies are given as a path such as ./my-strategy.ts`);
+  }
+  const factory: UntypedFactory = BUILTINS[name];
+  return factory(params);
+}
+
+async function loadModule(entry: string, params: Readonly<Record<string, unknown>> | undefined, cwd: string): Promise<StrategyAgent> {
+  const file = resolve(cwd, entry);
+  let loaded: { default?: unknown };
+  try {
+    loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (err) {
+    throw new Error(`STRATEGIES entry "${entry}": cannot import ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  const exported = loaded.default;
+  let agent: unknown = exported;
+  if (typeof exported === 'function') {
+    try {
+      agent = (exported as UntypedFactory)(params);
+    } catch (err) {
+      throw new Error(`STRATEGIES entry "${entry}": the factory threw: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+  } else if (params !== undefined) {
+    throw new Error(`STRATEGIES entry "${entry}": parameters were given but the module exports an agent, not a factory`);
+  }
+  if (!isStrategyAgent(agent)) {
+    throw new Error(`STRATEGIES entry "${entry}": ${file} must default-export a StrategyAgent ({ name, analyse }) or a factory returning one`);
+  }
+  return agent;
+}

@@ -1,0 +1,70 @@
+/**
+ * The interface every strategy agent implements, built-in or user-supplied. An agent is a pure
+ * function of one symbol's market snapshot: no I/O, no clock, no env. Each cycle the trading
+ * process calls `analyse` once per whitelisted instrument and collects the non-null Signals.
+ *
+ * Writing your own, loaded with e.g. `STRATEGIES=momentum_ma_crossover,./my-strategy.ts` (see registry.ts):
+ *
+ * ```ts
+ * import type { StrategyFactory } from './src/strategies/strategy.js';
+ * const factory: StrategyFactory<{ threshold: number }> = (params = {}) => ({
+ *   name: 'my_strategy',
+ *   analyse: (snapshot, instrument) => null, // or { agent: 'my_strategy', symbol, direction, confidence }
+ * });
+ * export default factory; // or export default a StrategyAgent object
+ * ```
+ */
+import type { Instrument, MarketSnapshot } from '../domain/market.js';
+import type { Signal } from '../domain/signal.js';
+
+export interface StrategyAgent {
+  /** Unique among loaded agents; becomes `Signal.agent` and the key of the arbitration weights. */
+  readonly name: string;
+  /**
+   * One symbol, one cycle. Returns null when there is nothing to say (not enough data, no edge).
+   * A returned Signal has `agent === name`, `symbol === snapshot.symbol`, direction +1 or −1 and
+   * confidence in [0, 1]; arbitration discards anything else as INVALID_SIGNAL.
+   */
+  analyse(snapshot: MarketSnapshot, instrument: Instrument): Signal | null;
+}
+
+/**
+ * How parameterised agents are made: every parameter is optional and falls back to the strategy's
+ * documented default. Factories validate what they receive (params may come from configuration)
+ * and throw an Error naming the strategy and the parameter.
+ */
+export type StrategyFactory<P extends object = Record<string, unknown>> = (params?: Partial<P>) => StrategyAgent;
+
+/** True for anything shaped like a StrategyAgent (used to check user modules). */
+export function isStrategyAgent(value: unknown): value is StrategyAgent {
+  if (value === null || typeof value !== 'object') return false;
+  const candidate = value as { name?: unknown; analyse?: unknown };
+  return typeof candidate.name === 'string' && candidate.name.length > 0 && typeof candidate.analyse === 'function';
+}
+
+/**
+ * Merges `params` over `defaults`, refusing keys the strategy does not know, so a typo such as
+ * `fats` fails loudly instead of silently running with the default.
+ */
+export function resolveParams<P extends object>(strategy: string, defaults: Readonly<P>, params: Partial<P> | undefined): P {
+  const given: object = params ?? {};
+  const known = Object.keys(defaults);
+  for (const key of Object.keys(given)) {
+    if (!known.includes(key)) {
+      throw new Error(`${strategy}: unknown parameter "${key}" (known: ${known.join(', ')})`);
+    }
+  }
+  const merged: P = { ...defaults };
+  for (const [key, value] of Object.entries(given)) {
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  return merged;
+}
+
+/** Throws unless `value` is a finite number satisfying `ok`; `rule` says what is expected. */
+export function requireNumber(strategy: string, param: string, value: unknown, ok: (n: number) => boolean, rule: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || !ok(value)) {
+    throw new Error(`${strategy}: parameter "${param}" must be ${rule}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}

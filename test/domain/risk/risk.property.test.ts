@@ -1,0 +1,147 @@
+// Properties of the risk engine over random accounts, markets and orders, checked against figures
+// recomputed here independently of the engine.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { MarketSnapshot } from '../../../src/domain/market.js';
+import type { OrderRequest } from '../../../src/domain/orders.js';
+import type { AccountSnapshot } from '../../../src/domain/portfolio.js';
+import { GUARD_NAMES } from '../../../src/domain/risk/check.js';
+import type { RiskLimits } from '../../../src/domain/risk/limits.js';
+import { evaluateOrder } from '../../../src/domain/risk/risk-engine.js';
+import { account, market, order, position } from './builders.js';
+
+const RUNS = { numRuns: 200 };
+const num = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+
+const limitsArb: fc.Arbitrary<RiskLimits> = fc.record({
+  maxDrawdown: num(0.01, 1),
+  maxLeverage: num(0.5, 10),
+  maxVolumeFraction: num(0.001, 1),
+  maxDepthFraction: num(0.01, 1),
+  maxSymbolExposure: num(0.05, 3),
+  maxTotalExposure: num(0.1, 10),
+});
+
+// Positions, order size, volume and depth are drawn relative to NAV and to the order, so that a
+// good share of scenarios is approved and the properties are not vacuous (checked below).
+const scenarioArb = fc
+  .record({
+    nav: num(100, 1e6),
+    peakExtra: fc.oneof(fc.constant(0), num(0, 0.2)),
+    btcExposure: fc.oneof(fc.constant(0), num(-1, 1)),
+    ethExposure: fc.oneof(fc.constant(0), num(-1.5, 1.5)),
+    solExposure: fc.oneof(fc.constant(0), num(-1, 1)),
+    last: num(10, 1_000),
+    orderFraction: fc.oneof(num(0.0001, 0.3), num(0.0001, 1.5)),
+    volumeMultiple: fc.oneof(num(0, 100), num(100, 10_000)),
+    depthMultiple: fc.oneof(num(0, 10), num(10, 1_000)),
+    side: fc.constantFrom('BUY' as const, 'SELL' as const),
+    reduceOnly: fc.boolean(),
+    limits: limitsArb,
+  })
+  .map((r) => {
+    const qty = (r.orderFraction * r.nav) / r.last;
+    return {
+      ...r,
+      qty,
+      btcQty: (r.btcExposure * r.nav) / r.last,
+      ethQty: (r.ethExposure * r.nav) / 2_000,
+      solQty: (r.solExposure * r.nav) / 50,
+      volume: r.volumeMultiple * qty,
+      depth: r.depthMultiple * qty,
+    };
+  });
+
+type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
+
+function build(s: Scenario): { o: OrderRequest; a: AccountSnapshot; m: MarketSnapshot } {
+  const m = market({
+    last: s.last,
+    bid: s.last * 0.999,
+    ask: s.last * 1.001,
+    volume: s.volume,
+    bids: [{ price: s.last * 0.999, qty: s.depth }],
+    asks: [{ price: s.last * 1.001, qty: s.depth / 2 }],
+  });
+  const positions = [position('ETHUSDT', s.ethQty, 2_000), position('SOLUSDT', s.solQty, 50)];
+  if (s.btcQty !== 0) positions.push(position('BTCUSDT', s.btcQty, s.last));
+  const a = account({ nav: s.nav, peakNav: s.nav * (1 + s.peakExtra), positions });
+  const o = order({ side: s.side, qty: s.qty, reduceOnly: s.reduceOnly });
+  return { o, a, m };
+}
+
+/** Gross and per-symbol figures recomputed from scratch for a given BTC position. */
+function figures(s: Scenario, btc: number) {
+  const others = Math.abs(s.ethQty * 2_000) + Math.abs(s.solQty * 50);
+  const symbol = Math.abs(btc) * s.last;
+  return { symbol: symbol / s.nav, gross: (others + symbol) / s.nav };
+}
+
+describe('risk engine properties', () => {
+  let approvedSeen = 0;
+
+  it('an approved order that is not a shrinking reduce-only never takes leverage or exposure past a limit it was within', () => {
+    fc.assert(
+      fc.property(scenarioArb, (s) => {
+        const { o, a, m } = build(s);
+        const decision = evaluateOrder(o, { account: a, market: m, limits: s.limits });
+        if (decision.approved) approvedSeen++;
+        if (!decision.approved || decision.impact?.reducesPosition) return;
+        const before = figures(s, s.btcQty);
+        const after = figures(s, s.btcQty + (s.side === 'BUY' ? s.qty : -s.qty));
+        const ok = (afterV: number, beforeV: number, limit: number) => afterV <= limit * (1 + 1e-12) || afterV <= beforeV * (1 + 1e-12);
+        expect(ok(after.gross, before.gross, s.limits.maxLeverage)).toBe(true);
+        expect(ok(after.gross, before.gross, s.limits.maxTotalExposure)).toBe(true);
+        expect(ok(after.symbol, before.symbol, s.limits.maxSymbolExposure)).toBe(true);
+        // And from a flat-enough book: within the limit outright.
+        if (before.gross <= s.limits.maxLeverage) expect(after.gross).toBeLessThanOrEqual(s.limits.maxLeverage * (1 + 1e-12));
+        if (before.symbol <= s.limits.maxSymbolExposure) expect(after.symbol).toBeLessThanOrEqual(s.limits.maxSymbolExposure * (1 + 1e-12));
+      }),
+      RUNS,
+    );
+    // Guard against a vacuous property: the generator must produce approvals.
+    expect(approvedSeen).toBeGreaterThan(RUNS.numRuns / 20);
+  });
+
+  it('an approved order respects the liquidity limits measured from the snapshot', () => {
+    fc.assert(
+      fc.property(scenarioArb, (s) => {
+        const { o, a, m } = build(s);
+        const decision = evaluateOrder(o, { account: a, market: m, limits: s.limits });
+        if (!decision.approved || !decision.impact) return;
+        const depth = s.side === 'BUY' ? s.depth / 2 : s.depth;
+        expect(decision.impact.qty).toBeLessThanOrEqual(s.limits.maxDepthFraction * depth);
+        expect(decision.impact.notional).toBeLessThanOrEqual(s.limits.maxVolumeFraction * s.volume * s.last);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a reduce-only order that shrinks a position always passes drawdown, leverage and exposure', () => {
+    fc.assert(
+      fc.property(scenarioArb, (s) => {
+        fc.pre(s.btcQty !== 0);
+        const { a, m } = build(s);
+        const o = order({ side: s.btcQty > 0 ? 'SELL' : 'BUY', qty: s.qty, reduceOnly: true });
+        const decision = evaluateOrder(o, { account: a, market: m, limits: s.limits });
+        const [dd, lev, , exp] = decision.checks;
+        expect([dd.passed, lev.passed, exp.passed]).toEqual([true, true, true]);
+        expect(Math.abs(decision.impact?.positionAfter ?? Number.NaN)).toBeLessThanOrEqual(Math.abs(s.btcQty));
+      }),
+      RUNS,
+    );
+  });
+
+  it('always reports the four checks in order, and approves exactly when all pass', () => {
+    fc.assert(
+      fc.property(scenarioArb, (s) => {
+        const { o, a, m } = build(s);
+        const decision = evaluateOrder(o, { account: a, market: m, limits: s.limits });
+        expect(decision.checks.map((c) => c.guard)).toEqual(GUARD_NAMES);
+        expect(decision.approved).toBe(decision.checks.every((c) => c.passed));
+        for (const c of decision.checks) expect(c.passed).toBe(c.code === 'OK');
+      }),
+      RUNS,
+    );
+  });
+});

@@ -1,0 +1,91 @@
+// The STRATEGIES loader: built-in names, user modules by path (TypeScript and JavaScript), params,
+// and the errors an operator would see for typos and broken modules.
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_STRATEGY_NAMES, DEFAULT_STRATEGIES, isModulePath, loadStrategies } from '../../src/strategies/registry.js';
+import { PERP, snapshot } from './snapshot.js';
+
+const FIXTURES = 'test/fixtures/strategies';
+
+describe('loadStrategies', () => {
+  it('exports the built-in names and the default spec', () => {
+    expect(BUILTIN_STRATEGY_NAMES).toEqual(['momentum_ma_crossover', 'funding_rate_contrarian']);
+    expect(DEFAULT_STRATEGIES).toBe('momentum_ma_crossover,funding_rate_contrarian');
+  });
+
+  it('loads the default built-ins in order', async () => {
+    const agents = await loadStrategies(DEFAULT_STRATEGIES);
+    expect(agents.map((a) => a.name)).toEqual(['momentum_ma_crossover', 'funding_rate_contrarian']);
+  });
+
+  it('tolerates spaces and empty entries', async () => {
+    const agents = await loadStrategies(' funding_rate_contrarian , ,');
+    expect(agents.map((a) => a.name)).toEqual(['funding_rate_contrarian']);
+  });
+
+  it('passes params to built-ins by name', async () => {
+    const [agent] = await loadStrategies('funding_rate_contrarian', { funding_rate_contrarian: { threshold: 0.0001, fullConfidenceRate: 0.0002 } });
+    expect(agent?.analyse(snapshot([100], { fundingRate: 0.0002 }), PERP)).toMatchObject({ direction: -1, confidence: 1 });
+  });
+
+  it('reports a bad built-in param', async () => {
+    await expect(loadStrategies('momentum_ma_crossover', { momentum_ma_crossover: { fast: 30 } })).rejects.toThrow(/momentum_ma_crossover: parameter "slow"/);
+  });
+
+  it('refuses an unknown name and lists the known ones', async () => {
+    await expect(loadStrategies('momentum_ma_crossover,mean_reversion')).rejects.toThrow(
+      'STRATEGIES entry "mean_reversion" is not a known strategy (known: momentum_ma_crossover, funding_rate_contrarian)',
+    );
+  });
+
+  it('refuses an empty spec', async () => {
+    await expect(loadStrategies(' , ')).rejects.toThrow(/STRATEGIES is empty/);
+  });
+
+  it('refuses duplicate agent names', async () => {
+    await expect(loadStrategies('funding_rate_contrarian,funding_rate_contrarian')).rejects.toThrow(/already loaded/);
+  });
+
+  describe('user modules', () => {
+    it('loads a TypeScript factory by path relative to the working directory, with params', async () => {
+      const agents = await loadStrategies(`momentum_ma_crossover,./${FIXTURES}/always-long.ts`, { [`./${FIXTURES}/always-long.ts`]: { confidence: 0.7 } });
+      expect(agents.map((a) => a.name)).toEqual(['momentum_ma_crossover', 'always_long']);
+      expect(agents[1]?.analyse(snapshot([100]), PERP)).toEqual({ agent: 'always_long', symbol: 'BTCUSDT', direction: 1, confidence: 0.7 });
+    });
+
+    it('resolves from the given cwd', async () => {
+      const agents = await loadStrategies('./always-long.ts,./plain-agent.js', {}, { cwd: `${process.cwd()}/${FIXTURES}` });
+      expect(agents.map((a) => a.name)).toEqual(['always_long', 'plain_js_agent']);
+    });
+
+    it('loads by absolute path', async () => {
+      const agents = await loadStrategies(`${process.cwd()}/${FIXTURES}/plain-agent.js`);
+      expect(agents[0]?.name).toBe('plain_js_agent');
+    });
+
+    it('names a missing file', async () => {
+      await expect(loadStrategies('./nope/missing-strategy.ts')).rejects.toThrow(/STRATEGIES entry "\.\/nope\/missing-strategy\.ts": cannot import .*missing-strategy\.ts/);
+    });
+
+    it('refuses a module that exports no agent', async () => {
+      await expect(loadStrategies(`./${FIXTURES}/not-an-agent.ts`)).rejects.toThrow(/must default-export a StrategyAgent/);
+    });
+
+    it('names the entry when its factory throws', async () => {
+      await expect(loadStrategies(`./${FIXTURES}/throwing-factory.ts`)).rejects.toThrow(/throwing-factory\.ts": the factory threw: threshold must be positive/);
+    });
+
+    it('refuses params for a module that exports an agent rather than a factory', async () => {
+      await expect(loadStrategies(`./${FIXTURES}/plain-agent.js`, { [`./${FIXTURES}/plain-agent.js`]: { x: 1 } })).rejects.toThrow(/not a factory/);
+    });
+  });
+
+  it.each([
+    ['./x.ts', true],
+    ['../x.js', true],
+    ['/abs/x', true],
+    ['strategies/x.mjs', true],
+    ['momentum_ma_crossover', false],
+  ])('isModulePath(%s) = %s', (entry, expected) => {
+    expect(isModulePath(entry)).toBe(expected);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Seeded pseudo-random numbers for the synthetic feed. sfc32 has a 128-bit state and good
+ * statistical quality at almost no cost; each stream is seeded by hashing a string (cyrb128), so
+ * every symbol gets its own independent stream from (seed, symbol) and adding a symbol never
+ * changes another symbol's path.
+ */
+
+export interface Rng {
+  /** Uniform in [0, 1). */
+  next(): number;
+  /** Standard normal (mean 0, variance 1). */
+  normal(): number;
+}
+
+/** cyrb128: spreads a string over four 32-bit words, the seed material sfc32 needs. */
+function cyrb128(text: string): [number, number, number, number] {
+  let h1 = 1779033703;
+  let h2 = 3144134277;
+  let h3 = 1013904242;
+  let h4 = 2773480762;
+  for (let i = 0; i < text.length; i++) {
+    const k = text.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+}
+
+/** A deterministic generator for `seedText`; identical text gives an identical sequence. */
+export function createRng(seedText: string): Rng {
+  let [a, b, c, d] = cyrb128(seedText);
+  const next = (): number => {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  };
+  // The first outputs still carry hash structure; discarding a few is the usual sfc32 warm-up.
+  for (let i = 0; i < 15; i++) next();
+  return {
+    next,
+    normal(): number {
+      // Box–Muller; 1 − u keeps the logarithm's argument away from zero.
+      const u1 = 1 - next();
+      const u2 = next();
+      return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+    },
+  };
+}

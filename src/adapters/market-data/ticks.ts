@@ -1,0 +1,15 @@
+/**
+ * Exact tick and lot arithmetic for the feed: prices are kept as whole tick counts and turned into
+ * numbers only at the edge, so every published price is a clean multiple of the tick size
+ * (no 0.30000000000000004).
+ */
+
+/** Decimal places needed to print multiples of `step` exactly (0.001 → 3, 5 → 0). */
+export function decimalsOf(step: number): number {
+  return Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+}
+
+/** `units` whole steps as a number, rounded to the step's decimals. */
+export function fromUnits(units: number, step: number): number {
+  return Number((units * step).toFixed(decimalsOf(step)));
+}

@@ -1,0 +1,61 @@
+/**
+ * Paper venue configuration and its documented defaults. Fees are fractions of fill notional, as
+ * exchanges quote them (0.0005 = 0.05 % = 5 bps). A stored account always wins over
+ * `startingCash`: the setting only seeds a brand-new account, so a restart never resets money.
+ */
+
+/** How market orders beyond the visible book are priced (see fill-pricing.ts). */
+export interface ImpactModel {
+  /**
+   * Quantity beyond the visible depth fills at the last visible level moved against the taker by
+   * `overflowPenalty × (1 + overflowQty / visibleQty)` of that price: a fixed toll for leaving the
+   * book plus a charge that grows with how far the order outsizes it.
+   */
+  overflowPenalty: number;
+}
+
+export interface PaperVenueConfig {
+  /** Quote (USDT) cash of a new account. */
+  startingCash: number;
+  /** Fee rate for liquidity-taking fills (market orders, marketable limits). */
+  takerFee: number;
+  /** Fee rate for resting limit orders that fill later; negative means a rebate. */
+  makerFee: number;
+  impact: ImpactModel;
+  /** Terminal orders remembered for clientOrderId idempotency; the oldest are forgotten first. */
+  maxTerminalOrders: number;
+}
+
+export interface PaperVenueConfigInput extends Partial<Omit<PaperVenueConfig, 'impact'>> {
+  impact?: Partial<ImpactModel>;
+}
+
+export const DEFAULT_PAPER_VENUE_CONFIG: Readonly<PaperVenueConfig> = Object.freeze({
+  startingCash: 100_000,
+  takerFee: 0.0005,
+  makerFee: 0.0002,
+  impact: Object.freeze({ overflowPenalty: 0.001 }),
+  maxTerminalOrders: 10_000,
+});
+
+/** Defaults filled in and every value checked; throws a RangeError naming the bad setting. */
+export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): PaperVenueConfig {
+  const config: PaperVenueConfig = {
+    startingCash: input.startingCash ?? DEFAULT_PAPER_VENUE_CONFIG.startingCash,
+    takerFee: input.takerFee ?? DEFAULT_PAPER_VENUE_CONFIG.takerFee,
+    makerFee: input.makerFee ?? DEFAULT_PAPER_VENUE_CONFIG.makerFee,
+    impact: { overflowPenalty: input.impact?.overflowPenalty ?? DEFAULT_PAPER_VENUE_CONFIG.impact.overflowPenalty },
+    maxTerminalOrders: input.maxTerminalOrders ?? DEFAULT_PAPER_VENUE_CONFIG.maxTerminalOrders,
+  };
+  if (!(config.startingCash > 0) || !Number.isFinite(config.startingCash)) throw new RangeError('paper venue startingCash must be a positive number');
+  for (const key of ['takerFee', 'makerFee'] as const) {
+    if (!Number.isFinite(config[key]) || Math.abs(config[key]) >= 0.1) throw new RangeError(`paper venue ${key} must be a fraction between -0.1 and 0.1`);
+  }
+  if (!(config.impact.overflowPenalty >= 0) || !Number.isFinite(config.impact.overflowPenalty)) {
+    throw new RangeError('paper venue impact.overflowPenalty must be a non-negative number');
+  }
+  if (!Number.isInteger(config.maxTerminalOrders) || config.maxTerminalOrders < 1) {
+    throw new RangeError('paper venue maxTerminalOrders must be a positive integer');
+  }
+  return config;
+}

@@ -1,0 +1,127 @@
+/**
+ * Turns validated orders into fills: market orders and the marketable part of limit orders take
+ * liquidity at once (taker fee, priced by fill-pricing.ts); resting limit orders fill in full at
+ * their limit price with the maker fee once the market crosses them. Spot buys need the cash and
+ * spot sells the holdings at the moment of the fill; a resting order that no longer passes its
+ * checks when it crosses is cancelled with the reason in `rejectReason`.
+ */
+import type { Instrument, MarketSnapshot, MarketView } from '../../domain/market.js';
+import type { Fill, VenueOrder } from '../../domain/orders.js';
+import type { PaperVenueConfig } from './config.js';
+import { crosses, priceMarketableLimit, priceMarketOrder } from './fill-pricing.js';
+import { applyFill } from './ledger.js';
+import { retire } from './state.js';
+import type { PaperState } from './state.js';
+import { roundToStep } from './steps.js';
+
+export interface ExecutionContext {
+  state: PaperState;
+  config: PaperVenueConfig;
+  /** Fill and update timestamps (the injected clock's now). */
+  now: number;
+}
+
+/** Executes a new, validated order; sets its status to filled, open (resting) or rejected. */
+export function executeNew(ctx: ExecutionContext, instrument: Instrument, order: VenueOrder, snapshot: MarketSnapshot): Fill[] {
+  const { config } = ctx;
+  if (order.type === 'market') {
+    const priced = priceMarketOrder(snapshot, order.side, order.qty, config.impact, instrument.tickSize);
+    const problem = spotProblem(ctx.state, instrument, order, order.qty, priced.price, config.takerFee);
+    if (problem !== null) return finish(order, 'rejected', problem);
+    const fill = record(ctx, instrument, order, order.qty, priced.price, 'taker');
+    order.status = 'filled';
+    return [fill];
+  }
+  const limit = order.limitPrice ?? Number.NaN;
+  const fills: Fill[] = [];
+  if (crosses(order.side, limit, snapshot)) {
+    const priced = priceMarketableLimit(snapshot, order.side, order.qty, limit, instrument.lotSize);
+    if (priced !== null) {
+      const problem = spotProblem(ctx.state, instrument, order, priced.qty, priced.price, config.takerFee);
+      if (problem !== null) return finish(order, 'rejected', problem);
+      fills.push(record(ctx, instrument, order, priced.qty, priced.price, 'taker'));
+    }
+  }
+  // Whatever the book could not give at the limit or better rests.
+  order.status = remainingOf(order, instrument) > 0 ? 'open' : 'filled';
+  return fills;
+}
+
+/** Fills resting orders the market now crosses, oldest first; retires what completes. */
+export function matchResting(ctx: ExecutionContext, instruments: ReadonlyMap<string, Instrument>, market: MarketView): Fill[] {
+  const { state, config } = ctx;
+  const fills: Fill[] = [];
+  for (const order of [...state.openOrders.values()]) {
+    const snapshot = market.get(order.symbol);
+    const instrument = instruments.get(order.symbol);
+    if (snapshot === undefined || instrument === undefined || order.limitPrice === null) continue;
+    if (!crosses(order.side, order.limitPrice, snapshot)) continue;
+    let qty = remainingOf(order, instrument);
+    if (order.reduceOnly) {
+      const held = state.positions.get(order.symbol)?.qty ?? 0;
+      const reduces = order.side === 'BUY' ? held < 0 : held > 0;
+      if (!reduces) {
+        finish(order, 'cancelled', `reduce-only ${order.side} on ${order.symbol} had nothing left to reduce when it crossed`, ctx.now);
+        retire(state, order, config.maxTerminalOrders);
+        continue;
+      }
+      // Capped to what is left of the position; the order's qty shrinks to what it really did.
+      qty = Math.min(qty, Math.abs(held));
+      order.qty = roundToStep(order.filledQty + qty, instrument.lotSize);
+    }
+    const problem = spotProblem(state, instrument, order, qty, order.limitPrice, config.makerFee);
+    if (problem !== null) {
+      finish(order, 'cancelled', problem, ctx.now);
+    } else {
+      fills.push(record(ctx, instrument, order, qty, order.limitPrice, 'maker'));
+      order.status = 'filled';
+    }
+    retire(state, order, config.maxTerminalOrders);
+  }
+  return fills;
+}
+
+function remainingOf(order: VenueOrder, instrument: Instrument): number {
+  return roundToStep(order.qty - order.filledQty, instrument.lotSize);
+}
+
+/** Prices the fee, moves the money and updates the order's filled quantity and average price. */
+function record(ctx: ExecutionContext, instrument: Instrument, order: VenueOrder, qty: number, price: number, liquidity: Fill['liquidity']): Fill {
+  const feeRate = liquidity === 'taker' ? ctx.config.takerFee : ctx.config.makerFee;
+  const fill: Fill = {
+    clientOrderId: order.clientOrderId,
+    symbol: order.symbol,
+    side: order.side,
+    qty,
+    price,
+    fee: qty * price * feeRate,
+    liquidity,
+    ts: ctx.now,
+  };
+  applyFill(ctx.state, instrument.kind, instrument.lotSize, fill);
+  const filled = order.filledQty + qty;
+  order.avgFillPrice = ((order.avgFillPrice ?? 0) * order.filledQty + price * qty) / filled;
+  order.filledQty = roundToStep(filled, instrument.lotSize);
+  order.updatedAt = ctx.now;
+  return fill;
+}
+
+/** Why a spot fill of `qty` at `price` cannot happen now, or null (always null for perps). */
+function spotProblem(state: PaperState, instrument: Instrument, order: VenueOrder, qty: number, price: number, feeRate: number): string | null {
+  if (instrument.kind !== 'spot') return null;
+  if (order.side === 'BUY') {
+    const needed = qty * price * (1 + feeRate);
+    if (needed > state.cash + 1e-9) return `insufficient cash: BUY ${qty} ${order.symbol} needs ${needed.toFixed(2)}, cash is ${state.cash.toFixed(2)}`;
+    return null;
+  }
+  const held = state.positions.get(order.symbol)?.qty ?? 0;
+  if (qty > held) return `spot cannot go short: SELL ${qty} ${order.symbol} exceeds holdings of ${held}`;
+  return null;
+}
+
+function finish(order: VenueOrder, status: 'rejected' | 'cancelled', reason: string, now?: number): Fill[] {
+  order.status = status;
+  order.rejectReason = reason;
+  if (now !== undefined) order.updatedAt = now;
+  return [];
+}

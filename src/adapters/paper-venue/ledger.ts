@@ -1,0 +1,85 @@
+/**
+ * Money movements of the paper account: fills, fees and funding. Perpetuals are margin-free: an
+ * opening fill moves no cash, a reducing fill books realized PnL into cash. Spot moves the traded
+ * notional between cash and holdings and books realized PnL against average cost. Either way
+ * NAV = startingCash + realized + unrealized − fees + funding holds exactly (up to float error),
+ * which is what the accounting property test checks.
+ */
+import type { InstrumentKind } from '../../domain/market.js';
+import type { Fill } from '../../domain/orders.js';
+import { sideSign } from '../../domain/orders.js';
+import type { PaperState, PositionState } from './state.js';
+import { roundToStep } from './steps.js';
+
+function positionOf(state: PaperState, symbol: string, kind: InstrumentKind): PositionState {
+  let position = state.positions.get(symbol);
+  if (position === undefined) {
+    position = { kind, qty: 0, entryPrice: 0, realizedPnl: 0 };
+    state.positions.set(symbol, position);
+  }
+  return position;
+}
+
+function bookRealized(state: PaperState, position: PositionState, pnl: number): void {
+  position.realizedPnl += pnl;
+  state.realizedPnl += pnl;
+}
+
+/** Applies a fill (already priced and fee'd) to cash, position and totals. */
+export function applyFill(state: PaperState, kind: InstrumentKind, lotSize: number, fill: Fill): void {
+  const position = positionOf(state, fill.symbol, kind);
+  const signed = sideSign(fill.side) * fill.qty;
+  state.cash -= fill.fee;
+  state.feesPaid += fill.fee;
+  if (kind === 'spot') applySpot(state, position, fill, signed);
+  else applyPerp(state, position, fill, signed);
+  position.qty = roundToStep(position.qty, lotSize);
+  if (position.qty === 0) position.entryPrice = 0;
+}
+
+function applyPerp(state: PaperState, position: PositionState, fill: Fill, signed: number): void {
+  const { qty, entryPrice } = position;
+  if (qty === 0 || Math.sign(qty) === Math.sign(signed)) {
+    const total = qty + signed;
+    position.entryPrice = (Math.abs(qty) * entryPrice + fill.qty * fill.price) / Math.abs(total);
+    position.qty = total;
+    return;
+  }
+  const closing = Math.min(fill.qty, Math.abs(qty));
+  const pnl = closing * (fill.price - entryPrice) * Math.sign(qty);
+  state.cash += pnl;
+  bookRealized(state, position, pnl);
+  const rest = fill.qty - closing;
+  if (rest > 0) {
+    // The fill flipped the position: what is left opens fresh at the fill price.
+    position.qty = Math.sign(signed) * rest;
+    position.entryPrice = fill.price;
+  } else {
+    position.qty = qty + signed;
+  }
+}
+
+function applySpot(state: PaperState, position: PositionState, fill: Fill, signed: number): void {
+  state.cash -= signed * fill.price;
+  if (signed > 0) {
+    position.entryPrice = (position.qty * position.entryPrice + fill.qty * fill.price) / (position.qty + fill.qty);
+    position.qty += fill.qty;
+    return;
+  }
+  // Cash already received the proceeds; realized PnL is the part of them above average cost.
+  bookRealized(state, position, fill.qty * (fill.price - position.entryPrice));
+  position.qty -= fill.qty;
+}
+
+/**
+ * Settles one funding payment on a perpetual: payment = rate × qty × mark. Positive funding:
+ * longs pay, shorts receive; negative funding the reverse. Returns the cash change.
+ */
+export function settleFunding(state: PaperState, symbol: string, rate: number, markPrice: number): number {
+  const position = state.positions.get(symbol);
+  if (position === undefined || position.kind !== 'perp' || position.qty === 0) return 0;
+  const change = -rate * position.qty * markPrice;
+  state.cash += change;
+  state.fundingPnl += change;
+  return change;
+}

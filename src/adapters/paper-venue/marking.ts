@@ -1,0 +1,83 @@
+/**
+ * Marks the account to market: positions valued at the last mid price seen for their symbol, NAV,
+ * unrealized PnL and the peak NAV the drawdown guard trails from. NAV = cash + unrealized PnL of
+ * perpetuals + spot holdings at mark. Flat positions are left out of the snapshot (their realized
+ * PnL stays in the totals).
+ */
+import type { MarketView } from '../../domain/market.js';
+import type { AccountSnapshot, Position } from '../../domain/portfolio.js';
+import type { PaperState } from './state.js';
+
+/** Records each snapshot's mid price as the symbol's mark; true when any mark changed. */
+export function updateMarks(state: PaperState, market: MarketView): boolean {
+  let changed = false;
+  for (const [symbol, snapshot] of market) {
+    const mark = markOf(snapshot.bid, snapshot.ask, snapshot.last);
+    if (mark !== null && state.marks.get(symbol) !== mark) {
+      state.marks.set(symbol, mark);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** Mid price when both quotes are sane, else the last trade, else null. */
+export function markOf(bid: number, ask: number, last: number): number | null {
+  if (bid > 0 && ask >= bid && Number.isFinite(ask)) return (bid + ask) / 2;
+  if (last > 0 && Number.isFinite(last)) return last;
+  return null;
+}
+
+export function positionsOf(state: PaperState): Position[] {
+  const positions: Position[] = [];
+  for (const [symbol, p] of state.positions) {
+    if (p.qty === 0) continue;
+    const markPrice = state.marks.get(symbol) ?? p.entryPrice;
+    positions.push({
+      symbol,
+      kind: p.kind,
+      qty: p.qty,
+      entryPrice: p.entryPrice,
+      markPrice,
+      unrealizedPnl: p.qty * (markPrice - p.entryPrice),
+      realizedPnl: p.realizedPnl,
+    });
+  }
+  return positions;
+}
+
+export function navOf(state: PaperState): number {
+  let nav = state.cash;
+  for (const p of positionsOf(state)) nav += p.kind === 'spot' ? p.qty * p.markPrice : p.unrealizedPnl;
+  return nav;
+}
+
+/** Raises the peak to the current NAV; true when it moved. */
+export function updatePeak(state: PaperState): boolean {
+  const nav = navOf(state);
+  if (nav <= state.peakNav) return false;
+  state.peakNav = nav;
+  return true;
+}
+
+export function accountSnapshot(state: PaperState, ts: number): AccountSnapshot {
+  const positions = positionsOf(state);
+  let nav = state.cash;
+  let unrealizedPnl = 0;
+  for (const p of positions) {
+    nav += p.kind === 'spot' ? p.qty * p.markPrice : p.unrealizedPnl;
+    unrealizedPnl += p.unrealizedPnl;
+  }
+  return {
+    nav,
+    peakNav: Math.max(state.peakNav, nav),
+    cash: state.cash,
+    realizedPnl: state.realizedPnl,
+    unrealizedPnl,
+    fundingPnl: state.fundingPnl,
+    feesPaid: state.feesPaid,
+    positions,
+    openOrders: [...state.openOrders.values()].map((o) => ({ ...o })),
+    ts,
+  };
+}

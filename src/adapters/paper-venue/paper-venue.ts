@@ -1,0 +1,169 @@
+/**
+ * The paper trading venue: a Venue that simulates fills against the market snapshots it is given
+ * and keeps the whole account (cash, positions, open and recent terminal orders, funding
+ * bookkeeping, marks, peak NAV) in the key-value store under `paper:state`. Every operation runs
+ * alone (serial queue), mutates the account, writes it and only then returns, so what a caller
+ * saw acknowledged survives a restart. If a write fails the operation fails and the next one
+ * first reloads the stored account, so memory never runs ahead of the store.
+ *
+ * Time comes from the injected Clock (order and fill timestamps) and from the snapshots
+ * (funding). `submit` also records marks and settles due funding for the market it is given, so
+ * a position opened after a funding time never pays for it; resting orders are matched only in
+ * `onMarket`.
+ */
+import type { Instrument, MarketView } from '../../domain/market.js';
+import type { OrderRequest, VenueOrder } from '../../domain/orders.js';
+import type { AccountSnapshot } from '../../domain/portfolio.js';
+import type { Clock } from '../../ports/clock.js';
+import type { KeyValueStore } from '../../ports/key-value-store.js';
+import type { SubmitResult, Venue } from '../../ports/venue.js';
+import { resolvePaperVenueConfig } from './config.js';
+import type { PaperVenueConfigInput } from './config.js';
+import { executeNew, matchResting } from './execution.js';
+import { observeFunding } from './funding.js';
+import { accountSnapshot, updateMarks, updatePeak } from './marking.js';
+import { loadState, saveState } from './persistence.js';
+import { createSerialQueue } from './serial.js';
+import { findOrder, retire } from './state.js';
+import type { PaperState } from './state.js';
+import { validateOrder } from './validation.js';
+
+export interface PaperVenueOptions {
+  kv: KeyValueStore;
+  instruments: readonly Instrument[];
+  clock: Clock;
+  config?: PaperVenueConfigInput;
+}
+
+export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue> {
+  const { kv, clock } = options;
+  const config = resolvePaperVenueConfig(options.config);
+  const instruments = new Map(options.instruments.map((i) => [i.symbol, { ...i }]));
+  const queue = createSerialQueue();
+  let state: PaperState = await loadState(kv, config.startingCash);
+  let stale = false;
+
+  const isPerp = (symbol: string): boolean =>
+    (instruments.get(symbol)?.kind ?? state.positions.get(symbol)?.kind) === 'perp';
+
+  /** Runs `task` alone, on an account that matches the store. */
+  function exclusive<T>(task: () => Promise<T>): Promise<T> {
+    return queue.run(async () => {
+      if (stale) {
+        state = await loadState(kv, config.startingCash);
+        stale = false;
+      }
+      return task();
+    });
+  }
+
+  async function commit(): Promise<void> {
+    try {
+      await saveState(kv, state);
+    } catch (err) {
+      stale = true;
+      throw err;
+    }
+  }
+
+  /** Marks, settles due funding and raises the peak for a market the venue is shown. */
+  function observe(market: MarketView): void {
+    updateMarks(state, market);
+    observeFunding(state, market, isPerp);
+    updatePeak(state);
+  }
+
+  return {
+    mode: 'paper',
+
+    submit(request: OrderRequest, market: MarketView): Promise<SubmitResult> {
+      return exclusive(async () => {
+        const now = clock.now();
+        const known = typeof request.clientOrderId === 'string' ? findOrder(state, request.clientOrderId) : undefined;
+        if (known !== undefined) return { order: { ...known }, fills: [], duplicate: true };
+        const order: VenueOrder = {
+          clientOrderId: request.clientOrderId,
+          symbol: request.symbol,
+          side: request.side,
+          qty: request.qty,
+          type: request.type,
+          limitPrice: request.type === 'market' ? null : request.limitPrice,
+          reduceOnly: request.reduceOnly === true,
+          status: 'open',
+          filledQty: 0,
+          avgFillPrice: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        if (typeof order.clientOrderId !== 'string' || order.clientOrderId.length === 0) {
+          // Without an id there is nothing to be idempotent on, so nothing is recorded.
+          return { order: { ...order, status: 'rejected', rejectReason: 'clientOrderId is required' }, fills: [], duplicate: false };
+        }
+        observe(market);
+        const instrument = instruments.get(order.symbol);
+        const snapshot = market.get(order.symbol);
+        const verdict = validateOrder(order, { instrument, snapshot, state });
+        let fills: SubmitResult['fills'] = [];
+        if (!verdict.ok) {
+          order.status = 'rejected';
+          order.rejectReason = verdict.reason;
+          // The reason quotes the bad input; the record keeps only what JSON can carry.
+          if (typeof order.qty !== 'number' || !Number.isFinite(order.qty)) order.qty = 0;
+          if (typeof order.limitPrice !== 'number' || !Number.isFinite(order.limitPrice)) order.limitPrice = null;
+          if (typeof order.symbol !== 'string') order.symbol = String(order.symbol);
+        } else if (instrument !== undefined && snapshot !== undefined) {
+          order.qty = verdict.qty;
+          order.limitPrice = verdict.limitPrice;
+          fills = executeNew({ state, config, now }, instrument, order, snapshot);
+        }
+        if (order.status === 'open') state.openOrders.set(order.clientOrderId, order);
+        else retire(state, order, config.maxTerminalOrders);
+        updatePeak(state);
+        await commit();
+        return { order: { ...order }, fills, duplicate: false };
+      });
+    },
+
+    cancelAll(symbols?: readonly string[]): Promise<VenueOrder[]> {
+      return exclusive(async () => {
+        const wanted = symbols === undefined ? null : new Set(symbols);
+        const now = clock.now();
+        const cancelled: VenueOrder[] = [];
+        for (const order of [...state.openOrders.values()]) {
+          if (wanted !== null && !wanted.has(order.symbol)) continue;
+          order.status = 'cancelled';
+          order.updatedAt = now;
+          retire(state, order, config.maxTerminalOrders);
+          cancelled.push({ ...order });
+        }
+        if (cancelled.length > 0) await commit();
+        return cancelled;
+      });
+    },
+
+    onMarket(market: MarketView) {
+      return exclusive(async () => {
+        observe(market);
+        const fills = matchResting({ state, config, now: clock.now() }, instruments, market);
+        updatePeak(state);
+        await commit();
+        return fills;
+      });
+    },
+
+    account(market?: MarketView): Promise<AccountSnapshot> {
+      return exclusive(async () => {
+        if (market !== undefined) {
+          const marked = updateMarks(state, market);
+          const peaked = updatePeak(state);
+          if (marked || peaked) await commit();
+        }
+        return accountSnapshot(state, clock.now());
+      });
+    },
+
+    openOrders(): Promise<VenueOrder[]> {
+      return exclusive(async () => [...state.openOrders.values()].map((o) => ({ ...o })));
+    },
+  };
+}

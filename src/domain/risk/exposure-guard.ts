@@ -1,8 +1,11 @@
 /**
  * Exposure guard: after the order, |position notional| in the order's symbol must stay within
- * `maxSymbolExposure` × NAV and the gross notional over all symbols within `maxTotalExposure` × NAV
- * (each may instead not grow when already beyond its limit). The symbol test is reported first.
- * Reduce-only orders that shrink a position always pass; with NAV ≤ 0 nothing else does.
+ * `maxSymbolExposure` × NAV, and the net directional exposure over all symbols — |Σ signed notional|,
+ * longs minus shorts — within `maxTotalExposure` × NAV (each may instead not grow when already beyond
+ * its limit). Gross notional is the leverage guard's figure; this one lets a hedged book through and
+ * stops a one-directional one. The symbol test is reported first. Reduce-only orders that shrink a
+ * position always pass, even when closing one leg of a hedge raises the net figure, so the book can
+ * always be wound down; with NAV ≤ 0 nothing else does.
  */
 import { closestToLimit, fmt, withinLimit } from './check.js';
 import type { GuardCheck } from './check.js';
@@ -15,9 +18,17 @@ export function checkExposure(impact: OrderImpact, limits: Pick<RiskLimits, 'max
   const ratio = (notional: number): number | null => (nav > 0 ? notional / nav : null);
   const symbolBefore = ratio(impact.symbolNotionalBefore);
   const symbolAfter = ratio(impact.symbolNotionalAfter);
-  const totalBefore = ratio(impact.grossBefore);
-  const totalAfter = ratio(impact.grossAfter);
-  const metrics = { symbolExposureBefore: symbolBefore, symbolExposureAfter: symbolAfter, totalExposureBefore: totalBefore, totalExposureAfter: totalAfter, nav };
+  const totalBefore = ratio(Math.abs(impact.netBefore));
+  const totalAfter = ratio(Math.abs(impact.netAfter));
+  const metrics = {
+    symbolExposureBefore: symbolBefore,
+    symbolExposureAfter: symbolAfter,
+    totalExposureBefore: totalBefore,
+    totalExposureAfter: totalAfter,
+    netNotionalBefore: impact.netBefore,
+    netNotionalAfter: impact.netAfter,
+    nav,
+  };
 
   if (symbolAfter === null || symbolBefore === null || totalAfter === null || totalBefore === null) {
     const base = { guard: 'exposure', value: null, limit: limits.maxSymbolExposure, metrics } as const;
@@ -34,7 +45,7 @@ export function checkExposure(impact: OrderImpact, limits: Pick<RiskLimits, 'max
     return { guard: 'exposure', ...sym, metrics, passed: false, code: 'EXPOSURE_SYMBOL', message: `${symbol} exposure ${fmt(symbolAfter)}× NAV after the order exceeds ${fmt(sym.limit)}×` };
   }
   if (withinLimit(totalAfter, totalBefore, tot.limit) === 'breach') {
-    return { guard: 'exposure', ...tot, metrics, passed: false, code: 'EXPOSURE_TOTAL', message: `total exposure ${fmt(totalAfter)}× NAV after the order exceeds ${fmt(tot.limit)}×` };
+    return { guard: 'exposure', ...tot, metrics, passed: false, code: 'EXPOSURE_TOTAL', message: `net exposure ${fmt(totalAfter)}× NAV after the order exceeds ${fmt(tot.limit)}× (was ${fmt(totalBefore)}×)` };
   }
-  return { guard: 'exposure', ...closestToLimit(sym, tot), metrics, passed: true, code: 'OK', message: `${symbol} exposure ${fmt(symbolAfter)}×, total ${fmt(totalAfter)}× NAV within limits` };
+  return { guard: 'exposure', ...closestToLimit(sym, tot), metrics, passed: true, code: 'OK', message: `${symbol} exposure ${fmt(symbolAfter)}×, net ${fmt(totalAfter)}× NAV within limits` };
 }

@@ -1,7 +1,8 @@
 /**
- * Leverage guard: gross notional of all positions after the order, divided by NAV, must stay within
- * `maxLeverage` (or, if already beyond it, not grow). Reduce-only orders that shrink a position
- * always pass; with NAV ≤ 0 nothing else does.
+ * Leverage guard: gross notional of all positions after the order (Σ |notional|: a short counts as
+ * much as a long, hedges do not offset), divided by NAV, must stay within `maxLeverage` (or, if
+ * already beyond it, not grow). Net directional exposure is the exposure guard's figure. Reduce-only
+ * orders that shrink a position always pass; with NAV ≤ 0 nothing else does.
  */
 import { fmt, withinLimit } from './check.js';
 import type { GuardCheck } from './check.js';

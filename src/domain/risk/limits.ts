@@ -7,7 +7,10 @@
 export interface RiskLimits {
   /** Largest tolerated fall of NAV from its peak, as a fraction of the peak, in (0, 1]. */
   maxDrawdown: number;
-  /** Largest gross notional of all positions after the order, as a multiple of NAV (> 0). */
+  /**
+   * Largest gross notional of all positions after the order, Σ |notional| (longs and shorts both
+   * count), as a multiple of NAV (> 0).
+   */
   maxLeverage: number;
   /** Largest order notional as a fraction of the recent traded notional (volume × last), in (0, 1]. */
   maxVolumeFraction: number;
@@ -15,14 +18,17 @@ export interface RiskLimits {
   maxDepthFraction: number;
   /** Largest |position notional| in one symbol after the order, as a multiple of NAV (> 0). */
   maxSymbolExposure: number;
-  /** Largest gross notional over all symbols after the order, as a multiple of NAV (> 0). */
+  /**
+   * Largest net directional exposure after the order, |Σ signed notional| over all positions (longs
+   * minus shorts, so a hedged book nets out), as a multiple of NAV (> 0). Gross is `maxLeverage`'s job.
+   */
   maxTotalExposure: number;
 }
 
 /**
  * Conservative desk defaults: stop adding risk after a 10 % drawdown from peak; at most 3× gross
  * leverage; an order at most 5 % of recent traded notional and 25 % of the visible depth on the side
- * it takes; at most 0.5× NAV in one symbol and 2× NAV gross over all.
+ * it takes; at most 0.5× NAV in one symbol and 1.5× NAV net (long minus short) over all.
  */
 export const DEFAULT_RISK_LIMITS: Readonly<RiskLimits> = Object.freeze({
   maxDrawdown: 0.1,
@@ -30,7 +36,7 @@ export const DEFAULT_RISK_LIMITS: Readonly<RiskLimits> = Object.freeze({
   maxVolumeFraction: 0.05,
   maxDepthFraction: 0.25,
   maxSymbolExposure: 0.5,
-  maxTotalExposure: 2,
+  maxTotalExposure: 1.5,
 });
 
 interface LimitSpec {

@@ -35,9 +35,15 @@ export interface OrderImpact {
   /** |position| × markPrice before and after. */
   symbolNotionalBefore: number;
   symbolNotionalAfter: number;
-  /** Σ |notional| of all positions before and after. */
+  /** Σ |notional| of all positions before and after (what leverage measures). */
   grossBefore: number;
   grossAfter: number;
+  /**
+   * Σ signed notional (qty × mark: long +, short −) of all positions before and after, so offsetting
+   * longs and shorts cancel; its absolute value is the net directional exposure.
+   */
+  netBefore: number;
+  netAfter: number;
   /** A reduce-only order that shrinks (never flips or grows) the position. */
   reducesPosition: boolean;
 }
@@ -62,11 +68,16 @@ export function computeImpact(order: OrderRequest, account: AccountSnapshot, mar
 
   let positionBefore = 0;
   let othersGross = 0;
+  let othersNet = 0;
   for (const p of account.positions) {
-    if (p.symbol === order.symbol) positionBefore += p.qty;
-    else othersGross += positionNotional(p);
+    if (p.symbol === order.symbol) {
+      positionBefore += p.qty;
+    } else {
+      othersGross += positionNotional(p);
+      othersNet += p.qty * p.markPrice;
+    }
   }
-  if (!Number.isFinite(positionBefore) || !Number.isFinite(othersGross)) return invalid('account positions contain non-finite figures');
+  if (!Number.isFinite(positionBefore) || !Number.isFinite(othersGross) || !Number.isFinite(othersNet)) return invalid('account positions contain non-finite figures');
 
   const sign = sideSign(order.side);
   const reducesPosition = order.reduceOnly && positionBefore !== 0 && Math.sign(positionBefore) === -sign;
@@ -92,6 +103,8 @@ export function computeImpact(order: OrderRequest, account: AccountSnapshot, mar
       symbolNotionalAfter,
       grossBefore: othersGross + symbolNotionalBefore,
       grossAfter: othersGross + symbolNotionalAfter,
+      netBefore: othersNet + positionBefore * markPrice,
+      netAfter: othersNet + positionAfter * markPrice,
       reducesPosition,
     },
   };

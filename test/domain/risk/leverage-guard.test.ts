@@ -1,5 +1,6 @@
-// Leverage guard table: gross notional of all positions after the order / NAV against
-// RISK_MAX_LEVERAGE, including the "already over but not increased" and reduce-only passes.
+// Leverage guard table: gross notional of all positions after the order / NAV (longs and shorts
+// both count; hedges do not offset) against RISK_MAX_LEVERAGE, including the "already over but not
+// increased" and reduce-only passes.
 import { describe, expect, it } from 'vitest';
 import type { RiskLimits } from '../../../src/domain/risk/limits.js';
 import { DEFAULT_RISK_LIMITS } from '../../../src/domain/risk/limits.js';
@@ -16,6 +17,7 @@ describe('leverage guard', () => {
     { name: 'exactly 3×', positions: [position('ETHUSDT', 10, 2_500)], side: 'BUY', qty: 50, passed: true, code: 'OK', value: 3 },
     { name: '3.1× breaches', positions: [position('ETHUSDT', 10, 2_500)], side: 'BUY', qty: 60, passed: false, code: 'LEVERAGE_LIMIT', value: 3.1 },
     { name: 'a short counts gross too', positions: [position('ETHUSDT', -10, 2_500)], side: 'SELL', qty: 60, passed: false, code: 'LEVERAGE_LIMIT', value: 3.1 },
+    { name: 'a hedge does not offset: short ETH 2.5× + long BTC 0.6× (net −1.9×)', positions: [position('ETHUSDT', -10, 2_500)], side: 'BUY', qty: 60, passed: false, code: 'LEVERAGE_LIMIT', value: 3.1 },
     {
       name: 'already 3.7×, a sell that lowers it passes',
       positions: [position('ETHUSDT', 14, 2_500), position('BTCUSDT', 20, 100)],

@@ -7,7 +7,7 @@ import { account, market, order } from './builders.js';
 
 describe('parseRiskLimits', () => {
   it('uses the defaults when nothing is set', () => {
-    expect(parseRiskLimits({})).toEqual({ maxDrawdown: 0.1, maxLeverage: 3, maxVolumeFraction: 0.05, maxDepthFraction: 0.25, maxSymbolExposure: 0.5, maxTotalExposure: 2 });
+    expect(parseRiskLimits({})).toEqual({ maxDrawdown: 0.1, maxLeverage: 3, maxVolumeFraction: 0.05, maxDepthFraction: 0.25, maxSymbolExposure: 0.5, maxTotalExposure: 1.5 });
     expect(parseRiskLimits({ RISK_MAX_LEVERAGE: '  ' })).toEqual(DEFAULT_RISK_LIMITS);
   });
 

@@ -70,11 +70,31 @@ function build(s: Scenario): { o: OrderRequest; a: AccountSnapshot; m: MarketSna
   return { o, a, m };
 }
 
-/** Gross and per-symbol figures recomputed from scratch for a given BTC position. */
+/**
+ * Per-symbol, gross and net figures (all / NAV) recomputed from scratch for a given BTC position:
+ * gross sums |notional|, net is |Σ signed notional|, so a long and a short offset only in the net.
+ */
 function figures(s: Scenario, btc: number) {
-  const others = Math.abs(s.ethQty * 2_000) + Math.abs(s.solQty * 50);
-  const symbol = Math.abs(btc) * s.last;
-  return { symbol: symbol / s.nav, gross: (others + symbol) / s.nav };
+  const eth = s.ethQty * 2_000;
+  const sol = s.solQty * 50;
+  const btcNotional = btc * s.last;
+  return {
+    symbol: Math.abs(btcNotional) / s.nav,
+    gross: (Math.abs(eth) + Math.abs(sol) + Math.abs(btcNotional)) / s.nav,
+    net: Math.abs(eth + sol + btcNotional) / s.nav,
+  };
+}
+
+/** Whether the order is a reduce-only one that can only shrink the BTC position, decided here. */
+function shrinks(s: Scenario): boolean {
+  return s.reduceOnly && s.btcQty !== 0 && Math.sign(s.btcQty) === (s.side === 'BUY' ? -1 : 1);
+}
+
+/** `after` breaches `limit` and grows, or null when too close to a boundary to call in floating point. */
+function breaches(after: number, before: number, limit: number): boolean | null {
+  const eps = 1e-9 * Math.max(1, limit, after);
+  if (Math.abs(after - limit) <= eps || Math.abs(after - before) <= eps) return null;
+  return after > limit && after > before;
 }
 
 describe('risk engine properties', () => {
@@ -91,16 +111,51 @@ describe('risk engine properties', () => {
         const after = figures(s, s.btcQty + (s.side === 'BUY' ? s.qty : -s.qty));
         const ok = (afterV: number, beforeV: number, limit: number) => afterV <= limit * (1 + 1e-12) || afterV <= beforeV * (1 + 1e-12);
         expect(ok(after.gross, before.gross, s.limits.maxLeverage)).toBe(true);
-        expect(ok(after.gross, before.gross, s.limits.maxTotalExposure)).toBe(true);
+        expect(ok(after.net, before.net, s.limits.maxTotalExposure)).toBe(true);
         expect(ok(after.symbol, before.symbol, s.limits.maxSymbolExposure)).toBe(true);
-        // And from a flat-enough book: within the limit outright.
+        // And from a book within a limit: within it outright.
         if (before.gross <= s.limits.maxLeverage) expect(after.gross).toBeLessThanOrEqual(s.limits.maxLeverage * (1 + 1e-12));
+        if (before.net <= s.limits.maxTotalExposure) expect(after.net).toBeLessThanOrEqual(s.limits.maxTotalExposure * (1 + 1e-12));
         if (before.symbol <= s.limits.maxSymbolExposure) expect(after.symbol).toBeLessThanOrEqual(s.limits.maxSymbolExposure * (1 + 1e-12));
       }),
       RUNS,
     );
     // Guard against a vacuous property: the generator must produce approvals.
     expect(approvedSeen).toBeGreaterThan(RUNS.numRuns / 20);
+  });
+
+  it('leverage judges gross and exposure judges net, each matching the figures recomputed here', () => {
+    let leverageOnly = 0; // leverage fails, exposure passes: a hedged book
+    let netOnly = 0; // EXPOSURE_TOTAL fails, leverage passes: a one-directional book
+    fc.assert(
+      fc.property(scenarioArb, (s) => {
+        const { o, a, m } = build(s);
+        const decision = evaluateOrder(o, { account: a, market: m, limits: s.limits });
+        const [, lev, , exp] = decision.checks;
+        expect(decision.impact?.reducesPosition).toBe(shrinks(s));
+        if (shrinks(s)) return;
+        const before = figures(s, s.btcQty);
+        const after = figures(s, s.btcQty + (s.side === 'BUY' ? s.qty : -s.qty));
+        expect(lev.metrics.leverageAfter).toBeCloseTo(after.gross, 9);
+        expect(exp.metrics.symbolExposureAfter).toBeCloseTo(after.symbol, 9);
+        expect(exp.metrics.totalExposureAfter).toBeCloseTo(after.net, 9);
+        expect(exp.metrics.totalExposureBefore).toBeCloseTo(before.net, 9);
+        expect(after.net).toBeLessThanOrEqual(after.gross * (1 + 1e-12) + 1e-12);
+
+        const levBreach = breaches(after.gross, before.gross, s.limits.maxLeverage);
+        const symBreach = breaches(after.symbol, before.symbol, s.limits.maxSymbolExposure);
+        const netBreach = breaches(after.net, before.net, s.limits.maxTotalExposure);
+        if (levBreach !== null) expect(lev.code).toBe(levBreach ? 'LEVERAGE_LIMIT' : 'OK');
+        if (symBreach === null || (!symBreach && netBreach === null)) return;
+        expect(exp.code).toBe(symBreach ? 'EXPOSURE_SYMBOL' : netBreach ? 'EXPOSURE_TOTAL' : 'OK');
+        if (levBreach === true && exp.passed) leverageOnly++;
+        if (levBreach === false && exp.code === 'EXPOSURE_TOTAL') netOnly++;
+      }),
+      { numRuns: 1_000 },
+    );
+    // Neither guard is redundant: each fails alone in some scenarios.
+    expect(leverageOnly).toBeGreaterThan(0);
+    expect(netOnly).toBeGreaterThan(0);
   });
 
   it('an approved order respects the liquidity limits measured from the snapshot', () => {
@@ -112,6 +167,25 @@ describe('risk engine properties', () => {
         const depth = s.side === 'BUY' ? s.depth / 2 : s.depth;
         expect(decision.impact.qty).toBeLessThanOrEqual(s.limits.maxDepthFraction * depth);
         expect(decision.impact.notional).toBeLessThanOrEqual(s.limits.maxVolumeFraction * s.volume * s.last);
+      }),
+      RUNS,
+    );
+  });
+
+  it('offsetting a position with the opposite position elsewhere leaves net exposure near zero but leverage at the gross', () => {
+    fc.assert(
+      fc.property(num(100, 1e6), num(10, 1_000), num(0.01, 2), fc.constantFrom(1, -1), (nav, last, legs, dir) => {
+        // BTC leg of `legs`× NAV one way, ETH leg of the same size the other way, order 1 % of NAV on the BTC side.
+        const positions = [position('BTCUSDT', (dir * legs * nav) / last, last), position('ETHUSDT', (-dir * legs * nav) / 2_000, 2_000)];
+        const qty = (0.01 * nav) / last;
+        const o = order({ side: dir > 0 ? 'BUY' : 'SELL', qty });
+        const limits: RiskLimits = { maxDrawdown: 1, maxLeverage: 3, maxVolumeFraction: 1, maxDepthFraction: 1, maxSymbolExposure: 10, maxTotalExposure: 1.5 };
+        const decision = evaluateOrder(o, { account: account({ nav, peakNav: nav, positions }), market: market({ last, bid: last, ask: last }), limits });
+        const [, lev, , exp] = decision.checks;
+        expect(lev.metrics.leverageAfter).toBeCloseTo(2 * legs + 0.01, 9);
+        expect(exp.metrics.totalExposureAfter).toBeCloseTo(0.01, 9);
+        expect(exp.passed).toBe(true);
+        expect(lev.passed).toBe(2 * legs + 0.01 <= 3);
       }),
       RUNS,
     );

@@ -51,6 +51,45 @@ Options:
     },
   },
   {
+    name: 'trade',
+    summary: 'Run only the trading process (what `tcs start` launches)',
+    help: `Usage: tcs trade [--inspect]
+
+Runs the trading cycle (paper mode) against the store in STORE_URL: event lines on stdout, one
+JSON object per line; diagnostics on stderr. Needs RISK_HMAC_SECRET (≥ 32 characters).
+
+Options:
+  --inspect    Send actor events to the Stately inspector over WebSocket (STATELY_INSPECT_URL,
+               default ws://localhost:8080).
+  -h, --help   This help.`,
+    async run(args) {
+      const { values } = parseArgs({ args, options: { inspect: { type: 'boolean' } }, strict: true });
+      const { runTradingProcess } = await import('../runtime/trading/trading-process.js');
+      await runTradingProcess(loadEnv(), { inspect: values.inspect === true });
+      return -1;
+    },
+  },
+  {
+    name: 'audit',
+    summary: 'Check the audit trail: `tcs audit verify` re-hashes the whole chain',
+    help: `Usage: tcs audit verify
+
+Re-hashes every entry of the event store (STORE_URL) and checks each link of the chain.
+Exits 0 when intact; exits 1 naming the first bad entry when anything was altered or removed.
+
+Options:
+  -h, --help   This help.`,
+    async run(args) {
+      const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+      if (positionals.length !== 1 || positionals[0] !== 'verify') {
+        console.error('Usage: tcs audit verify');
+        return 2;
+      }
+      const { verifyAuditTrail } = await import('../runtime/audit.js');
+      return verifyAuditTrail(loadEnv());
+    },
+  },
+  {
     name: 'keygen',
     summary: 'Print a new URL-safe key from 32 random bytes (for SERVICE_API_KEY or RISK_HMAC_SECRET)',
     help: `Usage: tcs keygen

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { openStore } from '../adapters/open-store.js';
 import { readApiConfig } from './config.js';
+import { readTradingConfig } from './trading/trading-config.js';
 import { ENV_FILE, loadEnv } from './environment.js';
 import { writeFirstRunEnvFile } from './env-file.js';
 import { supervise } from './supervisor.js';
@@ -31,6 +32,7 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
   }
   const env = loadEnv();
   const config = readApiConfig(env); // fail here, once, with a clear message
+  readTradingConfig(env);
 
   if (options.resetKill) {
     const store = await openStore(config.storeUrl);
@@ -44,7 +46,10 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
     }
   }
 
-  const children: ChildSpec[] = [{ name: 'api', args: [TCS_BIN, 'api'] }];
+  const children: ChildSpec[] = [
+    { name: 'api', args: [TCS_BIN, 'api'] },
+    { name: 'trading', args: [TCS_BIN, 'trade', ...(options.inspect ? ['--inspect'] : [])] },
+  ];
   say(`starting: API on http://${config.host}:${config.port}, store ${config.storeUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
   const code = await supervise({ command: process.execPath, env: { ...env }, children, log: say });
   process.exit(code);

@@ -1,0 +1,21 @@
+/** The arbiter as an actor: weighted arbitration (src/domain/arbitration.ts) on request. */
+import { sendTo, setup } from 'xstate';
+import { arbitrate } from '../src/domain/arbitration.js';
+import type { ArbitrationOptions } from '../src/domain/arbitration.js';
+import type { SelectRequest } from './messages.js';
+
+export const arbiterMachine = setup({
+  types: {} as { context: { options: ArbitrationOptions }; input: ArbitrationOptions; events: SelectRequest },
+}).createMachine({
+  id: 'arbiter',
+  context: ({ input }) => ({ options: input }),
+  on: {
+    'arbiter.select': {
+      actions: sendTo(({ event }) => event.replyTo, ({ context, event }) => ({
+        type: 'arbiter.selected' as const,
+        cycle: event.cycle,
+        result: arbitrate(event.signals, context.options),
+      })),
+    },
+  },
+});

@@ -1,0 +1,101 @@
+/**
+ * The messages the trading actors exchange. Commands are imperative (`oms.submit`), replies past
+ * tense (`oms.submitted`); every request names the actor to reply to, so actors never hold each
+ * other's references.
+ */
+import type { AnyActorRef } from 'xstate';
+import type { ArbitrationResult } from '../src/domain/arbitration.js';
+import type { Proposal } from '../src/domain/allocation.js';
+import type { AccountSnapshot } from '../src/domain/portfolio.js';
+import type { MarketView } from '../src/domain/market.js';
+import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
+import type { RiskDecision } from '../src/domain/risk/risk-engine.js';
+import type { Signal } from '../src/domain/signal.js';
+import type { CommandRecord } from '../src/ports/command-queue.js';
+
+export interface AnalyseRequest {
+  type: 'agent.analyse';
+  cycle: number;
+  market: MarketView;
+  replyTo: AnyActorRef;
+}
+export interface SignalsReply {
+  type: 'agent.signals';
+  cycle: number;
+  agent: string;
+  signals: Signal[];
+  /** Errors thrown by the strategy, one per symbol that failed (the agent itself keeps running). */
+  errors: string[];
+}
+
+export interface SelectRequest {
+  type: 'arbiter.select';
+  cycle: number;
+  signals: Signal[];
+  replyTo: AnyActorRef;
+}
+export interface SelectedReply {
+  type: 'arbiter.selected';
+  cycle: number;
+  result: ArbitrationResult;
+}
+
+export interface SizeRequest {
+  type: 'allocator.size';
+  cycle: number;
+  selected: Signal[];
+  account: AccountSnapshot;
+  market: MarketView;
+  replyTo: AnyActorRef;
+}
+export interface SizedReply {
+  type: 'allocator.sized';
+  cycle: number;
+  proposals: Proposal[];
+}
+
+export interface Verdict {
+  order: OrderRequest;
+  decision: RiskDecision;
+  /** Present when approved: the signed order. */
+  approval: ApprovedOrder | null;
+}
+export interface EvaluateRequest {
+  type: 'risk.evaluate';
+  cycle: number;
+  orders: OrderRequest[];
+  account: AccountSnapshot;
+  market: MarketView;
+  epoch: number;
+  /** Epoch ms from the cycle's clock reading; tokens expire relative to it. */
+  now: number;
+  replyTo: AnyActorRef;
+}
+export interface EvaluatedReply {
+  type: 'risk.evaluated';
+  cycle: number;
+  verdicts: Verdict[];
+}
+
+export type SubmissionOutcome =
+  | { clientOrderId: string; status: 'submitted'; venueStatus: string; filledQty: number; avgFillPrice: number | null; duplicate: boolean }
+  | { clientOrderId: string; status: 'refused'; code: string; message: string };
+
+export interface SubmitRequest {
+  type: 'oms.submit';
+  cycle: number;
+  approvals: ApprovedOrder[];
+  replyTo: AnyActorRef;
+}
+export interface SubmittedReply {
+  type: 'oms.submitted';
+  cycle: number;
+  outcomes: SubmissionOutcome[];
+}
+
+/** Order manager control: follows the root's state. */
+export type OrderManagerControl =
+  | { type: 'oms.resume' }
+  | { type: 'oms.halt' }
+  | { type: 'oms.kill'; reason: string }
+  | { type: 'oms.command'; command: CommandRecord };

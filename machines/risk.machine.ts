@@ -1,0 +1,47 @@
+/**
+ * The risk engine as an actor: runs the four guards on every proposed order and signs the approved
+ * ones. The signer is supplied by the composition root as a closure over the HMAC secret, so the
+ * secret never sits in actor context (which the inspector shows).
+ */
+import { sendTo, setup } from 'xstate';
+import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
+import { evaluateOrder } from '../src/domain/risk/risk-engine.js';
+import type { GuardCheck, GuardName, RiskDecision, RiskLimits } from '../src/domain/risk/risk-engine.js';
+import type { EvaluateRequest, EvaluatedReply, Verdict } from './messages.js';
+
+export type ApprovalSigner = (order: OrderRequest, epoch: number, expiresAt: number) => ApprovedOrder;
+
+export interface RiskInput {
+  limits: RiskLimits;
+  /** How long an approval stays valid, in ms. */
+  tokenTtlMs: number;
+  sign: ApprovalSigner;
+}
+
+export function review(input: RiskInput, request: EvaluateRequest): EvaluatedReply {
+  const verdicts: Verdict[] = request.orders.map((order) => {
+    const market = request.market.get(order.symbol);
+    const decision = market ? evaluateOrder(order, { account: request.account, market, limits: input.limits }) : noMarket(order.symbol);
+    const approval = decision.approved ? input.sign(order, request.epoch, request.now + input.tokenTtlMs) : null;
+    return { order, decision, approval };
+  });
+  return { type: 'risk.evaluated', cycle: request.cycle, verdicts };
+}
+
+/** Without this cycle's market for the symbol nothing can be judged, so every guard refuses. */
+function noMarket(symbol: string): RiskDecision {
+  const refuse = (guard: GuardName): GuardCheck => ({ guard, passed: false, code: 'INVALID_ORDER', value: null, limit: null, message: `no market data for ${symbol}`, metrics: {} });
+  return { approved: false, checks: [refuse('drawdown'), refuse('leverage'), refuse('liquidity'), refuse('exposure')], impact: null };
+}
+
+export const riskMachine = setup({
+  types: {} as { context: RiskInput; input: RiskInput; events: EvaluateRequest },
+}).createMachine({
+  id: 'risk',
+  context: ({ input }) => input,
+  on: {
+    'risk.evaluate': {
+      actions: sendTo(({ event }) => event.replyTo, ({ context, event }) => review(context, event)),
+    },
+  },
+});

@@ -1,0 +1,187 @@
+/**
+ * The root statechart of the trading process. Its `control` region is the one control definition
+ * (machines/control.machine.ts: running ⇄ paused → killed), extended with what each state does here:
+ *  - running: a cycle at once, then one every `cycleInterval` after the previous ends;
+ *  - paused: no cycle runs; the order manager halts (open orders stay);
+ *  - killed: final for the control region; the cycle in flight is stopped, the order manager stops
+ *    and cancels every open order. The root itself stays alive so cancels and risk-reducing
+ *    commands still run; only `session.stop` (process shutdown) ends it.
+ * At entry the root spawns its children with systemIds: one actor per strategy agent
+ * (`agent:<name>`), `arbiter`, `allocator`, `risk` and `oms`. `starting` jumps straight to the state
+ * the store holds, so no cycle can start before the process knows it is paused or killed.
+ */
+import { assign, enqueueActions, sendTo, setup } from 'xstate';
+import type { ArbitrationOptions } from '../src/domain/arbitration.js';
+import type { ControlRecord, SystemState } from '../src/domain/control.js';
+import type { Instrument } from '../src/domain/market.js';
+import type { StrategyAgent } from '../src/strategies/strategy.js';
+import { agentMachine } from './agent.machine.js';
+import { allocatorMachine } from './allocator.machine.js';
+import type { AllocatorInput } from './allocator.machine.js';
+import { arbiterMachine } from './arbiter.machine.js';
+import { controlStates } from './control.machine.js';
+import { cycleMachine } from './cycle.machine.js';
+import type { CycleRecord } from './cycle.machine.js';
+import { orderManagerMachine } from './order-manager.machine.js';
+import { riskMachine } from './risk.machine.js';
+import type { RiskInput } from './risk.machine.js';
+
+export interface TradingInput {
+  /** The control record read from the store before start. */
+  control: ControlRecord;
+  cycleMs: number;
+  strategies: readonly StrategyAgent[];
+  instruments: readonly Instrument[];
+  arbitration: ArbitrationOptions;
+  allocation: Omit<AllocatorInput, 'instruments'>;
+  risk: RiskInput;
+}
+
+/** Control events as the root receives them: the API's events plus the epoch the store assigned. */
+export type RootControlEvent =
+  | { type: 'control.pause'; reason: string; epoch: number }
+  | { type: 'control.resume'; reason: string; epoch: number }
+  | { type: 'control.kill'; reason: string; epoch: number };
+
+export type TradingEvent = RootControlEvent | { type: 'session.stop' };
+
+interface TradingContext {
+  epoch: number;
+  boot: SystemState;
+  cycle: number;
+  cycleMs: number;
+  agentIds: string[];
+  lastCycle: CycleRecord | null;
+  children: Omit<TradingInput, 'control' | 'cycleMs'>;
+}
+
+/** Adds `rememberControl` to each control transition, so the root always knows the current epoch. */
+type ControlAction = 'acknowledge' | 'rememberControl';
+type Remembered<T> = { [K in keyof T]: Omit<T[K], 'actions'> & { actions: ControlAction[] } };
+
+function remembering<T extends Record<string, { readonly target?: string; readonly actions?: 'acknowledge' }>>(on: T): Remembered<T> {
+  const out: Record<string, object> = {};
+  for (const [event, transition] of Object.entries(on)) {
+    const actions: ControlAction[] = transition.actions ? [transition.actions, 'rememberControl'] : ['rememberControl'];
+    out[event] = { ...transition, actions };
+  }
+  return out as Remembered<T>;
+}
+
+export const tradingMachine = setup({
+  types: {} as { context: TradingContext; input: TradingInput; events: TradingEvent },
+  actors: {
+    agent: agentMachine,
+    arbiter: arbiterMachine,
+    allocator: allocatorMachine,
+    risk: riskMachine,
+    oms: orderManagerMachine,
+    cycle: cycleMachine,
+  },
+  actions: {
+    acknowledge: () => {},
+    rememberControl: assign({ epoch: ({ context, event }) => ('epoch' in event ? Math.max(context.epoch, event.epoch) : context.epoch) }),
+    startNextCycle: assign({ cycle: ({ context }) => context.cycle + 1 }),
+    rememberCycle: assign({ lastCycle: (_, params: { record: CycleRecord }) => params.record }),
+    omsResume: sendTo(({ system }) => system.get('oms'), { type: 'oms.resume' }),
+    omsHalt: sendTo(({ system }) => system.get('oms'), { type: 'oms.halt' }),
+    omsKill: sendTo(({ system }) => system.get('oms'), ({ event }) => ({ type: 'oms.kill', reason: 'reason' in event ? event.reason : 'killed' })),
+    // Side effects the composition root supplies (event lines, metrics); no-ops by default.
+    announceCycleStart: (_, _params: { cycle: number }) => {},
+    announceCycleEnd: (_, _params: { cycle: number }) => {},
+    announceState: (_, _params: { state: SystemState; epoch: number }) => {},
+    reportCycle: (_, _params: { record: CycleRecord }) => {},
+    reportCycleError: (_, _params: { cycle: number; error: unknown }) => {},
+  },
+  delays: {
+    cycleInterval: ({ context }) => context.cycleMs,
+  },
+  guards: {
+    bootsInto: ({ context }, params: { state: SystemState }) => context.boot === params.state,
+  },
+}).createMachine({
+  id: 'trading',
+  context: ({ input }) => ({
+    epoch: input.control.epoch,
+    boot: input.control.state,
+    cycle: 0,
+    cycleMs: input.cycleMs,
+    agentIds: input.strategies.map((s) => `agent:${s.name}`),
+    lastCycle: null,
+    children: { strategies: input.strategies, instruments: input.instruments, arbitration: input.arbitration, allocation: input.allocation, risk: input.risk },
+  }),
+  entry: enqueueActions(({ context, enqueue }) => {
+    context.children.strategies.forEach((strategy, i) => {
+      const id = context.agentIds[i]!;
+      enqueue.spawnChild('agent', { id, systemId: id, input: { strategy, instruments: context.children.instruments } });
+    });
+    enqueue.spawnChild('arbiter', { id: 'arbiter', systemId: 'arbiter', input: context.children.arbitration });
+    enqueue.spawnChild('allocator', { id: 'allocator', systemId: 'allocator', input: { ...context.children.allocation, instruments: context.children.instruments } });
+    enqueue.spawnChild('risk', { id: 'risk', systemId: 'risk', input: context.children.risk });
+    enqueue.spawnChild('oms', { id: 'oms', systemId: 'oms' });
+  }),
+  initial: 'starting',
+  states: {
+    starting: {
+      always: [
+        { guard: { type: 'bootsInto', params: { state: 'killed' } }, target: 'control.killed' },
+        { guard: { type: 'bootsInto', params: { state: 'paused' } }, target: 'control.paused' },
+        { target: 'control.running' },
+      ],
+    },
+    control: {
+      initial: 'running',
+      states: {
+        running: {
+          on: remembering(controlStates.running.on),
+          entry: ['omsResume', { type: 'announceState', params: ({ context }) => ({ state: 'running', epoch: context.epoch }) }],
+          initial: 'cycling',
+          states: {
+            cycling: {
+              entry: ['startNextCycle', { type: 'announceCycleStart', params: ({ context }) => ({ cycle: context.cycle }) }],
+              exit: { type: 'announceCycleEnd', params: ({ context }) => ({ cycle: context.cycle }) },
+              invoke: {
+                src: 'cycle',
+                input: ({ context }) => ({ cycle: context.cycle, epoch: context.epoch, agentIds: context.agentIds }),
+                onDone: {
+                  target: 'waiting',
+                  actions: [
+                    { type: 'rememberCycle', params: ({ event }) => ({ record: event.output }) },
+                    { type: 'reportCycle', params: ({ event }) => ({ record: event.output }) },
+                  ],
+                },
+                onError: { target: 'waiting', actions: { type: 'reportCycleError', params: ({ context, event }) => ({ cycle: context.cycle, error: event.error }) } },
+              },
+            },
+            waiting: { after: { cycleInterval: 'cycling' } },
+          },
+        },
+        paused: {
+          on: remembering(controlStates.paused.on),
+          entry: ['omsHalt', { type: 'announceState', params: ({ context }) => ({ state: 'paused', epoch: context.epoch }) }],
+        },
+        killed: {
+          ...controlStates.killed,
+          entry: ['omsKill', { type: 'announceState', params: ({ context }) => ({ state: 'killed', epoch: context.epoch }) }],
+        },
+      },
+    },
+    stopped: { type: 'final' },
+  },
+  on: {
+    'session.stop': '.stopped',
+  },
+});
+
+/** The root event that brings the root to a stored record's state. */
+export function controlEventFor(record: ControlRecord): RootControlEvent {
+  const reason = record.reason ?? '';
+  switch (record.state) {
+    case 'running':
+      return { type: 'control.resume', reason, epoch: record.epoch };
+    case 'paused':
+      return { type: 'control.pause', reason, epoch: record.epoch };
+    case 'killed':
+      return { type: 'control.kill', reason, epoch: record.epoch };
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The audit chain as the Redis scripts see it: the head {seq, hash}, how a new entry is hashed
+ * (sha256 in TypeScript, since Redis Lua has none) and turned into script keys and arguments, and
+ * how a stored entry is decoded. Shared by the event store and the control store, which both extend
+ * the same chain, and by one mutex so writers in this process take turns.
+ */
+import type { Redis } from 'ioredis';
+import { canonicalJson } from '../../domain/canonical-json.js';
+import { chainHash, GENESIS_HASH } from '../../domain/hash-chain.js';
+import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
+import { Mutex } from './cas-retry.js';
+import type { RedisKeys } from './keys.js';
+import type { LuaArg } from './lua-script.js';
+
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+/** An entry hashed against a head, ready for a script that calls `append_entry`. */
+export interface PreparedEntry {
+  event: AuditEvent;
+  /** head, entry, indexes… */
+  keys: string[];
+  /** expected head seq and hash, then the entry's fields (CHAIN_ARG_COUNT values). */
+  args: LuaArg[];
+}
+
+/** What a chain-extending script answered. */
+export type ChainWriteOutcome = { ok: true } | { ok: false; head: ChainHead } | { ok: false; epochMoved: true };
+
+export function parseHead(seq: string | null | undefined, hash: string | null | undefined): ChainHead {
+  return { seq: seq ? Number(seq) : 0, hash: hash ?? GENESIS_HASH };
+}
+
+export function parseChainWriteReply(reply: unknown): ChainWriteOutcome {
+  if (!Array.isArray(reply)) throw new Error(`unexpected reply from a Redis chain script: ${String(reply)}`);
+  const [code, seq, hash] = reply as [number, string?, string?];
+  if (code === 1) return { ok: true };
+  if (code === -1) return { ok: false, epochMoved: true };
+  return { ok: false, head: parseHead(seq, hash) };
+}
+
+export class AuditChain {
+  /** Every write that extends the chain from this process runs inside it. */
+  readonly mutex = new Mutex();
+  private cached: ChainHead | null = null;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /** The head as last seen by this process (read from Redis when unknown); the CAS catches staleness. */
+  async head(): Promise<ChainHead> {
+    return this.cached ?? (await this.readHead());
+  }
+
+  async readHead(): Promise<ChainHead> {
+    const [seq, hash] = await this.redis.hmget(this.keys.eventHead, 'seq', 'hash');
+    this.cached = parseHead(seq, hash);
+    return this.cached;
+  }
+
+  /** Records what Redis says the head is (after a successful write, or from a CAS refusal). */
+  remember(head: ChainHead): void {
+    this.cached = head;
+  }
+
+  forget(): void {
+    this.cached = null;
+  }
+
+  prepare(head: ChainHead, input: NewAuditEvent): PreparedEntry {
+    const seq = head.seq + 1;
+    const symbol = input.symbol ?? null;
+    const bodyJson = canonicalJson(input.body);
+    // The stored body is canonical JSON; hash and return the parsed form so that what callers get
+    // back is exactly what a later query or verify will see.
+    const body = JSON.parse(bodyJson) as Record<string, unknown>;
+    const hash = chainHash(head.hash, { seq, at: input.at, kind: input.kind, symbol, body });
+    const event: AuditEvent = { seq, at: input.at, kind: input.kind, symbol, body, prev_hash: head.hash, hash };
+    return {
+      event,
+      keys: [this.keys.eventHead, this.keys.eventEntry(seq), ...this.keys.eventIndexes(input.kind, symbol)],
+      args: [head.seq, head.hash, seq, input.at, input.kind, symbol === null ? '0' : '1', symbol ?? '', bodyJson, head.hash, hash],
+    };
+  }
+}
+
+/** A stored entry's hash fields as an AuditEvent; null when the entry is absent. Throws on bad JSON. */
+export function decodeEntry(fields: Record<string, string>): AuditEvent | null {
+  if (fields.seq === undefined) return null;
+  return {
+    seq: Number(fields.seq),
+    at: fields.at ?? '',
+    kind: fields.kind ?? '',
+    symbol: fields.symbol ?? null,
+    body: JSON.parse(fields.body ?? 'null') as Record<string, unknown>,
+    prev_hash: fields.prev_hash ?? '',
+    hash: fields.hash ?? '',
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The audit trail on Redis: one hash per entry (`events:entry:<seq>`), a head hash {seq, hash}, and
+ * sorted-set indexes (score = seq) by kind, by symbol and by kind + symbol, so filtered pages are
+ * read newest first straight from an index rather than by scanning the log. Appends hash in
+ * TypeScript and commit through the compare-and-set script in lua-sources.ts.
+ */
+import type { Redis } from 'ioredis';
+import { chainHash, GENESIS_HASH } from '../../domain/hash-chain.js';
+import type { AuditEvent, ChainVerification, EventQuery, EventStore, NewAuditEvent } from '../../ports/event-store.js';
+import type { AuditChain } from './audit-chain.js';
+import { decodeEntry, parseChainWriteReply, parseHead } from './audit-chain.js';
+import { retryCas } from './cas-retry.js';
+import type { RedisKeys } from './keys.js';
+import { appendEventScript } from './lua-sources.js';
+
+/** Entries fetched per round trip while verifying. */
+const VERIFY_BATCH = 500;
+/** Most entries a query reads from one index per round trip when a time filter may discard some. */
+const MAX_QUERY_BATCH = 1000;
+
+export class RedisEventStore implements EventStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly chain: AuditChain,
+  ) {}
+
+  append(input: NewAuditEvent): Promise<AuditEvent> {
+    return this.chain.mutex.run(() =>
+      retryCas('audit append', async () => {
+        const prepared = this.chain.prepare(await this.chain.head(), input);
+        const outcome = parseChainWriteReply(await appendEventScript.run(this.redis, prepared.keys, prepared.args));
+        if (outcome.ok) {
+          this.chain.remember({ seq: prepared.event.seq, hash: prepared.event.hash });
+          return prepared.event;
+        }
+        if ('head' in outcome) this.chain.remember(outcome.head);
+        else this.chain.forget();
+        return undefined;
+      }),
+    );
+  }
+
+  async query(query: EventQuery): Promise<AuditEvent[]> {
+    const { limit } = query;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`limit must be an integer from 1 to 1000, got ${limit}`);
+    const timeFiltered = query.since !== undefined || query.until !== undefined;
+    const batch = timeFiltered ? Math.min(MAX_QUERY_BATCH, Math.max(limit * 2, 200)) : limit;
+    const index = this.indexFor(query);
+    // Exclusive upper bound on seq; walks down batch by batch until the page is full.
+    let upper = query.before ?? Number.POSITIVE_INFINITY;
+    if (index === null) upper = Math.min(upper, (await this.headSeq()) + 1);
+    const out: AuditEvent[] = [];
+    while (out.length < limit && upper > 1) {
+      const seqs = index === null ? descending(upper - 1, batch) : await this.indexPage(index, upper, batch);
+      if (seqs.length === 0) break;
+      for (const event of await this.fetch(seqs)) {
+        if (event === null || !matches(event, query)) continue;
+        out.push(event);
+        if (out.length === limit) break;
+      }
+      upper = seqs[seqs.length - 1] ?? 0;
+    }
+    return out;
+  }
+
+  async verify(): Promise<ChainVerification> {
+    const [headSeq, headHash] = await this.redis.hmget(this.keys.eventHead, 'seq', 'hash');
+    const head = parseHead(headSeq, headHash);
+    let prev = GENESIS_HASH;
+    for (let start = 1; start <= head.seq; start += VERIFY_BATCH) {
+      const seqs: number[] = [];
+      for (let seq = start; seq <= Math.min(head.seq, start + VERIFY_BATCH - 1); seq++) seqs.push(seq);
+      const rows = await this.fetchRaw(seqs);
+      for (const [i, seq] of seqs.entries()) {
+        const bad = (reason: string): ChainVerification => ({ ok: false, count: head.seq, firstBad: { seq, reason } });
+        let event: AuditEvent | null;
+        try {
+          event = decodeEntry(rows[i] ?? {});
+        } catch {
+          return bad('body is not valid JSON');
+        }
+        if (event === null) return bad('entry is missing');
+        if (event.seq !== seq) return bad(`entry claims seq ${event.seq}`);
+        if (event.prev_hash !== prev) return bad('prev_hash does not match the previous entry');
+        if (chainHash(prev, event) !== event.hash) return bad('hash does not match the entry contents');
+        prev = event.hash;
+      }
+    }
+    if (prev !== head.hash) return { ok: false, count: head.seq, firstBad: { seq: head.seq, reason: 'chain head does not match the last entry' } };
+    return { ok: true, count: head.seq, head: head.hash };
+  }
+
+  async count(): Promise<number> {
+    return this.headSeq();
+  }
+
+  private async headSeq(): Promise<number> {
+    const seq = await this.redis.hget(this.keys.eventHead, 'seq');
+    return seq ? Number(seq) : 0;
+  }
+
+  private indexFor(query: EventQuery): string | null {
+    if (query.kind !== undefined && query.symbol !== undefined) return this.keys.eventsByKindSymbol(query.kind, query.symbol);
+    if (query.kind !== undefined) return this.keys.eventsByKind(query.kind);
+    if (query.symbol !== undefined) return this.keys.eventsBySymbol(query.symbol);
+    return null;
+  }
+
+  private async indexPage(index: string, upper: number, batch: number): Promise<number[]> {
+    const max = Number.isFinite(upper) ? `(${upper}` : '+inf';
+    const members = await this.redis.zrevrangebyscore(index, max, '-inf', 'LIMIT', 0, batch);
+    return members.map(Number);
+  }
+
+  private async fetchRaw(seqs: readonly number[]): Promise<Record<string, string>[]> {
+    const pipeline = this.redis.pipeline();
+    for (const seq of seqs) pipeline.hgetall(this.keys.eventEntry(seq));
+    const replies = (await pipeline.exec()) ?? [];
+    return replies.map(([err, fields]) => {
+      if (err) throw err;
+      return fields as Record<string, string>;
+    });
+  }
+
+  private async fetch(seqs: readonly number[]): Promise<(AuditEvent | null)[]> {
+    return (await this.fetchRaw(seqs)).map(decodeEntry);
+  }
+}
+
+/** `count` seqs from `top` downwards, stopping at 1. */
+function descending(top: number, count: number): number[] {
+  const seqs: number[] = [];
+  for (let seq = top; seq >= 1 && seqs.length < count; seq--) seqs.push(seq);
+  return seqs;
+}
+
+function matches(event: AuditEvent, query: EventQuery): boolean {
+  if (query.kind !== undefined && event.kind !== query.kind) return false;
+  if (query.symbol !== undefined && event.symbol !== query.symbol) return false;
+  if (query.since !== undefined && event.at < query.since) return false;
+  if (query.until !== undefined && event.at >= query.until) return false;
+  return true;
+}

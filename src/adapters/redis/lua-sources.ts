@@ -1,0 +1,164 @@
+/**
+ * The Lua scripts of the Redis adapter. They only compare and write: every decision (the control
+ * statechart, the sha256 hash chain) is made in TypeScript beforehand, and a script refuses to write
+ * when the state it was based on has moved, so the caller re-reads and retries. Each runs atomically
+ * on the server, which is what makes a control change and its audit entry one step.
+ */
+import { GENESIS_HASH } from '../../domain/hash-chain.js';
+import { LuaScript } from './lua-script.js';
+
+/**
+ * Shared by the scripts that extend the audit chain. Arguments from `first`:
+ * expected head seq, expected head hash, seq, at, kind, has_symbol ('1'/'0'), symbol, body,
+ * prev_hash, hash. Keys from `firstKey`: head, entry, then the index sorted sets.
+ */
+const CHAIN_FUNCTIONS = `
+local function head_mismatch(head_key, expected_seq, expected_hash)
+  local head = redis.call('HMGET', head_key, 'seq', 'hash')
+  local seq = head[1] or '0'
+  local hash = head[2] or '${GENESIS_HASH}'
+  if seq ~= expected_seq or hash ~= expected_hash then
+    return {0, seq, hash}
+  end
+  return false
+end
+
+local function append_entry(first_key, first)
+  local head_key = KEYS[first_key]
+  local entry_key = KEYS[first_key + 1]
+  local seq = ARGV[first + 2]
+  redis.call('HSET', entry_key, 'seq', seq, 'at', ARGV[first + 3], 'kind', ARGV[first + 4],
+    'body', ARGV[first + 7], 'prev_hash', ARGV[first + 8], 'hash', ARGV[first + 9])
+  if ARGV[first + 5] == '1' then
+    redis.call('HSET', entry_key, 'symbol', ARGV[first + 6])
+  end
+  for i = first_key + 2, #KEYS do
+    redis.call('ZADD', KEYS[i], seq, seq)
+  end
+  redis.call('HSET', head_key, 'seq', seq, 'hash', ARGV[first + 9])
+end
+`;
+
+/** Number of ARGV slots `append_entry` reads. */
+export const CHAIN_ARG_COUNT = 10;
+
+/**
+ * KEYS: head, entry, indexes…  ARGV: the chain arguments.
+ * Returns {1} when appended, {0, head_seq, head_hash} when the head moved.
+ */
+export const appendEventScript = new LuaScript(
+  'append_event',
+  `${CHAIN_FUNCTIONS}
+local moved = head_mismatch(KEYS[1], ARGV[1], ARGV[2])
+if moved then return moved end
+append_entry(1, 1)
+return {1}
+`,
+);
+
+/**
+ * KEYS: control, head, entry, indexes…
+ * ARGV: expected epoch, changed ('1'/'0'), state, epoch, has_reason ('1'/'0'), reason, changed_at,
+ *       channel, record JSON, then the chain arguments.
+ * Checks the epoch and the chain head, writes the record (when changed) and the audit entry, and
+ * publishes the record (when changed). Returns {1}, {-1} when the epoch moved, or {0, …} as above.
+ */
+export const controlWriteScript = new LuaScript(
+  'control_write',
+  `${CHAIN_FUNCTIONS}
+local epoch = redis.call('HGET', KEYS[1], 'epoch') or '0'
+if epoch ~= ARGV[1] then return {-1, epoch} end
+local moved = head_mismatch(KEYS[2], ARGV[10], ARGV[11])
+if moved then return moved end
+if ARGV[2] == '1' then
+  redis.call('HSET', KEYS[1], 'state', ARGV[3], 'epoch', ARGV[4], 'changed_at', ARGV[7])
+  if ARGV[5] == '1' then
+    redis.call('HSET', KEYS[1], 'reason', ARGV[6])
+  else
+    redis.call('HDEL', KEYS[1], 'reason')
+  end
+end
+append_entry(2, 10)
+if ARGV[2] == '1' then
+  redis.call('PUBLISH', ARGV[8], ARGV[9])
+end
+return {1}
+`,
+);
+
+/**
+ * KEYS: record, pending, order counter.  ARGV: id, type, payload JSON, enqueued_at, channel.
+ * Returns {duplicate (0/1), record fields as a flat array}.
+ */
+export const enqueueCommandScript = new LuaScript(
+  'enqueue_command',
+  `
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return {1, redis.call('HGETALL', KEYS[1])}
+end
+local order = redis.call('INCR', KEYS[3])
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'type', ARGV[2], 'payload', ARGV[3], 'enqueued_at', ARGV[4],
+  'status', 'pending', 'attempts', 0, 'order', order)
+redis.call('ZADD', KEYS[2], order, ARGV[1])
+redis.call('PUBLISH', ARGV[5], ARGV[1])
+return {0, redis.call('HGETALL', KEYS[1])}
+`,
+);
+
+/**
+ * KEYS: pending, leased.  ARGV: record key prefix, now (ms), lease ms, max, consumer.
+ * Hands out pending commands and those whose lease expired at or before \`now\` (the caller's clock,
+ * never the server's), oldest enqueued first. Returns the claimed records as flat arrays.
+ * The record keys are derived from ids inside the script: fine on a single Redis, not on a cluster.
+ */
+export const claimCommandsScript = new LuaScript(
+  'claim_commands',
+  `
+local now = tonumber(ARGV[2])
+local lease_until = now + tonumber(ARGV[3])
+local max = tonumber(ARGV[4])
+local candidates = {}
+local pending = redis.call('ZRANGE', KEYS[1], 0, max - 1, 'WITHSCORES')
+for i = 1, #pending, 2 do
+  table.insert(candidates, {pending[i], tonumber(pending[i + 1])})
+end
+-- All expired leases, not just \`max\` of them: the oldest enqueued must win, and the leased set only
+-- holds commands in flight, which stays small.
+local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
+for _, id in ipairs(expired) do
+  local order = redis.call('HGET', ARGV[1] .. id, 'order')
+  if order then table.insert(candidates, {id, tonumber(order)}) end
+end
+table.sort(candidates, function(a, b) return a[2] < b[2] end)
+local claimed = {}
+for i = 1, math.min(max, #candidates) do
+  local id = candidates[i][1]
+  local key = ARGV[1] .. id
+  redis.call('HINCRBY', key, 'attempts', 1)
+  redis.call('HSET', key, 'status', 'claimed', 'lease_until', lease_until, 'consumer', ARGV[5])
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('ZADD', KEYS[2], lease_until, id)
+  table.insert(claimed, redis.call('HGETALL', key))
+end
+return claimed
+`,
+);
+
+/**
+ * KEYS: record, pending, leased.  ARGV: id, result JSON, completed_at.
+ * Marks done once; completing a done command changes nothing. Returns the record's fields, or
+ * nil for an unknown id.
+ */
+export const completeCommandScript = new LuaScript(
+  'complete_command',
+  `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('HGET', KEYS[1], 'status') ~= 'done' then
+  redis.call('HSET', KEYS[1], 'status', 'done', 'result', ARGV[2], 'completed_at', ARGV[3])
+  redis.call('HDEL', KEYS[1], 'lease_until', 'consumer')
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+end
+return redis.call('HGETALL', KEYS[1])
+`,
+);

@@ -1,0 +1,82 @@
+/**
+ * The Redis store: every store port over one main connection (plus a subscriber connection opened
+ * only when someone subscribes), all keys under one prefix. This file only wires the parts; each
+ * port lives in its own module and the atomic steps in lua-sources.ts.
+ */
+import type { Redis } from 'ioredis';
+import { performance } from 'node:perf_hooks';
+import type { Store } from '../../ports/store.js';
+import { AuditChain } from './audit-chain.js';
+import { RedisCommandQueue } from './command-queue.js';
+import type { ErrorReporter } from './connection.js';
+import { attachErrorListener, createConnection, defaultErrorReporter, describeRedis, redactorFor } from './connection.js';
+import { RedisControlStore } from './control-store.js';
+import { RedisEventStore } from './event-store.js';
+import { DEFAULT_PREFIX, redisKeys } from './keys.js';
+import { RedisKeyValueStore } from './kv.js';
+import { Notifier, quitQuietly } from './notifier.js';
+
+export interface RedisStoreOptions {
+  /** `redis://[:password@]host:port[/db]` (or `rediss://`). */
+  url: string;
+  /** Every key and channel starts with it; default `tcs:`. */
+  prefix?: string;
+  /** Where connection errors go (already stripped of the password); default: throttled stderr. */
+  onError?: ErrorReporter;
+}
+
+/** Connects (rejecting with a password-free message when Redis does not answer) and builds the store. */
+export async function openRedisStore(options: RedisStoreOptions): Promise<Store> {
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const description = describeRedis(options.url, prefix);
+  const redact = redactorFor(options.url);
+  const report = options.onError ?? defaultErrorReporter(description, redact);
+  const redis = createConnection(options.url, report);
+  try {
+    await redis.connect();
+  } catch (err) {
+    redis.disconnect();
+    throw new Error(`cannot connect to Redis at ${description}: ${redact(err instanceof Error ? err.message : String(err))}`);
+  }
+  return new RedisStore(redis, prefix, description, report);
+}
+
+class RedisStore implements Store {
+  readonly kind = 'redis' as const;
+  readonly control: RedisControlStore;
+  readonly events: RedisEventStore;
+  readonly commands: RedisCommandQueue;
+  readonly kv: RedisKeyValueStore;
+  private readonly notifier: Notifier;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+    readonly description: string,
+    report: ErrorReporter,
+  ) {
+    const keys = redisKeys(prefix);
+    const chain = new AuditChain(redis, keys);
+    this.notifier = new Notifier(() => {
+      const subscriber = redis.duplicate();
+      attachErrorListener(subscriber, report);
+      return subscriber;
+    }, report);
+    this.events = new RedisEventStore(redis, keys, chain);
+    this.control = new RedisControlStore(redis, keys, chain, this.notifier);
+    this.commands = new RedisCommandQueue(redis, keys, this.notifier);
+    this.kv = new RedisKeyValueStore(redis, keys);
+  }
+
+  async ping(): Promise<number> {
+    const started = performance.now();
+    await this.redis.ping();
+    return performance.now() - started;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= Promise.all([this.notifier.close(), quitQuietly(this.redis)]).then(() => undefined);
+    return this.closing;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * CommandQueue over the `commands` table. Enqueue, claim and complete are each one IMMEDIATE
+ * transaction, so two processes claiming at once serialise on the write lock and can never both take
+ * the same command within its lease. Leases are absolute epoch-ms deadlines computed from the caller's
+ * `now`, which keeps them testable and independent of this machine's clock.
+ */
+import type { ClaimOptions, Command, CommandQueue, CommandRecord, CommandStatus, CommandType } from '../../ports/command-queue.js';
+import type { ChangeWatcher } from './change-watcher.js';
+import type { SqliteDatabase } from './connection.js';
+
+interface CommandRow {
+  ord: number;
+  id: string;
+  type: CommandType;
+  payload: string;
+  enqueued_at: string;
+  status: CommandStatus;
+  attempts: number;
+  result: string | null;
+  completed_at: string | null;
+}
+
+const COLUMNS = 'ord, id, type, payload, enqueued_at, status, attempts, result, completed_at';
+
+function rowToRecord(row: CommandRow): CommandRecord {
+  return {
+    id: row.id,
+    type: row.type,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    enqueued_at: row.enqueued_at,
+    status: row.status,
+    attempts: row.attempts,
+    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
+    completed_at: row.completed_at,
+  };
+}
+
+export class SqliteCommandQueue implements CommandQueue {
+  readonly lastOrd: () => number;
+  private readonly getRow: (id: string) => CommandRow | undefined;
+  private readonly enqueueTx: (command: Command) => { record: CommandRecord; duplicate: boolean };
+  private readonly claimTx: (consumer: string, options: ClaimOptions) => CommandRecord[];
+  private readonly completeTx: (id: string, result: Record<string, unknown>, at: string) => CommandRecord;
+
+  constructor(
+    db: SqliteDatabase,
+    private readonly watcher: ChangeWatcher,
+  ) {
+    const byId = db.prepare<[string], CommandRow>(`SELECT ${COLUMNS} FROM commands WHERE id = ?`);
+    const maxOrd = db.prepare<[], { ord: number | null }>('SELECT max(ord) AS ord FROM commands');
+    const insert = db.prepare<[{ id: string; type: string; payload: string; enqueued_at: string }]>(
+      `INSERT INTO commands (id, type, payload, enqueued_at, status, attempts)
+       VALUES (@id, @type, @payload, @enqueued_at, 'pending', 0) ON CONFLICT (id) DO NOTHING`,
+    );
+    // `status <> 'done'` lets SQLite walk the partial index commands_open in queue order.
+    const claimable = db.prepare<[number, number], CommandRow>(
+      `SELECT ${COLUMNS} FROM commands
+       WHERE status <> 'done' AND (status = 'pending' OR lease_until <= ?)
+       ORDER BY ord LIMIT ?`,
+    );
+    const markClaimed = db.prepare<[string, number, number]>(
+      `UPDATE commands SET status = 'claimed', attempts = attempts + 1, claimed_by = ?, lease_until = ? WHERE ord = ?`,
+    );
+    const markDone = db.prepare<[string, string, string]>(
+      `UPDATE commands SET status = 'done', result = ?, completed_at = ?, lease_until = NULL WHERE id = ?`,
+    );
+
+    this.getRow = (id) => byId.get(id);
+    this.lastOrd = () => maxOrd.get()?.ord ?? 0;
+
+    const enqueue = db.transaction((command: Command) => {
+      const { changes } = insert.run({
+        id: command.id,
+        type: command.type,
+        payload: JSON.stringify(command.payload),
+        enqueued_at: command.enqueued_at,
+      });
+      const row = byId.get(command.id);
+      if (row === undefined) throw new Error(`sqlite: command ${command.id} vanished during enqueue`);
+      return { record: rowToRecord(row), duplicate: changes === 0 };
+    });
+    this.enqueueTx = (command) => enqueue.immediate(command);
+
+    const claim = db.transaction((consumer: string, options: ClaimOptions) => {
+      if (!Number.isInteger(options.max) || options.max < 1) return [];
+      const rows = claimable.all(options.now, options.max);
+      const leaseUntil = options.now + options.leaseMs;
+      return rows.map((row) => {
+        markClaimed.run(consumer, leaseUntil, row.ord);
+        return rowToRecord({ ...row, status: 'claimed', attempts: row.attempts + 1 });
+      });
+    });
+    this.claimTx = (consumer, options) => claim.immediate(consumer, options);
+
+    const complete = db.transaction((id: string, result: Record<string, unknown>, at: string) => {
+      const row = byId.get(id);
+      if (row === undefined) throw new Error(`unknown command ${id}`);
+      if (row.status === 'done') return rowToRecord(row);
+      const text = JSON.stringify(result);
+      markDone.run(text, at, id);
+      return rowToRecord({ ...row, status: 'done', result: text, completed_at: at });
+    });
+    this.completeTx = (id, result, at) => complete.immediate(id, result, at);
+  }
+
+  async enqueue(command: Command): Promise<{ record: CommandRecord; duplicate: boolean }> {
+    const outcome = this.enqueueTx(command);
+    if (!outcome.duplicate) this.watcher.localWrite();
+    return outcome;
+  }
+
+  async claim(consumer: string, options: ClaimOptions): Promise<CommandRecord[]> {
+    return this.claimTx(consumer, options);
+  }
+
+  async complete(id: string, result: Record<string, unknown>, at: string): Promise<CommandRecord> {
+    return this.completeTx(id, result, at);
+  }
+
+  async get(id: string): Promise<CommandRecord | null> {
+    const row = this.getRow(id);
+    return row === undefined ? null : rowToRecord(row);
+  }
+
+  async subscribe(listener: () => void): Promise<() => Promise<void>> {
+    const unsubscribe = this.watcher.subscribeCommands(listener);
+    return async () => unsubscribe();
+  }
+}

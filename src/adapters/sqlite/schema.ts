@@ -1,0 +1,93 @@
+/**
+ * The SQLite schema and its migrations, tracked with PRAGMA user_version. Migrations run inside one
+ * IMMEDIATE transaction so two processes starting together cannot both apply the same step.
+ */
+import { INITIAL_CONTROL_RECORD } from '../../domain/control.js';
+import type { SqliteDatabase } from './connection.js';
+
+interface Migration {
+  version: number;
+  up(db: SqliteDatabase): void;
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    up(db) {
+      db.exec(`
+        CREATE TABLE control (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          state TEXT NOT NULL CHECK (state IN ('running', 'paused', 'killed')),
+          epoch INTEGER NOT NULL CHECK (epoch >= 0),
+          reason TEXT,
+          changed_at TEXT NOT NULL
+        );
+
+        -- seq is assigned by the append code (last + 1), never by AUTOINCREMENT, so it has no gaps.
+        CREATE TABLE events (
+          seq INTEGER PRIMARY KEY,
+          at TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          symbol TEXT,
+          body TEXT NOT NULL,
+          prev_hash TEXT NOT NULL,
+          hash TEXT NOT NULL
+        );
+        CREATE INDEX events_kind_seq ON events (kind, seq);
+        CREATE INDEX events_kind_symbol_seq ON events (kind, symbol, seq);
+        CREATE INDEX events_symbol_seq ON events (symbol, seq);
+
+        -- ord gives the queue order (oldest first) and lets watchers spot new commands cheaply.
+        CREATE TABLE commands (
+          ord INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          type TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          enqueued_at TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('pending', 'claimed', 'done')),
+          attempts INTEGER NOT NULL DEFAULT 0,
+          claimed_by TEXT,
+          lease_until INTEGER,
+          result TEXT,
+          completed_at TEXT
+        );
+        -- Claims only ever look at unfinished commands; done ones pile up and must not slow them.
+        CREATE INDEX commands_open ON commands (ord) WHERE status <> 'done';
+
+        CREATE TABLE kv (
+          key TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        );
+      `);
+      db.prepare('INSERT INTO control (id, state, epoch, reason, changed_at) VALUES (1, ?, ?, ?, ?)').run(
+        INITIAL_CONTROL_RECORD.state,
+        INITIAL_CONTROL_RECORD.epoch,
+        INITIAL_CONTROL_RECORD.reason,
+        INITIAL_CONTROL_RECORD.changed_at,
+      );
+    },
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+function userVersion(db: SqliteDatabase): number {
+  return Number(db.pragma('user_version', { simple: true }));
+}
+
+/** Brings the file up to SCHEMA_VERSION; refuses a file written by a newer version of the service. */
+export function migrate(db: SqliteDatabase): void {
+  if (userVersion(db) === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    // Re-read under the write lock: the other process may have migrated while we waited.
+    const current = userVersion(db);
+    if (current > SCHEMA_VERSION) {
+      throw new Error(`sqlite: schema version ${current} is newer than this service supports (${SCHEMA_VERSION})`);
+    }
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+    }
+  }).immediate();
+}

@@ -1,0 +1,68 @@
+/**
+ * The embedded store: one SQLite file holding control state, audit trail, command queue and key-value
+ * documents, shared by the API and trading processes. This module only wires the parts together on one
+ * connection; each part lives in its own file.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Store } from '../../ports/store.js';
+import { ChangeWatcher } from './change-watcher.js';
+import type { WatchedState } from './change-watcher.js';
+import { SqliteCommandQueue } from './command-queue.js';
+import { openDatabase } from './connection.js';
+import { SqliteControlStore } from './control-store.js';
+import { chainAppender } from './event-chain.js';
+import { SqliteEventStore } from './event-store.js';
+import { SqliteKeyValueStore } from './kv-store.js';
+import { migrate } from './schema.js';
+
+export interface SqliteStoreOptions {
+  /** The database file; its parent directory is created when missing. */
+  path: string;
+  /** How often subscribers' watcher polls PRAGMA data_version (default 5 ms). */
+  pollIntervalMs?: number;
+  /** Where errors thrown by subscribers or the watcher go (default: stderr, never stdout). */
+  onError?: (err: unknown) => void;
+}
+
+export const DEFAULT_POLL_INTERVAL_MS = 5;
+
+function reportToStderr(err: unknown): void {
+  console.error('sqlite store: change notification failed', err);
+}
+
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
+  const db = openDatabase(options.path);
+  try {
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const appendChained = chainAppender(db);
+  // The watcher needs readers from the stores and the stores need the watcher: late-bind the readers.
+  const readers: WatchedState = { readControl: () => control.readRecord(), lastCommandOrd: () => commands.lastOrd() };
+  const watcher = new ChangeWatcher(db, readers, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, options.onError ?? reportToStderr);
+  const control = new SqliteControlStore(db, appendChained, watcher);
+  const commands = new SqliteCommandQueue(db, watcher);
+  const events = new SqliteEventStore(db, appendChained);
+  const kv = new SqliteKeyValueStore(db);
+  const ping = db.prepare('SELECT 1');
+
+  return {
+    kind: 'sqlite',
+    description: `sqlite:${options.path}`,
+    control,
+    events,
+    commands,
+    kv,
+    async ping() {
+      const started = performance.now();
+      ping.get();
+      return performance.now() - started;
+    },
+    async close() {
+      watcher.close();
+      if (db.open) db.close();
+    },
+  };
+}

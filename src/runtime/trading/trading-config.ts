@@ -1,0 +1,97 @@
+/**
+ * Configuration of the trading process, from the environment (and `.env`). Every variable is in
+ * .env.example; a bad value stops start-up with a message naming the variable.
+ */
+import { ORDER_STYLES } from '../../domain/allocation.js';
+import type { OrderStyle } from '../../domain/allocation.js';
+import type { ArbitrationOptions } from '../../domain/arbitration.js';
+import { DEFAULT_RISK_FRACTION } from '../../domain/sizing.js';
+import { parseRiskLimits } from '../../domain/risk/risk-engine.js';
+import type { RiskLimits } from '../../domain/risk/risk-engine.js';
+import { DEFAULT_STRATEGIES } from '../../strategies/registry.js';
+import type { StrategyParamsByEntry } from '../../strategies/registry.js';
+import { ConfigError, readCommonConfig, readHmacSecret, readInt, readNumber } from '../config.js';
+import type { CommonConfig } from '../config.js';
+
+export interface TradingConfig extends CommonConfig {
+  hmacSecret: string;
+  cycleMs: number;
+  strategies: string;
+  strategyParams: StrategyParamsByEntry;
+  marketData: 'synthetic';
+  marketSeed: number;
+  riskLimits: RiskLimits;
+  riskFraction: number;
+  orderStyle: OrderStyle;
+  arbitration: Required<Pick<ArbitrationOptions, 'minConfidence' | 'maxOrders'>> & { weights: Record<string, number> };
+  tokenTtlMs: number;
+  /** Trip the kill switch when drawdown from peak NAV reaches this fraction; null = off. */
+  circuitBreakerDrawdown: number | null;
+  startingCash: number;
+  heartbeatMs: number;
+}
+
+export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
+  const marketData = env.MARKET_DATA?.trim() || 'synthetic';
+  if (marketData !== 'synthetic') throw new ConfigError(`MARKET_DATA must be synthetic (historical and live feeds are not implemented yet), got "${marketData}"`);
+  let riskLimits: RiskLimits;
+  try {
+    riskLimits = parseRiskLimits(env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  const orderStyle = env.ORDER_STYLE?.trim() || 'market';
+  if (!(ORDER_STYLES as readonly string[]).includes(orderStyle)) throw new ConfigError(`ORDER_STYLE must be one of ${ORDER_STYLES.join(', ')}, got "${orderStyle}"`);
+  const breaker = env.CIRCUIT_BREAKER_DRAWDOWN?.trim();
+  return {
+    ...readCommonConfig(env),
+    hmacSecret: readHmacSecret(env),
+    cycleMs: Math.round(readNumber(env, 'CYCLE_SECONDS', 60, 0.05, 86_400) * 1000),
+    strategies: env.STRATEGIES?.trim() || DEFAULT_STRATEGIES,
+    strategyParams: readStrategyParams(env.STRATEGY_PARAMS),
+    marketData,
+    marketSeed: readInt(env, 'MARKET_SEED', 42, 0, 2 ** 31 - 1),
+    riskLimits,
+    riskFraction: readNumber(env, 'RISK_FRACTION', DEFAULT_RISK_FRACTION, 0.0001, 1),
+    orderStyle: orderStyle as OrderStyle,
+    arbitration: {
+      minConfidence: readNumber(env, 'ARBITER_MIN_CONFIDENCE', 0.1, 0, 1),
+      maxOrders: readInt(env, 'ARBITER_MAX_ORDERS', 1, 1, 100),
+      weights: readWeights(env.AGENT_WEIGHTS),
+    },
+    tokenTtlMs: readInt(env, 'TOKEN_TTL_MS', 10_000, 100, 3_600_000),
+    circuitBreakerDrawdown: breaker ? readNumber(env, 'CIRCUIT_BREAKER_DRAWDOWN', 0, 0.001, 1) : null,
+    startingCash: readNumber(env, 'PAPER_STARTING_CASH', 100_000, 1, 1e12),
+    heartbeatMs: readInt(env, 'HEARTBEAT_MS', 5_000, 100, 60_000),
+  };
+}
+
+/** AGENT_WEIGHTS: `name=weight,...`, e.g. `momentum_ma_crossover=1,funding_rate_contrarian=0.8`. */
+function readWeights(raw: string | undefined): Record<string, number> {
+  const weights: Record<string, number> = {};
+  for (const entry of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [name, value] = entry.split('=').map((s) => s.trim());
+    const weight = Number(value);
+    if (!name || value === undefined || value === '' || !Number.isFinite(weight) || weight < 0) {
+      throw new ConfigError(`AGENT_WEIGHTS entry "${entry}" must be name=weight with a weight ≥ 0`);
+    }
+    weights[name] = weight;
+  }
+  return weights;
+}
+
+/** STRATEGY_PARAMS: JSON keyed by STRATEGIES entry, e.g. {"momentum_ma_crossover":{"fast":8}}. */
+function readStrategyParams(raw: string | undefined): StrategyParamsByEntry {
+  if (!raw?.trim()) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (err) {
+    throw new ConfigError(`STRATEGY_PARAMS is not valid JSON: ${(err as Error).message}`);
+  }
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(parsed) || !Object.values(parsed).every(isObject)) {
+    throw new ConfigError('STRATEGY_PARAMS must be a JSON object of objects, keyed by STRATEGIES entry');
+  }
+  return parsed as StrategyParamsByEntry;
+}

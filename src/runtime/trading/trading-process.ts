@@ -1,0 +1,50 @@
+/**
+ * Composition root of the trading process: config, store, event lines on stdout, diagnostics on
+ * stderr, the actor system, optionally the Stately inspector, and a clean shutdown on SIGINT/SIGTERM
+ * (the current step finishes, the event store is written, then the store closes).
+ */
+import { openStore } from '../../adapters/open-store.js';
+import { systemClock } from '../../ports/clock.js';
+import { createLogger } from '../logger.js';
+import { createEventLines } from './event-lines.js';
+import { readTradingConfig } from './trading-config.js';
+import { createTradingSystem } from './trading-system.js';
+
+export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspect: boolean }): Promise<void> {
+  const config = readTradingConfig(env); // ConfigError → exit 2 with the message
+  const log = createLogger('tcs-trading', config.logLevel);
+  const store = await openStore(config.storeUrl);
+  const lines = createEventLines();
+  const inspector = options.inspect ? await startInspector(log) : null;
+  const system = await createTradingSystem({ config, store, lines, log, clock: systemClock, ...(inspector ? { inspect: inspector.inspect } : {}) });
+  log.info({ store: store.description, cycleMs: config.cycleMs, state: system.state() }, 'trading process started');
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'trading process stopping');
+    system
+      .stop(signal)
+      .then(() => store.close())
+      .then(() => inspector?.stop())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+/** Connects to the Stately inspector over WebSocket (see README: `--inspect`). Loaded only when asked. */
+async function startInspector(log: ReturnType<typeof createLogger>) {
+  const { createWebSocketInspector } = await import('@statelyai/inspect');
+  const url = process.env.STATELY_INSPECT_URL ?? 'ws://localhost:8080';
+  const inspector = createWebSocketInspector({ url });
+  log.info({ url }, 'Stately inspector: actor events are sent over WebSocket');
+  return inspector;
+}

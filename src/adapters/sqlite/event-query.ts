@@ -27,7 +27,7 @@ export function buildEventQuery(query: EventQuery): BuiltQuery {
   };
   add('kind = ?', query.kind);
   add('symbol = ?', query.symbol);
-  add('seq <= ?', query.before);
+  add('seq < ?', query.before);
   add('at >= ?', query.since);
   add('at < ?', query.until);
   params.push(query.limit);

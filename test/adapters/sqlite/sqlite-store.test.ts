@@ -1,0 +1,244 @@
+/**
+ * The SQLite adapter: runs all four store contracts against real temporary files (a fresh file per
+ * `open`, a second connection to it for `openSecond`), then checks what only SQLite has: file setup,
+ * pragmas, migrations, persistence, index use, and a genuinely separate second process.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase } from '../../../src/adapters/sqlite/connection.js';
+import { buildEventQuery } from '../../../src/adapters/sqlite/event-query.js';
+import { migrate, SCHEMA_VERSION } from '../../../src/adapters/sqlite/schema.js';
+import { openSqliteStore } from '../../../src/adapters/sqlite/sqlite-store.js';
+import { canonicalJson } from '../../../src/domain/canonical-json.js';
+import type { EventQuery } from '../../../src/ports/event-store.js';
+import type { Store } from '../../../src/ports/store.js';
+import { commandQueueContract } from '../../contracts/command-queue.contract.js';
+import { controlStoreContract } from '../../contracts/control-store.contract.js';
+import { eventStoreContract } from '../../contracts/event-store.contract.js';
+import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
+import { readAll, sleep } from '../../contracts/support.js';
+
+const dirs: string[] = [];
+let latestPath: string | undefined;
+
+function freshPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tcs-sqlite-'));
+  dirs.push(dir);
+  return join(dir, 'store.db');
+}
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(): Promise<Store> {
+  latestPath = freshPath();
+  return openSqliteStore({ path: latestPath });
+}
+
+async function openSecond(): Promise<Store> {
+  if (latestPath === undefined) throw new Error('openSecond called before open');
+  return openSqliteStore({ path: latestPath });
+}
+
+function pathOf(store: Store): string {
+  return store.description.replace(/^sqlite:/, '');
+}
+
+controlStoreContract('sqlite', open, openSecond);
+eventStoreContract('sqlite', open, openSecond, {
+  // Straight to the file, behind the adapter's back: exactly what an attacker with disk access does.
+  async tamper(store, seq, newBody) {
+    const db = new Database(pathOf(store));
+    try {
+      const { changes } = db.prepare('UPDATE events SET body = ? WHERE seq = ?').run(canonicalJson(newBody), seq);
+      if (changes !== 1) throw new Error(`tamper: no event ${seq}`);
+    } finally {
+      db.close();
+    }
+  },
+});
+commandQueueContract('sqlite', open, openSecond);
+keyValueStoreContract('sqlite', open, openSecond);
+
+describe('sqlite store specifics', () => {
+  it('creates missing parent directories and describes itself by path', async () => {
+    const path = join(freshPath(), '..', 'nested', 'deeper', 'tcs.db');
+    const store = await openSqliteStore({ path });
+    try {
+      expect(existsSync(path)).toBe(true);
+      expect(store.kind).toBe('sqlite');
+      expect(store.description).toBe(`sqlite:${path}`);
+      const latency = await store.ping();
+      expect(latency).toBeGreaterThanOrEqual(0);
+      expect(latency).toBeLessThan(1000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('opens connections in WAL with a busy timeout and synchronous=NORMAL', () => {
+    const db = openDatabase(freshPath());
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+      expect(db.pragma('synchronous', { simple: true })).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reports each control change exactly once per subscriber, whichever connection made it', async () => {
+    const a = await open();
+    const b = await openSecond();
+    try {
+      const onA: number[] = [];
+      const onB: number[] = [];
+      const offA = await a.control.subscribe((r) => onA.push(r.epoch));
+      const offB = await b.control.subscribe((r) => onB.push(r.epoch));
+      const who = { actor: 'k', at: '2024-01-01T00:00:00.000Z' };
+      await a.control.apply({ type: 'control.pause', reason: 'one' }, who);
+      await vi.waitFor(() => expect(onB).toEqual([1]), { timeout: 2000, interval: 5 });
+      // Writes that are not control changes move data_version too; they must not be reported.
+      await b.kv.set('noise', { n: 1 });
+      await a.events.append({ kind: 'decision', at: who.at, body: {} });
+      await a.control.apply({ type: 'control.pause', reason: 'unchanged' }, who);
+      await b.control.apply({ type: 'control.resume', reason: 'two' }, who);
+      await vi.waitFor(() => expect(onA).toEqual([1, 2]), { timeout: 2000, interval: 5 });
+      await sleep(50);
+      expect(onA).toEqual([1, 2]);
+      expect(onB).toEqual([1, 2]);
+      await offA();
+      await offB();
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+
+  it('close is idempotent and ping rejects afterwards', async () => {
+    const store = await open();
+    const unsubscribe = await store.control.subscribe(() => {});
+    await store.close();
+    await store.close();
+    await expect(store.ping()).rejects.toThrow();
+    await unsubscribe();
+  });
+
+  it('keeps the control state, the trail and the queue across close and reopen (killed stays latched)', async () => {
+    const path = freshPath();
+    const first = await openSqliteStore({ path });
+    await first.control.apply({ type: 'control.kill', reason: 'latched' }, { actor: 'k', at: '2024-01-01T00:00:00.000Z' });
+    await first.commands.enqueue({ id: 'c1', type: 'kill_cancels', payload: {}, enqueued_at: '2024-01-01T00:00:00.000Z' });
+    await first.kv.set('heartbeat', { at: 1 });
+    await first.close();
+    const again = await openSqliteStore({ path });
+    try {
+      expect(await again.control.read()).toMatchObject({ state: 'killed', epoch: 1, reason: 'latched' });
+      expect(await again.events.verify()).toMatchObject({ ok: true, count: 1 });
+      expect((await again.commands.get('c1'))?.status).toBe('pending');
+      expect(await again.kv.get('heartbeat')).toEqual({ at: 1 });
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('migrates once, records the schema version, and refuses a newer schema', () => {
+    const path = freshPath();
+    const db = openDatabase(path);
+    try {
+      migrate(db);
+      migrate(db);
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.prepare('SELECT count(*) AS n FROM control').get()).toEqual({ n: 1 });
+      db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+      expect(() => migrate(db)).toThrow(/newer/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('serves every event query shape from an index, newest first, without a sort step', () => {
+    const db = openDatabase(freshPath());
+    try {
+      migrate(db);
+      const shapes: EventQuery[] = [
+        { limit: 10 },
+        { limit: 10, before: 5 },
+        { limit: 10, kind: 'decision' },
+        { limit: 10, kind: 'decision', before: 5 },
+        { limit: 10, kind: 'decision', symbol: 'BTC-USD' },
+        { limit: 10, kind: 'decision', symbol: 'BTC-USD', before: 9, since: '2024', until: '2025' },
+        { limit: 10, symbol: 'BTC-USD' },
+        { limit: 10, since: '2024', until: '2025' },
+      ];
+      for (const shape of shapes) {
+        const { sql, params } = buildEventQuery(shape);
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+        expect(plan, JSON.stringify(shape)).not.toMatch(/TEMP B-TREE/);
+        if (shape.kind !== undefined && shape.symbol !== undefined) expect(plan).toMatch(/events_kind_symbol_seq/);
+        else if (shape.kind !== undefined) expect(plan).toMatch(/events_kind_seq|events_kind_symbol_seq/);
+        else if (shape.symbol !== undefined) expect(plan).toMatch(/events_symbol_seq/);
+        else expect(plan).toMatch(/SCAN events|SEARCH events USING INTEGER PRIMARY KEY/);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('rejects event query limits outside 1..1000', () => {
+    expect(() => buildEventQuery({ limit: 0 })).toThrow(RangeError);
+    expect(() => buildEventQuery({ limit: 1001 })).toThrow(RangeError);
+    expect(() => buildEventQuery({ limit: 1.5 })).toThrow(RangeError);
+  });
+
+  it('shares one file safely with a genuinely separate process writing at the same time', async () => {
+    const path = freshPath();
+    const store = await openSqliteStore({ path });
+    try {
+      const childCount = 150;
+      let childDone = false;
+      const child = promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', fileURLToPath(new URL('./fixtures/second-process.ts', import.meta.url)), path, String(childCount)],
+        { timeout: 15_000 },
+      ).finally(() => {
+        childDone = true;
+      });
+      // Keep writing until the child has finished, so both processes are writing at the same time.
+      let parentCount = 0;
+      let parentChanged = 0;
+      while (!childDone && parentCount < 5_000) {
+        const type = parentCount % 3 === 0 ? 'control.resume' : 'control.pause';
+        const result = await store.control.apply({ type, reason: `parent ${parentCount}` }, { actor: 'parent', at: new Date().toISOString() });
+        if (result.outcome === 'changed') parentChanged += 1;
+        await store.events.append({ kind: 'decision', at: new Date().toISOString(), symbol: 'ETH-USD', body: { from: 'parent', i: parentCount } });
+        parentCount += 1;
+        // Pace like the child does, so neither side monopolises the write lock.
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      const { stdout } = await child;
+      const childChanged = (JSON.parse(stdout.trim()) as { changed: number }).changed;
+
+      const record = await store.control.read();
+      expect(record.epoch).toBe(parentChanged + childChanged);
+      const verification = await store.events.verify();
+      expect(verification).toMatchObject({ ok: true, count: 2 * (childCount + parentCount) });
+      const control = (await readAll(store.events, { kind: 'control' })).reverse();
+      expect(control).toHaveLength(childCount + parentCount);
+      expect(control.filter((e) => e.body.actor === 'child')).toHaveLength(childCount);
+      // The writers really overlapped: the actor switches many times along the trail.
+      const switches = control.filter((e, i) => i > 0 && e.body.actor !== control[i - 1]?.body.actor).length;
+      expect(switches).toBeGreaterThan(10);
+      expect(await store.commands.claim('parent', { max: 1000, leaseMs: 1000, now: Date.now() })).toHaveLength(childCount);
+    } finally {
+      await store.close();
+    }
+  });
+});

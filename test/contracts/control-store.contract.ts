@@ -1,0 +1,247 @@
+/**
+ * Contract for ControlStore adapters (src/ports/control-store.ts). Every adapter runs this suite so
+ * the API and the trading process see identical control semantics whatever the backend.
+ *
+ * What the suite pins down beyond the port's doc comments (adapters must agree on these bytes):
+ * - `apply` appends one audit event of kind `control`, at = who.at, symbol null, body
+ *   {event: <event type>, reason, outcome, from, to, epoch: <epoch after the call>, actor: who.actor}.
+ * - a change stores reason = event.reason and changed_at = who.at.
+ * - `resetKill` appends kind `kill_reset`, at = who.at, symbol null, body
+ *   {reason, from: 'killed', to: 'running', epoch: <new epoch>, actor: who.actor}; not killed → no event.
+ * The transition rule itself is always taken from decideControl, never restated here.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { decideControl } from '../../machines/control.machine.js';
+import { INITIAL_CONTROL_RECORD, SYSTEM_STATES } from '../../src/domain/control.js';
+import type { ControlActor, ControlEvent, ControlEventType, ControlRecord, SystemState } from '../../src/domain/control.js';
+import type { Store } from '../../src/ports/store.js';
+import { isoAt, readAll, seededRandom, sleep, storeHarness } from './support.js';
+import type { StoreFactory } from './support.js';
+
+const EVENT_TYPES: readonly ControlEventType[] = ['control.pause', 'control.resume', 'control.kill'];
+
+function ev(type: ControlEventType, reason = `${type} reason`): ControlEvent {
+  return { type, reason };
+}
+
+function actor(name: string, seconds: number): ControlActor {
+  return { actor: name, at: isoAt(seconds) };
+}
+
+/** Drives a fresh store into `state` using only legal moves. */
+async function driveTo(store: Store, state: SystemState): Promise<void> {
+  if (state === 'paused') await store.control.apply(ev('control.pause', 'setup'), actor('setup', 1));
+  if (state === 'killed') await store.control.apply(ev('control.kill', 'setup'), actor('setup', 1));
+  expect((await store.control.read()).state).toBe(state);
+}
+
+export function controlStoreContract(name: string, open: StoreFactory, openSecond: StoreFactory): void {
+  describe(`ControlStore contract: ${name}`, () => {
+    const stores = storeHarness(open, openSecond);
+
+    it('reads the initial record (running, epoch 0) on a fresh backend, from both connections', async () => {
+      const [a, b] = await stores.two();
+      expect(await a.control.read()).toEqual(INITIAL_CONTROL_RECORD);
+      expect(await b.control.read()).toEqual(INITIAL_CONTROL_RECORD);
+      expect(await a.events.count()).toBe(0);
+    });
+
+    const cases = SYSTEM_STATES.flatMap((state) => EVENT_TYPES.map((type) => [state, type] as const));
+    it.each(cases)('from %s, %s matches decideControl and is audited', async (state, type) => {
+      const store = await stores.one();
+      await driveTo(store, state);
+      const before = await store.control.read();
+      const eventsBefore = await store.events.count();
+      const event = ev(type, `why ${type}`);
+      const who = actor('key-abc', 100);
+
+      const result = await store.control.apply(event, who);
+      const expected = decideControl(state, event);
+
+      expect({ outcome: result.outcome, from: result.from, to: result.to }).toEqual(expected);
+      expect(result.event).toEqual(event);
+      const after = await store.control.read();
+      expect(result.record).toEqual(after);
+      if (expected.outcome === 'changed') {
+        expect(after).toEqual({ state: expected.to, epoch: before.epoch + 1, reason: event.reason, changed_at: who.at });
+      } else {
+        expect(after).toEqual(before);
+      }
+
+      expect(await store.events.count()).toBe(eventsBefore + 1);
+      const [audit] = await store.events.query({ limit: 1 });
+      expect(audit).toBeDefined();
+      expect(audit?.kind).toBe('control');
+      expect(audit?.at).toBe(who.at);
+      expect(audit?.symbol).toBeNull();
+      expect(audit?.body).toEqual({
+        event: type,
+        reason: event.reason,
+        outcome: expected.outcome,
+        from: expected.from,
+        to: expected.to,
+        epoch: after.epoch,
+        actor: who.actor,
+      });
+    });
+
+    it('a change increments the epoch by exactly one each time and stores reason and changed_at', async () => {
+      const store = await stores.one();
+      const r1 = await store.control.apply(ev('control.pause', 'lunch'), actor('k1', 10));
+      const r2 = await store.control.apply(ev('control.resume', 'back'), actor('k2', 20));
+      const r3 = await store.control.apply(ev('control.pause', 'again'), actor('k1', 30));
+      expect([r1.record.epoch, r2.record.epoch, r3.record.epoch]).toEqual([1, 2, 3]);
+      expect(await store.control.read()).toEqual({ state: 'paused', epoch: 3, reason: 'again', changed_at: isoAt(30) });
+      const audit = await store.events.query({ kind: 'control', limit: 10 });
+      expect(audit.map((e) => e.body.epoch)).toEqual([3, 2, 1]);
+      expect((await store.events.verify()).ok).toBe(true);
+    });
+
+    it('unchanged and refused outcomes keep the epoch but are still audited', async () => {
+      const store = await stores.one();
+      const unchanged = await store.control.apply(ev('control.resume', 'already running'), actor('k', 5));
+      expect(unchanged.outcome).toBe('unchanged');
+      expect(await store.control.read()).toEqual(INITIAL_CONTROL_RECORD);
+      await store.control.apply(ev('control.kill', 'stop'), actor('k', 6));
+      const refused = await store.control.apply(ev('control.resume', 'try'), actor('k', 7));
+      expect(refused.outcome).toBe('refused');
+      expect(refused.record.epoch).toBe(1);
+      const audit = await store.events.query({ kind: 'control', limit: 10 });
+      expect(audit.map((e) => e.body.outcome)).toEqual(['refused', 'changed', 'unchanged']);
+    });
+
+    it('killed cannot be left through apply', async () => {
+      const store = await stores.one();
+      await store.control.apply(ev('control.kill', 'boom'), actor('k', 1));
+      const killed = await store.control.read();
+      for (const type of [...EVENT_TYPES, ...EVENT_TYPES]) {
+        const result = await store.control.apply(ev(type), actor('k', 2));
+        expect(result.outcome).not.toBe('changed');
+        expect(result.to).toBe('killed');
+      }
+      expect(await store.control.read()).toEqual(killed);
+    });
+
+    it('resetKill takes killed to running with epoch + 1 and a kill_reset event', async () => {
+      const store = await stores.one();
+      await store.control.apply(ev('control.pause', 'p'), actor('k', 1));
+      await store.control.apply(ev('control.kill', 'k'), actor('k', 2));
+      const countBefore = await store.events.count();
+      const who = actor('operator-cli', 50);
+
+      const record = await store.control.resetKill(who, 'incident closed');
+
+      expect(record).toEqual({ state: 'running', epoch: 3, reason: 'incident closed', changed_at: who.at });
+      expect(await store.control.read()).toEqual(record);
+      expect(await store.events.count()).toBe(countBefore + 1);
+      const [reset] = await store.events.query({ limit: 1 });
+      expect(reset?.kind).toBe('kill_reset');
+      expect(reset?.at).toBe(who.at);
+      expect(reset?.symbol).toBeNull();
+      expect(reset?.body).toEqual({ reason: 'incident closed', from: 'killed', to: 'running', epoch: 3, actor: 'operator-cli' });
+      // Back to normal: the statechart applies again.
+      expect((await store.control.apply(ev('control.pause'), actor('k', 60))).outcome).toBe('changed');
+      expect((await store.events.verify()).ok).toBe(true);
+    });
+
+    it.each(['running', 'paused'] as const)('resetKill is a no-op when %s', async (state) => {
+      const store = await stores.one();
+      await driveTo(store, state);
+      const before = await store.control.read();
+      const countBefore = await store.events.count();
+      expect(await store.control.resetKill(actor('operator', 9), 'nothing to reset')).toEqual(before);
+      expect(await store.control.read()).toEqual(before);
+      expect(await store.events.count()).toBe(countBefore);
+    });
+
+    it('notifies a subscriber on the same connection after a change', async () => {
+      const store = await stores.one();
+      const seen: ControlRecord[] = [];
+      const unsubscribe = await store.control.subscribe((record) => seen.push(record));
+      await store.control.apply(ev('control.pause', 'local'), actor('k', 1));
+      await vi.waitFor(() => expect(seen.some((r) => r.epoch === 1 && r.state === 'paused')).toBe(true), { timeout: 2000, interval: 5 });
+      await unsubscribe();
+    });
+
+    it('notifies a subscriber on the second connection of a change made on the first', async () => {
+      const [a, b] = await stores.two();
+      const seen: ControlRecord[] = [];
+      const unsubscribe = await b.control.subscribe((record) => seen.push(record));
+      await a.control.apply(ev('control.pause', 'remote'), actor('k', 1));
+      await vi.waitFor(() => expect(seen).toContainEqual({ state: 'paused', epoch: 1, reason: 'remote', changed_at: isoAt(1) }), {
+        timeout: 2000,
+        interval: 5,
+      });
+      await a.control.apply(ev('control.kill', 'remote kill'), actor('k', 2));
+      await vi.waitFor(() => expect(seen.some((r) => r.epoch === 2 && r.state === 'killed')).toBe(true), { timeout: 2000, interval: 5 });
+      await a.control.resetKill(actor('operator', 3), 'reset');
+      await vi.waitFor(() => expect(seen.some((r) => r.epoch === 3 && r.state === 'running')).toBe(true), { timeout: 2000, interval: 5 });
+      // Epochs only move forward for a subscriber.
+      const epochs = seen.map((r) => r.epoch);
+      expect(epochs).toEqual([...epochs].sort((x, y) => x - y));
+      await unsubscribe();
+    });
+
+    it('stops notifying after unsubscribe', async () => {
+      const [a, b] = await stores.two();
+      const seen: ControlRecord[] = [];
+      const unsubscribe = await b.control.subscribe((record) => seen.push(record));
+      await a.control.apply(ev('control.pause'), actor('k', 1));
+      await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 2000, interval: 5 });
+      await unsubscribe();
+      const count = seen.length;
+      await a.control.apply(ev('control.resume'), actor('k', 2));
+      await sleep(150);
+      expect(seen.length).toBe(count);
+    });
+
+    it('stays consistent under ~200 interleaved applies from both connections', async () => {
+      const [a, b] = await stores.two();
+      const random = seededRandom(0x5eed);
+      const N = 200;
+      const calls: Array<{ store: Store; event: ControlEvent; who: ControlActor }> = [];
+      for (let i = 0; i < N; i++) {
+        const r = random();
+        // Kills only in the last stretch, so most of the run is contended pause/resume before the latch.
+        const killChance = i < 140 ? 0 : 0.06;
+        const type: ControlEventType = r < killChance ? 'control.kill' : r < (1 + killChance) / 2 ? 'control.pause' : 'control.resume';
+        calls.push({ store: random() < 0.5 ? a : b, event: ev(type, `r${i}`), who: actor(`c${i}`, i) });
+      }
+      expect(calls.some((c) => c.event.type === 'control.kill')).toBe(true);
+      const results = await Promise.all(calls.map((c) => c.store.control.apply(c.event, c.who)));
+
+      const changed = results.filter((r) => r.outcome === 'changed').length;
+      const final = await a.control.read();
+      expect(final.epoch).toBe(changed);
+      expect(await b.control.read()).toEqual(final);
+      for (const r of results) expect({ outcome: r.outcome, from: r.from, to: r.to }).toEqual(decideControl(r.from, r.event));
+
+      // Replay the audit trail in seq order: it must be a legal walk of the statechart.
+      const audit = (await readAll(a.events, { kind: 'control' })).reverse();
+      expect(audit).toHaveLength(N);
+      let state: SystemState = 'running';
+      let epoch = 0;
+      let killedSeen = false;
+      for (const entry of audit) {
+        const body = entry.body as { event: ControlEventType; reason: string; outcome: string; from: SystemState; to: SystemState; epoch: number };
+        expect(body.from).toBe(state);
+        const decision = decideControl(state, ev(body.event, body.reason));
+        expect({ outcome: body.outcome, from: body.from, to: body.to }).toEqual(decision);
+        if (decision.outcome === 'changed') epoch += 1;
+        expect(body.epoch).toBe(epoch);
+        if (killedSeen) expect([body.from, body.to]).toEqual(['killed', 'killed']);
+        if (body.to === 'killed') killedSeen = true;
+        state = decision.to;
+      }
+      expect(state).toBe(final.state);
+      expect(epoch).toBe(final.epoch);
+      if (results.some((r) => r.event.type === 'control.kill')) expect(final.state).toBe('killed');
+      // A returned record never shows running once the first kill has been applied.
+      const firstKillEpoch = Math.min(...results.filter((r) => r.to === 'killed' && r.outcome === 'changed').map((r) => r.record.epoch));
+      for (const r of results) if (r.record.epoch >= firstKillEpoch) expect(r.record.state).toBe('killed');
+
+      const verification = await b.events.verify();
+      expect(verification).toMatchObject({ ok: true, count: N });
+    });
+  });
+}

@@ -14,7 +14,7 @@ import type { TradingSystem } from '../../src/runtime/trading/trading-system.js'
 import { openTestStore } from './stores.js';
 import type { StoreKind, TestStore } from './stores.js';
 
-export const ALWAYS_LONG = fileURLToPath(new URL('../fixtures/strategies/always-long.ts', import.meta.url));
+export const ALWAYS_LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
 export const START = Date.UTC(2026, 0, 5, 12, 0, 0);
 
 export interface TestTrading extends TestStore {

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnv } from 'node:util';
+import Database from 'better-sqlite3';
+import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 
@@ -25,7 +27,7 @@ describe('tcs', () => {
   it('prints usage with every command, and help for each', async () => {
     const top = await run(['--help']);
     expect(top.code).toBe(0);
-    for (const name of ['start', 'api', 'keygen']) {
+    for (const name of ['start', 'api', 'trade', 'audit', 'keygen']) {
       expect(top.stdout).toContain(name);
       const sub = await run([name, '--help']);
       expect(sub.code, name).toBe(0);
@@ -73,5 +75,23 @@ describe('tcs', () => {
     expect(existsSync(join(dir, 'var', 'tcs.db'))).toBe(true);
     proc.child.kill('SIGTERM');
     expect((await proc.exited).code).toBe(0);
+  });
+
+  it('audit verify passes on an intact trail and names the first tampered entry', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
+    const path = join(dir, 'audit.db');
+    const store = await openSqliteStore({ path });
+    for (let i = 1; i <= 5; i++) await store.events.append({ kind: 'decision', at: new Date(i * 1000).toISOString(), body: { cycle: i } });
+    await store.close();
+    const ok = await run(['audit', 'verify'], { STORE_URL: `sqlite:${path}` }, dir);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/audit trail intact: 5 entries/);
+    const db = new Database(path);
+    db.prepare('UPDATE events SET body = ? WHERE seq = 3').run(JSON.stringify({ cycle: 99 }));
+    db.close();
+    const bad = await run(['audit', 'verify'], { STORE_URL: `sqlite:${path}` }, dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/audit trail BROKEN at entry 3/);
+    expect((await run(['audit'], {}, dir)).code).toBe(2);
   });
 });

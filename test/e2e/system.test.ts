@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { HEARTBEAT_KEY, PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
 import type { PortfolioDocument, TradingHeartbeat } from '../../src/domain/runtime-documents.js';
 import { generateKey } from '../../src/runtime/keys.js';
@@ -72,6 +73,11 @@ describe.each(STORE_KINDS)('the whole system on %s', (kind) => {
     expect(health).toMatchObject({ status: 'ok', state: 'running', components: { trading_process: { status: 'ok', mode: 'paper' } } });
     const decisions = (await (await call(base, 'GET', '/reports/decisions?limit=5')).json()) as unknown[];
     expect(decisions.length).toBeGreaterThan(0);
+    // The trading process's metrics reach the API's /metrics with their own process label.
+    const families = parsePrometheusTextFormat(await (await fetch(`${base}/metrics`)).text());
+    const cycles = families.find((f) => f.name === 'tcs_trading_cycles_total');
+    expect(cycles?.metrics.find((m) => m.labels?.outcome === 'completed')?.labels?.process).toBe('trading');
+    expect(families.find((f) => f.name === 'tcs_http_requests_total')?.metrics[0]?.labels?.process).toBe('api');
   }, 60_000);
 
   it('kill switch cancels resting orders; a SIGKILLed trading process comes back with nothing lost and still killed', async () => {

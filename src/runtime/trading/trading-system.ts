@@ -80,6 +80,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   let lastCycle = 0;
   let lastCycleAt: number | null = null;
   let syncedEpoch = -1;
+  let announcedState: SystemState = 'running';
   const cycleStarts = new Map<number, number>();
   const inFlightCommands = new Set<string>();
 
@@ -178,6 +179,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
         lines.cycleEnd(cycle, duration);
       },
       announceState: (_, { state, epoch }) => {
+        announcedState = state;
         metrics.observeState(state);
         lines.other('control_changed', { state, epoch });
         void heartbeat().catch((err: unknown) => log.warn({ err }, 'heartbeat write failed'));
@@ -208,11 +210,13 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     ...(deps.inspect ? { inspect: deps.inspect } : {}),
   });
 
+  // The control region's state; after `session.stop` the last state it announced.
   const state = (): SystemState => {
     const snapshot = actor.getSnapshot();
     if (snapshot.matches({ control: 'killed' })) return 'killed';
     if (snapshot.matches({ control: 'paused' })) return 'paused';
-    return 'running';
+    if (snapshot.matches({ control: 'running' })) return 'running';
+    return announcedState;
   };
 
   async function heartbeat() {

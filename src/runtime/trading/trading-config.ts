@@ -29,6 +29,8 @@ export interface TradingConfig extends CommonConfig {
   circuitBreakerDrawdown: number | null;
   startingCash: number;
   heartbeatMs: number;
+  /** Stately inspector WebSocket URL, used with --inspect. */
+  inspectUrl: string;
 }
 
 export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
@@ -62,7 +64,8 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     tokenTtlMs: readInt(env, 'TOKEN_TTL_MS', 10_000, 100, 3_600_000),
     circuitBreakerDrawdown: breaker ? readNumber(env, 'CIRCUIT_BREAKER_DRAWDOWN', 0, 0.001, 1) : null,
     startingCash: readNumber(env, 'PAPER_STARTING_CASH', 100_000, 1, 1e12),
-    heartbeatMs: readInt(env, 'HEARTBEAT_MS', 5_000, 100, 60_000),
+    heartbeatMs: readInt(env, 'HEARTBEAT_MS', 5_000, 100, 10_000),
+    inspectUrl: env.STATELY_INSPECT_URL?.trim() || 'ws://localhost:8080',
   };
 }
 

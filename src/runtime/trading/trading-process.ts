@@ -15,7 +15,7 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspe
   const log = createLogger('tcs-trading', config.logLevel);
   const store = await openStore(config.storeUrl);
   const lines = createEventLines();
-  const inspector = options.inspect ? await startInspector(log) : null;
+  const inspector = options.inspect ? await startInspector(log, config.inspectUrl) : null;
   const system = await createTradingSystem({ config, store, lines, log, clock: systemClock, ...(inspector ? { inspect: inspector.inspect } : {}) });
   log.info({ store: store.description, cycleMs: config.cycleMs, state: system.state() }, 'trading process started');
 
@@ -41,9 +41,8 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspe
 }
 
 /** Connects to the Stately inspector over WebSocket (see README: `--inspect`). Loaded only when asked. */
-async function startInspector(log: ReturnType<typeof createLogger>) {
+async function startInspector(log: ReturnType<typeof createLogger>, url: string) {
   const { createWebSocketInspector } = await import('@statelyai/inspect');
-  const url = process.env.STATELY_INSPECT_URL ?? 'ws://localhost:8080';
   const inspector = createWebSocketInspector({ url });
   log.info({ url }, 'Stately inspector: actor events are sent over WebSocket');
   return inspector;

@@ -4,7 +4,9 @@
  * manager verifies and submits → the decision is recorded. Each step is a message to a child actor
  * found by systemId; I/O (market, store) happens only in the `loadMarket` and `recordDecision`
  * actors that the composition root supplies. If the stored control state moved since the cycle
- * began, it stops at once (`superseded`) and submits nothing.
+ * began, it stops at once (`superseded`) and submits nothing. Every cycle that gets as far as a
+ * result — completed, superseded, failed, or over its `cycleDeadline` — is recorded, so the
+ * DecisionLog has an entry per cycle; only a cycle stopped from outside (pause, kill) has none.
  */
 import { assign, enqueueActions, fromPromise, sendTo, setup } from 'xstate';
 import type { ArbitrationResult } from '../src/domain/arbitration.js';
@@ -83,6 +85,10 @@ export const cycleMachine = setup({
     announceSignals: (_, _params: { signals: Signal[] }) => {},
     announceVerdicts: (_, _params: { verdicts: Verdict[] }) => {},
   },
+  delays: {
+    // A child that never answers must not stall trading silently.
+    cycleDeadline: 30_000,
+  },
   guards: {
     controlMoved: ({ context }, params: { control: ControlRecord }) => params.control.state !== 'running' || params.control.epoch !== context.epoch,
     lastAgentReply: ({ context }) => context.replies.length + 1 >= context.agentIds.length,
@@ -105,105 +111,113 @@ export const cycleMachine = setup({
     outcome: 'completed',
     error: null,
   }),
-  initial: 'loading',
+  initial: 'working',
   states: {
-    loading: {
-      invoke: {
-        src: 'loadMarket',
-        input: ({ context }) => ({ cycle: context.cycle }),
-        onDone: [
-          { guard: { type: 'controlMoved', params: ({ event }) => ({ control: event.output.control }) }, target: 'superseded' },
-          {
-            target: 'analysing',
-            actions: assign(({ event }) => ({ now: event.output.now, market: event.output.market, account: event.output.account })),
+    working: {
+      initial: 'loading',
+      after: {
+        cycleDeadline: { target: 'recording', actions: assign({ outcome: 'failed' as const, error: 'cycle deadline exceeded: a step did not answer in time' }) },
+      },
+      states: {
+        loading: {
+          invoke: {
+            src: 'loadMarket',
+            input: ({ context }) => ({ cycle: context.cycle }),
+            onDone: [
+              { guard: { type: 'controlMoved', params: ({ event }) => ({ control: event.output.control }) }, target: '#cycle.recording', actions: assign({ outcome: 'superseded' as const }) },
+              {
+                target: 'analysing',
+                actions: assign(({ event }) => ({ now: event.output.now, market: event.output.market, account: event.output.account })),
+              },
+            ],
+            onError: { target: '#cycle.recording', actions: assign({ outcome: 'failed' as const, error: ({ event }) => String((event.error as Error)?.message ?? event.error) }) },
           },
-        ],
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => String((event.error as Error)?.message ?? event.error) }) },
-      },
-    },
-    analysing: {
-      always: { guard: 'noAgents', target: 'arbitrating' },
-      entry: enqueueActions(({ context, system, self, enqueue }) => {
-        for (const id of context.agentIds) {
-          const request: AnalyseRequest = { type: 'agent.analyse', cycle: context.cycle, market: context.market!, replyTo: self };
-          enqueue.sendTo(system.get(id), request as unknown as EventObject);
-        }
-      }),
-      on: {
-        'agent.signals': [
-          {
-            guard: 'lastAgentReply',
-            target: 'arbitrating',
-            actions: [assign({ replies: ({ context, event }) => [...context.replies, event] }), { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) }],
+        },
+        analysing: {
+          always: { guard: 'noAgents', target: 'arbitrating' },
+          entry: enqueueActions(({ context, system, self, enqueue }) => {
+            for (const id of context.agentIds) {
+              const request: AnalyseRequest = { type: 'agent.analyse', cycle: context.cycle, market: context.market!, replyTo: self };
+              enqueue.sendTo(system.get(id), request as unknown as EventObject);
+            }
+          }),
+          on: {
+            'agent.signals': [
+              {
+                guard: 'lastAgentReply',
+                target: 'arbitrating',
+                actions: [assign({ replies: ({ context, event }) => [...context.replies, event] }), { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) }],
+              },
+              { actions: [assign({ replies: ({ context, event }) => [...context.replies, event] }), { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) }] },
+            ],
           },
-          { actions: [assign({ replies: ({ context, event }) => [...context.replies, event] }), { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) }] },
-        ],
-      },
-    },
-    arbitrating: {
-      entry: sendTo(({ system }) => system.get('arbiter'), ({ context, self }): SelectRequest => ({
-        type: 'arbiter.select',
-        cycle: context.cycle,
-        signals: context.replies.flatMap((r) => r.signals),
-        replyTo: self,
-      })),
-      on: {
-        'arbiter.selected': [
-          { guard: ({ event }) => event.result.selected.length === 0, target: 'recording', actions: assign({ arbitration: ({ event }) => event.result }) },
-          { target: 'sizing', actions: assign({ arbitration: ({ event }) => event.result }) },
-        ],
-      },
-    },
-    sizing: {
-      entry: sendTo(({ system }) => system.get('allocator'), ({ context, self }): SizeRequest => ({
-        type: 'allocator.size',
-        cycle: context.cycle,
-        selected: context.arbitration!.selected,
-        account: context.account!,
-        market: context.market!,
-        replyTo: self,
-      })),
-      on: {
-        'allocator.sized': [
-          { guard: ({ event }) => event.proposals.every((p) => p.order === null), target: 'recording', actions: assign({ proposals: ({ event }) => event.proposals }) },
-          { target: 'checking', actions: assign({ proposals: ({ event }) => event.proposals }) },
-        ],
-      },
-    },
-    checking: {
-      entry: sendTo(({ system }) => system.get('risk'), ({ context, self }): EvaluateRequest => ({
-        type: 'risk.evaluate',
-        cycle: context.cycle,
-        orders: context.proposals.flatMap((p) => (p.order ? [p.order] : [])),
-        account: context.account!,
-        market: context.market!,
-        epoch: context.epoch,
-        now: context.now!,
-        replyTo: self,
-      })),
-      on: {
-        'risk.evaluated': [
-          {
-            guard: ({ event }) => event.verdicts.every((v) => v.approval === null),
-            target: 'recording',
-            actions: [assign({ verdicts: ({ event }) => event.verdicts }), { type: 'announceVerdicts', params: ({ event }) => ({ verdicts: event.verdicts }) }],
+        },
+        arbitrating: {
+          entry: sendTo(({ system }) => system.get('arbiter'), ({ context, self }): SelectRequest => ({
+            type: 'arbiter.select',
+            cycle: context.cycle,
+            signals: context.replies.flatMap((r) => r.signals),
+            replyTo: self,
+          })),
+          on: {
+            'arbiter.selected': [
+              { guard: ({ event }) => event.result.selected.length === 0, target: '#cycle.recording', actions: assign({ arbitration: ({ event }) => event.result }) },
+              { target: 'sizing', actions: assign({ arbitration: ({ event }) => event.result }) },
+            ],
           },
-          {
-            target: 'submitting',
-            actions: [assign({ verdicts: ({ event }) => event.verdicts }), { type: 'announceVerdicts', params: ({ event }) => ({ verdicts: event.verdicts }) }],
+        },
+        sizing: {
+          entry: sendTo(({ system }) => system.get('allocator'), ({ context, self }): SizeRequest => ({
+            type: 'allocator.size',
+            cycle: context.cycle,
+            selected: context.arbitration!.selected,
+            account: context.account!,
+            market: context.market!,
+            replyTo: self,
+          })),
+          on: {
+            'allocator.sized': [
+              { guard: ({ event }) => event.proposals.every((p) => p.order === null), target: '#cycle.recording', actions: assign({ proposals: ({ event }) => event.proposals }) },
+              { target: 'checking', actions: assign({ proposals: ({ event }) => event.proposals }) },
+            ],
           },
-        ],
-      },
-    },
-    submitting: {
-      entry: sendTo(({ system }) => system.get('oms'), ({ context, self }): SubmitRequest => ({
-        type: 'oms.submit',
-        cycle: context.cycle,
-        approvals: context.verdicts.flatMap((v) => (v.approval ? [v.approval] : [])),
-        replyTo: self,
-      })),
-      on: {
-        'oms.submitted': { target: 'recording', actions: assign({ outcomes: ({ event }) => event.outcomes }) },
+        },
+        checking: {
+          entry: sendTo(({ system }) => system.get('risk'), ({ context, self }): EvaluateRequest => ({
+            type: 'risk.evaluate',
+            cycle: context.cycle,
+            orders: context.proposals.flatMap((p) => (p.order ? [p.order] : [])),
+            account: context.account!,
+            market: context.market!,
+            epoch: context.epoch,
+            now: context.now!,
+            replyTo: self,
+          })),
+          on: {
+            'risk.evaluated': [
+              {
+                guard: ({ event }) => event.verdicts.every((v) => v.approval === null),
+                target: '#cycle.recording',
+                actions: [assign({ verdicts: ({ event }) => event.verdicts }), { type: 'announceVerdicts', params: ({ event }) => ({ verdicts: event.verdicts }) }],
+              },
+              {
+                target: 'submitting',
+                actions: [assign({ verdicts: ({ event }) => event.verdicts }), { type: 'announceVerdicts', params: ({ event }) => ({ verdicts: event.verdicts }) }],
+              },
+            ],
+          },
+        },
+        submitting: {
+          entry: sendTo(({ system }) => system.get('oms'), ({ context, self }): SubmitRequest => ({
+            type: 'oms.submit',
+            cycle: context.cycle,
+            approvals: context.verdicts.flatMap((v) => (v.approval ? [v.approval] : [])),
+            replyTo: self,
+          })),
+          on: {
+            'oms.submitted': { target: '#cycle.recording', actions: assign({ outcomes: ({ event }) => event.outcomes }) },
+          },
+        },
       },
     },
     recording: {
@@ -211,12 +225,12 @@ export const cycleMachine = setup({
         src: 'recordDecision',
         input: ({ context }) => toRecord(context),
         onDone: 'done',
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => String((event.error as Error)?.message ?? event.error) }) },
+        onError: { target: 'unrecorded', actions: assign({ outcome: 'failed' as const, error: ({ event }) => `recording failed: ${String((event.error as Error)?.message ?? event.error)}` }) },
       },
     },
     done: { type: 'final' },
-    superseded: { type: 'final', entry: assign({ outcome: 'superseded' }) },
-    failed: { type: 'final', entry: assign({ outcome: 'failed' }) },
+    /** The decision could not be written; the cycle's output still carries everything. */
+    unrecorded: { type: 'final' },
   },
   output: ({ context }) => toRecord(context),
 });

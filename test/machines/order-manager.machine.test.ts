@@ -1,0 +1,348 @@
+// Order manager (the safety gate), alone, with a controllable fake `executeJob`: starts halted and
+// refuses submits at once (TRADING_PAUSED); runs submits only while accepting; a halt or kill aborts
+// the submit in flight and refuses it and every queued submit; a kill queues cancel_all ahead of all
+// else and latches `stopped` (TRADING_KILLED, no resume); commands run in every mode in FIFO order;
+// one job at a time; a failing job yields SUBMIT_FAILED and the OMS keeps working.
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import type { Actor } from 'xstate';
+import { orderManagerMachine } from '../../machines/order-manager.machine.js';
+import type { JobResult, OmsJob } from '../../machines/order-manager.machine.js';
+import type { SubmissionOutcome, SubmittedReply } from '../../machines/messages.js';
+import type { ApprovedOrder } from '../../src/domain/orders.js';
+import type { CommandRecord } from '../../src/ports/command-queue.js';
+import { approval, collector, deferred, flush } from './support.js';
+import type { Collector, Deferred } from './support.js';
+
+interface Execution {
+  job: OmsJob;
+  signal: AbortSignal;
+  settled: boolean;
+  control: Deferred<JobResult>;
+}
+
+/** A fake executeJob: every call waits until the test settles it; records concurrency. */
+function fakeExecutor() {
+  const calls: Execution[] = [];
+  let maxConcurrent = 0;
+  const running = () => calls.filter((c) => !c.settled && !c.signal.aborted).length;
+  const logic = fromPromise<JobResult, { job: OmsJob }>(({ input, signal }) => {
+    const control = deferred<JobResult>();
+    const call: Execution = { job: input.job, signal, settled: false, control };
+    calls.push(call);
+    maxConcurrent = Math.max(maxConcurrent, running());
+    return control.promise.finally(() => {
+      call.settled = true;
+    });
+  });
+  return {
+    logic,
+    calls,
+    maxConcurrent: () => maxConcurrent,
+    kinds: () => calls.map((c) => describeJob(c.job)),
+  };
+}
+
+function describeJob(job: OmsJob): string {
+  if (job.kind === 'submit') return `submit:${job.cycle}`;
+  if (job.kind === 'command') return `command:${job.command.id}`;
+  return 'cancel_all';
+}
+
+function command(id: string): CommandRecord {
+  return { id, type: 'cancel_all', payload: {}, enqueued_at: '2024-01-01T00:00:00.000Z', status: 'claimed', attempts: 1, result: null, completed_at: null };
+}
+
+function submitted(clientOrderId: string): SubmissionOutcome {
+  return { clientOrderId, status: 'submitted', venueStatus: 'filled', filledQty: 1, avgFillPrice: 100, duplicate: false };
+}
+
+function startOms() {
+  const exec = fakeExecutor();
+  const oms = createActor(orderManagerMachine.provide({ actors: { executeJob: exec.logic } })).start();
+  const replies = collector<SubmittedReply>();
+  return { oms, exec, replies };
+}
+
+function submit(oms: Actor<typeof orderManagerMachine>, replies: Collector<SubmittedReply>, cycle: number, approvals: ApprovedOrder[]) {
+  oms.send({ type: 'oms.submit', cycle, approvals, replyTo: replies.ref });
+}
+
+const mode = (oms: Actor<typeof orderManagerMachine>) => (oms.getSnapshot().value as { mode: string }).mode;
+const replyFor = (replies: Collector<SubmittedReply>, cycle: number) => replies.events.filter((e) => e.cycle === cycle);
+
+function refusedAll(approvals: ApprovedOrder[], code: string) {
+  return approvals.map((a) => expect.objectContaining({ clientOrderId: a.order.clientOrderId, status: 'refused', code, message: expect.any(String) }));
+}
+
+describe('order manager: halted at start', () => {
+  it('starts halted and idle', () => {
+    const { oms } = startOms();
+    expect(oms.getSnapshot().value).toEqual({ mode: 'halted', work: 'idle' });
+  });
+
+  it('refuses a submit at once with TRADING_PAUSED, one outcome per approval, and executes nothing', async () => {
+    const { oms, exec, replies } = startOms();
+    const approvals = [approval('s1-1-BTCUSDT-0'), approval('s1-1-ETHUSDT-1', { symbol: 'ETHUSDT' })];
+    submit(oms, replies, 1, approvals);
+    // Synchronous: no awaiting needed for a refusal.
+    expect(replies.events).toEqual([{ type: 'oms.submitted', cycle: 1, outcomes: refusedAll(approvals, 'TRADING_PAUSED') }]);
+    await flush();
+    expect(exec.calls).toHaveLength(0);
+    expect(replies.events).toHaveLength(1);
+  });
+
+  it('a halt while already halted refuses nothing new and keeps the mode', () => {
+    const { oms, replies } = startOms();
+    oms.send({ type: 'oms.halt' });
+    expect(mode(oms)).toBe('halted');
+    expect(replies.events).toHaveLength(0);
+  });
+});
+
+describe('order manager: accepting', () => {
+  it('after oms.resume runs a submit through executeJob and replies with its outcomes', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    expect(mode(oms)).toBe('accepting');
+    const approvals = [approval('s1-3-BTCUSDT-0')];
+    submit(oms, replies, 3, approvals);
+    expect(exec.calls).toHaveLength(1);
+    expect(exec.calls[0]!.job).toEqual({ kind: 'submit', cycle: 3, approvals, replyTo: replies.ref });
+    expect(replies.events).toHaveLength(0);
+
+    const outcomes = [submitted('s1-3-BTCUSDT-0')];
+    exec.calls[0]!.control.resolve({ outcomes });
+    await flush();
+    expect(replies.events).toEqual([{ type: 'oms.submitted', cycle: 3, outcomes }]);
+    expect(oms.getSnapshot().value).toEqual({ mode: 'accepting', work: 'idle' });
+  });
+
+  it('queues submits and runs them one at a time in arrival order', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    submit(oms, replies, 1, [approval('a')]);
+    submit(oms, replies, 2, [approval('b')]);
+    submit(oms, replies, 3, [approval('c')]);
+    expect(exec.kinds()).toEqual(['submit:1']);
+    exec.calls[0]!.control.resolve({ outcomes: [submitted('a')] });
+    await flush();
+    expect(exec.kinds()).toEqual(['submit:1', 'submit:2']);
+    exec.calls[1]!.control.resolve({ outcomes: [submitted('b')] });
+    await flush();
+    exec.calls[2]!.control.resolve({ outcomes: [submitted('c')] });
+    await flush();
+    expect(replies.events.map((e) => [e.cycle, e.outcomes[0]!.clientOrderId])).toEqual([[1, 'a'], [2, 'b'], [3, 'c']]);
+    expect(exec.maxConcurrent()).toBe(1);
+  });
+
+  it('a submit job whose executor rejects yields SUBMIT_FAILED with the error text, and the OMS keeps working', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    const approvals = [approval('x-0'), approval('x-1')];
+    submit(oms, replies, 1, approvals);
+    submit(oms, replies, 2, [approval('y-0')]);
+    exec.calls[0]!.control.reject(new Error('venue unreachable'));
+    await flush();
+    expect(replyFor(replies, 1)).toEqual([
+      {
+        type: 'oms.submitted',
+        cycle: 1,
+        outcomes: approvals.map((a) => ({ clientOrderId: a.order.clientOrderId, status: 'refused', code: 'SUBMIT_FAILED', message: 'venue unreachable' })),
+      },
+    ]);
+    // The queued submit runs next and succeeds.
+    expect(exec.kinds()).toEqual(['submit:1', 'submit:2']);
+    exec.calls[1]!.control.resolve({ outcomes: [submitted('y-0')] });
+    await flush();
+    expect(replyFor(replies, 2)).toEqual([{ type: 'oms.submitted', cycle: 2, outcomes: [submitted('y-0')] }]);
+    expect(oms.getSnapshot().status).toBe('active');
+    expect(oms.getSnapshot().value).toEqual({ mode: 'accepting', work: 'idle' });
+  });
+
+  it('a failing command job sends nothing to anyone and the next job still runs', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.command', command: command('c1') });
+    oms.send({ type: 'oms.command', command: command('c2') });
+    exec.calls[0]!.control.reject(new Error('boom'));
+    await flush();
+    expect(exec.kinds()).toEqual(['command:c1', 'command:c2']);
+    expect(replies.events).toHaveLength(0);
+    expect(oms.getSnapshot().status).toBe('active');
+  });
+});
+
+describe('order manager: halt', () => {
+  it('aborts the submit in flight, refuses it and every queued submit with TRADING_PAUSED', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    const first = [approval('f-0'), approval('f-1')];
+    const queued = [approval('q-0')];
+    submit(oms, replies, 1, first);
+    submit(oms, replies, 2, queued);
+    const inFlight = exec.calls[0]!;
+    expect(inFlight.signal.aborted).toBe(false);
+
+    oms.send({ type: 'oms.halt' });
+    expect(inFlight.signal.aborted).toBe(true);
+    expect(mode(oms)).toBe('halted');
+    expect(replyFor(replies, 1)).toEqual([{ type: 'oms.submitted', cycle: 1, outcomes: refusedAll(first, 'TRADING_PAUSED') }]);
+    expect(replyFor(replies, 2)).toEqual([{ type: 'oms.submitted', cycle: 2, outcomes: refusedAll(queued, 'TRADING_PAUSED') }]);
+
+    // The aborted executor finishing late changes nothing: no second reply, the queued submit never runs.
+    inFlight.control.resolve({ outcomes: first.map((a) => submitted(a.order.clientOrderId)) });
+    await flush();
+    expect(replies.events).toHaveLength(2);
+    expect(exec.calls).toHaveLength(1);
+    expect(oms.getSnapshot().value).toEqual({ mode: 'halted', work: 'idle' });
+  });
+
+  it('after a halt, a new submit is refused and a resume accepts again', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    oms.send({ type: 'oms.halt' });
+    submit(oms, replies, 5, [approval('h-0')]);
+    expect(replyFor(replies, 5)[0]!.outcomes[0]).toMatchObject({ status: 'refused', code: 'TRADING_PAUSED' });
+    oms.send({ type: 'oms.resume' });
+    submit(oms, replies, 6, [approval('r-0')]);
+    expect(exec.kinds()).toEqual(['submit:6']);
+    exec.calls[0]!.control.resolve({ outcomes: [submitted('r-0')] });
+    await flush();
+    expect(replyFor(replies, 6)).toEqual([{ type: 'oms.submitted', cycle: 6, outcomes: [submitted('r-0')] }]);
+  });
+
+  it('does not abort a command in flight (commands only reduce risk), but drops queued submits', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    oms.send({ type: 'oms.command', command: command('c1') });
+    submit(oms, replies, 1, [approval('q-0')]);
+    oms.send({ type: 'oms.halt' });
+    expect(exec.calls[0]!.signal.aborted).toBe(false);
+    expect(replyFor(replies, 1)[0]!.outcomes[0]).toMatchObject({ status: 'refused', code: 'TRADING_PAUSED' });
+    exec.calls[0]!.control.resolve({ outcomes: [] });
+    await flush();
+    expect(exec.kinds()).toEqual(['command:c1']);
+  });
+});
+
+describe('order manager: kill', () => {
+  it('stops, aborts and refuses the submit in flight and queued submits with TRADING_KILLED, and runs cancel_all before anything else queued', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    const first = [approval('f-0')];
+    const queued = [approval('q-0'), approval('q-1')];
+    submit(oms, replies, 1, first);
+    oms.send({ type: 'oms.command', command: command('c1') });
+    submit(oms, replies, 2, queued);
+    oms.send({ type: 'oms.command', command: command('c2') });
+    const inFlight = exec.calls[0]!;
+
+    oms.send({ type: 'oms.kill', reason: 'operator kill' });
+    expect(mode(oms)).toBe('stopped');
+    expect(inFlight.signal.aborted).toBe(true);
+    expect(replyFor(replies, 1)).toEqual([{ type: 'oms.submitted', cycle: 1, outcomes: refusedAll(first, 'TRADING_KILLED') }]);
+    expect(replyFor(replies, 2)).toEqual([{ type: 'oms.submitted', cycle: 2, outcomes: refusedAll(queued, 'TRADING_KILLED') }]);
+
+    expect(exec.calls[1]!.job).toEqual({ kind: 'cancel_all', reason: 'operator kill' });
+    exec.calls[1]!.control.resolve({ outcomes: [] });
+    await flush();
+    exec.calls[2]!.control.resolve({ outcomes: [] });
+    await flush();
+    exec.calls[3]!.control.resolve({ outcomes: [] });
+    await flush();
+    expect(exec.kinds()).toEqual(['submit:1', 'cancel_all', 'command:c1', 'command:c2']);
+    expect(exec.maxConcurrent()).toBe(1);
+  });
+
+  it('from halted and idle still runs cancel_all', async () => {
+    const { oms, exec } = startOms();
+    oms.send({ type: 'oms.kill', reason: 'boot killed' });
+    expect(mode(oms)).toBe('stopped');
+    expect(exec.calls.map((c) => c.job)).toEqual([{ kind: 'cancel_all', reason: 'boot killed' }]);
+  });
+
+  it('refuses later submits with TRADING_KILLED and cannot be resumed', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    oms.send({ type: 'oms.kill', reason: 'k' });
+    exec.calls[0]!.control.resolve({ outcomes: [] });
+    await flush();
+
+    oms.send({ type: 'oms.resume' });
+    expect(mode(oms)).toBe('stopped');
+    oms.send({ type: 'oms.halt' });
+    oms.send({ type: 'oms.resume' });
+    expect(mode(oms)).toBe('stopped');
+
+    const approvals = [approval('late-0')];
+    submit(oms, replies, 9, approvals);
+    expect(replies.events).toEqual([{ type: 'oms.submitted', cycle: 9, outcomes: refusedAll(approvals, 'TRADING_KILLED') }]);
+    await flush();
+    expect(exec.kinds()).toEqual(['cancel_all']);
+  });
+
+  it('a kill while a command runs lets it finish, then cancel_all runs before the other queued commands', async () => {
+    const { oms, exec } = startOms();
+    oms.send({ type: 'oms.command', command: command('c1') });
+    oms.send({ type: 'oms.command', command: command('c2') });
+    oms.send({ type: 'oms.kill', reason: 'k' });
+    expect(exec.calls[0]!.signal.aborted).toBe(false);
+    for (let i = 0; i < 3; i++) {
+      exec.calls[i]!.control.resolve({ outcomes: [] });
+      await flush();
+    }
+    expect(exec.kinds()).toEqual(['command:c1', 'cancel_all', 'command:c2']);
+  });
+});
+
+describe('order manager: commands and serialisation', () => {
+  it.each(['halted', 'accepting', 'stopped'] as const)('runs commands in %s mode, FIFO, one at a time', async (target) => {
+    const { oms, exec } = startOms();
+    if (target === 'accepting') oms.send({ type: 'oms.resume' });
+    if (target === 'stopped') {
+      oms.send({ type: 'oms.kill', reason: 'k' });
+      exec.calls[0]!.control.resolve({ outcomes: [] });
+      await flush();
+    }
+    expect(mode(oms)).toBe(target);
+    const before = exec.calls.length;
+    for (const id of ['c1', 'c2', 'c3']) oms.send({ type: 'oms.command', command: command(id) });
+    expect(exec.calls.length - before).toBe(1);
+    for (let i = before; i < before + 3; i++) {
+      expect(exec.calls[i]!.settled).toBe(false);
+      exec.calls[i]!.control.resolve({ outcomes: [] });
+      await flush();
+    }
+    expect(exec.kinds().slice(before)).toEqual(['command:c1', 'command:c2', 'command:c3']);
+    expect(exec.calls[before]!.job).toEqual({ kind: 'command', command: command('c1') });
+    expect(exec.maxConcurrent()).toBe(1);
+    expect(oms.getSnapshot().value).toEqual({ mode: target, work: 'idle' });
+  });
+
+  it('never runs two jobs at once over a mixed sequence of submits, commands, halts and resumes', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    submit(oms, replies, 1, [approval('a')]);
+    oms.send({ type: 'oms.command', command: command('c1') });
+    submit(oms, replies, 2, [approval('b')]);
+    oms.send({ type: 'oms.halt' }); // aborts submit 1, drops submit 2; c1 runs next
+    oms.send({ type: 'oms.resume' });
+    submit(oms, replies, 3, [approval('c')]);
+    oms.send({ type: 'oms.command', command: command('c2') });
+    for (let guard = 0; guard < 10; guard++) {
+      const open = exec.calls.find((c) => !c.settled && !c.signal.aborted);
+      if (!open) break;
+      open.control.resolve({ outcomes: open.job.kind === 'submit' ? open.job.approvals.map((a) => submitted(a.order.clientOrderId)) : [] });
+      await flush();
+    }
+    expect(exec.kinds()).toEqual(['submit:1', 'command:c1', 'submit:3', 'command:c2']);
+    expect(exec.maxConcurrent()).toBe(1);
+    // The halt answers the queued submit and the aborted one in the same step; their order is not part of the contract.
+    const byCycle = [...replies.events].sort((a, b) => a.cycle - b.cycle);
+    expect(byCycle.map((e) => [e.cycle, e.outcomes[0]!.status])).toEqual([
+      [1, 'refused'],
+      [2, 'refused'],
+      [3, 'submitted'],
+    ]);
+  });
+});

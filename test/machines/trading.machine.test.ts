@@ -1,0 +1,292 @@
+// Root trading statechart, alone, on a SimulatedClock with a controllable fake `cycle` and a
+// recording fake `oms`: boot from a stored paused/killed record never starts a cycle; boot running
+// starts cycle 1 at once and the next one cycleMs after the previous ended; pause stops the cycle in
+// flight and runs none while paused; resume starts one at once; kill reaches control.killed, sends
+// oms.kill, ignores later control events and keeps the root alive until session.stop; the epoch in
+// context follows the events' epochs.
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
+import type { AnyEventObject } from 'xstate';
+import type { CycleInput, CycleRecord, cycleMachine } from '../../machines/cycle.machine.js';
+import type { orderManagerMachine } from '../../machines/order-manager.machine.js';
+import { controlEventFor, tradingMachine } from '../../machines/trading.machine.js';
+import type { TradingInput } from '../../machines/trading.machine.js';
+import type { ControlRecord, SystemState } from '../../src/domain/control.js';
+import { DEFAULT_RISK_LIMITS } from '../../src/domain/risk/risk-engine.js';
+import type { StrategyAgent } from '../../src/strategies/strategy.js';
+import { BTC, deferred, flush } from './support.js';
+import type { Deferred } from './support.js';
+
+const CYCLE_MS = 60_000;
+
+interface CycleRun {
+  input: CycleInput;
+  signal: AbortSignal;
+  control: Deferred<CycleRecord>;
+}
+
+function record(input: CycleInput, outcome: CycleRecord['outcome'] = 'completed'): CycleRecord {
+  return { cycle: input.cycle, epoch: input.epoch, now: null, account: null, replies: [], arbitration: null, proposals: [], verdicts: [], outcomes: [], outcome, error: null };
+}
+
+const strategy = (name: string): StrategyAgent => ({ name, analyse: () => null });
+
+function boot(state: SystemState, epoch = 4) {
+  const clock = new SimulatedClock();
+  const cycles: CycleRun[] = [];
+  const omsEvents: AnyEventObject[] = [];
+  const announced: { state: SystemState; epoch: number }[] = [];
+
+  const fakeCycle = fromPromise<CycleRecord, CycleInput>(({ input, signal }) => {
+    const control = deferred<CycleRecord>();
+    cycles.push({ input, signal, control });
+    return control.promise;
+  });
+  const fakeOms = fromCallback<AnyEventObject>(({ receive }) => {
+    receive((event) => {
+      omsEvents.push(event);
+    });
+  });
+
+  const machine = tradingMachine.provide({
+    actors: {
+      // The root only uses the cycle's input and output and the OMS's inbox, so simpler fakes stand in.
+      cycle: fakeCycle as unknown as typeof cycleMachine,
+      oms: fakeOms as unknown as typeof orderManagerMachine,
+    },
+    actions: {
+      announceState: (_, params) => {
+        announced.push(params);
+      },
+    },
+  });
+  const control: ControlRecord = { state, epoch, reason: 'stored', changed_at: '2024-01-01T00:00:00.000Z' };
+  const input: TradingInput = {
+    control,
+    cycleMs: CYCLE_MS,
+    strategies: [strategy('a'), strategy('b')],
+    instruments: [BTC],
+    arbitration: {},
+    allocation: { riskFraction: 0.1, orderStyle: 'market', sessionId: 's1' },
+    risk: {
+      limits: DEFAULT_RISK_LIMITS,
+      tokenTtlMs: 30_000,
+      sign: () => {
+        throw new Error('not used');
+      },
+    },
+  };
+  const actor = createActor(machine, { clock, input }).start();
+
+  const finishCycle = async (i: number, outcome: CycleRecord['outcome'] = 'completed') => {
+    const run = cycles[i]!;
+    run.control.resolve(record(run.input, outcome));
+    await flush();
+  };
+  const omsTypes = () => omsEvents.map((e) => e.type);
+  return { actor, clock, cycles, omsEvents, omsTypes, announced, finishCycle };
+}
+
+type Booted = ReturnType<typeof boot>;
+const value = (h: Booted) => h.actor.getSnapshot().value;
+const send = (h: Booted, type: 'control.pause' | 'control.resume' | 'control.kill', epoch: number, reason = 'test') => h.actor.send({ type, reason, epoch });
+
+describe('trading machine: boot', () => {
+  it('spawns the children under the systemIds the cycle expects', () => {
+    const h = boot('running');
+    for (const id of ['agent:a', 'agent:b', 'arbiter', 'allocator', 'risk', 'oms']) expect(h.actor.system.get(id), id).toBeDefined();
+  });
+
+  it('from a stored paused record never starts a cycle and halts the OMS', async () => {
+    const h = boot('paused', 7);
+    expect(value(h)).toEqual({ control: 'paused' });
+    expect(h.actor.getSnapshot().context.epoch).toBe(7);
+    h.clock.increment(CYCLE_MS * 10);
+    await flush();
+    expect(h.cycles).toHaveLength(0);
+    expect(h.omsTypes()).toEqual(['oms.halt']);
+    expect(h.announced).toEqual([{ state: 'paused', epoch: 7 }]);
+  });
+
+  it('from a stored killed record never starts a cycle, kills the OMS and stays alive', async () => {
+    const h = boot('killed', 9);
+    expect(value(h)).toEqual({ control: 'killed' });
+    h.clock.increment(CYCLE_MS * 10);
+    await flush();
+    expect(h.cycles).toHaveLength(0);
+    // The boot kill has no control event to take a reason from, so the OMS is told the generic 'killed'.
+    expect(h.omsEvents).toEqual([{ type: 'oms.kill', reason: 'killed' }]);
+    expect(h.announced).toEqual([{ state: 'killed', epoch: 9 }]);
+    expect(h.actor.getSnapshot().status).toBe('active');
+  });
+
+  it('from a stored running record starts cycle 1 at once with the stored epoch, and resumes the OMS', () => {
+    const h = boot('running', 4);
+    expect(h.cycles).toHaveLength(1);
+    expect(h.cycles[0]!.input).toEqual({ cycle: 1, epoch: 4, agentIds: ['agent:a', 'agent:b'] });
+    expect(value(h)).toEqual({ control: { running: 'cycling' } });
+    expect(h.omsTypes()).toEqual(['oms.resume']);
+  });
+});
+
+describe('trading machine: cycling', () => {
+  it('starts the next cycle only cycleMs after the previous one ended', async () => {
+    const h = boot('running');
+    // A slow cycle: no second cycle while the first is in flight, however long it takes.
+    h.clock.increment(CYCLE_MS * 3);
+    await flush();
+    expect(h.cycles).toHaveLength(1);
+
+    await h.finishCycle(0);
+    expect(value(h)).toEqual({ control: { running: 'waiting' } });
+    expect(h.actor.getSnapshot().context.lastCycle).toEqual(record(h.cycles[0]!.input));
+
+    h.clock.increment(CYCLE_MS - 1);
+    await flush();
+    expect(h.cycles).toHaveLength(1);
+    h.clock.increment(1);
+    await flush();
+    expect(h.cycles).toHaveLength(2);
+    expect(h.cycles[1]!.input.cycle).toBe(2);
+
+    await h.finishCycle(1);
+    h.clock.increment(CYCLE_MS);
+    await flush();
+    expect(h.cycles.map((c) => c.input.cycle)).toEqual([1, 2, 3]);
+  });
+
+  it('a cycle that crashes (rejects) does not stop the schedule', async () => {
+    const h = boot('running');
+    h.cycles[0]!.control.reject(new Error('boom'));
+    await flush();
+    expect(value(h)).toEqual({ control: { running: 'waiting' } });
+    h.clock.increment(CYCLE_MS);
+    await flush();
+    expect(h.cycles).toHaveLength(2);
+  });
+});
+
+describe('trading machine: pause and resume', () => {
+  it('pause stops the cycle in flight, halts the OMS, and no cycle runs while paused', async () => {
+    const h = boot('running', 4);
+    const first = h.cycles[0]!;
+    send(h, 'control.pause', 5);
+    expect(value(h)).toEqual({ control: 'paused' });
+    expect(first.signal.aborted).toBe(true);
+    expect(h.omsTypes()).toEqual(['oms.resume', 'oms.halt']);
+
+    // The stopped cycle finishing late is ignored.
+    first.control.resolve(record(first.input));
+    h.clock.increment(CYCLE_MS * 5);
+    await flush();
+    expect(h.cycles).toHaveLength(1);
+    expect(h.actor.getSnapshot().context.lastCycle).toBeNull();
+    expect(value(h)).toEqual({ control: 'paused' });
+  });
+
+  it('pause while waiting cancels the next cycle', async () => {
+    const h = boot('running');
+    await h.finishCycle(0);
+    h.clock.increment(CYCLE_MS / 2);
+    send(h, 'control.pause', 5);
+    h.clock.increment(CYCLE_MS * 3);
+    await flush();
+    expect(h.cycles).toHaveLength(1);
+  });
+
+  it('resume starts a cycle at once with the new epoch and resumes the OMS', async () => {
+    const h = boot('paused', 5);
+    send(h, 'control.resume', 6);
+    expect(value(h)).toEqual({ control: { running: 'cycling' } });
+    expect(h.cycles.map((c) => c.input)).toEqual([{ cycle: 1, epoch: 6, agentIds: ['agent:a', 'agent:b'] }]);
+    expect(h.omsTypes()).toEqual(['oms.halt', 'oms.resume']);
+    expect(h.announced.at(-1)).toEqual({ state: 'running', epoch: 6 });
+  });
+
+  it('pause → resume → pause → resume numbers cycles on and carries each epoch', async () => {
+    const h = boot('running', 1);
+    send(h, 'control.pause', 2);
+    send(h, 'control.resume', 3);
+    send(h, 'control.pause', 4);
+    send(h, 'control.resume', 5);
+    expect(h.cycles.map((c) => [c.input.cycle, c.input.epoch])).toEqual([[1, 1], [2, 3], [3, 5]]);
+    expect(h.cycles.slice(0, 2).every((c) => c.signal.aborted)).toBe(true);
+    expect(h.cycles[2]!.signal.aborted).toBe(false);
+  });
+});
+
+describe('trading machine: kill', () => {
+  it.each<SystemState>(['running', 'paused'])('from %s: reaches control.killed, stops the cycle, sends oms.kill with the reason', (from) => {
+    const h = boot(from, 4);
+    const inFlight = h.cycles[0];
+    send(h, 'control.kill', 5, 'operator: runaway losses');
+    expect(value(h)).toEqual({ control: 'killed' });
+    if (inFlight) expect(inFlight.signal.aborted).toBe(true);
+    expect(h.omsEvents.at(-1)).toEqual({ type: 'oms.kill', reason: 'operator: runaway losses' });
+    expect(h.actor.getSnapshot().context.epoch).toBe(5);
+    expect(h.announced.at(-1)).toEqual({ state: 'killed', epoch: 5 });
+  });
+
+  it('ignores later control events, starts no cycle, and the root stays alive until session.stop', async () => {
+    const h = boot('running', 4);
+    send(h, 'control.kill', 5);
+    const omsBefore = h.omsEvents.length;
+    send(h, 'control.resume', 6);
+    send(h, 'control.pause', 7);
+    send(h, 'control.kill', 8);
+    h.clock.increment(CYCLE_MS * 5);
+    await flush();
+    expect(value(h)).toEqual({ control: 'killed' });
+    expect(h.cycles).toHaveLength(1);
+    expect(h.omsEvents).toHaveLength(omsBefore);
+    expect(h.actor.getSnapshot().context.epoch).toBe(5);
+    // Not done: the OMS child must stay alive so the kill's cancels and commands still run.
+    expect(h.actor.getSnapshot().status).toBe('active');
+    expect(h.actor.system.get('oms')).toBeDefined();
+
+    h.actor.send({ type: 'session.stop' });
+    expect(h.actor.getSnapshot().status).toBe('done');
+    expect(value(h)).toBe('stopped');
+  });
+
+  it('session.stop while running ends the root and stops the cycle in flight', () => {
+    const h = boot('running');
+    h.actor.send({ type: 'session.stop' });
+    expect(h.actor.getSnapshot().status).toBe('done');
+    expect(h.cycles[0]!.signal.aborted).toBe(true);
+  });
+});
+
+describe('trading machine: epoch', () => {
+  it('follows the epoch of every accepted control event, including ones that change nothing', async () => {
+    const h = boot('running', 4);
+    const epoch = () => h.actor.getSnapshot().context.epoch;
+    send(h, 'control.resume', 5); // acknowledged while running
+    expect(epoch()).toBe(5);
+    expect(value(h)).toEqual({ control: { running: 'cycling' } });
+    await h.finishCycle(0);
+    h.clock.increment(CYCLE_MS);
+    expect(h.cycles[1]!.input.epoch).toBe(5);
+
+    send(h, 'control.pause', 6);
+    expect(epoch()).toBe(6);
+    send(h, 'control.pause', 7); // acknowledged while paused
+    expect(epoch()).toBe(7);
+    send(h, 'control.resume', 8);
+    expect(epoch()).toBe(8);
+    expect(h.cycles.at(-1)!.input.epoch).toBe(8);
+  });
+
+  it('never moves backwards on a stale event', () => {
+    const h = boot('paused', 10);
+    send(h, 'control.pause', 3);
+    expect(h.actor.getSnapshot().context.epoch).toBe(10);
+  });
+
+  it('controlEventFor maps a stored record to the root event that reaches its state', () => {
+    const base = { epoch: 12, reason: 'r', changed_at: '2024-01-01T00:00:00.000Z' };
+    expect(controlEventFor({ ...base, state: 'running' })).toEqual({ type: 'control.resume', reason: 'r', epoch: 12 });
+    expect(controlEventFor({ ...base, state: 'paused' })).toEqual({ type: 'control.pause', reason: 'r', epoch: 12 });
+    expect(controlEventFor({ ...base, state: 'killed', reason: null })).toEqual({ type: 'control.kill', reason: '', epoch: 12 });
+  });
+});

@@ -4,8 +4,10 @@
  *  - work: one job at a time (submit a cycle's approvals, cancel all, execute a queued command)
  *    through the `executeJob` actor that the composition root supplies (the venue I/O lives there).
  * Outside `accepting`, submissions are refused at once. A pause or kill refuses every queued
- * submission and aborts one in flight (its AbortSignal fires), so nothing approved before a pause
- * or kill is submitted after it. A kill also queues a cancel of every open order, ahead of all else.
+ * submission; a submission already in flight is not torn away — the executor checks this machine's
+ * mode synchronously right before each venue call, so it sends nothing more after the mode changed,
+ * and its reply says truthfully which orders did reach the venue. Nothing approved before a pause
+ * or kill is submitted after it. A kill also queues a cancel of every open order, first in line.
  * Commands (cancel-all, deleverage) run in every mode: they only reduce risk.
  */
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
@@ -52,7 +54,6 @@ export const orderManagerMachine = setup({
   },
   guards: {
     hasQueuedJob: ({ context }) => context.queue.length > 0,
-    currentIsSubmit: ({ context }) => context.current?.kind === 'submit',
   },
   actions: {
     enqueueSubmit: assign({
@@ -75,12 +76,6 @@ export const orderManagerMachine = setup({
         if (job.kind === 'submit') enqueue.sendTo(job.replyTo, { type: 'oms.submitted', cycle: job.cycle, outcomes: refusedOutcomes(job.approvals, REFUSAL[params.mode]) });
       }
       enqueue.assign({ queue: ({ context: c }) => c.queue.filter((j) => j.kind !== 'submit') });
-    }),
-    /** The submission in flight is abandoned (leaving `busy` aborts it) and answered "refused". */
-    refuseCurrentSubmit: enqueueActions(({ context, enqueue }, params: { mode: Exclude<OmsMode, 'accepting'> }) => {
-      const job = context.current;
-      if (job?.kind === 'submit') enqueue.sendTo(job.replyTo, { type: 'oms.submitted', cycle: job.cycle, outcomes: refusedOutcomes(job.approvals, REFUSAL[params.mode]) });
-      enqueue.assign({ current: null });
     }),
     takeNextJob: assign(({ context }) => ({ current: context.queue[0] ?? null, queue: context.queue.slice(1) })),
     replyWithOutcomes: enqueueActions(({ context, enqueue }, params: { outcomes: SubmissionOutcome[] }) => {
@@ -138,10 +133,6 @@ export const orderManagerMachine = setup({
                 }),
               },
             },
-          },
-          on: {
-            'oms.halt': { guard: 'currentIsSubmit', target: 'idle', actions: { type: 'refuseCurrentSubmit', params: { mode: 'halted' } } },
-            'oms.kill': { guard: 'currentIsSubmit', target: 'idle', actions: { type: 'refuseCurrentSubmit', params: { mode: 'stopped' } } },
           },
         },
       },

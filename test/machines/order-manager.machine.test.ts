@@ -1,6 +1,6 @@
 // Order manager (the safety gate), alone, with a controllable fake `executeJob`: starts halted and
-// refuses submits at once (TRADING_PAUSED); runs submits only while accepting; a halt or kill aborts
-// the submit in flight and refuses it and every queued submit; a kill queues cancel_all ahead of all
+// refuses submits at once (TRADING_PAUSED); runs submits only while accepting; a halt or kill refuses
+// every queued submit and lets the one in flight report what really happened; a kill queues cancel_all ahead of all
 // else and latches `stopped` (TRADING_KILLED, no resume); commands run in every mode in FIFO order;
 // one job at a time; a failing job yields SUBMIT_FAILED and the OMS keeps working.
 import { describe, expect, it } from 'vitest';
@@ -173,7 +173,7 @@ describe('order manager: accepting', () => {
 });
 
 describe('order manager: halt', () => {
-  it('aborts the submit in flight, refuses it and every queued submit with TRADING_PAUSED', async () => {
+  it('lets the submit in flight finish (its reply is the truth) and refuses every queued submit with TRADING_PAUSED', async () => {
     const { oms, exec, replies } = startOms();
     oms.send({ type: 'oms.resume' });
     const first = [approval('f-0'), approval('f-1')];
@@ -184,14 +184,16 @@ describe('order manager: halt', () => {
     expect(inFlight.signal.aborted).toBe(false);
 
     oms.send({ type: 'oms.halt' });
-    expect(inFlight.signal.aborted).toBe(true);
+    expect(inFlight.signal.aborted).toBe(false);
     expect(mode(oms)).toBe('halted');
-    expect(replyFor(replies, 1)).toEqual([{ type: 'oms.submitted', cycle: 1, outcomes: refusedAll(first, 'TRADING_PAUSED') }]);
+    expect(replyFor(replies, 1)).toEqual([]);
     expect(replyFor(replies, 2)).toEqual([{ type: 'oms.submitted', cycle: 2, outcomes: refusedAll(queued, 'TRADING_PAUSED') }]);
 
-    // The aborted executor finishing late changes nothing: no second reply, the queued submit never runs.
-    inFlight.control.resolve({ outcomes: first.map((a) => submitted(a.order.clientOrderId)) });
+    // The executor (which sees the mode before each venue call) reports what really happened.
+    const truth = [submitted('f-0'), { clientOrderId: 'f-1', status: 'refused' as const, code: 'TRADING_PAUSED', message: 'halted' }];
+    inFlight.control.resolve({ outcomes: truth });
     await flush();
+    expect(replyFor(replies, 1)).toEqual([{ type: 'oms.submitted', cycle: 1, outcomes: truth }]);
     expect(replies.events).toHaveLength(2);
     expect(exec.calls).toHaveLength(1);
     expect(oms.getSnapshot().value).toEqual({ mode: 'halted', work: 'idle' });
@@ -226,7 +228,7 @@ describe('order manager: halt', () => {
 });
 
 describe('order manager: kill', () => {
-  it('stops, aborts and refuses the submit in flight and queued submits with TRADING_KILLED, and runs cancel_all before anything else queued', async () => {
+  it('stops, refuses queued submits with TRADING_KILLED, lets the one in flight report, and runs cancel_all before anything else queued', async () => {
     const { oms, exec, replies } = startOms();
     oms.send({ type: 'oms.resume' });
     const first = [approval('f-0')];
@@ -239,9 +241,11 @@ describe('order manager: kill', () => {
 
     oms.send({ type: 'oms.kill', reason: 'operator kill' });
     expect(mode(oms)).toBe('stopped');
-    expect(inFlight.signal.aborted).toBe(true);
-    expect(replyFor(replies, 1)).toEqual([{ type: 'oms.submitted', cycle: 1, outcomes: refusedAll(first, 'TRADING_KILLED') }]);
+    expect(inFlight.signal.aborted).toBe(false);
     expect(replyFor(replies, 2)).toEqual([{ type: 'oms.submitted', cycle: 2, outcomes: refusedAll(queued, 'TRADING_KILLED') }]);
+    inFlight.control.resolve({ outcomes: refusedAll(first, 'TRADING_KILLED') });
+    await flush();
+    expect(replyFor(replies, 1)).toEqual([{ type: 'oms.submitted', cycle: 1, outcomes: refusedAll(first, 'TRADING_KILLED') }]);
 
     expect(exec.calls[1]!.job).toEqual({ kind: 'cancel_all', reason: 'operator kill' });
     exec.calls[1]!.control.resolve({ outcomes: [] });
@@ -325,7 +329,7 @@ describe('order manager: commands and serialisation', () => {
     submit(oms, replies, 1, [approval('a')]);
     oms.send({ type: 'oms.command', command: command('c1') });
     submit(oms, replies, 2, [approval('b')]);
-    oms.send({ type: 'oms.halt' }); // aborts submit 1, drops submit 2; c1 runs next
+    oms.send({ type: 'oms.halt' }); // submit 1 finishes, submit 2 is refused; c1 runs next
     oms.send({ type: 'oms.resume' });
     submit(oms, replies, 3, [approval('c')]);
     oms.send({ type: 'oms.command', command: command('c2') });
@@ -337,10 +341,9 @@ describe('order manager: commands and serialisation', () => {
     }
     expect(exec.kinds()).toEqual(['submit:1', 'command:c1', 'submit:3', 'command:c2']);
     expect(exec.maxConcurrent()).toBe(1);
-    // The halt answers the queued submit and the aborted one in the same step; their order is not part of the contract.
     const byCycle = [...replies.events].sort((a, b) => a.cycle - b.cycle);
     expect(byCycle.map((e) => [e.cycle, e.outcomes[0]!.status])).toEqual([
-      [1, 'refused'],
+      [1, 'submitted'],
       [2, 'refused'],
       [3, 'submitted'],
     ]);

@@ -34,10 +34,12 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
   let market: MarketView;
   let lines: string[];
   let seq = 0;
+  let omsMode: 'accepting' | 'halted' | 'stopped' = 'accepting';
   const clock = { now: () => NOW };
   afterEach(async () => t.cleanup());
 
   async function setup() {
+    omsMode = 'accepting';
     t = await openTestStore(kind);
     const instruments = parseInstruments('BTCUSDT,ETHUSDT');
     venue = await openPaperVenue({ kv: t.store.kv, instruments, clock });
@@ -47,6 +49,7 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
       venue, store: t.store, clock, secret: SECRET, mode: 'paper', instruments: new Map(instruments.map((i) => [i.symbol, i])),
       riskLimits: DEFAULT_RISK_LIMITS, tokenTtlMs: 10_000, ledger: new UsedTokenLedger(), lines: createEventLines({ write: (l) => lines.push(l) }),
       metrics: new TradingMetrics(), market: async () => market, accountChanged: async () => {}, log: pino({ level: 'silent' }),
+      orderManagerMode: () => omsMode,
     });
   }
 
@@ -97,6 +100,15 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     expect((await submit([approve(order(), 0)]))[0]).toMatchObject({ status: 'refused', code: 'EPOCH_STALE' });
     expect((await submit([approve(order(), 2)]))[0]).toMatchObject({ status: 'submitted' });
     expect(await venue.openOrders()).toHaveLength(1);
+  });
+
+  it('refuses as soon as this process knows of a pause or kill (order manager mode), before the store is even checked', async () => {
+    await setup();
+    omsMode = 'halted';
+    expect((await submit([approve(order())]))[0]).toMatchObject({ status: 'refused', code: 'TRADING_PAUSED' });
+    omsMode = 'stopped';
+    expect((await submit([approve(order())]))[0]).toMatchObject({ status: 'refused', code: 'TRADING_KILLED' });
+    expect(await venue.openOrders()).toHaveLength(0);
   });
 
   it('refuses everything once killed, and honours an abort between approvals', async () => {

@@ -1,9 +1,10 @@
 /**
  * What the order manager's jobs do at the venue (the OMS machine decides *whether*; this decides
- * *how*). Submissions: for each approval, re-read the control record from the store, verify the
- * token against it in constant time (signature, expiry, epoch still current), refuse a replayed
- * client order id, and only then submit — with the abort signal checked after every await, so an
- * order whose job was aborted by a pause or kill is never sent. Commands (cancel-all, the kill's
+ * *how*). Submissions: for each approval, re-read the control record from the store, then — with
+ * no await in between, so nothing can change under it — check the order manager is still accepting
+ * (a pause or kill this process has heard of), verify the token against the stored record in
+ * constant time (signature, expiry, epoch still current), refuse a replayed client order id, and
+ * only then call the venue. Commands (cancel-all, the kill's
  * cancels, deleverage) are carried out, completed in the queue and recorded as events.
  */
 import type { Logger } from 'pino';
@@ -21,7 +22,7 @@ import type { CommandRecord } from '../../ports/command-queue.js';
 import type { Store } from '../../ports/store.js';
 import type { Venue } from '../../ports/venue.js';
 import type { SubmissionOutcome } from '../../../machines/messages.js';
-import type { JobResult, OmsJob } from '../../../machines/order-manager.machine.js';
+import type { JobResult, OmsJob, OmsMode } from '../../../machines/order-manager.machine.js';
 import type { EventLines } from './event-lines.js';
 import type { TradingMetrics } from './trading-metrics.js';
 
@@ -39,6 +40,8 @@ export interface ExecutorDeps {
   metrics: TradingMetrics;
   /** The latest market (the current cycle's, or a fresh read when there is none). */
   market(): Promise<MarketView>;
+  /** The order manager's current mode, read synchronously right before each venue call. */
+  orderManagerMode(): OmsMode;
   /** Called after anything that changes the account (publishes the portfolio). */
   accountChanged(): Promise<void>;
   log: Logger;
@@ -63,7 +66,11 @@ export function createJobExecutor(deps: ExecutorDeps): JobExecutor {
   const gate = async (approval: ApprovedOrder, signal: AbortSignal, requireRunning: boolean): Promise<{ code: string; message: string } | null> => {
     const control = await deps.store.control.read();
     if (signal.aborted) return { code: 'ABORTED', message: 'the job was aborted by a pause or kill before submission' };
-    if (requireRunning && control.state !== 'running') return { code: control.state === 'killed' ? 'TRADING_KILLED' : 'TRADING_PAUSED', message: `system is ${control.state}` };
+    if (requireRunning) {
+      const mode = deps.orderManagerMode();
+      if (mode !== 'accepting') return { code: mode === 'stopped' ? 'TRADING_KILLED' : 'TRADING_PAUSED', message: `the order manager is ${mode}` };
+      if (control.state !== 'running') return { code: control.state === 'killed' ? 'TRADING_KILLED' : 'TRADING_PAUSED', message: `system is ${control.state} (store)` };
+    }
     const verdict = verifyApproval(approval, { secret: deps.secret, now: deps.clock.now(), currentEpoch: control.epoch });
     if (!verdict.ok) return { code: verdict.code, message: verdict.message };
     if (!deps.ledger.use(approval.order.clientOrderId)) return { code: 'TOKEN_REPLAYED', message: `client order id ${approval.order.clientOrderId} was already used` };
@@ -75,6 +82,7 @@ export function createJobExecutor(deps: ExecutorDeps): JobExecutor {
     for (const approval of job.approvals) {
       const clientOrderId = approval.order.clientOrderId;
       const market = await deps.market();
+      // Nothing async between the gate's verdict and the venue call.
       const refusal = await gate(approval, signal, true);
       if (refusal) {
         deps.metrics.refusals.inc({ code: refusal.code });

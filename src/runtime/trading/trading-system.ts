@@ -98,6 +98,12 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     venue, store, clock, secret: config.hmacSecret, mode: config.executionMode, instruments, riskLimits: config.riskLimits,
     tokenTtlMs: config.tokenTtlMs, ledger, lines, metrics, log, market: currentMarket,
     accountChanged: async () => publish(await venue.account()),
+    orderManagerMode: () => {
+      const oms = actor.system.get('oms');
+      const snapshot = oms?.getSnapshot() as { matches(value: unknown): boolean } | undefined;
+      if (!snapshot) return 'stopped';
+      return snapshot.matches({ mode: 'accepting' }) ? 'accepting' : snapshot.matches({ mode: 'stopped' }) ? 'stopped' : 'halted';
+    },
   });
 
   // Sends the root the event that brings it to `record`'s state; stale or repeated records are ignored.

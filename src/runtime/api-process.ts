@@ -7,6 +7,7 @@ import { openStore } from '../adapters/open-store.js';
 import { buildApp } from '../api/app.js';
 import { readApiConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { exitCleanlyOnSignals } from './shutdown.js';
 
 const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -25,21 +26,7 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   });
   app.addHook('onClose', async () => store.close());
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, 'api shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'api shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  exitCleanlyOnSignals(logger, 'api', () => app.close());
 
   const address = await app.listen({ host: config.host, port: config.port });
   logger.info({ address, store: store.description, keys: config.apiKeys.length }, 'api listening');

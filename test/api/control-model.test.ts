@@ -5,19 +5,14 @@
  * and the epoch must all agree with the machine.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestModel } from 'xstate/graph';
-import { controlMachine, decideControl } from '../../machines/control.machine.js';
+import { decideControl } from '../../machines/control.machine.js';
 import { SYSTEM_STATES } from '../../src/domain/control.js';
 import type { ControlEvent, SystemState } from '../../src/domain/control.js';
 import { openTestApi } from '../support/api.js';
+import { CONTROL_EVENTS, CONTROL_PATHS } from '../support/control-model.js';
 import type { TestApi } from '../support/api.js';
 import { STORE_KINDS } from '../support/stores.js';
 
-const EVENTS: ControlEvent[] = [
-  { type: 'control.pause', reason: 'model pause' },
-  { type: 'control.resume', reason: 'model resume' },
-  { type: 'control.kill', reason: 'model kill' },
-];
 const URL_FOR: Record<ControlEvent['type'], string> = {
   'control.pause': '/control/pause',
   'control.resume': '/control/resume',
@@ -25,10 +20,6 @@ const URL_FOR: Record<ControlEvent['type'], string> = {
 };
 /** Shortest event sequence from the initial state to each state. */
 const ROUTE_TO: Record<SystemState, ControlEvent['type'][]> = { running: [], paused: ['control.pause'], killed: ['control.kill'] };
-
-const model = createTestModel(controlMachine, { events: EVENTS });
-// Simple paths cover every loop-free route; shortest paths add nothing new but are cheap. Deduped.
-const paths = [...new Map([...model.getSimplePaths(), ...model.getShortestPaths()].map((p) => [p.description, p])).values()];
 
 describe.each(STORE_KINDS)('control statechart ⇄ HTTP API on %s', (kind) => {
   let api: TestApi | undefined;
@@ -46,11 +37,11 @@ describe.each(STORE_KINDS)('control statechart ⇄ HTTP API on %s', (kind) => {
   }
 
   it('generates paths reaching every state', () => {
-    const ends = new Set(paths.map((p) => p.state.value));
+    const ends = new Set(CONTROL_PATHS.map((p) => p.state.value));
     expect([...ends].sort()).toEqual([...SYSTEM_STATES].sort());
   });
 
-  for (const path of paths) {
+  for (const path of CONTROL_PATHS) {
     it(`path: ${path.description}`, async () => {
       api = await openTestApi(kind);
       await path.test({
@@ -69,7 +60,7 @@ describe.each(STORE_KINDS)('control statechart ⇄ HTTP API on %s', (kind) => {
   }
 
   for (const state of SYSTEM_STATES) {
-    for (const event of EVENTS) {
+    for (const event of CONTROL_EVENTS) {
       const decision = decideControl(state, event);
       const code = decision.outcome === 'refused' ? 409 : 200;
       it(`${state} + ${event.type} → ${code}, ${decision.to} (${decision.outcome})`, async () => {

@@ -9,22 +9,13 @@
  * and the audit chain verifies.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestModel } from 'xstate/graph';
-import { controlMachine } from '../../machines/control.machine.js';
 import type { ControlEvent } from '../../src/domain/control.js';
+import { CONTROL_PATHS } from '../support/control-model.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { openTestTrading } from '../support/trading.js';
 import type { TestTrading } from '../support/trading.js';
 
 const CYCLE = 60_000;
-const EVENTS: ControlEvent[] = [
-  { type: 'control.pause', reason: 'model' },
-  { type: 'control.resume', reason: 'model' },
-  { type: 'control.kill', reason: 'model' },
-];
-const model = createTestModel(controlMachine, { events: EVENTS });
-const paths = [...new Map([...model.getSimplePaths(), ...model.getShortestPaths()].map((p) => [p.description, p])).values()];
-
 describe.each(STORE_KINDS)('trading actor system follows the control statechart on %s', (kind) => {
   let t: TestTrading | undefined;
   afterEach(async () => {
@@ -39,7 +30,7 @@ describe.each(STORE_KINDS)('trading actor system follows the control statechart 
     await t!.system.settled();
   };
 
-  for (const path of paths) {
+  for (const path of CONTROL_PATHS) {
     it(path.description.replace(/ \(\{"reason":"model"\}\)/g, ''), async () => {
       t = await openTestTrading(kind);
       await path.test({

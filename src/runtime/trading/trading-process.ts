@@ -6,6 +6,7 @@
 import { openStore } from '../../adapters/open-store.js';
 import { systemClock } from '../../ports/clock.js';
 import { createLogger } from '../logger.js';
+import { exitCleanlyOnSignals } from '../shutdown.js';
 import { createEventLines } from './event-lines.js';
 import { readTradingConfig } from './trading-config.js';
 import { createTradingSystem } from './trading-system.js';
@@ -19,25 +20,11 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspe
   const system = await createTradingSystem({ config, store, lines, log, clock: systemClock, ...(inspector ? { inspect: inspector.inspect } : {}) });
   log.info({ store: store.description, cycleMs: config.cycleMs, state: system.state() }, 'trading process started');
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'trading process stopping');
-    system
-      .stop(signal)
-      .then(() => store.close())
-      .then(() => inspector?.stop())
-      .then(
-        () => process.exit(0),
-        (err: unknown) => {
-          log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  exitCleanlyOnSignals(log, 'trading process', async (signal) => {
+    await system.stop(signal);
+    await store.close();
+    await inspector?.stop();
+  });
 }
 
 /** Connects to the Stately inspector over WebSocket (see README: `--inspect`). Loaded only when asked. */

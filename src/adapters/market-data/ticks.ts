@@ -9,7 +9,18 @@ export function decimalsOf(step: number): number {
   return Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
 }
 
-/** `units` whole steps as a number, rounded to the step's decimals. */
+const scales = new Map<number, number>();
+
+/**
+ * `units` whole steps as a number, rounded to the step's decimals. Dividing a whole number by a
+ * power of ten gives the double nearest the decimal value, the same as parsing its printed form,
+ * without the string round trip (this runs for every book level of every symbol, every cycle).
+ */
 export function fromUnits(units: number, step: number): number {
-  return Number((units * step).toFixed(decimalsOf(step)));
+  let scale = scales.get(step);
+  if (scale === undefined) {
+    scale = 10 ** decimalsOf(step);
+    scales.set(step, scale);
+  }
+  return Math.round(units * step * scale) / scale;
 }

@@ -35,7 +35,9 @@ export const DEFAULT_PAPER_VENUE_CONFIG: Readonly<PaperVenueConfig> = Object.fre
   takerFee: 0.0005,
   makerFee: 0.0002,
   impact: Object.freeze({ overflowPenalty: 0.001 }),
-  maxTerminalOrders: 10_000,
+  // Kept for idempotency by client order id (retries come within a command lease, seconds); the
+  // whole account is rewritten on every operation, so this bounds its size and the cost per write.
+  maxTerminalOrders: 500,
 });
 
 /** Defaults filled in and every value checked; throws a RangeError naming the bad setting. */

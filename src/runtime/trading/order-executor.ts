@@ -93,7 +93,7 @@ export function createJobExecutor(deps: ExecutorDeps): JobExecutor {
       announceResult(result.order, result.fills);
       outcomes.push({ clientOrderId, status: 'submitted', venueStatus: result.order.status, filledQty: result.order.filledQty, avgFillPrice: result.order.avgFillPrice, duplicate: result.duplicate });
     }
-    await deps.accountChanged();
+    // No publish here: a submission is part of a cycle, whose recording step publishes the account.
     return { outcomes };
   };
 

@@ -90,9 +90,11 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const publish = async (account: AccountSnapshot) => {
     metrics.observeAccount(account);
     await store.kv.set(PORTFOLIO_KEY, account);
-    await store.kv.set(TRADING_METRICS_KEY, { ts: clock.now(), text: await metrics.text() });
     await heartbeat();
   };
+  // Rendering every metric (process metrics included) costs more than the rest of a cycle's
+  // writes, and a scrape only needs it every few seconds: published with the heartbeat timer.
+  const publishMetrics = async () => store.kv.set(TRADING_METRICS_KEY, { ts: clock.now(), text: await metrics.text() });
   const currentMarket = async () => (lastMarket ??= await feed.next(clock.now()));
   const executor = createJobExecutor({
     venue, store, clock, secret: config.hmacSecret, mode: config.executionMode, instruments, riskLimits: config.riskLimits,
@@ -237,7 +239,13 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const timers: NodeJS.Timeout[] = [];
   if (deps.backgroundTimers !== false) {
     // Not unref'd: while paused or killed no other timer runs, and this keeps the process serving.
-    timers.push(setInterval(() => void heartbeat().catch((err: unknown) => log.warn({ err }, 'heartbeat write failed')), config.heartbeatMs));
+    timers.push(
+      setInterval(() => {
+        heartbeat()
+          .then(publishMetrics)
+          .catch((err: unknown) => log.warn({ err }, 'heartbeat write failed'));
+      }, config.heartbeatMs),
+    );
     // Re-claims commands whose lease expired (a crash mid-command) and any missed notification.
     timers.push(setInterval(() => void pumpCommands().catch((err: unknown) => log.warn({ err }, 'claiming commands failed')), 2_000).unref());
   }
@@ -246,6 +254,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   actor.start();
   await pumpCommands();
   await heartbeat();
+  await publishMetrics();
 
   const settled = async (timeoutMs = 10_000) => {
     await waitFor(actor, (s) => !s.matches({ control: { running: 'cycling' } }), { timeout: timeoutMs });
@@ -268,6 +277,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
       actor.send({ type: 'session.stop' });
       actor.stop();
       await heartbeat().catch(() => {});
+      await publishMetrics().catch(() => {});
       lines.other('session_stopped', { reason });
       lines.flush();
     },

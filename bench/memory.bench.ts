@@ -1,0 +1,208 @@
+/**
+ * Memory of a long-running trading system: 10,000 cycles at 10 symbols on a SimulatedClock (as in
+ * cycle-cost, SQLite store in a temp dir), in a CHILD process started with --expose-gc so nothing
+ * else lives in its heap. Every 1000 cycles the child runs gc() and samples RSS and heapUsed; the
+ * parent prints the series, the final RSS and the growth from cycle 2000 to the last sample. The
+ * child stops early (and says so) past a 5-minute budget. The child role is this same file with
+ * TCS_BENCH_ROLE=memory.
+ */
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PAPER_STATE_KEY } from '../src/adapters/paper-venue/index.js';
+import type { PaperStateDocument } from '../src/adapters/paper-venue/index.js';
+import { int, mb } from './stats.js';
+import { REPO_ROOT, openBenchStore, printResult, runDirectly, sendToParent, withDeadline } from './support.js';
+import { TEN_SYMBOLS, openSimulatedTrading } from './trading.js';
+import type { BenchResult } from './support.js';
+
+const CYCLES = 10_000;
+const EVERY = 1000;
+const BUDGET_MS = 300_000;
+const AIM_RSS_MB = 150;
+/** "No growth": heapUsed after gc grows by less than this from cycle 2000 to the end. */
+const HEAP_GROWTH_LIMIT_MB = 2;
+
+export interface MemorySample {
+  /** -1: modules loaded, nothing opened yet. */
+  cycle: number;
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  elapsedS: number;
+  /** Time spent inside cycles only (sampling excluded). */
+  cyclingS: number;
+  /** Size of the paper venue's stored account (written on every venue operation) and its terminal orders. */
+  paperStateBytes: number;
+  terminalOrders: number;
+}
+
+type FromChild = { type: 'sample'; sample: MemorySample } | { type: 'end'; cycles: number; stoppedEarly: boolean } | { type: 'error'; message: string };
+
+const COMMAND = 'node --expose-gc bin/run-ts.mjs bench/memory.bench.ts (with TCS_BENCH_ROLE=memory)';
+
+export async function run(): Promise<BenchResult> {
+  const started = performance.now();
+  const samples: MemorySample[] = [];
+  const notes: string[] = [];
+  let cycles = 0;
+  let stoppedEarly = false;
+  const child = fork(join(REPO_ROOT, 'bin/run-ts.mjs'), [join(REPO_ROOT, 'bench/memory.bench.ts')], {
+    execArgv: ['--expose-gc'],
+    env: { ...process.env, TCS_BENCH_ROLE: 'memory' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const finished = new Promise<void>((resolve, reject) => {
+    child.on('message', (message: FromChild) => {
+      if (message.type === 'sample') {
+        samples.push(message.sample);
+        const s = message.sample;
+        console.log(`memory: cycle ${s.cycle}: rss ${mb(s.rss)}, heapUsed ${mb(s.heapUsed)}, paper:state ${int(s.paperStateBytes)} B (${s.elapsedS.toFixed(0)} s)`);
+      } else if (message.type === 'end') {
+        cycles = message.cycles;
+        stoppedEarly = message.stoppedEarly;
+      } else {
+        notes.push(`child error: ${message.message}`);
+      }
+    });
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`memory child exited with code ${code} (signal ${signal})`))));
+  });
+  try {
+    await withDeadline(finished, BUDGET_MS + 60_000, 'memory child');
+  } catch (err) {
+    child.kill('SIGKILL');
+    notes.push((err as Error).message);
+  }
+  if (stoppedEarly) notes.push(`stopped after ${cycles} cycles: the ${BUDGET_MS / 1000} s budget was used up`);
+
+  const counted = samples.filter((s) => s.cycle >= 0);
+  const at2000 = samples.find((s) => s.cycle === 2000);
+  const last = samples[samples.length - 1];
+  const rssGrowth = at2000 && last ? last.rss - at2000.rss : Number.NaN;
+  const heapGrowth = at2000 && last ? last.heapUsed - at2000.heapUsed : Number.NaN;
+  const perCycle = at2000 && last && last.cycle > at2000.cycle ? heapGrowth / (last.cycle - at2000.cycle) : Number.NaN;
+  const loaded = samples.find((s) => s.cycle === -1);
+  if (loaded) notes.push(`With the modules loaded and nothing opened the child already had ${mb(loaded.rss)} RSS (heapUsed ${mb(loaded.heapUsed)}): Node, tsx and the dependencies.`);
+  if (at2000 && last && last.terminalOrders > at2000.terminalOrders && Number.isFinite(heapGrowth)) {
+    notes.push(
+      `From cycle ${int(at2000.cycle)} to ${int(last.cycle)} the paper venue's kept terminal orders went from ${int(at2000.terminalOrders)} to ${int(last.terminalOrders)} ` +
+        `(the stored account from ${int(at2000.paperStateBytes / 1024)} KB to ${int(last.paperStateBytes / 1024)} KB, rewritten on every venue operation); ` +
+        `heapUsed grew ${int(heapGrowth / (last.terminalOrders - at2000.terminalOrders))} bytes per order kept. The two rise together; if that history is the cause, the growth stops only at maxTerminalOrders (default 10,000 terminal orders).`,
+    );
+  }
+  const first = counted.find((s) => s.cycle === EVERY);
+  if (first && last && last.cycle > EVERY) {
+    const rate = (a: MemorySample, b: MemorySample) => ((b.cyclingS - a.cyclingS) * 1000) / (b.cycle - a.cycle);
+    const start = rate(counted[0]!, first);
+    const end = rate(counted[counted.length - 2]!, last);
+    notes.push(`Mean cycle time went from ${start.toFixed(2)} ms (cycles 1–${int(EVERY)}) to ${end.toFixed(2)} ms (the last interval).`);
+  }
+  const result: BenchResult = {
+    id: 'memory',
+    title: `Memory: trading system over ${int(CYCLES)} cycles at 10 symbols`,
+    command: 'node bin/run-ts.mjs bench/memory.bench.ts',
+    method: [
+      `A child process (\`${COMMAND}\`) runs the trading system as in cycle-cost (10 symbols, SimulatedClock, SQLite temp store, no-op event lines).`,
+      `Samples right after global.gc() (process.memoryUsage()): once with the modules loaded and nothing opened, at cycle 0 (first cycle settled), then every ${EVERY} cycles. "ms per cycle" is the mean wall time over the interval before the sample; the paper:state columns are read from the store (the venue rewrites that document on every operation).`,
+      `"No growth" here means heapUsed after gc grows by less than ${HEAP_GROWTH_LIMIT_MB} MB from cycle 2000 to the last sample; RSS also holds SQLite's page cache, which grows with the database file up to its cache size.`,
+    ],
+    tables: [
+      {
+        caption: 'Series, after gc',
+        headers: ['cycle', 'RSS', 'heapUsed', 'heapTotal', 'external', 'ms per cycle', 'paper:state', 'terminal orders kept', 'elapsed'],
+        rows: samples.map((s, i) => {
+          const previous = i > 0 ? samples[i - 1] : undefined;
+          const perCycle = previous && previous.cycle >= 0 && s.cycle > previous.cycle ? ((s.cyclingS - previous.cyclingS) * 1000) / (s.cycle - previous.cycle) : Number.NaN;
+          return [
+            s.cycle < 0 ? 'modules loaded' : int(s.cycle),
+            mb(s.rss),
+            mb(s.heapUsed),
+            mb(s.heapTotal),
+            mb(s.external),
+            Number.isFinite(perCycle) ? perCycle.toFixed(2) : '',
+            s.cycle < 0 ? '' : `${int(s.paperStateBytes / 1024)} KB`,
+            s.cycle < 0 ? '' : int(s.terminalOrders),
+            `${s.elapsedS.toFixed(0)} s`,
+          ];
+        }),
+      },
+      {
+        caption: 'Summary',
+        headers: ['cycles run', 'final RSS', 'RSS growth 2000 → last', 'heapUsed growth 2000 → last', 'heap bytes per cycle'],
+        rows: [[int(cycles), last ? mb(last.rss) : 'n/a', Number.isFinite(rssGrowth) ? mb(rssGrowth) : 'n/a', Number.isFinite(heapGrowth) ? mb(heapGrowth) : 'n/a', Number.isFinite(perCycle) ? int(perCycle) : 'n/a']],
+      },
+    ],
+    aims: [
+      { text: `final RSS < ${AIM_RSS_MB} MB (measured ${last ? mb(last.rss) : 'n/a'})`, met: last ? last.rss < AIM_RSS_MB * 1024 * 1024 : null },
+      { text: `no heap growth from cycle 2000 (measured ${Number.isFinite(heapGrowth) ? mb(heapGrowth) : 'n/a'})`, met: Number.isFinite(heapGrowth) ? heapGrowth < HEAP_GROWTH_LIMIT_MB * 1024 * 1024 : null },
+    ],
+    notes,
+    seconds: (performance.now() - started) / 1000,
+    data: { cycles, samples: counted, rssGrowth, heapGrowth, stoppedEarly },
+  };
+  printResult(result);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child role
+
+async function memoryChild(): Promise<void> {
+  const send = (message: FromChild) => process.send?.(message);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run the memory child with --expose-gc');
+  const began = performance.now();
+  let bench: Awaited<ReturnType<typeof openBenchStore>> | null = null;
+  let cyclingMs = 0;
+  const sample = async (cycle: number) => {
+    const doc = bench && cycle >= 0 ? await bench.store.kv.get<PaperStateDocument>(PAPER_STATE_KEY) : null;
+    const paperStateBytes = doc ? Buffer.byteLength(JSON.stringify(doc)) : 0;
+    const terminalOrders = doc?.done.length ?? 0;
+    gc();
+    const m = process.memoryUsage();
+    const elapsedS = cycle < 0 ? 0 : (performance.now() - began) / 1000;
+    send({ type: 'sample', sample: { cycle, rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, elapsedS, cyclingS: cyclingMs / 1000, paperStateBytes, terminalOrders } });
+  };
+  await sample(-1);
+  bench = await openBenchStore('sqlite');
+  let cycles = 0;
+  let stoppedEarly = false;
+  try {
+    const trading = await openSimulatedTrading(bench.store, bench.url, { SYMBOLS: TEN_SYMBOLS });
+    try {
+      await sample(0);
+      while (cycles < CYCLES) {
+        const t0 = performance.now();
+        await trading.cycle();
+        cyclingMs += performance.now() - t0;
+        cycles++;
+        if (cycles % EVERY === 0) await sample(cycles);
+        if (performance.now() - began > BUDGET_MS) {
+          stoppedEarly = true;
+          if (cycles % EVERY !== 0) await sample(cycles);
+          break;
+        }
+      }
+    } finally {
+      await trading.system.stop('benchmark over');
+    }
+  } finally {
+    await bench.cleanup();
+  }
+  await sendToParent({ type: 'end', cycles, stoppedEarly } satisfies FromChild);
+}
+
+if (process.env.TCS_BENCH_ROLE === 'memory') {
+  // Never outlive the parent (its IPC channel closes when it exits).
+  process.on('disconnect', () => process.exit(0));
+  memoryChild().then(
+    () => process.exit(0),
+    async (err: unknown) => {
+      await sendToParent({ type: 'error', message: String((err as Error).stack ?? err) } satisfies FromChild);
+      process.exit(1);
+    },
+  );
+}
+
+runDirectly(run);

@@ -1,0 +1,58 @@
+/**
+ * The trading system for benchmarks: config from an env-like object (fresh RISK_HMAC_SECRET, silent
+ * logs), a no-op event-line sink, the symbol lists, and the whole actor system on a SimulatedClock
+ * (clock and timers) with background timers off, driven one cycle at a time.
+ */
+import { pino } from 'pino';
+import { SimulatedClock } from 'xstate';
+import type { Store } from '../src/ports/store.js';
+import { generateKey } from '../src/runtime/keys.js';
+import { createEventLines } from '../src/runtime/trading/event-lines.js';
+import type { EventLines } from '../src/runtime/trading/event-lines.js';
+import { readTradingConfig } from '../src/runtime/trading/trading-config.js';
+import type { TradingConfig } from '../src/runtime/trading/trading-config.js';
+import { createTradingSystem } from '../src/runtime/trading/trading-system.js';
+import type { TradingSystem } from '../src/runtime/trading/trading-system.js';
+
+export const TEN_SYMBOLS = 'BTCUSDT,ETHUSDT,SOLUSDT,BNBUSDT,XRPUSDT,ADAUSDT,DOGEUSDT,AVAXUSDT,DOTUSDT,LINKUSDT';
+
+/** S001USDT,S002USDT,… */
+export function generatedSymbols(count: number): string {
+  return Array.from({ length: count }, (_, i) => `S${String(i + 1).padStart(3, '0')}USDT`).join(',');
+}
+
+export const noopLines = (): EventLines => createEventLines({ write: () => true });
+export const silentLog = () => pino({ level: 'silent' });
+
+export function benchTradingConfig(url: string, env: Record<string, string> = {}): TradingConfig {
+  return readTradingConfig({ RISK_HMAC_SECRET: generateKey(), STORE_URL: url, LOG_LEVEL: 'silent', ...env });
+}
+
+/** Simulated start time (a Monday noon UTC), as the tests use. */
+export const SIM_START = Date.UTC(2026, 0, 5, 12, 0, 0);
+
+export interface SimulatedTrading {
+  system: TradingSystem;
+  clock: SimulatedClock;
+  config: TradingConfig;
+  /** One cycle: advance simulated time by the cycle interval and wait until it settled. */
+  cycle(): Promise<void>;
+}
+
+/** The whole actor system on `store`, with a SimulatedClock as both clock and timers; the first cycle has settled. */
+export async function openSimulatedTrading(store: Store, url: string, env: Record<string, string>): Promise<SimulatedTrading> {
+  const config = benchTradingConfig(url, env);
+  const clock = new SimulatedClock();
+  clock.set(SIM_START);
+  const system = await createTradingSystem({ config, store, lines: noopLines(), log: silentLog(), clock, timers: clock, backgroundTimers: false });
+  await system.settled();
+  return {
+    system,
+    clock,
+    config,
+    async cycle() {
+      clock.increment(config.cycleMs);
+      await system.settled();
+    },
+  };
+}

@@ -1,4 +1,7 @@
-/** The Mermaid generator behind docs/machines.md: diagrams come from the machine definitions. */
+/** The Mermaid generator behind docs/machines.md: diagrams come from the machine definitions. The committed file must match it. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { machinesMarkdown } from '../../scripts/machines-doc.js';
 import { describe, expect, it } from 'vitest';
 import { controlMachine } from '../../machines/control.machine.js';
 import { orderManagerMachine } from '../../machines/order-manager.machine.js';
@@ -59,5 +62,12 @@ describe('toMermaid', () => {
         expect(label).not.toMatch(/[:;]/);
       }
     }
+  });
+});
+
+describe('docs/machines.md', () => {
+  it('matches the machines as they are now (run `npm run machines:diagram` after changing one)', () => {
+    const committed = readFileSync(fileURLToPath(new URL('../../docs/machines.md', import.meta.url)), 'utf8');
+    expect(committed).toBe(machinesMarkdown());
   });
 });

@@ -73,7 +73,7 @@ type CycleEvent = SignalsReply | SelectedReply | SizedReply | EvaluatedReply | S
 export const cycleMachine = setup({
   types: {} as { context: CycleContext; input: CycleInput; events: CycleEvent; output: CycleRecord },
   actors: {
-    loadMarket: fromPromise<LoadedMarket, { cycle: number }>(async () => {
+    loadMarket: fromPromise<LoadedMarket, { cycle: number; epoch: number }>(async () => {
       throw new Error('loadMarket was not provided');
     }),
     recordDecision: fromPromise<void, CycleRecord>(async () => {
@@ -122,7 +122,7 @@ export const cycleMachine = setup({
         loading: {
           invoke: {
             src: 'loadMarket',
-            input: ({ context }) => ({ cycle: context.cycle }),
+            input: ({ context }) => ({ cycle: context.cycle, epoch: context.epoch }),
             onDone: [
               { guard: { type: 'controlMoved', params: ({ event }) => ({ control: event.output.control }) }, target: '#cycle.recording', actions: assign({ outcome: 'superseded' as const }) },
               {

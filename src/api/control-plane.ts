@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ControlApplyResult, ControlEvent, ControlRecord } from '../domain/control.js';
+import { pullKillSwitch } from '../application/kill-switch.js';
 import { cancelInstructionsFor, planDeleverage } from '../domain/instructions.js';
 import type { CancelInstruction, DeleverageOrder } from '../domain/instructions.js';
 import type { Instrument } from '../domain/market.js';
@@ -80,15 +81,8 @@ export class ControlPlane {
 
   /** The emergency button: always 200, also when already killed; the cancels are queued once per kill. */
   async kill(reason: string, actor: string): Promise<KillResult> {
-    const result = await this.apply({ type: 'control.kill', reason }, actor);
-    const instructions = cancelInstructionsFor(this.instruments);
-    // One command per kill (keyed by the epoch the kill produced), so a repeated press is idempotent.
-    await this.store.commands.enqueue({
-      id: `kill-cancels-epoch-${result.record.epoch}`,
-      type: 'kill_cancels',
-      payload: { instructions, reason: result.record.reason ?? reason, actor },
-      enqueued_at: this.isoNow(),
-    });
+    const { result, instructions } = await pullKillSwitch(this.store, this.instruments, reason, { actor, at: this.isoNow() });
+    this.onOutcome(result);
     return { action: 'killed', reason, cancel_instructions: instructions };
   }
 
@@ -96,8 +90,9 @@ export class ControlPlane {
     const chosen = symbols === null ? this.instruments : symbols.map((s) => this.instrument(s));
     const instructions = cancelInstructionsFor(chosen);
     const id = `cancel-all-${randomUUID()}`;
-    await this.store.commands.enqueue({ id, type: 'cancel_all', payload: { instructions, actor }, enqueued_at: this.isoNow() });
+    // Audit first: if it fails the call fails and nothing runs, so no command ever runs unaudited.
     await this.audit('cancel_all', actor, { symbols, command_id: id });
+    await this.store.commands.enqueue({ id, type: 'cancel_all', payload: { instructions, actor }, enqueued_at: this.isoNow() });
     return { action: 'cancel_all', cancel_instructions: instructions, command_id: id };
   }
 
@@ -112,8 +107,8 @@ export class ControlPlane {
       return { action: 'deleverage', symbol, reduce_pct: reducePct, position_qty: plan.position_qty, order: null, command_id: null, message: plan.message };
     }
     const id = `deleverage-${randomUUID()}`;
-    await this.store.commands.enqueue({ id, type: 'deleverage', payload: { symbol, reduce_pct: reducePct, prepared: plan.order, actor }, enqueued_at: this.isoNow() });
     await this.audit('deleverage', actor, { symbol, reduce_pct: reducePct, command_id: id, order: plan.order }, symbol);
+    await this.store.commands.enqueue({ id, type: 'deleverage', payload: { symbol, reduce_pct: reducePct, prepared: plan.order, actor }, enqueued_at: this.isoNow() });
     return {
       action: 'deleverage',
       symbol,

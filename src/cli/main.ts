@@ -12,6 +12,9 @@ ${commands.map((c) => `  ${c.name.padEnd(14)}${c.summary}`).join('\n')}
 Run \`tcs <command> --help\` for a command's options.
 Configuration comes from the environment and .env (see .env.example).`;
 
+// Under the supervisor there is an IPC channel; it must never by itself keep this process alive.
+process.channel?.unref();
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

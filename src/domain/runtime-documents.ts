@@ -24,6 +24,10 @@ export interface TradingHeartbeat {
   /** Epoch ms when the last cycle ended, null before the first. */
   lastCycleAt: number | null;
   mode: string;
+  /** Host name, so a restart on the same host can tell a dead predecessor from a live one. */
+  host?: string;
+  /** True in the last heartbeat of a process that stopped cleanly. */
+  stopped?: boolean;
 }
 
 export type PortfolioDocument = AccountSnapshot;

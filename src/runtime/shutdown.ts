@@ -1,6 +1,7 @@
 /**
  * Clean shutdown on SIGINT/SIGTERM for a process: run `close` once, then exit 0 (or 1 if closing
- * failed). A second signal while closing is ignored rather than cutting the close short.
+ * failed). A second signal while closing is ignored rather than cutting the close short. A process
+ * started by the supervisor also shuts down when the supervisor disappears (its IPC channel closes).
  */
 import type { Logger } from 'pino';
 
@@ -18,6 +19,8 @@ export function exitCleanlyOnSignals(log: Logger, what: string, close: (signal: 
       },
     );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  // `on`, not `once`: a second signal must find this handler (and be ignored), not Node's default exit.
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  if (process.channel) process.on('disconnect', () => shutdown('supervisor gone'));
 }

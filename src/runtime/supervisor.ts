@@ -35,7 +35,9 @@ export function supervise(options: SupervisorOptions): Promise<number> {
 
   const start = (spec: ChildSpec) => {
     const startedAt = Date.now();
-    const child = spawn(options.command, spec.args, { env: options.env, stdio: ['ignore', 'inherit', 'inherit'] });
+    // The IPC channel is only a lifeline: a child sees 'disconnect' when the supervisor dies
+    // (even by SIGKILL) and shuts down instead of trading on as an orphan.
+    const child = spawn(options.command, spec.args, { env: options.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     running.set(spec.name, child);
     child.on('exit', (code, signal) => {
       running.delete(spec.name);
@@ -54,9 +56,10 @@ export function supervise(options: SupervisorOptions): Promise<number> {
       failures.set(spec.name, count);
       const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (count - 1));
       options.log(`${spec.name} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+      // Not unref'd: when every child is down this timer is what keeps the supervisor alive.
       setTimeout(() => {
         if (!stopping) start(spec);
-      }, delay).unref();
+      }, delay);
     });
   };
 

@@ -141,4 +141,24 @@ describe.each(STORE_KINDS)('the whole system on %s', (kind) => {
     const [reset] = await t.store.events.query({ kind: 'kill_reset', limit: 1 });
     expect(reset?.body).toMatchObject({ reason: 'incident closed', from: 'killed', to: 'running' });
   }, 60_000);
+
+  it('children do not outlive a SIGKILLed launcher (no orphan trading on)', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-e2e-'));
+    t = await openTestStore(kind);
+    const base = await start();
+    await vi.waitFor(async () => expect(await heartbeat()).toBeTruthy(), { timeout: 10_000, interval: 100 });
+    const tradingPid = (await heartbeat())!.pid;
+    proc!.child.kill('SIGKILL');
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await vi.waitFor(() => expect(alive(tradingPid)).toBe(false), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(async () => expect(await fetch(`${base}/health`).then(() => 'up', () => 'down')).toBe('down'), { timeout: 15_000, interval: 100 });
+    expect(await heartbeat()).toMatchObject({ pid: tradingPid, stopped: true });
+  }, 60_000);
 });

@@ -113,7 +113,7 @@ function runCycle(options: Harness = {}) {
   const responders = { ...defaultResponders(), ...options.responders } as Record<string, Respond>;
   const cycle = cycleMachine.provide({
     actors: {
-      loadMarket: fromPromise<LoadedMarket, { cycle: number }>(async ({ input }) => {
+      loadMarket: fromPromise<LoadedMarket, { cycle: number; epoch: number }>(async ({ input }) => {
         loads.push(input.cycle);
         return options.loadMarket ? options.loadMarket() : loaded();
       }),

@@ -135,4 +135,23 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     const [executed] = await t.store.events.query({ kind: 'command_executed', limit: 1 });
     expect(executed?.body).toMatchObject({ command_id: 'dlv-1', type: 'deleverage' });
   });
+
+  it('retries a deleverage whose venue call failed, instead of refusing its own order id as a replay', async () => {
+    await setup();
+    await submit([approve(order({ type: 'market', limitPrice: null, qty: 0.02 }))]);
+    const realSubmit = venue.submit.bind(venue);
+    let failures = 1;
+    venue.submit = async (o, m) => {
+      if (failures-- > 0) throw new Error('store unreachable');
+      return realSubmit(o, m);
+    };
+    await t.store.commands.enqueue({ id: 'dlv-retry', type: 'deleverage', payload: { symbol: 'BTCUSDT', reduce_pct: 1 }, enqueued_at: who.at });
+    const [first] = await t.store.commands.claim('test', { max: 1, leaseMs: 1000, now: NOW });
+    await expect(execute({ kind: 'command', command: first! }, new AbortController().signal)).rejects.toThrow('store unreachable');
+    expect((await t.store.commands.get('dlv-retry'))?.status).toBe('claimed');
+    const [again] = await t.store.commands.claim('test', { max: 1, leaseMs: 1000, now: NOW + 5000 });
+    await execute({ kind: 'command', command: again! }, new AbortController().signal);
+    expect(await t.store.commands.get('dlv-retry')).toMatchObject({ status: 'done', result: { status: 'submitted', qty: 0.02 } });
+    expect((await venue.account(market)).positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0).toBe(0);
+  });
 });

@@ -5,7 +5,8 @@
  * metrics and heartbeat for the API; and the optional drawdown circuit breaker).
  */
 import type { ControlRecord } from '../../domain/control.js';
-import type { MarketView } from '../../domain/market.js';
+import type { Instrument, MarketView } from '../../domain/market.js';
+import { pullKillSwitch } from '../../application/kill-switch.js';
 import type { AccountSnapshot } from '../../domain/portfolio.js';
 import type { Clock } from '../../ports/clock.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
@@ -24,6 +25,7 @@ export interface CycleIoDeps {
   lines: EventLines;
   metrics: TradingMetrics;
   circuitBreakerDrawdown: number | null;
+  instruments: readonly Instrument[];
   /** Brings the root actor to a record's state (the same path as store notifications). */
   syncControl(record: ControlRecord): void;
   pumpCommands(): Promise<void>;
@@ -33,12 +35,16 @@ export interface CycleIoDeps {
 }
 
 export function createCycleIo(deps: CycleIoDeps) {
-  const loadMarket = async (): Promise<LoadedMarket> => {
+  const loadMarket = async ({ epoch }: { epoch: number }): Promise<LoadedMarket> => {
     // The notification path is fast but not guaranteed; re-reading here bounds any miss to a cycle.
     const control = await deps.store.control.read();
     deps.syncControl(control);
-    await deps.pumpCommands();
     const now = deps.clock.now();
+    if (control.state !== 'running' || control.epoch !== epoch) {
+      // The cycle is superseded: touch neither the market nor the venue (nothing fills while paused).
+      return { now, market: new Map(), account: await deps.venue.account(), control };
+    }
+    await deps.pumpCommands();
     const market = await deps.feed.next(now);
     deps.rememberMarket(market);
     const fills = await deps.venue.onMarket(market);
@@ -60,11 +66,9 @@ export function createCycleIo(deps: CycleIoDeps) {
     const breaker = deps.circuitBreakerDrawdown;
     if (breaker !== null && account.peakNav > 0 && (account.peakNav - account.nav) / account.peakNav >= breaker) {
       const drawdown = (account.peakNav - account.nav) / account.peakNav;
-      // The same atomic store transition the API uses; the notification then kills this process's actors.
-      const result = await deps.store.control.apply(
-        { type: 'control.kill', reason: `drawdown circuit breaker: ${(drawdown * 100).toFixed(2)}% from peak NAV ≥ ${(breaker * 100).toFixed(2)}%` },
-        { actor: 'trading:circuit-breaker', at: new Date(now).toISOString() },
-      );
+      // The same kill the API performs: the store transition plus the durable cancel command.
+      const reason = `drawdown circuit breaker: ${(drawdown * 100).toFixed(2)}% from peak NAV ≥ ${(breaker * 100).toFixed(2)}%`;
+      const { result } = await pullKillSwitch(deps.store, deps.instruments, reason, { actor: 'trading:circuit-breaker', at: new Date(now).toISOString() });
       deps.syncControl(result.record);
     }
   };

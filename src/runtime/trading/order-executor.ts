@@ -62,18 +62,25 @@ export function createJobExecutor(deps: ExecutorDeps): JobExecutor {
     if (order.status === 'rejected') deps.lines.other('order_rejected', { symbol: order.symbol, client_order_id: order.clientOrderId, reason: order.rejectReason ?? 'rejected' });
   };
 
-  /** The one gate every order passes; returns a refusal or null. Nothing async after it. */
-  const gate = async (approval: ApprovedOrder, signal: AbortSignal, requireRunning: boolean): Promise<{ code: string; message: string } | null> => {
+  /**
+   * The one gate every order passes; returns a refusal or null. Nothing async after it, so nothing
+   * can change between the verdict and the venue call. Cycle orders must be submitted while running
+   * and are single-use by client order id; reduce-only command orders pass in every state and rely
+   * on the venue's idempotency by client order id instead, so a retried command is not refused.
+   */
+  const gate = async (approval: ApprovedOrder, signal: AbortSignal, kind: 'cycle' | 'command'): Promise<{ code: string; message: string } | null> => {
     const control = await deps.store.control.read();
-    if (signal.aborted) return { code: 'ABORTED', message: 'the job was aborted by a pause or kill before submission' };
-    if (requireRunning) {
+    if (signal.aborted) return { code: 'ABORTED', message: 'the job was aborted before submission' };
+    if (kind === 'cycle') {
       const mode = deps.orderManagerMode();
       if (mode !== 'accepting') return { code: mode === 'stopped' ? 'TRADING_KILLED' : 'TRADING_PAUSED', message: `the order manager is ${mode}` };
       if (control.state !== 'running') return { code: control.state === 'killed' ? 'TRADING_KILLED' : 'TRADING_PAUSED', message: `system is ${control.state} (store)` };
     }
     const verdict = verifyApproval(approval, { secret: deps.secret, now: deps.clock.now(), currentEpoch: control.epoch });
     if (!verdict.ok) return { code: verdict.code, message: verdict.message };
-    if (!deps.ledger.use(approval.order.clientOrderId)) return { code: 'TOKEN_REPLAYED', message: `client order id ${approval.order.clientOrderId} was already used` };
+    if (kind === 'cycle' && !deps.ledger.use(approval.order.clientOrderId)) {
+      return { code: 'TOKEN_REPLAYED', message: `client order id ${approval.order.clientOrderId} was already used` };
+    }
     return null;
   };
 
@@ -81,17 +88,23 @@ export function createJobExecutor(deps: ExecutorDeps): JobExecutor {
     const outcomes: SubmissionOutcome[] = [];
     for (const approval of job.approvals) {
       const clientOrderId = approval.order.clientOrderId;
-      const market = await deps.market();
-      // Nothing async between the gate's verdict and the venue call.
-      const refusal = await gate(approval, signal, true);
-      if (refusal) {
-        deps.metrics.refusals.inc({ code: refusal.code });
-        outcomes.push({ clientOrderId, status: 'refused', ...refusal });
-        continue;
+      try {
+        const market = await deps.market();
+        // Nothing async between the gate's verdict and the venue call.
+        const refusal = await gate(approval, signal, 'cycle');
+        if (refusal) {
+          deps.metrics.refusals.inc({ code: refusal.code });
+          outcomes.push({ clientOrderId, status: 'refused', ...refusal });
+          continue;
+        }
+        const result = await deps.venue.submit(approval.order, market);
+        announceResult(result.order, result.fills);
+        outcomes.push({ clientOrderId, status: 'submitted', venueStatus: result.order.status, filledQty: result.order.filledQty, avgFillPrice: result.order.avgFillPrice, duplicate: result.duplicate });
+      } catch (err) {
+        // Per order, so the record stays true for the orders before and after this one.
+        deps.log.error({ err, clientOrderId }, 'submission failed');
+        outcomes.push({ clientOrderId, status: 'refused', code: 'SUBMIT_FAILED', message: (err as Error).message });
       }
-      const result = await deps.venue.submit(approval.order, market);
-      announceResult(result.order, result.fills);
-      outcomes.push({ clientOrderId, status: 'submitted', venueStatus: result.order.status, filledQty: result.order.filledQty, avgFillPrice: result.order.avgFillPrice, duplicate: result.duplicate });
     }
     // No publish here: a submission is part of a cycle, whose recording step publishes the account.
     return { outcomes };
@@ -130,14 +143,19 @@ export function createJobExecutor(deps: ExecutorDeps): JobExecutor {
     if (!decision.approved) {
       return { status: 'denied', checks: decision.checks.filter((c) => !c.passed).map((c) => ({ guard: c.guard, code: c.code, value: c.value, limit: c.limit })) };
     }
-    const control = await deps.store.control.read();
-    const approval = signApproval(order, { secret: deps.secret, epoch: control.epoch, expiresAt: deps.clock.now() + deps.tokenTtlMs });
-    // Reduce-only orders pass in every state: they only take risk off.
-    const refusal = await gate(approval, signal, false);
-    if (refusal) return { status: 'refused', ...refusal };
-    const result = await deps.venue.submit(order, market);
-    announceResult(result.order, result.fills);
-    return { status: result.order.status === 'rejected' ? 'rejected' : 'submitted', client_order_id: order.clientOrderId, side: order.side, qty: order.qty, venue_status: result.order.status, filled_qty: result.order.filledQty, reject_reason: result.order.rejectReason ?? null, duplicate: result.duplicate };
+    // Sign for the current epoch; if a pause or kill lands between signing and the gate's re-read,
+    // sign again (a reduce-only order is allowed in every state). Never complete on such a refusal.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const control = await deps.store.control.read();
+      const approval = signApproval(order, { secret: deps.secret, epoch: control.epoch, expiresAt: deps.clock.now() + deps.tokenTtlMs });
+      const refusal = await gate(approval, signal, 'command');
+      if (refusal?.code === 'EPOCH_STALE') continue;
+      if (refusal) throw new Error(`deleverage ${command.id} refused: ${refusal.code} ${refusal.message}`);
+      const result = await deps.venue.submit(order, market);
+      announceResult(result.order, result.fills);
+      return { status: result.order.status === 'rejected' ? 'rejected' : 'submitted', client_order_id: order.clientOrderId, side: order.side, qty: order.qty, venue_status: result.order.status, filled_qty: result.order.filledQty, reject_reason: result.order.rejectReason ?? null, duplicate: result.duplicate };
+    }
+    throw new Error(`deleverage ${command.id}: the control epoch kept moving; retried after its lease`);
   };
 
   const runCommand = async (command: CommandRecord, signal: AbortSignal): Promise<JobResult> => {

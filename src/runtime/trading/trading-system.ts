@@ -6,6 +6,7 @@
  * order manager. Used by the trading process and, with a SimulatedClock, by tests and benchmarks.
  */
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { Actor, ActorOptions, InspectionEvent, Observer } from 'xstate';
@@ -31,6 +32,7 @@ import { loadStrategies } from '../../strategies/registry.js';
 import { createCycleIo } from './cycle-io.js';
 import type { EventLines } from './event-lines.js';
 import { createJobExecutor } from './order-executor.js';
+import { assertNoOtherTradingProcess } from './single-instance.js';
 import type { TradingConfig } from './trading-config.js';
 import { TradingMetrics } from './trading-metrics.js';
 
@@ -84,6 +86,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const cycleStarts = new Map<number, number>();
   const inFlightCommands = new Set<string>();
 
+  await assertNoOtherTradingProcess(store.kv, clock);
   const initial = await store.control.read();
   syncedEpoch = initial.epoch;
 
@@ -125,7 +128,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   };
 
   const io = createCycleIo({
-    store, venue, feed, clock, lines, metrics, circuitBreakerDrawdown: config.circuitBreakerDrawdown, syncControl, pumpCommands,
+    store, venue, feed, clock, lines, metrics, circuitBreakerDrawdown: config.circuitBreakerDrawdown, instruments: config.instruments, syncControl, pumpCommands,
     rememberMarket: (market) => (lastMarket = market),
     publish,
     cycleStartedAt: (cycle) => cycleStarts.get(cycle),
@@ -141,6 +144,10 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
           executeJob: fromPromise(async ({ input, signal }) => {
             try {
               return await executor(input.job, signal);
+            } catch (err) {
+              // The order manager turns this into refusals / a lease retry; it must still be seen.
+              log.error({ err, job: input.job.kind === 'command' ? input.job.command.id : input.job.kind }, 'order manager job failed');
+              throw err;
             } finally {
               if (input.job.kind === 'command') inFlightCommands.delete(input.job.command.id);
             }
@@ -148,7 +155,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
         },
       }),
       cycle: cycleMachine.provide({
-        actors: { loadMarket: fromPromise(io.loadMarket), recordDecision: fromPromise(({ input }) => io.recordDecision(input)) },
+        actors: { loadMarket: fromPromise(({ input }) => io.loadMarket(input)), recordDecision: fromPromise(({ input }) => io.recordDecision(input)) },
         actions: {
           announceSignals: (_, { signals }) => {
             for (const s of signals) {
@@ -227,10 +234,17 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     return announcedState;
   };
 
-  async function heartbeat() {
-    const doc: TradingHeartbeat = { pid: process.pid, ts: clock.now(), state: state(), epoch: actor.getSnapshot().context.epoch, lastCycle, lastCycleAt, mode: config.executionMode };
+  async function heartbeat(stopped = false) {
+    const doc: TradingHeartbeat = {
+      pid: process.pid, ts: clock.now(), state: state(), epoch: actor.getSnapshot().context.epoch, lastCycle, lastCycleAt,
+      mode: config.executionMode, host: hostname(), stopped,
+    };
     await store.kv.set(HEARTBEAT_KEY, doc);
   }
+
+  // Notifications can be missed (a pub/sub message during a reconnect, or one sent between the
+  // first read and the subscription); re-reading on every heartbeat bounds that to HEARTBEAT_MS.
+  const resync = async () => syncControl(await store.control.read());
 
   const unsubscribers = [
     await store.control.subscribe((record) => syncControl(record)),
@@ -241,7 +255,8 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     // Not unref'd: while paused or killed no other timer runs, and this keeps the process serving.
     timers.push(
       setInterval(() => {
-        heartbeat()
+        resync()
+          .then(() => heartbeat())
           .then(publishMetrics)
           .catch((err: unknown) => log.warn({ err }, 'heartbeat write failed'));
       }, config.heartbeatMs),
@@ -252,6 +267,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
 
   lines.sessionStarted(config.executionMode, strategies.map((s) => s.name));
   actor.start();
+  await resync();
   await pumpCommands();
   await heartbeat();
   await publishMetrics();
@@ -276,7 +292,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
       await settled().catch((err: unknown) => log.warn({ err }, 'stopping while a step is still running'));
       actor.send({ type: 'session.stop' });
       actor.stop();
-      await heartbeat().catch(() => {});
+      await heartbeat(true).catch(() => {});
       await publishMetrics().catch(() => {});
       lines.other('session_stopped', { reason });
       lines.flush();

@@ -1,0 +1,28 @@
+/**
+ * Pulling the kill switch, for every caller (the API's endpoint and the trading process's drawdown
+ * circuit breaker): the store transition to killed, then the durable command that cancels every open
+ * order of the whitelist. The command id is derived from the kill's epoch, so repeated presses and
+ * retries queue it once; the trading process executes it at least once even if it crashes.
+ */
+import type { ControlActor, ControlApplyResult } from '../domain/control.js';
+import { cancelInstructionsFor } from '../domain/instructions.js';
+import type { CancelInstruction } from '../domain/instructions.js';
+import type { Instrument } from '../domain/market.js';
+import type { Store } from '../ports/store.js';
+
+export async function pullKillSwitch(
+  store: Store,
+  instruments: readonly Instrument[],
+  reason: string,
+  who: ControlActor,
+): Promise<{ result: ControlApplyResult; instructions: CancelInstruction[] }> {
+  const result = await store.control.apply({ type: 'control.kill', reason }, who);
+  const instructions = cancelInstructionsFor(instruments);
+  await store.commands.enqueue({
+    id: `kill-cancels-epoch-${result.record.epoch}`,
+    type: 'kill_cancels',
+    payload: { instructions, reason: result.record.reason ?? reason, actor: who.actor },
+    enqueued_at: who.at,
+  });
+  return { result, instructions };
+}

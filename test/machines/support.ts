@@ -8,7 +8,6 @@ import { createActor, fromCallback } from 'xstate';
 import type { AnyActorRef, EventObject } from 'xstate';
 import type { Instrument, MarketSnapshot, MarketView } from '../../src/domain/market.js';
 import type { ApprovedOrder, OrderRequest } from '../../src/domain/orders.js';
-import type { AccountSnapshot } from '../../src/domain/portfolio.js';
 
 /** An actor that records every event it receives, in order. */
 export interface Collector<E extends EventObject = EventObject> {
@@ -76,26 +75,9 @@ export function marketView(...snapshots: MarketSnapshot[]): MarketView {
   return new Map(snapshots.map((s) => [s.symbol, s]));
 }
 
-/** NAV 10 000 at its peak, flat. */
-export function account(overrides: Partial<AccountSnapshot> = {}): AccountSnapshot {
-  return {
-    nav: 10_000,
-    peakNav: 10_000,
-    cash: 10_000,
-    realizedPnl: 0,
-    unrealizedPnl: 0,
-    fundingPnl: 0,
-    feesPaid: 0,
-    positions: [],
-    openOrders: [],
-    ts: 1_700_000_000_000,
-    ...overrides,
-  };
-}
-
-export function order(overrides: Partial<OrderRequest> = {}): OrderRequest {
-  return { clientOrderId: 's1-1-BTCUSDT-0', symbol: 'BTCUSDT', side: 'BUY', qty: 1, type: 'market', limitPrice: null, reduceOnly: false, ...overrides };
-}
+// The same account and order builders as the risk tests.
+export { account, order } from '../domain/risk/builders.js';
+import { order } from '../domain/risk/builders.js';
 
 /** An approval with a well-formed (but fake) token; the OMS machine never verifies tokens itself. */
 export function approval(clientOrderId: string, overrides: Partial<OrderRequest> = {}): ApprovedOrder {

@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { buildApp } from '../src/api/app.js';
 import { parseInstruments } from '../src/domain/instruments.js';
 import type { Store } from '../src/ports/store.js';
-import { generateKey } from '../src/runtime/keys.js';
+import { generateKey } from '../src/domain/keys.js';
 import { TEST_REDIS_URL } from '../test/support/redis.js';
 import type { Table } from './stats.js';
 import { textTable } from './stats.js';

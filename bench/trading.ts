@@ -6,7 +6,7 @@
 import { pino } from 'pino';
 import { SimulatedClock } from 'xstate';
 import type { Store } from '../src/ports/store.js';
-import { generateKey } from '../src/runtime/keys.js';
+import { generateKey } from '../src/domain/keys.js';
 import { createEventLines } from '../src/runtime/trading/event-lines.js';
 import type { EventLines } from '../src/runtime/trading/event-lines.js';
 import { readTradingConfig } from '../src/runtime/trading/trading-config.js';

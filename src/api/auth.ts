@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { keyId } from '../runtime/keys.js';
+import { keyId } from '../domain/keys.js';
 import { sendError } from './errors.js';
 
 declare module 'fastify' {

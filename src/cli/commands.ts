@@ -1,6 +1,6 @@
 /** The table of `tcs` subcommands: name, one-line summary, full help, and what runs. */
 import { parseArgs } from 'node:util';
-import { generateKey } from '../runtime/keys.js';
+import { generateKey } from '../domain/keys.js';
 import { loadEnv } from '../runtime/environment.js';
 
 export interface Command {

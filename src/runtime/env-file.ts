@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
-import { generateKey } from './keys.js';
+import { generateKey } from '../domain/keys.js';
 
 /** Variables from `path` merged under `env` (the real environment wins). */
 export function readEnvFile(path: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -3,7 +3,7 @@
  * rotation, and that a refused call changes nothing (a kill-switch with a wrong key stays running).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey, keyId } from '../../src/runtime/keys.js';
+import { generateKey, keyId } from '../../src/domain/keys.js';
 import { openTestApi } from '../support/api.js';
 import type { TestApi } from '../support/api.js';
 

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideControl } from '../../machines/control.machine.js';
 import type { ControlEvent, SystemState } from '../../src/domain/control.js';
-import { generateKey } from '../../src/runtime/keys.js';
+import { generateKey } from '../../src/domain/keys.js';
 import { startApi } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { openTestStore } from '../support/stores.js';

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
 import type { PortfolioDocument } from '../../src/domain/runtime-documents.js';
-import { keyId } from '../../src/runtime/keys.js';
+import { keyId } from '../../src/domain/keys.js';
 import { openTestApi } from '../support/api.js';
 import type { TestApi } from '../support/api.js';
 import { STORE_KINDS } from '../support/stores.js';

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { HEARTBEAT_KEY, PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
 import type { PortfolioDocument, TradingHeartbeat } from '../../src/domain/runtime-documents.js';
-import { generateKey } from '../../src/runtime/keys.js';
+import { generateKey } from '../../src/domain/keys.js';
 import { startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { STORE_KINDS, openTestStore } from '../support/stores.js';

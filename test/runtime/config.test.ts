@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, readApiConfig, readHmacSecret } from '../../src/runtime/config.js';
 import { readEnvFile, writeFirstRunEnvFile } from '../../src/runtime/env-file.js';
-import { generateKey, keyId } from '../../src/runtime/keys.js';
+import { generateKey, keyId } from '../../src/domain/keys.js';
 
 const KEY = generateKey();
 

@@ -15,7 +15,7 @@ import type { ApprovedOrder, OrderRequest } from '../../src/domain/orders.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/domain/risk/risk-engine.js';
 import { UsedTokenLedger } from '../../src/domain/used-token-ledger.js';
 import type { Venue } from '../../src/ports/venue.js';
-import { generateKey } from '../../src/runtime/keys.js';
+import { generateKey } from '../../src/domain/keys.js';
 import { createEventLines } from '../../src/runtime/trading/event-lines.js';
 import { createJobExecutor } from '../../src/runtime/trading/order-executor.js';
 import type { JobExecutor } from '../../src/runtime/trading/order-executor.js';

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
 import { parseInstruments } from '../../src/domain/instruments.js';
-import { generateKey } from '../../src/runtime/keys.js';
+import { generateKey } from '../../src/domain/keys.js';
 import { openTestStore } from './stores.js';
 import type { StoreKind, TestStore } from './stores.js';
 

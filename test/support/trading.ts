@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { SimulatedClock } from 'xstate';
-import { generateKey } from '../../src/runtime/keys.js';
+import { generateKey } from '../../src/domain/keys.js';
 import { createEventLines } from '../../src/runtime/trading/event-lines.js';
 import { readTradingConfig } from '../../src/runtime/trading/trading-config.js';
 import type { TradingConfig } from '../../src/runtime/trading/trading-config.js';

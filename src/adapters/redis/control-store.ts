@@ -29,6 +29,21 @@ export class RedisControlStore implements ControlStore {
     return decodeRecord(await this.redis.hgetall(this.keys.control));
   }
 
+  /**
+   * Writes the initial record (running, epoch 0) into a brand-new store, atomically. A store whose
+   * audit trail has entries but no control record has lost data (a flush, a restore without it): it
+   * must not quietly read as `running` — a latched kill would be undone — so opening it fails.
+   */
+  async seed(): Promise<void> {
+    const reply = await this.redis.eval(SEED_SCRIPT, 2, this.keys.control, this.keys.eventHead, INITIAL_CONTROL_RECORD.changed_at);
+    if (typeof reply === 'string' && reply.startsWith('audit:')) {
+      throw new Error(
+        `the Redis store has an audit trail (${reply.slice('audit:'.length)} entries) but no control record: refusing to treat it as running. ` +
+          'Restore the missing data, or inspect it with `tcs audit verify` and re-create the record deliberately.',
+      );
+    }
+  }
+
   apply(event: ControlEvent, who: ControlActor): Promise<ControlApplyResult> {
     return this.chain.mutex.run(() =>
       retryCas(`control ${event.type}`, async () => {
@@ -108,9 +123,18 @@ export class RedisControlStore implements ControlStore {
   }
 }
 
-/** A stored (or published) record; the initial record when nothing was ever written. */
+/** KEYS: control record, event head. ARGV: changed_at. Seeds a new store; reports a lost record. */
+const SEED_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'ok' end
+local seq = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
+if seq > 0 then return 'audit:' .. seq end
+redis.call('HSET', KEYS[1], 'state', 'running', 'epoch', 0, 'changed_at', ARGV[1])
+return 'seeded'
+`;
+
+/** A stored (or published) record. The store seeds it at open, so a missing one means lost data. */
 function decodeRecord(fields: Record<string, unknown>): ControlRecord {
-  if (fields.state === undefined) return { ...INITIAL_CONTROL_RECORD };
+  if (fields.state === undefined) throw new Error('the control record is missing from Redis (data lost since the store was opened?)');
   const state = String(fields.state);
   if (!(SYSTEM_STATES as readonly string[]).includes(state)) throw new Error(`stored control state is invalid: ${state}`);
   const reason = fields.reason;

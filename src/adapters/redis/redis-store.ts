@@ -38,7 +38,14 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     redis.disconnect();
     throw new Error(`cannot connect to Redis at ${description}: ${redact(err instanceof Error ? err.message : String(err))}`);
   }
-  return new RedisStore(redis, prefix, description, report);
+  const store = new RedisStore(redis, prefix, description, report);
+  try {
+    await store.control.seed();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
 }
 
 class RedisStore implements Store {

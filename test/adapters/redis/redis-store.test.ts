@@ -70,10 +70,25 @@ describe('Redis store specifics', () => {
   });
 
   it('uses the default prefix tcs: and reports kind redis', async () => {
+    const seededHere = (await admin.exists('tcs:control')) === 0;
     const store = await openRedisStore({ url: TEST_REDIS_URL });
     try {
       expect(store.kind).toBe('redis');
       expect(store.description).toMatch(/\(prefix tcs:\)$/);
+    } finally {
+      await store.close();
+      if (seededHere) await admin.del('tcs:control');
+    }
+  });
+
+  it('never reads a lost control record as running: opening refuses, and a running store errors', async () => {
+    const store = await open();
+    const prefix = prefixOf.get(store)!;
+    try {
+      await store.control.apply({ type: 'control.kill', reason: 'latched' }, { actor: 'k', at: '2024-01-01T00:00:00.000Z' });
+      await admin.del(redisKeys(prefix).control); // data loss
+      await expect(store.control.read()).rejects.toThrow(/control record is missing/);
+      await expect(openOn(prefix)).rejects.toThrow(/audit trail \(1 entries\) but no control record/);
     } finally {
       await store.close();
     }

@@ -8,7 +8,19 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', Buffer: 'readonly', AbortController: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        AbortController: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -17,9 +29,25 @@ export default tseslint.config(
   {
     files: ['machines/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:*', '../src/adapters/*', '../src/runtime/*', '../src/api/*', 'ioredis', 'better-sqlite3', 'fastify'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            'node:*',
+            '../src/adapters/*',
+            '../src/runtime/*',
+            '../src/api/*',
+            'ioredis',
+            'better-sqlite3',
+            'fastify',
+          ],
+        },
+      ],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval'],
-      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'machines take time from events or the injected clock' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'machines take time from events or the injected clock' },
+      ],
     },
   },
 );

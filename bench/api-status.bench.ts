@@ -31,7 +31,12 @@ export interface LoadFigures {
   gc: GcStats;
 }
 
-async function load(target: string, url: string, headers: Record<string, string>, durationS: number): Promise<{ result: Result; gc: GcStats }> {
+async function load(
+  target: string,
+  url: string,
+  headers: Record<string, string>,
+  durationS: number,
+): Promise<{ result: Result; gc: GcStats }> {
   const gc = watchGc();
   const result = await autocannon({ url, connections: CONNECTIONS, duration: durationS, workers: 1, headers });
   return { result, gc: await gc.stop() };
@@ -46,7 +51,13 @@ function figures(target: string, { result, gc }: { result: Result; gc: GcStats }
   return {
     target,
     reqPerSec: result.requests.average,
-    latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.average },
+    latency: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: result.latency.average,
+    },
     requests: result['2xx'] + result.non2xx,
     non2xx: result.non2xx,
     errors: result.errors,
@@ -87,9 +98,13 @@ export async function run(): Promise<BenchResult> {
   const ratio = status.reqPerSec / bareMean;
   const spread = Math.abs(plainBefore.reqPerSec - plainAfter.reqPerSec) / bareMean;
   const notes: string[] = [];
-  if (spread > 0.1) notes.push(`The two bare measurements differ by ${(spread * 100).toFixed(0)} %: the machine's speed changed during the run, so the ratio is uncertain by about as much.`);
+  if (spread > 0.1)
+    notes.push(
+      `The two bare measurements differ by ${(spread * 100).toFixed(0)} %: the machine's speed changed during the run, so the ratio is uncertain by about as much.`,
+    );
   for (const f of [plainBefore, status, plainAfter]) {
-    if (f.non2xx > 0 || f.errors > 0) notes.push(`${f.target}: ${f.non2xx} non-2xx answers, ${f.errors} connection errors (${f.timeouts} timeouts)`);
+    if (f.non2xx > 0 || f.errors > 0)
+      notes.push(`${f.target}: ${f.non2xx} non-2xx answers, ${f.errors} connection errors (${f.timeouts} timeouts)`);
   }
   notes.push(
     `Little's law at ${CONNECTIONS} connections: mean latency ≈ ${CONNECTIONS} ÷ req/s, so a p99 under ${AIM_P99_MS} ms needs well over ${int((CONNECTIONS / AIM_P99_MS) * 1000)} req/s from one Node thread.`,
@@ -100,7 +115,7 @@ export async function run(): Promise<BenchResult> {
     command: 'node bin/run-ts.mjs bench/api-status.bench.ts',
     method: [
       `autocannon 8, ${CONNECTIONS} connections, ${DURATION_S} s per measurement after a ${WARMUP_S} s warm-up of each target, one worker thread for the load generator; servers in the main thread on 127.0.0.1. Order: bare, status, bare; the ratio divides by the mean of the two bare figures.`,
-      'Status: buildApp on the Redis store (database 15, fresh prefix), Bearer key, full plugin stack (auth hook, metrics hook, rate-limit plugin registered). Bare: a second Fastify instance with only `app.get(\'/bare\', () => ({state:\'running\'}))`.',
+      "Status: buildApp on the Redis store (database 15, fresh prefix), Bearer key, full plugin stack (auth hook, metrics hook, rate-limit plugin registered). Bare: a second Fastify instance with only `app.get('/bare', () => ({state:'running'}))`.",
       'req/s is autocannon\'s mean of per-second samples; latencies come from autocannon\'s histogram, which records whole milliseconds (so "4 ms" means 4 ≤ t < 5 ms).',
     ],
     tables: [
@@ -119,12 +134,22 @@ export async function run(): Promise<BenchResult> {
       },
       {
         headers: ['ratio status ÷ mean bare (req/s)', 'status ÷ bare before', 'status ÷ bare after', 'aim'],
-        rows: [[ratio.toFixed(3), (status.reqPerSec / plainBefore.reqPerSec).toFixed(3), (status.reqPerSec / plainAfter.reqPerSec).toFixed(3), `≥ ${AIM_RATIO}`]],
+        rows: [
+          [
+            ratio.toFixed(3),
+            (status.reqPerSec / plainBefore.reqPerSec).toFixed(3),
+            (status.reqPerSec / plainAfter.reqPerSec).toFixed(3),
+            `≥ ${AIM_RATIO}`,
+          ],
+        ],
       },
     ],
     aims: [
       { text: `ratio status ÷ bare ≥ ${AIM_RATIO} (measured ${ratio.toFixed(3)})`, met: ratio >= AIM_RATIO },
-      { text: `status p99 < ${AIM_P99_MS} ms at ${CONNECTIONS} connections (measured ${status.latency.p99} ms)`, met: status.latency.p99 < AIM_P99_MS },
+      {
+        text: `status p99 < ${AIM_P99_MS} ms at ${CONNECTIONS} connections (measured ${status.latency.p99} ms)`,
+        met: status.latency.p99 < AIM_P99_MS,
+      },
     ],
     notes,
     seconds: (performance.now() - started) / 1000,

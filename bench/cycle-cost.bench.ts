@@ -59,7 +59,15 @@ async function measure(symbols: number, spec: string, cycles: number, warmup: nu
   } finally {
     await bench.cleanup();
   }
-  return { symbols, cycles: samples.length, wall: summarize(samples), decisionsAppended, outcomes, ordersSubmitted, gc };
+  return {
+    symbols,
+    cycles: samples.length,
+    wall: summarize(samples),
+    decisionsAppended,
+    outcomes,
+    ordersSubmitted,
+    gc,
+  };
 }
 
 export async function run(): Promise<BenchResult> {
@@ -68,8 +76,10 @@ export async function run(): Promise<BenchResult> {
   for (const c of CASES) figures.push(await measure(c.symbols, c.spec, c.cycles, c.warmup));
   const notes: string[] = [];
   for (const f of figures) {
-    if (f.decisionsAppended < f.cycles) notes.push(`${f.symbols} symbols: only ${f.decisionsAppended} events appended for ${f.cycles} cycles`);
-    if ((f.outcomes.completed ?? 0) !== f.cycles) notes.push(`${f.symbols} symbols: cycle outcomes ${JSON.stringify(f.outcomes)}`);
+    if (f.decisionsAppended < f.cycles)
+      notes.push(`${f.symbols} symbols: only ${f.decisionsAppended} events appended for ${f.cycles} cycles`);
+    if ((f.outcomes.completed ?? 0) !== f.cycles)
+      notes.push(`${f.symbols} symbols: cycle outcomes ${JSON.stringify(f.outcomes)}`);
   }
   const ten = figures.find((f) => f.symbols === 10);
   const result: BenchResult = {
@@ -82,7 +92,18 @@ export async function run(): Promise<BenchResult> {
     ],
     tables: [
       {
-        headers: ['symbols', 'cycles', 'p50', 'p90', 'p99', 'max', 'mean', 'events appended', 'orders submitted', 'GC in process'],
+        headers: [
+          'symbols',
+          'cycles',
+          'p50',
+          'p90',
+          'p99',
+          'max',
+          'mean',
+          'events appended',
+          'orders submitted',
+          'GC in process',
+        ],
         rows: figures.map((f) => [
           String(f.symbols),
           int(f.cycles),
@@ -97,7 +118,12 @@ export async function run(): Promise<BenchResult> {
         ]),
       },
     ],
-    aims: [{ text: `10 symbols: cycle p99 < ${AIM_P99_MS} ms (measured ${ten ? ms(ten.wall.p99) : 'n/a'})`, met: ten ? ten.wall.p99 < AIM_P99_MS : null }],
+    aims: [
+      {
+        text: `10 symbols: cycle p99 < ${AIM_P99_MS} ms (measured ${ten ? ms(ten.wall.p99) : 'n/a'})`,
+        met: ten ? ten.wall.p99 < AIM_P99_MS : null,
+      },
+    ],
     notes,
     seconds: (performance.now() - started) / 1000,
     data: figures,

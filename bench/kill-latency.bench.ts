@@ -24,7 +24,18 @@ import { createTradingSystem } from '../src/runtime/trading/trading-system.js';
 import type { TradingSystem } from '../src/runtime/trading/trading-system.js';
 import { int, ms, summarize } from './stats.js';
 import type { Summary } from './stats.js';
-import { API_SYMBOLS, REPO_ROOT, gcText, openBenchStore, printResult, runDirectly, sendToParent, startApi, watchGc, withDeadline } from './support.js';
+import {
+  API_SYMBOLS,
+  REPO_ROOT,
+  gcText,
+  openBenchStore,
+  printResult,
+  runDirectly,
+  sendToParent,
+  startApi,
+  watchGc,
+  withDeadline,
+} from './support.js';
 import { benchTradingConfig, noopLines, silentLog } from './trading.js';
 import type { BenchResult, GcStats, StoreKind } from './support.js';
 
@@ -91,10 +102,20 @@ export async function run(): Promise<BenchResult> {
     tables: [
       {
         headers: ['store', 'trials', 'p50', 'p90', 'p99', 'max', 'GC in API process (counted trials)', 'aim p99'],
-        rows: figures.map((f) => [f.store, int(f.trials), ms(f.total.p50), ms(f.total.p90), ms(f.total.p99), ms(f.total.max), gcText(f.gc), `< ${AIMS[f.store]} ms`]),
+        rows: figures.map((f) => [
+          f.store,
+          int(f.trials),
+          ms(f.total.p50),
+          ms(f.total.p90),
+          ms(f.total.p99),
+          ms(f.total.max),
+          gcText(f.gc),
+          `< ${AIMS[f.store]} ms`,
+        ]),
       },
       {
-        caption: 'Parts of the path, p50 / p99: the HTTP answer in the API process; POST sent → root killed in the child (wall clocks of two processes, approximate); root killed → no open orders (child clock)',
+        caption:
+          'Parts of the path, p50 / p99: the HTTP answer in the API process; POST sent → root killed in the child (wall clocks of two processes, approximate); root killed → no open orders (child clock)',
         headers: ['store', 'HTTP response', 'POST → root killed', 'killed → no open orders'],
         rows: figures.map((f) => [
           f.store,
@@ -104,12 +125,25 @@ export async function run(): Promise<BenchResult> {
         ]),
       },
       {
-        caption: 'The five slowest counted trials per store, with their parts (when the parts are small but the total is not, the time went to the IPC hop or to a pause in the API process)',
+        caption:
+          'The five slowest counted trials per store, with their parts (when the parts are small but the total is not, the time went to the IPC hop or to a pause in the API process)',
         headers: ['store', 'trial', 'total', 'HTTP response', 'POST → root killed', 'killed → no open orders'],
-        rows: figures.flatMap((f) => f.slowest.map((t) => [f.store, String(t.trial), ms(t.totalMs), ms(t.httpMs), ms(t.toKilledMs), ms(t.killedToEmptyMs)])),
+        rows: figures.flatMap((f) =>
+          f.slowest.map((t) => [
+            f.store,
+            String(t.trial),
+            ms(t.totalMs),
+            ms(t.httpMs),
+            ms(t.toKilledMs),
+            ms(t.killedToEmptyMs),
+          ]),
+        ),
       },
     ],
-    aims: figures.map((f) => ({ text: `${f.store}: kill p99 < ${AIMS[f.store]} ms (measured ${ms(f.total.p99)} over ${f.trials} trials)`, met: f.trials > 0 ? f.total.p99 < AIMS[f.store] : null })),
+    aims: figures.map((f) => ({
+      text: `${f.store}: kill p99 < ${AIMS[f.store]} ms (measured ${ms(f.total.p99)} over ${f.trials} trials)`,
+      met: f.trials > 0 ? f.total.p99 < AIMS[f.store] : null,
+    })),
     notes,
     seconds: (performance.now() - started) / 1000,
     data: figures,
@@ -142,7 +176,8 @@ async function measureStore(kind: StoreKind): Promise<KillStoreFigures> {
       }
       inbox.send({ type: 'prepare', trial });
       const { message: ready } = await inbox.next('ready', TRIAL_TIMEOUT_MS);
-      if (ready.open < RESTING_ORDERS) throw new Error(`trial ${trial}: only ${ready.open} open orders before the kill`);
+      if (ready.open < RESTING_ORDERS)
+        throw new Error(`trial ${trial}: only ${ready.open} open orders before the kill`);
       // A random pause (untimed) so the kill does not always land at the same phase of the child's
       // timers: right after 'ready' the SQLite watcher's overdue 5 ms poll has just run.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * MAX_PHASE_DELAY_MS));
@@ -152,7 +187,8 @@ async function measureStore(kind: StoreKind): Promise<KillStoreFigures> {
       const t0 = performance.now();
       const response = await fetch(`${api.baseUrl}/control/kill-switch`, { method: 'POST', headers: api.auth });
       const tResponse = performance.now();
-      if (response.status !== 200) throw new Error(`trial ${trial}: kill-switch answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 200)
+        throw new Error(`trial ${trial}: kill-switch answered ${response.status}: ${await response.text()}`);
       await response.arrayBuffer();
       const { message, receivedAt } = await done;
       if (trial >= WARMUP) {
@@ -217,7 +253,10 @@ class Inbox {
     this.child.send(message);
   }
 
-  async next<T extends FromChild['type']>(type: T, timeoutMs: number): Promise<{ message: Extract<FromChild, { type: T }>; receivedAt: number }> {
+  async next<T extends FromChild['type']>(
+    type: T,
+    timeoutMs: number,
+  ): Promise<{ message: Extract<FromChild, { type: T }>; receivedAt: number }> {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
       if (this.failure) throw this.failure;
@@ -250,27 +289,52 @@ async function traderChild(): Promise<void> {
   const store = await openStore(url);
   const config = benchTradingConfig(url, { SYMBOLS: API_SYMBOLS, CYCLE_SECONDS: '3600', ORDER_STYLE: 'passive' });
   // Only for reference prices of the resting orders; the system has its own feed.
-  const referenceFeed = createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
+  const referenceFeed = createSyntheticFeed({
+    instruments: config.instruments,
+    seed: config.marketSeed,
+    stepMs: 60_000,
+  });
   let system: TradingSystem | null = null;
 
   const prepare = async (trial: number) => {
     if (system) await system.stop('benchmark trial over');
     system = null;
     const control = await store.control.read();
-    if (control.state !== 'running') throw new Error(`trial ${trial}: the store is ${control.state}, expected running after resetKill`);
-    const current = await createTradingSystem({ config, store, lines: noopLines(), log: silentLog(), clock: systemClock });
+    if (control.state !== 'running')
+      throw new Error(`trial ${trial}: the store is ${control.state}, expected running after resetKill`);
+    const current = await createTradingSystem({
+      config,
+      store,
+      lines: noopLines(),
+      log: silentLog(),
+      clock: systemClock,
+    });
     system = current;
     await current.settled();
     const market = await referenceFeed.next(Date.now());
     for (const instrument of config.instruments.slice(0, RESTING_ORDERS)) {
       const snapshot = market.get(instrument.symbol)!;
       const limitPrice = floorToLot(snapshot.bid * 0.5, instrument.tickSize);
-      const qty = Math.max(instrument.lotSize, floorToLot((instrument.minNotional * 4) / limitPrice, instrument.lotSize));
+      const qty = Math.max(
+        instrument.lotSize,
+        floorToLot((instrument.minNotional * 4) / limitPrice, instrument.lotSize),
+      );
       const { order } = await current.venue.submit(
-        { clientOrderId: `bench-rest-${process.pid}-${trial}-${instrument.symbol}`, symbol: instrument.symbol, side: 'BUY', qty, type: 'limit', limitPrice, reduceOnly: false },
+        {
+          clientOrderId: `bench-rest-${process.pid}-${trial}-${instrument.symbol}`,
+          symbol: instrument.symbol,
+          side: 'BUY',
+          qty,
+          type: 'limit',
+          limitPrice,
+          reduceOnly: false,
+        },
         market,
       );
-      if (order.status !== 'open') throw new Error(`trial ${trial}: resting order on ${instrument.symbol} is ${order.status} (${order.rejectReason ?? ''})`);
+      if (order.status !== 'open')
+        throw new Error(
+          `trial ${trial}: resting order on ${instrument.symbol} is ${order.status} (${order.rejectReason ?? ''})`,
+        );
     }
     const open = (await current.venue.openOrders()).length;
     arm(current, trial);
@@ -285,7 +349,12 @@ async function traderChild(): Promise<void> {
         if ((await current.venue.openOrders()).length === 0) break;
         await nextTurn();
       }
-      send({ type: 'done', trial, killedAtWallMs: performance.timeOrigin + killedAt!, killedToEmptyMs: performance.now() - killedAt! });
+      send({
+        type: 'done',
+        trial,
+        killedAtWallMs: performance.timeOrigin + killedAt!,
+        killedToEmptyMs: performance.now() - killedAt!,
+      });
     };
     const subscription = current.actor.subscribe((snapshot) => {
       if (killedAt !== null || !snapshot.matches({ control: 'killed' })) return;
@@ -297,7 +366,9 @@ async function traderChild(): Promise<void> {
 
   process.on('message', (message: ToChild) => {
     if (message.type === 'prepare') {
-      prepare(message.trial).catch((err: unknown) => send({ type: 'error', message: String((err as Error).stack ?? err) }));
+      prepare(message.trial).catch((err: unknown) =>
+        send({ type: 'error', message: String((err as Error).stack ?? err) }),
+      );
       return;
     }
     void (async () => {

@@ -38,7 +38,10 @@ export interface MemorySample {
   terminalOrders: number;
 }
 
-type FromChild = { type: 'sample'; sample: MemorySample } | { type: 'end'; cycles: number; stoppedEarly: boolean } | { type: 'error'; message: string };
+type FromChild =
+  | { type: 'sample'; sample: MemorySample }
+  | { type: 'end'; cycles: number; stoppedEarly: boolean }
+  | { type: 'error'; message: string };
 
 const COMMAND = 'node --expose-gc bin/run-ts.mjs bench/memory.bench.ts (with TCS_BENCH_ROLE=memory)';
 
@@ -58,7 +61,9 @@ export async function run(): Promise<BenchResult> {
       if (message.type === 'sample') {
         samples.push(message.sample);
         const s = message.sample;
-        console.log(`memory: cycle ${s.cycle}: rss ${mb(s.rss)}, heapUsed ${mb(s.heapUsed)}, paper:state ${int(s.paperStateBytes)} B (${s.elapsedS.toFixed(0)} s)`);
+        console.log(
+          `memory: cycle ${s.cycle}: rss ${mb(s.rss)}, heapUsed ${mb(s.heapUsed)}, paper:state ${int(s.paperStateBytes)} B (${s.elapsedS.toFixed(0)} s)`,
+        );
       } else if (message.type === 'end') {
         cycles = message.cycles;
         stoppedEarly = message.stoppedEarly;
@@ -66,7 +71,9 @@ export async function run(): Promise<BenchResult> {
         notes.push(`child error: ${message.message}`);
       }
     });
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`memory child exited with code ${code} (signal ${signal})`))));
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`memory child exited with code ${code} (signal ${signal})`)),
+    );
   });
   try {
     await withDeadline(finished, BUDGET_MS + 60_000, 'memory child');
@@ -83,7 +90,10 @@ export async function run(): Promise<BenchResult> {
   const heapGrowth = at2000 && last ? last.heapUsed - at2000.heapUsed : Number.NaN;
   const perCycle = at2000 && last && last.cycle > at2000.cycle ? heapGrowth / (last.cycle - at2000.cycle) : Number.NaN;
   const loaded = samples.find((s) => s.cycle === -1);
-  if (loaded) notes.push(`With the modules loaded and nothing opened the child already had ${mb(loaded.rss)} RSS (heapUsed ${mb(loaded.heapUsed)}): Node, tsx and the dependencies.`);
+  if (loaded)
+    notes.push(
+      `With the modules loaded and nothing opened the child already had ${mb(loaded.rss)} RSS (heapUsed ${mb(loaded.heapUsed)}): Node, tsx and the dependencies.`,
+    );
   if (at2000 && last && last.terminalOrders > at2000.terminalOrders && Number.isFinite(heapGrowth)) {
     notes.push(
       `From cycle ${int(at2000.cycle)} to ${int(last.cycle)} the paper venue's kept terminal orders went from ${int(at2000.terminalOrders)} to ${int(last.terminalOrders)} ` +
@@ -96,7 +106,9 @@ export async function run(): Promise<BenchResult> {
     const rate = (a: MemorySample, b: MemorySample) => ((b.cyclingS - a.cyclingS) * 1000) / (b.cycle - a.cycle);
     const start = rate(counted[0]!, first);
     const end = rate(counted[counted.length - 2]!, last);
-    notes.push(`Mean cycle time went from ${start.toFixed(2)} ms (cycles 1–${int(EVERY)}) to ${end.toFixed(2)} ms (the last interval).`);
+    notes.push(
+      `Mean cycle time went from ${start.toFixed(2)} ms (cycles 1–${int(EVERY)}) to ${end.toFixed(2)} ms (the last interval).`,
+    );
   }
   const result: BenchResult = {
     id: 'memory',
@@ -110,10 +122,23 @@ export async function run(): Promise<BenchResult> {
     tables: [
       {
         caption: 'Series, after gc',
-        headers: ['cycle', 'RSS', 'heapUsed', 'heapTotal', 'external', 'ms per cycle', 'paper:state', 'terminal orders kept', 'elapsed'],
+        headers: [
+          'cycle',
+          'RSS',
+          'heapUsed',
+          'heapTotal',
+          'external',
+          'ms per cycle',
+          'paper:state',
+          'terminal orders kept',
+          'elapsed',
+        ],
         rows: samples.map((s, i) => {
           const previous = i > 0 ? samples[i - 1] : undefined;
-          const perCycle = previous && previous.cycle >= 0 && s.cycle > previous.cycle ? ((s.cyclingS - previous.cyclingS) * 1000) / (s.cycle - previous.cycle) : Number.NaN;
+          const perCycle =
+            previous && previous.cycle >= 0 && s.cycle > previous.cycle
+              ? ((s.cyclingS - previous.cyclingS) * 1000) / (s.cycle - previous.cycle)
+              : Number.NaN;
           return [
             s.cycle < 0 ? 'modules loaded' : int(s.cycle),
             mb(s.rss),
@@ -129,13 +154,33 @@ export async function run(): Promise<BenchResult> {
       },
       {
         caption: 'Summary',
-        headers: ['cycles run', 'final RSS', 'RSS growth 2000 → last', 'heapUsed growth 2000 → last', 'heap bytes per cycle'],
-        rows: [[int(cycles), last ? mb(last.rss) : 'n/a', Number.isFinite(rssGrowth) ? mb(rssGrowth) : 'n/a', Number.isFinite(heapGrowth) ? mb(heapGrowth) : 'n/a', Number.isFinite(perCycle) ? int(perCycle) : 'n/a']],
+        headers: [
+          'cycles run',
+          'final RSS',
+          'RSS growth 2000 → last',
+          'heapUsed growth 2000 → last',
+          'heap bytes per cycle',
+        ],
+        rows: [
+          [
+            int(cycles),
+            last ? mb(last.rss) : 'n/a',
+            Number.isFinite(rssGrowth) ? mb(rssGrowth) : 'n/a',
+            Number.isFinite(heapGrowth) ? mb(heapGrowth) : 'n/a',
+            Number.isFinite(perCycle) ? int(perCycle) : 'n/a',
+          ],
+        ],
       },
     ],
     aims: [
-      { text: `final RSS < ${AIM_RSS_MB} MB (measured ${last ? mb(last.rss) : 'n/a'})`, met: last ? last.rss < AIM_RSS_MB * 1024 * 1024 : null },
-      { text: `no heap growth from cycle 2000 (measured ${Number.isFinite(heapGrowth) ? mb(heapGrowth) : 'n/a'})`, met: Number.isFinite(heapGrowth) ? heapGrowth < HEAP_GROWTH_LIMIT_MB * 1024 * 1024 : null },
+      {
+        text: `final RSS < ${AIM_RSS_MB} MB (measured ${last ? mb(last.rss) : 'n/a'})`,
+        met: last ? last.rss < AIM_RSS_MB * 1024 * 1024 : null,
+      },
+      {
+        text: `no heap growth from cycle 2000 (measured ${Number.isFinite(heapGrowth) ? mb(heapGrowth) : 'n/a'})`,
+        met: Number.isFinite(heapGrowth) ? heapGrowth < HEAP_GROWTH_LIMIT_MB * 1024 * 1024 : null,
+      },
     ],
     notes,
     seconds: (performance.now() - started) / 1000,
@@ -162,7 +207,20 @@ async function memoryChild(): Promise<void> {
     gc();
     const m = process.memoryUsage();
     const elapsedS = cycle < 0 ? 0 : (performance.now() - began) / 1000;
-    send({ type: 'sample', sample: { cycle, rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, elapsedS, cyclingS: cyclingMs / 1000, paperStateBytes, terminalOrders } });
+    send({
+      type: 'sample',
+      sample: {
+        cycle,
+        rss: m.rss,
+        heapUsed: m.heapUsed,
+        heapTotal: m.heapTotal,
+        external: m.external,
+        elapsedS,
+        cyclingS: cyclingMs / 1000,
+        paperStateBytes,
+        terminalOrders,
+      },
+    });
   };
   await sample(-1);
   bench = await openBenchStore('sqlite');

@@ -49,7 +49,9 @@ async function main(): Promise<void> {
   const outcomes: Outcome[] = [];
   for (const entry of BENCHMARKS) {
     const quiet = await waitForQuiet();
-    console.log(`\n>> ${entry.file} (machine ${(quiet.busyBefore * 100).toFixed(0)} % busy before, waited ${quiet.waitedS} s)`);
+    console.log(
+      `\n>> ${entry.file} (machine ${(quiet.busyBefore * 100).toFixed(0)} % busy before, waited ${quiet.waitedS} s)`,
+    );
     const t0 = performance.now();
     let result: BenchResult | null = null;
     let error: string | null = null;
@@ -78,13 +80,21 @@ function revision(): string {
       .split('\n')
       .map((line) => line.slice(3))
       .filter((path) => path !== '' && !path.startsWith('bench/') && path !== 'BENCHMARKS.md');
-    return dirty.length === 0 ? `commit ${commit}, no uncommitted changes outside bench/` : `commit ${commit} with uncommitted changes to ${dirty.join(', ')}`;
+    return dirty.length === 0
+      ? `commit ${commit}, no uncommitted changes outside bench/`
+      : `commit ${commit} with uncommitted changes to ${dirty.join(', ')}`;
   } catch {
     return 'git revision unknown';
   }
 }
 
-function render(startedAt: Date, host: ReturnType<typeof machine>, redis: string, rev: string, outcomes: Outcome[]): string {
+function render(
+  startedAt: Date,
+  host: ReturnType<typeof machine>,
+  redis: string,
+  rev: string,
+  outcomes: Outcome[],
+): string {
   const out: string[] = [];
   out.push('# Benchmarks', '');
   out.push(
@@ -109,14 +119,17 @@ function render(startedAt: Date, host: ReturnType<typeof machine>, redis: string
       aimRows.push([o.entry.file, 'benchmark did not finish', 'not measured']);
       continue;
     }
-    for (const aim of o.result.aims) aimRows.push([o.entry.file, aim.text, aim.met === null ? 'not measured' : aim.met ? 'met' : '**not met**']);
+    for (const aim of o.result.aims)
+      aimRows.push([o.entry.file, aim.text, aim.met === null ? 'not measured' : aim.met ? 'met' : '**not met**']);
   }
   out.push(markdownTable({ headers: ['benchmark', 'aim (measured)', 'result'], rows: aimRows }), '');
 
   outcomes.forEach((o, i) => {
     const title = o.result?.title ?? o.entry.file;
     out.push(`## ${i + 1}. ${title}`, '');
-    out.push(`- Produced by: \`${SUITE_COMMAND}\` (\`${SUITE_COMMAND_EXPANDED}\`), step ${i + 1} of ${outcomes.length}, in ${o.seconds.toFixed(1)} s.`);
+    out.push(
+      `- Produced by: \`${SUITE_COMMAND}\` (\`${SUITE_COMMAND_EXPANDED}\`), step ${i + 1} of ${outcomes.length}, in ${o.seconds.toFixed(1)} s.`,
+    );
     out.push(`- Alone: \`${o.result?.command ?? `node bin/run-ts.mjs bench/${o.entry.file}`}\``);
     out.push(
       `- Machine just before: ${(o.quiet.busyBefore * 100).toFixed(0)} % CPU busy (all cores, other processes)` +

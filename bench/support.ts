@@ -83,7 +83,8 @@ export function printResult(result: BenchResult): void {
     if (table.caption) out.push(table.caption);
     out.push(textTable(table), '');
   }
-  for (const aim of result.aims) out.push(`aim: ${aim.text} → ${aim.met === null ? 'not measured' : aim.met ? 'met' : 'NOT met'}`);
+  for (const aim of result.aims)
+    out.push(`aim: ${aim.text} → ${aim.met === null ? 'not measured' : aim.met ? 'met' : 'NOT met'}`);
   for (const note of result.notes) out.push(`note: ${note}`);
   console.log(out.join('\n'));
 }
@@ -167,7 +168,11 @@ export function watchGc(): { stop(): Promise<GcStats> } {
       // Entries are delivered asynchronously; let the last ones arrive.
       await new Promise((resolve) => setTimeout(resolve, 10));
       observer.disconnect();
-      return { count: pauses.length, totalMs: pauses.reduce((a, b) => a + b, 0), maxMs: pauses.length ? Math.max(...pauses) : 0 };
+      return {
+        count: pauses.length,
+        totalMs: pauses.reduce((a, b) => a + b, 0),
+        maxMs: pauses.length ? Math.max(...pauses) : 0,
+      };
     },
   };
 }
@@ -212,7 +217,10 @@ export interface RunningApi {
  * request's server-side time (Fastify's reply.elapsedTime, from an onResponse hook added by the
  * benchmark only), to tell server time from client time.
  */
-export async function startApi(store: Store, options: { controlRateLimit?: number; serverMs?: number[] } = {}): Promise<RunningApi> {
+export async function startApi(
+  store: Store,
+  options: { controlRateLimit?: number; serverMs?: number[] } = {},
+): Promise<RunningApi> {
   const key = generateKey();
   const app = await buildApp({
     store,
@@ -231,5 +239,11 @@ export async function startApi(store: Store, options: { controlRateLimit?: numbe
   }
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
-  return { app, baseUrl: `http://127.0.0.1:${port}`, key, auth: { authorization: `Bearer ${key}` }, close: () => app.close() };
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${port}`,
+    key,
+    auth: { authorization: `Bearer ${key}` },
+    close: () => app.close(),
+  };
 }

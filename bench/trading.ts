@@ -40,11 +40,23 @@ export interface SimulatedTrading {
 }
 
 /** The whole actor system on `store`, with a SimulatedClock as both clock and timers; the first cycle has settled. */
-export async function openSimulatedTrading(store: Store, url: string, env: Record<string, string>): Promise<SimulatedTrading> {
+export async function openSimulatedTrading(
+  store: Store,
+  url: string,
+  env: Record<string, string>,
+): Promise<SimulatedTrading> {
   const config = benchTradingConfig(url, env);
   const clock = new SimulatedClock();
   clock.set(SIM_START);
-  const system = await createTradingSystem({ config, store, lines: noopLines(), log: silentLog(), clock, timers: clock, backgroundTimers: false });
+  const system = await createTradingSystem({
+    config,
+    store,
+    lines: noopLines(),
+    log: silentLog(),
+    clock,
+    timers: clock,
+    backgroundTimers: false,
+  });
   await system.settled();
   return {
     system,

@@ -43,7 +43,9 @@ async function measure(kind: StoreKind): Promise<TransitionFigures> {
       const body = (await response.json()) as { changed?: boolean };
       const elapsed = performance.now() - t0;
       if (response.status !== 200 || body.changed !== true) {
-        throw new Error(`${kind}: ${verb} #${i} answered ${response.status} ${JSON.stringify(body)} (expected 200 with changed=true)`);
+        throw new Error(
+          `${kind}: ${verb} #${i} answered ${response.status} ${JSON.stringify(body)} (expected 200 with changed=true)`,
+        );
       }
       if (i >= WARMUP) client.push(elapsed);
     }
@@ -84,7 +86,10 @@ export async function run(): Promise<BenchResult> {
         ]),
       },
     ],
-    aims: figures.map((f) => ({ text: `${f.store}: transition p99 < ${AIMS[f.store]} ms (measured ${ms(f.client.p99)})`, met: f.client.p99 < AIMS[f.store] })),
+    aims: figures.map((f) => ({
+      text: `${f.store}: transition p99 < ${AIMS[f.store]} ms (measured ${ms(f.client.p99)})`,
+      met: f.client.p99 < AIMS[f.store],
+    })),
     notes: figures
       .filter((f) => f.client.p99 > 2 * f.server.p99)
       .map(

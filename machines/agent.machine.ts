@@ -14,7 +14,11 @@ export interface AgentInput {
   instruments: readonly Instrument[];
 }
 
-export function analyseAll(strategy: StrategyAgent, instruments: readonly Instrument[], request: AnalyseRequest): SignalsReply {
+export function analyseAll(
+  strategy: StrategyAgent,
+  instruments: readonly Instrument[],
+  request: AnalyseRequest,
+): SignalsReply {
   const signals: Signal[] = [];
   const errors: string[] = [];
   for (const instrument of instruments) {
@@ -37,7 +41,10 @@ export const agentMachine = setup({
   context: ({ input }) => input,
   on: {
     'agent.analyse': {
-      actions: sendTo(({ event }) => event.replyTo, ({ context, event }) => analyseAll(context.strategy, context.instruments, event)),
+      actions: sendTo(
+        ({ event }) => event.replyTo,
+        ({ context, event }) => analyseAll(context.strategy, context.instruments, event),
+      ),
     },
   },
 });

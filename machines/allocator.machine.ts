@@ -27,14 +27,27 @@ export const allocatorMachine = setup({
   }),
   on: {
     'allocator.size': {
-      actions: sendTo(({ event }) => event.replyTo, ({ context, event }) => ({
-        type: 'allocator.sized' as const,
-        cycle: event.cycle,
-        proposals: safely(
-          () => allocate(event.selected, { account: event.account, market: event.market, instruments: context.instruments, cycle: event.cycle }, context.settings),
-          (err) => event.selected.map((signal) => ({ signal, order: null, skipped: { code: 'ALLOCATOR_ERROR', message: err } })),
-        ),
-      })),
+      actions: sendTo(
+        ({ event }) => event.replyTo,
+        ({ context, event }) => ({
+          type: 'allocator.sized' as const,
+          cycle: event.cycle,
+          proposals: safely(
+            () =>
+              allocate(
+                event.selected,
+                { account: event.account, market: event.market, instruments: context.instruments, cycle: event.cycle },
+                context.settings,
+              ),
+            (err) =>
+              event.selected.map((signal) => ({
+                signal,
+                order: null,
+                skipped: { code: 'ALLOCATOR_ERROR', message: err },
+              })),
+          ),
+        }),
+      ),
     },
   },
 });

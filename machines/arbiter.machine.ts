@@ -16,11 +16,14 @@ export const arbiterMachine = setup({
   context: ({ input }) => ({ options: input }),
   on: {
     'arbiter.select': {
-      actions: sendTo(({ event }) => event.replyTo, ({ context, event }) => ({
-        type: 'arbiter.selected' as const,
-        cycle: event.cycle,
-        result: safely(() => arbitrate(event.signals, context.options), { ranked: [], selected: [] }),
-      })),
+      actions: sendTo(
+        ({ event }) => event.replyTo,
+        ({ context, event }) => ({
+          type: 'arbiter.selected' as const,
+          cycle: event.cycle,
+          result: safely(() => arbitrate(event.signals, context.options), { ranked: [], selected: [] }),
+        }),
+      ),
     },
   },
 });

@@ -90,7 +90,8 @@ export const cycleMachine = setup({
     cycleDeadline: 30_000,
   },
   guards: {
-    controlMoved: ({ context }, params: { control: ControlRecord }) => params.control.state !== 'running' || params.control.epoch !== context.epoch,
+    controlMoved: ({ context }, params: { control: ControlRecord }) =>
+      params.control.state !== 'running' || params.control.epoch !== context.epoch,
     lastAgentReply: ({ context }) => context.replies.length + 1 >= context.agentIds.length,
     noAgents: ({ context }) => context.agentIds.length === 0,
   },
@@ -116,7 +117,13 @@ export const cycleMachine = setup({
     working: {
       initial: 'loading',
       after: {
-        cycleDeadline: { target: 'recording', actions: assign({ outcome: 'failed' as const, error: 'cycle deadline exceeded: a step did not answer in time' }) },
+        cycleDeadline: {
+          target: 'recording',
+          actions: assign({
+            outcome: 'failed' as const,
+            error: 'cycle deadline exceeded: a step did not answer in time',
+          }),
+        },
       },
       states: {
         loading: {
@@ -124,20 +131,39 @@ export const cycleMachine = setup({
             src: 'loadMarket',
             input: ({ context }) => ({ cycle: context.cycle, epoch: context.epoch }),
             onDone: [
-              { guard: { type: 'controlMoved', params: ({ event }) => ({ control: event.output.control }) }, target: '#cycle.recording', actions: assign({ outcome: 'superseded' as const }) },
+              {
+                guard: { type: 'controlMoved', params: ({ event }) => ({ control: event.output.control }) },
+                target: '#cycle.recording',
+                actions: assign({ outcome: 'superseded' as const }),
+              },
               {
                 target: 'analysing',
-                actions: assign(({ event }) => ({ now: event.output.now, market: event.output.market, account: event.output.account })),
+                actions: assign(({ event }) => ({
+                  now: event.output.now,
+                  market: event.output.market,
+                  account: event.output.account,
+                })),
               },
             ],
-            onError: { target: '#cycle.recording', actions: assign({ outcome: 'failed' as const, error: ({ event }) => String((event.error as Error)?.message ?? event.error) }) },
+            onError: {
+              target: '#cycle.recording',
+              actions: assign({
+                outcome: 'failed' as const,
+                error: ({ event }) => String((event.error as Error)?.message ?? event.error),
+              }),
+            },
           },
         },
         analysing: {
           always: { guard: 'noAgents', target: 'arbitrating' },
           entry: enqueueActions(({ context, system, self, enqueue }) => {
             for (const id of context.agentIds) {
-              const request: AnalyseRequest = { type: 'agent.analyse', cycle: context.cycle, market: context.market!, replyTo: self };
+              const request: AnalyseRequest = {
+                type: 'agent.analyse',
+                cycle: context.cycle,
+                market: context.market!,
+                replyTo: self,
+              };
               enqueue.sendTo(system.get(id), request as unknown as EventObject);
             }
           }),
@@ -146,76 +172,113 @@ export const cycleMachine = setup({
               {
                 guard: 'lastAgentReply',
                 target: 'arbitrating',
-                actions: [assign({ replies: ({ context, event }) => [...context.replies, event] }), { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) }],
+                actions: [
+                  assign({ replies: ({ context, event }) => [...context.replies, event] }),
+                  { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) },
+                ],
               },
-              { actions: [assign({ replies: ({ context, event }) => [...context.replies, event] }), { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) }] },
+              {
+                actions: [
+                  assign({ replies: ({ context, event }) => [...context.replies, event] }),
+                  { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) },
+                ],
+              },
             ],
           },
         },
         arbitrating: {
-          entry: sendTo(({ system }) => system.get('arbiter'), ({ context, self }): SelectRequest => ({
-            type: 'arbiter.select',
-            cycle: context.cycle,
-            signals: context.replies.flatMap((r) => r.signals),
-            replyTo: self,
-          })),
+          entry: sendTo(
+            ({ system }) => system.get('arbiter'),
+            ({ context, self }): SelectRequest => ({
+              type: 'arbiter.select',
+              cycle: context.cycle,
+              signals: context.replies.flatMap((r) => r.signals),
+              replyTo: self,
+            }),
+          ),
           on: {
             'arbiter.selected': [
-              { guard: ({ event }) => event.result.selected.length === 0, target: '#cycle.recording', actions: assign({ arbitration: ({ event }) => event.result }) },
+              {
+                guard: ({ event }) => event.result.selected.length === 0,
+                target: '#cycle.recording',
+                actions: assign({ arbitration: ({ event }) => event.result }),
+              },
               { target: 'sizing', actions: assign({ arbitration: ({ event }) => event.result }) },
             ],
           },
         },
         sizing: {
-          entry: sendTo(({ system }) => system.get('allocator'), ({ context, self }): SizeRequest => ({
-            type: 'allocator.size',
-            cycle: context.cycle,
-            selected: context.arbitration!.selected,
-            account: context.account!,
-            market: context.market!,
-            replyTo: self,
-          })),
+          entry: sendTo(
+            ({ system }) => system.get('allocator'),
+            ({ context, self }): SizeRequest => ({
+              type: 'allocator.size',
+              cycle: context.cycle,
+              selected: context.arbitration!.selected,
+              account: context.account!,
+              market: context.market!,
+              replyTo: self,
+            }),
+          ),
           on: {
             'allocator.sized': [
-              { guard: ({ event }) => event.proposals.every((p) => p.order === null), target: '#cycle.recording', actions: assign({ proposals: ({ event }) => event.proposals }) },
+              {
+                guard: ({ event }) => event.proposals.every((p) => p.order === null),
+                target: '#cycle.recording',
+                actions: assign({ proposals: ({ event }) => event.proposals }),
+              },
               { target: 'checking', actions: assign({ proposals: ({ event }) => event.proposals }) },
             ],
           },
         },
         checking: {
-          entry: sendTo(({ system }) => system.get('risk'), ({ context, self }): EvaluateRequest => ({
-            type: 'risk.evaluate',
-            cycle: context.cycle,
-            orders: context.proposals.flatMap((p) => (p.order ? [p.order] : [])),
-            account: context.account!,
-            market: context.market!,
-            epoch: context.epoch,
-            now: context.now!,
-            replyTo: self,
-          })),
+          entry: sendTo(
+            ({ system }) => system.get('risk'),
+            ({ context, self }): EvaluateRequest => ({
+              type: 'risk.evaluate',
+              cycle: context.cycle,
+              orders: context.proposals.flatMap((p) => (p.order ? [p.order] : [])),
+              account: context.account!,
+              market: context.market!,
+              epoch: context.epoch,
+              now: context.now!,
+              replyTo: self,
+            }),
+          ),
           on: {
             'risk.evaluated': [
               {
                 guard: ({ event }) => event.verdicts.every((v) => v.approval === null),
                 target: '#cycle.recording',
-                actions: [assign({ verdicts: ({ event }) => event.verdicts }), { type: 'announceVerdicts', params: ({ event }) => ({ verdicts: event.verdicts }) }],
+                actions: [
+                  assign({ verdicts: ({ event }) => event.verdicts }),
+                  { type: 'announceVerdicts', params: ({ event }) => ({ verdicts: event.verdicts }) },
+                ],
               },
               {
                 target: 'submitting',
-                actions: [assign({ verdicts: ({ event }) => event.verdicts }), { type: 'announceVerdicts', params: ({ event }) => ({ verdicts: event.verdicts }) }],
+                actions: [
+                  assign({ verdicts: ({ event }) => event.verdicts }),
+                  { type: 'announceVerdicts', params: ({ event }) => ({ verdicts: event.verdicts }) },
+                ],
               },
             ],
           },
         },
         submitting: {
-          entry: sendTo(({ system }) => system.get('oms'), ({ context, self }): SubmitRequest => ({
-            type: 'oms.submit',
-            cycle: context.cycle,
-            approvals: context.verdicts.flatMap((v) => (v.approval ? [v.approval] : [])),
-            replyTo: self,
-          })),
+          entry: sendTo(
+            ({ system }) => system.get('oms'),
+            ({ context, self }): SubmitRequest => ({
+              type: 'oms.submit',
+              cycle: context.cycle,
+              approvals: context.verdicts.flatMap((v) => (v.approval ? [v.approval] : [])),
+              replyTo: self,
+            }),
+          ),
           on: {
-            'oms.submitted': { target: '#cycle.recording', actions: assign({ outcomes: ({ event }) => event.outcomes }) },
+            'oms.submitted': {
+              target: '#cycle.recording',
+              actions: assign({ outcomes: ({ event }) => event.outcomes }),
+            },
           },
         },
       },
@@ -225,7 +288,13 @@ export const cycleMachine = setup({
         src: 'recordDecision',
         input: ({ context }) => toRecord(context),
         onDone: 'done',
-        onError: { target: 'unrecorded', actions: assign({ outcome: 'failed' as const, error: ({ event }) => `recording failed: ${String((event.error as Error)?.message ?? event.error)}` }) },
+        onError: {
+          target: 'unrecorded',
+          actions: assign({
+            outcome: 'failed' as const,
+            error: ({ event }) => `recording failed: ${String((event.error as Error)?.message ?? event.error)}`,
+          }),
+        },
       },
     },
     done: { type: 'final' },

@@ -78,7 +78,14 @@ export interface EvaluatedReply {
 }
 
 export type SubmissionOutcome =
-  | { clientOrderId: string; status: 'submitted'; venueStatus: string; filledQty: number; avgFillPrice: number | null; duplicate: boolean }
+  | {
+      clientOrderId: string;
+      status: 'submitted';
+      venueStatus: string;
+      filledQty: number;
+      avgFillPrice: number | null;
+      duplicate: boolean;
+    }
   | { clientOrderId: string; status: 'refused'; code: string; message: string };
 
 export interface SubmitRequest {

@@ -57,30 +57,50 @@ export const orderManagerMachine = setup({
   },
   actions: {
     enqueueSubmit: assign({
-      queue: ({ context, event }) => (event.type === 'oms.submit' ? [...context.queue, { kind: 'submit', cycle: event.cycle, approvals: event.approvals, replyTo: event.replyTo }] : context.queue),
+      queue: ({ context, event }) =>
+        event.type === 'oms.submit'
+          ? [
+              ...context.queue,
+              { kind: 'submit', cycle: event.cycle, approvals: event.approvals, replyTo: event.replyTo },
+            ]
+          : context.queue,
     }),
     enqueueCommand: assign({
-      queue: ({ context, event }) => (event.type === 'oms.command' ? [...context.queue, { kind: 'command', command: event.command }] : context.queue),
+      queue: ({ context, event }) =>
+        event.type === 'oms.command' ? [...context.queue, { kind: 'command', command: event.command }] : context.queue,
     }),
     /** A kill's cancels go first: resting orders must not wait behind anything. */
     enqueueCancelAllFirst: assign({
-      queue: ({ context, event }) => [{ kind: 'cancel_all', reason: event.type === 'oms.kill' ? event.reason : 'kill' } as OmsJob, ...context.queue],
+      queue: ({ context, event }) => [
+        { kind: 'cancel_all', reason: event.type === 'oms.kill' ? event.reason : 'kill' } as OmsJob,
+        ...context.queue,
+      ],
     }),
     refuseSubmitNow: enqueueActions(({ event, enqueue }, params: { mode: Exclude<OmsMode, 'accepting'> }) => {
       if (event.type !== 'oms.submit') return;
-      enqueue.sendTo(event.replyTo, { type: 'oms.submitted', cycle: event.cycle, outcomes: refusedOutcomes(event.approvals, REFUSAL[params.mode]) });
+      enqueue.sendTo(event.replyTo, {
+        type: 'oms.submitted',
+        cycle: event.cycle,
+        outcomes: refusedOutcomes(event.approvals, REFUSAL[params.mode]),
+      });
     }),
     /** Replies "refused" to every queued submission and drops them. */
     refuseQueuedSubmits: enqueueActions(({ context, enqueue }, params: { mode: Exclude<OmsMode, 'accepting'> }) => {
       for (const job of context.queue) {
-        if (job.kind === 'submit') enqueue.sendTo(job.replyTo, { type: 'oms.submitted', cycle: job.cycle, outcomes: refusedOutcomes(job.approvals, REFUSAL[params.mode]) });
+        if (job.kind === 'submit')
+          enqueue.sendTo(job.replyTo, {
+            type: 'oms.submitted',
+            cycle: job.cycle,
+            outcomes: refusedOutcomes(job.approvals, REFUSAL[params.mode]),
+          });
       }
       enqueue.assign({ queue: ({ context: c }) => c.queue.filter((j) => j.kind !== 'submit') });
     }),
     takeNextJob: assign(({ context }) => ({ current: context.queue[0] ?? null, queue: context.queue.slice(1) })),
     replyWithOutcomes: enqueueActions(({ context, enqueue }, params: { outcomes: SubmissionOutcome[] }) => {
       const job = context.current;
-      if (job?.kind === 'submit') enqueue.sendTo(job.replyTo, { type: 'oms.submitted', cycle: job.cycle, outcomes: params.outcomes });
+      if (job?.kind === 'submit')
+        enqueue.sendTo(job.replyTo, { type: 'oms.submitted', cycle: job.cycle, outcomes: params.outcomes });
       enqueue.assign({ current: null });
     }),
   },
@@ -95,14 +115,20 @@ export const orderManagerMachine = setup({
         halted: {
           on: {
             'oms.resume': 'accepting',
-            'oms.kill': { target: 'stopped', actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelAllFirst'] },
+            'oms.kill': {
+              target: 'stopped',
+              actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelAllFirst'],
+            },
             'oms.submit': { actions: { type: 'refuseSubmitNow', params: { mode: 'halted' } } },
           },
         },
         accepting: {
           on: {
             'oms.halt': { target: 'halted', actions: { type: 'refuseQueuedSubmits', params: { mode: 'halted' } } },
-            'oms.kill': { target: 'stopped', actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelAllFirst'] },
+            'oms.kill': {
+              target: 'stopped',
+              actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelAllFirst'],
+            },
             'oms.submit': { actions: 'enqueueSubmit' },
           },
         },
@@ -123,13 +149,22 @@ export const orderManagerMachine = setup({
           invoke: {
             src: 'executeJob',
             input: ({ context }) => ({ job: context.current! }),
-            onDone: { target: 'idle', actions: { type: 'replyWithOutcomes', params: ({ event }) => ({ outcomes: event.output.outcomes }) } },
+            onDone: {
+              target: 'idle',
+              actions: { type: 'replyWithOutcomes', params: ({ event }) => ({ outcomes: event.output.outcomes }) },
+            },
             onError: {
               target: 'idle',
               actions: {
                 type: 'replyWithOutcomes',
                 params: ({ context, event }) => ({
-                  outcomes: context.current?.kind === 'submit' ? refusedOutcomes(context.current.approvals, { code: 'SUBMIT_FAILED', message: String((event.error as Error)?.message ?? event.error) }) : [],
+                  outcomes:
+                    context.current?.kind === 'submit'
+                      ? refusedOutcomes(context.current.approvals, {
+                          code: 'SUBMIT_FAILED',
+                          message: String((event.error as Error)?.message ?? event.error),
+                        })
+                      : [],
                 }),
               },
             },

@@ -25,7 +25,9 @@ export function review(input: RiskInput, request: EvaluateRequest): EvaluatedRep
     safely(
       (): Verdict => {
         const market = request.market.get(order.symbol);
-        const decision = market ? evaluateOrder(order, { account: request.account, market, limits: input.limits }) : refuseAll(`no market data for ${order.symbol}`);
+        const decision = market
+          ? evaluateOrder(order, { account: request.account, market, limits: input.limits })
+          : refuseAll(`no market data for ${order.symbol}`);
         const approval = decision.approved ? input.sign(order, request.epoch, request.now + input.tokenTtlMs) : null;
         return { order, decision, approval };
       },
@@ -37,8 +39,20 @@ export function review(input: RiskInput, request: EvaluateRequest): EvaluatedRep
 
 /** When an order cannot be judged (no market data, an error), every guard refuses it. */
 function refuseAll(message: string): RiskDecision {
-  const refuse = (guard: GuardName): GuardCheck => ({ guard, passed: false, code: 'INVALID_ORDER', value: null, limit: null, message, metrics: {} });
-  return { approved: false, checks: [refuse('drawdown'), refuse('leverage'), refuse('liquidity'), refuse('exposure')], impact: null };
+  const refuse = (guard: GuardName): GuardCheck => ({
+    guard,
+    passed: false,
+    code: 'INVALID_ORDER',
+    value: null,
+    limit: null,
+    message,
+    metrics: {},
+  });
+  return {
+    approved: false,
+    checks: [refuse('drawdown'), refuse('leverage'), refuse('liquidity'), refuse('exposure')],
+    impact: null,
+  };
 }
 
 export const riskMachine = setup({
@@ -48,7 +62,10 @@ export const riskMachine = setup({
   context: ({ input }) => input,
   on: {
     'risk.evaluate': {
-      actions: sendTo(({ event }) => event.replyTo, ({ context, event }) => review(context, event)),
+      actions: sendTo(
+        ({ event }) => event.replyTo,
+        ({ context, event }) => review(context, event),
+      ),
     },
   },
 });

@@ -59,7 +59,9 @@ interface TradingContext {
 type ControlAction = 'acknowledge' | 'rememberControl';
 type Remembered<T> = { [K in keyof T]: Omit<T[K], 'actions'> & { actions: ControlAction[] } };
 
-function remembering<T extends Record<string, { readonly target?: string; readonly actions?: 'acknowledge' }>>(on: T): Remembered<T> {
+function remembering<T extends Record<string, { readonly target?: string; readonly actions?: 'acknowledge' }>>(
+  on: T,
+): Remembered<T> {
   const out: Record<string, object> = {};
   for (const [event, transition] of Object.entries(on)) {
     const actions: ControlAction[] = transition.actions ? [transition.actions, 'rememberControl'] : ['rememberControl'];
@@ -80,12 +82,17 @@ export const tradingMachine = setup({
   },
   actions: {
     acknowledge: () => {},
-    rememberControl: assign({ epoch: ({ context, event }) => ('epoch' in event ? Math.max(context.epoch, event.epoch) : context.epoch) }),
+    rememberControl: assign({
+      epoch: ({ context, event }) => ('epoch' in event ? Math.max(context.epoch, event.epoch) : context.epoch),
+    }),
     startNextCycle: assign({ cycle: ({ context }) => context.cycle + 1 }),
     rememberCycle: assign({ lastCycle: (_, params: { record: CycleRecord }) => params.record }),
     omsResume: sendTo(({ system }) => system.get('oms'), { type: 'oms.resume' }),
     omsHalt: sendTo(({ system }) => system.get('oms'), { type: 'oms.halt' }),
-    omsKill: sendTo(({ system }) => system.get('oms'), ({ event }) => ({ type: 'oms.kill', reason: 'reason' in event ? event.reason : 'killed' })),
+    omsKill: sendTo(
+      ({ system }) => system.get('oms'),
+      ({ event }) => ({ type: 'oms.kill', reason: 'reason' in event ? event.reason : 'killed' }),
+    ),
     // Side effects the composition root supplies (event lines, metrics); no-ops by default.
     announceCycleStart: (_, _params: { cycle: number }) => {},
     announceCycleEnd: (_, _params: { cycle: number }) => {},
@@ -108,7 +115,13 @@ export const tradingMachine = setup({
     cycleMs: input.cycleMs,
     agentIds: input.strategies.map((s) => `agent:${s.name}`),
     lastCycle: null,
-    children: { strategies: input.strategies, instruments: input.instruments, arbitration: input.arbitration, allocation: input.allocation, risk: input.risk },
+    children: {
+      strategies: input.strategies,
+      instruments: input.instruments,
+      arbitration: input.arbitration,
+      allocation: input.allocation,
+      risk: input.risk,
+    },
   }),
   entry: enqueueActions(({ context, enqueue }) => {
     context.children.strategies.forEach((strategy, i) => {
@@ -116,7 +129,11 @@ export const tradingMachine = setup({
       enqueue.spawnChild('agent', { id, systemId: id, input: { strategy, instruments: context.children.instruments } });
     });
     enqueue.spawnChild('arbiter', { id: 'arbiter', systemId: 'arbiter', input: context.children.arbitration });
-    enqueue.spawnChild('allocator', { id: 'allocator', systemId: 'allocator', input: { ...context.children.allocation, instruments: context.children.instruments } });
+    enqueue.spawnChild('allocator', {
+      id: 'allocator',
+      systemId: 'allocator',
+      input: { ...context.children.allocation, instruments: context.children.instruments },
+    });
     enqueue.spawnChild('risk', { id: 'risk', systemId: 'risk', input: context.children.risk });
     enqueue.spawnChild('oms', { id: 'oms', systemId: 'oms' });
   }),
@@ -134,11 +151,17 @@ export const tradingMachine = setup({
       states: {
         running: {
           on: remembering(controlStates.running.on),
-          entry: ['omsResume', { type: 'announceState', params: ({ context }) => ({ state: 'running', epoch: context.epoch }) }],
+          entry: [
+            'omsResume',
+            { type: 'announceState', params: ({ context }) => ({ state: 'running', epoch: context.epoch }) },
+          ],
           initial: 'cycling',
           states: {
             cycling: {
-              entry: ['startNextCycle', { type: 'announceCycleStart', params: ({ context }) => ({ cycle: context.cycle }) }],
+              entry: [
+                'startNextCycle',
+                { type: 'announceCycleStart', params: ({ context }) => ({ cycle: context.cycle }) },
+              ],
               exit: { type: 'announceCycleEnd', params: ({ context }) => ({ cycle: context.cycle }) },
               invoke: {
                 src: 'cycle',
@@ -150,7 +173,13 @@ export const tradingMachine = setup({
                     { type: 'reportCycle', params: ({ event }) => ({ record: event.output }) },
                   ],
                 },
-                onError: { target: 'waiting', actions: { type: 'reportCycleError', params: ({ context, event }) => ({ cycle: context.cycle, error: event.error }) } },
+                onError: {
+                  target: 'waiting',
+                  actions: {
+                    type: 'reportCycleError',
+                    params: ({ context, event }) => ({ cycle: context.cycle, error: event.error }),
+                  },
+                },
               },
             },
             waiting: { after: { cycleInterval: 'cycling' } },
@@ -158,11 +187,17 @@ export const tradingMachine = setup({
         },
         paused: {
           on: remembering(controlStates.paused.on),
-          entry: ['omsHalt', { type: 'announceState', params: ({ context }) => ({ state: 'paused', epoch: context.epoch }) }],
+          entry: [
+            'omsHalt',
+            { type: 'announceState', params: ({ context }) => ({ state: 'paused', epoch: context.epoch }) },
+          ],
         },
         killed: {
           ...controlStates.killed,
-          entry: ['omsKill', { type: 'announceState', params: ({ context }) => ({ state: 'killed', epoch: context.epoch }) }],
+          entry: [
+            'omsKill',
+            { type: 'announceState', params: ({ context }) => ({ state: 'killed', epoch: context.epoch }) },
+          ],
         },
       },
     },

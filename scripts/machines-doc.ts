@@ -26,25 +26,29 @@ export const MACHINES: Entry[] = [
     name: 'controlMachine',
     file: 'machines/control.machine.ts',
     machine: controlMachine,
-    description: 'The one definition of the control states, used by the API to validate control calls and by the trading root: running (initial) ⇄ paused → killed (final).',
+    description:
+      'The one definition of the control states, used by the API to validate control calls and by the trading root: running (initial) ⇄ paused → killed (final).',
   },
   {
     name: 'tradingMachine',
     file: 'machines/trading.machine.ts',
     machine: tradingMachine,
-    description: 'Root statechart of the trading process: boots into the stored control state; while running it runs a cycle, then another every `cycleInterval`; `session.stop` ends it.',
+    description:
+      'Root statechart of the trading process: boots into the stored control state; while running it runs a cycle, then another every `cycleInterval`; `session.stop` ends it.',
   },
   {
     name: 'cycleMachine',
     file: 'machines/cycle.machine.ts',
     machine: cycleMachine,
-    description: 'One trading cycle: load the market → agents analyse → arbiter selects → allocator sizes → risk checks and signs → order manager submits → the decision is recorded.',
+    description:
+      'One trading cycle: load the market → agents analyse → arbiter selects → allocator sizes → risk checks and signs → order manager submits → the decision is recorded.',
   },
   {
     name: 'orderManagerMachine',
     file: 'machines/order-manager.machine.ts',
     machine: orderManagerMachine,
-    description: 'The order manager (OMS), two parallel regions: `mode` (halted ⇄ accepting → stopped) and `work` (one job at a time through the `executeJob` actor).',
+    description:
+      'The order manager (OMS), two parallel regions: `mode` (halted ⇄ accepting → stopped) and `work` (one job at a time through the `executeJob` actor).',
   },
   {
     name: 'agentMachine',
@@ -56,19 +60,22 @@ export const MACHINES: Entry[] = [
     name: 'arbiterMachine',
     file: 'machines/arbiter.machine.ts',
     machine: arbiterMachine,
-    description: 'The arbiter: answers each `arbiter.select` with the weighted arbitration of the cycle’s signals, without changing state.',
+    description:
+      'The arbiter: answers each `arbiter.select` with the weighted arbitration of the cycle’s signals, without changing state.',
   },
   {
     name: 'allocatorMachine',
     file: 'machines/allocator.machine.ts',
     machine: allocatorMachine,
-    description: 'The allocator: answers each `allocator.size` with the selected signals sized into orders, without changing state.',
+    description:
+      'The allocator: answers each `allocator.size` with the selected signals sized into orders, without changing state.',
   },
   {
     name: 'riskMachine',
     file: 'machines/risk.machine.ts',
     machine: riskMachine,
-    description: 'The risk engine: answers each `risk.evaluate` with the four guards’ verdicts and signed approvals, without changing state.',
+    description:
+      'The risk engine: answers each `risk.evaluate` with the four guards’ verdicts and signed approvals, without changing state.',
   },
 ];
 
@@ -83,8 +90,16 @@ export function machinesMarkdown(): string {
     '',
   ];
   for (const { name, file, machine, description } of MACHINES) {
-    parts.push(`## ${name}`, '', `${description} (\`${file}\`, id \`${machine.id}\`)`, '', '```mermaid', toMermaid(machine).trimEnd(), '```', '');
+    parts.push(
+      `## ${name}`,
+      '',
+      `${description} (\`${file}\`, id \`${machine.id}\`)`,
+      '',
+      '```mermaid',
+      toMermaid(machine).trimEnd(),
+      '```',
+      '',
+    );
   }
   return parts.join('\n');
 }
-

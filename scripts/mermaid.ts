@@ -79,7 +79,10 @@ class Renderer {
     const used = new Set<string>();
     for (const node of drawn) {
       const key = this.label(node);
-      let id = keyCount.get(key) === 1 && isPlainId(key) ? key : safeId([this.root.key || this.root.id, ...node.path].join('_'));
+      let id =
+        keyCount.get(key) === 1 && isPlainId(key)
+          ? key
+          : safeId([this.root.key || this.root.id, ...node.path].join('_'));
       while (used.has(id)) id += '_';
       used.add(id);
       this.ids.set(node, id);
@@ -123,7 +126,9 @@ class Renderer {
   /** A transition on an undrawn root leaves each top-level state that can receive an event. */
   private sources(node: AnyStateNode): AnyStateNode[] {
     if (node !== this.root || this.rootDrawn) return [node];
-    return Object.values(node.states).map((s) => s as AnyStateNode).filter((s) => s.type !== 'final' && !isTransient(s));
+    return Object.values(node.states)
+      .map((s) => s as AnyStateNode)
+      .filter((s) => s.type !== 'final' && !isTransient(s));
   }
 
   private transitionLabel(node: AnyStateNode, t: AnyTransitionDefinition): string {
@@ -136,7 +141,11 @@ class Renderer {
     if (delay !== undefined) return typeof delay === 'number' ? `after ${delay}ms` : `after ${String(delay)}`;
     const type = String(t.eventType);
     if (type === '') return 'always';
-    for (const [prefix, word] of [['xstate.done.actor.', 'onDone'], ['xstate.error.actor.', 'onError'], ['xstate.snapshot.', 'onSnapshot']] as const) {
+    for (const [prefix, word] of [
+      ['xstate.done.actor.', 'onDone'],
+      ['xstate.error.actor.', 'onError'],
+      ['xstate.snapshot.', 'onSnapshot'],
+    ] as const) {
       if (type.startsWith(prefix)) {
         const invoke = node.invoke.find((i) => i.id === type.slice(prefix.length));
         return `${word}(${invoke ? srcName(invoke.src) : type.slice(prefix.length)})`;
@@ -225,7 +234,13 @@ class Renderer {
       // The root's own notes (internal transitions on an undrawn root) go beside its initial state.
       const rootNote = this.notes.get(this.root);
       const first = node.initial?.target[0] as AnyStateNode | undefined;
-      if (rootNote && first) lines.push(...noteLines(this.id(first), rootNote.map((l) => `(any state) ${l}`)));
+      if (rootNote && first)
+        lines.push(
+          ...noteLines(
+            this.id(first),
+            rootNote.map((l) => `(any state) ${l}`),
+          ),
+        );
     }
     return lines;
   }
@@ -289,6 +304,7 @@ function actionName(action: unknown): string {
     if (typeof type === 'string') return type.replace(/^xstate\./, '');
     return action.name && action.name !== 'actions' ? action.name : 'inline action';
   }
-  if (typeof action === 'object' && action !== null && 'type' in action) return String((action as { type: unknown }).type);
+  if (typeof action === 'object' && action !== null && 'type' in action)
+    return String((action as { type: unknown }).type);
   return '';
 }

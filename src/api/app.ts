@@ -71,11 +71,19 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
 
   await app.register(publicRoutes, { store: deps.store, metrics, clock });
 
-  const plane = new ControlPlane(deps.store, deps.instruments, clock, (r) => metrics.controlCalls.inc({ event: r.event.type, outcome: r.outcome }));
+  const plane = new ControlPlane(deps.store, deps.instruments, clock, (r) =>
+    metrics.controlCalls.inc({ event: r.event.type, outcome: r.outcome }),
+  );
   const symbols = deps.instruments.map((i) => i.symbol);
   await app.register(async (secured) => {
     secured.addHook('onRequest', bearerAuth(deps.apiKeys));
-    await secured.register(controlRoutes, { prefix: '/control', plane, symbols, defaultMode: deps.defaultMode, rateLimit: deps.controlRateLimit });
+    await secured.register(controlRoutes, {
+      prefix: '/control',
+      plane,
+      symbols,
+      defaultMode: deps.defaultMode,
+      rateLimit: deps.controlRateLimit,
+    });
     await secured.register(reportRoutes, { prefix: '/reports', events: deps.store.events });
   });
 

@@ -63,11 +63,18 @@ export class ControlPlane {
   }
 
   /** Pause or resume: 200 with `changed: false` when already there, 409 when killed. */
-  async transition(event: Extract<ControlEvent, { type: 'control.pause' | 'control.resume' }>, actor: string): Promise<TransitionResult> {
+  async transition(
+    event: Extract<ControlEvent, { type: 'control.pause' | 'control.resume' }>,
+    actor: string,
+  ): Promise<TransitionResult> {
     const result = await this.apply(event, actor);
     if (result.outcome === 'refused') {
       const verb = event.type === 'control.pause' ? 'pause' : 'resume';
-      throw new HttpError(409, 'TCS_STATE_CONFLICT', `cannot ${verb}: the system is killed; only a manual restart (npm start -- --reset-kill) ends the killed state`);
+      throw new HttpError(
+        409,
+        'TCS_STATE_CONFLICT',
+        `cannot ${verb}: the system is killed; only a manual restart (npm start -- --reset-kill) ends the killed state`,
+      );
     }
     return {
       state: result.record.state,
@@ -81,18 +88,29 @@ export class ControlPlane {
 
   /** The emergency button: always 200, also when already killed; the cancels are queued once per kill. */
   async kill(reason: string, actor: string): Promise<KillResult> {
-    const { result, instructions } = await pullKillSwitch(this.store, this.instruments, reason, { actor, at: this.isoNow() });
+    const { result, instructions } = await pullKillSwitch(this.store, this.instruments, reason, {
+      actor,
+      at: this.isoNow(),
+    });
     this.onOutcome(result);
     return { action: 'killed', reason, cancel_instructions: instructions };
   }
 
-  async cancelAll(symbols: readonly string[] | null, actor: string): Promise<{ action: 'cancel_all'; cancel_instructions: CancelInstruction[]; command_id: string }> {
+  async cancelAll(
+    symbols: readonly string[] | null,
+    actor: string,
+  ): Promise<{ action: 'cancel_all'; cancel_instructions: CancelInstruction[]; command_id: string }> {
     const chosen = symbols === null ? this.instruments : symbols.map((s) => this.instrument(s));
     const instructions = cancelInstructionsFor(chosen);
     const id = `cancel-all-${randomUUID()}`;
     // Audit first: if it fails the call fails and nothing runs, so no command ever runs unaudited.
     await this.audit('cancel_all', actor, { symbols, command_id: id });
-    await this.store.commands.enqueue({ id, type: 'cancel_all', payload: { instructions, actor }, enqueued_at: this.isoNow() });
+    await this.store.commands.enqueue({
+      id,
+      type: 'cancel_all',
+      payload: { instructions, actor },
+      enqueued_at: this.isoNow(),
+    });
     return { action: 'cancel_all', cancel_instructions: instructions, command_id: id };
   }
 
@@ -103,12 +121,30 @@ export class ControlPlane {
     const position = portfolio?.positions.find((p) => p.symbol === symbol);
     const plan = planDeleverage(instrument, position, reducePct);
     if (plan.kind === 'nothing') {
-      await this.audit('deleverage', actor, { symbol, reduce_pct: reducePct, command_id: null, message: plan.message }, symbol);
-      return { action: 'deleverage', symbol, reduce_pct: reducePct, position_qty: plan.position_qty, order: null, command_id: null, message: plan.message };
+      await this.audit(
+        'deleverage',
+        actor,
+        { symbol, reduce_pct: reducePct, command_id: null, message: plan.message },
+        symbol,
+      );
+      return {
+        action: 'deleverage',
+        symbol,
+        reduce_pct: reducePct,
+        position_qty: plan.position_qty,
+        order: null,
+        command_id: null,
+        message: plan.message,
+      };
     }
     const id = `deleverage-${randomUUID()}`;
     await this.audit('deleverage', actor, { symbol, reduce_pct: reducePct, command_id: id, order: plan.order }, symbol);
-    await this.store.commands.enqueue({ id, type: 'deleverage', payload: { symbol, reduce_pct: reducePct, prepared: plan.order, actor }, enqueued_at: this.isoNow() });
+    await this.store.commands.enqueue({
+      id,
+      type: 'deleverage',
+      payload: { symbol, reduce_pct: reducePct, prepared: plan.order, actor },
+      enqueued_at: this.isoNow(),
+    });
     return {
       action: 'deleverage',
       symbol,
@@ -127,7 +163,12 @@ export class ControlPlane {
   }
 
   private audit(call: string, actor: string, details: Record<string, unknown>, symbol: string | null = null) {
-    return this.store.events.append({ kind: 'control_call', at: this.isoNow(), symbol, body: { call, actor, ...details } });
+    return this.store.events.append({
+      kind: 'control_call',
+      at: this.isoNow(),
+      symbol,
+      body: { call, actor, ...details },
+    });
   }
 
   private instrument(symbol: string): Instrument {

@@ -32,11 +32,18 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
         { name: 'control', description: 'Run state and prepared instructions' },
         { name: 'reports', description: 'The decision log' },
       ],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'SERVICE_API_KEY' } } },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'SERVICE_API_KEY' } },
+      },
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { tryItOutEnabled: true, persistAuthorization: false } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { tryItOutEnabled: true, persistAuthorization: false },
+  });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -45,7 +52,9 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
   app.get('/redoc/redoc.standalone.js', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(bundle),
   );
-  app.get('/redoc', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(REDOC_PAGE));
+  app.get('/redoc', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(REDOC_PAGE),
+  );
 }
 
 const REDOC_PAGE = `<!DOCTYPE html>

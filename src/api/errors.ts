@@ -43,5 +43,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     // 4xx from Fastify itself (malformed JSON 400, unsupported media type 415, body too large 413, 429…).
     return sendError(reply, status, err.code ?? 'TCS_BAD_REQUEST', err.message);
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'TCS_NOT_FOUND', `Route ${request.method}:${request.url.split('?')[0]} not found`));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, 'TCS_NOT_FOUND', `Route ${request.method}:${request.url.split('?')[0]} not found`),
+  );
 }

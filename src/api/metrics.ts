@@ -70,7 +70,11 @@ export function instrumentRequests(app: FastifyInstance, registry: Registry): vo
     registers: [registry],
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) };
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status_code: String(reply.statusCode),
+    };
     requests.inc(labels);
     durations.observe(labels, reply.elapsedTime / 1000);
     done();

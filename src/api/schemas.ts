@@ -93,7 +93,11 @@ export function deleverageBody(symbols: readonly string[]) {
   return Type.Object(
     {
       symbol: symbolSchema(symbols),
-      reduce_pct: Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Fraction of the position to close, in (0, 1]; 0.5 = half' }),
+      reduce_pct: Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1,
+        description: 'Fraction of the position to close, in (0, 1]; 0.5 = half',
+      }),
     },
     { additionalProperties: false },
   );
@@ -128,7 +132,9 @@ export const ModeSchema = Type.Object({
 export const DecisionsQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-    before: Type.Optional(Type.Integer({ minimum: 1, description: 'Only entries with seq below this (paging cursor)' })),
+    before: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Only entries with seq below this (paging cursor)' }),
+    ),
     symbol: Type.Optional(Type.String({ pattern: '^[A-Z0-9]{2,20}$' })),
     since: Type.Optional(Type.String({ format: 'date-time', description: 'Only entries at or after this time' })),
     until: Type.Optional(Type.String({ format: 'date-time', description: 'Only entries before this time' })),

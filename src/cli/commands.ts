@@ -27,9 +27,17 @@ Options:
   --inspect        Connect the trading actor system to the Stately inspector (see README).
   -h, --help       This help.`,
     async run(args) {
-      const { values } = parseArgs({ args, options: { 'reset-kill': { type: 'boolean' }, reason: { type: 'string' }, inspect: { type: 'boolean' } }, strict: true });
+      const { values } = parseArgs({
+        args,
+        options: { 'reset-kill': { type: 'boolean' }, reason: { type: 'string' }, inspect: { type: 'boolean' } },
+        strict: true,
+      });
       const { runLauncher } = await import('../runtime/launcher.js');
-      await runLauncher({ resetKill: values['reset-kill'] === true, reason: values.reason, inspect: values.inspect === true });
+      await runLauncher({
+        resetKill: values['reset-kill'] === true,
+        reason: values.reason,
+        inspect: values.inspect === true,
+      });
       return -1;
     },
   },

@@ -38,7 +38,12 @@ export function allocate(
     if (!instrument || !snapshot) return skip(signal, 'NO_MARKET', `no instrument or market data for ${signal.symbol}`);
     if (instrument.kind === 'spot' && signal.direction < 0) {
       const held = ctx.account.positions.find((p) => p.symbol === signal.symbol)?.qty ?? 0;
-      if (held <= 0) return skip(signal, 'SPOT_NOTHING_TO_SELL', `spot ${signal.symbol}: nothing held to sell (spot cannot go short)`);
+      if (held <= 0)
+        return skip(
+          signal,
+          'SPOT_NOTHING_TO_SELL',
+          `spot ${signal.symbol}: nothing held to sell (spot cannot go short)`,
+        );
     }
     const buying = signal.direction > 0;
     const price = buying ? snapshot.ask : snapshot.bid;

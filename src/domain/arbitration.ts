@@ -64,7 +64,12 @@ export function arbitrate(signals: readonly Signal[], options: ArbitrationOption
     const weight = (Object.hasOwn(weights, signal.agent) ? weights[signal.agent] : undefined) ?? DEFAULT_AGENT_WEIGHT;
     const valid = isValidSignal(signal);
     const score = valid ? weight * signal.confidence : 0;
-    return { signal, weight, score, eligibility: valid ? eligibility(signal, score, minConfidence) : 'INVALID_SIGNAL' } as const;
+    return {
+      signal,
+      weight,
+      score,
+      eligibility: valid ? eligibility(signal, score, minConfidence) : 'INVALID_SIGNAL',
+    } as const;
   });
   scored.sort((a, b) => Number(a.eligibility !== null) - Number(b.eligibility !== null) || compareRank(a, b));
 
@@ -126,16 +131,22 @@ function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function validateOptions(options: ArbitrationOptions): { weights: Readonly<Record<string, number>>; minConfidence: number; maxOrders: number } {
+function validateOptions(options: ArbitrationOptions): {
+  weights: Readonly<Record<string, number>>;
+  minConfidence: number;
+  maxOrders: number;
+} {
   const weights = options.weights ?? {};
   for (const [agent, w] of Object.entries(weights)) {
-    if (!Number.isFinite(w) || w < 0) throw new RangeError(`arbitration weight for "${agent}" must be a finite number ≥ 0, got ${w}`);
+    if (!Number.isFinite(w) || w < 0)
+      throw new RangeError(`arbitration weight for "${agent}" must be a finite number ≥ 0, got ${w}`);
   }
   const minConfidence = options.minConfidence ?? DEFAULT_ARBITRATION_OPTIONS.minConfidence;
   if (!Number.isFinite(minConfidence) || minConfidence < 0 || minConfidence > 1) {
     throw new RangeError(`minConfidence must be in [0, 1], got ${minConfidence}`);
   }
   const maxOrders = options.maxOrders ?? DEFAULT_ARBITRATION_OPTIONS.maxOrders;
-  if (!Number.isInteger(maxOrders) || maxOrders < 0) throw new RangeError(`maxOrders must be an integer ≥ 0, got ${maxOrders}`);
+  if (!Number.isInteger(maxOrders) || maxOrders < 0)
+    throw new RangeError(`maxOrders must be an integer ≥ 0, got ${maxOrders}`);
   return { weights, minConfidence, maxOrders };
 }

@@ -9,9 +9,12 @@ const SESSION_PATTERN = /^[A-Za-z0-9]{1,16}$/;
 const SYMBOL_PATTERN = /^[A-Z0-9]{1,20}$/;
 
 export function newClientOrderId(session: string, cycle: number, symbol: string, seq: number): string {
-  if (!SESSION_PATTERN.test(session)) throw new RangeError(`session must be 1–16 letters or digits, got ${JSON.stringify(session)}`);
-  if (!Number.isSafeInteger(cycle) || cycle < 0) throw new RangeError(`cycle must be a non-negative integer, got ${cycle}`);
-  if (!SYMBOL_PATTERN.test(symbol)) throw new RangeError(`symbol must be upper-case letters or digits, got ${JSON.stringify(symbol)}`);
+  if (!SESSION_PATTERN.test(session))
+    throw new RangeError(`session must be 1–16 letters or digits, got ${JSON.stringify(session)}`);
+  if (!Number.isSafeInteger(cycle) || cycle < 0)
+    throw new RangeError(`cycle must be a non-negative integer, got ${cycle}`);
+  if (!SYMBOL_PATTERN.test(symbol))
+    throw new RangeError(`symbol must be upper-case letters or digits, got ${JSON.stringify(symbol)}`);
   if (!Number.isSafeInteger(seq) || seq < 0) throw new RangeError(`seq must be a non-negative integer, got ${seq}`);
   return `${session}-${cycle}-${symbol}-${seq}`;
 }

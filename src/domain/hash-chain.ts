@@ -17,6 +17,12 @@ export interface ChainedFields {
 }
 
 export function chainHash(prevHash: string, fields: ChainedFields): string {
-  const canonical = canonicalJson({ seq: fields.seq, at: fields.at, kind: fields.kind, symbol: fields.symbol, body: fields.body });
+  const canonical = canonicalJson({
+    seq: fields.seq,
+    at: fields.at,
+    kind: fields.kind,
+    symbol: fields.symbol,
+    body: fields.body,
+  });
   return createHash('sha256').update(prevHash).update(canonical).digest('hex');
 }

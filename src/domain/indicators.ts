@@ -9,8 +9,10 @@
  * so callers must handle "not enough data" explicitly instead of averaging a short window.
  */
 export function sma(values: readonly number[], period: number, end: number = values.length): number | null {
-  if (!Number.isInteger(period) || period < 1) throw new RangeError(`sma period must be a positive integer, got ${period}`);
-  if (!Number.isInteger(end) || end > values.length) throw new RangeError(`sma end must be an integer ≤ ${values.length}, got ${end}`);
+  if (!Number.isInteger(period) || period < 1)
+    throw new RangeError(`sma period must be a positive integer, got ${period}`);
+  if (!Number.isInteger(end) || end > values.length)
+    throw new RangeError(`sma end must be an integer ≤ ${values.length}, got ${end}`);
   const start = end - period;
   if (start < 0) return null;
   let total = 0;

@@ -17,7 +17,10 @@ export interface CancelInstruction {
 
 /** Futures symbols use `cancel_all_orders`, spot symbols `cancel_spot_all_orders`. */
 export function cancelInstructionsFor(instruments: readonly Instrument[]): CancelInstruction[] {
-  return instruments.map((i) => ({ tool: i.kind === 'spot' ? 'cancel_spot_all_orders' : 'cancel_all_orders', symbol: i.symbol }));
+  return instruments.map((i) => ({
+    tool: i.kind === 'spot' ? 'cancel_spot_all_orders' : 'cancel_all_orders',
+    symbol: i.symbol,
+  }));
 }
 
 export interface DeleverageOrder {
@@ -36,11 +39,19 @@ export type DeleveragePlan =
  * The reduce-only order that lowers exposure on `instrument` by `reducePct` of the position:
  * side opposite the position, qty = |position| × reducePct rounded down to the lot size.
  */
-export function planDeleverage(instrument: Instrument, position: Pick<Position, 'qty'> | undefined, reducePct: number): DeleveragePlan {
+export function planDeleverage(
+  instrument: Instrument,
+  position: Pick<Position, 'qty'> | undefined,
+  reducePct: number,
+): DeleveragePlan {
   if (!(reducePct > 0 && reducePct <= 1)) throw new RangeError('reducePct must be in (0, 1]');
   const positionQty = position?.qty ?? 0;
   if (positionQty === 0) {
-    return { kind: 'nothing', position_qty: 0, message: `no open position in ${instrument.symbol}: nothing to deleverage` };
+    return {
+      kind: 'nothing',
+      position_qty: 0,
+      message: `no open position in ${instrument.symbol}: nothing to deleverage`,
+    };
   }
   const qty = Math.min(floorToLot(Math.abs(positionQty) * reducePct, instrument.lotSize), Math.abs(positionQty));
   if (qty <= 0) {
@@ -50,5 +61,15 @@ export function planDeleverage(instrument: Instrument, position: Pick<Position, 
       message: `${reducePct} of the ${instrument.symbol} position (${positionQty}) is below one lot (${instrument.lotSize}): nothing to deleverage`,
     };
   }
-  return { kind: 'order', position_qty: positionQty, order: { symbol: instrument.symbol, side: positionQty > 0 ? 'SELL' : 'BUY', qty, type: 'market', reduce_only: true } };
+  return {
+    kind: 'order',
+    position_qty: positionQty,
+    order: {
+      symbol: instrument.symbol,
+      side: positionQty > 0 ? 'SELL' : 'BUY',
+      qty,
+      type: 'market',
+      reduce_only: true,
+    },
+  };
 }

@@ -20,7 +20,10 @@ const SYMBOL_PATTERN = /^[A-Z0-9]{2,20}$/;
 
 /** Parses the whitelist; throws with a message naming the bad entry. */
 export function parseInstruments(spec: string): Instrument[] {
-  const entries = spec.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const entries = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (entries.length === 0) throw new Error('SYMBOLS is empty: list at least one symbol, e.g. BTCUSDT,ETHUSDT');
   const seen = new Set<string>();
   return entries.map((entry) => {

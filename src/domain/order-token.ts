@@ -55,8 +55,10 @@ export function approvalPayload(order: OrderRequest, epoch: number, expiresAt: n
 
 export function signApproval(order: OrderRequest, options: SignOptions): ApprovedOrder {
   requireSecret(options.secret);
-  if (!Number.isSafeInteger(options.epoch) || options.epoch < 0) throw new RangeError(`epoch must be a non-negative integer, got ${options.epoch}`);
-  if (!Number.isFinite(options.expiresAt)) throw new RangeError(`expiresAt must be a finite epoch ms, got ${options.expiresAt}`);
+  if (!Number.isSafeInteger(options.epoch) || options.epoch < 0)
+    throw new RangeError(`epoch must be a non-negative integer, got ${options.epoch}`);
+  if (!Number.isFinite(options.expiresAt))
+    throw new RangeError(`expiresAt must be a finite epoch ms, got ${options.expiresAt}`);
   const mac = hmacHex(options.secret, approvalPayload(order, options.epoch, options.expiresAt));
   // A copy of the order: later changes to the caller's object must not silently alter what was approved.
   return { order: { ...order }, token: `${TOKEN_PREFIX}${mac}`, epoch: options.epoch, expiresAt: options.expiresAt };

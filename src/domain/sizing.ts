@@ -35,10 +35,12 @@ export type SizingResult =
 
 export function sizeOrder(signal: Signal, input: SizingInput): SizingResult {
   const { nav, price, instrument, riskFraction } = input;
-  if (signal.symbol !== instrument.symbol) return reject('INVALID_INPUT', `signal is for ${signal.symbol}, instrument is ${instrument.symbol}`);
+  if (signal.symbol !== instrument.symbol)
+    return reject('INVALID_INPUT', `signal is for ${signal.symbol}, instrument is ${instrument.symbol}`);
   if (!(Number.isFinite(nav) && nav > 0)) return reject('INVALID_INPUT', `NAV must be positive, got ${nav}`);
   if (!(Number.isFinite(price) && price > 0)) return reject('INVALID_INPUT', `price must be positive, got ${price}`);
-  if (!(Number.isFinite(riskFraction) && riskFraction > 0 && riskFraction <= 1)) return reject('INVALID_INPUT', `riskFraction must be in (0, 1], got ${riskFraction}`);
+  if (!(Number.isFinite(riskFraction) && riskFraction > 0 && riskFraction <= 1))
+    return reject('INVALID_INPUT', `riskFraction must be in (0, 1], got ${riskFraction}`);
   if (!(Number.isFinite(signal.confidence) && signal.confidence >= 0 && signal.confidence <= 1)) {
     return reject('INVALID_INPUT', `confidence must be in [0, 1], got ${signal.confidence}`);
   }
@@ -47,10 +49,14 @@ export function sizeOrder(signal: Signal, input: SizingInput): SizingResult {
 
   const budget = nav * riskFraction * signal.confidence;
   const qty = floorToLot(budget / price, instrument.lotSize);
-  if (qty <= 0) return reject('ZERO_QTY', `budget ${budget.toFixed(2)} buys less than one lot (${instrument.lotSize}) at ${price}`);
+  if (qty <= 0)
+    return reject('ZERO_QTY', `budget ${budget.toFixed(2)} buys less than one lot (${instrument.lotSize}) at ${price}`);
   const notional = qty * price;
   if (notional < instrument.minNotional) {
-    return reject('BELOW_MIN_NOTIONAL', `notional ${notional.toFixed(2)} is below the minimum ${instrument.minNotional}`);
+    return reject(
+      'BELOW_MIN_NOTIONAL',
+      `notional ${notional.toFixed(2)} is below the minimum ${instrument.minNotional}`,
+    );
   }
   return { ok: true, side: sign > 0 ? 'BUY' : 'SELL', qty, notional };
 }

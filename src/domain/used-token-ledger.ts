@@ -13,7 +13,8 @@ export class UsedTokenLedger {
   readonly #ids = new Map<string, true>();
 
   constructor(capacity: number = DEFAULT_LEDGER_CAPACITY) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`ledger capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`ledger capacity must be a positive integer, got ${capacity}`);
     this.capacity = capacity;
   }
 

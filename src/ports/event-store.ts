@@ -40,8 +40,7 @@ export interface EventQuery {
 }
 
 export type ChainVerification =
-  | { ok: true; count: number; head: string }
-  | { ok: false; count: number; firstBad: { seq: number; reason: string } };
+  { ok: true; count: number; head: string } | { ok: false; count: number; firstBad: { seq: number; reason: string } };
 
 export interface EventStore {
   /** Appends atomically, assigning the next seq and chaining the hash. Safe across processes. */

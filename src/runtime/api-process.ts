@@ -9,7 +9,9 @@ import { readApiConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
 
-const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = readApiConfig(env); // throws ConfigError with a clear message

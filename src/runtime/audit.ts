@@ -10,7 +10,9 @@ export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> 
       console.log(`audit trail intact: ${result.count} entries, head ${result.head}`);
       return 0;
     }
-    console.error(`audit trail BROKEN at entry ${result.firstBad.seq}: ${result.firstBad.reason} (${result.count} entries)`);
+    console.error(
+      `audit trail BROKEN at entry ${result.firstBad.seq}: ${result.firstBad.reason} (${result.count} entries)`,
+    );
     return 1;
   } finally {
     await store.close();

@@ -52,12 +52,19 @@ export function readApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
 export function readApiKeys(env: NodeJS.ProcessEnv): string[] {
   const raw = env.SERVICE_API_KEY;
   if (!raw || raw.trim() === '') {
-    throw new ConfigError('SERVICE_API_KEY is not set. Generate one with `npx tcs keygen` and put it in .env (npm start writes one on first run).');
+    throw new ConfigError(
+      'SERVICE_API_KEY is not set. Generate one with `npx tcs keygen` and put it in .env (npm start writes one on first run).',
+    );
   }
-  const keys = raw.split(',').map((k) => k.trim()).filter((k) => k.length > 0);
+  const keys = raw
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0);
   keys.forEach((key, i) => {
     if (key.length < MIN_KEY_LENGTH) {
-      throw new ConfigError(`SERVICE_API_KEY: key #${i + 1} has ${key.length} characters; at least ${MIN_KEY_LENGTH} are required (use \`npx tcs keygen\`).`);
+      throw new ConfigError(
+        `SERVICE_API_KEY: key #${i + 1} has ${key.length} characters; at least ${MIN_KEY_LENGTH} are required (use \`npx tcs keygen\`).`,
+      );
     }
   });
   return keys;
@@ -65,7 +72,8 @@ export function readApiKeys(env: NodeJS.ProcessEnv): string[] {
 
 export function readHmacSecret(env: NodeJS.ProcessEnv): string {
   const secret = env.RISK_HMAC_SECRET?.trim();
-  if (!secret) throw new ConfigError('RISK_HMAC_SECRET is not set. Generate one with `npx tcs keygen` and put it in .env.');
+  if (!secret)
+    throw new ConfigError('RISK_HMAC_SECRET is not set. Generate one with `npx tcs keygen` and put it in .env.');
   if (secret.length < MIN_KEY_LENGTH) {
     throw new ConfigError(`RISK_HMAC_SECRET has ${secret.length} characters; at least ${MIN_KEY_LENGTH} are required.`);
   }
@@ -101,7 +109,9 @@ export function readNumber(env: NodeJS.ProcessEnv, name: string, fallback: numbe
 function readMode(env: NodeJS.ProcessEnv): ExecutionMode {
   const mode = env.EXECUTION_MODE?.trim() || 'paper';
   if (!(EXECUTION_MODES as readonly string[]).includes(mode)) {
-    throw new ConfigError(`EXECUTION_MODE must be one of ${EXECUTION_MODES.join(', ')} (live venues are not implemented yet), got "${mode}"`);
+    throw new ConfigError(
+      `EXECUTION_MODE must be one of ${EXECUTION_MODES.join(', ')} (live venues are not implemented yet), got "${mode}"`,
+    );
   }
   return mode as ExecutionMode;
 }
@@ -117,6 +127,8 @@ function wrap<T>(name: string, read: () => T): T {
   try {
     return read();
   } catch (err) {
-    throw new ConfigError((err as Error).message.startsWith(name) ? (err as Error).message : `${name}: ${(err as Error).message}`);
+    throw new ConfigError(
+      (err as Error).message.startsWith(name) ? (err as Error).message : `${name}: ${(err as Error).message}`,
+    );
   }
 }

@@ -28,7 +28,9 @@ function say(message: string): void {
 export async function runLauncher(options: LauncherOptions): Promise<void> {
   const envPath = resolve(process.cwd(), ENV_FILE);
   if (writeFirstRunEnvFile(envPath)) {
-    say(`first run: wrote ${envPath} (mode 0600) with a fresh SERVICE_API_KEY and RISK_HMAC_SECRET; your API key is in that file`);
+    say(
+      `first run: wrote ${envPath} (mode 0600) with a fresh SERVICE_API_KEY and RISK_HMAC_SECRET; your API key is in that file`,
+    );
   }
   const env = loadEnv();
   const config = readApiConfig(env); // fail here, once, with a clear message
@@ -39,8 +41,15 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
     try {
       const before = await store.control.read();
       const actor = `operator:${process.env.USER ?? 'unknown'}@${hostname()}`;
-      const after = await store.control.resetKill({ actor, at: new Date().toISOString() }, options.reason ?? 'manual restart by operator');
-      say(before.state === 'killed' ? `--reset-kill: killed → ${after.state} (epoch ${after.epoch}), recorded in the audit trail` : `--reset-kill: state is ${before.state}, nothing to reset`);
+      const after = await store.control.resetKill(
+        { actor, at: new Date().toISOString() },
+        options.reason ?? 'manual restart by operator',
+      );
+      say(
+        before.state === 'killed'
+          ? `--reset-kill: killed → ${after.state} (epoch ${after.epoch}), recorded in the audit trail`
+          : `--reset-kill: state is ${before.state}, nothing to reset`,
+      );
     } finally {
       await store.close();
     }
@@ -50,7 +59,9 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
     { name: 'api', args: [TCS_BIN, 'api'] },
     { name: 'trading', args: [TCS_BIN, 'trade', ...(options.inspect ? ['--inspect'] : [])] },
   ];
-  say(`starting: API on http://${config.host}:${config.port}, store ${config.storeUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
+  say(
+    `starting: API on http://${config.host}:${config.port}, store ${config.storeUrl.replace(/\/\/[^@/]*@/, '//***@')}`,
+  );
   const code = await supervise({ command: process.execPath, env: { ...env }, children, log: say });
   process.exit(code);
 }

@@ -10,7 +10,10 @@ export function createLogger(name: string, level: string): Logger {
     {
       name,
       level,
-      redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.apiKey', '*.secret', '*.password'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'headers.authorization', '*.apiKey', '*.secret', '*.password'],
+        censor: '[redacted]',
+      },
     },
     pino.destination({ dest: 2, sync: false }),
   );

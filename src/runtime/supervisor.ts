@@ -37,7 +37,10 @@ export function supervise(options: SupervisorOptions): Promise<number> {
     const startedAt = Date.now();
     // The IPC channel is only a lifeline: a child sees 'disconnect' when the supervisor dies
     // (even by SIGKILL) and shuts down instead of trading on as an orphan.
-    const child = spawn(options.command, spec.args, { env: options.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = spawn(options.command, spec.args, {
+      env: options.env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     running.set(spec.name, child);
     child.on('exit', (code, signal) => {
       running.delete(spec.name);

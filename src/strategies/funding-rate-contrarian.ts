@@ -54,6 +54,12 @@ function analyse(p: FundingRateContrarianParams, snapshot: MarketSnapshot, instr
 function validate(p: FundingRateContrarianParams): FundingRateContrarianParams {
   const name = FUNDING_RATE_CONTRARIAN;
   requireNumber(name, 'threshold', p.threshold, (n) => n >= 0, 'a number ≥ 0');
-  requireNumber(name, 'fullConfidenceRate', p.fullConfidenceRate, (n) => n > p.threshold, `a number greater than threshold (${p.threshold})`);
+  requireNumber(
+    name,
+    'fullConfidenceRate',
+    p.fullConfidenceRate,
+    (n) => n > p.threshold,
+    `a number greater than threshold (${p.threshold})`,
+  );
   return p;
 }

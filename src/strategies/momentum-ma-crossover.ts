@@ -75,7 +75,13 @@ function analyse(p: MomentumMaCrossoverParams, snapshot: MarketSnapshot): Signal
 function validate(p: MomentumMaCrossoverParams): MomentumMaCrossoverParams {
   const name = MOMENTUM_MA_CROSSOVER;
   requireNumber(name, 'fast', p.fast, (n) => Number.isInteger(n) && n >= 1, 'an integer ≥ 1');
-  requireNumber(name, 'slow', p.slow, (n) => Number.isInteger(n) && n > p.fast, `an integer greater than fast (${p.fast})`);
+  requireNumber(
+    name,
+    'slow',
+    p.slow,
+    (n) => Number.isInteger(n) && n > p.fast,
+    `an integer greater than fast (${p.fast})`,
+  );
   requireNumber(name, 'spreadForFullConfidence', p.spreadForFullConfidence, (n) => n > 0, 'a number > 0');
   if (p.mode !== 'cross' && p.mode !== 'trend') {
     throw new Error(`${name}: parameter "mode" must be "cross" or "trend", got ${JSON.stringify(p.mode)}`);

@@ -29,7 +29,10 @@ const BUILTINS = {
 
 export type BuiltinStrategyName = keyof typeof BUILTINS;
 
-export const BUILTIN_STRATEGY_NAMES: readonly BuiltinStrategyName[] = Object.freeze([MOMENTUM_MA_CROSSOVER, FUNDING_RATE_CONTRARIAN]);
+export const BUILTIN_STRATEGY_NAMES: readonly BuiltinStrategyName[] = Object.freeze([
+  MOMENTUM_MA_CROSSOVER,
+  FUNDING_RATE_CONTRARIAN,
+]);
 
 /** The STRATEGIES value used when the variable is unset. */
 export const DEFAULT_STRATEGIES = BUILTIN_STRATEGY_NAMES.join(',');
@@ -49,10 +52,19 @@ export function isModulePath(entry: string): boolean {
  * agent or factory, a factory rejects its params, or two agents share a name (weights and the audit
  * trail key on agent names).
  */
-export async function loadStrategies(spec: string, params: StrategyParamsByEntry = {}, options: LoadStrategiesOptions = {}): Promise<StrategyAgent[]> {
-  const entries = spec.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+export async function loadStrategies(
+  spec: string,
+  params: StrategyParamsByEntry = {},
+  options: LoadStrategiesOptions = {},
+): Promise<StrategyAgent[]> {
+  const entries = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (entries.length === 0) {
-    throw new Error(`STRATEGIES is empty: list at least one of ${BUILTIN_STRATEGY_NAMES.join(', ')} or a module path such as ./my-strategy.ts`);
+    throw new Error(
+      `STRATEGIES is empty: list at least one of ${BUILTIN_STRATEGY_NAMES.join(', ')} or a module path such as ./my-strategy.ts`,
+    );
   }
   const agents: StrategyAgent[] = [];
   for (const entry of entries) {
@@ -61,7 +73,10 @@ export async function loadStrategies(spec: string, params: StrategyParamsByEntry
       ? await loadModule(entry, entryParams, options.cwd ?? process.cwd())
       : loadBuiltin(entry, entryParams);
     const clash = agents.find((a) => a.name === agent.name);
-    if (clash) throw new Error(`STRATEGIES entry "${entry}": an agent named "${agent.name}" is already loaded; agent names must be unique`);
+    if (clash)
+      throw new Error(
+        `STRATEGIES entry "${entry}": an agent named "${agent.name}" is already loaded; agent names must be unique`,
+      );
     agents.push(agent);
   }
   return agents;
@@ -69,19 +84,28 @@ export async function loadStrategies(spec: string, params: StrategyParamsByEntry
 
 function loadBuiltin(name: string, params: Readonly<Record<string, unknown>> | undefined): StrategyAgent {
   if (!isBuiltinStrategyName(name)) {
-    throw new Error(`STRATEGIES entry "${name}" is not a known strategy (known: ${BUILTIN_STRATEGY_NAMES.join(', ')}); user strategies are given as a path such as ./my-strategy.ts`);
+    throw new Error(
+      `STRATEGIES entry "${name}" is not a known strategy (known: ${BUILTIN_STRATEGY_NAMES.join(', ')}); user strategies are given as a path such as ./my-strategy.ts`,
+    );
   }
   const factory: UntypedFactory = BUILTINS[name];
   return factory(params);
 }
 
-async function loadModule(entry: string, params: Readonly<Record<string, unknown>> | undefined, cwd: string): Promise<StrategyAgent> {
+async function loadModule(
+  entry: string,
+  params: Readonly<Record<string, unknown>> | undefined,
+  cwd: string,
+): Promise<StrategyAgent> {
   const file = resolve(cwd, entry);
   let loaded: { default?: unknown };
   try {
     loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (err) {
-    throw new Error(`STRATEGIES entry "${entry}": cannot import ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(
+      `STRATEGIES entry "${entry}": cannot import ${file}: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
   const exported = loaded.default;
   let agent: unknown = exported;
@@ -89,13 +113,20 @@ async function loadModule(entry: string, params: Readonly<Record<string, unknown
     try {
       agent = (exported as UntypedFactory)(params);
     } catch (err) {
-      throw new Error(`STRATEGIES entry "${entry}": the factory threw: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(
+        `STRATEGIES entry "${entry}": the factory threw: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
   } else if (params !== undefined) {
-    throw new Error(`STRATEGIES entry "${entry}": parameters were given but the module exports an agent, not a factory`);
+    throw new Error(
+      `STRATEGIES entry "${entry}": parameters were given but the module exports an agent, not a factory`,
+    );
   }
   if (!isStrategyAgent(agent)) {
-    throw new Error(`STRATEGIES entry "${entry}": ${file} must default-export a StrategyAgent ({ name, analyse }) or a factory returning one`);
+    throw new Error(
+      `STRATEGIES entry "${entry}": ${file} must default-export a StrategyAgent ({ name, analyse }) or a factory returning one`,
+    );
   }
   return agent;
 }

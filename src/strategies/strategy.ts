@@ -46,7 +46,11 @@ export function isStrategyAgent(value: unknown): value is StrategyAgent {
  * Merges `params` over `defaults`, refusing keys the strategy does not know, so a typo such as
  * `fats` fails loudly instead of silently running with the default.
  */
-export function resolveParams<P extends object>(strategy: string, defaults: Readonly<P>, params: Partial<P> | undefined): P {
+export function resolveParams<P extends object>(
+  strategy: string,
+  defaults: Readonly<P>,
+  params: Partial<P> | undefined,
+): P {
   const given: object = params ?? {};
   const known = Object.keys(defaults);
   for (const key of Object.keys(given)) {
@@ -62,7 +66,13 @@ export function resolveParams<P extends object>(strategy: string, defaults: Read
 }
 
 /** Throws unless `value` is a finite number satisfying `ok`; `rule` says what is expected. */
-export function requireNumber(strategy: string, param: string, value: unknown, ok: (n: number) => boolean, rule: string): number {
+export function requireNumber(
+  strategy: string,
+  param: string,
+  value: unknown,
+  ok: (n: number) => boolean,
+  rule: string,
+): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || !ok(value)) {
     throw new Error(`${strategy}: parameter "${param}" must be ${rule}, got ${JSON.stringify(value)}`);
   }

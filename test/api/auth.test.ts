@@ -42,10 +42,22 @@ describe('bearer authentication', () => {
       it(`${route.method} ${route.url} with ${label} → 401 and nothing changes`, async () => {
         const before = await api.store.control.read();
         const eventsBefore = await api.store.events.count();
-        const res = await api.app.inject({ method: route.method, url: route.url, headers, ...(route.payload ? { payload: route.payload as object } : {}) });
+        const res = await api.app.inject({
+          method: route.method,
+          url: route.url,
+          headers,
+          ...(route.payload ? { payload: route.payload as object } : {}),
+        });
         expect(res.statusCode).toBe(401);
-        expect(res.headers['www-authenticate']).toMatch(invalidToken ? /^Bearer realm="tcs", error="invalid_token"$/ : /^Bearer realm="tcs"$/);
-        expect(res.json()).toEqual({ statusCode: 401, code: 'TCS_UNAUTHORIZED', error: 'Unauthorized', message: expect.any(String) });
+        expect(res.headers['www-authenticate']).toMatch(
+          invalidToken ? /^Bearer realm="tcs", error="invalid_token"$/ : /^Bearer realm="tcs"$/,
+        );
+        expect(res.json()).toEqual({
+          statusCode: 401,
+          code: 'TCS_UNAUTHORIZED',
+          error: 'Unauthorized',
+          message: expect.any(String),
+        });
         expect(res.body).not.toContain(rotated);
         expect(await api.store.control.read()).toEqual(before);
         expect(await api.store.events.count()).toBe(eventsBefore);
@@ -55,10 +67,19 @@ describe('bearer authentication', () => {
 
   it('accepts every configured key (rotation), case-insensitive scheme, and audits the key id, never the key', async () => {
     for (const route of PROTECTED.filter((r) => r.method === 'GET')) {
-      const res = await api.app.inject({ method: 'GET', url: route.url, headers: { authorization: `bearer ${rotated}` } });
+      const res = await api.app.inject({
+        method: 'GET',
+        url: route.url,
+        headers: { authorization: `bearer ${rotated}` },
+      });
       expect(res.statusCode, route.url).toBe(200);
     }
-    const res = await api.app.inject({ method: 'POST', url: '/control/pause', headers: { authorization: `Bearer ${rotated}` }, payload: { reason: 'rotation' } });
+    const res = await api.app.inject({
+      method: 'POST',
+      url: '/control/pause',
+      headers: { authorization: `Bearer ${rotated}` },
+      payload: { reason: 'rotation' },
+    });
     expect(res.statusCode).toBe(200);
     const [audit] = await api.store.events.query({ kind: 'control', limit: 1 });
     expect(audit?.body.actor).toBe(keyId(rotated));

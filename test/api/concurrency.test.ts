@@ -15,7 +15,11 @@ import type { StoreKind, TestStore } from '../support/stores.js';
 
 const CALLS = 300;
 const WORKERS = 12;
-const URLS: Record<ControlEvent['type'], string> = { 'control.pause': '/control/pause', 'control.resume': '/control/resume', 'control.kill': '/control/kill-switch' };
+const URLS: Record<ControlEvent['type'], string> = {
+  'control.pause': '/control/pause',
+  'control.resume': '/control/resume',
+  'control.kill': '/control/kill-switch',
+};
 
 describe.each<StoreKind>(['redis', 'sqlite'])('two API processes on one %s store', (kind) => {
   let procs: RunningProcess[] = [];
@@ -29,7 +33,12 @@ describe.each<StoreKind>(['redis', 'sqlite'])('two API processes on one %s store
   it(`keeps a legal history under ${CALLS} interleaved calls`, async () => {
     testStore = await openTestStore(kind);
     const key = generateKey();
-    const env = { SERVICE_API_KEY: key, STORE_URL: testStore.url, CONTROL_RATE_LIMIT: '1000000', SYMBOLS: 'BTCUSDT,ETHUSDT' };
+    const env = {
+      SERVICE_API_KEY: key,
+      STORE_URL: testStore.url,
+      CONTROL_RATE_LIMIT: '1000000',
+      SYMBOLS: 'BTCUSDT,ETHUSDT',
+    };
     const apis = await Promise.all([startApi(env), startApi(env)]);
     procs = apis.map((a) => a.proc);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -42,9 +51,18 @@ describe.each<StoreKind>(['redis', 'sqlite'])('two API processes on one %s store
         const n = issued++;
         const base = apis[n % 2]!.baseUrl;
         // Kill rarely, and only in the last third, so most of the run exercises pause/resume races.
-        const type: ControlEvent['type'] = n > CALLS * 0.66 && Math.random() < 0.05 ? 'control.kill' : Math.random() < 0.5 ? 'control.pause' : 'control.resume';
+        const type: ControlEvent['type'] =
+          n > CALLS * 0.66 && Math.random() < 0.05
+            ? 'control.kill'
+            : Math.random() < 0.5
+              ? 'control.pause'
+              : 'control.resume';
         const sentAt = performance.now();
-        const res = await fetch(base + URLS[type], { method: 'POST', headers, body: JSON.stringify({ reason: `w${w} #${n}` }) });
+        const res = await fetch(base + URLS[type], {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ reason: `w${w} #${n}` }),
+        });
         const state = await fetch(`${apis[(n + 1) % 2]!.baseUrl}/control/status`, { headers });
         const status = (await state.json()) as { state: SystemState };
         if (sentAt > killAnsweredAt) readsAfterKill.push(status.state);
@@ -63,7 +81,10 @@ describe.each<StoreKind>(['redis', 'sqlite'])('two API processes on one %s store
       const res = await fetch(`${baseUrl}/control/status`, { headers });
       expect(((await res.json()) as { state: string }).state).toBe('killed');
     }
-    expect(readsAfterKill.every((s) => s === 'killed'), `reads after a kill: ${readsAfterKill.join(',')}`).toBe(true);
+    expect(
+      readsAfterKill.every((s) => s === 'killed'),
+      `reads after a kill: ${readsAfterKill.join(',')}`,
+    ).toBe(true);
 
     // Replay the audit trail through the statechart.
     const audit = (await testStore.store.events.query({ kind: 'control', limit: 1000 })).reverse();
@@ -72,9 +93,19 @@ describe.each<StoreKind>(['redis', 'sqlite'])('two API processes on one %s store
     let epoch = 0;
     let killedSeen = false;
     for (const entry of audit) {
-      const body = entry.body as { event: ControlEvent['type']; outcome: string; from: SystemState; to: SystemState; epoch: number };
+      const body = entry.body as {
+        event: ControlEvent['type'];
+        outcome: string;
+        from: SystemState;
+        to: SystemState;
+        epoch: number;
+      };
       const expected = decideControl(state, { type: body.event, reason: '' } as ControlEvent);
-      expect({ from: body.from, to: body.to, outcome: body.outcome }, `seq ${entry.seq}`).toEqual({ from: state, to: expected.to, outcome: expected.outcome });
+      expect({ from: body.from, to: body.to, outcome: body.outcome }, `seq ${entry.seq}`).toEqual({
+        from: state,
+        to: expected.to,
+        outcome: expected.outcome,
+      });
       if (expected.outcome === 'changed') epoch += 1;
       expect(body.epoch, `seq ${entry.seq}`).toBe(epoch);
       state = expected.to;

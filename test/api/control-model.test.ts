@@ -19,7 +19,11 @@ const URL_FOR: Record<ControlEvent['type'], string> = {
   'control.kill': '/control/kill-switch',
 };
 /** Shortest event sequence from the initial state to each state. */
-const ROUTE_TO: Record<SystemState, ControlEvent['type'][]> = { running: [], paused: ['control.pause'], killed: ['control.kill'] };
+const ROUTE_TO: Record<SystemState, ControlEvent['type'][]> = {
+  running: [],
+  paused: ['control.pause'],
+  killed: ['control.kill'],
+};
 
 describe.each(STORE_KINDS)('control statechart ⇄ HTTP API on %s', (kind) => {
   let api: TestApi | undefined;
@@ -29,7 +33,12 @@ describe.each(STORE_KINDS)('control statechart ⇄ HTTP API on %s', (kind) => {
   });
 
   async function send(type: ControlEvent['type']) {
-    return api!.app.inject({ method: 'POST', url: URL_FOR[type], headers: api!.auth, payload: { reason: `http ${type}` } });
+    return api!.app.inject({
+      method: 'POST',
+      url: URL_FOR[type],
+      headers: api!.auth,
+      payload: { reason: `http ${type}` },
+    });
   }
   async function expectState(state: SystemState) {
     const res = await api!.app.inject({ method: 'GET', url: '/control/status', headers: api!.auth });

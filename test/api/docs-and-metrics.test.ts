@@ -25,14 +25,28 @@ describe('docs and metrics', () => {
   it('/openapi.json describes every route, its schemas, the bearer scheme and 401/409/422', async () => {
     const res = await api.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json() as { openapi: string; paths: Record<string, Record<string, OpenApiOperation>>; components: { securitySchemes: Record<string, unknown> } };
+    const doc = res.json() as {
+      openapi: string;
+      paths: Record<string, Record<string, OpenApiOperation>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    const routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(routes.sort()).toEqual(
       [
-        'GET /health', 'GET /metrics', 'GET /control/mode', 'GET /control/status', 'POST /control/pause', 'POST /control/resume',
-        'POST /control/kill-switch', 'POST /control/cancel-all', 'POST /control/deleverage', 'GET /reports/decisions',
+        'GET /health',
+        'GET /metrics',
+        'GET /control/mode',
+        'GET /control/status',
+        'POST /control/pause',
+        'POST /control/resume',
+        'POST /control/kill-switch',
+        'POST /control/cancel-all',
+        'POST /control/deleverage',
+        'GET /reports/decisions',
       ].sort(),
     );
     for (const [path, ops] of Object.entries(doc.paths)) {

@@ -20,11 +20,23 @@ const bodyCases: Case[] = [
     ['a JSON array body', url, ['reason']],
     ['a JSON string body', url, 'pause'],
   ]),
-  ...[5, true, 'BTCUSDT', {}, [], [5], [null], ['DOGEUSDT'], ['btcusdt'], ['BTCUSDT', 'BTCUSDT']].map((v): Case => [`symbols=${JSON.stringify(v)}`, '/control/cancel-all', { symbols: v }]),
+  ...[5, true, 'BTCUSDT', {}, [], [5], [null], ['DOGEUSDT'], ['btcusdt'], ['BTCUSDT', 'BTCUSDT']].map((v): Case => [
+    `symbols=${JSON.stringify(v)}`,
+    '/control/cancel-all',
+    { symbols: v },
+  ]),
   ['symbols missing', '/control/cancel-all', {}],
   ['an unknown field', '/control/cancel-all', { symbols: null, all: true }],
-  ...[...WRONG_FOR_STRING, 'DOGEUSDT', 'btcusdt', ''].map((v): Case => [`symbol=${JSON.stringify(v)}`, '/control/deleverage', { symbol: v, reduce_pct: 0.5 }]),
-  ...[...WRONG_FOR_NUMBER, 0, -0.1, 1.0001, 2, -1].map((v): Case => [`reduce_pct=${JSON.stringify(v)}`, '/control/deleverage', { symbol: 'BTCUSDT', reduce_pct: v }]),
+  ...[...WRONG_FOR_STRING, 'DOGEUSDT', 'btcusdt', ''].map((v): Case => [
+    `symbol=${JSON.stringify(v)}`,
+    '/control/deleverage',
+    { symbol: v, reduce_pct: 0.5 },
+  ]),
+  ...[...WRONG_FOR_NUMBER, 0, -0.1, 1.0001, 2, -1].map((v): Case => [
+    `reduce_pct=${JSON.stringify(v)}`,
+    '/control/deleverage',
+    { symbol: 'BTCUSDT', reduce_pct: v },
+  ]),
   ['symbol missing', '/control/deleverage', { reduce_pct: 0.5 }],
   ['reduce_pct missing', '/control/deleverage', { symbol: 'BTCUSDT' }],
   ['an unknown field', '/control/deleverage', { symbol: 'BTCUSDT', reduce_pct: 0.5, dry_run: true }],
@@ -52,42 +64,80 @@ describe('request validation → 422, nothing changes', () => {
 
   async function snapshot() {
     const claimable = await api.store.commands.claim('validation-probe', { max: 1000, leaseMs: 0, now: Date.now() });
-    return { control: await api.store.control.read(), events: await api.store.events.count(), commands: claimable.length };
+    return {
+      control: await api.store.control.read(),
+      events: await api.store.events.count(),
+      commands: claimable.length,
+    };
   }
 
   it.each(bodyCases)('%s on %s', async (_label, url, payload) => {
     const before = await snapshot();
-    const res = await api.app.inject({ method: 'POST', url, headers: { ...api.auth, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const res = await api.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...api.auth, 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
     expect(res.statusCode, res.body).toBe(422);
     const body = res.json();
-    expect(body).toEqual({ statusCode: 422, code: 'FST_ERR_VALIDATION', error: 'Unprocessable Entity', message: expect.stringMatching(/^body/) });
+    expect(body).toEqual({
+      statusCode: 422,
+      code: 'FST_ERR_VALIDATION',
+      error: 'Unprocessable Entity',
+      message: expect.stringMatching(/^body/),
+    });
     expect(await snapshot()).toEqual(before);
   });
 
   it.each(queryCases)('GET /reports/decisions with %s', async (_label, query) => {
     const res = await api.app.inject({ method: 'GET', url: `/reports/decisions?${query}`, headers: api.auth });
     expect(res.statusCode, res.body).toBe(422);
-    expect(res.json()).toMatchObject({ statusCode: 422, code: 'FST_ERR_VALIDATION', message: expect.stringMatching(/^querystring/) });
+    expect(res.json()).toMatchObject({
+      statusCode: 422,
+      code: 'FST_ERR_VALIDATION',
+      message: expect.stringMatching(/^querystring/),
+    });
   });
 
   it('names the allowed symbols when one is unknown', async () => {
-    const res = await api.app.inject({ method: 'POST', url: '/control/deleverage', headers: api.auth, payload: { symbol: 'DOGEUSDT', reduce_pct: 0.5 } });
+    const res = await api.app.inject({
+      method: 'POST',
+      url: '/control/deleverage',
+      headers: api.auth,
+      payload: { symbol: 'DOGEUSDT', reduce_pct: 0.5 },
+    });
     expect(res.json().message).toBe('body/symbol must be one of: BTCUSDT, ETHUSDT, SOLUSDT');
   });
 
   it('answers malformed JSON with 400 and a non-JSON content type with 415, changing nothing', async () => {
     const before = await snapshot();
-    const bad = await api.app.inject({ method: 'POST', url: '/control/kill-switch', headers: { ...api.auth, 'content-type': 'application/json' }, payload: '{"reason": "x"' });
+    const bad = await api.app.inject({
+      method: 'POST',
+      url: '/control/kill-switch',
+      headers: { ...api.auth, 'content-type': 'application/json' },
+      payload: '{"reason": "x"',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY', error: 'Bad Request' });
-    const text = await api.app.inject({ method: 'POST', url: '/control/kill-switch', headers: { ...api.auth, 'content-type': 'text/plain' }, payload: 'kill' });
+    const text = await api.app.inject({
+      method: 'POST',
+      url: '/control/kill-switch',
+      headers: { ...api.auth, 'content-type': 'text/plain' },
+      payload: 'kill',
+    });
     expect(text.statusCode).toBe(415);
     expect(text.json()).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
     expect(await snapshot()).toEqual(before);
   });
 
   it('refuses prototype pollution in a body', async () => {
-    const res = await api.app.inject({ method: 'POST', url: '/control/pause', headers: { ...api.auth, 'content-type': 'application/json' }, payload: '{"reason":"x","__proto__":{"admin":true}}' });
+    const res = await api.app.inject({
+      method: 'POST',
+      url: '/control/pause',
+      headers: { ...api.auth, 'content-type': 'application/json' },
+      payload: '{"reason":"x","__proto__":{"admin":true}}',
+    });
     expect(res.statusCode).toBe(400);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
@@ -96,7 +146,12 @@ describe('request validation → 422, nothing changes', () => {
     const res = await api.app.inject({ method: 'POST', url: '/control/pause', headers: api.auth });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ state: 'paused', reason: 'paused by operator' });
-    const empty = await api.app.inject({ method: 'POST', url: '/control/resume', headers: { ...api.auth, 'content-type': 'application/json' }, payload: '' });
+    const empty = await api.app.inject({
+      method: 'POST',
+      url: '/control/resume',
+      headers: { ...api.auth, 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(empty.statusCode).toBe(200);
     expect(empty.json()).toMatchObject({ state: 'running', reason: 'resumed by operator' });
   });

@@ -70,7 +70,9 @@ describe('tcs', () => {
     expect(statSync(envPath).mode & 0o777).toBe(0o600);
     const env = parseEnv(readFileSync(envPath, 'utf8')) as Record<string, string>;
     expect(proc.stdout() + proc.stderr()).not.toContain(env.SERVICE_API_KEY!);
-    const res = await fetch(`${match[1]}/control/status`, { headers: { authorization: `Bearer ${env.SERVICE_API_KEY}` } });
+    const res = await fetch(`${match[1]}/control/status`, {
+      headers: { authorization: `Bearer ${env.SERVICE_API_KEY}` },
+    });
     expect(res.status).toBe(200);
     expect(existsSync(join(dir, 'var', 'tcs.db'))).toBe(true);
     proc.child.kill('SIGTERM');
@@ -81,7 +83,8 @@ describe('tcs', () => {
     dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
     const path = join(dir, 'audit.db');
     const store = await openSqliteStore({ path });
-    for (let i = 1; i <= 5; i++) await store.events.append({ kind: 'decision', at: new Date(i * 1000).toISOString(), body: { cycle: i } });
+    for (let i = 1; i <= 5; i++)
+      await store.events.append({ kind: 'decision', at: new Date(i * 1000).toISOString(), body: { cycle: i } });
     await store.close();
     const ok = await run(['audit', 'verify'], { STORE_URL: `sqlite:${path}` }, dir);
     expect(ok.code).toBe(0);

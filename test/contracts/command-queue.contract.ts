@@ -21,7 +21,12 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
 
     it('enqueue stores a pending record and get returns it; get is null for an unknown id', async () => {
       const store = await stores.one();
-      const cmd: Command = { id: 'cmd-1', type: 'deleverage', payload: { symbol: 'ETH-USD', reduce_pct: 0.5, nested: { a: [1, 2] } }, enqueued_at: isoAt(1) };
+      const cmd: Command = {
+        id: 'cmd-1',
+        type: 'deleverage',
+        payload: { symbol: 'ETH-USD', reduce_pct: 0.5, nested: { a: [1, 2] } },
+        enqueued_at: isoAt(1),
+      };
       const { record, duplicate } = await store.commands.enqueue(cmd);
       const expected: CommandRecord = { ...cmd, status: 'pending', attempts: 0, result: null, completed_at: null };
       expect(duplicate).toBe(false);
@@ -34,7 +39,12 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
       const [a, b] = await stores.two();
       const original = command('dup', 1, { symbols: ['BTC-USD'] });
       const first = await a.commands.enqueue(original);
-      const again = await b.commands.enqueue({ id: 'dup', type: 'kill_cancels', payload: { other: true }, enqueued_at: isoAt(9) });
+      const again = await b.commands.enqueue({
+        id: 'dup',
+        type: 'kill_cancels',
+        payload: { other: true },
+        enqueued_at: isoAt(9),
+      });
       expect(again.duplicate).toBe(true);
       expect(again.record).toEqual(first.record);
       expect(await a.commands.get('dup')).toEqual(first.record);
@@ -47,7 +57,13 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
 
     it('claim hands out the oldest first, at most max, marking them claimed with attempts + 1', async () => {
       const store = await stores.one();
-      for (const [id, s] of [['c1', 1], ['c2', 2], ['c3', 3], ['c4', 4]] as const) await store.commands.enqueue(command(id, s));
+      for (const [id, s] of [
+        ['c1', 1],
+        ['c2', 2],
+        ['c3', 3],
+        ['c4', 4],
+      ] as const)
+        await store.commands.enqueue(command(id, s));
       const first = await store.commands.claim('worker', { max: 2, leaseMs: LEASE, now: NOW });
       expect(first.map((c) => c.id)).toEqual(['c1', 'c2']);
       for (const c of first) {
@@ -86,7 +102,13 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
       await a.commands.enqueue(command('job', 1));
       await a.commands.claim('w', { max: 1, leaseMs: LEASE, now: NOW });
       const done = await a.commands.complete('job', { cancelled: 3, symbols: ['BTC-USD'] }, isoAt(10));
-      expect(done).toMatchObject({ id: 'job', status: 'done', attempts: 1, result: { cancelled: 3, symbols: ['BTC-USD'] }, completed_at: isoAt(10) });
+      expect(done).toMatchObject({
+        id: 'job',
+        status: 'done',
+        attempts: 1,
+        result: { cancelled: 3, symbols: ['BTC-USD'] },
+        completed_at: isoAt(10),
+      });
       expect(await b.commands.get('job')).toEqual(done);
       const again = await b.commands.complete('job', { cancelled: 99 }, isoAt(20));
       expect(again).toEqual(done);
@@ -133,7 +155,9 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
       const total = 40;
       for (let i = 0; i < total; i++) await a.commands.enqueue(command(`p${String(i).padStart(2, '0')}`, i));
       const rounds = await Promise.all(
-        Array.from({ length: 24 }, (_, i) => (i % 2 === 0 ? a : b).commands.claim(`consumer-${i % 2}`, { max: 3, leaseMs: LEASE, now: NOW + i })),
+        Array.from({ length: 24 }, (_, i) =>
+          (i % 2 === 0 ? a : b).commands.claim(`consumer-${i % 2}`, { max: 3, leaseMs: LEASE, now: NOW + i }),
+        ),
       );
       const ids = rounds.flat().map((c) => c.id);
       expect(new Set(ids).size).toBe(ids.length);

@@ -13,7 +13,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { decideControl } from '../../machines/control.machine.js';
 import { INITIAL_CONTROL_RECORD, SYSTEM_STATES } from '../../src/domain/control.js';
-import type { ControlActor, ControlEvent, ControlEventType, ControlRecord, SystemState } from '../../src/domain/control.js';
+import type {
+  ControlActor,
+  ControlEvent,
+  ControlEventType,
+  ControlRecord,
+  SystemState,
+} from '../../src/domain/control.js';
 import type { Store } from '../../src/ports/store.js';
 import { isoAt, readAll, seededRandom, sleep, storeHarness } from './support.js';
 import type { StoreFactory } from './support.js';
@@ -63,7 +69,12 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       const after = await store.control.read();
       expect(result.record).toEqual(after);
       if (expected.outcome === 'changed') {
-        expect(after).toEqual({ state: expected.to, epoch: before.epoch + 1, reason: event.reason, changed_at: who.at });
+        expect(after).toEqual({
+          state: expected.to,
+          epoch: before.epoch + 1,
+          reason: event.reason,
+          changed_at: who.at,
+        });
       } else {
         expect(after).toEqual(before);
       }
@@ -138,7 +149,13 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       expect(reset?.kind).toBe('kill_reset');
       expect(reset?.at).toBe(who.at);
       expect(reset?.symbol).toBeNull();
-      expect(reset?.body).toEqual({ reason: 'incident closed', from: 'killed', to: 'running', epoch: 3, actor: 'operator-cli' });
+      expect(reset?.body).toEqual({
+        reason: 'incident closed',
+        from: 'killed',
+        to: 'running',
+        epoch: 3,
+        actor: 'operator-cli',
+      });
       // Back to normal: the statechart applies again.
       expect((await store.control.apply(ev('control.pause'), actor('k', 60))).outcome).toBe('changed');
       expect((await store.events.verify()).ok).toBe(true);
@@ -159,7 +176,10 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       const seen: ControlRecord[] = [];
       const unsubscribe = await store.control.subscribe((record) => seen.push(record));
       await store.control.apply(ev('control.pause', 'local'), actor('k', 1));
-      await vi.waitFor(() => expect(seen.some((r) => r.epoch === 1 && r.state === 'paused')).toBe(true), { timeout: 2000, interval: 5 });
+      await vi.waitFor(() => expect(seen.some((r) => r.epoch === 1 && r.state === 'paused')).toBe(true), {
+        timeout: 2000,
+        interval: 5,
+      });
       await unsubscribe();
     });
 
@@ -168,14 +188,23 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       const seen: ControlRecord[] = [];
       const unsubscribe = await b.control.subscribe((record) => seen.push(record));
       await a.control.apply(ev('control.pause', 'remote'), actor('k', 1));
-      await vi.waitFor(() => expect(seen).toContainEqual({ state: 'paused', epoch: 1, reason: 'remote', changed_at: isoAt(1) }), {
+      await vi.waitFor(
+        () => expect(seen).toContainEqual({ state: 'paused', epoch: 1, reason: 'remote', changed_at: isoAt(1) }),
+        {
+          timeout: 2000,
+          interval: 5,
+        },
+      );
+      await a.control.apply(ev('control.kill', 'remote kill'), actor('k', 2));
+      await vi.waitFor(() => expect(seen.some((r) => r.epoch === 2 && r.state === 'killed')).toBe(true), {
         timeout: 2000,
         interval: 5,
       });
-      await a.control.apply(ev('control.kill', 'remote kill'), actor('k', 2));
-      await vi.waitFor(() => expect(seen.some((r) => r.epoch === 2 && r.state === 'killed')).toBe(true), { timeout: 2000, interval: 5 });
       await a.control.resetKill(actor('operator', 3), 'reset');
-      await vi.waitFor(() => expect(seen.some((r) => r.epoch === 3 && r.state === 'running')).toBe(true), { timeout: 2000, interval: 5 });
+      await vi.waitFor(() => expect(seen.some((r) => r.epoch === 3 && r.state === 'running')).toBe(true), {
+        timeout: 2000,
+        interval: 5,
+      });
       // Epochs only move forward for a subscriber.
       const epochs = seen.map((r) => r.epoch);
       expect(epochs).toEqual([...epochs].sort((x, y) => x - y));
@@ -204,7 +233,8 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
         const r = random();
         // Kills only in the last stretch, so most of the run is contended pause/resume before the latch.
         const killChance = i < 140 ? 0 : 0.06;
-        const type: ControlEventType = r < killChance ? 'control.kill' : r < (1 + killChance) / 2 ? 'control.pause' : 'control.resume';
+        const type: ControlEventType =
+          r < killChance ? 'control.kill' : r < (1 + killChance) / 2 ? 'control.pause' : 'control.resume';
         calls.push({ store: random() < 0.5 ? a : b, event: ev(type, `r${i}`), who: actor(`c${i}`, i) });
       }
       expect(calls.some((c) => c.event.type === 'control.kill')).toBe(true);
@@ -214,7 +244,8 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       const final = await a.control.read();
       expect(final.epoch).toBe(changed);
       expect(await b.control.read()).toEqual(final);
-      for (const r of results) expect({ outcome: r.outcome, from: r.from, to: r.to }).toEqual(decideControl(r.from, r.event));
+      for (const r of results)
+        expect({ outcome: r.outcome, from: r.from, to: r.to }).toEqual(decideControl(r.from, r.event));
 
       // Replay the audit trail in seq order: it must be a legal walk of the statechart.
       const audit = (await readAll(a.events, { kind: 'control' })).reverse();
@@ -223,7 +254,14 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       let epoch = 0;
       let killedSeen = false;
       for (const entry of audit) {
-        const body = entry.body as { event: ControlEventType; reason: string; outcome: string; from: SystemState; to: SystemState; epoch: number };
+        const body = entry.body as {
+          event: ControlEventType;
+          reason: string;
+          outcome: string;
+          from: SystemState;
+          to: SystemState;
+          epoch: number;
+        };
         expect(body.from).toBe(state);
         const decision = decideControl(state, ev(body.event, body.reason));
         expect({ outcome: body.outcome, from: body.from, to: body.to }).toEqual(decision);
@@ -237,7 +275,9 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       expect(epoch).toBe(final.epoch);
       if (results.some((r) => r.event.type === 'control.kill')) expect(final.state).toBe('killed');
       // A returned record never shows running once the first kill has been applied.
-      const firstKillEpoch = Math.min(...results.filter((r) => r.to === 'killed' && r.outcome === 'changed').map((r) => r.record.epoch));
+      const firstKillEpoch = Math.min(
+        ...results.filter((r) => r.to === 'killed' && r.outcome === 'changed').map((r) => r.record.epoch),
+      );
       for (const r of results) if (r.record.epoch >= firstKillEpoch) expect(r.record.state).toBe('killed');
 
       const verification = await b.events.verify();

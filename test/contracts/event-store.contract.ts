@@ -41,7 +41,12 @@ function expectedQuery(all: readonly AuditEvent[], q: EventQuery): AuditEvent[] 
     .slice(0, q.limit);
 }
 
-export function eventStoreContract(name: string, open: StoreFactory, openSecond: StoreFactory, hooks?: EventStoreTestHooks): void {
+export function eventStoreContract(
+  name: string,
+  open: StoreFactory,
+  openSecond: StoreFactory,
+  hooks?: EventStoreTestHooks,
+): void {
   describe(`EventStore contract: ${name}`, () => {
     const stores = storeHarness(open, openSecond);
 
@@ -80,7 +85,15 @@ export function eventStoreContract(name: string, open: StoreFactory, openSecond:
       const store = await stores.one();
       const first = await store.events.append({ kind: 'decision', at: isoAt(1), body: { b: 1, a: { d: 2, c: 3 } } });
       expect(first.symbol).toBeNull();
-      expect(first.hash).toBe(chainHash(GENESIS_HASH, { seq: 1, at: isoAt(1), kind: 'decision', symbol: null, body: { a: { c: 3, d: 2 }, b: 1 } }));
+      expect(first.hash).toBe(
+        chainHash(GENESIS_HASH, {
+          seq: 1,
+          at: isoAt(1),
+          kind: 'decision',
+          symbol: null,
+          body: { a: { c: 3, d: 2 }, b: 1 },
+        }),
+      );
       const [read] = await store.events.query({ limit: 1 });
       expect(read).toEqual(first);
     });
@@ -164,7 +177,8 @@ export function eventStoreContract(name: string, open: StoreFactory, openSecond:
     });
 
     it.each([1, 4, 6])('verify names seq %i when its stored body was tampered with', async (seq) => {
-      if (hooks === undefined) throw new Error(`${name}: eventStoreContract needs a tamper hook to check tamper detection`);
+      if (hooks === undefined)
+        throw new Error(`${name}: eventStoreContract needs a tamper hook to check tamper detection`);
       const store = await stores.one();
       await appendAll(store, sample(6));
       expect((await store.events.verify()).ok).toBe(true);

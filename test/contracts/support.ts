@@ -44,7 +44,10 @@ export function storeHarness(open: StoreFactory, openSecond: StoreFactory): Stor
 }
 
 /** Every entry matching `filter`, newest first, paging with `before` so it works past the 1000 limit. */
-export async function readAll(events: EventStore, filter: Omit<EventQuery, 'limit' | 'before'> = {}): Promise<AuditEvent[]> {
+export async function readAll(
+  events: EventStore,
+  filter: Omit<EventQuery, 'limit' | 'before'> = {},
+): Promise<AuditEvent[]> {
   const out: AuditEvent[] = [];
   let before: number | undefined;
   for (;;) {

@@ -5,14 +5,26 @@ import { describe, expect, it } from 'vitest';
 import { arbitrate } from '../../src/domain/arbitration.js';
 import type { Signal } from '../../src/domain/signal.js';
 
-const sig = (agent: string, symbol: string, direction: number, confidence: number): Signal => ({ agent, symbol, direction, confidence });
+const sig = (agent: string, symbol: string, direction: number, confidence: number): Signal => ({
+  agent,
+  symbol,
+  direction,
+  confidence,
+});
 
 describe('arbitrate', () => {
   it('selects the highest weight × confidence and explains every other signal', () => {
-    const signals = [sig('momentum', 'BTCUSDT', 1, 0.6), sig('funding', 'ETHUSDT', -1, 0.5), sig('momentum', 'SOLUSDT', 0, 0.9), sig('funding', 'SOLUSDT', 1, 0.05)];
+    const signals = [
+      sig('momentum', 'BTCUSDT', 1, 0.6),
+      sig('funding', 'ETHUSDT', -1, 0.5),
+      sig('momentum', 'SOLUSDT', 0, 0.9),
+      sig('funding', 'SOLUSDT', 1, 0.05),
+    ];
     const result = arbitrate(signals, { weights: { funding: 2 }, minConfidence: 0.1 });
     expect(result.selected).toEqual([signals[1]]);
-    expect(result.ranked.map((r) => [r.signal.agent, r.signal.symbol, r.weight, r.score, r.selected, r.reason])).toEqual([
+    expect(
+      result.ranked.map((r) => [r.signal.agent, r.signal.symbol, r.weight, r.score, r.selected, r.reason]),
+    ).toEqual([
       ['funding', 'ETHUSDT', 2, 1, true, 'SELECTED'],
       ['momentum', 'BTCUSDT', 1, 0.6, false, 'MAX_ORDERS_REACHED'],
       ['momentum', 'SOLUSDT', 1, 0.9, false, 'DIRECTION_ZERO'],
@@ -42,7 +54,12 @@ describe('arbitrate', () => {
   });
 
   it('marks malformed signals invalid with a finite score', () => {
-    const bad = [sig('a', 'X', 1, Number.NaN), sig('b', 'Y', Number.POSITIVE_INFINITY, 0.5), sig('c', 'Z', 1, 1.5), sig('d', 'W', 1, -0.1)];
+    const bad = [
+      sig('a', 'X', 1, Number.NaN),
+      sig('b', 'Y', Number.POSITIVE_INFINITY, 0.5),
+      sig('c', 'Z', 1, 1.5),
+      sig('d', 'W', 1, -0.1),
+    ];
     const result = arbitrate(bad);
     expect(result.selected).toEqual([]);
     for (const r of result.ranked) expect(r).toMatchObject({ score: 0, reason: 'INVALID_SIGNAL', selected: false });
@@ -59,7 +76,9 @@ describe('arbitrate', () => {
   describe('tie-break', () => {
     it('equal score: higher confidence first', () => {
       // 2 × 0.3 = 0.6 = 1 × 0.6
-      const result = arbitrate([sig('heavy', 'BTCUSDT', 1, 0.3), sig('light', 'ETHUSDT', 1, 0.6)], { weights: { heavy: 2 } });
+      const result = arbitrate([sig('heavy', 'BTCUSDT', 1, 0.3), sig('light', 'ETHUSDT', 1, 0.6)], {
+        weights: { heavy: 2 },
+      });
       expect(result.selected[0]?.agent).toBe('light');
     });
 
@@ -95,11 +114,21 @@ describe('arbitrate', () => {
       symbol: fc.constantFrom('BTCUSDT', 'ETHUSDT', 'SOLUSDT'),
       direction: fc.constantFrom(-1, 0, 1),
       // A few discrete values make ties common, which is where order dependence would show.
-      confidence: fc.oneof(fc.constantFrom(0, 0.05, 0.25, 0.5, 1, Number.NaN), fc.double({ min: 0, max: 1, noNaN: true })),
+      confidence: fc.oneof(
+        fc.constantFrom(0, 0.05, 0.25, 0.5, 1, Number.NaN),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+      ),
     });
     fc.assert(
       fc.property(
-        fc.array(signalArb, { maxLength: 12 }).chain((signals) => fc.tuple(fc.constant(signals), fc.shuffledSubarray(signals, { minLength: signals.length, maxLength: signals.length }))),
+        fc
+          .array(signalArb, { maxLength: 12 })
+          .chain((signals) =>
+            fc.tuple(
+              fc.constant(signals),
+              fc.shuffledSubarray(signals, { minLength: signals.length, maxLength: signals.length }),
+            ),
+          ),
         fc.record({ a: fc.constantFrom(0, 0.5, 1, 2), b: fc.constantFrom(0.5, 1, 2) }),
         fc.integer({ min: 0, max: 3 }),
         ([signals, shuffled], weights, maxOrders) => {
@@ -111,7 +140,13 @@ describe('arbitrate', () => {
           expect(one.selected.length).toBeLessThanOrEqual(maxOrders);
           expect(new Set(one.selected.map((s) => s.symbol)).size).toBe(one.selected.length);
           for (const s of one.selected) expect(s.confidence).toBeGreaterThanOrEqual(0.1);
-          const bestEligible = one.ranked.find((r) => r.reason !== 'INVALID_SIGNAL' && r.reason !== 'DIRECTION_ZERO' && r.reason !== 'BELOW_MIN_CONFIDENCE' && r.reason !== 'ZERO_SCORE');
+          const bestEligible = one.ranked.find(
+            (r) =>
+              r.reason !== 'INVALID_SIGNAL' &&
+              r.reason !== 'DIRECTION_ZERO' &&
+              r.reason !== 'BELOW_MIN_CONFIDENCE' &&
+              r.reason !== 'ZERO_SCORE',
+          );
           if (bestEligible && maxOrders > 0) expect(bestEligible.selected).toBe(true);
         },
       ),

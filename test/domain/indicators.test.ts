@@ -28,7 +28,11 @@ describe('sma', () => {
 
 describe('clamp', () => {
   it.each([
-    [-1, 0], [0.5, 0.5], [2, 1], [Number.NaN, 0], [Number.POSITIVE_INFINITY, 1],
+    [-1, 0],
+    [0.5, 0.5],
+    [2, 1],
+    [Number.NaN, 0],
+    [Number.POSITIVE_INFINITY, 1],
   ])('clamp(%s, 0, 1) = %s', (x, expected) => {
     expect(clamp(x, 0, 1)).toBe(expected);
   });

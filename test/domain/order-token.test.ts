@@ -8,7 +8,15 @@ import type { ApprovedOrder, OrderRequest } from '../../src/domain/orders.js';
 import { approvalPayload, constantTimeEqual, signApproval, verifyApproval } from '../../src/domain/order-token.js';
 
 const SECRET = 'test-secret-with-enough-entropy-0123456789';
-const order: OrderRequest = { clientOrderId: 's1-7-BTCUSDT-0', symbol: 'BTCUSDT', side: 'BUY', qty: 0.026, type: 'market', limitPrice: null, reduceOnly: false };
+const order: OrderRequest = {
+  clientOrderId: 's1-7-BTCUSDT-0',
+  symbol: 'BTCUSDT',
+  side: 'BUY',
+  qty: 0.026,
+  type: 'market',
+  limitPrice: null,
+  reduceOnly: false,
+};
 const EXPIRES = 1_700_000_060_000;
 const approved = signApproval(order, { secret: SECRET, epoch: 4, expiresAt: EXPIRES });
 const verifyAt = (a: ApprovedOrder, overrides: Partial<{ secret: string; now: number; currentEpoch: number }> = {}) =>
@@ -17,7 +25,18 @@ const verifyAt = (a: ApprovedOrder, overrides: Partial<{ secret: string; now: nu
 describe('signApproval', () => {
   it('produces hmac:<64 hex> over the documented canonical payload', () => {
     expect(approved.token).toMatch(/^hmac:[0-9a-f]{64}$/);
-    const payload = canonicalJson({ v: 1, clientOrderId: order.clientOrderId, symbol: 'BTCUSDT', side: 'BUY', qty: 0.026, type: 'market', limitPrice: null, reduceOnly: false, epoch: 4, expiresAt: EXPIRES });
+    const payload = canonicalJson({
+      v: 1,
+      clientOrderId: order.clientOrderId,
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      qty: 0.026,
+      type: 'market',
+      limitPrice: null,
+      reduceOnly: false,
+      epoch: 4,
+      expiresAt: EXPIRES,
+    });
     expect(approvalPayload(order, 4, EXPIRES)).toBe(payload);
     expect(payload).toContain('"limitPrice":null');
     expect(approved.token).toBe(`hmac:${createHmac('sha256', SECRET).update(payload).digest('hex')}`);
@@ -72,8 +91,22 @@ describe('verifyApproval', () => {
       limitPrice: fc.option(fc.double({ min: 0.01, max: 1e6, noNaN: true }), { nil: null }),
       reduceOnly: fc.boolean(),
     });
-    const approvalArb = fc.record({ order: orderArb, epoch: fc.nat(1_000), expiresAt: fc.integer({ min: 0, max: 2e12 }) });
-    const fields = ['clientOrderId', 'symbol', 'side', 'qty', 'type', 'limitPrice', 'reduceOnly', 'epoch', 'expiresAt'] as const;
+    const approvalArb = fc.record({
+      order: orderArb,
+      epoch: fc.nat(1_000),
+      expiresAt: fc.integer({ min: 0, max: 2e12 }),
+    });
+    const fields = [
+      'clientOrderId',
+      'symbol',
+      'side',
+      'qty',
+      'type',
+      'limitPrice',
+      'reduceOnly',
+      'epoch',
+      'expiresAt',
+    ] as const;
     fc.assert(
       fc.property(approvalArb, approvalArb, fc.constantFrom(...fields), (first, second, field) => {
         const a = signApproval(first.order, { secret: SECRET, epoch: first.epoch, expiresAt: first.expiresAt });
@@ -81,8 +114,15 @@ describe('verifyApproval', () => {
           field === 'epoch' || field === 'expiresAt'
             ? { ...a, [field]: second[field] }
             : { ...a, order: { ...a.order, [field]: second.order[field] } };
-        const unchanged = Object.is(field === 'epoch' || field === 'expiresAt' ? first[field] : first.order[field], field === 'epoch' || field === 'expiresAt' ? second[field] : second.order[field]);
-        const result = verifyApproval(forged, { secret: SECRET, now: Math.min(a.expiresAt, forged.expiresAt), currentEpoch: forged.epoch });
+        const unchanged = Object.is(
+          field === 'epoch' || field === 'expiresAt' ? first[field] : first.order[field],
+          field === 'epoch' || field === 'expiresAt' ? second[field] : second.order[field],
+        );
+        const result = verifyApproval(forged, {
+          secret: SECRET,
+          now: Math.min(a.expiresAt, forged.expiresAt),
+          currentEpoch: forged.epoch,
+        });
         if (unchanged) expect(result).toEqual({ ok: true });
         else expect(result).toMatchObject({ ok: false, code: 'TOKEN_INVALID' });
       }),
@@ -102,7 +142,11 @@ describe('verifyApproval', () => {
   });
 
   it('refuses a token from another control epoch as EPOCH_STALE', () => {
-    expect(verifyAt(approved, { currentEpoch: 5 })).toMatchObject({ ok: false, code: 'EPOCH_STALE', message: expect.stringContaining('epoch 4') });
+    expect(verifyAt(approved, { currentEpoch: 5 })).toMatchObject({
+      ok: false,
+      code: 'EPOCH_STALE',
+      message: expect.stringContaining('epoch 4'),
+    });
     expect(verifyAt(approved, { currentEpoch: 3 })).toMatchObject({ ok: false, code: 'EPOCH_STALE' });
   });
 

@@ -35,14 +35,32 @@ describe.each(STORE_KINDS)('the whole system on %s', (kind) => {
   });
 
   async function start(extra: string[] = []) {
-    const env = { ...PERMISSIVE_ENV, CYCLE_SECONDS: '0.5', SERVICE_API_KEY: key, RISK_HMAC_SECRET: generateKey(), STORE_URL: t!.url, PORT: '0', LOG_LEVEL: 'info', HEARTBEAT_MS: '200' };
+    const env = {
+      ...PERMISSIVE_ENV,
+      CYCLE_SECONDS: '0.5',
+      SERVICE_API_KEY: key,
+      RISK_HMAC_SECRET: generateKey(),
+      STORE_URL: t!.url,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      HEARTBEAT_MS: '200',
+    };
     proc = startTcs(['start', ...extra], env, dir);
     const [, base] = await proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);
     return base!;
   }
-  const lines = () => proc!.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { event: string; cycle?: number });
+  const lines = () =>
+    proc!
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event: string; cycle?: number });
   const call = (base: string, method: string, path: string, body?: unknown) =>
-    fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
   const heartbeat = () => t!.store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY);
 
   it('trades on paper: the six event lines in order; pause stops the cycles, resume restarts them', async () => {
@@ -68,9 +86,16 @@ describe.each(STORE_KINDS)('the whole system on %s', (kind) => {
     expect(lines().filter((l) => l.event === 'cycle_start').length).toBe(cyclesAtPause);
 
     expect((await call(base, 'POST', '/control/resume')).status).toBe(200);
-    await vi.waitFor(() => expect(lines().filter((l) => l.event === 'cycle_start').length).toBeGreaterThan(cyclesAtPause), { timeout: 5000 });
+    await vi.waitFor(
+      () => expect(lines().filter((l) => l.event === 'cycle_start').length).toBeGreaterThan(cyclesAtPause),
+      { timeout: 5000 },
+    );
     const health = await (await fetch(`${base}/health`)).json();
-    expect(health).toMatchObject({ status: 'ok', state: 'running', components: { trading_process: { status: 'ok', mode: 'paper' } } });
+    expect(health).toMatchObject({
+      status: 'ok',
+      state: 'running',
+      components: { trading_process: { status: 'ok', mode: 'paper' } },
+    });
     const decisions = (await (await call(base, 'GET', '/reports/decisions?limit=5')).json()) as unknown[];
     expect(decisions.length).toBeGreaterThan(0);
     // The trading process's metrics reach the API's /metrics with their own process label.
@@ -85,7 +110,11 @@ describe.each(STORE_KINDS)('the whole system on %s', (kind) => {
     t = await openTestStore(kind);
     const base = await start();
     // Passive orders rest on the bid; wait until some are open.
-    await vi.waitFor(async () => expect((await t!.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY))?.openOrders.length ?? 0).toBeGreaterThan(0), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(
+      async () =>
+        expect((await t!.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY))?.openOrders.length ?? 0).toBeGreaterThan(0),
+      { timeout: 15_000, interval: 100 },
+    );
 
     // SIGKILL mid-run: the supervisor restarts it; positions, orders and decisions survive.
     const before = await t.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY);
@@ -100,23 +129,41 @@ describe.each(STORE_KINDS)('the whole system on %s', (kind) => {
       expect(still !== undefined || filled, `order ${order.clientOrderId}`).toBe(true);
     }
     for (const position of before!.positions) {
-      expect(after!.positions.find((p) => p.symbol === position.symbol), position.symbol).toBeDefined();
+      expect(
+        after!.positions.find((p) => p.symbol === position.symbol),
+        position.symbol,
+      ).toBeDefined();
     }
-    expect((await t.store.events.query({ kind: 'decision', limit: 1000 })).length).toBeGreaterThanOrEqual(decisionsBefore);
+    expect((await t.store.events.query({ kind: 'decision', limit: 1000 })).length).toBeGreaterThanOrEqual(
+      decisionsBefore,
+    );
 
     // Kill over HTTP: the trading process halts and cancels every resting order.
-    await vi.waitFor(async () => expect((await t!.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY))?.openOrders.length ?? 0).toBeGreaterThan(0), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(
+      async () =>
+        expect((await t!.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY))?.openOrders.length ?? 0).toBeGreaterThan(0),
+      { timeout: 15_000, interval: 100 },
+    );
     const kill = await call(base, 'POST', '/control/kill-switch', { reason: 'e2e kill' });
     expect(kill.status).toBe(200);
     await proc!.waitFor(/"event":"orders_cancelled","reason":"kill/);
-    await vi.waitFor(async () => expect((await t!.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY))?.openOrders).toEqual([]), { timeout: 5000, interval: 50 });
+    await vi.waitFor(
+      async () => expect((await t!.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY))?.openOrders).toEqual([]),
+      { timeout: 5000, interval: 50 },
+    );
     const submittedAtKill = lines().filter((l) => l.event === 'order_submitted').length;
 
     // Killed survives a SIGKILL and restart of the trading process.
     const killedPid = (await heartbeat())!.pid;
     process.kill(killedPid, 'SIGKILL');
-    await vi.waitFor(async () => expect(await heartbeat()).toMatchObject({ state: 'killed' }), { timeout: 15_000, interval: 100 });
-    await vi.waitFor(async () => expect((await heartbeat())?.pid).not.toBe(killedPid), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(async () => expect(await heartbeat()).toMatchObject({ state: 'killed' }), {
+      timeout: 15_000,
+      interval: 100,
+    });
+    await vi.waitFor(async () => expect((await heartbeat())?.pid).not.toBe(killedPid), {
+      timeout: 15_000,
+      interval: 100,
+    });
     await new Promise((r) => setTimeout(r, 1000));
     expect(lines().filter((l) => l.event === 'order_submitted').length).toBe(submittedAtKill);
     expect((await call(base, 'POST', '/control/resume')).status).toBe(409);
@@ -158,7 +205,16 @@ describe.each(STORE_KINDS)('the whole system on %s', (kind) => {
       }
     };
     await vi.waitFor(() => expect(alive(tradingPid)).toBe(false), { timeout: 15_000, interval: 100 });
-    await vi.waitFor(async () => expect(await fetch(`${base}/health`).then(() => 'up', () => 'down')).toBe('down'), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(
+      async () =>
+        expect(
+          await fetch(`${base}/health`).then(
+            () => 'up',
+            () => 'down',
+          ),
+        ).toBe('down'),
+      { timeout: 15_000, interval: 100 },
+    );
     expect(await heartbeat()).toMatchObject({ pid: tradingPid, stopped: true });
   }, 60_000);
 });

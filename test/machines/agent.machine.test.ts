@@ -48,10 +48,19 @@ describe('agent machine', () => {
   });
 
   it('leaves out symbols for which the strategy has nothing to say (null)', () => {
-    const strategy: StrategyAgent = { name: 'picky', analyse: (s) => (s.symbol === 'ETHUSDT' ? { agent: 'picky', symbol: s.symbol, direction: -1, confidence: 0.9 } : null) };
+    const strategy: StrategyAgent = {
+      name: 'picky',
+      analyse: (s) =>
+        s.symbol === 'ETHUSDT' ? { agent: 'picky', symbol: s.symbol, direction: -1, confidence: 0.9 } : null,
+    };
     const agent = createActor(agentMachine, { input: { strategy, instruments: [BTC, ETH] } }).start();
     const replies = collector<SignalsReply>();
-    agent.send({ type: 'agent.analyse', cycle: 1, market: marketView(snapshot('BTCUSDT', 100), snapshot('ETHUSDT', 100)), replyTo: replies.ref });
+    agent.send({
+      type: 'agent.analyse',
+      cycle: 1,
+      market: marketView(snapshot('BTCUSDT', 100), snapshot('ETHUSDT', 100)),
+      replyTo: replies.ref,
+    });
     expect(replies.events[0]!.signals).toEqual([{ agent: 'picky', symbol: 'ETHUSDT', direction: -1, confidence: 0.9 }]);
     expect(replies.events[0]!.errors).toEqual([]);
   });
@@ -74,8 +83,15 @@ describe('agent machine', () => {
     const agent = createActor(agentMachine, { input: { strategy, instruments: [BTC, ETH] } }).start();
     const replies = collector<SignalsReply>();
     agent.send({ type: 'agent.analyse', cycle: 1, market: marketView(snapshot('BTCUSDT', 100)), replyTo: replies.ref });
-    agent.send({ type: 'agent.analyse', cycle: 2, market: marketView(snapshot('BTCUSDT', 100), snapshot('ETHUSDT', 2_000)), replyTo: replies.ref });
-    expect(replies.events.map((r) => ({ cycle: r.cycle, symbols: r.signals.map((s) => s.symbol), errors: r.errors.length }))).toEqual([
+    agent.send({
+      type: 'agent.analyse',
+      cycle: 2,
+      market: marketView(snapshot('BTCUSDT', 100), snapshot('ETHUSDT', 2_000)),
+      replyTo: replies.ref,
+    });
+    expect(
+      replies.events.map((r) => ({ cycle: r.cycle, symbols: r.signals.map((s) => s.symbol), errors: r.errors.length })),
+    ).toEqual([
       { cycle: 1, symbols: [], errors: 1 },
       { cycle: 2, symbols: ['ETHUSDT'], errors: 1 },
     ]);

@@ -27,17 +27,38 @@ describe('allocator machine', () => {
     const acct = account();
     allocator.send({ type: 'allocator.size', cycle: 12, selected, account: acct, market, replyTo: replies.ref });
     const instruments = new Map(input.instruments.map((i) => [i.symbol, i]));
-    const expected = allocate(selected, { account: acct, market, instruments, cycle: 12 }, { riskFraction: input.riskFraction, orderStyle: input.orderStyle, sessionId: input.sessionId });
+    const expected = allocate(
+      selected,
+      { account: acct, market, instruments, cycle: 12 },
+      { riskFraction: input.riskFraction, orderStyle: input.orderStyle, sessionId: input.sessionId },
+    );
     expect(replies.events).toEqual([{ type: 'allocator.sized', cycle: 12, proposals: expected }]);
     // Sanity: the comparison is not vacuous.
-    expect(expected.filter((p) => p.order !== null).map((p) => p.order!.clientOrderId)).toEqual([`${input.sessionId}-12-BTCUSDT-0`, `${input.sessionId}-12-ETHUSDT-1`]);
-    expect(expected.filter((p) => p.order === null).map((p) => p.skipped!.code)).toEqual(['SPOT_NOTHING_TO_SELL', 'NO_MARKET']);
+    expect(expected.filter((p) => p.order !== null).map((p) => p.order!.clientOrderId)).toEqual([
+      `${input.sessionId}-12-BTCUSDT-0`,
+      `${input.sessionId}-12-ETHUSDT-1`,
+    ]);
+    expect(expected.filter((p) => p.order === null).map((p) => p.skipped!.code)).toEqual([
+      'SPOT_NOTHING_TO_SELL',
+      'NO_MARKET',
+    ]);
   });
 
   it('skips a symbol whose instrument it was not given, even with market data', () => {
-    const allocator = createActor(allocatorMachine, { input: { riskFraction: 0.1, orderStyle: 'market', sessionId: 's1', instruments: [ETH] } }).start();
+    const allocator = createActor(allocatorMachine, {
+      input: { riskFraction: 0.1, orderStyle: 'market', sessionId: 's1', instruments: [ETH] },
+    }).start();
     const replies = collector<SizedReply>();
-    allocator.send({ type: 'allocator.size', cycle: 1, selected: [selected[0]!], account: account(), market, replyTo: replies.ref });
-    expect(replies.events[0]!.proposals).toEqual([{ signal: selected[0], order: null, skipped: expect.objectContaining({ code: 'NO_MARKET' }) }]);
+    allocator.send({
+      type: 'allocator.size',
+      cycle: 1,
+      selected: [selected[0]!],
+      account: account(),
+      market,
+      replyTo: replies.ref,
+    });
+    expect(replies.events[0]!.proposals).toEqual([
+      { signal: selected[0], order: null, skipped: expect.objectContaining({ code: 'NO_MARKET' }) },
+    ]);
   });
 });

@@ -31,8 +31,12 @@ describe('arbiter machine', () => {
   it('uses its options: weights change the winner', () => {
     const plain = collector<SelectedReply>();
     const weighted = collector<SelectedReply>();
-    createActor(arbiterMachine, { input: {} }).start().send({ type: 'arbiter.select', cycle: 1, signals, replyTo: plain.ref });
-    createActor(arbiterMachine, { input: { weights: { b: 2 } } }).start().send({ type: 'arbiter.select', cycle: 1, signals, replyTo: weighted.ref });
+    createActor(arbiterMachine, { input: {} })
+      .start()
+      .send({ type: 'arbiter.select', cycle: 1, signals, replyTo: plain.ref });
+    createActor(arbiterMachine, { input: { weights: { b: 2 } } })
+      .start()
+      .send({ type: 'arbiter.select', cycle: 1, signals, replyTo: weighted.ref });
     expect(plain.events[0]!.result.selected).toEqual([signals[2]]);
     expect(weighted.events[0]!.result.selected).toEqual([signals[1]]);
   });

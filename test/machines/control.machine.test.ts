@@ -24,7 +24,11 @@ describe('decideControl', () => {
 
   it('is pure: the same question twice gets the same answer', () => {
     expect(decideControl('running', ev('control.pause'))).toEqual(decideControl('running', ev('control.pause')));
-    expect(decideControl('paused', ev('control.resume'))).toEqual({ outcome: 'changed', from: 'paused', to: 'running' });
+    expect(decideControl('paused', ev('control.resume'))).toEqual({
+      outcome: 'changed',
+      from: 'paused',
+      to: 'running',
+    });
   });
 });
 
@@ -59,6 +63,7 @@ describe('controlMachine', () => {
 
   it('the killed state refuses every event (nothing can leave it)', () => {
     const killed = controlMachine.resolveState({ value: 'killed', context: {} });
-    for (const type of ['control.pause', 'control.resume', 'control.kill'] as const) expect(killed.can(ev(type))).toBe(false);
+    for (const type of ['control.pause', 'control.resume', 'control.kill'] as const)
+      expect(killed.can(ev(type))).toBe(false);
   });
 });

@@ -31,7 +31,12 @@ const NOW = 1_700_000_000_000;
 const EPOCH = 3;
 const market = marketView(snapshot('BTCUSDT', 100), snapshot('ETHUSDT', 2_000));
 const acct = account();
-const running = (epoch = EPOCH): ControlRecord => ({ state: 'running', epoch, reason: null, changed_at: '2024-01-01T00:00:00.000Z' });
+const running = (epoch = EPOCH): ControlRecord => ({
+  state: 'running',
+  epoch,
+  reason: null,
+  changed_at: '2024-01-01T00:00:00.000Z',
+});
 const loaded = (control: ControlRecord = running()): LoadedMarket => ({ now: NOW, market, account: acct, control });
 
 const sigA: Signal = { agent: 'a', symbol: 'BTCUSDT', direction: 1, confidence: 0.8 };
@@ -54,17 +59,28 @@ const responder = fromCallback<AnyEventObject, ResponderInput>(({ input, receive
   });
 });
 
-const agentReply = (agent: string, signals: Signal[], errors: string[] = []): Respond => (e) => ({ type: 'agent.signals', cycle: (e as AnalyseRequest).cycle, agent, signals, errors }) satisfies SignalsReply;
+const agentReply =
+  (agent: string, signals: Signal[], errors: string[] = []): Respond =>
+  (e) =>
+    ({ type: 'agent.signals', cycle: (e as AnalyseRequest).cycle, agent, signals, errors }) satisfies SignalsReply;
 const arbiterReply: Respond = (e) => {
   const req = e as SelectRequest;
-  return { type: 'arbiter.selected', cycle: req.cycle, result: arbitrate(req.signals, { maxOrders: 2 }) } satisfies SelectedReply;
+  return {
+    type: 'arbiter.selected',
+    cycle: req.cycle,
+    result: arbitrate(req.signals, { maxOrders: 2 }),
+  } satisfies SelectedReply;
 };
 /** Sizes every selected signal into a 1-unit order. */
 const allocatorReply: Respond = (e) => {
   const req = e as SizeRequest;
   const proposals: Proposal[] = req.selected.map((signal, i) => ({
     signal,
-    order: order({ clientOrderId: `s1-${req.cycle}-${signal.symbol}-${i}`, symbol: signal.symbol, side: signal.direction > 0 ? 'BUY' : 'SELL' }),
+    order: order({
+      clientOrderId: `s1-${req.cycle}-${signal.symbol}-${i}`,
+      symbol: signal.symbol,
+      side: signal.direction > 0 ? 'BUY' : 'SELL',
+    }),
     skipped: null,
   }));
   return { type: 'allocator.sized', cycle: req.cycle, proposals } satisfies SizedReply;
@@ -84,7 +100,14 @@ const riskReply: Respond = (e) => {
 };
 const omsReply: Respond = (e) => {
   const req = e as SubmitRequest;
-  const outcomes = req.approvals.map((a) => ({ clientOrderId: a.order.clientOrderId, status: 'submitted' as const, venueStatus: 'filled', filledQty: a.order.qty, avgFillPrice: 100, duplicate: false }));
+  const outcomes = req.approvals.map((a) => ({
+    clientOrderId: a.order.clientOrderId,
+    status: 'submitted' as const,
+    venueStatus: 'filled',
+    filledQty: a.order.qty,
+    avgFillPrice: 100,
+    duplicate: false,
+  }));
   return { type: 'oms.submitted', cycle: req.cycle, outcomes } satisfies SubmittedReply;
 };
 
@@ -126,7 +149,8 @@ function runCycle(options: Harness = {}) {
   const input: CycleInput = { cycle: 9, epoch: EPOCH, agentIds: ['agent:a', 'agent:b'], ...options.input };
   const parent = setup({ actors: { cycle, responder } }).createMachine({
     entry: enqueueActions(({ enqueue }) => {
-      for (const [id, respond] of Object.entries(responders)) enqueue.spawnChild('responder', { id, systemId: id, input: { id, log, respond } });
+      for (const [id, respond] of Object.entries(responders))
+        enqueue.spawnChild('responder', { id, systemId: id, input: { id, log, respond } });
       enqueue.spawnChild('cycle', { id: 'cycle', input });
     }),
   });
@@ -138,7 +162,7 @@ function runCycle(options: Harness = {}) {
 }
 
 describe('cycle machine: the full path', () => {
-  it('reaches done and records one decision with both agents\' signals, arbitration, proposals, verdicts and outcomes', async () => {
+  it("reaches done and records one decision with both agents' signals, arbitration, proposals, verdicts and outcomes", async () => {
     const h = runCycle();
     const final = await h.finished();
     expect(final.value).toBe('done');
@@ -148,7 +172,15 @@ describe('cycle machine: the full path', () => {
 
     const arbitration = arbitrate([sigA, sigB], { maxOrders: 2 });
     expect(arbitration.selected).toHaveLength(2); // the test data really takes the long path
-    expect(record).toMatchObject({ cycle: 9, epoch: EPOCH, now: NOW, account: acct, outcome: 'completed', error: null, arbitration });
+    expect(record).toMatchObject({
+      cycle: 9,
+      epoch: EPOCH,
+      now: NOW,
+      account: acct,
+      outcome: 'completed',
+      error: null,
+      arbitration,
+    });
     expect(record.replies).toEqual(
       expect.arrayContaining([
         { type: 'agent.signals', cycle: 9, agent: 'a', signals: [sigA], errors: [] },
@@ -156,11 +188,29 @@ describe('cycle machine: the full path', () => {
       ]),
     );
     expect(record.replies).toHaveLength(2);
-    expect(record.proposals.map((p) => p.order?.clientOrderId)).toEqual(arbitration.selected.map((s, i) => `s1-9-${s.symbol}-${i}`));
-    expect(record.verdicts.map((v) => [v.order.symbol, v.approval !== null])).toEqual(arbitration.selected.map((s) => [s.symbol, s.symbol === 'BTCUSDT']));
-    expect(record.outcomes).toEqual([expect.objectContaining({ clientOrderId: expect.stringContaining('BTCUSDT'), status: 'submitted' })]);
+    expect(record.proposals.map((p) => p.order?.clientOrderId)).toEqual(
+      arbitration.selected.map((s, i) => `s1-9-${s.symbol}-${i}`),
+    );
+    expect(record.verdicts.map((v) => [v.order.symbol, v.approval !== null])).toEqual(
+      arbitration.selected.map((s) => [s.symbol, s.symbol === 'BTCUSDT']),
+    );
+    expect(record.outcomes).toEqual([
+      expect.objectContaining({ clientOrderId: expect.stringContaining('BTCUSDT'), status: 'submitted' }),
+    ]);
     // The record carries no cycle-internal fields, and the output is the same record.
-    expect(Object.keys(record).sort()).toEqual(['account', 'arbitration', 'cycle', 'epoch', 'error', 'now', 'outcome', 'outcomes', 'proposals', 'replies', 'verdicts']);
+    expect(Object.keys(record).sort()).toEqual([
+      'account',
+      'arbitration',
+      'cycle',
+      'epoch',
+      'error',
+      'now',
+      'outcome',
+      'outcomes',
+      'proposals',
+      'replies',
+      'verdicts',
+    ]);
     expect(final.output).toEqual(record);
   });
 
@@ -175,17 +225,29 @@ describe('cycle machine: the full path', () => {
     expect([...select[0]!.signals].sort((x, y) => x.agent.localeCompare(y.agent))).toEqual([sigA, sigB]);
 
     const size = h.sentTo('allocator') as unknown as SizeRequest[];
-    expect(size).toEqual([expect.objectContaining({ type: 'allocator.size', cycle: 9, selected: arbitrate([sigA, sigB], { maxOrders: 2 }).selected, account: acct, market })]);
+    expect(size).toEqual([
+      expect.objectContaining({
+        type: 'allocator.size',
+        cycle: 9,
+        selected: arbitrate([sigA, sigB], { maxOrders: 2 }).selected,
+        account: acct,
+        market,
+      }),
+    ]);
 
     const evaluate = h.sentTo('risk') as unknown as EvaluateRequest[];
-    expect(evaluate).toEqual([expect.objectContaining({ type: 'risk.evaluate', cycle: 9, account: acct, market, epoch: EPOCH, now: NOW })]);
+    expect(evaluate).toEqual([
+      expect.objectContaining({ type: 'risk.evaluate', cycle: 9, account: acct, market, epoch: EPOCH, now: NOW }),
+    ]);
     expect(evaluate[0]!.orders.map((o) => o.symbol).sort()).toEqual(['BTCUSDT', 'ETHUSDT']);
 
     const submit = h.sentTo('oms') as unknown as SubmitRequest[];
     expect(submit).toHaveLength(1);
     expect(submit[0]!.type).toBe('oms.submit');
     // Only the approved verdict's signed order goes to the order manager.
-    expect(submit[0]!.approvals.map((a) => [a.order.symbol, a.epoch, a.expiresAt])).toEqual([['BTCUSDT', EPOCH, NOW + 1_000]]);
+    expect(submit[0]!.approvals.map((a) => [a.order.symbol, a.epoch, a.expiresAt])).toEqual([
+      ['BTCUSDT', EPOCH, NOW + 1_000],
+    ]);
   });
 
   it('waits for every agent before arbitrating', async () => {
@@ -193,7 +255,15 @@ describe('cycle machine: the full path', () => {
     const h = runCycle({
       responders: {
         'agent:b': (e) => {
-          held.push(() => (e as AnalyseRequest).replyTo.send({ type: 'agent.signals', cycle: 9, agent: 'b', signals: [sigB], errors: [] }));
+          held.push(() =>
+            (e as AnalyseRequest).replyTo.send({
+              type: 'agent.signals',
+              cycle: 9,
+              agent: 'b',
+              signals: [sigB],
+              errors: [],
+            }),
+          );
           return null;
         },
       },
@@ -221,7 +291,9 @@ describe('cycle machine: the full path', () => {
 
 describe('cycle machine: short cuts to recording', () => {
   it('when no signal is selected it skips straight to recording (no allocator, risk or oms)', async () => {
-    const h = runCycle({ responders: { 'agent:a': agentReply('a', []), 'agent:b': agentReply('b', [{ ...sigB, confidence: 0.01 }]) } });
+    const h = runCycle({
+      responders: { 'agent:a': agentReply('a', []), 'agent:b': agentReply('b', [{ ...sigB, confidence: 0.01 }]) },
+    });
     const final = await h.finished();
     expect(final.value).toBe('done');
     expect(h.sentTo('arbiter')).toHaveLength(1);
@@ -239,7 +311,15 @@ describe('cycle machine: short cuts to recording', () => {
       responders: {
         allocator: (e) => {
           const req = e as SizeRequest;
-          return { type: 'allocator.sized', cycle: req.cycle, proposals: req.selected.map((signal) => ({ signal, order: null, skipped: { code: 'ZERO_QTY', message: 'too small' } })) };
+          return {
+            type: 'allocator.sized',
+            cycle: req.cycle,
+            proposals: req.selected.map((signal) => ({
+              signal,
+              order: null,
+              skipped: { code: 'ZERO_QTY', message: 'too small' },
+            })),
+          };
         },
       },
     });
@@ -255,7 +335,15 @@ describe('cycle machine: short cuts to recording', () => {
       responders: {
         risk: (e) => {
           const req = e as EvaluateRequest;
-          return { type: 'risk.evaluated', cycle: req.cycle, verdicts: req.orders.map((o) => ({ order: o, decision: { approved: false, checks: [] as never, impact: null }, approval: null })) };
+          return {
+            type: 'risk.evaluated',
+            cycle: req.cycle,
+            verdicts: req.orders.map((o) => ({
+              order: o,
+              decision: { approved: false, checks: [] as never, impact: null },
+              approval: null,
+            })),
+          };
         },
       },
     });
@@ -299,7 +387,13 @@ describe('cycle machine: superseded and failed', () => {
     const h = runCycle({ loadMarket: async () => Promise.reject(new Error('feed down')) });
     const final = await h.finished();
     expect(final.value).toBe('done');
-    expect(final.output).toMatchObject({ outcome: 'failed', error: 'feed down', now: null, account: null, replies: [] });
+    expect(final.output).toMatchObject({
+      outcome: 'failed',
+      error: 'feed down',
+      now: null,
+      account: null,
+      replies: [],
+    });
     expect(h.log).toHaveLength(0);
     expect(h.recorded).toEqual([expect.objectContaining({ outcome: 'failed', error: 'feed down' })]);
   });

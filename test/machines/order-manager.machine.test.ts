@@ -50,11 +50,27 @@ function describeJob(job: OmsJob): string {
 }
 
 function command(id: string): CommandRecord {
-  return { id, type: 'cancel_all', payload: {}, enqueued_at: '2024-01-01T00:00:00.000Z', status: 'claimed', attempts: 1, result: null, completed_at: null };
+  return {
+    id,
+    type: 'cancel_all',
+    payload: {},
+    enqueued_at: '2024-01-01T00:00:00.000Z',
+    status: 'claimed',
+    attempts: 1,
+    result: null,
+    completed_at: null,
+  };
 }
 
 function submitted(clientOrderId: string): SubmissionOutcome {
-  return { clientOrderId, status: 'submitted', venueStatus: 'filled', filledQty: 1, avgFillPrice: 100, duplicate: false };
+  return {
+    clientOrderId,
+    status: 'submitted',
+    venueStatus: 'filled',
+    filledQty: 1,
+    avgFillPrice: 100,
+    duplicate: false,
+  };
 }
 
 function startOms() {
@@ -64,7 +80,12 @@ function startOms() {
   return { oms, exec, replies };
 }
 
-function submit(oms: Actor<typeof orderManagerMachine>, replies: Collector<SubmittedReply>, cycle: number, approvals: ApprovedOrder[]) {
+function submit(
+  oms: Actor<typeof orderManagerMachine>,
+  replies: Collector<SubmittedReply>,
+  cycle: number,
+  approvals: ApprovedOrder[],
+) {
   oms.send({ type: 'oms.submit', cycle, approvals, replyTo: replies.ref });
 }
 
@@ -72,7 +93,14 @@ const mode = (oms: Actor<typeof orderManagerMachine>) => (oms.getSnapshot().valu
 const replyFor = (replies: Collector<SubmittedReply>, cycle: number) => replies.events.filter((e) => e.cycle === cycle);
 
 function refusedAll(approvals: ApprovedOrder[], code: string) {
-  return approvals.map((a) => expect.objectContaining({ clientOrderId: a.order.clientOrderId, status: 'refused', code, message: expect.any(String) }));
+  return approvals.map((a) =>
+    expect.objectContaining({
+      clientOrderId: a.order.clientOrderId,
+      status: 'refused',
+      code,
+      message: expect.any(String),
+    }),
+  );
 }
 
 describe('order manager: halted at start', () => {
@@ -86,7 +114,9 @@ describe('order manager: halted at start', () => {
     const approvals = [approval('s1-1-BTCUSDT-0'), approval('s1-1-ETHUSDT-1', { symbol: 'ETHUSDT' })];
     submit(oms, replies, 1, approvals);
     // Synchronous: no awaiting needed for a refusal.
-    expect(replies.events).toEqual([{ type: 'oms.submitted', cycle: 1, outcomes: refusedAll(approvals, 'TRADING_PAUSED') }]);
+    expect(replies.events).toEqual([
+      { type: 'oms.submitted', cycle: 1, outcomes: refusedAll(approvals, 'TRADING_PAUSED') },
+    ]);
     await flush();
     expect(exec.calls).toHaveLength(0);
     expect(replies.events).toHaveLength(1);
@@ -132,7 +162,11 @@ describe('order manager: accepting', () => {
     await flush();
     exec.calls[2]!.control.resolve({ outcomes: [submitted('c')] });
     await flush();
-    expect(replies.events.map((e) => [e.cycle, e.outcomes[0]!.clientOrderId])).toEqual([[1, 'a'], [2, 'b'], [3, 'c']]);
+    expect(replies.events.map((e) => [e.cycle, e.outcomes[0]!.clientOrderId])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'c'],
+    ]);
     expect(exec.maxConcurrent()).toBe(1);
   });
 
@@ -148,7 +182,12 @@ describe('order manager: accepting', () => {
       {
         type: 'oms.submitted',
         cycle: 1,
-        outcomes: approvals.map((a) => ({ clientOrderId: a.order.clientOrderId, status: 'refused', code: 'SUBMIT_FAILED', message: 'venue unreachable' })),
+        outcomes: approvals.map((a) => ({
+          clientOrderId: a.order.clientOrderId,
+          status: 'refused',
+          code: 'SUBMIT_FAILED',
+          message: 'venue unreachable',
+        })),
       },
     ]);
     // The queued submit runs next and succeeds.
@@ -187,10 +226,15 @@ describe('order manager: halt', () => {
     expect(inFlight.signal.aborted).toBe(false);
     expect(mode(oms)).toBe('halted');
     expect(replyFor(replies, 1)).toEqual([]);
-    expect(replyFor(replies, 2)).toEqual([{ type: 'oms.submitted', cycle: 2, outcomes: refusedAll(queued, 'TRADING_PAUSED') }]);
+    expect(replyFor(replies, 2)).toEqual([
+      { type: 'oms.submitted', cycle: 2, outcomes: refusedAll(queued, 'TRADING_PAUSED') },
+    ]);
 
     // The executor (which sees the mode before each venue call) reports what really happened.
-    const truth = [submitted('f-0'), { clientOrderId: 'f-1', status: 'refused' as const, code: 'TRADING_PAUSED', message: 'halted' }];
+    const truth = [
+      submitted('f-0'),
+      { clientOrderId: 'f-1', status: 'refused' as const, code: 'TRADING_PAUSED', message: 'halted' },
+    ];
     inFlight.control.resolve({ outcomes: truth });
     await flush();
     expect(replyFor(replies, 1)).toEqual([{ type: 'oms.submitted', cycle: 1, outcomes: truth }]);
@@ -242,10 +286,14 @@ describe('order manager: kill', () => {
     oms.send({ type: 'oms.kill', reason: 'operator kill' });
     expect(mode(oms)).toBe('stopped');
     expect(inFlight.signal.aborted).toBe(false);
-    expect(replyFor(replies, 2)).toEqual([{ type: 'oms.submitted', cycle: 2, outcomes: refusedAll(queued, 'TRADING_KILLED') }]);
+    expect(replyFor(replies, 2)).toEqual([
+      { type: 'oms.submitted', cycle: 2, outcomes: refusedAll(queued, 'TRADING_KILLED') },
+    ]);
     inFlight.control.resolve({ outcomes: refusedAll(first, 'TRADING_KILLED') });
     await flush();
-    expect(replyFor(replies, 1)).toEqual([{ type: 'oms.submitted', cycle: 1, outcomes: refusedAll(first, 'TRADING_KILLED') }]);
+    expect(replyFor(replies, 1)).toEqual([
+      { type: 'oms.submitted', cycle: 1, outcomes: refusedAll(first, 'TRADING_KILLED') },
+    ]);
 
     expect(exec.calls[1]!.job).toEqual({ kind: 'cancel_all', reason: 'operator kill' });
     exec.calls[1]!.control.resolve({ outcomes: [] });
@@ -280,7 +328,9 @@ describe('order manager: kill', () => {
 
     const approvals = [approval('late-0')];
     submit(oms, replies, 9, approvals);
-    expect(replies.events).toEqual([{ type: 'oms.submitted', cycle: 9, outcomes: refusedAll(approvals, 'TRADING_KILLED') }]);
+    expect(replies.events).toEqual([
+      { type: 'oms.submitted', cycle: 9, outcomes: refusedAll(approvals, 'TRADING_KILLED') },
+    ]);
     await flush();
     expect(exec.kinds()).toEqual(['cancel_all']);
   });
@@ -300,28 +350,31 @@ describe('order manager: kill', () => {
 });
 
 describe('order manager: commands and serialisation', () => {
-  it.each(['halted', 'accepting', 'stopped'] as const)('runs commands in %s mode, FIFO, one at a time', async (target) => {
-    const { oms, exec } = startOms();
-    if (target === 'accepting') oms.send({ type: 'oms.resume' });
-    if (target === 'stopped') {
-      oms.send({ type: 'oms.kill', reason: 'k' });
-      exec.calls[0]!.control.resolve({ outcomes: [] });
-      await flush();
-    }
-    expect(mode(oms)).toBe(target);
-    const before = exec.calls.length;
-    for (const id of ['c1', 'c2', 'c3']) oms.send({ type: 'oms.command', command: command(id) });
-    expect(exec.calls.length - before).toBe(1);
-    for (let i = before; i < before + 3; i++) {
-      expect(exec.calls[i]!.settled).toBe(false);
-      exec.calls[i]!.control.resolve({ outcomes: [] });
-      await flush();
-    }
-    expect(exec.kinds().slice(before)).toEqual(['command:c1', 'command:c2', 'command:c3']);
-    expect(exec.calls[before]!.job).toEqual({ kind: 'command', command: command('c1') });
-    expect(exec.maxConcurrent()).toBe(1);
-    expect(oms.getSnapshot().value).toEqual({ mode: target, work: 'idle' });
-  });
+  it.each(['halted', 'accepting', 'stopped'] as const)(
+    'runs commands in %s mode, FIFO, one at a time',
+    async (target) => {
+      const { oms, exec } = startOms();
+      if (target === 'accepting') oms.send({ type: 'oms.resume' });
+      if (target === 'stopped') {
+        oms.send({ type: 'oms.kill', reason: 'k' });
+        exec.calls[0]!.control.resolve({ outcomes: [] });
+        await flush();
+      }
+      expect(mode(oms)).toBe(target);
+      const before = exec.calls.length;
+      for (const id of ['c1', 'c2', 'c3']) oms.send({ type: 'oms.command', command: command(id) });
+      expect(exec.calls.length - before).toBe(1);
+      for (let i = before; i < before + 3; i++) {
+        expect(exec.calls[i]!.settled).toBe(false);
+        exec.calls[i]!.control.resolve({ outcomes: [] });
+        await flush();
+      }
+      expect(exec.kinds().slice(before)).toEqual(['command:c1', 'command:c2', 'command:c3']);
+      expect(exec.calls[before]!.job).toEqual({ kind: 'command', command: command('c1') });
+      expect(exec.maxConcurrent()).toBe(1);
+      expect(oms.getSnapshot().value).toEqual({ mode: target, work: 'idle' });
+    },
+  );
 
   it('never runs two jobs at once over a mixed sequence of submits, commands, halts and resumes', async () => {
     const { oms, exec, replies } = startOms();
@@ -336,7 +389,9 @@ describe('order manager: commands and serialisation', () => {
     for (let guard = 0; guard < 10; guard++) {
       const open = exec.calls.find((c) => !c.settled && !c.signal.aborted);
       if (!open) break;
-      open.control.resolve({ outcomes: open.job.kind === 'submit' ? open.job.approvals.map((a) => submitted(a.order.clientOrderId)) : [] });
+      open.control.resolve({
+        outcomes: open.job.kind === 'submit' ? open.job.approvals.map((a) => submitted(a.order.clientOrderId)) : [],
+      });
       await flush();
     }
     expect(exec.kinds()).toEqual(['submit:1', 'command:c1', 'submit:3', 'command:c2']);

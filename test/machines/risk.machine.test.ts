@@ -33,7 +33,9 @@ function recordingSigner() {
 
 function start(input: Partial<RiskInput> = {}) {
   const signer = recordingSigner();
-  const risk = createActor(riskMachine, { input: { limits: DEFAULT_RISK_LIMITS, tokenTtlMs: TTL, sign: signer.sign, ...input } }).start();
+  const risk = createActor(riskMachine, {
+    input: { limits: DEFAULT_RISK_LIMITS, tokenTtlMs: TTL, sign: signer.sign, ...input },
+  }).start();
   const replies = collector<EvaluatedReply>();
   return { risk, replies, signer };
 }
@@ -42,7 +44,16 @@ describe('risk machine', () => {
   it('replies one verdict per order with the domain decision, in order', () => {
     const { risk, replies } = start();
     const acct = account();
-    risk.send({ type: 'risk.evaluate', cycle: 3, orders: [ok, tooBig], account: acct, market, epoch: 2, now: NOW, replyTo: replies.ref });
+    risk.send({
+      type: 'risk.evaluate',
+      cycle: 3,
+      orders: [ok, tooBig],
+      account: acct,
+      market,
+      epoch: 2,
+      now: NOW,
+      replyTo: replies.ref,
+    });
     expect(replies.events).toHaveLength(1);
     const reply = replies.events[0]!;
     expect(reply.type).toBe('risk.evaluated');
@@ -57,20 +68,43 @@ describe('risk machine', () => {
 
   it('signs only the approved orders, with the request epoch and expiresAt = now + tokenTtlMs', () => {
     const { risk, replies, signer } = start();
-    risk.send({ type: 'risk.evaluate', cycle: 3, orders: [tooBig, ok, noMarket], account: account(), market, epoch: 5, now: NOW, replyTo: replies.ref });
+    risk.send({
+      type: 'risk.evaluate',
+      cycle: 3,
+      orders: [tooBig, ok, noMarket],
+      account: account(),
+      market,
+      epoch: 5,
+      now: NOW,
+      replyTo: replies.ref,
+    });
     expect(signer.calls).toEqual([{ order: ok, epoch: 5, expiresAt: NOW + TTL }]);
     const [denied, approved, missing] = replies.events[0]!.verdicts;
     expect(denied!.approval).toBeNull();
     expect(missing!.approval).toBeNull();
     expect(approved!.approval).toEqual(signApproval(ok, { secret: SECRET, epoch: 5, expiresAt: NOW + TTL }));
-    expect(verifyApproval(approved!.approval!, { secret: SECRET, now: NOW + TTL, currentEpoch: 5 })).toEqual({ ok: true });
-    expect(verifyApproval(approved!.approval!, { secret: SECRET, now: NOW + TTL + 1, currentEpoch: 5 })).toMatchObject({ ok: false, code: 'TOKEN_EXPIRED' });
+    expect(verifyApproval(approved!.approval!, { secret: SECRET, now: NOW + TTL, currentEpoch: 5 })).toEqual({
+      ok: true,
+    });
+    expect(verifyApproval(approved!.approval!, { secret: SECRET, now: NOW + TTL + 1, currentEpoch: 5 })).toMatchObject({
+      ok: false,
+      code: 'TOKEN_EXPIRED',
+    });
   });
 
   it('judges with its own limits, not the defaults', () => {
     const limits = { ...DEFAULT_RISK_LIMITS, maxSymbolExposure: 0.005 }; // 1 BTC at 100 is 0.01× NAV
     const { risk, replies, signer } = start({ limits });
-    risk.send({ type: 'risk.evaluate', cycle: 1, orders: [ok], account: account(), market, epoch: 1, now: NOW, replyTo: replies.ref });
+    risk.send({
+      type: 'risk.evaluate',
+      cycle: 1,
+      orders: [ok],
+      account: account(),
+      market,
+      epoch: 1,
+      now: NOW,
+      replyTo: replies.ref,
+    });
     const decision = replies.events[0]!.verdicts[0]!.decision;
     expect(decision).toEqual(evaluateOrder(ok, { account: account(), market: market.get('BTCUSDT')!, limits }));
     expect(decision.approved).toBe(false);
@@ -78,9 +112,18 @@ describe('risk machine', () => {
     expect(signer.calls).toHaveLength(0);
   });
 
-  it('refuses an order without this cycle\'s market data on all four guards', () => {
+  it("refuses an order without this cycle's market data on all four guards", () => {
     const { risk, replies, signer } = start();
-    risk.send({ type: 'risk.evaluate', cycle: 1, orders: [noMarket], account: account(), market, epoch: 1, now: NOW, replyTo: replies.ref });
+    risk.send({
+      type: 'risk.evaluate',
+      cycle: 1,
+      orders: [noMarket],
+      account: account(),
+      market,
+      epoch: 1,
+      now: NOW,
+      replyTo: replies.ref,
+    });
     const verdict = replies.events[0]!.verdicts[0]!;
     expect(verdict.decision.approved).toBe(false);
     expect(verdict.decision.impact).toBeNull();
@@ -95,13 +138,31 @@ describe('risk machine', () => {
 
   it('replies with no verdicts for no orders', () => {
     const { risk, replies } = start();
-    risk.send({ type: 'risk.evaluate', cycle: 8, orders: [], account: account(), market, epoch: 1, now: NOW, replyTo: replies.ref });
+    risk.send({
+      type: 'risk.evaluate',
+      cycle: 8,
+      orders: [],
+      account: account(),
+      market,
+      epoch: 1,
+      now: NOW,
+      replyTo: replies.ref,
+    });
     expect(replies.events).toEqual([{ type: 'risk.evaluated', cycle: 8, verdicts: [] }]);
   });
 
   it('keeps no secret string in its context or persisted snapshot (only the signing closure)', () => {
     const { risk, replies } = start();
-    risk.send({ type: 'risk.evaluate', cycle: 1, orders: [ok], account: account(), market, epoch: 1, now: NOW, replyTo: replies.ref });
+    risk.send({
+      type: 'risk.evaluate',
+      cycle: 1,
+      orders: [ok],
+      account: account(),
+      market,
+      epoch: 1,
+      now: NOW,
+      replyTo: replies.ref,
+    });
     const context = risk.getSnapshot().context;
     expect(typeof context.sign).toBe('function');
     const strings: string[] = [];

@@ -81,5 +81,10 @@ import { order } from '../domain/risk/builders.js';
 
 /** An approval with a well-formed (but fake) token; the OMS machine never verifies tokens itself. */
 export function approval(clientOrderId: string, overrides: Partial<OrderRequest> = {}): ApprovedOrder {
-  return { order: order({ clientOrderId, ...overrides }), token: `hmac:${'ab'.repeat(32)}`, epoch: 1, expiresAt: 1_700_000_060_000 };
+  return {
+    order: order({ clientOrderId, ...overrides }),
+    token: `hmac:${'ab'.repeat(32)}`,
+    epoch: 1,
+    expiresAt: 1_700_000_060_000,
+  };
 }

@@ -26,7 +26,19 @@ interface CycleRun {
 }
 
 function record(input: CycleInput, outcome: CycleRecord['outcome'] = 'completed'): CycleRecord {
-  return { cycle: input.cycle, epoch: input.epoch, now: null, account: null, replies: [], arbitration: null, proposals: [], verdicts: [], outcomes: [], outcome, error: null };
+  return {
+    cycle: input.cycle,
+    epoch: input.epoch,
+    now: null,
+    account: null,
+    replies: [],
+    arbitration: null,
+    proposals: [],
+    verdicts: [],
+    outcomes: [],
+    outcome,
+    error: null,
+  };
 }
 
 const strategy = (name: string): StrategyAgent => ({ name, analyse: () => null });
@@ -89,12 +101,14 @@ function boot(state: SystemState, epoch = 4) {
 
 type Booted = ReturnType<typeof boot>;
 const value = (h: Booted) => h.actor.getSnapshot().value;
-const send = (h: Booted, type: 'control.pause' | 'control.resume' | 'control.kill', epoch: number, reason = 'test') => h.actor.send({ type, reason, epoch });
+const send = (h: Booted, type: 'control.pause' | 'control.resume' | 'control.kill', epoch: number, reason = 'test') =>
+  h.actor.send({ type, reason, epoch });
 
 describe('trading machine: boot', () => {
   it('spawns the children under the systemIds the cycle expects', () => {
     const h = boot('running');
-    for (const id of ['agent:a', 'agent:b', 'arbiter', 'allocator', 'risk', 'oms']) expect(h.actor.system.get(id), id).toBeDefined();
+    for (const id of ['agent:a', 'agent:b', 'arbiter', 'allocator', 'risk', 'oms'])
+      expect(h.actor.system.get(id), id).toBeDefined();
   });
 
   it('from a stored paused record never starts a cycle and halts the OMS', async () => {
@@ -209,23 +223,30 @@ describe('trading machine: pause and resume', () => {
     send(h, 'control.resume', 3);
     send(h, 'control.pause', 4);
     send(h, 'control.resume', 5);
-    expect(h.cycles.map((c) => [c.input.cycle, c.input.epoch])).toEqual([[1, 1], [2, 3], [3, 5]]);
+    expect(h.cycles.map((c) => [c.input.cycle, c.input.epoch])).toEqual([
+      [1, 1],
+      [2, 3],
+      [3, 5],
+    ]);
     expect(h.cycles.slice(0, 2).every((c) => c.signal.aborted)).toBe(true);
     expect(h.cycles[2]!.signal.aborted).toBe(false);
   });
 });
 
 describe('trading machine: kill', () => {
-  it.each<SystemState>(['running', 'paused'])('from %s: reaches control.killed, stops the cycle, sends oms.kill with the reason', (from) => {
-    const h = boot(from, 4);
-    const inFlight = h.cycles[0];
-    send(h, 'control.kill', 5, 'operator: runaway losses');
-    expect(value(h)).toEqual({ control: 'killed' });
-    if (inFlight) expect(inFlight.signal.aborted).toBe(true);
-    expect(h.omsEvents.at(-1)).toEqual({ type: 'oms.kill', reason: 'operator: runaway losses' });
-    expect(h.actor.getSnapshot().context.epoch).toBe(5);
-    expect(h.announced.at(-1)).toEqual({ state: 'killed', epoch: 5 });
-  });
+  it.each<SystemState>(['running', 'paused'])(
+    'from %s: reaches control.killed, stops the cycle, sends oms.kill with the reason',
+    (from) => {
+      const h = boot(from, 4);
+      const inFlight = h.cycles[0];
+      send(h, 'control.kill', 5, 'operator: runaway losses');
+      expect(value(h)).toEqual({ control: 'killed' });
+      if (inFlight) expect(inFlight.signal.aborted).toBe(true);
+      expect(h.omsEvents.at(-1)).toEqual({ type: 'oms.kill', reason: 'operator: runaway losses' });
+      expect(h.actor.getSnapshot().context.epoch).toBe(5);
+      expect(h.announced.at(-1)).toEqual({ state: 'killed', epoch: 5 });
+    },
+  );
 
   it('ignores later control events, starts no cycle, and the root stays alive until session.stop', async () => {
     const h = boot('running', 4);
@@ -287,6 +308,10 @@ describe('trading machine: epoch', () => {
     const base = { epoch: 12, reason: 'r', changed_at: '2024-01-01T00:00:00.000Z' };
     expect(controlEventFor({ ...base, state: 'running' })).toEqual({ type: 'control.resume', reason: 'r', epoch: 12 });
     expect(controlEventFor({ ...base, state: 'paused' })).toEqual({ type: 'control.pause', reason: 'r', epoch: 12 });
-    expect(controlEventFor({ ...base, state: 'killed', reason: null })).toEqual({ type: 'control.kill', reason: '', epoch: 12 });
+    expect(controlEventFor({ ...base, state: 'killed', reason: null })).toEqual({
+      type: 'control.kill',
+      reason: '',
+      epoch: 12,
+    });
   });
 });

@@ -12,7 +12,14 @@ const KEY = generateKey();
 describe('readApiConfig', () => {
   it('has defaults for everything but the key', () => {
     const config = readApiConfig({ SERVICE_API_KEY: KEY });
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8000, apiKeys: [KEY], storeUrl: 'sqlite:var/tcs.db', executionMode: 'paper', controlRateLimit: 60 });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8000,
+      apiKeys: [KEY],
+      storeUrl: 'sqlite:var/tcs.db',
+      executionMode: 'paper',
+      controlRateLimit: 60,
+    });
     expect(config.instruments.map((i) => i.symbol)).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
   });
 

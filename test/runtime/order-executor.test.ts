@@ -46,18 +46,39 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     market = await createSyntheticFeed({ instruments, seed: 7 }).next(NOW);
     lines = [];
     execute = createJobExecutor({
-      venue, store: t.store, clock, secret: SECRET, mode: 'paper', instruments: new Map(instruments.map((i) => [i.symbol, i])),
-      riskLimits: DEFAULT_RISK_LIMITS, tokenTtlMs: 10_000, ledger: new UsedTokenLedger(), lines: createEventLines({ write: (l) => lines.push(l) }),
-      metrics: new TradingMetrics(), market: async () => market, accountChanged: async () => {}, log: pino({ level: 'silent' }),
+      venue,
+      store: t.store,
+      clock,
+      secret: SECRET,
+      mode: 'paper',
+      instruments: new Map(instruments.map((i) => [i.symbol, i])),
+      riskLimits: DEFAULT_RISK_LIMITS,
+      tokenTtlMs: 10_000,
+      ledger: new UsedTokenLedger(),
+      lines: createEventLines({ write: (l) => lines.push(l) }),
+      metrics: new TradingMetrics(),
+      market: async () => market,
+      accountChanged: async () => {},
+      log: pino({ level: 'silent' }),
       orderManagerMode: () => omsMode,
     });
   }
 
   function order(overrides: Partial<OrderRequest> = {}): OrderRequest {
     const bid = market.get('BTCUSDT')!.bid;
-    return { clientOrderId: `test-${++seq}`, symbol: 'BTCUSDT', side: 'BUY', qty: 0.01, type: 'limit', limitPrice: bid, reduceOnly: false, ...overrides };
+    return {
+      clientOrderId: `test-${++seq}`,
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      qty: 0.01,
+      type: 'limit',
+      limitPrice: bid,
+      reduceOnly: false,
+      ...overrides,
+    };
   }
-  const approve = (o: OrderRequest, epoch = 0, expiresAt = NOW + 10_000) => signApproval(o, { secret: SECRET, epoch, expiresAt });
+  const approve = (o: OrderRequest, epoch = 0, expiresAt = NOW + 10_000) =>
+    signApproval(o, { secret: SECRET, epoch, expiresAt });
   const submit = async (approvals: ApprovedOrder[], signal = new AbortController().signal) =>
     (await execute({ kind: 'submit', cycle: 1, approvals, replyTo: undefined as never }, signal)).outcomes;
 
@@ -81,8 +102,16 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     ['reduce-only flipped', (a) => ({ ...a, order: { ...a.order, reduceOnly: true } }), 'TOKEN_INVALID'],
     ['a later expiry', (a) => ({ ...a, expiresAt: a.expiresAt + 60_000 }), 'TOKEN_INVALID'],
     ['no token', (a) => ({ ...a, token: '' }), 'TOKEN_MALFORMED'],
-    ['a token from another secret', (a) => signApproval(a.order, { secret: generateKey(), epoch: a.epoch, expiresAt: a.expiresAt }), 'TOKEN_INVALID'],
-    ['an expired token', (a) => signApproval(a.order, { secret: SECRET, epoch: a.epoch, expiresAt: NOW - 1 }), 'TOKEN_EXPIRED'],
+    [
+      'a token from another secret',
+      (a) => signApproval(a.order, { secret: generateKey(), epoch: a.epoch, expiresAt: a.expiresAt }),
+      'TOKEN_INVALID',
+    ],
+    [
+      'an expired token',
+      (a) => signApproval(a.order, { secret: SECRET, epoch: a.epoch, expiresAt: NOW - 1 }),
+      'TOKEN_EXPIRED',
+    ],
   ])('refuses %s and sends nothing to the venue', async (_label, tamper, code) => {
     await setup();
     const [outcome] = await submit([tamper(approve(order()))]);
@@ -115,7 +144,10 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     await setup();
     const controller = new AbortController();
     controller.abort();
-    expect((await submit([approve(order())], controller.signal))[0]).toMatchObject({ status: 'refused', code: 'ABORTED' });
+    expect((await submit([approve(order())], controller.signal))[0]).toMatchObject({
+      status: 'refused',
+      code: 'ABORTED',
+    });
     await t.store.control.apply({ type: 'control.kill', reason: 'test' }, who);
     expect((await submit([approve(order(), 1)]))[0]).toMatchObject({ status: 'refused', code: 'TRADING_KILLED' });
     expect(await venue.openOrders()).toHaveLength(0);
@@ -125,7 +157,12 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     await setup();
     await submit([approve(order({ type: 'market', limitPrice: null, qty: 0.02 }))]);
     await t.store.control.apply({ type: 'control.kill', reason: 'test' }, who);
-    const enqueued = await t.store.commands.enqueue({ id: 'dlv-1', type: 'deleverage', payload: { symbol: 'BTCUSDT', reduce_pct: 0.5 }, enqueued_at: who.at });
+    const enqueued = await t.store.commands.enqueue({
+      id: 'dlv-1',
+      type: 'deleverage',
+      payload: { symbol: 'BTCUSDT', reduce_pct: 0.5 },
+      enqueued_at: who.at,
+    });
     const [command] = await t.store.commands.claim('test', { max: 1, leaseMs: 1000, now: NOW });
     expect(command?.id).toBe(enqueued.record.id);
     await execute({ kind: 'command', command: command! }, new AbortController().signal);
@@ -145,13 +182,23 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
       if (failures-- > 0) throw new Error('store unreachable');
       return realSubmit(o, m);
     };
-    await t.store.commands.enqueue({ id: 'dlv-retry', type: 'deleverage', payload: { symbol: 'BTCUSDT', reduce_pct: 1 }, enqueued_at: who.at });
+    await t.store.commands.enqueue({
+      id: 'dlv-retry',
+      type: 'deleverage',
+      payload: { symbol: 'BTCUSDT', reduce_pct: 1 },
+      enqueued_at: who.at,
+    });
     const [first] = await t.store.commands.claim('test', { max: 1, leaseMs: 1000, now: NOW });
-    await expect(execute({ kind: 'command', command: first! }, new AbortController().signal)).rejects.toThrow('store unreachable');
+    await expect(execute({ kind: 'command', command: first! }, new AbortController().signal)).rejects.toThrow(
+      'store unreachable',
+    );
     expect((await t.store.commands.get('dlv-retry'))?.status).toBe('claimed');
     const [again] = await t.store.commands.claim('test', { max: 1, leaseMs: 1000, now: NOW + 5000 });
     await execute({ kind: 'command', command: again! }, new AbortController().signal);
-    expect(await t.store.commands.get('dlv-retry')).toMatchObject({ status: 'done', result: { status: 'submitted', qty: 0.02 } });
+    expect(await t.store.commands.get('dlv-retry')).toMatchObject({
+      status: 'done',
+      result: { status: 'submitted', qty: 0.02 },
+    });
     expect((await venue.account(market)).positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0).toBe(0);
   });
 });

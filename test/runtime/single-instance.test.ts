@@ -9,7 +9,18 @@ import type { TestStore } from '../support/stores.js';
 
 const NOW = 1_800_000_000_000;
 const clock = { now: () => NOW };
-const beat = (over: Partial<TradingHeartbeat>): TradingHeartbeat => ({ pid: process.ppid, ts: NOW - 1000, state: 'running', epoch: 0, lastCycle: 3, lastCycleAt: NOW - 2000, mode: 'paper', host: hostname(), stopped: false, ...over });
+const beat = (over: Partial<TradingHeartbeat>): TradingHeartbeat => ({
+  pid: process.ppid,
+  ts: NOW - 1000,
+  state: 'running',
+  epoch: 0,
+  lastCycle: 3,
+  lastCycleAt: NOW - 2000,
+  mode: 'paper',
+  host: hostname(),
+  stopped: false,
+  ...over,
+});
 
 describe('single trading process per store', () => {
   let t: TestStore;

@@ -24,7 +24,8 @@ describe.each(STORE_KINDS)('trading actor system follows the control statechart 
   });
 
   const count = (event: string) => t!.events(event).length;
-  const reach = (state: string) => vi.waitFor(() => expect(t!.system.state()).toBe(state), { timeout: 3000, interval: 5 });
+  const reach = (state: string) =>
+    vi.waitFor(() => expect(t!.system.state()).toBe(state), { timeout: 3000, interval: 5 });
   const apply = async (event: ControlEvent) => {
     await t!.store.control.apply(event, { actor: 'model-test', at: new Date(t!.clock.now()).toISOString() });
     await t!.system.settled();
@@ -56,7 +57,10 @@ describe.each(STORE_KINDS)('trading actor system follows the control statechart 
           },
           killed: async () => {
             await reach('killed');
-            await vi.waitFor(async () => expect(await t!.system.venue.openOrders()).toHaveLength(0), { timeout: 3000, interval: 5 });
+            await vi.waitFor(async () => expect(await t!.system.venue.openOrders()).toHaveLength(0), {
+              timeout: 3000,
+              interval: 5,
+            });
             const [cycles, submitted] = [count('cycle_start'), count('order_submitted')];
             await t!.advance(3 * CYCLE);
             expect(count('cycle_start')).toBe(cycles);
@@ -77,7 +81,9 @@ describe.each(STORE_KINDS)('trading actor system follows the control statechart 
       for (const d of decisions) {
         const body = d.body as { epoch: number; submissions: Array<{ status: string }> };
         if (!body.submissions.some((s) => s.status === 'submitted')) continue;
-        const epochAtRecord = controls.filter((c) => c.seq < d.seq).reduce((e, c) => (c.body as { epoch: number }).epoch, 0);
+        const epochAtRecord = controls
+          .filter((c) => c.seq < d.seq)
+          .reduce((e, c) => (c.body as { epoch: number }).epoch, 0);
         expect(body.epoch, `decision seq ${d.seq}`).toBe(epochAtRecord);
       }
       expect((await t.store.events.verify()).ok).toBe(true);

@@ -2,7 +2,11 @@
 // missing funding ignored, parameter validation.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFundingRateContrarian, DEFAULT_FUNDING_RATE_CONTRARIAN_PARAMS, FUNDING_RATE_CONTRARIAN } from '../../src/strategies/funding-rate-contrarian.js';
+import {
+  createFundingRateContrarian,
+  DEFAULT_FUNDING_RATE_CONTRARIAN_PARAMS,
+  FUNDING_RATE_CONTRARIAN,
+} from '../../src/strategies/funding-rate-contrarian.js';
 import { PERP, SPOT, snapshot } from './snapshot.js';
 
 const agent = createFundingRateContrarian();
@@ -44,7 +48,10 @@ describe('funding_rate_contrarian', () => {
 
   it('honours custom params', () => {
     const custom = createFundingRateContrarian({ threshold: 0.0001, fullConfidenceRate: 0.0004 });
-    expect(custom.analyse(snapshot([100], { fundingRate: 0.0002 }), PERP)).toMatchObject({ direction: -1, confidence: 0.5 });
+    expect(custom.analyse(snapshot([100], { fundingRate: 0.0002 }), PERP)).toMatchObject({
+      direction: -1,
+      confidence: 0.5,
+    });
   });
 
   it.each([
@@ -58,17 +65,21 @@ describe('funding_rate_contrarian', () => {
 
   it('confidence is in [0, 1] and grows with |funding| (property)', () => {
     fc.assert(
-      fc.property(fc.double({ min: -0.05, max: 0.05, noNaN: true }), fc.double({ min: -0.05, max: 0.05, noNaN: true }), (f1, f2) => {
-        const [lo, hi] = Math.abs(f1) <= Math.abs(f2) ? [f1, f2] : [f2, f1];
-        const a = at(lo);
-        const b = at(hi);
-        for (const s of [a, b]) {
-          if (s === null) continue;
-          expect(s.confidence).toBeGreaterThanOrEqual(0);
-          expect(s.confidence).toBeLessThanOrEqual(1);
-        }
-        if (a !== null) expect(b?.confidence ?? -1).toBeGreaterThanOrEqual(a.confidence);
-      }),
+      fc.property(
+        fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+        fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+        (f1, f2) => {
+          const [lo, hi] = Math.abs(f1) <= Math.abs(f2) ? [f1, f2] : [f2, f1];
+          const a = at(lo);
+          const b = at(hi);
+          for (const s of [a, b]) {
+            if (s === null) continue;
+            expect(s.confidence).toBeGreaterThanOrEqual(0);
+            expect(s.confidence).toBeLessThanOrEqual(1);
+          }
+          if (a !== null) expect(b?.confidence ?? -1).toBeGreaterThanOrEqual(a.confidence);
+        },
+      ),
       { numRuns: 200 },
     );
   });

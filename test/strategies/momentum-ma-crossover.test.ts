@@ -2,7 +2,11 @@
 // scaling and bounds, not enough data, and parameter validation.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMomentumMaCrossover, DEFAULT_MOMENTUM_MA_CROSSOVER_PARAMS, MOMENTUM_MA_CROSSOVER } from '../../src/strategies/momentum-ma-crossover.js';
+import {
+  createMomentumMaCrossover,
+  DEFAULT_MOMENTUM_MA_CROSSOVER_PARAMS,
+  MOMENTUM_MA_CROSSOVER,
+} from '../../src/strategies/momentum-ma-crossover.js';
 import { PERP, snapshot } from './snapshot.js';
 
 const flat = (n: number, v = 100): number[] => Array.from({ length: n }, () => v);
@@ -10,7 +14,12 @@ const flat = (n: number, v = 100): number[] => Array.from({ length: n }, () => v
 describe('momentum_ma_crossover', () => {
   it('has the documented name and defaults', () => {
     expect(createMomentumMaCrossover().name).toBe(MOMENTUM_MA_CROSSOVER);
-    expect(DEFAULT_MOMENTUM_MA_CROSSOVER_PARAMS).toEqual({ fast: 5, slow: 20, mode: 'trend', spreadForFullConfidence: 0.005 });
+    expect(DEFAULT_MOMENTUM_MA_CROSSOVER_PARAMS).toEqual({
+      fast: 5,
+      slow: 20,
+      mode: 'trend',
+      spreadForFullConfidence: 0.005,
+    });
   });
 
   it('goes long when the fast SMA is above the slow one', () => {

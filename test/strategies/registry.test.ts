@@ -1,7 +1,12 @@
 // The STRATEGIES loader: built-in names, user modules by path (TypeScript and JavaScript), params,
 // and the errors an operator would see for typos and broken modules.
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_STRATEGY_NAMES, DEFAULT_STRATEGIES, isModulePath, loadStrategies } from '../../src/strategies/registry.js';
+import {
+  BUILTIN_STRATEGY_NAMES,
+  DEFAULT_STRATEGIES,
+  isModulePath,
+  loadStrategies,
+} from '../../src/strategies/registry.js';
 import { PERP, snapshot } from './snapshot.js';
 
 const FIXTURES = 'test/fixtures/strategies';
@@ -23,12 +28,19 @@ describe('loadStrategies', () => {
   });
 
   it('passes params to built-ins by name', async () => {
-    const [agent] = await loadStrategies('funding_rate_contrarian', { funding_rate_contrarian: { threshold: 0.0001, fullConfidenceRate: 0.0002 } });
-    expect(agent?.analyse(snapshot([100], { fundingRate: 0.0002 }), PERP)).toMatchObject({ direction: -1, confidence: 1 });
+    const [agent] = await loadStrategies('funding_rate_contrarian', {
+      funding_rate_contrarian: { threshold: 0.0001, fullConfidenceRate: 0.0002 },
+    });
+    expect(agent?.analyse(snapshot([100], { fundingRate: 0.0002 }), PERP)).toMatchObject({
+      direction: -1,
+      confidence: 1,
+    });
   });
 
   it('reports a bad built-in param', async () => {
-    await expect(loadStrategies('momentum_ma_crossover', { momentum_ma_crossover: { fast: 30 } })).rejects.toThrow(/momentum_ma_crossover: parameter "slow"/);
+    await expect(loadStrategies('momentum_ma_crossover', { momentum_ma_crossover: { fast: 30 } })).rejects.toThrow(
+      /momentum_ma_crossover: parameter "slow"/,
+    );
   });
 
   it('refuses an unknown name and lists the known ones', async () => {
@@ -47,13 +59,24 @@ describe('loadStrategies', () => {
 
   describe('user modules', () => {
     it('loads a TypeScript factory by path relative to the working directory, with params', async () => {
-      const agents = await loadStrategies(`momentum_ma_crossover,./${FIXTURES}/always-long.ts`, { [`./${FIXTURES}/always-long.ts`]: { confidence: 0.7 } });
+      const agents = await loadStrategies(`momentum_ma_crossover,./${FIXTURES}/always-long.ts`, {
+        [`./${FIXTURES}/always-long.ts`]: { confidence: 0.7 },
+      });
       expect(agents.map((a) => a.name)).toEqual(['momentum_ma_crossover', 'always_long']);
-      expect(agents[1]?.analyse(snapshot([100]), PERP)).toEqual({ agent: 'always_long', symbol: 'BTCUSDT', direction: 1, confidence: 0.7 });
+      expect(agents[1]?.analyse(snapshot([100]), PERP)).toEqual({
+        agent: 'always_long',
+        symbol: 'BTCUSDT',
+        direction: 1,
+        confidence: 0.7,
+      });
     });
 
     it('resolves from the given cwd', async () => {
-      const agents = await loadStrategies('./always-long.ts,./plain-agent.js', {}, { cwd: `${process.cwd()}/${FIXTURES}` });
+      const agents = await loadStrategies(
+        './always-long.ts,./plain-agent.js',
+        {},
+        { cwd: `${process.cwd()}/${FIXTURES}` },
+      );
       expect(agents.map((a) => a.name)).toEqual(['always_long', 'plain_js_agent']);
     });
 
@@ -63,19 +86,27 @@ describe('loadStrategies', () => {
     });
 
     it('names a missing file', async () => {
-      await expect(loadStrategies('./nope/missing-strategy.ts')).rejects.toThrow(/STRATEGIES entry "\.\/nope\/missing-strategy\.ts": cannot import .*missing-strategy\.ts/);
+      await expect(loadStrategies('./nope/missing-strategy.ts')).rejects.toThrow(
+        /STRATEGIES entry "\.\/nope\/missing-strategy\.ts": cannot import .*missing-strategy\.ts/,
+      );
     });
 
     it('refuses a module that exports no agent', async () => {
-      await expect(loadStrategies(`./${FIXTURES}/not-an-agent.ts`)).rejects.toThrow(/must default-export a StrategyAgent/);
+      await expect(loadStrategies(`./${FIXTURES}/not-an-agent.ts`)).rejects.toThrow(
+        /must default-export a StrategyAgent/,
+      );
     });
 
     it('names the entry when its factory throws', async () => {
-      await expect(loadStrategies(`./${FIXTURES}/throwing-factory.ts`)).rejects.toThrow(/throwing-factory\.ts": the factory threw: threshold must be positive/);
+      await expect(loadStrategies(`./${FIXTURES}/throwing-factory.ts`)).rejects.toThrow(
+        /throwing-factory\.ts": the factory threw: threshold must be positive/,
+      );
     });
 
     it('refuses params for a module that exports an agent rather than a factory', async () => {
-      await expect(loadStrategies(`./${FIXTURES}/plain-agent.js`, { [`./${FIXTURES}/plain-agent.js`]: { x: 1 } })).rejects.toThrow(/not a factory/);
+      await expect(
+        loadStrategies(`./${FIXTURES}/plain-agent.js`, { [`./${FIXTURES}/plain-agent.js`]: { x: 1 } }),
+      ).rejects.toThrow(/not a factory/);
     });
   });
 

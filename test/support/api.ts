@@ -15,7 +15,10 @@ export interface TestApi extends TestStore {
   close(): Promise<void>;
 }
 
-export async function openTestApi(kind: StoreKind, options: { controlRateLimit?: number; apiKeys?: string[] } = {}): Promise<TestApi> {
+export async function openTestApi(
+  kind: StoreKind,
+  options: { controlRateLimit?: number; apiKeys?: string[] } = {},
+): Promise<TestApi> {
   const testStore = await openTestStore(kind);
   const key = generateKey();
   const app = await buildApp({

@@ -15,4 +15,6 @@ export const CONTROL_EVENTS: ControlEvent[] = [
 const model = createTestModel(controlMachine, { events: CONTROL_EVENTS });
 
 /** Every loop-free path plus the shortest path to each state, deduplicated. */
-export const CONTROL_PATHS = [...new Map([...model.getSimplePaths(), ...model.getShortestPaths()].map((p) => [p.description, p])).values()];
+export const CONTROL_PATHS = [
+  ...new Map([...model.getSimplePaths(), ...model.getShortestPaths()].map((p) => [p.description, p])).values(),
+];

@@ -19,12 +19,18 @@ export interface RunningProcess {
 }
 
 export function startTcs(args: string[], env: NodeJS.ProcessEnv, cwd?: string): RunningProcess {
-  const child = spawn(process.execPath, [TCS_BIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, cwd, stdio: 'pipe' });
+  const child = spawn(process.execPath, [TCS_BIN, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    cwd,
+    stdio: 'pipe',
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     stdout: () => out,
@@ -36,7 +42,9 @@ export function startTcs(args: string[], env: NodeJS.ProcessEnv, cwd?: string): 
         const match = (out + err).match(pattern);
         if (match) return match;
         if (child.exitCode !== null || Date.now() > deadline) {
-          throw new Error(`waited for ${pattern} (exit ${child.exitCode})\nstdout:\n${out.slice(-3000)}\nstderr:\n${err.slice(-3000)}`);
+          throw new Error(
+            `waited for ${pattern} (exit ${child.exitCode})\nstdout:\n${out.slice(-3000)}\nstderr:\n${err.slice(-3000)}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 25));
       }

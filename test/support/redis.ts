@@ -15,7 +15,12 @@ export function uniquePrefix(label = 'test'): string {
 
 /** Throws a clear error when no Redis answers at TEST_REDIS_URL. */
 export async function requireRedis(): Promise<void> {
-  const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+  const client = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    retryStrategy: () => null,
+  });
   try {
     await client.connect();
     await client.ping();

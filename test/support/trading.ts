@@ -41,9 +41,18 @@ export const PERMISSIVE_ENV = {
   LOG_LEVEL: 'silent',
 };
 
-export async function openTestTrading(kind: StoreKind, env: Record<string, string> = {}, existing?: TestStore): Promise<TestTrading> {
+export async function openTestTrading(
+  kind: StoreKind,
+  env: Record<string, string> = {},
+  existing?: TestStore,
+): Promise<TestTrading> {
   const testStore = existing ?? (await openTestStore(kind));
-  const config = readTradingConfig({ RISK_HMAC_SECRET: generateKey(), STORE_URL: testStore.url, ...PERMISSIVE_ENV, ...env });
+  const config = readTradingConfig({
+    RISK_HMAC_SECRET: generateKey(),
+    STORE_URL: testStore.url,
+    ...PERMISSIVE_ENV,
+    ...env,
+  });
   const clock = new SimulatedClock();
   clock.set(START);
   const lines: TestTrading['lines'] = [];

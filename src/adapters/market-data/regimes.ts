@@ -39,14 +39,32 @@ type Chain<S extends string> = Readonly<Record<S, ReadonlyArray<readonly [S, num
 // Leaving probabilities per 60 s; staying is the remainder. Expected stays: calm ≈ 4 h,
 // normal ≈ 5 h, volatile ≈ 80 min; trends ≈ 3 h, flat ≈ 4 h.
 const VOL_CHAIN: Chain<VolRegime> = {
-  calm: [['normal', 1 / 240], ['volatile', 1 / 3000]],
-  normal: [['calm', 1 / 600], ['volatile', 1 / 600]],
-  volatile: [['normal', 1 / 90], ['calm', 1 / 1500]],
+  calm: [
+    ['normal', 1 / 240],
+    ['volatile', 1 / 3000],
+  ],
+  normal: [
+    ['calm', 1 / 600],
+    ['volatile', 1 / 600],
+  ],
+  volatile: [
+    ['normal', 1 / 90],
+    ['calm', 1 / 1500],
+  ],
 };
 const TREND_CHAIN: Chain<TrendRegime> = {
-  up: [['flat', 1 / 180], ['down', 1 / 900]],
-  flat: [['up', 1 / 480], ['down', 1 / 480]],
-  down: [['flat', 1 / 180], ['up', 1 / 900]],
+  up: [
+    ['flat', 1 / 180],
+    ['down', 1 / 900],
+  ],
+  flat: [
+    ['up', 1 / 480],
+    ['down', 1 / 480],
+  ],
+  down: [
+    ['flat', 1 / 180],
+    ['up', 1 / 900],
+  ],
 };
 
 function step<S extends string>(chain: Chain<S>, current: S, rng: Rng, timeScale: number): S {

@@ -54,12 +54,14 @@ export function createSyntheticFeed(options: SyntheticFeedOptions): SyntheticFee
   const stepMs = options.stepMs ?? 60_000;
   const historyLength = options.historyLength ?? 60;
   if (!(stepMs > 0)) throw new RangeError('stepMs must be positive');
-  if (!Number.isInteger(historyLength) || historyLength < 1) throw new RangeError('historyLength must be a positive integer');
+  if (!Number.isInteger(historyLength) || historyLength < 1)
+    throw new RangeError('historyLength must be a positive integer');
   const book: BookShape = { ...DEFAULT_BOOK_SHAPE, ...options.book };
   const instruments = options.instruments.map((instrument) => ({ ...instrument }));
   const paths = new Map<string, SymbolPath>();
   for (const instrument of instruments) {
-    const startPrice = options.startPrices?.[instrument.symbol] ?? DEFAULT_START_PRICES[instrument.symbol] ?? FALLBACK_START_PRICE;
+    const startPrice =
+      options.startPrices?.[instrument.symbol] ?? DEFAULT_START_PRICES[instrument.symbol] ?? FALLBACK_START_PRICE;
     if (!(startPrice > 0)) throw new RangeError(`start price for ${instrument.symbol} must be positive`);
     const path = createSymbolPath({
       instrument,

@@ -49,9 +49,11 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
     impact: { overflowPenalty: input.impact?.overflowPenalty ?? DEFAULT_PAPER_VENUE_CONFIG.impact.overflowPenalty },
     maxTerminalOrders: input.maxTerminalOrders ?? DEFAULT_PAPER_VENUE_CONFIG.maxTerminalOrders,
   };
-  if (!(config.startingCash > 0) || !Number.isFinite(config.startingCash)) throw new RangeError('paper venue startingCash must be a positive number');
+  if (!(config.startingCash > 0) || !Number.isFinite(config.startingCash))
+    throw new RangeError('paper venue startingCash must be a positive number');
   for (const key of ['takerFee', 'makerFee'] as const) {
-    if (!Number.isFinite(config[key]) || Math.abs(config[key]) >= 0.1) throw new RangeError(`paper venue ${key} must be a fraction between -0.1 and 0.1`);
+    if (!Number.isFinite(config[key]) || Math.abs(config[key]) >= 0.1)
+      throw new RangeError(`paper venue ${key} must be a fraction between -0.1 and 0.1`);
   }
   if (!(config.impact.overflowPenalty >= 0) || !Number.isFinite(config.impact.overflowPenalty)) {
     throw new RangeError('paper venue impact.overflowPenalty must be a non-negative number');

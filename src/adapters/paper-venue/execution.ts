@@ -22,7 +22,12 @@ export interface ExecutionContext {
 }
 
 /** Executes a new, validated order; sets its status to filled, open (resting) or rejected. */
-export function executeNew(ctx: ExecutionContext, instrument: Instrument, order: VenueOrder, snapshot: MarketSnapshot): Fill[] {
+export function executeNew(
+  ctx: ExecutionContext,
+  instrument: Instrument,
+  order: VenueOrder,
+  snapshot: MarketSnapshot,
+): Fill[] {
   const { config } = ctx;
   if (order.type === 'market') {
     const priced = priceMarketOrder(snapshot, order.side, order.qty, config.impact, instrument.tickSize);
@@ -48,7 +53,11 @@ export function executeNew(ctx: ExecutionContext, instrument: Instrument, order:
 }
 
 /** Fills resting orders the market now crosses, oldest first; retires what completes. */
-export function matchResting(ctx: ExecutionContext, instruments: ReadonlyMap<string, Instrument>, market: MarketView): Fill[] {
+export function matchResting(
+  ctx: ExecutionContext,
+  instruments: ReadonlyMap<string, Instrument>,
+  market: MarketView,
+): Fill[] {
   const { state, config } = ctx;
   const fills: Fill[] = [];
   for (const order of [...state.openOrders.values()]) {
@@ -61,7 +70,12 @@ export function matchResting(ctx: ExecutionContext, instruments: ReadonlyMap<str
       const held = state.positions.get(order.symbol)?.qty ?? 0;
       const reduces = order.side === 'BUY' ? held < 0 : held > 0;
       if (!reduces) {
-        finish(order, 'cancelled', `reduce-only ${order.side} on ${order.symbol} had nothing left to reduce when it crossed`, ctx.now);
+        finish(
+          order,
+          'cancelled',
+          `reduce-only ${order.side} on ${order.symbol} had nothing left to reduce when it crossed`,
+          ctx.now,
+        );
         retire(state, order, config.maxTerminalOrders);
         continue;
       }
@@ -86,7 +100,14 @@ function remainingOf(order: VenueOrder, instrument: Instrument): number {
 }
 
 /** Prices the fee, moves the money and updates the order's filled quantity and average price. */
-function record(ctx: ExecutionContext, instrument: Instrument, order: VenueOrder, qty: number, price: number, liquidity: Fill['liquidity']): Fill {
+function record(
+  ctx: ExecutionContext,
+  instrument: Instrument,
+  order: VenueOrder,
+  qty: number,
+  price: number,
+  liquidity: Fill['liquidity'],
+): Fill {
   const feeRate = liquidity === 'taker' ? ctx.config.takerFee : ctx.config.makerFee;
   const fill: Fill = {
     clientOrderId: order.clientOrderId,
@@ -107,11 +128,19 @@ function record(ctx: ExecutionContext, instrument: Instrument, order: VenueOrder
 }
 
 /** Why a spot fill of `qty` at `price` cannot happen now, or null (always null for perps). */
-function spotProblem(state: PaperState, instrument: Instrument, order: VenueOrder, qty: number, price: number, feeRate: number): string | null {
+function spotProblem(
+  state: PaperState,
+  instrument: Instrument,
+  order: VenueOrder,
+  qty: number,
+  price: number,
+  feeRate: number,
+): string | null {
   if (instrument.kind !== 'spot') return null;
   if (order.side === 'BUY') {
     const needed = qty * price * (1 + feeRate);
-    if (needed > state.cash + 1e-9) return `insufficient cash: BUY ${qty} ${order.symbol} needs ${needed.toFixed(2)}, cash is ${state.cash.toFixed(2)}`;
+    if (needed > state.cash + 1e-9)
+      return `insufficient cash: BUY ${qty} ${order.symbol} needs ${needed.toFixed(2)}, cash is ${state.cash.toFixed(2)}`;
     return null;
   }
   const held = state.positions.get(order.symbol)?.qty ?? 0;

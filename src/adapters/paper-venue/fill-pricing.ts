@@ -20,7 +20,9 @@ export interface TakerFill {
 
 /** The levels a taker on `side` consumes, best first; the best quote alone when the book is empty. */
 function takingLevels(snapshot: MarketSnapshot, side: Side): BookLevel[] {
-  const levels = (side === 'BUY' ? snapshot.asks : snapshot.bids).filter((l) => l.qty > 0 && l.price > 0 && Number.isFinite(l.qty));
+  const levels = (side === 'BUY' ? snapshot.asks : snapshot.bids).filter(
+    (l) => l.qty > 0 && l.price > 0 && Number.isFinite(l.qty),
+  );
   if (levels.length > 0) return levels;
   return [{ price: side === 'BUY' ? snapshot.ask : snapshot.bid, qty: 0 }];
 }
@@ -30,7 +32,13 @@ function takingLevels(snapshot: MarketSnapshot, side: Side): BookLevel[] {
  * P_last × (1 ± overflowPenalty × (1 + R / D)) (+ for BUY, − for SELL), rounded to the tick
  * against the taker; with no visible depth at all the ratio counts as 1.
  */
-export function priceMarketOrder(snapshot: MarketSnapshot, side: Side, qty: number, impact: ImpactModel, tickSize: number): TakerFill {
+export function priceMarketOrder(
+  snapshot: MarketSnapshot,
+  side: Side,
+  qty: number,
+  impact: ImpactModel,
+  tickSize: number,
+): TakerFill {
   const levels = takingLevels(snapshot, side);
   let remaining = qty;
   let cost = 0;
@@ -60,7 +68,13 @@ export function priceMarketOrder(snapshot: MarketSnapshot, side: Side, qty: numb
  * The part of a limit order that is marketable now: levels at or better than `limitPrice`, each
  * taken in whole lots, up to `qty`. Returns null when nothing is marketable.
  */
-export function priceMarketableLimit(snapshot: MarketSnapshot, side: Side, qty: number, limitPrice: number, lotSize: number): TakerFill | null {
+export function priceMarketableLimit(
+  snapshot: MarketSnapshot,
+  side: Side,
+  qty: number,
+  limitPrice: number,
+  lotSize: number,
+): TakerFill | null {
   let remaining = qty;
   let taken = 0;
   let cost = 0;

@@ -97,7 +97,11 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
         };
         if (typeof order.clientOrderId !== 'string' || order.clientOrderId.length === 0) {
           // Without an id there is nothing to be idempotent on, so nothing is recorded.
-          return { order: { ...order, status: 'rejected', rejectReason: 'clientOrderId is required' }, fills: [], duplicate: false };
+          return {
+            order: { ...order, status: 'rejected', rejectReason: 'clientOrderId is required' },
+            fills: [],
+            duplicate: false,
+          };
         }
         observe(market);
         const instrument = instruments.get(order.symbol);

@@ -15,7 +15,21 @@ export const PAPER_STATE_KEY = 'paper:state';
 const VERSION = 1;
 
 /** [clientOrderId, symbol, side, qty, type, limitPrice, reduceOnly, status, filledQty, avgFillPrice, createdAt, updatedAt, rejectReason?] */
-type OrderTuple = [string, string, 'B' | 'S', number, 'M' | 'L', number | null, 0 | 1, 'o' | 'f' | 'c' | 'r', number, number | null, number, number, string?];
+type OrderTuple = [
+  string,
+  string,
+  'B' | 'S',
+  number,
+  'M' | 'L',
+  number | null,
+  0 | 1,
+  'o' | 'f' | 'c' | 'r',
+  number,
+  number | null,
+  number,
+  number,
+  string?,
+];
 
 export interface PaperStateDocument {
   v: number;
@@ -39,8 +53,18 @@ const STATUS_OF: Record<OrderTuple[7], OrderStatus> = { o: 'open', f: 'filled', 
 
 function encodeOrder(o: VenueOrder): OrderTuple {
   const tuple: OrderTuple = [
-    o.clientOrderId, o.symbol, o.side === 'BUY' ? 'B' : 'S', o.qty, o.type === 'market' ? 'M' : 'L', o.limitPrice,
-    o.reduceOnly ? 1 : 0, STATUS_CODE[o.status], o.filledQty, o.avgFillPrice, o.createdAt, o.updatedAt,
+    o.clientOrderId,
+    o.symbol,
+    o.side === 'BUY' ? 'B' : 'S',
+    o.qty,
+    o.type === 'market' ? 'M' : 'L',
+    o.limitPrice,
+    o.reduceOnly ? 1 : 0,
+    STATUS_CODE[o.status],
+    o.filledQty,
+    o.avgFillPrice,
+    o.createdAt,
+    o.updatedAt,
   ];
   if (o.rejectReason !== undefined) tuple.push(o.rejectReason);
   return tuple;
@@ -48,7 +72,21 @@ function encodeOrder(o: VenueOrder): OrderTuple {
 
 function decodeOrder(t: unknown): VenueOrder {
   if (!Array.isArray(t) || t.length < 12) throw corrupt('an order is not a tuple');
-  const [clientOrderId, symbol, side, qty, type, limitPrice, reduceOnly, status, filledQty, avgFillPrice, createdAt, updatedAt, rejectReason] = t as unknown[];
+  const [
+    clientOrderId,
+    symbol,
+    side,
+    qty,
+    type,
+    limitPrice,
+    reduceOnly,
+    status,
+    filledQty,
+    avgFillPrice,
+    createdAt,
+    updatedAt,
+    rejectReason,
+  ] = t as unknown[];
   if (typeof clientOrderId !== 'string' || typeof symbol !== 'string') throw corrupt('an order has no id or symbol');
   if (!isCode(status)) throw corrupt(`order ${clientOrderId} has an unknown status`);
   const order: VenueOrder = {
@@ -82,7 +120,9 @@ export function encodeState(state: PaperState): PaperStateDocument {
     feesPaid: state.feesPaid,
     fundingPnl: state.fundingPnl,
     peakNav: state.peakNav,
-    positions: Object.fromEntries([...state.positions].map(([s, p]) => [s, [p.kind, p.qty, p.entryPrice, p.realizedPnl]])),
+    positions: Object.fromEntries(
+      [...state.positions].map(([s, p]) => [s, [p.kind, p.qty, p.entryPrice, p.realizedPnl]]),
+    ),
     open: [...state.openOrders.values()].map(encodeOrder),
     done: [...state.terminalOrders.values()].map(encodeOrder),
     funding: Object.fromEntries([...state.funding].map(([s, f]) => [s, [f.due, f.rate, f.settledDue]])),
@@ -102,7 +142,12 @@ export function decodeState(doc: unknown): PaperState {
   state.peakNav = num(d.peakNav);
   for (const [symbol, entry] of Object.entries(record(d.positions))) {
     if (!Array.isArray(entry) || (entry[0] !== 'perp' && entry[0] !== 'spot')) throw corrupt(`position ${symbol}`);
-    const position: PositionState = { kind: entry[0], qty: num(entry[1]), entryPrice: num(entry[2]), realizedPnl: num(entry[3]) };
+    const position: PositionState = {
+      kind: entry[0],
+      qty: num(entry[1]),
+      entryPrice: num(entry[2]),
+      realizedPnl: num(entry[3]),
+    };
     state.positions.set(symbol, position);
   }
   for (const tuple of array(d.open)) {
@@ -115,7 +160,11 @@ export function decodeState(doc: unknown): PaperState {
   }
   for (const [symbol, entry] of Object.entries(record(d.funding))) {
     if (!Array.isArray(entry)) throw corrupt(`funding ${symbol}`);
-    const funding: FundingState = { due: nullableNum(entry[0]), rate: num(entry[1]), settledDue: nullableNum(entry[2]) };
+    const funding: FundingState = {
+      due: nullableNum(entry[0]),
+      rate: num(entry[1]),
+      settledDue: nullableNum(entry[2]),
+    };
     state.funding.set(symbol, funding);
   }
   for (const [symbol, mark] of Object.entries(record(d.marks))) state.marks.set(symbol, num(mark));
@@ -133,7 +182,9 @@ export async function saveState(kv: KeyValueStore, state: PaperState): Promise<v
 }
 
 function corrupt(detail: string): Error {
-  return new Error(`${PAPER_STATE_KEY} in the key-value store is unreadable (${detail}); fix or delete it deliberately`);
+  return new Error(
+    `${PAPER_STATE_KEY} in the key-value store is unreadable (${detail}); fix or delete it deliberately`,
+  );
 }
 
 function num(value: unknown): number {

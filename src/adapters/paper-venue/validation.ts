@@ -23,23 +23,34 @@ export interface ValidationContext {
 export function validateOrder(order: OrderRequest, ctx: ValidationContext): Verdict {
   const { instrument, snapshot } = ctx;
   if (instrument === undefined) return reject(`unknown symbol ${order.symbol}`);
-  if (order.side !== 'BUY' && order.side !== 'SELL') return reject(`side must be BUY or SELL, got ${String(order.side)}`);
-  if (order.type !== 'market' && order.type !== 'limit') return reject(`type must be market or limit, got ${String(order.type)}`);
-  if (typeof order.qty !== 'number' || !Number.isFinite(order.qty) || order.qty <= 0) return reject(`qty must be a positive number, got ${String(order.qty)}`);
-  if (!isMultipleOf(order.qty, instrument.lotSize)) return reject(`qty ${order.qty} is not a multiple of the lot size ${instrument.lotSize}`);
+  if (order.side !== 'BUY' && order.side !== 'SELL')
+    return reject(`side must be BUY or SELL, got ${String(order.side)}`);
+  if (order.type !== 'market' && order.type !== 'limit')
+    return reject(`type must be market or limit, got ${String(order.type)}`);
+  if (typeof order.qty !== 'number' || !Number.isFinite(order.qty) || order.qty <= 0)
+    return reject(`qty must be a positive number, got ${String(order.qty)}`);
+  if (!isMultipleOf(order.qty, instrument.lotSize))
+    return reject(`qty ${order.qty} is not a multiple of the lot size ${instrument.lotSize}`);
   if (order.type === 'limit') {
     const price = order.limitPrice;
-    if (price === null || typeof price !== 'number' || !Number.isFinite(price) || price <= 0) return reject('limit order needs a positive limitPrice');
-    if (!isMultipleOf(price, instrument.tickSize)) return reject(`limitPrice ${price} is not a multiple of the tick size ${instrument.tickSize}`);
+    if (price === null || typeof price !== 'number' || !Number.isFinite(price) || price <= 0)
+      return reject('limit order needs a positive limitPrice');
+    if (!isMultipleOf(price, instrument.tickSize))
+      return reject(`limitPrice ${price} is not a multiple of the tick size ${instrument.tickSize}`);
   }
   if (snapshot === undefined) return reject(`no market for ${order.symbol}`);
-  if (markOf(snapshot.bid, snapshot.ask, snapshot.last) === null || !(snapshot.bid > 0) || !(snapshot.ask >= snapshot.bid)) {
+  if (
+    markOf(snapshot.bid, snapshot.ask, snapshot.last) === null ||
+    !(snapshot.bid > 0) ||
+    !(snapshot.ask >= snapshot.bid)
+  ) {
     return reject(`market for ${order.symbol} has no valid quotes`);
   }
   const held = ctx.state.positions.get(order.symbol)?.qty ?? 0;
   // Accepted within float tolerance above; from here on exact, so 0.30000000000000004 compares as 0.3.
   let qty = roundToStep(order.qty, instrument.lotSize);
-  const limitPrice = order.type === 'limit' && order.limitPrice !== null ? roundToStep(order.limitPrice, instrument.tickSize) : null;
+  const limitPrice =
+    order.type === 'limit' && order.limitPrice !== null ? roundToStep(order.limitPrice, instrument.tickSize) : null;
   if (order.reduceOnly) {
     if (held === 0) return reject(`reduce-only ${order.side} on ${order.symbol}: the position is flat`);
     const reduces = order.side === 'BUY' ? held < 0 : held > 0;
@@ -51,7 +62,9 @@ export function validateOrder(order: OrderRequest, ctx: ValidationContext): Verd
   if (!order.reduceOnly) {
     const price = limitPrice ?? (order.side === 'BUY' ? snapshot.ask : snapshot.bid);
     if (qty * price < instrument.minNotional) {
-      return reject(`notional ${(qty * price).toFixed(2)} is below the minimum ${instrument.minNotional} for ${order.symbol}`);
+      return reject(
+        `notional ${(qty * price).toFixed(2)} is below the minimum ${instrument.minNotional} for ${order.symbol}`,
+      );
     }
   }
   return { ok: true, qty, limitPrice };

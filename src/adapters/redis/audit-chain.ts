@@ -83,7 +83,18 @@ export class AuditChain {
     return {
       event,
       keys: [this.keys.eventHead, this.keys.eventEntry(seq), ...this.keys.eventIndexes(input.kind, symbol)],
-      args: [head.seq, head.hash, seq, input.at, input.kind, symbol === null ? '0' : '1', symbol ?? '', bodyJson, head.hash, hash],
+      args: [
+        head.seq,
+        head.hash,
+        seq,
+        input.at,
+        input.kind,
+        symbol === null ? '0' : '1',
+        symbol ?? '',
+        bodyJson,
+        head.hash,
+        hash,
+      ],
     };
   }
 }

@@ -24,7 +24,11 @@ export function jitter(attempt: number): Promise<void> {
  * Calls `attempt(n)` until it returns a value other than `undefined` (undefined means "the CAS
  * lost, try again"), pausing with jitter in between; throws CasExhaustedError after `max` tries.
  */
-export async function retryCas<T>(what: string, attempt: (n: number) => Promise<T | undefined>, max = MAX_CAS_ATTEMPTS): Promise<T> {
+export async function retryCas<T>(
+  what: string,
+  attempt: (n: number) => Promise<T | undefined>,
+  max = MAX_CAS_ATTEMPTS,
+): Promise<T> {
   for (let n = 0; n < max; n++) {
     const result = await attempt(n);
     if (result !== undefined) return result;

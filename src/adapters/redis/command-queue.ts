@@ -5,7 +5,14 @@
  * idle time with Redis's own clock, while the port hands leases the caller's `now`.
  */
 import type { Redis } from 'ioredis';
-import type { ClaimOptions, Command, CommandQueue, CommandRecord, CommandStatus, CommandType } from '../../ports/command-queue.js';
+import type {
+  ClaimOptions,
+  Command,
+  CommandQueue,
+  CommandRecord,
+  CommandStatus,
+  CommandType,
+} from '../../ports/command-queue.js';
 import type { RedisKeys } from './keys.js';
 import { claimCommandsScript, completeCommandScript, enqueueCommandScript } from './lua-sources.js';
 import type { Notifier } from './notifier.js';
@@ -31,7 +38,13 @@ export class RedisCommandQueue implements CommandQueue {
     const reply = (await claimCommandsScript.run(
       this.redis,
       [this.keys.commandsPending, this.keys.commandsLeased],
-      [this.keys.commandPrefix, Math.floor(options.now), Math.max(0, Math.floor(options.leaseMs)), Math.floor(options.max), consumer],
+      [
+        this.keys.commandPrefix,
+        Math.floor(options.now),
+        Math.max(0, Math.floor(options.leaseMs)),
+        Math.floor(options.max),
+        consumer,
+      ],
     )) as string[][];
     return reply.map((fields) => decodeCommand(pairs(fields)));
   }

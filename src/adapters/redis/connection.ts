@@ -52,7 +52,9 @@ export function defaultErrorReporter(description: string, redact: (message: stri
     const now = Date.now();
     if (now - (lastLogged.get(message) ?? -Infinity) < 30_000) return;
     lastLogged.set(message, now);
-    process.stderr.write(`${JSON.stringify({ level: 'warn', component: 'redis-store', store: description, msg: message })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ level: 'warn', component: 'redis-store', store: description, msg: message })}\n`,
+    );
   };
 }
 

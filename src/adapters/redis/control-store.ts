@@ -6,7 +6,13 @@
  */
 import type { Redis } from 'ioredis';
 import { decideControl } from '../../../machines/control.machine.js';
-import type { ControlActor, ControlApplyResult, ControlEvent, ControlRecord, SystemState } from '../../domain/control.js';
+import type {
+  ControlActor,
+  ControlApplyResult,
+  ControlEvent,
+  ControlRecord,
+  SystemState,
+} from '../../domain/control.js';
 import { INITIAL_CONTROL_RECORD, SYSTEM_STATES } from '../../domain/control.js';
 import type { ControlStore } from '../../ports/control-store.js';
 import type { NewAuditEvent } from '../../ports/event-store.js';
@@ -35,7 +41,13 @@ export class RedisControlStore implements ControlStore {
    * must not quietly read as `running` — a latched kill would be undone — so opening it fails.
    */
   async seed(): Promise<void> {
-    const reply = await this.redis.eval(SEED_SCRIPT, 2, this.keys.control, this.keys.eventHead, INITIAL_CONTROL_RECORD.changed_at);
+    const reply = await this.redis.eval(
+      SEED_SCRIPT,
+      2,
+      this.keys.control,
+      this.keys.eventHead,
+      INITIAL_CONTROL_RECORD.changed_at,
+    );
     if (typeof reply === 'string' && reply.startsWith('audit:')) {
       throw new Error(
         `the Redis store has an audit trail (${reply.slice('audit:'.length)} entries) but no control record: refusing to treat it as running. ` +
@@ -50,12 +62,22 @@ export class RedisControlStore implements ControlStore {
         const { record, head } = await this.snapshot();
         const decision = decideControl(record.state, event);
         const changed = decision.outcome === 'changed';
-        const next: ControlRecord = changed ? { state: decision.to, epoch: record.epoch + 1, reason: event.reason, changed_at: who.at } : record;
+        const next: ControlRecord = changed
+          ? { state: decision.to, epoch: record.epoch + 1, reason: event.reason, changed_at: who.at }
+          : record;
         const audit: NewAuditEvent = {
           kind: 'control',
           at: who.at,
           symbol: null,
-          body: { event: event.type, reason: event.reason, outcome: decision.outcome, from: decision.from, to: decision.to, epoch: next.epoch, actor: who.actor },
+          body: {
+            event: event.type,
+            reason: event.reason,
+            outcome: decision.outcome,
+            from: decision.from,
+            to: decision.to,
+            epoch: next.epoch,
+            actor: who.actor,
+          },
         };
         const written = await this.write(record, next, changed, head, audit);
         return written ? { ...decision, event, record: next } : undefined;
@@ -88,7 +110,11 @@ export class RedisControlStore implements ControlStore {
 
   /** The record and the chain head read together (MULTI), so the CAS starts from one instant. */
   private async snapshot(): Promise<{ record: ControlRecord; head: ChainHead }> {
-    const replies = await this.redis.multi().hgetall(this.keys.control).hmget(this.keys.eventHead, 'seq', 'hash').exec();
+    const replies = await this.redis
+      .multi()
+      .hgetall(this.keys.control)
+      .hmget(this.keys.eventHead, 'seq', 'hash')
+      .exec();
     const [recordReply, headReply] = replies ?? [];
     if (!recordReply || !headReply) throw new Error('control snapshot: the transaction was aborted');
     if (recordReply[0]) throw recordReply[0];
@@ -98,7 +124,13 @@ export class RedisControlStore implements ControlStore {
   }
 
   /** Runs the control script; true when committed, false when the epoch or the head moved. */
-  private async write(current: ControlRecord, next: ControlRecord, changed: boolean, head: ChainHead, audit: NewAuditEvent): Promise<boolean> {
+  private async write(
+    current: ControlRecord,
+    next: ControlRecord,
+    changed: boolean,
+    head: ChainHead,
+    audit: NewAuditEvent,
+  ): Promise<boolean> {
     const entry = this.chain.prepare(head, audit);
     const reply = await controlWriteScript.run(
       this.redis,
@@ -134,9 +166,11 @@ return 'seeded'
 
 /** A stored (or published) record. The store seeds it at open, so a missing one means lost data. */
 function decodeRecord(fields: Record<string, unknown>): ControlRecord {
-  if (fields.state === undefined) throw new Error('the control record is missing from Redis (data lost since the store was opened?)');
+  if (fields.state === undefined)
+    throw new Error('the control record is missing from Redis (data lost since the store was opened?)');
   const state = String(fields.state);
-  if (!(SYSTEM_STATES as readonly string[]).includes(state)) throw new Error(`stored control state is invalid: ${state}`);
+  if (!(SYSTEM_STATES as readonly string[]).includes(state))
+    throw new Error(`stored control state is invalid: ${state}`);
   const reason = fields.reason;
   return {
     state: state as SystemState,

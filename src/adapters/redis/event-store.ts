@@ -43,7 +43,8 @@ export class RedisEventStore implements EventStore {
 
   async query(query: EventQuery): Promise<AuditEvent[]> {
     const { limit } = query;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError(`limit must be an integer from 1 to 1000, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      throw new RangeError(`limit must be an integer from 1 to 1000, got ${limit}`);
     const timeFiltered = query.since !== undefined || query.until !== undefined;
     const batch = timeFiltered ? Math.min(MAX_QUERY_BATCH, Math.max(limit * 2, 200)) : limit;
     const index = this.indexFor(query);
@@ -87,7 +88,12 @@ export class RedisEventStore implements EventStore {
         prev = event.hash;
       }
     }
-    if (prev !== head.hash) return { ok: false, count: head.seq, firstBad: { seq: head.seq, reason: 'chain head does not match the last entry' } };
+    if (prev !== head.hash)
+      return {
+        ok: false,
+        count: head.seq,
+        firstBad: { seq: head.seq, reason: 'chain head does not match the last entry' },
+      };
     return { ok: true, count: head.seq, head: head.hash };
   }
 
@@ -101,7 +107,8 @@ export class RedisEventStore implements EventStore {
   }
 
   private indexFor(query: EventQuery): string | null {
-    if (query.kind !== undefined && query.symbol !== undefined) return this.keys.eventsByKindSymbol(query.kind, query.symbol);
+    if (query.kind !== undefined && query.symbol !== undefined)
+      return this.keys.eventsByKindSymbol(query.kind, query.symbol);
     if (query.kind !== undefined) return this.keys.eventsByKind(query.kind);
     if (query.symbol !== undefined) return this.keys.eventsBySymbol(query.symbol);
     return null;

@@ -44,7 +44,8 @@ const enc = encodeURIComponent;
 export function redisKeys(prefix: string): RedisKeys {
   const byKind = (kind: string): string => `${prefix}events:kind:${enc(kind)}`;
   const bySymbol = (symbol: string): string => `${prefix}events:symbol:${enc(symbol)}`;
-  const byKindSymbol = (kind: string, symbol: string): string => `${prefix}events:kind-symbol:${enc(kind)}:${enc(symbol)}`;
+  const byKindSymbol = (kind: string, symbol: string): string =>
+    `${prefix}events:kind-symbol:${enc(kind)}:${enc(symbol)}`;
   const commandPrefix = `${prefix}cmd:id:`;
   return {
     prefix,
@@ -55,7 +56,8 @@ export function redisKeys(prefix: string): RedisKeys {
     eventsByKind: byKind,
     eventsBySymbol: bySymbol,
     eventsByKindSymbol: byKindSymbol,
-    eventIndexes: (kind, symbol) => (symbol === null ? [byKind(kind)] : [byKind(kind), bySymbol(symbol), byKindSymbol(kind, symbol)]),
+    eventIndexes: (kind, symbol) =>
+      symbol === null ? [byKind(kind)] : [byKind(kind), bySymbol(symbol), byKindSymbol(kind, symbol)],
     command: (id) => `${commandPrefix}${id}`,
     commandPrefix,
     commandsPending: `${prefix}cmd:pending`,

@@ -9,7 +9,13 @@ import type { Store } from '../../ports/store.js';
 import { AuditChain } from './audit-chain.js';
 import { RedisCommandQueue } from './command-queue.js';
 import type { ErrorReporter } from './connection.js';
-import { attachErrorListener, createConnection, defaultErrorReporter, describeRedis, redactorFor } from './connection.js';
+import {
+  attachErrorListener,
+  createConnection,
+  defaultErrorReporter,
+  describeRedis,
+  redactorFor,
+} from './connection.js';
 import { RedisControlStore } from './control-store.js';
 import { RedisEventStore } from './event-store.js';
 import { DEFAULT_PREFIX, redisKeys } from './keys.js';
@@ -36,7 +42,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     await redis.connect();
   } catch (err) {
     redis.disconnect();
-    throw new Error(`cannot connect to Redis at ${description}: ${redact(err instanceof Error ? err.message : String(err))}`);
+    throw new Error(
+      `cannot connect to Redis at ${description}: ${redact(err instanceof Error ? err.message : String(err))}`,
+    );
   }
   const store = new RedisStore(redis, prefix, description, report);
   try {

@@ -4,7 +4,14 @@
  * the same command within its lease. Leases are absolute epoch-ms deadlines computed from the caller's
  * `now`, which keeps them testable and independent of this machine's clock.
  */
-import type { ClaimOptions, Command, CommandQueue, CommandRecord, CommandStatus, CommandType } from '../../ports/command-queue.js';
+import type {
+  ClaimOptions,
+  Command,
+  CommandQueue,
+  CommandRecord,
+  CommandStatus,
+  CommandType,
+} from '../../ports/command-queue.js';
 import type { ChangeWatcher } from './change-watcher.js';
 import type { SqliteDatabase } from './connection.js';
 

@@ -4,7 +4,13 @@
  * event through the shared chain appender, so a state change is never visible without its audit entry.
  */
 import { decideControl } from '../../../machines/control.machine.js';
-import type { ControlActor, ControlApplyResult, ControlEvent, ControlRecord, SystemState } from '../../domain/control.js';
+import type {
+  ControlActor,
+  ControlApplyResult,
+  ControlEvent,
+  ControlRecord,
+  SystemState,
+} from '../../domain/control.js';
 import type { ControlStore } from '../../ports/control-store.js';
 import type { ChangeWatcher } from './change-watcher.js';
 import type { SqliteDatabase } from './connection.js';
@@ -28,7 +34,9 @@ export class SqliteControlStore implements ControlStore {
     private readonly watcher: ChangeWatcher,
   ) {
     const select = db.prepare<[], ControlRow>('SELECT state, epoch, reason, changed_at FROM control WHERE id = 1');
-    const update = db.prepare<[ControlRow]>('UPDATE control SET state = @state, epoch = @epoch, reason = @reason, changed_at = @changed_at WHERE id = 1');
+    const update = db.prepare<[ControlRow]>(
+      'UPDATE control SET state = @state, epoch = @epoch, reason = @reason, changed_at = @changed_at WHERE id = 1',
+    );
 
     this.readRecord = () => {
       const row = select.get();

@@ -25,7 +25,9 @@ export class SqliteEventStore implements EventStore {
     const tx = db.transaction((event: NewAuditEvent) => appendChained(event));
     this.appendTx = (event) => tx.immediate(event);
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM events');
-    const all = db.prepare<[], EventRow>('SELECT seq, at, kind, symbol, body, prev_hash, hash FROM events ORDER BY seq');
+    const all = db.prepare<[], EventRow>(
+      'SELECT seq, at, kind, symbol, body, prev_hash, hash FROM events ORDER BY seq',
+    );
     // A deferred transaction pins one snapshot, so a concurrent append cannot make the walk inconsistent.
     // Count before iterating: better-sqlite3 allows no other statement while an iterator is open.
     const verify = db.transaction(() => {

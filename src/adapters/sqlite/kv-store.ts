@@ -12,7 +12,9 @@ export class SqliteKeyValueStore implements KeyValueStore {
 
   constructor(db: SqliteDatabase) {
     this.select = db.prepare<[string], { value: string }>('SELECT value FROM kv WHERE key = ?');
-    this.upsert = db.prepare<[string, string]>('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    this.upsert = db.prepare<[string, string]>(
+      'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
     this.remove = db.prepare<[string]>('DELETE FROM kv WHERE key = ?');
   }
 

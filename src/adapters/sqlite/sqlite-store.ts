@@ -41,7 +41,12 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   const appendChained = chainAppender(db);
   // The watcher needs readers from the stores and the stores need the watcher: late-bind the readers.
   const readers: WatchedState = { readControl: () => control.readRecord(), lastCommandOrd: () => commands.lastOrd() };
-  const watcher = new ChangeWatcher(db, readers, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, options.onError ?? reportToStderr);
+  const watcher = new ChangeWatcher(
+    db,
+    readers,
+    options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    options.onError ?? reportToStderr,
+  );
   const control = new SqliteControlStore(db, appendChained, watcher);
   const commands = new SqliteCommandQueue(db, watcher);
   const events = new SqliteEventStore(db, appendChained);

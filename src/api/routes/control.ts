@@ -36,81 +36,138 @@ const bodyOptional: preValidationHookHandler = (request, _reply, done) => {
   if (request.body === undefined || request.body === null) request.body = {};
   done();
 };
-const conflict = { 409: Type.Ref('Error', { description: 'Refused in the current state (pause or resume when killed)' }) as unknown as TSchema };
-const tooMany = { 429: Type.Ref('Error', { description: 'Too many control calls for this key; retry after the Retry-After header' }) as unknown as TSchema };
+const conflict = {
+  409: Type.Ref('Error', {
+    description: 'Refused in the current state (pause or resume when killed)',
+  }) as unknown as TSchema,
+};
+const tooMany = {
+  429: Type.Ref('Error', {
+    description: 'Too many control calls for this key; retry after the Retry-After header',
+  }) as unknown as TSchema,
+};
 
-export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = async (app, { plane, symbols, defaultMode, rateLimit }) => {
+export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = async (
+  app,
+  { plane, symbols, defaultMode, rateLimit },
+) => {
   // One limiter instance reused by every throttled route, so a key has one budget for all control
   // POSTs rather than one per route. It runs as a preHandler, after authentication set keyId.
   const throttle = app.rateLimit({ max: rateLimit, timeWindow: '1 minute' });
 
-  app.get('/mode', {
-    schema: { tags: ['control'], summary: 'Default execution mode', security, response: { 200: ModeSchema, ...protectedErrors } },
-  }, async () => ({ default_mode: defaultMode }));
-
-  app.get('/status', {
-    schema: { tags: ['control'], summary: 'Current system state', security, response: { 200: StatusSchema, ...protectedErrors } },
-  }, async () => plane.status());
-
-  app.post('/pause', {
-    preValidation: bodyOptional,
-    preHandler: throttle,
-    schema: {
-      tags: ['control'],
-      summary: 'Pause the coordinator loop (open orders stay)',
-      description: 'running → paused. Already paused: 200 with changed=false. Killed: 409.',
-      security,
-      body: ReasonBody(DEFAULT_REASONS.pause),
-      response: { 200: TransitionResultSchema, ...conflict, ...tooMany, ...protectedErrors },
+  app.get(
+    '/mode',
+    {
+      schema: {
+        tags: ['control'],
+        summary: 'Default execution mode',
+        security,
+        response: { 200: ModeSchema, ...protectedErrors },
+      },
     },
-  }, async (request) => plane.transition({ type: 'control.pause', reason: request.body?.reason ?? DEFAULT_REASONS.pause }, request.keyId));
+    async () => ({ default_mode: defaultMode }),
+  );
 
-  app.post('/resume', {
-    preValidation: bodyOptional,
-    preHandler: throttle,
-    schema: {
-      tags: ['control'],
-      summary: 'Resume the coordinator loop after a pause',
-      description: 'paused → running. Already running: 200 with changed=false. Killed: 409 (only a manual restart ends killed). Body optional.',
-      security,
-      body: ReasonBody(DEFAULT_REASONS.resume),
-      response: { 200: TransitionResultSchema, ...conflict, ...tooMany, ...protectedErrors },
+  app.get(
+    '/status',
+    {
+      schema: {
+        tags: ['control'],
+        summary: 'Current system state',
+        security,
+        response: { 200: StatusSchema, ...protectedErrors },
+      },
     },
-  }, async (request) => plane.transition({ type: 'control.resume', reason: request.body?.reason ?? DEFAULT_REASONS.resume }, request.keyId));
+    async () => plane.status(),
+  );
 
-  app.post('/kill-switch', {
-    preValidation: bodyOptional,
-    schema: {
-      tags: ['control'],
-      summary: 'Emergency stop: killed, and cancels prepared for every open order',
-      description: 'One-way; repeated calls answer 200 with the same shape. Never rate limited. Only a manual restart ends killed.',
-      security,
-      body: ReasonBody(DEFAULT_REASONS.kill),
-      response: { 200: KillSwitchResultSchema, ...protectedErrors },
+  app.post(
+    '/pause',
+    {
+      preValidation: bodyOptional,
+      preHandler: throttle,
+      schema: {
+        tags: ['control'],
+        summary: 'Pause the coordinator loop (open orders stay)',
+        description: 'running → paused. Already paused: 200 with changed=false. Killed: 409.',
+        security,
+        body: ReasonBody(DEFAULT_REASONS.pause),
+        response: { 200: TransitionResultSchema, ...conflict, ...tooMany, ...protectedErrors },
+      },
     },
-  }, async (request) => plane.kill(request.body?.reason ?? DEFAULT_REASONS.kill, request.keyId));
+    async (request) =>
+      plane.transition({ type: 'control.pause', reason: request.body?.reason ?? DEFAULT_REASONS.pause }, request.keyId),
+  );
 
-  app.post('/cancel-all', {
-    preHandler: throttle,
-    schema: {
-      tags: ['control'],
-      summary: 'Prepare cancel-all-orders instructions (queued for the trading process)',
-      description: '`symbols: null` covers every whitelisted symbol. Allowed in every state.',
-      security,
-      body: cancelAllBody(symbols),
-      response: { 200: CancelAllResultSchema, ...tooMany, ...protectedErrors },
+  app.post(
+    '/resume',
+    {
+      preValidation: bodyOptional,
+      preHandler: throttle,
+      schema: {
+        tags: ['control'],
+        summary: 'Resume the coordinator loop after a pause',
+        description:
+          'paused → running. Already running: 200 with changed=false. Killed: 409 (only a manual restart ends killed). Body optional.',
+        security,
+        body: ReasonBody(DEFAULT_REASONS.resume),
+        response: { 200: TransitionResultSchema, ...conflict, ...tooMany, ...protectedErrors },
+      },
     },
-  }, async (request) => plane.cancelAll(request.body.symbols, request.keyId));
+    async (request) =>
+      plane.transition(
+        { type: 'control.resume', reason: request.body?.reason ?? DEFAULT_REASONS.resume },
+        request.keyId,
+      ),
+  );
 
-  app.post('/deleverage', {
-    preHandler: throttle,
-    schema: {
-      tags: ['control'],
-      summary: 'Prepare a reduce-only order lowering exposure on a symbol',
-      description: 'qty = |position| × reduce_pct rounded down to the lot size, side opposite the position. Allowed in every state (it only reduces risk). When flat: 200 with order null and a message.',
-      security,
-      body: deleverageBody(symbols),
-      response: { 200: DeleverageResultSchema, ...tooMany, ...protectedErrors },
+  app.post(
+    '/kill-switch',
+    {
+      preValidation: bodyOptional,
+      schema: {
+        tags: ['control'],
+        summary: 'Emergency stop: killed, and cancels prepared for every open order',
+        description:
+          'One-way; repeated calls answer 200 with the same shape. Never rate limited. Only a manual restart ends killed.',
+        security,
+        body: ReasonBody(DEFAULT_REASONS.kill),
+        response: { 200: KillSwitchResultSchema, ...protectedErrors },
+      },
     },
-  }, async (request) => plane.deleverage(request.body.symbol, request.body.reduce_pct, request.keyId));
+    async (request) => plane.kill(request.body?.reason ?? DEFAULT_REASONS.kill, request.keyId),
+  );
+
+  app.post(
+    '/cancel-all',
+    {
+      preHandler: throttle,
+      schema: {
+        tags: ['control'],
+        summary: 'Prepare cancel-all-orders instructions (queued for the trading process)',
+        description: '`symbols: null` covers every whitelisted symbol. Allowed in every state.',
+        security,
+        body: cancelAllBody(symbols),
+        response: { 200: CancelAllResultSchema, ...tooMany, ...protectedErrors },
+      },
+    },
+    async (request) => plane.cancelAll(request.body.symbols, request.keyId),
+  );
+
+  app.post(
+    '/deleverage',
+    {
+      preHandler: throttle,
+      schema: {
+        tags: ['control'],
+        summary: 'Prepare a reduce-only order lowering exposure on a symbol',
+        description:
+          'qty = |position| × reduce_pct rounded down to the lot size, side opposite the position. Allowed in every state (it only reduces risk). When flat: 200 with order null and a message.',
+        security,
+        body: deleverageBody(symbols),
+        response: { 200: DeleverageResultSchema, ...tooMany, ...protectedErrors },
+      },
+    },
+    async (request) => plane.deleverage(request.body.symbol, request.body.reduce_pct, request.keyId),
+  );
 };

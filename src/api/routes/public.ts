@@ -13,7 +13,12 @@ import type { ApiMetrics } from '../metrics.js';
 import { SystemStateSchema } from '../schemas.js';
 
 const Status = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]);
-const ComponentStatus = Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('unknown'), Type.Literal('down')]);
+const ComponentStatus = Type.Union([
+  Type.Literal('ok'),
+  Type.Literal('stale'),
+  Type.Literal('unknown'),
+  Type.Literal('down'),
+]);
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const HealthSchema = Type.Object({
@@ -21,7 +26,12 @@ export const HealthSchema = Type.Object({
   state: Type.Union([SystemStateSchema, Type.Null()]),
   checked_at: Type.String({ format: 'date-time' }),
   components: Type.Object({
-    store: Type.Object({ status: ComponentStatus, kind: Type.String(), latency_ms: Nullable(Type.Number()), error: Type.Optional(Type.String()) }),
+    store: Type.Object({
+      status: ComponentStatus,
+      kind: Type.String(),
+      latency_ms: Nullable(Type.Number()),
+      error: Type.Optional(Type.String()),
+    }),
     event_store: Type.Object({ status: ComponentStatus, entries: Nullable(Type.Integer()) }),
     trading_process: Type.Object({
       status: ComponentStatus,
@@ -34,54 +44,72 @@ export const HealthSchema = Type.Object({
 
 type Health = Static<typeof HealthSchema>;
 
-export const publicRoutes: FastifyPluginAsyncTypebox<{ store: Store; metrics: ApiMetrics; clock: Clock }> = async (app, { store, metrics, clock }) => {
-  app.get('/health', {
-    schema: {
-      tags: ['public'],
-      summary: 'System health with per-component status',
-      description: '200 when ok or degraded (e.g. the trading process is not running), 503 when the store cannot be reached.',
-      response: { 200: HealthSchema, 503: HealthSchema },
+export const publicRoutes: FastifyPluginAsyncTypebox<{ store: Store; metrics: ApiMetrics; clock: Clock }> = async (
+  app,
+  { store, metrics, clock },
+) => {
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'System health with per-component status',
+        description:
+          '200 when ok or degraded (e.g. the trading process is not running), 503 when the store cannot be reached.',
+        response: { 200: HealthSchema, 503: HealthSchema },
+      },
     },
-  }, async (_request, reply) => {
-    const checkedAt = new Date(clock.now()).toISOString();
-    let latency: number;
-    try {
-      latency = await store.ping();
-    } catch {
-      const down: Health = {
-        status: 'down',
-        state: null,
+    async (_request, reply) => {
+      const checkedAt = new Date(clock.now()).toISOString();
+      let latency: number;
+      try {
+        latency = await store.ping();
+      } catch {
+        const down: Health = {
+          status: 'down',
+          state: null,
+          checked_at: checkedAt,
+          components: {
+            store: { status: 'down', kind: store.kind, latency_ms: null, error: 'store unreachable' },
+            event_store: { status: 'unknown', entries: null },
+            trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
+          },
+        };
+        return reply.code(503).send(down);
+      }
+      const [record, entries, heartbeat] = await Promise.all([
+        store.control.read(),
+        store.events.count().catch(() => null),
+        store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY).catch(() => null),
+      ]);
+      const age = heartbeat ? Math.max(0, clock.now() - heartbeat.ts) : null;
+      const tradingStatus: Health['components']['trading_process']['status'] =
+        age === null ? 'unknown' : age > HEARTBEAT_STALE_MS ? 'stale' : 'ok';
+      const eventStatus: Health['components']['event_store']['status'] = entries === null ? 'down' : 'ok';
+      const health: Health = {
+        status: tradingStatus === 'ok' && eventStatus === 'ok' ? 'ok' : 'degraded',
+        state: record.state,
         checked_at: checkedAt,
         components: {
-          store: { status: 'down', kind: store.kind, latency_ms: null, error: 'store unreachable' },
-          event_store: { status: 'unknown', entries: null },
-          trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
+          store: { status: 'ok', kind: store.kind, latency_ms: Number(latency.toFixed(3)) },
+          event_store: { status: eventStatus, entries },
+          trading_process: {
+            status: tradingStatus,
+            heartbeat_age_ms: age,
+            last_cycle: heartbeat?.lastCycle ?? null,
+            mode: heartbeat?.mode ?? null,
+          },
         },
       };
-      return reply.code(503).send(down);
-    }
-    const [record, entries, heartbeat] = await Promise.all([
-      store.control.read(),
-      store.events.count().catch(() => null),
-      store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY).catch(() => null),
-    ]);
-    const age = heartbeat ? Math.max(0, clock.now() - heartbeat.ts) : null;
-    const tradingStatus: Health['components']['trading_process']['status'] = age === null ? 'unknown' : age > HEARTBEAT_STALE_MS ? 'stale' : 'ok';
-    const eventStatus: Health['components']['event_store']['status'] = entries === null ? 'down' : 'ok';
-    const health: Health = {
-      status: tradingStatus === 'ok' && eventStatus === 'ok' ? 'ok' : 'degraded',
-      state: record.state,
-      checked_at: checkedAt,
-      components: {
-        store: { status: 'ok', kind: store.kind, latency_ms: Number(latency.toFixed(3)) },
-        event_store: { status: eventStatus, entries },
-        trading_process: { status: tradingStatus, heartbeat_age_ms: age, last_cycle: heartbeat?.lastCycle ?? null, mode: heartbeat?.mode ?? null },
-      },
-    };
-    return health;
-  });
+      return health;
+    },
+  );
 
-  app.get('/metrics', {
-    schema: { tags: ['public'], summary: 'Prometheus metrics (text exposition format)', produces: ['text/plain'] },
-  }, async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.render()));
+  app.get(
+    '/metrics',
+    {
+      schema: { tags: ['public'], summary: 'Prometheus metrics (text exposition format)', produces: ['text/plain'] },
+    },
+    async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.render()),
+  );
 };

@@ -19,9 +19,21 @@ export function checkDrawdown(impact: OrderImpact, limits: Pick<RiskLimits, 'max
   const limit = limits.maxDrawdown;
   const metrics = { drawdown: value, nav: impact.nav, peakNav: impact.peakNav };
   const base = { guard: 'drawdown', value, limit, metrics } as const;
-  if (impact.reducesPosition) return { ...base, passed: true, code: 'OK', message: `reduce-only order shrinks the position: exempt (drawdown ${pct(value)})` };
-  if (value <= limit) return { ...base, passed: true, code: 'OK', message: `drawdown ${pct(value)} within ${pct(limit)}` };
-  return { ...base, passed: false, code: 'DRAWDOWN_LIMIT', message: `drawdown ${pct(value)} from peak NAV ${fmt(impact.peakNav)} exceeds ${pct(limit)}; only reduce-only orders pass` };
+  if (impact.reducesPosition)
+    return {
+      ...base,
+      passed: true,
+      code: 'OK',
+      message: `reduce-only order shrinks the position: exempt (drawdown ${pct(value)})`,
+    };
+  if (value <= limit)
+    return { ...base, passed: true, code: 'OK', message: `drawdown ${pct(value)} within ${pct(limit)}` };
+  return {
+    ...base,
+    passed: false,
+    code: 'DRAWDOWN_LIMIT',
+    message: `drawdown ${pct(value)} from peak NAV ${fmt(impact.peakNav)} exceeds ${pct(limit)}; only reduce-only orders pass`,
+  };
 }
 
 function pct(x: number): string {

@@ -12,7 +12,10 @@ import type { GuardCheck } from './check.js';
 import type { RiskLimits } from './limits.js';
 import type { OrderImpact } from './order-impact.js';
 
-export function checkExposure(impact: OrderImpact, limits: Pick<RiskLimits, 'maxSymbolExposure' | 'maxTotalExposure'>): GuardCheck {
+export function checkExposure(
+  impact: OrderImpact,
+  limits: Pick<RiskLimits, 'maxSymbolExposure' | 'maxTotalExposure'>,
+): GuardCheck {
   const nav = impact.nav;
   const symbol = impact.order.symbol;
   const ratio = (notional: number): number | null => (nav > 0 ? notional / nav : null);
@@ -32,20 +35,54 @@ export function checkExposure(impact: OrderImpact, limits: Pick<RiskLimits, 'max
 
   if (symbolAfter === null || symbolBefore === null || totalAfter === null || totalBefore === null) {
     const base = { guard: 'exposure', value: null, limit: limits.maxSymbolExposure, metrics } as const;
-    if (impact.reducesPosition) return { ...base, passed: true, code: 'OK', message: 'reduce-only order shrinks the position: exempt' };
-    return { ...base, passed: false, code: 'NAV_NOT_POSITIVE', message: `NAV ${fmt(nav)} is not positive; only reduce-only orders pass` };
+    if (impact.reducesPosition)
+      return { ...base, passed: true, code: 'OK', message: 'reduce-only order shrinks the position: exempt' };
+    return {
+      ...base,
+      passed: false,
+      code: 'NAV_NOT_POSITIVE',
+      message: `NAV ${fmt(nav)} is not positive; only reduce-only orders pass`,
+    };
   }
 
   const sym = { value: symbolAfter, limit: limits.maxSymbolExposure };
   const tot = { value: totalAfter, limit: limits.maxTotalExposure };
   if (impact.reducesPosition) {
-    return { guard: 'exposure', ...closestToLimit(sym, tot), metrics, passed: true, code: 'OK', message: 'reduce-only order shrinks the position: exempt' };
+    return {
+      guard: 'exposure',
+      ...closestToLimit(sym, tot),
+      metrics,
+      passed: true,
+      code: 'OK',
+      message: 'reduce-only order shrinks the position: exempt',
+    };
   }
   if (withinLimit(symbolAfter, symbolBefore, sym.limit) === 'breach') {
-    return { guard: 'exposure', ...sym, metrics, passed: false, code: 'EXPOSURE_SYMBOL', message: `${symbol} exposure ${fmt(symbolAfter)}× NAV after the order exceeds ${fmt(sym.limit)}×` };
+    return {
+      guard: 'exposure',
+      ...sym,
+      metrics,
+      passed: false,
+      code: 'EXPOSURE_SYMBOL',
+      message: `${symbol} exposure ${fmt(symbolAfter)}× NAV after the order exceeds ${fmt(sym.limit)}×`,
+    };
   }
   if (withinLimit(totalAfter, totalBefore, tot.limit) === 'breach') {
-    return { guard: 'exposure', ...tot, metrics, passed: false, code: 'EXPOSURE_TOTAL', message: `net exposure ${fmt(totalAfter)}× NAV after the order exceeds ${fmt(tot.limit)}× (was ${fmt(totalBefore)}×)` };
+    return {
+      guard: 'exposure',
+      ...tot,
+      metrics,
+      passed: false,
+      code: 'EXPOSURE_TOTAL',
+      message: `net exposure ${fmt(totalAfter)}× NAV after the order exceeds ${fmt(tot.limit)}× (was ${fmt(totalBefore)}×)`,
+    };
   }
-  return { guard: 'exposure', ...closestToLimit(sym, tot), metrics, passed: true, code: 'OK', message: `${symbol} exposure ${fmt(symbolAfter)}×, net ${fmt(totalAfter)}× NAV within limits` };
+  return {
+    guard: 'exposure',
+    ...closestToLimit(sym, tot),
+    metrics,
+    passed: true,
+    code: 'OK',
+    message: `${symbol} exposure ${fmt(symbolAfter)}×, net ${fmt(totalAfter)}× NAV within limits`,
+  };
 }

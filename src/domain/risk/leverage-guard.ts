@@ -14,16 +14,39 @@ export function checkLeverage(impact: OrderImpact, limits: Pick<RiskLimits, 'max
   const nav = impact.nav;
   const before = nav > 0 ? impact.grossBefore / nav : null;
   const value = nav > 0 ? impact.grossAfter / nav : null;
-  const metrics = { leverageBefore: before, leverageAfter: value, grossBefore: impact.grossBefore, grossAfter: impact.grossAfter, nav };
+  const metrics = {
+    leverageBefore: before,
+    leverageAfter: value,
+    grossBefore: impact.grossBefore,
+    grossAfter: impact.grossAfter,
+    nav,
+  };
   const base = { guard: 'leverage', value, limit, metrics } as const;
-  if (impact.reducesPosition) return { ...base, passed: true, code: 'OK', message: 'reduce-only order shrinks the position: exempt' };
-  if (value === null || before === null) return { ...base, passed: false, code: 'NAV_NOT_POSITIVE', message: `NAV ${fmt(nav)} is not positive; only reduce-only orders pass` };
+  if (impact.reducesPosition)
+    return { ...base, passed: true, code: 'OK', message: 'reduce-only order shrinks the position: exempt' };
+  if (value === null || before === null)
+    return {
+      ...base,
+      passed: false,
+      code: 'NAV_NOT_POSITIVE',
+      message: `NAV ${fmt(nav)} is not positive; only reduce-only orders pass`,
+    };
   switch (withinLimit(value, before, limit)) {
     case 'within':
       return { ...base, passed: true, code: 'OK', message: `leverage ${fmt(value)} within ${fmt(limit)}` };
     case 'not_increased':
-      return { ...base, passed: true, code: 'OK', message: `leverage ${fmt(value)} above ${fmt(limit)} but not increased (was ${fmt(before)})` };
+      return {
+        ...base,
+        passed: true,
+        code: 'OK',
+        message: `leverage ${fmt(value)} above ${fmt(limit)} but not increased (was ${fmt(before)})`,
+      };
     case 'breach':
-      return { ...base, passed: false, code: 'LEVERAGE_LIMIT', message: `leverage ${fmt(value)} after the order exceeds ${fmt(limit)}` };
+      return {
+        ...base,
+        passed: false,
+        code: 'LEVERAGE_LIMIT',
+        message: `leverage ${fmt(value)} after the order exceeds ${fmt(limit)}`,
+      };
   }
 }

@@ -16,25 +16,57 @@ import type { OrderImpact } from './order-impact.js';
 export function visibleDepth(levels: readonly BookLevel[]): number {
   let total = 0;
   for (const level of levels) {
-    if (Number.isFinite(level.qty) && level.qty > 0 && Number.isFinite(level.price) && level.price > 0) total += level.qty;
+    if (Number.isFinite(level.qty) && level.qty > 0 && Number.isFinite(level.price) && level.price > 0)
+      total += level.qty;
   }
   return total;
 }
 
-export function checkLiquidity(impact: OrderImpact, limits: Pick<RiskLimits, 'maxVolumeFraction' | 'maxDepthFraction'>): GuardCheck {
+export function checkLiquidity(
+  impact: OrderImpact,
+  limits: Pick<RiskLimits, 'maxVolumeFraction' | 'maxDepthFraction'>,
+): GuardCheck {
   const { market, order } = impact;
   const tradedNotional = Number.isFinite(market.volume) && market.volume > 0 ? market.volume * market.last : 0;
   const depth = visibleDepth(order.side === 'BUY' ? market.asks : market.bids);
   const volume = { value: impact.notional, limit: limits.maxVolumeFraction * tradedNotional };
   const book = { value: impact.qty, limit: limits.maxDepthFraction * depth };
-  const metrics = { orderNotional: volume.value, tradedNotional, volumeLimit: volume.limit, orderQty: book.value, visibleDepth: depth, depthLimit: book.limit };
+  const metrics = {
+    orderNotional: volume.value,
+    tradedNotional,
+    volumeLimit: volume.limit,
+    orderQty: book.value,
+    visibleDepth: depth,
+    depthLimit: book.limit,
+  };
   const bookSide = order.side === 'BUY' ? 'ask' : 'bid';
 
   if (volume.value > volume.limit) {
-    return { guard: 'liquidity', ...volume, metrics, passed: false, code: 'LIQUIDITY_VOLUME', message: `order notional ${fmt(volume.value)} exceeds ${fmt(limits.maxVolumeFraction * 100)}% of recent traded notional ${fmt(tradedNotional)}` };
+    return {
+      guard: 'liquidity',
+      ...volume,
+      metrics,
+      passed: false,
+      code: 'LIQUIDITY_VOLUME',
+      message: `order notional ${fmt(volume.value)} exceeds ${fmt(limits.maxVolumeFraction * 100)}% of recent traded notional ${fmt(tradedNotional)}`,
+    };
   }
   if (book.value > book.limit) {
-    return { guard: 'liquidity', ...book, metrics, passed: false, code: 'LIQUIDITY_DEPTH', message: `order qty ${fmt(book.value)} exceeds ${fmt(limits.maxDepthFraction * 100)}% of visible ${bookSide} depth ${fmt(depth)}` };
+    return {
+      guard: 'liquidity',
+      ...book,
+      metrics,
+      passed: false,
+      code: 'LIQUIDITY_DEPTH',
+      message: `order qty ${fmt(book.value)} exceeds ${fmt(limits.maxDepthFraction * 100)}% of visible ${bookSide} depth ${fmt(depth)}`,
+    };
   }
-  return { guard: 'liquidity', ...closestToLimit(volume, book), metrics, passed: true, code: 'OK', message: `notional ${fmt(volume.value)} ≤ ${fmt(volume.limit)}, qty ${fmt(book.value)} ≤ ${fmt(book.limit)} (${bookSide} side)` };
+  return {
+    guard: 'liquidity',
+    ...closestToLimit(volume, book),
+    metrics,
+    passed: true,
+    code: 'OK',
+    message: `notional ${fmt(volume.value)} ≤ ${fmt(volume.limit)}, qty ${fmt(book.value)} ≤ ${fmt(book.limit)} (${bookSide} side)`,
+  };
 }

@@ -51,10 +51,13 @@ export interface OrderImpact {
 export type ImpactResult = { ok: true; impact: OrderImpact } | { ok: false; message: string };
 
 export function computeImpact(order: OrderRequest, account: AccountSnapshot, market: MarketSnapshot): ImpactResult {
-  if (order.symbol !== market.symbol) return invalid(`order is for ${order.symbol} but the market snapshot is for ${market.symbol}`);
+  if (order.symbol !== market.symbol)
+    return invalid(`order is for ${order.symbol} but the market snapshot is for ${market.symbol}`);
   if (!(Number.isFinite(order.qty) && order.qty > 0)) return invalid(`qty must be positive, got ${order.qty}`);
-  if (!Number.isFinite(account.nav) || !Number.isFinite(account.peakNav)) return invalid('account NAV is not a finite number');
-  if (!(Number.isFinite(market.last) && market.last > 0)) return invalid(`market last price must be positive, got ${market.last}`);
+  if (!Number.isFinite(account.nav) || !Number.isFinite(account.peakNav))
+    return invalid('account NAV is not a finite number');
+  if (!(Number.isFinite(market.last) && market.last > 0))
+    return invalid(`market last price must be positive, got ${market.last}`);
   let price: number;
   if (order.type === 'limit') {
     if (order.limitPrice === null || !(Number.isFinite(order.limitPrice) && order.limitPrice > 0)) {
@@ -63,7 +66,8 @@ export function computeImpact(order: OrderRequest, account: AccountSnapshot, mar
     price = order.limitPrice;
   } else {
     price = order.side === 'BUY' ? market.ask : market.bid;
-    if (!(Number.isFinite(price) && price > 0)) return invalid(`no usable ${order.side === 'BUY' ? 'ask' : 'bid'} price (${price}) for a market order`);
+    if (!(Number.isFinite(price) && price > 0))
+      return invalid(`no usable ${order.side === 'BUY' ? 'ask' : 'bid'} price (${price}) for a market order`);
   }
 
   let positionBefore = 0;
@@ -77,7 +81,8 @@ export function computeImpact(order: OrderRequest, account: AccountSnapshot, mar
       othersNet += p.qty * p.markPrice;
     }
   }
-  if (!Number.isFinite(positionBefore) || !Number.isFinite(othersGross) || !Number.isFinite(othersNet)) return invalid('account positions contain non-finite figures');
+  if (!Number.isFinite(positionBefore) || !Number.isFinite(othersGross) || !Number.isFinite(othersNet))
+    return invalid('account positions contain non-finite figures');
 
   const sign = sideSign(order.side);
   const reducesPosition = order.reduceOnly && positionBefore !== 0 && Math.sign(positionBefore) === -sign;

@@ -50,8 +50,20 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
   assertRiskLimits(limits);
   const result = computeImpact(order, ctx.account, ctx.market);
   if (!result.ok) {
-    const refuse = (guard: GuardName): GuardCheck => ({ guard, passed: false, code: 'INVALID_ORDER', value: null, limit: null, message: result.message, metrics: {} });
-    return { approved: false, checks: [refuse('drawdown'), refuse('leverage'), refuse('liquidity'), refuse('exposure')], impact: null };
+    const refuse = (guard: GuardName): GuardCheck => ({
+      guard,
+      passed: false,
+      code: 'INVALID_ORDER',
+      value: null,
+      limit: null,
+      message: result.message,
+      metrics: {},
+    });
+    return {
+      approved: false,
+      checks: [refuse('drawdown'), refuse('leverage'), refuse('liquidity'), refuse('exposure')],
+      impact: null,
+    };
   }
   const impact = result.impact;
   const checks: RiskDecision['checks'] = [

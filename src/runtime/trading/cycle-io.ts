@@ -50,7 +50,15 @@ export function createCycleIo(deps: CycleIoDeps) {
     const fills = await deps.venue.onMarket(market);
     for (const fill of fills) {
       deps.metrics.fills.inc({ liquidity: fill.liquidity });
-      deps.lines.other('order_filled', { symbol: fill.symbol, side: fill.side, qty: fill.qty, price: fill.price, fee: fill.fee, liquidity: fill.liquidity, client_order_id: fill.clientOrderId });
+      deps.lines.other('order_filled', {
+        symbol: fill.symbol,
+        side: fill.side,
+        qty: fill.qty,
+        price: fill.price,
+        fee: fill.fee,
+        liquidity: fill.liquidity,
+        client_order_id: fill.clientOrderId,
+      });
     }
     const account = await deps.venue.account(market);
     return { now, market, account, control };
@@ -60,7 +68,12 @@ export function createCycleIo(deps: CycleIoDeps) {
     const now = deps.clock.now();
     const startedAt = deps.cycleStartedAt(record.cycle) ?? record.now ?? now;
     const entry = decisionEntry(record, Math.round(now - startedAt));
-    await deps.store.events.append({ kind: 'decision', at: new Date(now).toISOString(), symbol: entry.symbol, body: entry.body });
+    await deps.store.events.append({
+      kind: 'decision',
+      at: new Date(now).toISOString(),
+      symbol: entry.symbol,
+      body: entry.body,
+    });
     const account = await deps.venue.account();
     await deps.publish(account);
     const breaker = deps.circuitBreakerDrawdown;
@@ -68,7 +81,10 @@ export function createCycleIo(deps: CycleIoDeps) {
       const drawdown = (account.peakNav - account.nav) / account.peakNav;
       // The same kill the API performs: the store transition plus the durable cancel command.
       const reason = `drawdown circuit breaker: ${(drawdown * 100).toFixed(2)}% from peak NAV ≥ ${(breaker * 100).toFixed(2)}%`;
-      const { result } = await pullKillSwitch(deps.store, deps.instruments, reason, { actor: 'trading:circuit-breaker', at: new Date(now).toISOString() });
+      const { result } = await pullKillSwitch(deps.store, deps.instruments, reason, {
+        actor: 'trading:circuit-breaker',
+        at: new Date(now).toISOString(),
+      });
       deps.syncControl(result.record);
     }
   };

@@ -6,7 +6,10 @@
  */
 import type { CycleRecord } from '../../../machines/cycle.machine.js';
 
-export function decisionEntry(record: CycleRecord, durationMs: number): { symbol: string | null; body: Record<string, unknown> } {
+export function decisionEntry(
+  record: CycleRecord,
+  durationMs: number,
+): { symbol: string | null; body: Record<string, unknown> } {
   const ranked = record.arbitration?.ranked ?? [];
   const signals = ranked.length
     ? ranked.map((r) => ({ ...r.signal, weight: r.weight, score: r.score, selected: r.selected, reason: r.reason }))
@@ -31,13 +34,26 @@ export function decisionEntry(record: CycleRecord, durationMs: number): { symbol
         client_order_id: v.order.clientOrderId,
         symbol: v.order.symbol,
         approved: v.decision.approved,
-        guards: v.decision.checks.map((c) => ({ guard: c.guard, passed: c.passed, code: c.code, value: c.value, limit: c.limit })),
+        guards: v.decision.checks.map((c) => ({
+          guard: c.guard,
+          passed: c.passed,
+          code: c.code,
+          value: c.value,
+          limit: c.limit,
+        })),
         token: v.approval?.token ?? null,
         expires_at: v.approval ? new Date(v.approval.expiresAt).toISOString() : null,
       })),
       submissions: record.outcomes,
       account: account
-        ? { nav: account.nav, peak_nav: account.peakNav, cash: account.cash, realized_pnl: account.realizedPnl, unrealized_pnl: account.unrealizedPnl, positions: account.positions.map((p) => ({ symbol: p.symbol, qty: p.qty })) }
+        ? {
+            nav: account.nav,
+            peak_nav: account.peakNav,
+            cash: account.cash,
+            realized_pnl: account.realizedPnl,
+            unrealized_pnl: account.unrealizedPnl,
+            positions: account.positions.map((p) => ({ symbol: p.symbol, qty: p.qty })),
+          }
         : null,
     },
   };

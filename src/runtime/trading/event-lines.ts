@@ -29,7 +29,8 @@ export function createEventLines(sink: LineSink = pino.destination({ dest: 1, sy
   return {
     sessionStarted: (mode, strategies) => write({ event: 'session_started', mode, strategies }),
     cycleStart: (cycle, timestamp) => write({ event: 'cycle_start', cycle, timestamp }),
-    signalGenerated: (agent, symbol, direction, confidence) => write({ event: 'signal_generated', agent, symbol, direction, confidence }),
+    signalGenerated: (agent, symbol, direction, confidence) =>
+      write({ event: 'signal_generated', agent, symbol, direction, confidence }),
     riskApproved: (symbol, size, token) => write({ event: 'risk_approved', symbol, size, token }),
     orderSubmitted: (symbol, side, qty, mode) => write({ event: 'order_submitted', symbol, side, qty, mode }),
     cycleEnd: (cycle, durationMs) => write({ event: 'cycle_end', cycle, duration_ms: durationMs }),

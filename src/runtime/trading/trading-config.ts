@@ -35,7 +35,10 @@ export interface TradingConfig extends CommonConfig {
 
 export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
   const marketData = env.MARKET_DATA?.trim() || 'synthetic';
-  if (marketData !== 'synthetic') throw new ConfigError(`MARKET_DATA must be synthetic (historical and live feeds are not implemented yet), got "${marketData}"`);
+  if (marketData !== 'synthetic')
+    throw new ConfigError(
+      `MARKET_DATA must be synthetic (historical and live feeds are not implemented yet), got "${marketData}"`,
+    );
   let riskLimits: RiskLimits;
   try {
     riskLimits = parseRiskLimits(env);
@@ -43,7 +46,8 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     throw new ConfigError((err as Error).message);
   }
   const orderStyle = env.ORDER_STYLE?.trim() || 'market';
-  if (!(ORDER_STYLES as readonly string[]).includes(orderStyle)) throw new ConfigError(`ORDER_STYLE must be one of ${ORDER_STYLES.join(', ')}, got "${orderStyle}"`);
+  if (!(ORDER_STYLES as readonly string[]).includes(orderStyle))
+    throw new ConfigError(`ORDER_STYLE must be one of ${ORDER_STYLES.join(', ')}, got "${orderStyle}"`);
   const breaker = env.CIRCUIT_BREAKER_DRAWDOWN?.trim();
   return {
     ...readCommonConfig(env),
@@ -72,7 +76,10 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
 /** AGENT_WEIGHTS: `name=weight,...`, e.g. `momentum_ma_crossover=1,funding_rate_contrarian=0.8`. */
 function readWeights(raw: string | undefined): Record<string, number> {
   const weights: Record<string, number> = {};
-  for (const entry of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, value] = entry.split('=').map((s) => s.trim());
     const weight = Number(value);
     if (!name || value === undefined || value === '' || !Number.isFinite(weight) || weight < 0) {
@@ -92,7 +99,8 @@ function readStrategyParams(raw: string | undefined): StrategyParamsByEntry {
   } catch (err) {
     throw new ConfigError(`STRATEGY_PARAMS is not valid JSON: ${(err as Error).message}`);
   }
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(parsed) || !Object.values(parsed).every(isObject)) {
     throw new ConfigError('STRATEGY_PARAMS must be a JSON object of objects, keyed by STRATEGIES entry');
   }

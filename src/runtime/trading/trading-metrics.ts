@@ -11,23 +11,74 @@ import { positionNotional } from '../../domain/portfolio.js';
 
 export class TradingMetrics {
   readonly registry = new Registry();
-  readonly cycles = new Counter({ name: 'tcs_trading_cycles_total', help: 'Cycles run, by outcome', labelNames: ['outcome'] as const, registers: [this.registry] });
+  readonly cycles = new Counter({
+    name: 'tcs_trading_cycles_total',
+    help: 'Cycles run, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly cycleDuration = new Histogram({
     name: 'tcs_trading_cycle_duration_seconds',
     help: 'Duration of a cycle from cycle_start to cycle_end',
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
     registers: [this.registry],
   });
-  readonly signals = new Counter({ name: 'tcs_trading_signals_total', help: 'Signals generated, by agent', labelNames: ['agent'] as const, registers: [this.registry] });
-  readonly approvals = new Counter({ name: 'tcs_trading_risk_approvals_total', help: 'Orders approved by the risk engine', registers: [this.registry] });
-  readonly denials = new Counter({ name: 'tcs_trading_risk_denials_total', help: 'Orders denied, by guard and code', labelNames: ['guard', 'code'] as const, registers: [this.registry] });
-  readonly orders = new Counter({ name: 'tcs_trading_orders_total', help: 'Orders offered to the venue, by result', labelNames: ['result'] as const, registers: [this.registry] });
-  readonly fills = new Counter({ name: 'tcs_trading_fills_total', help: 'Fills received from the venue', labelNames: ['liquidity'] as const, registers: [this.registry] });
-  readonly refusals = new Counter({ name: 'tcs_trading_submissions_refused_total', help: 'Submissions the order manager refused, by code', labelNames: ['code'] as const, registers: [this.registry] });
-  readonly nav = new Gauge({ name: 'tcs_trading_nav', help: 'Net asset value (quote currency)', registers: [this.registry] });
-  readonly drawdown = new Gauge({ name: 'tcs_trading_drawdown_ratio', help: 'Drawdown from peak NAV (fraction)', registers: [this.registry] });
-  readonly leverage = new Gauge({ name: 'tcs_trading_leverage_ratio', help: 'Gross notional / NAV', registers: [this.registry] });
-  readonly state = new Gauge({ name: 'tcs_trading_state', help: 'State of the trading root actor (1 = current)', labelNames: ['state'] as const, registers: [this.registry] });
+  readonly signals = new Counter({
+    name: 'tcs_trading_signals_total',
+    help: 'Signals generated, by agent',
+    labelNames: ['agent'] as const,
+    registers: [this.registry],
+  });
+  readonly approvals = new Counter({
+    name: 'tcs_trading_risk_approvals_total',
+    help: 'Orders approved by the risk engine',
+    registers: [this.registry],
+  });
+  readonly denials = new Counter({
+    name: 'tcs_trading_risk_denials_total',
+    help: 'Orders denied, by guard and code',
+    labelNames: ['guard', 'code'] as const,
+    registers: [this.registry],
+  });
+  readonly orders = new Counter({
+    name: 'tcs_trading_orders_total',
+    help: 'Orders offered to the venue, by result',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly fills = new Counter({
+    name: 'tcs_trading_fills_total',
+    help: 'Fills received from the venue',
+    labelNames: ['liquidity'] as const,
+    registers: [this.registry],
+  });
+  readonly refusals = new Counter({
+    name: 'tcs_trading_submissions_refused_total',
+    help: 'Submissions the order manager refused, by code',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+  readonly nav = new Gauge({
+    name: 'tcs_trading_nav',
+    help: 'Net asset value (quote currency)',
+    registers: [this.registry],
+  });
+  readonly drawdown = new Gauge({
+    name: 'tcs_trading_drawdown_ratio',
+    help: 'Drawdown from peak NAV (fraction)',
+    registers: [this.registry],
+  });
+  readonly leverage = new Gauge({
+    name: 'tcs_trading_leverage_ratio',
+    help: 'Gross notional / NAV',
+    registers: [this.registry],
+  });
+  readonly state = new Gauge({
+    name: 'tcs_trading_state',
+    help: 'State of the trading root actor (1 = current)',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
 
   constructor() {
     this.registry.setDefaultLabels({ process: 'trading' });

@@ -17,7 +17,14 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspe
   const store = await openStore(config.storeUrl);
   const lines = createEventLines();
   const inspector = options.inspect ? await startInspector(log, config.inspectUrl) : null;
-  const system = await createTradingSystem({ config, store, lines, log, clock: systemClock, ...(inspector ? { inspect: inspector.inspect } : {}) });
+  const system = await createTradingSystem({
+    config,
+    store,
+    lines,
+    log,
+    clock: systemClock,
+    ...(inspector ? { inspect: inspector.inspect } : {}),
+  });
   log.info({ store: store.description, cycleMs: config.cycleMs, state: system.state() }, 'trading process started');
 
   exitCleanlyOnSignals(log, 'trading process', async (signal) => {

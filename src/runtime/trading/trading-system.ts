@@ -68,10 +68,16 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const { config, store, lines, log, clock } = deps;
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const instruments = new Map(config.instruments.map((i) => [i.symbol, i]));
-  const venue = await openPaperVenue({ kv: store.kv, instruments: config.instruments, clock, config: { startingCash: config.startingCash } });
+  const venue = await openPaperVenue({
+    kv: store.kv,
+    instruments: config.instruments,
+    clock,
+    config: { startingCash: config.startingCash },
+  });
   // Each cycle advances the synthetic market by one market minute, whatever CYCLE_SECONDS is, so a
   // fast demo run (CYCLE_SECONDS=1) still sees minute-sized moves.
-  const feed = deps.feed ?? createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
+  const feed =
+    deps.feed ?? createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
   const metrics = new TradingMetrics();
   const ledger = new UsedTokenLedger();
   const sessionId = randomBytes(4).toString('hex');
@@ -100,14 +106,29 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const publishMetrics = async () => store.kv.set(TRADING_METRICS_KEY, { ts: clock.now(), text: await metrics.text() });
   const currentMarket = async () => (lastMarket ??= await feed.next(clock.now()));
   const executor = createJobExecutor({
-    venue, store, clock, secret: config.hmacSecret, mode: config.executionMode, instruments, riskLimits: config.riskLimits,
-    tokenTtlMs: config.tokenTtlMs, ledger, lines, metrics, log, market: currentMarket,
+    venue,
+    store,
+    clock,
+    secret: config.hmacSecret,
+    mode: config.executionMode,
+    instruments,
+    riskLimits: config.riskLimits,
+    tokenTtlMs: config.tokenTtlMs,
+    ledger,
+    lines,
+    metrics,
+    log,
+    market: currentMarket,
     accountChanged: async () => publish(await venue.account()),
     orderManagerMode: () => {
       const oms = actor.system.get('oms');
       const snapshot = oms?.getSnapshot() as { matches(value: unknown): boolean } | undefined;
       if (!snapshot) return 'stopped';
-      return snapshot.matches({ mode: 'accepting' }) ? 'accepting' : snapshot.matches({ mode: 'stopped' }) ? 'stopped' : 'halted';
+      return snapshot.matches({ mode: 'accepting' })
+        ? 'accepting'
+        : snapshot.matches({ mode: 'stopped' })
+          ? 'stopped'
+          : 'halted';
     },
   });
 
@@ -128,14 +149,24 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   };
 
   const io = createCycleIo({
-    store, venue, feed, clock, lines, metrics, circuitBreakerDrawdown: config.circuitBreakerDrawdown, instruments: config.instruments, syncControl, pumpCommands,
+    store,
+    venue,
+    feed,
+    clock,
+    lines,
+    metrics,
+    circuitBreakerDrawdown: config.circuitBreakerDrawdown,
+    instruments: config.instruments,
+    syncControl,
+    pumpCommands,
     rememberMarket: (market) => (lastMarket = market),
     publish,
     cycleStartedAt: (cycle) => cycleStarts.get(cycle),
   });
 
   // The signer closes over the secret so it never enters actor context (which the inspector shows).
-  const sign: ApprovalSigner = (order, epoch, expiresAt) => signApproval(order, { secret: config.hmacSecret, epoch, expiresAt });
+  const sign: ApprovalSigner = (order, epoch, expiresAt) =>
+    signApproval(order, { secret: config.hmacSecret, epoch, expiresAt });
 
   const machine = tradingMachine.provide({
     actors: {
@@ -146,7 +177,10 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
               return await executor(input.job, signal);
             } catch (err) {
               // The order manager turns this into refusals / a lease retry; it must still be seen.
-              log.error({ err, job: input.job.kind === 'command' ? input.job.command.id : input.job.kind }, 'order manager job failed');
+              log.error(
+                { err, job: input.job.kind === 'command' ? input.job.command.id : input.job.kind },
+                'order manager job failed',
+              );
               throw err;
             } finally {
               if (input.job.kind === 'command') inFlightCommands.delete(input.job.command.id);
@@ -155,7 +189,10 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
         },
       }),
       cycle: cycleMachine.provide({
-        actors: { loadMarket: fromPromise(({ input }) => io.loadMarket(input)), recordDecision: fromPromise(({ input }) => io.recordDecision(input)) },
+        actors: {
+          loadMarket: fromPromise(({ input }) => io.loadMarket(input)),
+          recordDecision: fromPromise(({ input }) => io.recordDecision(input)),
+        },
         actions: {
           announceSignals: (_, { signals }) => {
             for (const s of signals) {
@@ -172,7 +209,13 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
               }
               for (const c of v.decision.checks.filter((check) => !check.passed)) {
                 metrics.denials.inc({ guard: c.guard, code: c.code });
-                lines.other('risk_rejected', { symbol: v.order.symbol, guard: c.guard, code: c.code, value: c.value, limit: c.limit });
+                lines.other('risk_rejected', {
+                  symbol: v.order.symbol,
+                  guard: c.guard,
+                  code: c.code,
+                  value: c.value,
+                  limit: c.limit,
+                });
               }
             }
           },
@@ -236,8 +279,15 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
 
   async function heartbeat(stopped = false) {
     const doc: TradingHeartbeat = {
-      pid: process.pid, ts: clock.now(), state: state(), epoch: actor.getSnapshot().context.epoch, lastCycle, lastCycleAt,
-      mode: config.executionMode, host: hostname(), stopped,
+      pid: process.pid,
+      ts: clock.now(),
+      state: state(),
+      epoch: actor.getSnapshot().context.epoch,
+      lastCycle,
+      lastCycleAt,
+      mode: config.executionMode,
+      host: hostname(),
+      stopped,
     };
     await store.kv.set(HEARTBEAT_KEY, doc);
   }
@@ -248,7 +298,9 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
 
   const unsubscribers = [
     await store.control.subscribe((record) => syncControl(record)),
-    await store.commands.subscribe(() => void pumpCommands().catch((err: unknown) => log.error({ err }, 'claiming commands failed'))),
+    await store.commands.subscribe(
+      () => void pumpCommands().catch((err: unknown) => log.error({ err }, 'claiming commands failed')),
+    ),
   ];
   const timers: NodeJS.Timeout[] = [];
   if (deps.backgroundTimers !== false) {
@@ -262,10 +314,18 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
       }, config.heartbeatMs),
     );
     // Re-claims commands whose lease expired (a crash mid-command) and any missed notification.
-    timers.push(setInterval(() => void pumpCommands().catch((err: unknown) => log.warn({ err }, 'claiming commands failed')), 2_000).unref());
+    timers.push(
+      setInterval(
+        () => void pumpCommands().catch((err: unknown) => log.warn({ err }, 'claiming commands failed')),
+        2_000,
+      ).unref(),
+    );
   }
 
-  lines.sessionStarted(config.executionMode, strategies.map((s) => s.name));
+  lines.sessionStarted(
+    config.executionMode,
+    strategies.map((s) => s.name),
+  );
   actor.start();
   await resync();
   await pumpCommands();
@@ -275,7 +335,8 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const settled = async (timeoutMs = 10_000) => {
     await waitFor(actor, (s) => !s.matches({ control: { running: 'cycling' } }), { timeout: timeoutMs });
     const oms = actor.system.get('oms');
-    if (oms) await waitFor(oms, (s: { matches(v: unknown): boolean }) => s.matches({ work: 'idle' }), { timeout: timeoutMs });
+    if (oms)
+      await waitFor(oms, (s: { matches(v: unknown): boolean }) => s.matches({ work: 'idle' }), { timeout: timeoutMs });
   };
 
   return {

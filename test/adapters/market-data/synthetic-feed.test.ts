@@ -43,7 +43,11 @@ describe('synthetic feed', () => {
   });
 
   it("keeps a symbol's path independent of the other instruments", async () => {
-    const alone = await run(7, 50, INSTRUMENTS.filter((i) => i.symbol === 'ETHUSDT'));
+    const alone = await run(
+      7,
+      50,
+      INSTRUMENTS.filter((i) => i.symbol === 'ETHUSDT'),
+    );
     const together = await run(7, 50);
     expect(alone.map((v) => snap(v, 'ETHUSDT'))).toEqual(together.map((v) => snap(v, 'ETHUSDT')));
   });
@@ -87,13 +91,16 @@ describe('synthetic feed', () => {
         check(s.bid < s.ask && s.bid <= s.last && s.last <= s.ask, `${at}: bid ${s.bid} last ${s.last} ask ${s.ask}`);
         check(s.bids.length === 10 && s.asks.length === 10, `${at}: ${s.bids.length}/${s.asks.length} levels`);
         check(s.bids[0]?.price === s.bid && s.asks[0]?.price === s.ask, `${at}: best level is not the quote`);
-        for (let i = 1; i < s.bids.length; i++) check((s.bids[i]?.price ?? 0) < (s.bids[i - 1]?.price ?? 0), `${at}: bids not best first`);
-        for (let i = 1; i < s.asks.length; i++) check((s.asks[i]?.price ?? 0) > (s.asks[i - 1]?.price ?? 0), `${at}: asks not best first`);
+        for (let i = 1; i < s.bids.length; i++)
+          check((s.bids[i]?.price ?? 0) < (s.bids[i - 1]?.price ?? 0), `${at}: bids not best first`);
+        for (let i = 1; i < s.asks.length; i++)
+          check((s.asks[i]?.price ?? 0) > (s.asks[i - 1]?.price ?? 0), `${at}: asks not best first`);
         for (const level of [...s.bids, ...s.asks]) {
           check(level.qty > 0 && onGrid(level.qty, instrument.lotSize), `${at}: qty ${level.qty}`);
           check(onGrid(level.price, instrument.tickSize), `${at}: level price ${level.price} off the tick`);
         }
-        for (const price of [s.last, s.bid, s.ask, ...s.closes]) check(onGrid(price, instrument.tickSize), `${at}: price ${price} off the tick`);
+        for (const price of [s.last, s.bid, s.ask, ...s.closes])
+          check(onGrid(price, instrument.tickSize), `${at}: price ${price} off the tick`);
         check(s.volume > 0 && onGrid(s.volume, instrument.lotSize), `${at}: volume ${s.volume}`);
       }
     });
@@ -160,7 +167,8 @@ describe('synthetic feed', () => {
       const sign = Math.sign(mean(s.closes.slice(-10)) - mean(s.closes.slice(-30)));
       if (previousSign !== 0 && sign !== 0 && sign !== previousSign) crossovers += 1;
       if (sign !== 0) previousSign = sign;
-      for (const symbol of ['BTCUSDT', 'ETHUSDT']) if (Math.abs(snap(view, symbol).fundingRate ?? 0) > 0.0005) extreme += 1;
+      for (const symbol of ['BTCUSDT', 'ETHUSDT'])
+        if (Math.abs(snap(view, symbol).fundingRate ?? 0) > 0.0005) extreme += 1;
     }
     expect(crossovers).toBeGreaterThan(5);
     // Sometimes, not always: between one step in a thousand and a third of the time.
@@ -178,12 +186,18 @@ describe('synthetic feed', () => {
   });
 
   it('respects start prices and validates its options', async () => {
-    const feed = createSyntheticFeed({ instruments: INSTRUMENTS.slice(0, 1), seed: 1, startPrices: { BTCUSDT: 10_000 } });
+    const feed = createSyntheticFeed({
+      instruments: INSTRUMENTS.slice(0, 1),
+      seed: 1,
+      startPrices: { BTCUSDT: 10_000 },
+    });
     const last = snap(await feed.next(START), 'BTCUSDT').last;
     expect(last).toBeGreaterThan(8_000);
     expect(last).toBeLessThan(12_000);
     expect(() => createSyntheticFeed({ instruments: INSTRUMENTS, seed: 1, stepMs: 0 })).toThrow(/stepMs/);
     expect(() => createSyntheticFeed({ instruments: INSTRUMENTS, seed: 1, historyLength: 0 })).toThrow(/historyLength/);
-    expect(() => createSyntheticFeed({ instruments: INSTRUMENTS, seed: 1, startPrices: { BTCUSDT: -1 } })).toThrow(/start price/);
+    expect(() => createSyntheticFeed({ instruments: INSTRUMENTS, seed: 1, startPrices: { BTCUSDT: -1 } })).toThrow(
+      /start price/,
+    );
   });
 });

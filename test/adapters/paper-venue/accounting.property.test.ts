@@ -22,7 +22,15 @@ const INSTRUMENTS: Instrument[] = [
 const HOUR = 3_600_000;
 
 type Op =
-  | { kind: 'order'; symbol: 0 | 1; side: 'BUY' | 'SELL'; lots: number; limitBps: number | null; reduceOnly: boolean; reuseId: boolean }
+  | {
+      kind: 'order';
+      symbol: 0 | 1;
+      side: 'BUY' | 'SELL';
+      lots: number;
+      limitBps: number | null;
+      reduceOnly: boolean;
+      reuseId: boolean;
+    }
   | { kind: 'advance'; hours: number }
   | { kind: 'cancel' }
   | { kind: 'restart' };
@@ -55,67 +63,78 @@ describe('paper venue: accounting property', () => {
     // What the generated runs exercised, so a generator that drifts into doing nothing fails.
     const seen = { taker: 0, maker: 0, funding: 0, overflow: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.array(opArb, { minLength: 1, maxLength: 25 }), async (seed, ops) => {
-        const kv = createMemoryKv();
-        const clock = testClock(1_700_000_000_000);
-        const feed = createSyntheticFeed({ instruments: INSTRUMENTS, seed, stepMs: HOUR, historyLength: 5 });
-        const open = () => openPaperVenue({ kv, instruments: INSTRUMENTS, clock });
-        let venue: Venue = await open();
-        let market: MarketView = await feed.next(clock.now());
-        const fills: Fill[] = [];
-        let n = 0;
-        let lastId = 'none';
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(opArb, { minLength: 1, maxLength: 25 }),
+        async (seed, ops) => {
+          const kv = createMemoryKv();
+          const clock = testClock(1_700_000_000_000);
+          const feed = createSyntheticFeed({ instruments: INSTRUMENTS, seed, stepMs: HOUR, historyLength: 5 });
+          const open = () => openPaperVenue({ kv, instruments: INSTRUMENTS, clock });
+          let venue: Venue = await open();
+          let market: MarketView = await feed.next(clock.now());
+          const fills: Fill[] = [];
+          let n = 0;
+          let lastId = 'none';
 
-        for (const op of ops) {
-          if (op.kind === 'advance') {
-            for (let h = 0; h < op.hours; h++) {
-              clock.set(clock.now() + HOUR);
-              market = await feed.next(clock.now());
-              fills.push(...(await venue.onMarket(market)));
+          for (const op of ops) {
+            if (op.kind === 'advance') {
+              for (let h = 0; h < op.hours; h++) {
+                clock.set(clock.now() + HOUR);
+                market = await feed.next(clock.now());
+                fills.push(...(await venue.onMarket(market)));
+              }
+            } else if (op.kind === 'cancel') {
+              await venue.cancelAll();
+            } else if (op.kind === 'restart') {
+              venue = await open();
+            } else {
+              const instrument = INSTRUMENTS[op.symbol] as Instrument;
+              const snap = market.get(instrument.symbol);
+              if (snap === undefined) throw new Error('feed lost a symbol');
+              const ref = (snap.bid + snap.ask) / 2;
+              const id = op.reuseId ? lastId : `p-${n++}`;
+              lastId = id;
+              const result = await venue.submit(
+                {
+                  clientOrderId: id,
+                  symbol: instrument.symbol,
+                  side: op.side,
+                  qty: onGrid(op.lots * instrument.lotSize, instrument.lotSize),
+                  type: op.limitBps === null ? 'market' : 'limit',
+                  limitPrice: op.limitBps === null ? null : onGrid(ref * (1 + op.limitBps / 1e4), instrument.tickSize),
+                  reduceOnly: op.reduceOnly,
+                },
+                market,
+              );
+              fills.push(...result.fills);
+              if (result.fills.some((f) => f.qty * f.price > 100_000)) seen.overflow += 1;
             }
-          } else if (op.kind === 'cancel') {
-            await venue.cancelAll();
-          } else if (op.kind === 'restart') {
-            venue = await open();
-          } else {
-            const instrument = INSTRUMENTS[op.symbol] as Instrument;
-            const snap = market.get(instrument.symbol);
-            if (snap === undefined) throw new Error('feed lost a symbol');
-            const ref = (snap.bid + snap.ask) / 2;
-            const id = op.reuseId ? lastId : `p-${n++}`;
-            lastId = id;
-            const result = await venue.submit(
-              {
-                clientOrderId: id,
-                symbol: instrument.symbol,
-                side: op.side,
-                qty: onGrid(op.lots * instrument.lotSize, instrument.lotSize),
-                type: op.limitBps === null ? 'market' : 'limit',
-                limitPrice: op.limitBps === null ? null : onGrid(ref * (1 + op.limitBps / 1e4), instrument.tickSize),
-                reduceOnly: op.reduceOnly,
-              },
-              market,
-            );
-            fills.push(...result.fills);
-            if (result.fills.some((f) => f.qty * f.price > 100_000)) seen.overflow += 1;
-          }
 
-          const a = await venue.account();
-          if (a.fundingPnl !== 0) seen.funding += 1;
-          const scale = 1e-9 * Math.max(1, Math.abs(a.nav), a.feesPaid * 1e4);
-          expect(Math.abs(a.nav - (100_000 + a.realizedPnl + a.unrealizedPnl - a.feesPaid + a.fundingPnl))).toBeLessThan(Math.max(1e-6, scale));
-          seen.taker += fills.filter((f) => f.liquidity === 'taker').length > 0 ? 1 : 0;
-          seen.maker += fills.filter((f) => f.liquidity === 'maker').length > 0 ? 1 : 0;
-          expect(a.feesPaid).toBeCloseTo(fills.reduce((s, f) => s + f.fee, 0), 6);
-          expect(a.peakNav).toBeGreaterThanOrEqual(a.nav - 1e-9);
-          for (const instrument of INSTRUMENTS) {
-            const net = fills.filter((f) => f.symbol === instrument.symbol).reduce((s, f) => s + (f.side === 'BUY' ? f.qty : -f.qty), 0);
-            const position = a.positions.find((p) => p.symbol === instrument.symbol);
-            expect(position?.qty ?? 0).toBeCloseTo(net, 9);
-            if (instrument.kind === 'spot') expect(position?.qty ?? 0).toBeGreaterThanOrEqual(0);
+            const a = await venue.account();
+            if (a.fundingPnl !== 0) seen.funding += 1;
+            const scale = 1e-9 * Math.max(1, Math.abs(a.nav), a.feesPaid * 1e4);
+            expect(
+              Math.abs(a.nav - (100_000 + a.realizedPnl + a.unrealizedPnl - a.feesPaid + a.fundingPnl)),
+            ).toBeLessThan(Math.max(1e-6, scale));
+            seen.taker += fills.filter((f) => f.liquidity === 'taker').length > 0 ? 1 : 0;
+            seen.maker += fills.filter((f) => f.liquidity === 'maker').length > 0 ? 1 : 0;
+            expect(a.feesPaid).toBeCloseTo(
+              fills.reduce((s, f) => s + f.fee, 0),
+              6,
+            );
+            expect(a.peakNav).toBeGreaterThanOrEqual(a.nav - 1e-9);
+            for (const instrument of INSTRUMENTS) {
+              const net = fills
+                .filter((f) => f.symbol === instrument.symbol)
+                .reduce((s, f) => s + (f.side === 'BUY' ? f.qty : -f.qty), 0);
+              const position = a.positions.find((p) => p.symbol === instrument.symbol);
+              expect(position?.qty ?? 0).toBeCloseTo(net, 9);
+              if (instrument.kind === 'spot') expect(position?.qty ?? 0).toBeGreaterThanOrEqual(0);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 40 },
     );
     expect(seen.taker).toBeGreaterThan(0);

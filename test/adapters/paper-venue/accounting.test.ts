@@ -30,7 +30,15 @@ describe('paper venue: NAV and PnL', () => {
     expect(a.feesPaid).toBeCloseTo(0.1551, 9);
     expect(a.cash).toBeCloseTo(100_009.7449, 9);
     expect(a.positions).toEqual([
-      { symbol: 'TESTUSDT', kind: 'perp', qty: 1, entryPrice: 100.1, markPrice: 110.1, unrealizedPnl: expect.closeTo(10, 9), realizedPnl: expect.closeTo(9.9, 9) },
+      {
+        symbol: 'TESTUSDT',
+        kind: 'perp',
+        qty: 1,
+        entryPrice: 100.1,
+        markPrice: 110.1,
+        unrealizedPnl: expect.closeTo(10, 9),
+        realizedPnl: expect.closeTo(9.9, 9),
+      },
     ]);
     expect(a.nav).toBeCloseTo(100_019.7449, 9);
 
@@ -71,7 +79,10 @@ describe('paper venue: NAV and PnL', () => {
 
   it('reports resting orders in the account snapshot and stamps it with the clock', async () => {
     const { venue, clock } = await openHarness();
-    await venue.submit(order({ side: 'BUY', qty: 1, type: 'limit', limitPrice: 90 }), view(snapshot({ bid: 99, ask: 101 })));
+    await venue.submit(
+      order({ side: 'BUY', qty: 1, type: 'limit', limitPrice: 90 }),
+      view(snapshot({ bid: 99, ask: 101 })),
+    );
     clock.set(42);
     const a = await venue.account();
     expect(a.openOrders).toHaveLength(1);

@@ -54,7 +54,14 @@ let counter = 0;
 /** A market order request; override any field. */
 export function order(fields: Partial<OrderRequest> & Pick<OrderRequest, 'side' | 'qty'>): OrderRequest {
   counter += 1;
-  return { clientOrderId: `t-${counter}`, symbol: PERP.symbol, type: 'market', limitPrice: null, reduceOnly: false, ...fields };
+  return {
+    clientOrderId: `t-${counter}`,
+    symbol: PERP.symbol,
+    type: 'market',
+    limitPrice: null,
+    reduceOnly: false,
+    ...fields,
+  };
 }
 
 export interface TestClock {
@@ -79,5 +86,10 @@ export async function openHarness(config?: PaperVenueConfigInput): Promise<Harne
   const kv = createMemoryKv();
   const clock = testClock();
   const venue = await openPaperVenue({ kv, instruments: INSTRUMENTS, clock, config });
-  return { kv, clock, venue, reopen: (c) => openPaperVenue({ kv, instruments: INSTRUMENTS, clock, config: c ?? config }) };
+  return {
+    kv,
+    clock,
+    venue,
+    reopen: (c) => openPaperVenue({ kv, instruments: INSTRUMENTS, clock, config: c ?? config }),
+  };
 }

@@ -72,14 +72,21 @@ describe('paper venue: funding', () => {
 
   it('does not charge a funding time the venue never saw announced', async () => {
     const { venue } = await openHarness();
-    await venue.submit(order({ side: 'BUY', qty: 1 }), view(snapshot({ bid: 99, ask: 101, ts: T + 1, fundingRate: 0.01, nextFundingTs: null })));
+    await venue.submit(
+      order({ side: 'BUY', qty: 1 }),
+      view(snapshot({ bid: 99, ask: 101, ts: T + 1, fundingRate: 0.01, nextFundingTs: null })),
+    );
     await venue.onMarket(perpAt(T + 60_000, 0.01));
     expect((await venue.account()).fundingPnl).toBe(0);
   });
 
   it('charges nothing on spot holdings', async () => {
     const { venue } = await openHarness();
-    const spot = (ts: number) => view(snapshot({ symbol: SPOT.symbol, bid: 50, ask: 50.02, ts }), snapshot({ bid: 99, ask: 101, ts, fundingRate: 0.01, nextFundingTs: ts < T ? T : T + H8 }));
+    const spot = (ts: number) =>
+      view(
+        snapshot({ symbol: SPOT.symbol, bid: 50, ask: 50.02, ts }),
+        snapshot({ bid: 99, ask: 101, ts, fundingRate: 0.01, nextFundingTs: ts < T ? T : T + H8 }),
+      );
     await venue.submit(order({ symbol: SPOT.symbol, side: 'BUY', qty: 10 }), spot(T - 60_000));
     await venue.onMarket(spot(T));
     expect((await venue.account()).fundingPnl).toBe(0);

@@ -45,7 +45,11 @@ describe('paper venue: idempotent submit', () => {
   it('executes concurrent submissions of one id once', async () => {
     const { venue } = await openHarness();
     const request = order({ side: 'BUY', qty: 1 });
-    const results = await Promise.all([venue.submit(request, market), venue.submit(request, market), venue.submit(request, market)]);
+    const results = await Promise.all([
+      venue.submit(request, market),
+      venue.submit(request, market),
+      venue.submit(request, market),
+    ]);
     expect(results.map((r) => r.duplicate)).toEqual([false, true, true]);
     expect((await venue.account()).positions[0]?.qty).toBe(1);
   });

@@ -10,7 +10,10 @@ import { openHarness, order, PERP, SPOT, snapshot, view } from './fixtures.js';
 describe('paper venue: limit orders', () => {
   it('rests a BUY below the ask, then fills at the limit with the maker fee when the ask crosses', async () => {
     const { venue, clock } = await openHarness();
-    const submitted = await venue.submit(order({ side: 'BUY', qty: 3, type: 'limit', limitPrice: 95 }), view(snapshot({ bid: 99, ask: 101 })));
+    const submitted = await venue.submit(
+      order({ side: 'BUY', qty: 3, type: 'limit', limitPrice: 95 }),
+      view(snapshot({ bid: 99, ask: 101 })),
+    );
     expect(submitted.order).toMatchObject({ status: 'open', filledQty: 0, avgFillPrice: null });
     expect(submitted.fills).toEqual([]);
     expect(await venue.openOrders()).toHaveLength(1);
@@ -21,7 +24,16 @@ describe('paper venue: limit orders', () => {
     clock.set(clock.now() + 60_000);
     const fills = await venue.onMarket(view(snapshot({ bid: 93, ask: 94 })));
     expect(fills).toEqual([
-      { clientOrderId: submitted.order.clientOrderId, symbol: PERP.symbol, side: 'BUY', qty: 3, price: 95, fee: 3 * 95 * 0.0002, liquidity: 'maker', ts: clock.now() },
+      {
+        clientOrderId: submitted.order.clientOrderId,
+        symbol: PERP.symbol,
+        side: 'BUY',
+        qty: 3,
+        price: 95,
+        fee: 3 * 95 * 0.0002,
+        liquidity: 'maker',
+        ts: clock.now(),
+      },
     ]);
     expect(await venue.openOrders()).toEqual([]);
     const account = await venue.account();
@@ -31,7 +43,10 @@ describe('paper venue: limit orders', () => {
 
   it('rests a SELL above the bid and fills when the bid reaches it', async () => {
     const { venue } = await openHarness();
-    await venue.submit(order({ side: 'SELL', qty: 1, type: 'limit', limitPrice: 105 }), view(snapshot({ bid: 99, ask: 101 })));
+    await venue.submit(
+      order({ side: 'SELL', qty: 1, type: 'limit', limitPrice: 105 }),
+      view(snapshot({ bid: 99, ask: 101 })),
+    );
     expect(await venue.onMarket(view(snapshot({ bid: 104.99, ask: 105.5 })))).toEqual([]);
     const fills = await venue.onMarket(view(snapshot({ bid: 105, ask: 105.5 })));
     expect(fills.map((f) => [f.side, f.qty, f.price, f.liquidity])).toEqual([['SELL', 1, 105, 'maker']]);
@@ -44,7 +59,10 @@ describe('paper venue: limit orders', () => {
       { price: 102, qty: 1 },
       { price: 103, qty: 5 },
     ];
-    const result = await venue.submit(order({ side: 'BUY', qty: 3, type: 'limit', limitPrice: 102 }), view(snapshot({ bid: 99, ask: 101, asks })));
+    const result = await venue.submit(
+      order({ side: 'BUY', qty: 3, type: 'limit', limitPrice: 102 }),
+      view(snapshot({ bid: 99, ask: 101, asks })),
+    );
     expect(result.fills).toHaveLength(1);
     expect(result.fills[0]).toMatchObject({ qty: 2, price: 101.5, liquidity: 'taker', fee: 203 * 0.0005 });
     expect(result.order).toMatchObject({ status: 'open', qty: 3, filledQty: 2, avgFillPrice: 101.5 });
@@ -59,7 +77,10 @@ describe('paper venue: limit orders', () => {
 
   it('fills a fully marketable limit at once with status filled', async () => {
     const { venue } = await openHarness();
-    const result = await venue.submit(order({ side: 'SELL', qty: 2, type: 'limit', limitPrice: 98 }), view(snapshot({ bid: 99, ask: 101 })));
+    const result = await venue.submit(
+      order({ side: 'SELL', qty: 2, type: 'limit', limitPrice: 98 }),
+      view(snapshot({ bid: 99, ask: 101 })),
+    );
     expect(result.order.status).toBe('filled');
     expect(result.fills[0]).toMatchObject({ price: 99, liquidity: 'taker' });
     expect(await venue.openOrders()).toEqual([]);
@@ -69,13 +90,19 @@ describe('paper venue: limit orders', () => {
     const { venue } = await openHarness();
     const market = view(snapshot({ symbol: SPOT.symbol, bid: 50, ask: 50.02 }));
     await venue.submit(order({ symbol: SPOT.symbol, side: 'BUY', qty: 1 }), market);
-    const resting = await venue.submit(order({ symbol: SPOT.symbol, side: 'SELL', qty: 1, type: 'limit', limitPrice: 60 }), market);
+    const resting = await venue.submit(
+      order({ symbol: SPOT.symbol, side: 'SELL', qty: 1, type: 'limit', limitPrice: 60 }),
+      market,
+    );
     expect(resting.order.status).toBe('open');
     await venue.submit(order({ symbol: SPOT.symbol, side: 'SELL', qty: 1 }), market);
     expect(await venue.onMarket(view(snapshot({ symbol: SPOT.symbol, bid: 61, ask: 61.02 })))).toEqual([]);
     expect(await venue.openOrders()).toEqual([]);
     const again = await venue.submit({ ...resting.order }, market);
-    expect(again.order).toMatchObject({ status: 'cancelled', rejectReason: expect.stringMatching(/spot cannot go short/) });
+    expect(again.order).toMatchObject({
+      status: 'cancelled',
+      rejectReason: expect.stringMatching(/spot cannot go short/),
+    });
   });
 });
 
@@ -85,7 +112,10 @@ describe('paper venue: cancelAll', () => {
     const market = view(snapshot({ bid: 99, ask: 101 }), snapshot({ symbol: SPOT.symbol, bid: 49, ask: 51 }));
     await harness.venue.submit(order({ side: 'BUY', qty: 1, type: 'limit', limitPrice: 90 }), market);
     await harness.venue.submit(order({ side: 'SELL', qty: 1, type: 'limit', limitPrice: 110 }), market);
-    await harness.venue.submit(order({ symbol: SPOT.symbol, side: 'BUY', qty: 1, type: 'limit', limitPrice: 40 }), market);
+    await harness.venue.submit(
+      order({ symbol: SPOT.symbol, side: 'BUY', qty: 1, type: 'limit', limitPrice: 40 }),
+      market,
+    );
     return harness;
   }
 

@@ -100,7 +100,11 @@ describe('paper venue: market orders', () => {
       ['negative qty', { side: 'SELL', qty: -1 }, /qty must be a positive number/],
       ['NaN qty', { side: 'BUY', qty: Number.NaN }, /qty must be a positive number/],
       ['unknown symbol', { side: 'BUY', qty: 1, symbol: 'NOPEUSDT' }, /unknown symbol NOPEUSDT/],
-      ['limit without a price', { side: 'BUY', qty: 1, type: 'limit', limitPrice: null }, /needs a positive limitPrice/],
+      [
+        'limit without a price',
+        { side: 'BUY', qty: 1, type: 'limit', limitPrice: null },
+        /needs a positive limitPrice/,
+      ],
       ['limit off the tick grid', { side: 'BUY', qty: 1, type: 'limit', limitPrice: 98.005 }, /tick size/],
       ['spot short', { side: 'SELL', qty: 1, symbol: SPOT.symbol }, /spot cannot go short/],
       ['below minimum notional', { side: 'BUY', qty: 0.01 }, /below the minimum 5/],
@@ -121,7 +125,10 @@ describe('paper venue: market orders', () => {
 
     it('no market for a whitelisted symbol', async () => {
       const { venue } = await openHarness();
-      const result = await venue.submit(order({ side: 'BUY', qty: 1 }), view(snapshot({ symbol: SPOT.symbol, bid: 1, ask: 2 })));
+      const result = await venue.submit(
+        order({ side: 'BUY', qty: 1 }),
+        view(snapshot({ symbol: SPOT.symbol, bid: 1, ask: 2 })),
+      );
       expect(result.order).toMatchObject({ status: 'rejected', rejectReason: `no market for ${PERP.symbol}` });
     });
 

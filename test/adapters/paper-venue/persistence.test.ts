@@ -85,9 +85,13 @@ describe('paper venue: persistence', () => {
   it('refuses to open on a corrupt document instead of resetting the account', async () => {
     const { kv } = await openHarness();
     await kv.set(PAPER_STATE_KEY, { v: 1, cash: 'lots' });
-    await expect(openPaperVenue({ kv, instruments: INSTRUMENTS, clock: { now: () => 0 } })).rejects.toThrow(/paper:state .* unreadable/);
+    await expect(openPaperVenue({ kv, instruments: INSTRUMENTS, clock: { now: () => 0 } })).rejects.toThrow(
+      /paper:state .* unreadable/,
+    );
     await kv.set(PAPER_STATE_KEY, { v: 99 });
-    await expect(openPaperVenue({ kv, instruments: INSTRUMENTS, clock: { now: () => 0 } })).rejects.toThrow(/version 99/);
+    await expect(openPaperVenue({ kv, instruments: INSTRUMENTS, clock: { now: () => 0 } })).rejects.toThrow(
+      /version 99/,
+    );
   });
 
   it('rejects bad configuration with a clear message', async () => {

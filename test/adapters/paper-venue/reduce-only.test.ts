@@ -69,8 +69,14 @@ describe('paper venue: reduce-only', () => {
   it('re-caps a resting reduce-only order when it crosses, and cancels it once the position is gone', async () => {
     const { venue } = await openHarness();
     await venue.submit(order({ side: 'BUY', qty: 2 }), market);
-    const first = await venue.submit(order({ side: 'SELL', qty: 2, type: 'limit', limitPrice: 110, reduceOnly: true }), market);
-    const second = await venue.submit(order({ side: 'SELL', qty: 2, type: 'limit', limitPrice: 112, reduceOnly: true }), market);
+    const first = await venue.submit(
+      order({ side: 'SELL', qty: 2, type: 'limit', limitPrice: 110, reduceOnly: true }),
+      market,
+    );
+    const second = await venue.submit(
+      order({ side: 'SELL', qty: 2, type: 'limit', limitPrice: 112, reduceOnly: true }),
+      market,
+    );
     // Half the position is sold elsewhere before the limit crosses.
     await venue.submit(order({ side: 'SELL', qty: 1 }), market);
     const fills = await venue.onMarket(view(snapshot({ bid: 115, ask: 116 })));
@@ -78,6 +84,9 @@ describe('paper venue: reduce-only', () => {
     expect((await venue.account()).positions).toEqual([]);
     const replay = await venue.submit({ ...second.order }, market);
     expect(replay.duplicate).toBe(true);
-    expect(replay.order).toMatchObject({ status: 'cancelled', rejectReason: expect.stringMatching(/nothing left to reduce/) });
+    expect(replay.order).toMatchObject({
+      status: 'cancelled',
+      rejectReason: expect.stringMatching(/nothing left to reduce/),
+    });
   });
 });

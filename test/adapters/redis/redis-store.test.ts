@@ -64,7 +64,9 @@ keyValueStoreContract('redis', open, openSecond);
 
 describe('Redis store specifics', () => {
   it('describes itself with the password masked and the prefix shown', () => {
-    expect(describeRedis('redis://:s3cret@db.internal:6380/2', 'tcs:')).toBe('redis://:***@db.internal:6380/2 (prefix tcs:)');
+    expect(describeRedis('redis://:s3cret@db.internal:6380/2', 'tcs:')).toBe(
+      'redis://:***@db.internal:6380/2 (prefix tcs:)',
+    );
     expect(describeRedis('rediss://app:p%40ss@db:6379?password=other', 'x:')).not.toMatch(/p%40ss|p@ss|other/);
     expect(describeRedis('redis://127.0.0.1:6379/15', 'tcs:')).toBe('redis://127.0.0.1:6379/15 (prefix tcs:)');
   });
@@ -85,7 +87,10 @@ describe('Redis store specifics', () => {
     const store = await open();
     const prefix = prefixOf.get(store)!;
     try {
-      await store.control.apply({ type: 'control.kill', reason: 'latched' }, { actor: 'k', at: '2024-01-01T00:00:00.000Z' });
+      await store.control.apply(
+        { type: 'control.kill', reason: 'latched' },
+        { actor: 'k', at: '2024-01-01T00:00:00.000Z' },
+      );
       await admin.del(redisKeys(prefix).control); // data loss
       await expect(store.control.read()).rejects.toThrow(/control record is missing/);
       await expect(openOn(prefix)).rejects.toThrow(/audit trail \(1 entries\) but no control record/);
@@ -96,7 +101,11 @@ describe('Redis store specifics', () => {
 
   it('fails fast with a password-free message when Redis does not answer', async () => {
     const reported: string[] = [];
-    const attempt = openRedisStore({ url: 'redis://:hunter2@127.0.0.1:1/0', prefix: 'x:', onError: (err) => reported.push(err.message) });
+    const attempt = openRedisStore({
+      url: 'redis://:hunter2@127.0.0.1:1/0',
+      prefix: 'x:',
+      onError: (err) => reported.push(err.message),
+    });
     await expect(attempt).rejects.toThrow(/cannot connect to Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0/);
     const message = await attempt.catch((err: Error) => err.message);
     expect(message).not.toContain('hunter2');
@@ -118,8 +127,18 @@ describe('Redis store specifics', () => {
     try {
       await theirs.kv.set('doc', { theirs: true });
       await mine.control.apply({ type: 'control.pause', reason: 'p' }, { actor: 'k', at: '2024-01-01T00:00:00.000Z' });
-      await mine.events.append({ kind: 'decision', at: '2024-01-01T00:00:01.000Z', symbol: 'BTC-USD:PERP', body: { x: 1 } });
-      await mine.commands.enqueue({ id: 'c1', type: 'cancel_all', payload: {}, enqueued_at: '2024-01-01T00:00:02.000Z' });
+      await mine.events.append({
+        kind: 'decision',
+        at: '2024-01-01T00:00:01.000Z',
+        symbol: 'BTC-USD:PERP',
+        body: { x: 1 },
+      });
+      await mine.commands.enqueue({
+        id: 'c1',
+        type: 'cancel_all',
+        payload: {},
+        enqueued_at: '2024-01-01T00:00:02.000Z',
+      });
       await mine.kv.set('doc', { mine: true });
       const prefix = prefixOf.get(mine) ?? '';
       const keys: string[] = [];

@@ -134,8 +134,16 @@ describe('sqlite store specifics', () => {
   it('keeps the control state, the trail and the queue across close and reopen (killed stays latched)', async () => {
     const path = freshPath();
     const first = await openSqliteStore({ path });
-    await first.control.apply({ type: 'control.kill', reason: 'latched' }, { actor: 'k', at: '2024-01-01T00:00:00.000Z' });
-    await first.commands.enqueue({ id: 'c1', type: 'kill_cancels', payload: {}, enqueued_at: '2024-01-01T00:00:00.000Z' });
+    await first.control.apply(
+      { type: 'control.kill', reason: 'latched' },
+      { actor: 'k', at: '2024-01-01T00:00:00.000Z' },
+    );
+    await first.commands.enqueue({
+      id: 'c1',
+      type: 'kill_cancels',
+      payload: {},
+      enqueued_at: '2024-01-01T00:00:00.000Z',
+    });
     await first.kv.set('heartbeat', { at: 1 });
     await first.close();
     const again = await openSqliteStore({ path });
@@ -180,7 +188,9 @@ describe('sqlite store specifics', () => {
       ];
       for (const shape of shapes) {
         const { sql, params } = buildEventQuery(shape);
-        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>)
+          .map((r) => r.detail)
+          .join('; ');
         expect(plan, JSON.stringify(shape)).not.toMatch(/TEMP B-TREE/);
         if (shape.kind !== undefined && shape.symbol !== undefined) expect(plan).toMatch(/events_kind_symbol_seq/);
         else if (shape.kind !== undefined) expect(plan).toMatch(/events_kind_seq|events_kind_symbol_seq/);
@@ -206,7 +216,13 @@ describe('sqlite store specifics', () => {
       let childDone = false;
       const child = promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', fileURLToPath(new URL('./fixtures/second-process.ts', import.meta.url)), path, String(childCount)],
+        [
+          '--import',
+          'tsx',
+          fileURLToPath(new URL('./fixtures/second-process.ts', import.meta.url)),
+          path,
+          String(childCount),
+        ],
         { timeout: 15_000 },
       ).finally(() => {
         childDone = true;
@@ -216,9 +232,17 @@ describe('sqlite store specifics', () => {
       let parentChanged = 0;
       while (!childDone && parentCount < 5_000) {
         const type = parentCount % 3 === 0 ? 'control.resume' : 'control.pause';
-        const result = await store.control.apply({ type, reason: `parent ${parentCount}` }, { actor: 'parent', at: new Date().toISOString() });
+        const result = await store.control.apply(
+          { type, reason: `parent ${parentCount}` },
+          { actor: 'parent', at: new Date().toISOString() },
+        );
         if (result.outcome === 'changed') parentChanged += 1;
-        await store.events.append({ kind: 'decision', at: new Date().toISOString(), symbol: 'ETH-USD', body: { from: 'parent', i: parentCount } });
+        await store.events.append({
+          kind: 'decision',
+          at: new Date().toISOString(),
+          symbol: 'ETH-USD',
+          body: { from: 'parent', i: parentCount },
+        });
         parentCount += 1;
         // Pace like the child does, so neither side monopolises the write lock.
         await new Promise((resolve) => setTimeout(resolve, 1));
@@ -236,7 +260,9 @@ describe('sqlite store specifics', () => {
       // The writers really overlapped: the actor switches many times along the trail.
       const switches = control.filter((e, i) => i > 0 && e.body.actor !== control[i - 1]?.body.actor).length;
       expect(switches).toBeGreaterThan(10);
-      expect(await store.commands.claim('parent', { max: 1000, leaseMs: 1000, now: Date.now() })).toHaveLength(childCount);
+      expect(await store.commands.claim('parent', { max: 1000, leaseMs: 1000, now: Date.now() })).toHaveLength(
+        childCount,
+      );
     } finally {
       await store.close();
     }

@@ -47,5 +47,14 @@ export function account(overrides: Partial<AccountSnapshot> = {}): AccountSnapsh
 
 /** BUY 1 BTCUSDT at market: 100.1 notional. */
 export function order(overrides: Partial<OrderRequest> = {}): OrderRequest {
-  return { clientOrderId: 's1-1-BTCUSDT-0', symbol: 'BTCUSDT', side: 'BUY', qty: 1, type: 'market', limitPrice: null, reduceOnly: false, ...overrides };
+  return {
+    clientOrderId: 's1-1-BTCUSDT-0',
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    qty: 1,
+    type: 'market',
+    limitPrice: null,
+    reduceOnly: false,
+    ...overrides,
+  };
 }

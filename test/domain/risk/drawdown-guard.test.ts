@@ -10,7 +10,14 @@ describe('drawdown guard', () => {
     { name: 'at the peak', nav: 10_000, peakNav: 10_000, passed: true, code: 'OK', value: 0 },
     { name: 'exactly at the limit', nav: 9_000, peakNav: 10_000, passed: true, code: 'OK', value: 0.1 },
     { name: 'just past the limit', nav: 8_999, peakNav: 10_000, passed: false, code: 'DRAWDOWN_LIMIT', value: 0.1001 },
-    { name: 'stale peak below NAV counts as no drawdown', nav: 10_000, peakNav: 9_000, passed: true, code: 'OK', value: 0 },
+    {
+      name: 'stale peak below NAV counts as no drawdown',
+      nav: 10_000,
+      peakNav: 9_000,
+      passed: true,
+      code: 'OK',
+      value: 0,
+    },
     { name: 'nothing left', nav: 0, peakNav: 0, passed: false, code: 'DRAWDOWN_LIMIT', value: 1 },
     { name: 'negative NAV', nav: -500, peakNav: 10_000, passed: false, code: 'DRAWDOWN_LIMIT', value: 1.05 },
   ])('$name → $code', ({ nav, peakNav, passed, code, value }) => {
@@ -25,7 +32,14 @@ describe('drawdown guard', () => {
   });
 
   it('honours a custom limit', () => {
-    const limits = { maxDrawdown: 0.2, maxLeverage: 3, maxVolumeFraction: 0.05, maxDepthFraction: 0.25, maxSymbolExposure: 0.5, maxTotalExposure: 2 };
+    const limits = {
+      maxDrawdown: 0.2,
+      maxLeverage: 3,
+      maxVolumeFraction: 0.05,
+      maxDepthFraction: 0.25,
+      maxSymbolExposure: 0.5,
+      maxTotalExposure: 2,
+    };
     const check = evaluateOrder(order(), { account: account({ nav: 8_500 }), market: market(), limits }).checks[0];
     expect(check).toMatchObject({ passed: true, code: 'OK', limit: 0.2 });
   });
@@ -40,12 +54,18 @@ describe('drawdown guard', () => {
   });
 
   it('gives no exemption to a reduce-only flag that reduces nothing (no position)', () => {
-    const check = evaluateOrder(order({ side: 'SELL', reduceOnly: true }), { account: account({ nav: 5_000 }), market: market() }).checks[0];
+    const check = evaluateOrder(order({ side: 'SELL', reduceOnly: true }), {
+      account: account({ nav: 5_000 }),
+      market: market(),
+    }).checks[0];
     expect(check).toMatchObject({ passed: false, code: 'DRAWDOWN_LIMIT' });
   });
 
   it('blocks a risk-reducing order that is not flagged reduce-only', () => {
-    const check = evaluateOrder(order({ side: 'SELL' }), { account: account({ nav: 5_000, positions: [position('BTCUSDT', 2, 100)] }), market: market() }).checks[0];
+    const check = evaluateOrder(order({ side: 'SELL' }), {
+      account: account({ nav: 5_000, positions: [position('BTCUSDT', 2, 100)] }),
+      market: market(),
+    }).checks[0];
     expect(check).toMatchObject({ passed: false, code: 'DRAWDOWN_LIMIT' });
   });
 

@@ -7,7 +7,14 @@ import { account, market, order } from './builders.js';
 
 describe('parseRiskLimits', () => {
   it('uses the defaults when nothing is set', () => {
-    expect(parseRiskLimits({})).toEqual({ maxDrawdown: 0.1, maxLeverage: 3, maxVolumeFraction: 0.05, maxDepthFraction: 0.25, maxSymbolExposure: 0.5, maxTotalExposure: 1.5 });
+    expect(parseRiskLimits({})).toEqual({
+      maxDrawdown: 0.1,
+      maxLeverage: 3,
+      maxVolumeFraction: 0.05,
+      maxDepthFraction: 0.25,
+      maxSymbolExposure: 0.5,
+      maxTotalExposure: 1.5,
+    });
     expect(parseRiskLimits({ RISK_MAX_LEVERAGE: '  ' })).toEqual(DEFAULT_RISK_LIMITS);
   });
 
@@ -21,7 +28,14 @@ describe('parseRiskLimits', () => {
         RISK_MAX_SYMBOL_EXPOSURE: ' 1.5 ',
         RISK_MAX_TOTAL_EXPOSURE: '4e0',
       }),
-    ).toEqual({ maxDrawdown: 0.2, maxLeverage: 5, maxVolumeFraction: 0.01, maxDepthFraction: 1, maxSymbolExposure: 1.5, maxTotalExposure: 4 });
+    ).toEqual({
+      maxDrawdown: 0.2,
+      maxLeverage: 5,
+      maxVolumeFraction: 0.01,
+      maxDepthFraction: 1,
+      maxSymbolExposure: 1.5,
+      maxTotalExposure: 4,
+    });
   });
 
   it.each([
@@ -37,18 +51,24 @@ describe('parseRiskLimits', () => {
     ['RISK_MAX_SYMBOL_EXPOSURE', '0'],
     ['RISK_MAX_TOTAL_EXPOSURE', '1e400'],
   ])('%s=%s is refused with the variable named', (variable, value) => {
-    expect(() => parseRiskLimits({ [variable]: value })).toThrow(new RegExp(`${variable} must be .*got "${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
+    expect(() => parseRiskLimits({ [variable]: value })).toThrow(
+      new RegExp(`${variable} must be .*got "${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`),
+    );
   });
 
   it('lists every bad variable at once', () => {
-    expect(() => parseRiskLimits({ RISK_MAX_DRAWDOWN: 'x', RISK_MAX_TOTAL_EXPOSURE: '-2' })).toThrow(/RISK_MAX_DRAWDOWN.*; RISK_MAX_TOTAL_EXPOSURE/);
+    expect(() => parseRiskLimits({ RISK_MAX_DRAWDOWN: 'x', RISK_MAX_TOTAL_EXPOSURE: '-2' })).toThrow(
+      /RISK_MAX_DRAWDOWN.*; RISK_MAX_TOTAL_EXPOSURE/,
+    );
   });
 });
 
 describe('assertRiskLimits (limits built in code)', () => {
   it('accepts the defaults and refuses NaN or out-of-range figures, naming the field', () => {
     expect(() => assertRiskLimits(DEFAULT_RISK_LIMITS)).not.toThrow();
-    expect(() => assertRiskLimits({ ...DEFAULT_RISK_LIMITS, maxVolumeFraction: Number.NaN })).toThrow(/maxVolumeFraction/);
+    expect(() => assertRiskLimits({ ...DEFAULT_RISK_LIMITS, maxVolumeFraction: Number.NaN })).toThrow(
+      /maxVolumeFraction/,
+    );
     expect(() => assertRiskLimits({ ...DEFAULT_RISK_LIMITS, maxDrawdown: 2 })).toThrow(/maxDrawdown/);
   });
 

@@ -6,7 +6,8 @@ import { visibleDepth } from '../../../src/domain/risk/liquidity-guard.js';
 import { evaluateOrder } from '../../../src/domain/risk/risk-engine.js';
 import { account, market, order, position } from './builders.js';
 
-const levels = (n: number, qty: number, start: number, step: number): BookLevel[] => Array.from({ length: n }, (_, i) => ({ price: start + i * step, qty }));
+const levels = (n: number, qty: number, start: number, step: number): BookLevel[] =>
+  Array.from({ length: n }, (_, i) => ({ price: start + i * step, qty }));
 const deepAsks = levels(10, 100, 100.1, 0.1); // 1 000 visible → depth limit 250
 
 interface Row {
@@ -25,17 +26,79 @@ describe('liquidity guard', () => {
     // traded notional 1 000 × 100 = 100 000 → volume limit 5 000
     { name: 'well inside both', ov: {}, side: 'BUY', qty: 1, passed: true, code: 'OK' },
     { name: 'notional 4 904.9 ≤ 5 000', ov: { asks: deepAsks }, side: 'BUY', qty: 49, passed: true, code: 'OK' },
-    { name: 'notional 5 005 > 5 000', ov: { asks: deepAsks }, side: 'BUY', qty: 50, passed: false, code: 'LIQUIDITY_VOLUME', value: 5_005, limit: 5_000 },
-    { name: 'twice the volume doubles the limit', ov: { asks: deepAsks, volume: 2_000 }, side: 'BUY', qty: 50, passed: true, code: 'OK' },
-    { name: 'no recent volume', ov: { volume: 0 }, side: 'BUY', qty: 1, passed: false, code: 'LIQUIDITY_VOLUME', value: 100.1, limit: 0 },
+    {
+      name: 'notional 5 005 > 5 000',
+      ov: { asks: deepAsks },
+      side: 'BUY',
+      qty: 50,
+      passed: false,
+      code: 'LIQUIDITY_VOLUME',
+      value: 5_005,
+      limit: 5_000,
+    },
+    {
+      name: 'twice the volume doubles the limit',
+      ov: { asks: deepAsks, volume: 2_000 },
+      side: 'BUY',
+      qty: 50,
+      passed: true,
+      code: 'OK',
+    },
+    {
+      name: 'no recent volume',
+      ov: { volume: 0 },
+      side: 'BUY',
+      qty: 1,
+      passed: false,
+      code: 'LIQUIDITY_VOLUME',
+      value: 100.1,
+      limit: 0,
+    },
     // 10 levels × 10 qty = 100 visible → depth limit 25
     { name: 'BUY qty 25 = 25 % of asks', ov: {}, side: 'BUY', qty: 25, passed: true, code: 'OK', value: 25, limit: 25 },
-    { name: 'BUY qty 26 > 25 % of asks', ov: {}, side: 'BUY', qty: 26, passed: false, code: 'LIQUIDITY_DEPTH', value: 26, limit: 25 },
-    { name: 'SELL takes the bids (4 × 10 = 40 → 10)', ov: { bids: levels(10, 4, 99.9, -0.1) }, side: 'SELL', qty: 11, passed: false, code: 'LIQUIDITY_DEPTH', value: 11, limit: 10 },
-    { name: 'BUY is not limited by thin bids', ov: { bids: levels(10, 4, 99.9, -0.1) }, side: 'BUY', qty: 11, passed: true, code: 'OK' },
-    { name: 'empty ask side', ov: { asks: [] }, side: 'BUY', qty: 0.001, passed: false, code: 'LIQUIDITY_DEPTH', value: 0.001, limit: 0 },
+    {
+      name: 'BUY qty 26 > 25 % of asks',
+      ov: {},
+      side: 'BUY',
+      qty: 26,
+      passed: false,
+      code: 'LIQUIDITY_DEPTH',
+      value: 26,
+      limit: 25,
+    },
+    {
+      name: 'SELL takes the bids (4 × 10 = 40 → 10)',
+      ov: { bids: levels(10, 4, 99.9, -0.1) },
+      side: 'SELL',
+      qty: 11,
+      passed: false,
+      code: 'LIQUIDITY_DEPTH',
+      value: 11,
+      limit: 10,
+    },
+    {
+      name: 'BUY is not limited by thin bids',
+      ov: { bids: levels(10, 4, 99.9, -0.1) },
+      side: 'BUY',
+      qty: 11,
+      passed: true,
+      code: 'OK',
+    },
+    {
+      name: 'empty ask side',
+      ov: { asks: [] },
+      side: 'BUY',
+      qty: 0.001,
+      passed: false,
+      code: 'LIQUIDITY_DEPTH',
+      value: 0.001,
+      limit: 0,
+    },
   ])('$name → $code', ({ ov, side, qty, passed, code, value, limit }) => {
-    const check = evaluateOrder(order({ side, qty }), { account: account({ nav: 1e9, peakNav: 1e9 }), market: market(ov) }).checks[2];
+    const check = evaluateOrder(order({ side, qty }), {
+      account: account({ nav: 1e9, peakNav: 1e9 }),
+      market: market(ov),
+    }).checks[2];
     expect(check.guard).toBe('liquidity');
     expect(check).toMatchObject({ passed, code });
     if (value !== undefined) expect(check.value).toBeCloseTo(value, 9);
@@ -43,20 +106,37 @@ describe('liquidity guard', () => {
   });
 
   it('prices a limit order at its limit price', () => {
-    const check = evaluateOrder(order({ type: 'limit', limitPrice: 90, qty: 10 }), { account: account(), market: market() }).checks[2];
+    const check = evaluateOrder(order({ type: 'limit', limitPrice: 90, qty: 10 }), {
+      account: account(),
+      market: market(),
+    }).checks[2];
     expect(check.metrics).toMatchObject({ orderNotional: 900, tradedNotional: 100_000 });
   });
 
   it('applies to reduce-only orders too, at their effective quantity', () => {
     const positions = [position('BTCUSDT', 100, 100)];
-    const tooBig = evaluateOrder(order({ side: 'SELL', qty: 30, reduceOnly: true }), { account: account({ positions }), market: market() });
+    const tooBig = evaluateOrder(order({ side: 'SELL', qty: 30, reduceOnly: true }), {
+      account: account({ positions }),
+      market: market(),
+    });
     expect(tooBig.checks[2]).toMatchObject({ passed: false, code: 'LIQUIDITY_DEPTH', value: 30, limit: 25 });
     expect(tooBig.approved).toBe(false);
-    const capped = evaluateOrder(order({ side: 'SELL', qty: 500, reduceOnly: true }), { account: account({ positions: [position('BTCUSDT', 20, 100)] }), market: market() });
+    const capped = evaluateOrder(order({ side: 'SELL', qty: 500, reduceOnly: true }), {
+      account: account({ positions: [position('BTCUSDT', 20, 100)] }),
+      market: market(),
+    });
     expect(capped.checks[2]).toMatchObject({ passed: true, metrics: { orderQty: 20 } });
   });
 
   it('visibleDepth ignores nonsensical levels', () => {
-    expect(visibleDepth([{ price: 1, qty: 2 }, { price: 0, qty: 5 }, { price: 1, qty: -1 }, { price: 1, qty: Number.NaN }, { price: 2, qty: 3 }])).toBe(5);
+    expect(
+      visibleDepth([
+        { price: 1, qty: 2 },
+        { price: 0, qty: 5 },
+        { price: 1, qty: -1 },
+        { price: 1, qty: Number.NaN },
+        { price: 2, qty: 3 },
+      ]),
+    ).toBe(5);
   });
 });

@@ -11,7 +11,13 @@ describe('evaluateOrder', () => {
     expect(decision.approved).toBe(true);
     expect(decision.checks.map((c) => c.guard)).toEqual(GUARD_NAMES);
     expect(decision.checks.every((c) => c.passed && c.code === 'OK' && c.message.length > 0)).toBe(true);
-    expect(decision.impact).toMatchObject({ price: 100.1, qty: 1, positionBefore: 0, positionAfter: 1, reducesPosition: false });
+    expect(decision.impact).toMatchObject({
+      price: 100.1,
+      qty: 1,
+      positionBefore: 0,
+      positionAfter: 1,
+      reducesPosition: false,
+    });
     expect(decision.impact?.notional).toBeCloseTo(100.1, 12);
   });
 
@@ -41,7 +47,8 @@ describe('evaluateOrder', () => {
     expect(decision.approved).toBe(false);
     expect(decision.impact).toBeNull();
     expect(decision.checks.map((c) => c.guard)).toEqual(GUARD_NAMES);
-    for (const c of decision.checks) expect(c).toMatchObject({ passed: false, code: 'INVALID_ORDER', value: null, limit: null });
+    for (const c of decision.checks)
+      expect(c).toMatchObject({ passed: false, code: 'INVALID_ORDER', value: null, limit: null });
   });
 
   it('refuses an account with non-finite figures', () => {
@@ -50,7 +57,10 @@ describe('evaluateOrder', () => {
   });
 
   it('produces audit records that survive JSON (no NaN or Infinity)', () => {
-    const decision = evaluateOrder(order({ qty: 1e6 }), { account: account({ nav: 0, peakNav: 0 }), market: market({ volume: 0, asks: [] }) });
+    const decision = evaluateOrder(order({ qty: 1e6 }), {
+      account: account({ nav: 0, peakNav: 0 }),
+      market: market({ volume: 0, asks: [] }),
+    });
     expect(JSON.parse(JSON.stringify(decision))).toEqual(decision);
   });
 });

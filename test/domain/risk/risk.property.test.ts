@@ -109,14 +109,18 @@ describe('risk engine properties', () => {
         if (!decision.approved || decision.impact?.reducesPosition) return;
         const before = figures(s, s.btcQty);
         const after = figures(s, s.btcQty + (s.side === 'BUY' ? s.qty : -s.qty));
-        const ok = (afterV: number, beforeV: number, limit: number) => afterV <= limit * (1 + 1e-12) || afterV <= beforeV * (1 + 1e-12);
+        const ok = (afterV: number, beforeV: number, limit: number) =>
+          afterV <= limit * (1 + 1e-12) || afterV <= beforeV * (1 + 1e-12);
         expect(ok(after.gross, before.gross, s.limits.maxLeverage)).toBe(true);
         expect(ok(after.net, before.net, s.limits.maxTotalExposure)).toBe(true);
         expect(ok(after.symbol, before.symbol, s.limits.maxSymbolExposure)).toBe(true);
         // And from a book within a limit: within it outright.
-        if (before.gross <= s.limits.maxLeverage) expect(after.gross).toBeLessThanOrEqual(s.limits.maxLeverage * (1 + 1e-12));
-        if (before.net <= s.limits.maxTotalExposure) expect(after.net).toBeLessThanOrEqual(s.limits.maxTotalExposure * (1 + 1e-12));
-        if (before.symbol <= s.limits.maxSymbolExposure) expect(after.symbol).toBeLessThanOrEqual(s.limits.maxSymbolExposure * (1 + 1e-12));
+        if (before.gross <= s.limits.maxLeverage)
+          expect(after.gross).toBeLessThanOrEqual(s.limits.maxLeverage * (1 + 1e-12));
+        if (before.net <= s.limits.maxTotalExposure)
+          expect(after.net).toBeLessThanOrEqual(s.limits.maxTotalExposure * (1 + 1e-12));
+        if (before.symbol <= s.limits.maxSymbolExposure)
+          expect(after.symbol).toBeLessThanOrEqual(s.limits.maxSymbolExposure * (1 + 1e-12));
       }),
       RUNS,
     );
@@ -176,11 +180,25 @@ describe('risk engine properties', () => {
     fc.assert(
       fc.property(num(100, 1e6), num(10, 1_000), num(0.01, 2), fc.constantFrom(1, -1), (nav, last, legs, dir) => {
         // BTC leg of `legs`× NAV one way, ETH leg of the same size the other way, order 1 % of NAV on the BTC side.
-        const positions = [position('BTCUSDT', (dir * legs * nav) / last, last), position('ETHUSDT', (-dir * legs * nav) / 2_000, 2_000)];
+        const positions = [
+          position('BTCUSDT', (dir * legs * nav) / last, last),
+          position('ETHUSDT', (-dir * legs * nav) / 2_000, 2_000),
+        ];
         const qty = (0.01 * nav) / last;
         const o = order({ side: dir > 0 ? 'BUY' : 'SELL', qty });
-        const limits: RiskLimits = { maxDrawdown: 1, maxLeverage: 3, maxVolumeFraction: 1, maxDepthFraction: 1, maxSymbolExposure: 10, maxTotalExposure: 1.5 };
-        const decision = evaluateOrder(o, { account: account({ nav, peakNav: nav, positions }), market: market({ last, bid: last, ask: last }), limits });
+        const limits: RiskLimits = {
+          maxDrawdown: 1,
+          maxLeverage: 3,
+          maxVolumeFraction: 1,
+          maxDepthFraction: 1,
+          maxSymbolExposure: 10,
+          maxTotalExposure: 1.5,
+        };
+        const decision = evaluateOrder(o, {
+          account: account({ nav, peakNav: nav, positions }),
+          market: market({ last, bid: last, ask: last }),
+          limits,
+        });
         const [, lev, , exp] = decision.checks;
         expect(lev.metrics.leverageAfter).toBeCloseTo(2 * legs + 0.01, 9);
         expect(exp.metrics.totalExposureAfter).toBeCloseTo(0.01, 9);

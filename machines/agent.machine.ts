@@ -6,7 +6,7 @@
 import { sendTo, setup } from 'xstate';
 import type { Instrument } from '../src/domain/market.js';
 import type { Signal } from '../src/domain/signal.js';
-import type { StrategyAgent } from '../src/strategies/strategy.js';
+import type { StrategyAgent } from '../src/domain/strategy-agent.js';
 import type { AnalyseRequest, SignalsReply } from './messages.js';
 
 export interface AgentInput {

@@ -11,7 +11,7 @@ import type { MarketView } from '../src/domain/market.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
 import type { RiskDecision } from '../src/domain/risk/risk-engine.js';
 import type { Signal } from '../src/domain/signal.js';
-import type { CommandRecord } from '../src/ports/command-queue.js';
+import type { CommandRecord } from '../src/domain/commands.js';
 
 export interface AnalyseRequest {
   type: 'agent.analyse';

@@ -13,7 +13,7 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { AnyActorRef } from 'xstate';
 import type { ApprovedOrder } from '../src/domain/orders.js';
-import type { CommandRecord } from '../src/ports/command-queue.js';
+import type { CommandRecord } from '../src/domain/commands.js';
 import type { OrderManagerControl, SubmissionOutcome, SubmitRequest } from './messages.js';
 
 export type OmsJob =

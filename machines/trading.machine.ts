@@ -14,7 +14,7 @@ import { assign, enqueueActions, sendTo, setup } from 'xstate';
 import type { ArbitrationOptions } from '../src/domain/arbitration.js';
 import type { ControlRecord, SystemState } from '../src/domain/control.js';
 import type { Instrument } from '../src/domain/market.js';
-import type { StrategyAgent } from '../src/strategies/strategy.js';
+import type { StrategyAgent } from '../src/domain/strategy-agent.js';
 import { agentMachine } from './agent.machine.js';
 import { allocatorMachine } from './allocator.machine.js';
 import type { AllocatorInput } from './allocator.machine.js';

@@ -3,26 +3,7 @@
  * the kill's cancels). At least once, idempotent by id. Every adapter must pass
  * test/contracts/command-queue.contract.ts.
  */
-
-export type CommandType = 'cancel_all' | 'deleverage' | 'kill_cancels';
-
-export interface Command {
-  id: string;
-  type: CommandType;
-  payload: Record<string, unknown>;
-  /** ISO 8601 UTC. */
-  enqueued_at: string;
-}
-
-export type CommandStatus = 'pending' | 'claimed' | 'done';
-
-export interface CommandRecord extends Command {
-  status: CommandStatus;
-  /** How many times it was claimed. */
-  attempts: number;
-  result: Record<string, unknown> | null;
-  completed_at: string | null;
-}
+import type { Command, CommandRecord } from '../domain/commands.js';
 
 export interface ClaimOptions {
   /** Most commands to hand out. */

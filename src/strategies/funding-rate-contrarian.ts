@@ -12,7 +12,7 @@ import { clamp } from '../domain/indicators.js';
 import type { Instrument, MarketSnapshot } from '../domain/market.js';
 import type { Signal } from '../domain/signal.js';
 import { requireNumber, resolveParams } from './strategy.js';
-import type { StrategyAgent, StrategyFactory } from './strategy.js';
+import type { StrategyAgent, StrategyFactory } from '../domain/strategy-agent.js';
 
 export const FUNDING_RATE_CONTRARIAN = 'funding_rate_contrarian';
 

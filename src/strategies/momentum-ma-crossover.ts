@@ -8,7 +8,7 @@ import { clamp, sma } from '../domain/indicators.js';
 import type { Instrument, MarketSnapshot } from '../domain/market.js';
 import type { Signal } from '../domain/signal.js';
 import { requireNumber, resolveParams } from './strategy.js';
-import type { StrategyAgent, StrategyFactory } from './strategy.js';
+import type { StrategyAgent, StrategyFactory } from '../domain/strategy-agent.js';
 
 export const MOMENTUM_MA_CROSSOVER = 'momentum_ma_crossover';
 

@@ -4,7 +4,7 @@
  * checked only well inside or well past their window, so adapters may pick either boundary rule.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { Command, CommandRecord } from '../../src/ports/command-queue.js';
+import type { Command, CommandRecord } from '../../src/domain/commands.js';
 import { isoAt, sleep, storeHarness } from './support.js';
 import type { StoreFactory } from './support.js';
 

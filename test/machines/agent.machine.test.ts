@@ -7,7 +7,7 @@ import { agentMachine } from '../../machines/agent.machine.js';
 import type { SignalsReply } from '../../machines/messages.js';
 import type { Instrument, MarketSnapshot } from '../../src/domain/market.js';
 import type { Signal } from '../../src/domain/signal.js';
-import type { StrategyAgent } from '../../src/strategies/strategy.js';
+import type { StrategyAgent } from '../../src/domain/strategy-agent.js';
 import { BTC, ETH, SOL, collector, marketView, snapshot } from './support.js';
 
 /** Goes long every symbol it sees, confidence from the price; throws for symbols in `failFor`. */

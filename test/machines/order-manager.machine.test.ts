@@ -10,7 +10,7 @@ import { orderManagerMachine } from '../../machines/order-manager.machine.js';
 import type { JobResult, OmsJob } from '../../machines/order-manager.machine.js';
 import type { SubmissionOutcome, SubmittedReply } from '../../machines/messages.js';
 import type { ApprovedOrder } from '../../src/domain/orders.js';
-import type { CommandRecord } from '../../src/ports/command-queue.js';
+import type { CommandRecord } from '../../src/domain/commands.js';
 import { approval, collector, deferred, flush } from './support.js';
 import type { Collector, Deferred } from './support.js';
 

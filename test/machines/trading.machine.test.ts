@@ -13,7 +13,7 @@ import { controlEventFor, tradingMachine } from '../../machines/trading.machine.
 import type { TradingInput } from '../../machines/trading.machine.js';
 import type { ControlRecord, SystemState } from '../../src/domain/control.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/domain/risk/risk-engine.js';
-import type { StrategyAgent } from '../../src/strategies/strategy.js';
+import type { StrategyAgent } from '../../src/domain/strategy-agent.js';
 import { BTC, deferred, flush } from './support.js';
 import type { Deferred } from './support.js';
 

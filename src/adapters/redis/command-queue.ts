@@ -5,14 +5,8 @@
  * idle time with Redis's own clock, while the port hands leases the caller's `now`.
  */
 import type { Redis } from 'ioredis';
-import type {
-  ClaimOptions,
-  Command,
-  CommandQueue,
-  CommandRecord,
-  CommandStatus,
-  CommandType,
-} from '../../ports/command-queue.js';
+import type { Command, CommandRecord, CommandStatus, CommandType } from '../../domain/commands.js';
+import type { ClaimOptions, CommandQueue } from '../../ports/command-queue.js';
 import type { RedisKeys } from './keys.js';
 import { claimCommandsScript, completeCommandScript, enqueueCommandScript } from './lua-sources.js';
 import type { Notifier } from './notifier.js';

@@ -4,14 +4,8 @@
  * the same command within its lease. Leases are absolute epoch-ms deadlines computed from the caller's
  * `now`, which keeps them testable and independent of this machine's clock.
  */
-import type {
-  ClaimOptions,
-  Command,
-  CommandQueue,
-  CommandRecord,
-  CommandStatus,
-  CommandType,
-} from '../../ports/command-queue.js';
+import type { Command, CommandRecord, CommandStatus, CommandType } from '../../domain/commands.js';
+import type { ClaimOptions, CommandQueue } from '../../ports/command-queue.js';
 import type { ChangeWatcher } from './change-watcher.js';
 import type { SqliteDatabase } from './connection.js';
 

@@ -18,7 +18,7 @@ import { evaluateOrder } from '../../domain/risk/risk-engine.js';
 import type { RiskLimits } from '../../domain/risk/risk-engine.js';
 import type { UsedTokenLedger } from '../../domain/used-token-ledger.js';
 import type { Clock } from '../../ports/clock.js';
-import type { CommandRecord } from '../../ports/command-queue.js';
+import type { CommandRecord } from '../../domain/commands.js';
 import type { Store } from '../../ports/store.js';
 import type { Venue } from '../../ports/venue.js';
 import type { SubmissionOutcome } from '../../../machines/messages.js';

@@ -8,7 +8,7 @@
  * the kill and the child reports over IPC the moment both conditions hold (root observed through an
  * actor subscription, open orders polled with setImmediate). The time stops when that IPC message
  * arrives here, so it includes one IPC hop (~0.1 ms). Between trials the parent calls
- * store.control.resetKill(); setup and reset are not timed. The child role is this same file with
+ * resetKill(store.control, ); setup and reset are not timed. The child role is this same file with
  * TCS_BENCH_ROLE=kill-trader. KILL_TRIALS overrides the 200 counted trials per store.
  */
 import { fork } from 'node:child_process';
@@ -38,6 +38,7 @@ import {
 } from './support.js';
 import { benchTradingConfig, noopLines, silentLog } from './trading.js';
 import type { BenchResult, GcStats, StoreKind } from './support.js';
+import { resetKill } from '../src/application/control-transition.js';
 
 const TRIALS = Number(process.env.KILL_TRIALS ?? 200);
 const WARMUP = 10;
@@ -95,7 +96,7 @@ export async function run(): Promise<BenchResult> {
     command: 'node bin/run-ts.mjs bench/kill-latency.bench.ts',
     method: [
       'API (buildApp) listens on 127.0.0.1 in the benchmark process; the trading system runs in a child process (same file, TCS_BENCH_ROLE=kill-trader) on its own store connection, real clock and timers, CYCLE_SECONDS=3600, ORDER_STYLE=passive, SYMBOLS=BTCUSDT,ETHUSDT,SOLUSDT.',
-      `Each trial: a fresh trading system in the child (killed is final), its first cycle settled, ${RESTING_ORDERS} paper BUY limits at half the bid placed with system.venue.submit; then the kill is timed; store.control.resetKill() between trials (untimed).`,
+      `Each trial: a fresh trading system in the child (killed is final), its first cycle settled, ${RESTING_ORDERS} paper BUY limits at half the bid placed with system.venue.submit; then the kill is timed; resetKill(store.control, ) between trials (untimed).`,
       'Stop: the child sees the root in control.killed (actor subscription) and venue.openOrders() empty (polled with setImmediate), and sends an IPC message; the time is taken when that message arrives in the parent (one IPC hop included).',
       `Before each timed POST, an untimed random pause of 0–${MAX_PHASE_DELAY_MS} ms, so kills arrive at random phases of the child's timers (the SQLite store notices changes by polling PRAGMA data_version every 5 ms). ${WARMUP} warm-up trials per store are not counted.`,
     ],
@@ -200,7 +201,7 @@ async function measureStore(kind: StoreKind): Promise<KillStoreFigures> {
           killedToEmptyMs: message.killedToEmptyMs,
         });
       }
-      await bench.store.control.resetKill({ actor: 'bench', at: new Date().toISOString() }, 'benchmark: next trial');
+      await resetKill(bench.store.control, { actor: 'bench', at: new Date().toISOString() }, 'benchmark: next trial');
     }
     inbox.send({ type: 'finish' });
     await withDeadline(inbox.exited, 20_000, 'kill-trader child exit');

@@ -14,6 +14,7 @@ import type { PortfolioDocument } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { HttpError } from './errors.js';
+import { applyControl } from '../application/control-transition.js';
 
 export const DEFAULT_REASONS = {
   pause: 'paused by operator',
@@ -157,7 +158,7 @@ export class ControlPlane {
   }
 
   private async apply(event: ControlEvent, actor: string): Promise<ControlApplyResult> {
-    const result = await this.store.control.apply(event, { actor, at: this.isoNow() });
+    const result = await applyControl(this.store.control, event, { actor, at: this.isoNow() });
     this.onOutcome(result);
     return result;
   }

@@ -9,6 +9,7 @@ import { cancelInstructionsFor } from '../domain/instructions.js';
 import type { CancelInstruction } from '../domain/instructions.js';
 import type { Instrument } from '../domain/market.js';
 import type { Store } from '../ports/store.js';
+import { applyControl } from './control-transition.js';
 
 export async function pullKillSwitch(
   store: Store,
@@ -16,7 +17,7 @@ export async function pullKillSwitch(
   reason: string,
   who: ControlActor,
 ): Promise<{ result: ControlApplyResult; instructions: CancelInstruction[] }> {
-  const result = await store.control.apply({ type: 'control.kill', reason }, who);
+  const result = await applyControl(store.control, { type: 'control.kill', reason }, who);
   const instructions = cancelInstructionsFor(instruments);
   await store.commands.enqueue({
     id: `kill-cancels-epoch-${result.record.epoch}`,

@@ -12,6 +12,7 @@ import { ENV_FILE, loadEnv } from './environment.js';
 import { writeFirstRunEnvFile } from './env-file.js';
 import { supervise } from './supervisor.js';
 import type { ChildSpec } from './supervisor.js';
+import { resetKill } from '../application/control-transition.js';
 
 export interface LauncherOptions {
   resetKill: boolean;
@@ -41,7 +42,8 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
     try {
       const before = await store.control.read();
       const actor = `operator:${process.env.USER ?? 'unknown'}@${hostname()}`;
-      const after = await store.control.resetKill(
+      const after = await resetKill(
+        store.control,
         { actor, at: new Date().toISOString() },
         options.reason ?? 'manual restart by operator',
       );

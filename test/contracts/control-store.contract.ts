@@ -2,11 +2,13 @@
  * Contract for ControlStore adapters (src/ports/control-store.ts). Every adapter runs this suite so
  * the API and the trading process see identical control semantics whatever the backend.
  *
+ * The port only compares and writes; the rules are applied by src/application/control-transition.ts,
+ * which this suite drives, so it pins down the adapter and the use case together.
  * What the suite pins down beyond the port's doc comments (adapters must agree on these bytes):
- * - `apply` appends one audit event of kind `control`, at = who.at, symbol null, body
+ * - `applyControl` appends one audit event of kind `control`, at = who.at, symbol null, body
  *   {event: <event type>, reason, outcome, from, to, epoch: <epoch after the call>, actor: who.actor}.
  * - a change stores reason = event.reason and changed_at = who.at.
- * - `resetKill` appends kind `kill_reset`, at = who.at, symbol null, body
+ * - `resetKill` (application) appends kind `kill_reset`, at = who.at, symbol null, body
  *   {reason, from: 'killed', to: 'running', epoch: <new epoch>, actor: who.actor}; not killed → no event.
  * The transition rule itself is always taken from decideControl, never restated here.
  */
@@ -23,6 +25,7 @@ import type {
 import type { Store } from '../../src/ports/store.js';
 import { isoAt, readAll, seededRandom, sleep, storeHarness } from './support.js';
 import type { StoreFactory } from './support.js';
+import { applyControl, resetKill } from '../../src/application/control-transition.js';
 
 const EVENT_TYPES: readonly ControlEventType[] = ['control.pause', 'control.resume', 'control.kill'];
 
@@ -36,8 +39,8 @@ function actor(name: string, seconds: number): ControlActor {
 
 /** Drives a fresh store into `state` using only legal moves. */
 async function driveTo(store: Store, state: SystemState): Promise<void> {
-  if (state === 'paused') await store.control.apply(ev('control.pause', 'setup'), actor('setup', 1));
-  if (state === 'killed') await store.control.apply(ev('control.kill', 'setup'), actor('setup', 1));
+  if (state === 'paused') await applyControl(store.control, ev('control.pause', 'setup'), actor('setup', 1));
+  if (state === 'killed') await applyControl(store.control, ev('control.kill', 'setup'), actor('setup', 1));
   expect((await store.control.read()).state).toBe(state);
 }
 
@@ -61,7 +64,7 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       const event = ev(type, `why ${type}`);
       const who = actor('key-abc', 100);
 
-      const result = await store.control.apply(event, who);
+      const result = await applyControl(store.control, event, who);
       const expected = decideControl(state, event);
 
       expect({ outcome: result.outcome, from: result.from, to: result.to }).toEqual(expected);
@@ -98,9 +101,9 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
 
     it('a change increments the epoch by exactly one each time and stores reason and changed_at', async () => {
       const store = await stores.one();
-      const r1 = await store.control.apply(ev('control.pause', 'lunch'), actor('k1', 10));
-      const r2 = await store.control.apply(ev('control.resume', 'back'), actor('k2', 20));
-      const r3 = await store.control.apply(ev('control.pause', 'again'), actor('k1', 30));
+      const r1 = await applyControl(store.control, ev('control.pause', 'lunch'), actor('k1', 10));
+      const r2 = await applyControl(store.control, ev('control.resume', 'back'), actor('k2', 20));
+      const r3 = await applyControl(store.control, ev('control.pause', 'again'), actor('k1', 30));
       expect([r1.record.epoch, r2.record.epoch, r3.record.epoch]).toEqual([1, 2, 3]);
       expect(await store.control.read()).toEqual({ state: 'paused', epoch: 3, reason: 'again', changed_at: isoAt(30) });
       const audit = await store.events.query({ kind: 'control', limit: 10 });
@@ -110,11 +113,11 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
 
     it('unchanged and refused outcomes keep the epoch but are still audited', async () => {
       const store = await stores.one();
-      const unchanged = await store.control.apply(ev('control.resume', 'already running'), actor('k', 5));
+      const unchanged = await applyControl(store.control, ev('control.resume', 'already running'), actor('k', 5));
       expect(unchanged.outcome).toBe('unchanged');
       expect(await store.control.read()).toEqual(INITIAL_CONTROL_RECORD);
-      await store.control.apply(ev('control.kill', 'stop'), actor('k', 6));
-      const refused = await store.control.apply(ev('control.resume', 'try'), actor('k', 7));
+      await applyControl(store.control, ev('control.kill', 'stop'), actor('k', 6));
+      const refused = await applyControl(store.control, ev('control.resume', 'try'), actor('k', 7));
       expect(refused.outcome).toBe('refused');
       expect(refused.record.epoch).toBe(1);
       const audit = await store.events.query({ kind: 'control', limit: 10 });
@@ -123,10 +126,10 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
 
     it('killed cannot be left through apply', async () => {
       const store = await stores.one();
-      await store.control.apply(ev('control.kill', 'boom'), actor('k', 1));
+      await applyControl(store.control, ev('control.kill', 'boom'), actor('k', 1));
       const killed = await store.control.read();
       for (const type of [...EVENT_TYPES, ...EVENT_TYPES]) {
-        const result = await store.control.apply(ev(type), actor('k', 2));
+        const result = await applyControl(store.control, ev(type), actor('k', 2));
         expect(result.outcome).not.toBe('changed');
         expect(result.to).toBe('killed');
       }
@@ -135,12 +138,12 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
 
     it('resetKill takes killed to running with epoch + 1 and a kill_reset event', async () => {
       const store = await stores.one();
-      await store.control.apply(ev('control.pause', 'p'), actor('k', 1));
-      await store.control.apply(ev('control.kill', 'k'), actor('k', 2));
+      await applyControl(store.control, ev('control.pause', 'p'), actor('k', 1));
+      await applyControl(store.control, ev('control.kill', 'k'), actor('k', 2));
       const countBefore = await store.events.count();
       const who = actor('operator-cli', 50);
 
-      const record = await store.control.resetKill(who, 'incident closed');
+      const record = await resetKill(store.control, who, 'incident closed');
 
       expect(record).toEqual({ state: 'running', epoch: 3, reason: 'incident closed', changed_at: who.at });
       expect(await store.control.read()).toEqual(record);
@@ -157,7 +160,7 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
         actor: 'operator-cli',
       });
       // Back to normal: the statechart applies again.
-      expect((await store.control.apply(ev('control.pause'), actor('k', 60))).outcome).toBe('changed');
+      expect((await applyControl(store.control, ev('control.pause'), actor('k', 60))).outcome).toBe('changed');
       expect((await store.events.verify()).ok).toBe(true);
     });
 
@@ -166,16 +169,45 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       await driveTo(store, state);
       const before = await store.control.read();
       const countBefore = await store.events.count();
-      expect(await store.control.resetKill(actor('operator', 9), 'nothing to reset')).toEqual(before);
+      expect(await resetKill(store.control, actor('operator', 9), 'nothing to reset')).toEqual(before);
       expect(await store.control.read()).toEqual(before);
       expect(await store.events.count()).toBe(countBefore);
+    });
+
+    it('compareAndSet refuses a stale epoch: nothing is written, nothing audited, the current record returned', async () => {
+      const [a, b] = await stores.two();
+      await applyControl(a.control, ev('control.pause', 'first'), actor('k', 1));
+      const current = await a.control.read();
+      const events = await a.events.count();
+      const stale = await b.control.compareAndSet({
+        expectedEpoch: current.epoch - 1,
+        next: { state: 'running', epoch: current.epoch, reason: 'decided on an old record', changed_at: isoAt(2) },
+        audit: { kind: 'control', at: isoAt(2), symbol: null, body: { event: 'control.resume' } },
+      });
+      expect(stale).toEqual({ written: false, current });
+      expect(await a.control.read()).toEqual(current);
+      expect(await a.events.count()).toBe(events);
+    });
+
+    it('compareAndSet with next null appends the audit entry and leaves the record as it is', async () => {
+      const store = await stores.one();
+      const before = await store.control.read();
+      const written = await store.control.compareAndSet({
+        expectedEpoch: before.epoch,
+        next: null,
+        audit: { kind: 'control', at: isoAt(3), symbol: null, body: { event: 'control.resume', outcome: 'unchanged' } },
+      });
+      expect(written).toEqual({ written: true });
+      expect(await store.control.read()).toEqual(before);
+      const [entry] = await readAll(store.events);
+      expect(entry?.body).toEqual({ event: 'control.resume', outcome: 'unchanged' });
     });
 
     it('notifies a subscriber on the same connection after a change', async () => {
       const store = await stores.one();
       const seen: ControlRecord[] = [];
       const unsubscribe = await store.control.subscribe((record) => seen.push(record));
-      await store.control.apply(ev('control.pause', 'local'), actor('k', 1));
+      await applyControl(store.control, ev('control.pause', 'local'), actor('k', 1));
       await vi.waitFor(() => expect(seen.some((r) => r.epoch === 1 && r.state === 'paused')).toBe(true), {
         timeout: 2000,
         interval: 5,
@@ -187,7 +219,7 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       const [a, b] = await stores.two();
       const seen: ControlRecord[] = [];
       const unsubscribe = await b.control.subscribe((record) => seen.push(record));
-      await a.control.apply(ev('control.pause', 'remote'), actor('k', 1));
+      await applyControl(a.control, ev('control.pause', 'remote'), actor('k', 1));
       await vi.waitFor(
         () => expect(seen).toContainEqual({ state: 'paused', epoch: 1, reason: 'remote', changed_at: isoAt(1) }),
         {
@@ -195,12 +227,12 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
           interval: 5,
         },
       );
-      await a.control.apply(ev('control.kill', 'remote kill'), actor('k', 2));
+      await applyControl(a.control, ev('control.kill', 'remote kill'), actor('k', 2));
       await vi.waitFor(() => expect(seen.some((r) => r.epoch === 2 && r.state === 'killed')).toBe(true), {
         timeout: 2000,
         interval: 5,
       });
-      await a.control.resetKill(actor('operator', 3), 'reset');
+      await resetKill(a.control, actor('operator', 3), 'reset');
       await vi.waitFor(() => expect(seen.some((r) => r.epoch === 3 && r.state === 'running')).toBe(true), {
         timeout: 2000,
         interval: 5,
@@ -215,11 +247,11 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
       const [a, b] = await stores.two();
       const seen: ControlRecord[] = [];
       const unsubscribe = await b.control.subscribe((record) => seen.push(record));
-      await a.control.apply(ev('control.pause'), actor('k', 1));
+      await applyControl(a.control, ev('control.pause'), actor('k', 1));
       await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 2000, interval: 5 });
       await unsubscribe();
       const count = seen.length;
-      await a.control.apply(ev('control.resume'), actor('k', 2));
+      await applyControl(a.control, ev('control.resume'), actor('k', 2));
       await sleep(150);
       expect(seen.length).toBe(count);
     });
@@ -238,7 +270,7 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
         calls.push({ store: random() < 0.5 ? a : b, event: ev(type, `r${i}`), who: actor(`c${i}`, i) });
       }
       expect(calls.some((c) => c.event.type === 'control.kill')).toBe(true);
-      const results = await Promise.all(calls.map((c) => c.store.control.apply(c.event, c.who)));
+      const results = await Promise.all(calls.map((c) => applyControl(c.store.control, c.event, c.who)));
 
       const changed = results.filter((r) => r.outcome === 'changed').length;
       const final = await a.control.read();

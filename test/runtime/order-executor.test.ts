@@ -22,6 +22,7 @@ import type { JobExecutor } from '../../src/runtime/trading/order-executor.js';
 import { TradingMetrics } from '../../src/runtime/trading/trading-metrics.js';
 import { STORE_KINDS, openTestStore } from '../support/stores.js';
 import type { TestStore } from '../support/stores.js';
+import { applyControl } from '../../src/application/control-transition.js';
 
 const SECRET = generateKey();
 const NOW = Date.UTC(2026, 0, 5);
@@ -123,9 +124,9 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
   it('refuses an approval from before a pause, even before this process heard of the pause, and after the resume', async () => {
     await setup();
     const approval = approve(order(), 0);
-    await t.store.control.apply({ type: 'control.pause', reason: 'test' }, who);
+    await applyControl(t.store.control, { type: 'control.pause', reason: 'test' }, who);
     expect((await submit([approval]))[0]).toMatchObject({ status: 'refused', code: 'TRADING_PAUSED' });
-    await t.store.control.apply({ type: 'control.resume', reason: 'test' }, who);
+    await applyControl(t.store.control, { type: 'control.resume', reason: 'test' }, who);
     expect((await submit([approve(order(), 0)]))[0]).toMatchObject({ status: 'refused', code: 'EPOCH_STALE' });
     expect((await submit([approve(order(), 2)]))[0]).toMatchObject({ status: 'submitted' });
     expect(await venue.openOrders()).toHaveLength(1);
@@ -148,7 +149,7 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
       status: 'refused',
       code: 'ABORTED',
     });
-    await t.store.control.apply({ type: 'control.kill', reason: 'test' }, who);
+    await applyControl(t.store.control, { type: 'control.kill', reason: 'test' }, who);
     expect((await submit([approve(order(), 1)]))[0]).toMatchObject({ status: 'refused', code: 'TRADING_KILLED' });
     expect(await venue.openOrders()).toHaveLength(0);
   });
@@ -156,7 +157,7 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
   it('executes a deleverage command as a signed reduce-only order, also when killed, and completes it once', async () => {
     await setup();
     await submit([approve(order({ type: 'market', limitPrice: null, qty: 0.02 }))]);
-    await t.store.control.apply({ type: 'control.kill', reason: 'test' }, who);
+    await applyControl(t.store.control, { type: 'control.kill', reason: 'test' }, who);
     const enqueued = await t.store.commands.enqueue({
       id: 'dlv-1',
       type: 'deleverage',

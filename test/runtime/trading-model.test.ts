@@ -14,6 +14,7 @@ import { CONTROL_PATHS } from '../support/control-model.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { openTestTrading } from '../support/trading.js';
 import type { TestTrading } from '../support/trading.js';
+import { applyControl } from '../../src/application/control-transition.js';
 
 const CYCLE = 60_000;
 describe.each(STORE_KINDS)('trading actor system follows the control statechart on %s', (kind) => {
@@ -27,7 +28,7 @@ describe.each(STORE_KINDS)('trading actor system follows the control statechart 
   const reach = (state: string) =>
     vi.waitFor(() => expect(t!.system.state()).toBe(state), { timeout: 3000, interval: 5 });
   const apply = async (event: ControlEvent) => {
-    await t!.store.control.apply(event, { actor: 'model-test', at: new Date(t!.clock.now()).toISOString() });
+    await applyControl(t!.store.control, event, { actor: 'model-test', at: new Date(t!.clock.now()).toISOString() });
     await t!.system.settled();
   };
 

@@ -1,20 +1,13 @@
 /**
- * The control record on Redis (a hash at `<prefix>control`). Every apply/resetKill reads the record
- * and the audit chain head, lets the control statechart decide (decideControl — the only place the
- * rules live), hashes the audit entry, and commits record + entry + notification in one Lua
- * compare-and-set that refuses when the epoch or the chain head moved; then it re-reads and retries.
+ * The control record on Redis (a hash at `<prefix>control`). `compareAndSet` reads the record and the
+ * audit chain head, hashes the audit entry, and commits record + entry + notification in one Lua
+ * script that refuses when the epoch or the chain head moved. A moved head is retried here; a moved
+ * epoch goes back to the caller, whose decision was made on the old record.
  */
 import type { Redis } from 'ioredis';
-import { decideControl } from '../../../machines/control.machine.js';
-import type {
-  ControlActor,
-  ControlApplyResult,
-  ControlEvent,
-  ControlRecord,
-  SystemState,
-} from '../../domain/control.js';
+import type { ControlRecord, SystemState } from '../../domain/control.js';
 import { INITIAL_CONTROL_RECORD, SYSTEM_STATES } from '../../domain/control.js';
-import type { ControlStore } from '../../ports/control-store.js';
+import type { ControlChange, ControlStore, ControlWriteResult } from '../../ports/control-store.js';
 import type { NewAuditEvent } from '../../ports/event-store.js';
 import type { AuditChain, ChainHead } from './audit-chain.js';
 import { parseChainWriteReply, parseHead } from './audit-chain.js';
@@ -56,48 +49,14 @@ export class RedisControlStore implements ControlStore {
     }
   }
 
-  apply(event: ControlEvent, who: ControlActor): Promise<ControlApplyResult> {
+  compareAndSet(change: ControlChange): Promise<ControlWriteResult> {
     return this.chain.mutex.run(() =>
-      retryCas(`control ${event.type}`, async () => {
+      // Retries only when the audit chain's head moved (another writer appended an event); an epoch
+      // that moved is the caller's to decide again on.
+      retryCas(`control write at epoch ${change.expectedEpoch}`, async () => {
         const { record, head } = await this.snapshot();
-        const decision = decideControl(record.state, event);
-        const changed = decision.outcome === 'changed';
-        const next: ControlRecord = changed
-          ? { state: decision.to, epoch: record.epoch + 1, reason: event.reason, changed_at: who.at }
-          : record;
-        const audit: NewAuditEvent = {
-          kind: 'control',
-          at: who.at,
-          symbol: null,
-          body: {
-            event: event.type,
-            reason: event.reason,
-            outcome: decision.outcome,
-            from: decision.from,
-            to: decision.to,
-            epoch: next.epoch,
-            actor: who.actor,
-          },
-        };
-        const written = await this.write(record, next, changed, head, audit);
-        return written ? { ...decision, event, record: next } : undefined;
-      }),
-    );
-  }
-
-  resetKill(who: ControlActor, reason: string): Promise<ControlRecord> {
-    return this.chain.mutex.run(() =>
-      retryCas('control kill reset', async () => {
-        const { record, head } = await this.snapshot();
-        if (record.state !== 'killed') return record;
-        const next: ControlRecord = { state: 'running', epoch: record.epoch + 1, reason, changed_at: who.at };
-        const audit: NewAuditEvent = {
-          kind: 'kill_reset',
-          at: who.at,
-          symbol: null,
-          body: { reason, from: record.state, to: next.state, epoch: next.epoch, actor: who.actor },
-        };
-        return (await this.write(record, next, true, head, audit)) ? next : undefined;
+        if (record.epoch !== change.expectedEpoch) return { written: false, current: record } as const;
+        return (await this.write(record, change.next, head, change.audit)) ? ({ written: true } as const) : undefined;
       }),
     );
   }
@@ -126,11 +85,12 @@ export class RedisControlStore implements ControlStore {
   /** Runs the control script; true when committed, false when the epoch or the head moved. */
   private async write(
     current: ControlRecord,
-    next: ControlRecord,
-    changed: boolean,
+    change: ControlRecord | null,
     head: ChainHead,
     audit: NewAuditEvent,
   ): Promise<boolean> {
+    const changed = change !== null;
+    const next = change ?? current;
     const entry = this.chain.prepare(head, audit);
     const reply = await controlWriteScript.run(
       this.redis,

@@ -16,6 +16,7 @@ import { controlStoreContract } from '../../contracts/control-store.contract.js'
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
 import { deletePrefix, requireRedis, TEST_REDIS_URL, uniquePrefix } from '../../support/redis.js';
+import { applyControl } from '../../../src/application/control-transition.js';
 
 const prefixes: string[] = [];
 const prefixOf = new WeakMap<Store, string>();
@@ -87,7 +88,8 @@ describe('Redis store specifics', () => {
     const store = await open();
     const prefix = prefixOf.get(store)!;
     try {
-      await store.control.apply(
+      await applyControl(
+        store.control,
         { type: 'control.kill', reason: 'latched' },
         { actor: 'k', at: '2024-01-01T00:00:00.000Z' },
       );
@@ -126,7 +128,11 @@ describe('Redis store specifics', () => {
     const [mine, theirs] = [await open(), await open()];
     try {
       await theirs.kv.set('doc', { theirs: true });
-      await mine.control.apply({ type: 'control.pause', reason: 'p' }, { actor: 'k', at: '2024-01-01T00:00:00.000Z' });
+      await applyControl(
+        mine.control,
+        { type: 'control.pause', reason: 'p' },
+        { actor: 'k', at: '2024-01-01T00:00:00.000Z' },
+      );
       await mine.events.append({
         kind: 'decision',
         at: '2024-01-01T00:00:01.000Z',
@@ -175,7 +181,11 @@ describe('Redis store specifics', () => {
       await a.events.append({ kind: 'decision', at: '2024-01-01T00:00:00.000Z', body: { n: 1 } });
       // b extends the chain; a's cached head is now stale and its CAS must refuse, then retry.
       await b.events.append({ kind: 'decision', at: '2024-01-01T00:00:01.000Z', body: { n: 2 } });
-      await b.control.apply({ type: 'control.kill', reason: 'k' }, { actor: 'b', at: '2024-01-01T00:00:02.000Z' });
+      await applyControl(
+        b.control,
+        { type: 'control.kill', reason: 'k' },
+        { actor: 'b', at: '2024-01-01T00:00:02.000Z' },
+      );
       const third = await a.events.append({ kind: 'decision', at: '2024-01-01T00:00:03.000Z', body: { n: 3 } });
       expect(third.seq).toBe(4);
       expect(await a.events.verify()).toMatchObject({ ok: true, count: 4 });

@@ -23,6 +23,7 @@ import { controlStoreContract } from '../../contracts/control-store.contract.js'
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
 import { readAll, sleep } from '../../contracts/support.js';
+import { applyControl } from '../../../src/application/control-transition.js';
 
 const dirs: string[] = [];
 let latestPath: string | undefined;
@@ -103,13 +104,13 @@ describe('sqlite store specifics', () => {
       const offA = await a.control.subscribe((r) => onA.push(r.epoch));
       const offB = await b.control.subscribe((r) => onB.push(r.epoch));
       const who = { actor: 'k', at: '2024-01-01T00:00:00.000Z' };
-      await a.control.apply({ type: 'control.pause', reason: 'one' }, who);
+      await applyControl(a.control, { type: 'control.pause', reason: 'one' }, who);
       await vi.waitFor(() => expect(onB).toEqual([1]), { timeout: 2000, interval: 5 });
       // Writes that are not control changes move data_version too; they must not be reported.
       await b.kv.set('noise', { n: 1 });
       await a.events.append({ kind: 'decision', at: who.at, body: {} });
-      await a.control.apply({ type: 'control.pause', reason: 'unchanged' }, who);
-      await b.control.apply({ type: 'control.resume', reason: 'two' }, who);
+      await applyControl(a.control, { type: 'control.pause', reason: 'unchanged' }, who);
+      await applyControl(b.control, { type: 'control.resume', reason: 'two' }, who);
       await vi.waitFor(() => expect(onA).toEqual([1, 2]), { timeout: 2000, interval: 5 });
       await sleep(50);
       expect(onA).toEqual([1, 2]);
@@ -134,7 +135,8 @@ describe('sqlite store specifics', () => {
   it('keeps the control state, the trail and the queue across close and reopen (killed stays latched)', async () => {
     const path = freshPath();
     const first = await openSqliteStore({ path });
-    await first.control.apply(
+    await applyControl(
+      first.control,
       { type: 'control.kill', reason: 'latched' },
       { actor: 'k', at: '2024-01-01T00:00:00.000Z' },
     );
@@ -232,7 +234,8 @@ describe('sqlite store specifics', () => {
       let parentChanged = 0;
       while (!childDone && parentCount < 5_000) {
         const type = parentCount % 3 === 0 ? 'control.resume' : 'control.pause';
-        const result = await store.control.apply(
+        const result = await applyControl(
+          store.control,
           { type, reason: `parent ${parentCount}` },
           { actor: 'parent', at: new Date().toISOString() },
         );

@@ -7,8 +7,8 @@ import { pino } from 'pino';
 import { SimulatedClock } from 'xstate';
 import type { Store } from '../src/ports/store.js';
 import { generateKey } from '../src/domain/keys.js';
-import { createEventLines } from '../src/runtime/trading/event-lines.js';
-import type { EventLines } from '../src/runtime/trading/event-lines.js';
+import { createStdoutEventLines } from '../src/adapters/event-lines/stdout-event-lines.js';
+import type { StdoutEventLines } from '../src/adapters/event-lines/stdout-event-lines.js';
 import { readTradingConfig } from '../src/runtime/trading/trading-config.js';
 import type { TradingConfig } from '../src/runtime/trading/trading-config.js';
 import { createTradingSystem } from '../src/runtime/trading/trading-system.js';
@@ -21,7 +21,7 @@ export function generatedSymbols(count: number): string {
   return Array.from({ length: count }, (_, i) => `S${String(i + 1).padStart(3, '0')}USDT`).join(',');
 }
 
-export const noopLines = (): EventLines => createEventLines({ write: () => true });
+export const noopLines = (): StdoutEventLines => createStdoutEventLines({ write: () => true });
 export const silentLog = () => pino({ level: 'silent' });
 
 export function benchTradingConfig(url: string, env: Record<string, string> = {}): TradingConfig {

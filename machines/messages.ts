@@ -85,11 +85,21 @@ export type SubmissionOutcome =
       filledQty: number;
       avgFillPrice: number | null;
       duplicate: boolean;
+      /** Why the venue rejected it, when `venueStatus` is `rejected`. */
+      rejectReason?: string;
     }
   | { clientOrderId: string; status: 'refused'; code: string; message: string };
 
+/**
+ * What an approval is for: a cycle's orders, submitted only while running; or a command's reduce-only
+ * order (deleverage), which only lowers risk and so is submitted in every state.
+ */
+export type SubmissionPurpose = 'cycle' | 'command';
+
 export interface SubmitRequest {
   type: 'oms.submit';
+  purpose: SubmissionPurpose;
+  /** The cycle number; 0 for a command's submission. */
   cycle: number;
   approvals: ApprovedOrder[];
   replyTo: AnyActorRef;
@@ -106,3 +116,9 @@ export type OrderManagerControl =
   | { type: 'oms.halt' }
   | { type: 'oms.kill'; reason: string }
   | { type: 'oms.command'; command: CommandRecord };
+
+/** A queued command as the root receives it: cancels go to the order manager, deleverage to its own actor. */
+export interface CommandReceived {
+  type: 'command.received';
+  command: CommandRecord;
+}

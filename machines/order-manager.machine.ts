@@ -8,16 +8,17 @@
  * mode synchronously right before each venue call, so it sends nothing more after the mode changed,
  * and its reply says truthfully which orders did reach the venue. Nothing approved before a pause
  * or kill is submitted after it. A kill also queues a cancel of every open order, first in line.
- * Commands (cancel-all, deleverage) run in every mode: they only reduce risk.
+ * Commands (cancel-all, the kill's cancels) and a command's reduce-only submissions (deleverage,
+ * `purpose: 'command'`) run in every mode: they only reduce risk.
  */
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { AnyActorRef } from 'xstate';
 import type { ApprovedOrder } from '../src/domain/orders.js';
 import type { CommandRecord } from '../src/domain/commands.js';
-import type { OrderManagerControl, SubmissionOutcome, SubmitRequest } from './messages.js';
+import type { OrderManagerControl, SubmissionOutcome, SubmissionPurpose, SubmitRequest } from './messages.js';
 
 export type OmsJob =
-  | { kind: 'submit'; cycle: number; approvals: ApprovedOrder[]; replyTo: AnyActorRef }
+  | { kind: 'submit'; purpose: SubmissionPurpose; cycle: number; approvals: ApprovedOrder[]; replyTo: AnyActorRef }
   | { kind: 'cancel_all'; reason: string }
   | { kind: 'command'; command: CommandRecord };
 
@@ -54,6 +55,7 @@ export const orderManagerMachine = setup({
   },
   guards: {
     hasQueuedJob: ({ context }) => context.queue.length > 0,
+    forCommand: ({ event }) => event.type === 'oms.submit' && event.purpose === 'command',
   },
   actions: {
     enqueueSubmit: assign({
@@ -61,7 +63,13 @@ export const orderManagerMachine = setup({
         event.type === 'oms.submit'
           ? [
               ...context.queue,
-              { kind: 'submit', cycle: event.cycle, approvals: event.approvals, replyTo: event.replyTo },
+              {
+                kind: 'submit',
+                purpose: event.purpose,
+                cycle: event.cycle,
+                approvals: event.approvals,
+                replyTo: event.replyTo,
+              },
             ]
           : context.queue,
     }),
@@ -84,17 +92,19 @@ export const orderManagerMachine = setup({
         outcomes: refusedOutcomes(event.approvals, REFUSAL[params.mode]),
       });
     }),
-    /** Replies "refused" to every queued submission and drops them. */
+    /** Replies "refused" to every queued cycle submission and drops them; a command's stay queued. */
     refuseQueuedSubmits: enqueueActions(({ context, enqueue }, params: { mode: Exclude<OmsMode, 'accepting'> }) => {
       for (const job of context.queue) {
-        if (job.kind === 'submit')
+        if (job.kind === 'submit' && job.purpose === 'cycle')
           enqueue.sendTo(job.replyTo, {
             type: 'oms.submitted',
             cycle: job.cycle,
             outcomes: refusedOutcomes(job.approvals, REFUSAL[params.mode]),
           });
       }
-      enqueue.assign({ queue: ({ context: c }) => c.queue.filter((j) => j.kind !== 'submit') });
+      enqueue.assign({
+        queue: ({ context: c }) => c.queue.filter((j) => j.kind !== 'submit' || j.purpose !== 'cycle'),
+      });
     }),
     takeNextJob: assign(({ context }) => ({ current: context.queue[0] ?? null, queue: context.queue.slice(1) })),
     replyWithOutcomes: enqueueActions(({ context, enqueue }, params: { outcomes: SubmissionOutcome[] }) => {
@@ -119,7 +129,10 @@ export const orderManagerMachine = setup({
               target: 'stopped',
               actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelAllFirst'],
             },
-            'oms.submit': { actions: { type: 'refuseSubmitNow', params: { mode: 'halted' } } },
+            'oms.submit': [
+              { guard: 'forCommand', actions: 'enqueueSubmit' },
+              { actions: { type: 'refuseSubmitNow', params: { mode: 'halted' } } },
+            ],
           },
         },
         accepting: {
@@ -135,7 +148,10 @@ export const orderManagerMachine = setup({
         stopped: {
           on: {
             'oms.kill': { actions: 'enqueueCancelAllFirst' },
-            'oms.submit': { actions: { type: 'refuseSubmitNow', params: { mode: 'stopped' } } },
+            'oms.submit': [
+              { guard: 'forCommand', actions: 'enqueueSubmit' },
+              { actions: { type: 'refuseSubmitNow', params: { mode: 'stopped' } } },
+            ],
           },
         },
       },

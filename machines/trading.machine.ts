@@ -6,11 +6,13 @@
  *  - killed: final for the control region; the cycle in flight is stopped, the order manager stops
  *    and cancels every open order. The root itself stays alive so cancels and risk-reducing
  *    commands still run; only `session.stop` (process shutdown) ends it.
+ * Queued commands arrive as `command.received` in every state: cancels go to the order manager, and
+ * each deleverage gets a `deleverage` actor that takes it through risk and the order manager.
  * At entry the root spawns its children with systemIds: one actor per strategy agent
  * (`agent:<name>`), `arbiter`, `allocator`, `risk` and `oms`. `starting` jumps straight to the state
  * the store holds, so no cycle can start before the process knows it is paused or killed.
  */
-import { assign, enqueueActions, sendTo, setup } from 'xstate';
+import { assign, enqueueActions, sendTo, setup, spawnChild } from 'xstate';
 import type { ArbitrationOptions } from '../src/domain/arbitration.js';
 import type { ControlRecord, SystemState } from '../src/domain/control.js';
 import type { Instrument } from '../src/domain/market.js';
@@ -22,9 +24,12 @@ import { arbiterMachine } from './arbiter.machine.js';
 import { controlStates } from './control.machine.js';
 import { cycleMachine } from './cycle.machine.js';
 import type { CycleRecord } from './cycle.machine.js';
+import { deleverageMachine } from './deleverage.machine.js';
+import type { CommandReceived } from './messages.js';
 import { orderManagerMachine } from './order-manager.machine.js';
 import { riskMachine } from './risk.machine.js';
 import type { RiskInput } from './risk.machine.js';
+import { agentSystemId, omsOf } from './system.js';
 
 export interface TradingInput {
   /** The control record read from the store before start. */
@@ -43,10 +48,13 @@ export type RootControlEvent =
   | { type: 'control.resume'; reason: string; epoch: number }
   | { type: 'control.kill'; reason: string; epoch: number };
 
-export type TradingEvent = RootControlEvent | { type: 'session.stop' };
+export type TradingEvent = RootControlEvent | CommandReceived | { type: 'session.stop' };
 
 interface TradingContext {
+  /** The highest control epoch the root has been sent. */
   epoch: number;
+  /** The control state last entered; kept after `session.stop`, when the control region is gone. */
+  state: SystemState;
   boot: SystemState;
   cycle: number;
   cycleMs: number;
@@ -79,6 +87,7 @@ export const tradingMachine = setup({
     risk: riskMachine,
     oms: orderManagerMachine,
     cycle: cycleMachine,
+    deleverage: deleverageMachine,
   },
   actions: {
     acknowledge: () => {},
@@ -87,10 +96,11 @@ export const tradingMachine = setup({
     }),
     startNextCycle: assign({ cycle: ({ context }) => context.cycle + 1 }),
     rememberCycle: assign({ lastCycle: (_, params: { record: CycleRecord }) => params.record }),
-    omsResume: sendTo(({ system }) => system.get('oms'), { type: 'oms.resume' }),
-    omsHalt: sendTo(({ system }) => system.get('oms'), { type: 'oms.halt' }),
+    enterState: assign({ state: (_, params: { state: SystemState }) => params.state }),
+    omsResume: sendTo(({ system }) => omsOf(system), { type: 'oms.resume' }),
+    omsHalt: sendTo(({ system }) => omsOf(system), { type: 'oms.halt' }),
     omsKill: sendTo(
-      ({ system }) => system.get('oms'),
+      ({ system }) => omsOf(system),
       ({ event }) => ({ type: 'oms.kill', reason: 'reason' in event ? event.reason : 'killed' }),
     ),
     // Side effects the composition root supplies (event lines, metrics); no-ops by default.
@@ -110,10 +120,11 @@ export const tradingMachine = setup({
   id: 'trading',
   context: ({ input }) => ({
     epoch: input.control.epoch,
+    state: input.control.state,
     boot: input.control.state,
     cycle: 0,
     cycleMs: input.cycleMs,
-    agentIds: input.strategies.map((s) => `agent:${s.name}`),
+    agentIds: input.strategies.map((s) => agentSystemId(s.name)),
     lastCycle: null,
     children: {
       strategies: input.strategies,
@@ -153,6 +164,7 @@ export const tradingMachine = setup({
           on: remembering(controlStates.running.on),
           entry: [
             'omsResume',
+            { type: 'enterState', params: { state: 'running' } },
             { type: 'announceState', params: ({ context }) => ({ state: 'running', epoch: context.epoch }) },
           ],
           initial: 'cycling',
@@ -189,6 +201,7 @@ export const tradingMachine = setup({
           on: remembering(controlStates.paused.on),
           entry: [
             'omsHalt',
+            { type: 'enterState', params: { state: 'paused' } },
             { type: 'announceState', params: ({ context }) => ({ state: 'paused', epoch: context.epoch }) },
           ],
         },
@@ -196,6 +209,7 @@ export const tradingMachine = setup({
           ...controlStates.killed,
           entry: [
             'omsKill',
+            { type: 'enterState', params: { state: 'killed' } },
             { type: 'announceState', params: ({ context }) => ({ state: 'killed', epoch: context.epoch }) },
           ],
         },
@@ -205,6 +219,27 @@ export const tradingMachine = setup({
   },
   on: {
     'session.stop': '.stopped',
+    // Commands only lower risk, so they are taken in every state. Cancels go to the order manager; a
+    // deleverage gets its own actor, which takes its order through risk like every other order.
+    'command.received': [
+      {
+        guard: ({ event }) => event.command.type === 'deleverage',
+        actions: spawnChild('deleverage', {
+          // One actor per claim: a retried command (its lease expired) gets a fresh one.
+          id: ({ event }) => {
+            const { command } = event as CommandReceived;
+            return `deleverage:${command.id}:${command.attempts}`;
+          },
+          input: ({ event }) => ({ command: (event as CommandReceived).command }),
+        }),
+      },
+      {
+        actions: sendTo(
+          ({ system }) => omsOf(system),
+          ({ event }) => ({ type: 'oms.command' as const, command: event.command }),
+        ),
+      },
+    ],
   },
 });
 

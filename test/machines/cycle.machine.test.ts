@@ -158,7 +158,13 @@ function runCycle(options: Harness = {}) {
   const ref = root.getSnapshot().children['cycle'] as unknown as ActorRefFrom<typeof cycle>;
   const finished = () => waitFor(ref, (s) => s.status === 'done', { timeout: 2_000 });
   const sentTo = (id: string) => log.filter((l) => l.id === id).map((l) => l.event);
-  return { ref, log, recorded, loads, finished, sentTo };
+  /** The cycle's state and, while deciding, the decision child's. */
+  const state = () => {
+    const snapshot = ref.getSnapshot();
+    const decision = snapshot.children['decision'] as { getSnapshot(): { value: unknown } } | undefined;
+    return [snapshot.value, decision?.getSnapshot().value ?? null];
+  };
+  return { ref, log, recorded, loads, finished, sentTo, state };
 }
 
 describe('cycle machine: the full path', () => {
@@ -269,7 +275,7 @@ describe('cycle machine: the full path', () => {
       },
     });
     await flush();
-    expect(h.ref.getSnapshot().value).toEqual({ working: 'analysing' });
+    expect(h.state()).toEqual(['deciding', { working: 'analysing' }]);
     expect(h.sentTo('arbiter')).toHaveLength(0);
     expect(held).toHaveLength(1);
     held[0]!();
@@ -377,7 +383,7 @@ describe('cycle machine: superseded and failed', () => {
     const market = deferred<LoadedMarket>();
     const h = runCycle({ loadMarket: () => market.promise });
     await flush();
-    expect(h.ref.getSnapshot().value).toEqual({ working: 'loading' });
+    expect(h.state()).toEqual(['loading', null]);
     expect(h.log).toHaveLength(0);
     market.resolve(loaded());
     expect((await h.finished()).value).toBe('done');
@@ -410,11 +416,13 @@ describe('cycle machine: superseded and failed', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const h = runCycle({ responders: { arbiter: () => null } }); // the arbiter never answers
     await flush();
-    expect(h.ref.getSnapshot().value).toEqual({ working: 'arbitrating' });
+    expect(h.state()).toEqual(['deciding', { working: 'arbitrating' }]);
     await vi.advanceTimersByTimeAsync(30_000);
     const final = await h.finished();
     expect(final.value).toBe('done');
     expect(final.output).toMatchObject({ outcome: 'failed', error: expect.stringContaining('deadline') });
+    // What the decision gathered before the deadline is kept for the record.
+    expect(final.output!.replies.map((r) => r.agent).sort()).toEqual(['a', 'b']);
     expect(h.sentTo('oms')).toHaveLength(0);
     expect(h.recorded).toEqual([expect.objectContaining({ outcome: 'failed' })]);
   });

@@ -85,8 +85,9 @@ function submit(
   replies: Collector<SubmittedReply>,
   cycle: number,
   approvals: ApprovedOrder[],
+  purpose: 'cycle' | 'command' = 'cycle',
 ) {
-  oms.send({ type: 'oms.submit', cycle, approvals, replyTo: replies.ref });
+  oms.send({ type: 'oms.submit', purpose, cycle, approvals, replyTo: replies.ref });
 }
 
 const mode = (oms: Actor<typeof orderManagerMachine>) => (oms.getSnapshot().value as { mode: string }).mode;
@@ -138,7 +139,7 @@ describe('order manager: accepting', () => {
     const approvals = [approval('s1-3-BTCUSDT-0')];
     submit(oms, replies, 3, approvals);
     expect(exec.calls).toHaveLength(1);
-    expect(exec.calls[0]!.job).toEqual({ kind: 'submit', cycle: 3, approvals, replyTo: replies.ref });
+    expect(exec.calls[0]!.job).toEqual({ kind: 'submit', purpose: 'cycle', cycle: 3, approvals, replyTo: replies.ref });
     expect(replies.events).toHaveLength(0);
 
     const outcomes = [submitted('s1-3-BTCUSDT-0')];
@@ -208,6 +209,45 @@ describe('order manager: accepting', () => {
     expect(exec.kinds()).toEqual(['command:c1', 'command:c2']);
     expect(replies.events).toHaveLength(0);
     expect(oms.getSnapshot().status).toBe('active');
+  });
+});
+
+describe("order manager: a command's reduce-only submission", () => {
+  it.each(['halted', 'stopped'] as const)('is executed while %s, not refused', async (target) => {
+    const { oms, exec, replies } = startOms();
+    if (target === 'stopped') {
+      oms.send({ type: 'oms.kill', reason: 'test' });
+      exec.calls[0]!.control.resolve({ outcomes: [] }); // the kill's cancels
+    }
+    const approvals = [approval('dlv-1', { reduceOnly: true, side: 'SELL' })];
+    await flush();
+    submit(oms, replies, 0, approvals, 'command');
+    await flush();
+    const job = exec.calls.map((c) => c.job).find((j) => j.kind === 'submit');
+    expect(job).toMatchObject({ kind: 'submit', purpose: 'command', approvals });
+    expect(replies.events).toEqual([]);
+    expect(mode(oms)).toBe(target);
+  });
+
+  it('stays queued through a halt and a kill that refuse the cycle submissions around it', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    submit(oms, replies, 1, [approval('busy-0')]);
+    submit(oms, replies, 0, [approval('dlv-2', { reduceOnly: true, side: 'SELL' })], 'command');
+    submit(oms, replies, 2, [approval('cyc-0')]);
+    oms.send({ type: 'oms.halt' });
+    oms.send({ type: 'oms.kill', reason: 'test' });
+    expect(replyFor(replies, 2)).toEqual([
+      { type: 'oms.submitted', cycle: 2, outcomes: refusedAll([approval('cyc-0')], 'TRADING_PAUSED') },
+    ]);
+    exec.calls[0]!.control.resolve({ outcomes: [submitted('busy-0')] });
+    await flush();
+    // The kill's cancels go first, then the command's submission still runs.
+    expect(exec.kinds()).toEqual(['submit:1', 'cancel_all']);
+    exec.calls[1]!.control.resolve({ outcomes: [] });
+    await flush();
+    expect(exec.kinds()).toEqual(['submit:1', 'cancel_all', 'submit:0']);
+    expect(exec.calls[2]!.job).toMatchObject({ purpose: 'command' });
   });
 });
 

@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { SimulatedClock } from 'xstate';
 import { generateKey } from '../../src/domain/keys.js';
-import { createEventLines } from '../../src/runtime/trading/event-lines.js';
+import { createStdoutEventLines } from '../../src/adapters/event-lines/stdout-event-lines.js';
 import { readTradingConfig } from '../../src/runtime/trading/trading-config.js';
 import type { TradingConfig } from '../../src/runtime/trading/trading-config.js';
 import { createTradingSystem } from '../../src/runtime/trading/trading-system.js';
-import type { TradingSystem } from '../../src/runtime/trading/trading-system.js';
+import type { TradingSystem, TradingSystemDeps } from '../../src/runtime/trading/trading-system.js';
 import { openTestStore } from './stores.js';
 import type { StoreKind, TestStore } from './stores.js';
 
@@ -45,6 +45,7 @@ export async function openTestTrading(
   kind: StoreKind,
   env: Record<string, string> = {},
   existing?: TestStore,
+  options: Pick<TradingSystemDeps, 'inspect'> = {},
 ): Promise<TestTrading> {
   const testStore = existing ?? (await openTestStore(kind));
   const config = readTradingConfig({
@@ -60,11 +61,12 @@ export async function openTestTrading(
   const system = await createTradingSystem({
     config,
     store: testStore.store,
-    lines: createEventLines(sink),
+    lines: createStdoutEventLines(sink),
     log: pino({ level: 'silent' }),
     clock,
     timers: clock,
     backgroundTimers: false,
+    ...options,
   });
   await system.settled();
   return {

@@ -7,7 +7,7 @@ import { openStore } from '../../adapters/open-store.js';
 import { systemClock } from '../../ports/clock.js';
 import { createLogger } from '../logger.js';
 import { exitCleanlyOnSignals } from '../shutdown.js';
-import { createEventLines } from './event-lines.js';
+import { createStdoutEventLines } from '../../adapters/event-lines/stdout-event-lines.js';
 import { readTradingConfig } from './trading-config.js';
 import { createTradingSystem } from './trading-system.js';
 
@@ -15,7 +15,7 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspe
   const config = readTradingConfig(env); // ConfigError → exit 2 with the message
   const log = createLogger('tcs-trading', config.logLevel);
   const store = await openStore(config.storeUrl);
-  const lines = createEventLines();
+  const lines = createStdoutEventLines();
   const inspector = options.inspect ? await startInspector(log, config.inspectUrl) : null;
   const system = await createTradingSystem({
     config,

@@ -12,14 +12,14 @@ import { parseInstruments } from '../../src/domain/instruments.js';
 import type { MarketView } from '../../src/domain/market.js';
 import { signApproval } from '../../src/domain/order-token.js';
 import type { ApprovedOrder, OrderRequest } from '../../src/domain/orders.js';
-import { DEFAULT_RISK_LIMITS } from '../../src/domain/risk/risk-engine.js';
+import type { EventLine } from '../../src/domain/event-lines.js';
 import { UsedTokenLedger } from '../../src/domain/used-token-ledger.js';
 import type { Venue } from '../../src/ports/venue.js';
 import { generateKey } from '../../src/domain/keys.js';
-import { createEventLines } from '../../src/runtime/trading/event-lines.js';
-import { createJobExecutor } from '../../src/runtime/trading/order-executor.js';
-import type { JobExecutor } from '../../src/runtime/trading/order-executor.js';
-import { TradingMetrics } from '../../src/runtime/trading/trading-metrics.js';
+import { createCommandCompletion } from '../../src/application/command-completion.js';
+import { createOrderExecution } from '../../src/application/order-execution.js';
+import type { JobExecutor } from '../../src/application/order-execution.js';
+import { createOrderGate } from '../../src/application/order-gate.js';
 import { STORE_KINDS, openTestStore } from '../support/stores.js';
 import type { TestStore } from '../support/stores.js';
 import { applyControl } from '../../src/application/control-transition.js';
@@ -46,22 +46,25 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     venue = await openPaperVenue({ kv: t.store.kv, instruments, clock });
     market = await createSyntheticFeed({ instruments, seed: 7 }).next(NOW);
     lines = [];
-    execute = createJobExecutor({
+    const events = { emit: (line: EventLine) => lines.push(JSON.stringify(line)) };
+    const accountChanged = async () => {};
+    execute = createOrderExecution({
       venue,
       store: t.store,
       clock,
-      secret: SECRET,
       mode: 'paper',
-      instruments: new Map(instruments.map((i) => [i.symbol, i])),
-      riskLimits: DEFAULT_RISK_LIMITS,
-      tokenTtlMs: 10_000,
-      ledger: new UsedTokenLedger(),
-      lines: createEventLines({ write: (l) => lines.push(l) }),
-      metrics: new TradingMetrics(),
+      events,
+      gate: createOrderGate({
+        control: t.store.control,
+        clock,
+        secret: SECRET,
+        ledger: new UsedTokenLedger(),
+        orderManagerMode: () => omsMode,
+      }),
+      completeCommand: createCommandCompletion({ store: t.store, clock, events, accountChanged }),
       market: async () => market,
-      accountChanged: async () => {},
+      accountChanged,
       log: pino({ level: 'silent' }),
-      orderManagerMode: () => omsMode,
     });
   }
 
@@ -81,7 +84,8 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
   const approve = (o: OrderRequest, epoch = 0, expiresAt = NOW + 10_000) =>
     signApproval(o, { secret: SECRET, epoch, expiresAt });
   const submit = async (approvals: ApprovedOrder[], signal = new AbortController().signal) =>
-    (await execute({ kind: 'submit', cycle: 1, approvals, replyTo: undefined as never }, signal)).outcomes;
+    (await execute({ kind: 'submit', purpose: 'cycle', cycle: 1, approvals, replyTo: undefined as never }, signal))
+      .outcomes;
 
   it('submits a valid approval exactly once', async () => {
     await setup();
@@ -118,7 +122,8 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     const [outcome] = await submit([tamper(approve(order()))]);
     expect(outcome).toMatchObject({ status: 'refused', code });
     expect(await venue.openOrders()).toHaveLength(0);
-    expect(lines).toHaveLength(0);
+    // The refusal is reported; nothing reached the venue, so there is no order_submitted.
+    expect(lines.map((l) => JSON.parse(l).event)).toEqual(['order_refused']);
   });
 
   it('refuses an approval from before a pause, even before this process heard of the pause, and after the resume', async () => {
@@ -152,54 +157,5 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     await applyControl(t.store.control, { type: 'control.kill', reason: 'test' }, who);
     expect((await submit([approve(order(), 1)]))[0]).toMatchObject({ status: 'refused', code: 'TRADING_KILLED' });
     expect(await venue.openOrders()).toHaveLength(0);
-  });
-
-  it('executes a deleverage command as a signed reduce-only order, also when killed, and completes it once', async () => {
-    await setup();
-    await submit([approve(order({ type: 'market', limitPrice: null, qty: 0.02 }))]);
-    await applyControl(t.store.control, { type: 'control.kill', reason: 'test' }, who);
-    const enqueued = await t.store.commands.enqueue({
-      id: 'dlv-1',
-      type: 'deleverage',
-      payload: { symbol: 'BTCUSDT', reduce_pct: 0.5 },
-      enqueued_at: who.at,
-    });
-    const [command] = await t.store.commands.claim('test', { max: 1, leaseMs: 1000, now: NOW });
-    expect(command?.id).toBe(enqueued.record.id);
-    await execute({ kind: 'command', command: command! }, new AbortController().signal);
-    const done = await t.store.commands.get('dlv-1');
-    expect(done).toMatchObject({ status: 'done', result: { status: 'submitted', side: 'SELL', qty: 0.01 } });
-    expect((await venue.account(market)).positions.find((p) => p.symbol === 'BTCUSDT')?.qty).toBeCloseTo(0.01, 10);
-    const [executed] = await t.store.events.query({ kind: 'command_executed', limit: 1 });
-    expect(executed?.body).toMatchObject({ command_id: 'dlv-1', type: 'deleverage' });
-  });
-
-  it('retries a deleverage whose venue call failed, instead of refusing its own order id as a replay', async () => {
-    await setup();
-    await submit([approve(order({ type: 'market', limitPrice: null, qty: 0.02 }))]);
-    const realSubmit = venue.submit.bind(venue);
-    let failures = 1;
-    venue.submit = async (o, m) => {
-      if (failures-- > 0) throw new Error('store unreachable');
-      return realSubmit(o, m);
-    };
-    await t.store.commands.enqueue({
-      id: 'dlv-retry',
-      type: 'deleverage',
-      payload: { symbol: 'BTCUSDT', reduce_pct: 1 },
-      enqueued_at: who.at,
-    });
-    const [first] = await t.store.commands.claim('test', { max: 1, leaseMs: 1000, now: NOW });
-    await expect(execute({ kind: 'command', command: first! }, new AbortController().signal)).rejects.toThrow(
-      'store unreachable',
-    );
-    expect((await t.store.commands.get('dlv-retry'))?.status).toBe('claimed');
-    const [again] = await t.store.commands.claim('test', { max: 1, leaseMs: 1000, now: NOW + 5000 });
-    await execute({ kind: 'command', command: again! }, new AbortController().signal);
-    expect(await t.store.commands.get('dlv-retry')).toMatchObject({
-      status: 'done',
-      result: { status: 'submitted', qty: 0.02 },
-    });
-    expect((await venue.account(market)).positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0).toBe(0);
   });
 });

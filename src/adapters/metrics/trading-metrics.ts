@@ -1,10 +1,12 @@
 /**
  * Metrics of the trading process (label process="trading", names prefixed tcs_trading_ so they
- * never collide with the API's own). The text is published to the store after each cycle and the
- * API appends it to its /metrics.
+ * never collide with the API's own). Counters are derived from the event lines (`observe`), so a
+ * line and its metric can never disagree; the account and state gauges are set by the publisher.
+ * The text is published to the store with the heartbeat and the API appends it to its /metrics.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SYSTEM_STATES } from '../../domain/control.js';
+import type { EventLine } from '../../domain/event-lines.js';
 import type { SystemState } from '../../domain/control.js';
 import type { AccountSnapshot } from '../../domain/portfolio.js';
 import { positionNotional } from '../../domain/portfolio.js';
@@ -83,6 +85,32 @@ export class TradingMetrics {
   constructor() {
     this.registry.setDefaultLabels({ process: 'trading' });
     collectDefaultMetrics({ register: this.registry, prefix: 'tcs_trading_' });
+  }
+
+  /** Counts what an event line reports. */
+  observe(line: EventLine): void {
+    switch (line.event) {
+      case 'signal_generated':
+        return this.signals.inc({ agent: line.agent });
+      case 'risk_approved':
+        return this.approvals.inc();
+      case 'risk_rejected':
+        return this.denials.inc({ guard: line.guard, code: line.code });
+      case 'order_submitted':
+        return this.orders.inc({ result: 'submitted' });
+      case 'order_rejected':
+        return this.orders.inc({ result: 'rejected' });
+      case 'order_refused':
+        return this.refusals.inc({ code: line.code });
+      case 'order_filled':
+        return this.fills.inc({ liquidity: line.liquidity });
+      case 'cycle_end':
+        return this.cycleDuration.observe(line.duration_ms / 1000);
+      case 'control_changed':
+        return this.observeState(line.state);
+      default:
+        return;
+    }
   }
 
   observeAccount(account: AccountSnapshot): void {

@@ -4,7 +4,7 @@
  * tokens, the submissions, the account, the control epoch and the duration. Written for every
  * cycle, also when nothing was decided.
  */
-import type { CycleRecord } from '../../../machines/cycle.machine.js';
+import type { CycleRecord } from '../../machines/cycle.machine.js';
 
 export function decisionEntry(
   record: CycleRecord,

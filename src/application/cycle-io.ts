@@ -1,0 +1,70 @@
+/**
+ * The cycle's two I/O steps, supplied to the cycle statechart: `loadMarket` (re-read the control
+ * record, pick up queued commands, advance the market, let resting orders fill) and `recordDecision`
+ * (the DecisionLog entry in the hash-chained event store, then the account for the API, and the
+ * optional drawdown circuit breaker).
+ */
+import type { ControlRecord } from '../domain/control.js';
+import { eventLine } from '../domain/event-lines.js';
+import type { Instrument, MarketView } from '../domain/market.js';
+import type { Clock } from '../ports/clock.js';
+import type { MarketFeed } from '../ports/market-feed.js';
+import type { Store } from '../ports/store.js';
+import type { TradingEvents } from '../ports/trading-events.js';
+import type { Venue } from '../ports/venue.js';
+import type { CycleRecord, LoadedMarket } from '../../machines/cycle.machine.js';
+import { checkCircuitBreaker } from './circuit-breaker.js';
+import { decisionEntry } from './decision-entry.js';
+
+export interface CycleIoDeps {
+  store: Store;
+  venue: Venue;
+  feed: MarketFeed;
+  clock: Clock;
+  events: TradingEvents;
+  circuitBreakerDrawdown: number | null;
+  instruments: readonly Instrument[];
+  /** Brings the root actor to a record's state (the same path as store notifications). */
+  syncControl(record: ControlRecord): void;
+  pumpCommands(): Promise<void>;
+  /** Keeps the cycle's market for work done between cycles (commands). */
+  rememberMarket(market: MarketView): void;
+  /** Publishes the account after the cycle. */
+  accountChanged(): Promise<void>;
+  /** When the cycle began (its cycle_start), for the entry's duration. */
+  cycleStartedAt(cycle: number): number | undefined;
+}
+
+export function createCycleIo(deps: CycleIoDeps) {
+  const loadMarket = async ({ epoch }: { epoch: number }): Promise<LoadedMarket> => {
+    // The notification path is fast but not guaranteed; re-reading here bounds any miss to a cycle.
+    const control = await deps.store.control.read();
+    deps.syncControl(control);
+    const now = deps.clock.now();
+    if (control.state !== 'running' || control.epoch !== epoch) {
+      // The cycle is superseded: touch neither the market nor the venue (nothing fills while paused).
+      return { now, market: new Map(), account: await deps.venue.account(), control };
+    }
+    await deps.pumpCommands();
+    const market = await deps.feed.next(now);
+    deps.rememberMarket(market);
+    const fills = await deps.venue.onMarket(market);
+    for (const fill of fills) deps.events.emit(eventLine.orderFilled(fill));
+    const account = await deps.venue.account(market);
+    return { now, market, account, control };
+  };
+
+  const recordDecision = async (record: CycleRecord): Promise<void> => {
+    const now = deps.clock.now();
+    const startedAt = deps.cycleStartedAt(record.cycle) ?? record.now ?? now;
+    const entry = decisionEntry(record, Math.round(now - startedAt));
+    const at = new Date(now).toISOString();
+    await deps.store.events.append({ kind: 'decision', at, symbol: entry.symbol, body: entry.body });
+    await deps.accountChanged();
+    const account = await deps.venue.account();
+    const tripped = await checkCircuitBreaker(deps.store, deps.instruments, account, deps.circuitBreakerDrawdown, at);
+    if (tripped) deps.syncControl(tripped);
+  };
+
+  return { loadMarket, recordDecision };
+}

@@ -1,0 +1,45 @@
+/**
+ * Preparing a deleverage command for the risk actor: the live position (not the API's snapshot), the
+ * reduce-only order from it, the market and account the risk engine judges it on, and the stored
+ * control epoch to sign it for. When there is nothing to send (flat, less than a lot, a bad payload)
+ * the result says so and the command completes without an order.
+ */
+import { deleverageOrder } from '../domain/deleverage.js';
+import type { CommandRecord } from '../domain/commands.js';
+import type { Instrument, MarketView } from '../domain/market.js';
+import type { Clock } from '../ports/clock.js';
+import type { ControlStore } from '../ports/control-store.js';
+import type { Venue } from '../ports/venue.js';
+import type { PreparedDeleverage } from '../../machines/deleverage.machine.js';
+
+export interface DeleveragePreparationDeps {
+  venue: Venue;
+  control: ControlStore;
+  clock: Clock;
+  instruments: ReadonlyMap<string, Instrument>;
+  /** The latest market (the current cycle's, or a fresh read when there is none). */
+  market(): Promise<MarketView>;
+}
+
+export function createDeleveragePreparation(deps: DeleveragePreparationDeps) {
+  return async (command: CommandRecord): Promise<PreparedDeleverage> => {
+    const symbol = String(command.payload.symbol);
+    const market = await deps.market();
+    const account = await deps.venue.account(market);
+    const position = account.positions.find((p) => p.symbol === symbol)?.qty ?? 0;
+    const prepared = deleverageOrder(command.id, command.payload, deps.instruments.get(symbol), position);
+    if (prepared.kind === 'invalid')
+      return { kind: 'result', result: { status: 'invalid', message: prepared.message } };
+    if (prepared.kind === 'nothing') {
+      return {
+        kind: 'result',
+        result: { status: 'nothing', message: prepared.message, position_qty: prepared.positionQty },
+      };
+    }
+    if (!market.has(symbol)) {
+      return { kind: 'result', result: { status: 'invalid', message: `no market data for ${symbol}` } };
+    }
+    const control = await deps.control.read();
+    return { kind: 'order', order: prepared.order, account, market, epoch: control.epoch, now: deps.clock.now() };
+  };
+}

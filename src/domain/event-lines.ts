@@ -1,0 +1,203 @@
+/**
+ * The trading process's event lines (spec section 6) as one discriminated union, with one
+ * constructor per event so every line of a kind is built in exactly one place. The six spec events
+ * carry exactly the spec's fields, `event` first; the others are this service's own, documented in
+ * the README. Writers (stdout, metrics) only consume these values.
+ */
+import type { SystemState } from './control.js';
+import type { Fill, Side, VenueOrder } from './orders.js';
+import type { GuardCheck } from './risk/risk-engine.js';
+import type { Signal } from './signal.js';
+
+export interface SessionStartedLine {
+  event: 'session_started';
+  mode: string;
+  strategies: string[];
+}
+export interface CycleStartLine {
+  event: 'cycle_start';
+  cycle: number;
+  timestamp: string;
+}
+export interface SignalGeneratedLine {
+  event: 'signal_generated';
+  agent: string;
+  symbol: string;
+  direction: number;
+  confidence: number;
+}
+export interface RiskApprovedLine {
+  event: 'risk_approved';
+  symbol: string;
+  size: number;
+  token: string;
+}
+export interface OrderSubmittedLine {
+  event: 'order_submitted';
+  symbol: string;
+  side: Side;
+  qty: number;
+  mode: string;
+}
+export interface CycleEndLine {
+  event: 'cycle_end';
+  cycle: number;
+  duration_ms: number;
+}
+export interface RiskRejectedLine {
+  event: 'risk_rejected';
+  symbol: string;
+  guard: string;
+  code: string;
+  value: number | null;
+  limit: number | null;
+}
+export interface OrderFilledLine {
+  event: 'order_filled';
+  symbol: string;
+  side: Side;
+  qty: number;
+  price: number;
+  fee: number;
+  liquidity: Fill['liquidity'];
+  client_order_id: string;
+}
+export interface OrderRejectedLine {
+  event: 'order_rejected';
+  symbol: string;
+  client_order_id: string;
+  reason: string;
+}
+/** The order manager refused to submit (token, epoch, state): the venue never saw the order. */
+export interface OrderRefusedLine {
+  event: 'order_refused';
+  client_order_id: string;
+  code: string;
+}
+export interface OrdersCancelledLine {
+  event: 'orders_cancelled';
+  reason: string;
+  symbols: string[] | 'all';
+  count: number;
+  client_order_ids: string[];
+}
+export interface ControlChangedLine {
+  event: 'control_changed';
+  state: SystemState;
+  epoch: number;
+}
+export interface CommandExecutedLine {
+  event: 'command_executed';
+  command_id: string;
+  type: string;
+  status: string;
+}
+export interface SessionStoppedLine {
+  event: 'session_stopped';
+  reason: string;
+}
+
+export type EventLine =
+  | SessionStartedLine
+  | CycleStartLine
+  | SignalGeneratedLine
+  | RiskApprovedLine
+  | OrderSubmittedLine
+  | CycleEndLine
+  | RiskRejectedLine
+  | OrderFilledLine
+  | OrderRejectedLine
+  | OrderRefusedLine
+  | OrdersCancelledLine
+  | ControlChangedLine
+  | CommandExecutedLine
+  | SessionStoppedLine;
+
+export type EventName = EventLine['event'];
+
+/** One constructor per event; field order is the order on the line. */
+export const eventLine = {
+  sessionStarted: (mode: string, strategies: string[]): SessionStartedLine => ({
+    event: 'session_started',
+    mode,
+    strategies,
+  }),
+  cycleStart: (cycle: number, at: number): CycleStartLine => ({
+    event: 'cycle_start',
+    cycle,
+    timestamp: new Date(at).toISOString(),
+  }),
+  signalGenerated: (s: Signal): SignalGeneratedLine => ({
+    event: 'signal_generated',
+    agent: s.agent,
+    symbol: s.symbol,
+    direction: s.direction,
+    confidence: s.confidence,
+  }),
+  riskApproved: (symbol: string, size: number, token: string): RiskApprovedLine => ({
+    event: 'risk_approved',
+    symbol,
+    size,
+    token,
+  }),
+  orderSubmitted: (order: VenueOrder, mode: string): OrderSubmittedLine => ({
+    event: 'order_submitted',
+    symbol: order.symbol,
+    side: order.side,
+    qty: order.qty,
+    mode,
+  }),
+  cycleEnd: (cycle: number, durationMs: number): CycleEndLine => ({
+    event: 'cycle_end',
+    cycle,
+    duration_ms: durationMs,
+  }),
+  riskRejected: (symbol: string, check: GuardCheck): RiskRejectedLine => ({
+    event: 'risk_rejected',
+    symbol,
+    guard: check.guard,
+    code: check.code,
+    value: check.value,
+    limit: check.limit,
+  }),
+  orderFilled: (fill: Fill): OrderFilledLine => ({
+    event: 'order_filled',
+    symbol: fill.symbol,
+    side: fill.side,
+    qty: fill.qty,
+    price: fill.price,
+    fee: fill.fee,
+    liquidity: fill.liquidity,
+    client_order_id: fill.clientOrderId,
+  }),
+  orderRejected: (order: VenueOrder): OrderRejectedLine => ({
+    event: 'order_rejected',
+    symbol: order.symbol,
+    client_order_id: order.clientOrderId,
+    reason: order.rejectReason ?? 'rejected',
+  }),
+  orderRefused: (clientOrderId: string, code: string): OrderRefusedLine => ({
+    event: 'order_refused',
+    client_order_id: clientOrderId,
+    code,
+  }),
+  ordersCancelled: (reason: string, symbols: string[] | undefined, cancelled: VenueOrder[]): OrdersCancelledLine => ({
+    event: 'orders_cancelled',
+    reason,
+    symbols: symbols ?? 'all',
+    count: cancelled.length,
+    client_order_ids: cancelled.map((o) => o.clientOrderId),
+  }),
+  controlChanged: (state: SystemState, epoch: number): ControlChangedLine => ({
+    event: 'control_changed',
+    state,
+    epoch,
+  }),
+  commandExecuted: (commandId: string, type: string, status: string): CommandExecutedLine => ({
+    event: 'command_executed',
+    command_id: commandId,
+    type,
+    status,
+  }),
+  sessionStopped: (reason: string): SessionStoppedLine => ({ event: 'session_stopped', reason }),
+};

@@ -1,0 +1,144 @@
+/**
+ * The named parts of the trading process, built from the application layer and wired to each other
+ * and to the root actor: publisher (account, heartbeat, metrics), control sync, command pump, order
+ * gate and execution, command completion, deleverage preparation and cycle I/O; and the root machine
+ * with them supplied. The root actor is reached through `actor()` because it is created from the
+ * machine built here.
+ */
+import type { Logger } from 'pino';
+import type { Actor } from 'xstate';
+import { findOms } from '../../../machines/system.js';
+import type { OmsMode } from '../../../machines/order-manager.machine.js';
+import type { tradingMachine } from '../../../machines/trading.machine.js';
+import { createCommandCompletion } from '../../application/command-completion.js';
+import { createCommandPump } from '../../application/command-pump.js';
+import { createControlSync } from '../../application/control-sync.js';
+import { createCycleIo } from '../../application/cycle-io.js';
+import { createDeleveragePreparation } from '../../application/deleverage.js';
+import { createOrderExecution } from '../../application/order-execution.js';
+import { createOrderGate } from '../../application/order-gate.js';
+import { createPublisher } from '../../application/publisher.js';
+import type { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
+import type { MarketView } from '../../domain/market.js';
+import { UsedTokenLedger } from '../../domain/used-token-ledger.js';
+import type { Clock } from '../../ports/clock.js';
+import type { MarketFeed } from '../../ports/market-feed.js';
+import type { Store } from '../../ports/store.js';
+import type { TradingEvents } from '../../ports/trading-events.js';
+import type { Venue } from '../../ports/venue.js';
+import type { TradingConfig } from './trading-config.js';
+import { provideTradingMachine } from './trading-machine.js';
+
+export interface TradingPartsDeps {
+  config: TradingConfig;
+  store: Store;
+  venue: Venue;
+  feed: MarketFeed;
+  clock: Clock;
+  log: Logger;
+  events: TradingEvents;
+  metrics: TradingMetrics;
+  consumer: string;
+  identity: { pid: number; host: string };
+  actor(): Actor<typeof tradingMachine>;
+}
+
+export function createTradingParts(deps: TradingPartsDeps) {
+  const { config, store, venue, clock, log, events, metrics } = deps;
+  const root = () => deps.actor().getSnapshot().context;
+  const publisher = createPublisher({
+    kv: store.kv,
+    venue,
+    clock,
+    mode: config.executionMode,
+    identity: deps.identity,
+    metrics,
+    root: () => {
+      const { state, epoch, lastCycle } = root();
+      return { state, epoch, lastCycle: lastCycle?.cycle ?? 0, lastCycleAt: lastCycle?.now ?? null };
+    },
+  });
+  const syncControl = createControlSync({ epoch: () => root().epoch, send: (event) => deps.actor().send(event) });
+  const commands = createCommandPump(store.commands, clock, deps.consumer, (command) =>
+    deps.actor().send({ type: 'command.received', command }),
+  );
+
+  // The market of the latest cycle; commands between cycles act on it (or on a fresh read).
+  let lastMarket: MarketView | null = null;
+  const currentMarket = async () => (lastMarket ??= await deps.feed.next(clock.now()));
+  const completeCommand = createCommandCompletion({ store, clock, events, accountChanged: publisher.accountChanged });
+  const gate = createOrderGate({
+    control: store.control,
+    clock,
+    secret: config.hmacSecret,
+    ledger: new UsedTokenLedger(),
+    orderManagerMode: () => omsMode(deps.actor()),
+  });
+  const executeJob = createOrderExecution({
+    venue,
+    store,
+    clock,
+    mode: config.executionMode,
+    events,
+    gate,
+    completeCommand,
+    log,
+    market: currentMarket,
+    accountChanged: publisher.accountChanged,
+  });
+  const prepareDeleverage = createDeleveragePreparation({
+    venue,
+    control: store.control,
+    clock,
+    instruments: new Map(config.instruments.map((i) => [i.symbol, i])),
+    market: currentMarket,
+  });
+  const cycleStarts = new Map<number, number>();
+  const io = createCycleIo({
+    store,
+    venue,
+    feed: deps.feed,
+    clock,
+    events,
+    syncControl,
+    circuitBreakerDrawdown: config.circuitBreakerDrawdown,
+    instruments: config.instruments,
+    pumpCommands: commands.pump,
+    rememberMarket: (market) => (lastMarket = market),
+    accountChanged: publisher.accountChanged,
+    cycleStartedAt: (cycle) => cycleStarts.get(cycle),
+  });
+
+  const machine = provideTradingMachine({
+    clock,
+    events,
+    log,
+    executeJob,
+    completeCommand,
+    loadMarket: io.loadMarket,
+    recordDecision: io.recordDecision,
+    prepareDeleverage,
+    commandSettled: commands.release,
+    cycleStarted: (cycle) => cycleStarts.set(cycle, clock.now()),
+    cycleEnded: (cycle) => {
+      const started = cycleStarts.get(cycle) ?? clock.now();
+      cycleStarts.delete(cycle);
+      return Math.max(0, Math.round(clock.now() - started));
+    },
+    stateEntered: () => void publisher.heartbeat().catch((err: unknown) => log.warn({ err }, 'heartbeat write failed')),
+    cycleReported: (record, error) => {
+      metrics.cycles.inc({ outcome: record?.outcome ?? 'failed' });
+      if (record?.error) log.error({ cycle: record.cycle, error: record.error }, 'cycle failed');
+      if (error !== undefined) log.error({ err: error }, 'cycle crashed');
+    },
+  });
+  return { machine, publisher, syncControl, commands };
+}
+
+/** The order manager's mode, read synchronously from its snapshot; `stopped` once it is gone. */
+function omsMode(actor: Actor<typeof tradingMachine>): OmsMode {
+  const oms = findOms(actor.system)?.getSnapshot();
+  if (!oms) return 'stopped';
+  if (oms.matches({ mode: 'accepting' })) return 'accepting';
+  return oms.matches({ mode: 'stopped' }) ? 'stopped' : 'halted';
+}

@@ -11,14 +11,19 @@ import { findOms } from '../../../machines/system.js';
 import type { OmsMode } from '../../../machines/order-manager.machine.js';
 import type { tradingMachine } from '../../../machines/trading.machine.js';
 import { createCommandCompletion } from '../../application/command-completion.js';
+import type { CompleteCommand } from '../../application/command-completion.js';
 import { createCommandPump } from '../../application/command-pump.js';
+import type { CommandPump } from '../../application/command-pump.js';
 import { createControlSync } from '../../application/control-sync.js';
 import { createCycleIo } from '../../application/cycle-io.js';
 import { createDeleveragePreparation } from '../../application/deleverage.js';
 import { createOrderExecution } from '../../application/order-execution.js';
+import type { JobExecutor } from '../../application/order-execution.js';
 import { createOrderGate } from '../../application/order-gate.js';
 import { createPublisher } from '../../application/publisher.js';
+import type { Publisher } from '../../application/publisher.js';
 import type { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
+import type { ControlRecord } from '../../domain/control.js';
 import type { MarketView } from '../../domain/market.js';
 import { UsedTokenLedger } from '../../domain/used-token-ledger.js';
 import type { Clock } from '../../ports/clock.js';
@@ -43,7 +48,21 @@ export interface TradingPartsDeps {
   actor(): Actor<typeof tradingMachine>;
 }
 
-export function createTradingParts(deps: TradingPartsDeps) {
+/** The parts other parts and the root machine are built from. */
+interface TradingParts {
+  publisher: Publisher;
+  syncControl(record: ControlRecord): void;
+  commands: CommandPump;
+  /** The market of the latest cycle. */
+  market: { last: MarketView | null };
+  completeCommand: CompleteCommand;
+  executeJob: JobExecutor;
+  prepareDeleverage: ReturnType<typeof createDeleveragePreparation>;
+}
+
+export function createTradingParts(
+  deps: TradingPartsDeps,
+): TradingParts & { machine: ReturnType<typeof provideTradingMachine> } {
   const { config, store, venue, clock, log, events, metrics } = deps;
   const root = () => deps.actor().getSnapshot().context;
   const publisher = createPublisher({
@@ -62,10 +81,9 @@ export function createTradingParts(deps: TradingPartsDeps) {
   const commands = createCommandPump(store.commands, clock, deps.consumer, (command) =>
     deps.actor().send({ type: 'command.received', command }),
   );
-
   // The market of the latest cycle; commands between cycles act on it (or on a fresh read).
-  let lastMarket: MarketView | null = null;
-  const currentMarket = async () => (lastMarket ??= await deps.feed.next(clock.now()));
+  const market = { last: null as MarketView | null };
+  const currentMarket = async () => (market.last ??= await deps.feed.next(clock.now()));
   const completeCommand = createCommandCompletion({ store, clock, events, accountChanged: publisher.accountChanged });
   const gate = createOrderGate({
     control: store.control,
@@ -93,6 +111,13 @@ export function createTradingParts(deps: TradingPartsDeps) {
     instruments: new Map(config.instruments.map((i) => [i.symbol, i])),
     market: currentMarket,
   });
+  const parts = { publisher, syncControl, commands, market, completeCommand, executeJob, prepareDeleverage };
+  return { ...parts, machine: machineWith(deps, parts) };
+}
+
+/** The root machine with the parts supplied, and the cycle's I/O built on them. */
+function machineWith(deps: TradingPartsDeps, parts: Omit<ReturnType<typeof createTradingParts>, 'machine'>) {
+  const { config, store, venue, clock, log, events, metrics } = deps;
   const cycleStarts = new Map<number, number>();
   const io = createCycleIo({
     store,
@@ -100,39 +125,38 @@ export function createTradingParts(deps: TradingPartsDeps) {
     feed: deps.feed,
     clock,
     events,
-    syncControl,
+    syncControl: parts.syncControl,
     circuitBreakerDrawdown: config.circuitBreakerDrawdown,
     instruments: config.instruments,
-    pumpCommands: commands.pump,
-    rememberMarket: (market) => (lastMarket = market),
-    accountChanged: publisher.accountChanged,
+    pumpCommands: parts.commands.pump,
+    rememberMarket: (market) => (parts.market.last = market),
+    accountChanged: parts.publisher.accountChanged,
     cycleStartedAt: (cycle) => cycleStarts.get(cycle),
   });
-
-  const machine = provideTradingMachine({
+  return provideTradingMachine({
     clock,
     events,
     log,
-    executeJob,
-    completeCommand,
+    executeJob: parts.executeJob,
+    completeCommand: parts.completeCommand,
     loadMarket: io.loadMarket,
     recordDecision: io.recordDecision,
-    prepareDeleverage,
-    commandSettled: commands.release,
+    prepareDeleverage: parts.prepareDeleverage,
+    commandSettled: parts.commands.release,
     cycleStarted: (cycle) => cycleStarts.set(cycle, clock.now()),
     cycleEnded: (cycle) => {
       const started = cycleStarts.get(cycle) ?? clock.now();
       cycleStarts.delete(cycle);
       return Math.max(0, Math.round(clock.now() - started));
     },
-    stateEntered: () => void publisher.heartbeat().catch((err: unknown) => log.warn({ err }, 'heartbeat write failed')),
+    stateEntered: () =>
+      void parts.publisher.heartbeat().catch((err: unknown) => log.warn({ err }, 'heartbeat write failed')),
     cycleReported: (record, error) => {
       metrics.cycles.inc({ outcome: record?.outcome ?? 'failed' });
       if (record?.error) log.error({ cycle: record.cycle, error: record.error }, 'cycle failed');
       if (error !== undefined) log.error({ err: error }, 'cycle crashed');
     },
   });
-  return { machine, publisher, syncControl, commands };
 }
 
 /** The order manager's mode, read synchronously from its snapshot; `stopped` once it is gone. */

@@ -16,7 +16,8 @@ import type { tradingMachine } from '../../../machines/trading.machine.js';
 import { createSyntheticFeed } from '../../adapters/market-data/index.js';
 import { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
 import { openPaperVenue } from '../../adapters/paper-venue/index.js';
-import type { SystemState } from '../../domain/control.js';
+import type { ControlRecord, SystemState } from '../../domain/control.js';
+import type { StrategyAgent } from '../../domain/strategy-agent.js';
 import { eventLine } from '../../domain/event-lines.js';
 import { signApproval } from '../../domain/order-token.js';
 import type { Clock } from '../../ports/clock.js';
@@ -72,12 +73,8 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const feed =
     deps.feed ?? createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
   const metrics = new TradingMetrics();
-  const events: TradingEvents = {
-    emit: (line) => {
-      metrics.observe(line);
-      deps.lines.emit(line);
-    },
-  };
+  // Every line goes to the writer and to the metrics, which count what the lines report.
+  const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
   const sessionId = randomBytes(4).toString('hex');
 
   await assertNoOtherTradingProcess(store.kv, clock);
@@ -96,20 +93,9 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     actor: () => actor,
   });
 
-  // The signer closes over the secret so it never enters actor context (which the inspector shows).
-  const sign: ApprovalSigner = (order, epoch, expiresAt) =>
-    signApproval(order, { secret: config.hmacSecret, epoch, expiresAt });
   const actor = createActor(parts.machine, {
     systemId: 'trading',
-    input: {
-      control: initial,
-      cycleMs: config.cycleMs,
-      strategies,
-      instruments: config.instruments,
-      arbitration: config.arbitration,
-      allocation: { riskFraction: config.riskFraction, orderStyle: config.orderStyle, sessionId },
-      risk: { limits: config.riskLimits, tokenTtlMs: config.tokenTtlMs, sign },
-    },
+    input: rootInput(config, initial, strategies, sessionId),
     ...(deps.timers ? { clock: deps.timers } : {}),
     ...(deps.inspect ? { inspect: deps.inspect } : {}),
   });
@@ -137,17 +123,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   await parts.publisher.heartbeat();
   await parts.publisher.metrics();
 
-  const settled = async (timeoutMs = 10_000) => {
-    const deadline = Date.now() + timeoutMs;
-    await waitFor(actor, (s) => !s.matches({ control: { running: 'cycling' } }), { timeout: timeoutMs });
-    const oms = findOms(actor.system);
-    if (oms) await waitFor(oms, (s) => s.matches({ work: 'idle' }), { timeout: timeoutMs });
-    // Deleverage actors finish on their own turns after the order manager answers them.
-    while (deleveraging(actor)) {
-      if (Date.now() > deadline) throw new Error(`a deleverage was still running after ${timeoutMs} ms`);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  };
+  const settled = (timeoutMs = 10_000) => settle(actor, timeoutMs);
 
   return {
     actor,
@@ -168,6 +144,34 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
       deps.lines.flush?.();
     },
   };
+}
+
+/** The root's input. The signer closes over the secret so it never enters actor context (which the inspector shows). */
+function rootInput(config: TradingConfig, control: ControlRecord, strategies: StrategyAgent[], sessionId: string) {
+  const sign: ApprovalSigner = (order, epoch, expiresAt) =>
+    signApproval(order, { secret: config.hmacSecret, epoch, expiresAt });
+  return {
+    control,
+    cycleMs: config.cycleMs,
+    strategies,
+    instruments: config.instruments,
+    arbitration: config.arbitration,
+    allocation: { riskFraction: config.riskFraction, orderStyle: config.orderStyle, sessionId },
+    risk: { limits: config.riskLimits, tokenTtlMs: config.tokenTtlMs, sign },
+  };
+}
+
+/** Resolves when no cycle runs, the order manager is idle and no deleverage actor is working. */
+async function settle(actor: Actor<typeof tradingMachine>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  await waitFor(actor, (s) => !s.matches({ control: { running: 'cycling' } }), { timeout: timeoutMs });
+  const oms = findOms(actor.system);
+  if (oms) await waitFor(oms, (s) => s.matches({ work: 'idle' }), { timeout: timeoutMs });
+  // Deleverage actors finish on their own turns after the order manager answers them.
+  while (deleveraging(actor)) {
+    if (Date.now() > deadline) throw new Error(`a deleverage was still running after ${timeoutMs} ms`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 function deleveraging(actor: Actor<typeof tradingMachine>): boolean {

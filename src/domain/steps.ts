@@ -64,7 +64,7 @@ function readGrid(step: number): Grid {
   return { m: Math.round(step * s), s, decimals };
 }
 
-/** Decimal places of the step's shortest form, i.e. the most any result on its grid prints (0.001 → 3, 2.5 → 1, 5 → 0). */
+/** Decimals of the step's shortest form: the most any result on its grid prints (0.001 → 3, 2.5 → 1, 5 → 0). */
 export function stepDecimals(step: number): number {
   return gridOf(step).decimals;
 }

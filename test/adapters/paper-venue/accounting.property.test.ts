@@ -128,7 +128,7 @@ describe('paper venue: accounting property', () => {
               6,
             );
             expect(a.peakNav).toBeGreaterThanOrEqual(a.nav - 1e-9);
-            for (const amount of [a.cash, a.feesPaid, a.realizedPnl, a.fundingPnl]) {
+            for (const amount of [a.cash, a.feesPaid, a.realizedPnl, a.fundingPnl, a.nav, a.unrealizedPnl]) {
               expect(printedDecimals(amount)).toBeLessThanOrEqual(8);
             }
             for (const f of fills) {

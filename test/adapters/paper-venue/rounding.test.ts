@@ -36,7 +36,8 @@ function expectClean(fill: Fill | undefined): Fill {
 }
 
 function expectCleanAccount(account: AccountSnapshot): void {
-  for (const amount of [account.cash, account.realizedPnl, account.feesPaid, account.fundingPnl]) {
+  const { cash, realizedPnl, unrealizedPnl, feesPaid, fundingPnl, nav, peakNav } = account;
+  for (const amount of [cash, realizedPnl, unrealizedPnl, feesPaid, fundingPnl, nav, peakNav]) {
     expect(printedDecimals(amount)).toBeLessThanOrEqual(8);
   }
   for (const p of account.positions) {
@@ -44,6 +45,8 @@ function expectCleanAccount(account: AccountSnapshot): void {
     expect(printedDecimals(p.qty)).toBeLessThanOrEqual(stepDecimals(instrument.lotSize));
     expect(printedDecimals(p.realizedPnl)).toBeLessThanOrEqual(8);
     expect(printedDecimals(p.entryPrice)).toBeLessThanOrEqual(8);
+    expect(printedDecimals(p.markPrice)).toBeLessThanOrEqual(8);
+    expect(printedDecimals(p.unrealizedPnl)).toBeLessThanOrEqual(8);
   }
 }
 
@@ -139,6 +142,16 @@ describe('paper venue: fills print without float noise', () => {
     // Proceeds 0.16608, realized 0.3 × (0.5536 − 0.5537) = −0.00003.
     expect(account.cash).toBe(99_931.80525367);
     expect(account.realizedPnl).toBe(-0.00003);
+    expectCleanAccount(account);
+  });
+
+  it('marks at a mid of 0.1 and 0.2 read 0.15, and NAV and unrealized PnL follow from it cleanly', async () => {
+    const { venue } = await open();
+    await venue.submit(order({ side: 'BUY', qty: 100 }), view(snapshot({ bid: 0.1, ask: 0.2 })));
+    const account = await venue.account();
+    expect(account.positions[0]).toMatchObject({ qty: 100, entryPrice: 0.2, markPrice: 0.15, unrealizedPnl: -5 });
+    // Fee 100 × 0.2 × 0.0005 = 0.01; NAV = 100 000 − 0.01 − 5.
+    expect(account.nav).toBe(99_994.99);
     expectCleanAccount(account);
   });
 

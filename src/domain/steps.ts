@@ -40,6 +40,7 @@ interface Grid {
   decimals: number;
 }
 
+/** One entry per distinct step: a handful (each lot and tick size, QUOTE_STEP, the funding quantum). */
 const grids = new Map<number, Grid>();
 
 function gridOf(step: number): Grid {

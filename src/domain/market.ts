@@ -2,6 +2,7 @@
  * Market vocabulary: instruments and the per-symbol snapshot every strategy, guard and the paper
  * venue read. Prices in quote currency (USDT), quantities in base units.
  */
+import { floorToStep } from './steps.js';
 
 export type InstrumentKind = 'perp' | 'spot';
 
@@ -50,10 +51,11 @@ export function midPrice(snapshot: Pick<MarketSnapshot, 'bid' | 'ask'>): number 
   return (snapshot.bid + snapshot.ask) / 2;
 }
 
-/** Rounds a quantity down to the lot size, avoiding float residue (0.30000000000000004). */
+/**
+ * Rounds a quantity down to the lot size (never more than asked for). Kept as the named entry the
+ * sizing and deleveraging code call; the rounding itself lives in steps.ts with everything else.
+ */
 export function floorToLot(qty: number, lotSize: number): number {
   if (!(lotSize > 0)) throw new RangeError('lotSize must be positive');
-  const lots = Math.floor(qty / lotSize + 1e-9);
-  const decimals = Math.max(0, Math.ceil(-Math.log10(lotSize)));
-  return Number((lots * lotSize).toFixed(decimals));
+  return floorToStep(qty, lotSize);
 }

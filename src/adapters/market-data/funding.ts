@@ -4,6 +4,7 @@
  * Rare shocks and the wider noise of volatile regimes make it leave ±0.05 % per interval now and
  * then, which is what a funding-contrarian strategy waits for. Rates are per funding interval.
  */
+import { roundToStep } from '../../domain/steps.js';
 import type { Rng } from './prng.js';
 import type { TrendRegime, VolRegime } from './regimes.js';
 
@@ -51,5 +52,5 @@ export function nextFundingTime(now: number, intervalMs: number): number {
 }
 
 function quantize(rate: number): number {
-  return Number((Math.round(rate / FUNDING_PARAMS.quantum) * FUNDING_PARAMS.quantum).toFixed(6));
+  return roundToStep(rate, FUNDING_PARAMS.quantum);
 }

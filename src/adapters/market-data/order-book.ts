@@ -4,9 +4,9 @@
  * decay away from the touch and carry noise so that walking the book is never a straight line.
  */
 import type { BookLevel } from '../../domain/market.js';
+import { floorSteps, fromSteps, nearestSteps } from '../../domain/steps.js';
 import type { Rng } from './prng.js';
 import type { VolParams } from './regimes.js';
-import { fromUnits } from './ticks.js';
 
 export interface BookShape {
   /** Number of levels per side. */
@@ -41,14 +41,14 @@ export function buildBook(input: BookInput, rng: Rng): Book {
   const { lastTicks, tickSize, regime, shape } = input;
   const price = lastTicks * tickSize;
   const spreadBps = regime.spreadBps * (1 + 0.5 * Math.abs(rng.normal()));
-  const spreadTicks = Math.max(1, Math.round((price * spreadBps) / 1e4 / tickSize));
+  const spreadTicks = Math.max(1, nearestSteps((price * spreadBps) / 1e4, tickSize));
   // The last trade sits inside the spread, so bid ≤ last ≤ ask always holds.
   const bidTicks = Math.max(1, lastTicks - Math.floor(spreadTicks / 2));
   const askTicks = bidTicks + spreadTicks;
-  const gapTicks = Math.max(1, Math.round((price * shape.levelGapBps * regime.levelGapFactor) / 1e4 / tickSize));
+  const gapTicks = Math.max(1, nearestSteps((price * shape.levelGapBps * regime.levelGapFactor) / 1e4, tickSize));
   return {
-    bid: fromUnits(bidTicks, tickSize),
-    ask: fromUnits(askTicks, tickSize),
+    bid: fromSteps(bidTicks, tickSize),
+    ask: fromSteps(askTicks, tickSize),
     bids: side(bidTicks, -1, gapTicks, input, rng),
     asks: side(askTicks, 1, gapTicks, input, rng),
   };
@@ -63,8 +63,8 @@ function side(bestTicks: number, direction: 1 | -1, gapTicks: number, input: Boo
     const price = ticks * tickSize;
     // Lognormal noise with mean ≈ 1 so the expected depth matches the shape.
     const noisy = notional * Math.exp(0.35 * rng.normal() - 0.06);
-    const lots = Math.max(1, Math.floor(noisy / price / lotSize));
-    levels.push({ price: fromUnits(ticks, tickSize), qty: fromUnits(lots, lotSize) });
+    const lots = Math.max(1, floorSteps(noisy / price, lotSize));
+    levels.push({ price: fromSteps(ticks, tickSize), qty: fromSteps(lots, lotSize) });
     notional *= shape.decay;
     // Gaps of one to three base gaps: a book with holes, not a comb.
     ticks += direction * gapTicks * (1 + Math.floor(rng.next() * 3));

@@ -3,15 +3,17 @@
  * the order book and (for perpetuals) the funding rate, advanced one step at a time from the
  * symbol's own seeded stream. Everything a snapshot needs is produced in `step()`, so the sequence
  * of random draws, and therefore the whole path, depends only on the seed and the step count.
+ * Prices and volumes are kept as whole tick and lot counts and become numbers only at the edge
+ * (fromSteps), so every published price and quantity is the clean decimal multiple of its step.
  */
 import type { Instrument, MarketSnapshot } from '../../domain/market.js';
+import { fromSteps, nearestSteps } from '../../domain/steps.js';
 import { initialFundingRate, nextFundingRate, nextFundingTime } from './funding.js';
 import { buildBook } from './order-book.js';
 import type { Book, BookShape } from './order-book.js';
 import type { Rng } from './prng.js';
 import { nextTrendRegime, nextVolRegime, TREND_DRIFT, VOL_PARAMS } from './regimes.js';
 import type { TrendRegime, VolRegime } from './regimes.js';
-import { fromUnits } from './ticks.js';
 
 export interface SymbolPathOptions {
   instrument: Instrument;
@@ -43,7 +45,7 @@ export function createSymbolPath(options: SymbolPathOptions): SymbolPath {
   let vol: VolRegime = 'normal';
   let trend: TrendRegime = 'flat';
   let logPrice = Math.log(options.startPrice);
-  let lastTicks = Math.max(1, Math.round(options.startPrice / tickSize));
+  let lastTicks = Math.max(1, nearestSteps(options.startPrice, tickSize));
   let book: Book | null = null;
   let funding: number | null = isPerp ? initialFundingRate(rng) : null;
   const closes: number[] = [];
@@ -60,12 +62,12 @@ export function createSymbolPath(options: SymbolPathOptions): SymbolPath {
       ret += (rng.next() < 0.5 ? -1 : 1) * sigma * (3 + 3 * rng.next());
     }
     logPrice += ret;
-    lastTicks = Math.max(1, Math.round(Math.exp(logPrice) / tickSize));
+    lastTicks = Math.max(1, nearestSteps(Math.exp(logPrice), tickSize));
     const price = lastTicks * tickSize;
     // Volume rises with the regime and with the size of this step's move, as real volume does.
     const activity = params.volumeFactor * (1 + (0.5 * Math.abs(ret)) / sigma) * Math.exp(0.4 * rng.normal() - 0.08);
-    const lots = Math.max(0, Math.round((options.volumeNotional * timeScale * activity) / price / lotSize));
-    push(closes, fromUnits(lastTicks, tickSize), historyLength);
+    const lots = Math.max(0, nearestSteps((options.volumeNotional * timeScale * activity) / price, lotSize));
+    push(closes, fromSteps(lastTicks, tickSize), historyLength);
     push(volumeLots, lots, historyLength);
     book = buildBook({ lastTicks, tickSize, lotSize, regime: params, shape: options.book }, rng);
     if (funding !== null) funding = nextFundingRate(funding, trend, vol, rng, timeScale);
@@ -77,13 +79,13 @@ export function createSymbolPath(options: SymbolPathOptions): SymbolPath {
     return {
       symbol: instrument.symbol,
       ts: now,
-      last: fromUnits(lastTicks, tickSize),
+      last: fromSteps(lastTicks, tickSize),
       bid: book.bid,
       ask: book.ask,
       bids: book.bids.map((level) => ({ ...level })),
       asks: book.asks.map((level) => ({ ...level })),
       closes: [...closes],
-      volume: fromUnits(volumeTotal, lotSize),
+      volume: fromSteps(volumeTotal, lotSize),
       fundingRate: funding,
       nextFundingTs: isPerp ? nextFundingTime(now, options.fundingIntervalMs) : null,
     };

@@ -3,16 +3,18 @@
  * liquidity at once (taker fee, priced by fill-pricing.ts); resting limit orders fill in full at
  * their limit price with the maker fee once the market crosses them. Spot buys need the cash and
  * spot sells the holdings at the moment of the fill; a resting order that no longer passes its
- * checks when it crosses is cancelled with the reason in `rejectReason`.
+ * checks when it crosses is cancelled with the reason in `rejectReason`. Fills carry clean numbers:
+ * the quantity on the lot grid, the price on the tick grid and the fee rounded to QUOTE_STEP here,
+ * at the source, so the account, the event lines and the API all see the same decimal.
  */
 import type { Instrument, MarketSnapshot, MarketView } from '../../domain/market.js';
 import type { Fill, VenueOrder } from '../../domain/orders.js';
+import { roundQuote, roundToStep } from '../../domain/steps.js';
 import type { PaperVenueConfig } from './config.js';
 import { crosses, priceMarketableLimit, priceMarketOrder } from './fill-pricing.js';
 import { applyFill } from './ledger.js';
 import { retire } from './state.js';
 import type { PaperState } from './state.js';
-import { roundToStep } from './steps.js';
 
 export interface ExecutionContext {
   state: PaperState;
@@ -40,7 +42,14 @@ export function executeNew(
   const limit = order.limitPrice ?? Number.NaN;
   const fills: Fill[] = [];
   if (crosses(order.side, limit, snapshot)) {
-    const priced = priceMarketableLimit(snapshot, order.side, order.qty, limit, instrument.lotSize);
+    const priced = priceMarketableLimit(
+      snapshot,
+      order.side,
+      order.qty,
+      limit,
+      instrument.lotSize,
+      instrument.tickSize,
+    );
     if (priced !== null) {
       const problem = spotProblem(ctx.state, instrument, order, priced.qty, priced.price, config.takerFee);
       if (problem !== null) return finish(order, 'rejected', problem);
@@ -115,13 +124,17 @@ function record(
     side: order.side,
     qty,
     price,
-    fee: qty * price * feeRate,
+    fee: feeOf(qty, price, feeRate),
     liquidity,
     ts: ctx.now,
   };
   applyFill(ctx.state, instrument.kind, instrument.lotSize, fill);
   const filled = order.filledQty + qty;
-  order.avgFillPrice = ((order.avgFillPrice ?? 0) * order.filledQty + price * qty) / filled;
+  // One fill: its price, exactly. Several: an average, off the tick grid by nature, kept to QUOTE_STEP.
+  order.avgFillPrice =
+    order.filledQty === 0 || order.avgFillPrice === null
+      ? price
+      : roundQuote((order.avgFillPrice * order.filledQty + price * qty) / filled);
   order.filledQty = roundToStep(filled, instrument.lotSize);
   order.updatedAt = ctx.now;
   return fill;
@@ -138,14 +151,20 @@ function spotProblem(
 ): string | null {
   if (instrument.kind !== 'spot') return null;
   if (order.side === 'BUY') {
-    const needed = qty * price * (1 + feeRate);
-    if (needed > state.cash + 1e-9)
+    // The same rounded amounts the fill would move, so a buy of exactly the cash there is passes.
+    const needed = roundQuote(roundQuote(qty * price) + feeOf(qty, price, feeRate));
+    if (needed > state.cash)
       return `insufficient cash: BUY ${qty} ${order.symbol} needs ${needed.toFixed(2)}, cash is ${state.cash.toFixed(2)}`;
     return null;
   }
   const held = state.positions.get(order.symbol)?.qty ?? 0;
   if (qty > held) return `spot cannot go short: SELL ${qty} ${order.symbol} exceeds holdings of ${held}`;
   return null;
+}
+
+/** The fee on a fill in quote currency, rounded to QUOTE_STEP (negative rates are rebates). */
+function feeOf(qty: number, price: number, feeRate: number): number {
+  return roundQuote(qty * price * feeRate);
 }
 
 function finish(order: VenueOrder, status: 'rejected' | 'cancelled', reason: string, now?: number): Fill[] {

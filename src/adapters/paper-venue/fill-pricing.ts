@@ -4,15 +4,19 @@
  * the levels it consumes; that walk is the size impact. Market orders larger than the visible
  * depth fill the remainder beyond the last level at a penalty (ImpactModel). Marketable limit
  * orders only take levels at or better than their limit. Resting limits fill at their own price.
+ * A taker's average price is rounded onto the tick grid against the taker (up for BUY, down for
+ * SELL): a fill then reads as a price the venue could quote, and the rounding, under one tick,
+ * never flatters the strategy. A marketable limit's rounded average still respects its limit,
+ * because every level it took did and the limit is on the grid.
  */
 import type { BookLevel, MarketSnapshot } from '../../domain/market.js';
 import type { Side } from '../../domain/orders.js';
+import { ceilToStep, floorToStep } from '../../domain/steps.js';
 import type { ImpactModel } from './config.js';
-import { ceilToStep, floorToStep } from './steps.js';
 
 export interface TakerFill {
   qty: number;
-  /** Volume-weighted average price over everything taken. */
+  /** Volume-weighted average price over everything taken, rounded to the tick against the taker. */
   price: number;
   /** Quantity that found no visible level and was priced with the overflow penalty. */
   overflowQty: number;
@@ -61,7 +65,7 @@ export function priceMarketOrder(
         : Math.max(tickSize, floorToStep(lastPrice * (1 - penalty), tickSize));
     cost += overflowQty * price;
   }
-  return { qty, price: cost / qty, overflowQty };
+  return { qty, price: againstTaker(side, cost / qty, tickSize), overflowQty };
 }
 
 /**
@@ -74,6 +78,7 @@ export function priceMarketableLimit(
   qty: number,
   limitPrice: number,
   lotSize: number,
+  tickSize: number,
 ): TakerFill | null {
   let remaining = qty;
   let taken = 0;
@@ -87,7 +92,12 @@ export function priceMarketableLimit(
     if (remaining <= 0) break;
   }
   if (taken <= 0) return null;
-  return { qty: floorToStep(taken, lotSize), price: cost / taken, overflowQty: 0 };
+  return { qty: floorToStep(taken, lotSize), price: againstTaker(side, cost / taken, tickSize), overflowQty: 0 };
+}
+
+/** `price` on the tick grid, rounded the way that costs the taker: up for BUY, down for SELL. */
+function againstTaker(side: Side, price: number, tickSize: number): number {
+  return side === 'BUY' ? ceilToStep(price, tickSize) : floorToStep(price, tickSize);
 }
 
 /** Whether the market trades through a resting limit: BUY when ask ≤ limit, SELL when bid ≥ limit. */

@@ -2,14 +2,18 @@
  * Money movements of the paper account: fills, fees and funding. Perpetuals are margin-free: an
  * opening fill moves no cash, a reducing fill books realized PnL into cash. Spot moves the traded
  * notional between cash and holdings and books realized PnL against average cost. Either way
- * NAV = startingCash + realized + unrealized − fees + funding holds exactly (up to float error),
- * which is what the accounting property test checks.
+ * NAV = startingCash + realized + unrealized − fees + funding holds, up to half a QUOTE_STEP per
+ * booked amount, which is what the accounting property test checks. Every amount is rounded to
+ * QUOTE_STEP where it arises (PnL, spot notional, funding; fees arrive rounded) and every running
+ * total again after each addition, so cash and the totals stay exact 8-decimal amounts, no drift.
+ * Average entry prices are kept to QUOTE_STEP too; perp NAV does not depend on them, and for spot
+ * the cost basis they carry moves by at most half a QUOTE_STEP per unit held per purchase.
  */
 import type { InstrumentKind } from '../../domain/market.js';
 import type { Fill } from '../../domain/orders.js';
 import { sideSign } from '../../domain/orders.js';
+import { roundQuote, roundToStep } from '../../domain/steps.js';
 import type { PaperState, PositionState } from './state.js';
-import { roundToStep } from './steps.js';
 
 function positionOf(state: PaperState, symbol: string, kind: InstrumentKind): PositionState {
   let position = state.positions.get(symbol);
@@ -20,17 +24,30 @@ function positionOf(state: PaperState, symbol: string, kind: InstrumentKind): Po
   return position;
 }
 
+/** `total + amount` back on the QUOTE_STEP grid: two 8-decimal amounts sum to an 8-decimal amount. */
+function plus(total: number, amount: number): number {
+  return roundQuote(total + amount);
+}
+
+/**
+ * The average price of `heldQty` at `heldPrice` plus `qty` at `price`, to QUOTE_STEP: an average
+ * is off the tick grid by nature, but 59763.7 averaged with 59763.7 must still read 59763.7.
+ */
+function averagePrice(heldQty: number, heldPrice: number, qty: number, price: number): number {
+  return roundQuote((heldQty * heldPrice + qty * price) / (heldQty + qty));
+}
+
 function bookRealized(state: PaperState, position: PositionState, pnl: number): void {
-  position.realizedPnl += pnl;
-  state.realizedPnl += pnl;
+  position.realizedPnl = plus(position.realizedPnl, pnl);
+  state.realizedPnl = plus(state.realizedPnl, pnl);
 }
 
 /** Applies a fill (already priced and fee'd) to cash, position and totals. */
 export function applyFill(state: PaperState, kind: InstrumentKind, lotSize: number, fill: Fill): void {
   const position = positionOf(state, fill.symbol, kind);
   const signed = sideSign(fill.side) * fill.qty;
-  state.cash -= fill.fee;
-  state.feesPaid += fill.fee;
+  state.cash = plus(state.cash, -fill.fee);
+  state.feesPaid = plus(state.feesPaid, fill.fee);
   if (kind === 'spot') applySpot(state, position, fill, signed);
   else applyPerp(state, position, fill, signed);
   position.qty = roundToStep(position.qty, lotSize);
@@ -41,13 +58,13 @@ function applyPerp(state: PaperState, position: PositionState, fill: Fill, signe
   const { qty, entryPrice } = position;
   if (qty === 0 || Math.sign(qty) === Math.sign(signed)) {
     const total = qty + signed;
-    position.entryPrice = (Math.abs(qty) * entryPrice + fill.qty * fill.price) / Math.abs(total);
+    position.entryPrice = averagePrice(Math.abs(qty), entryPrice, fill.qty, fill.price);
     position.qty = total;
     return;
   }
   const closing = Math.min(fill.qty, Math.abs(qty));
-  const pnl = closing * (fill.price - entryPrice) * Math.sign(qty);
-  state.cash += pnl;
+  const pnl = roundQuote(closing * (fill.price - entryPrice) * Math.sign(qty));
+  state.cash = plus(state.cash, pnl);
   bookRealized(state, position, pnl);
   const rest = fill.qty - closing;
   if (rest > 0) {
@@ -60,14 +77,14 @@ function applyPerp(state: PaperState, position: PositionState, fill: Fill, signe
 }
 
 function applySpot(state: PaperState, position: PositionState, fill: Fill, signed: number): void {
-  state.cash -= signed * fill.price;
+  state.cash = plus(state.cash, -roundQuote(signed * fill.price));
   if (signed > 0) {
-    position.entryPrice = (position.qty * position.entryPrice + fill.qty * fill.price) / (position.qty + fill.qty);
+    position.entryPrice = averagePrice(position.qty, position.entryPrice, fill.qty, fill.price);
     position.qty += fill.qty;
     return;
   }
   // Cash already received the proceeds; realized PnL is the part of them above average cost.
-  bookRealized(state, position, fill.qty * (fill.price - position.entryPrice));
+  bookRealized(state, position, roundQuote(fill.qty * (fill.price - position.entryPrice)));
   position.qty -= fill.qty;
 }
 
@@ -78,8 +95,8 @@ function applySpot(state: PaperState, position: PositionState, fill: Fill, signe
 export function settleFunding(state: PaperState, symbol: string, rate: number, markPrice: number): number {
   const position = state.positions.get(symbol);
   if (position === undefined || position.kind !== 'perp' || position.qty === 0) return 0;
-  const change = -rate * position.qty * markPrice;
-  state.cash += change;
-  state.fundingPnl += change;
+  const change = roundQuote(-rate * position.qty * markPrice);
+  state.cash = plus(state.cash, change);
+  state.fundingPnl = plus(state.fundingPnl, change);
   return change;
 }

@@ -2,10 +2,12 @@
  * Marks the account to market: positions valued at the last mid price seen for their symbol, NAV,
  * unrealized PnL and the peak NAV the drawdown guard trails from. NAV = cash + unrealized PnL of
  * perpetuals + spot holdings at mark. Flat positions are left out of the snapshot (their realized
- * PnL stays in the totals).
+ * PnL stays in the totals). Marks, unrealized PnL and NAV are kept to QUOTE_STEP like every other
+ * amount the venue reports, so a mid of 0.1 and 0.2 reads 0.15, not 0.15000000000000002.
  */
 import type { MarketView } from '../../domain/market.js';
 import type { AccountSnapshot, Position } from '../../domain/portfolio.js';
+import { roundQuote } from '../../domain/steps.js';
 import type { PaperState } from './state.js';
 
 /** Records each snapshot's mid price as the symbol's mark; true when any mark changed. */
@@ -23,7 +25,7 @@ export function updateMarks(state: PaperState, market: MarketView): boolean {
 
 /** Mid price when both quotes are sane, else the last trade, else null. */
 export function markOf(bid: number, ask: number, last: number): number | null {
-  if (bid > 0 && ask >= bid && Number.isFinite(ask)) return (bid + ask) / 2;
+  if (bid > 0 && ask >= bid && Number.isFinite(ask)) return roundQuote((bid + ask) / 2);
   if (last > 0 && Number.isFinite(last)) return last;
   return null;
 }
@@ -39,7 +41,7 @@ export function positionsOf(state: PaperState): Position[] {
       qty: p.qty,
       entryPrice: p.entryPrice,
       markPrice,
-      unrealizedPnl: p.qty * (markPrice - p.entryPrice),
+      unrealizedPnl: roundQuote(p.qty * (markPrice - p.entryPrice)),
       realizedPnl: p.realizedPnl,
     });
   }
@@ -49,7 +51,7 @@ export function positionsOf(state: PaperState): Position[] {
 export function navOf(state: PaperState): number {
   let nav = state.cash;
   for (const p of positionsOf(state)) nav += p.kind === 'spot' ? p.qty * p.markPrice : p.unrealizedPnl;
-  return nav;
+  return roundQuote(nav);
 }
 
 /** Raises the peak to the current NAV; true when it moved. */
@@ -68,12 +70,13 @@ export function accountSnapshot(state: PaperState, ts: number): AccountSnapshot 
     nav += p.kind === 'spot' ? p.qty * p.markPrice : p.unrealizedPnl;
     unrealizedPnl += p.unrealizedPnl;
   }
+  nav = roundQuote(nav);
   return {
     nav,
     peakNav: Math.max(state.peakNav, nav),
     cash: state.cash,
     realizedPnl: state.realizedPnl,
-    unrealizedPnl,
+    unrealizedPnl: roundQuote(unrealizedPnl),
     fundingPnl: state.fundingPnl,
     feesPaid: state.feesPaid,
     positions,

@@ -7,9 +7,9 @@
  */
 import type { Instrument, MarketSnapshot } from '../../domain/market.js';
 import type { OrderRequest } from '../../domain/orders.js';
+import { isOnStep, roundToStep } from '../../domain/steps.js';
 import { markOf } from './marking.js';
 import type { PaperState } from './state.js';
-import { isMultipleOf, roundToStep } from './steps.js';
 
 /** On success the quantity (capped for reduce-only) and limit price, snapped exactly onto their grids. */
 export type Verdict = { ok: true; qty: number; limitPrice: number | null } | { ok: false; reason: string };
@@ -29,13 +29,13 @@ export function validateOrder(order: OrderRequest, ctx: ValidationContext): Verd
     return reject(`type must be market or limit, got ${String(order.type)}`);
   if (typeof order.qty !== 'number' || !Number.isFinite(order.qty) || order.qty <= 0)
     return reject(`qty must be a positive number, got ${String(order.qty)}`);
-  if (!isMultipleOf(order.qty, instrument.lotSize))
+  if (!isOnStep(order.qty, instrument.lotSize))
     return reject(`qty ${order.qty} is not a multiple of the lot size ${instrument.lotSize}`);
   if (order.type === 'limit') {
     const price = order.limitPrice;
     if (price === null || typeof price !== 'number' || !Number.isFinite(price) || price <= 0)
       return reject('limit order needs a positive limitPrice');
-    if (!isMultipleOf(price, instrument.tickSize))
+    if (!isOnStep(price, instrument.tickSize))
       return reject(`limitPrice ${price} is not a multiple of the tick size ${instrument.tickSize}`);
   }
   if (snapshot === undefined) return reject(`no market for ${order.symbol}`);

@@ -3,7 +3,9 @@
  * market moves with funding times and restarts, driven by the seeded synthetic feed, the account
  * conserves value: NAV = starting cash + realized + unrealized − fees + funding (so every NAV
  * change is PnL minus fees plus funding), the fees reported equal the fees on the fills, positions
- * equal the net of the fills, spot holdings never go negative and the peak never trails NAV.
+ * equal the net of the fills, spot holdings never go negative and the peak never trails NAV. Every
+ * fill and every money total prints clean: price on the tick grid, qty on the lot grid, fee, cash
+ * and totals with at most 8 decimals.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +14,8 @@ import { openPaperVenue } from '../../../src/adapters/paper-venue/index.js';
 import type { Instrument, MarketView } from '../../../src/domain/market.js';
 import type { Fill } from '../../../src/domain/orders.js';
 import type { Venue } from '../../../src/ports/venue.js';
+import { stepDecimals } from '../../../src/domain/steps.js';
+import { printedDecimals } from '../../domain/printed-decimals.js';
 import { createMemoryKv } from '../../support/memory-kv.js';
 import { testClock } from './fixtures.js';
 
@@ -124,6 +128,15 @@ describe('paper venue: accounting property', () => {
               6,
             );
             expect(a.peakNav).toBeGreaterThanOrEqual(a.nav - 1e-9);
+            for (const amount of [a.cash, a.feesPaid, a.realizedPnl, a.fundingPnl, a.nav, a.unrealizedPnl]) {
+              expect(printedDecimals(amount)).toBeLessThanOrEqual(8);
+            }
+            for (const f of fills) {
+              const instrument = INSTRUMENTS.find((i) => i.symbol === f.symbol) as Instrument;
+              expect(printedDecimals(f.price)).toBeLessThanOrEqual(stepDecimals(instrument.tickSize));
+              expect(printedDecimals(f.qty)).toBeLessThanOrEqual(stepDecimals(instrument.lotSize));
+              expect(printedDecimals(f.fee)).toBeLessThanOrEqual(8);
+            }
             for (const instrument of INSTRUMENTS) {
               const net = fills
                 .filter((f) => f.symbol === instrument.symbol)

@@ -72,7 +72,8 @@ describe('paper venue: limit orders', () => {
     expect(later[0]).toMatchObject({ qty: 1, price: 102, liquidity: 'maker' });
     const [done] = (await venue.account()).positions;
     expect(done).toMatchObject({ qty: 3 });
-    expect(done?.entryPrice).toBeCloseTo((101 + 102 + 102) / 3, 10);
+    // An average is kept to the 1e-8 quote precision: 305 / 3 = 101.666… → 101.66666667.
+    expect(done?.entryPrice).toBe(101.66666667);
   });
 
   it('fills a fully marketable limit at once with status filled', async () => {

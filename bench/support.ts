@@ -197,7 +197,6 @@ export async function redisVersion(): Promise<string> {
 
 /** Benchmarks use the tests' real-store helper: a fresh SQLite file or Redis prefix, removed afterwards. */
 export { openTestStore as openBenchStore } from '../test/support/stores.js';
-export type { TestStore as BenchStore } from '../test/support/stores.js';
 
 // ---------------------------------------------------------------------------------------------
 // The API

@@ -113,8 +113,6 @@ export type EventLine =
   | CommandExecutedLine
   | SessionStoppedLine;
 
-export type EventName = EventLine['event'];
-
 /** One constructor per event; field order is the order on the line. */
 export const eventLine = {
   sessionStarted: (mode: string, strategies: string[]): SessionStartedLine => ({

@@ -47,10 +47,6 @@ export interface MarketSnapshot {
 /** All symbols' snapshots for one cycle. */
 export type MarketView = ReadonlyMap<string, MarketSnapshot>;
 
-export function midPrice(snapshot: Pick<MarketSnapshot, 'bid' | 'ask'>): number {
-  return (snapshot.bid + snapshot.ask) / 2;
-}
-
 /**
  * Rounds a quantity down to the lot size (never more than asked for). Kept as the named entry the
  * sizing and deleveraging code call; the rounding itself lives in steps.ts with everything else.

@@ -54,10 +54,6 @@ export interface Fill {
   ts: number;
 }
 
-export function oppositeSide(side: Side): Side {
-  return side === 'BUY' ? 'SELL' : 'BUY';
-}
-
 /** +1 for BUY, −1 for SELL. */
 export function sideSign(side: Side): 1 | -1 {
   return side === 'BUY' ? 1 : -1;

@@ -22,7 +22,7 @@ export interface PreparedEntry {
   event: AuditEvent;
   /** head, entry, indexes… */
   keys: string[];
-  /** expected head seq and hash, then the entry's fields (CHAIN_ARG_COUNT values). */
+  /** expected head seq and hash, then the entry's fields. */
   args: LuaArg[];
 }
 

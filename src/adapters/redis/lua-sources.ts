@@ -39,9 +39,6 @@ local function append_entry(first_key, first)
 end
 `;
 
-/** Number of ARGV slots `append_entry` reads. */
-export const CHAIN_ARG_COUNT = 10;
-
 /**
  * KEYS: head, entry, indexes…  ARGV: the chain arguments.
  * Returns {1} when appended, {0, head_seq, head_hash} when the head moved.

@@ -17,7 +17,7 @@ import { checkLiquidity } from './liquidity-guard.js';
 import { computeImpact } from './order-impact.js';
 
 // The one entry point for callers: the vocabulary they need comes with the engine.
-export type { GuardCheck, GuardCode, GuardName } from './check.js';
+export type { GuardCheck, GuardName } from './check.js';
 export type { RiskLimits } from './limits.js';
 export { DEFAULT_RISK_LIMITS, parseRiskLimits } from './limits.js';
 

@@ -1,4 +1,7 @@
-/** API keys and secrets: URL-safe random strings from 32 random bytes, and their loggable ids (shared by the API, which logs key ids, and the CLI, which generates keys). */
+/**
+ * API keys and secrets: URL-safe random strings from 32 random bytes, and their loggable ids (shared
+ * by the API, which logs key ids, and the CLI, which generates keys).
+ */
 import { createHash, randomBytes } from 'node:crypto';
 
 export function generateKey(): string {

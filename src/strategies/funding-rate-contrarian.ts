@@ -47,7 +47,9 @@ function analyse(p: FundingRateContrarianParams, snapshot: MarketSnapshot, instr
     symbol: snapshot.symbol,
     direction,
     confidence: clamp(Math.abs(funding) / p.fullConfidenceRate, 0, 1),
-    rationale: `funding ${(funding * 100).toFixed(4)}% beyond ±${(p.threshold * 100).toFixed(4)}%: ${direction > 0 ? 'shorts crowded, go long' : 'longs crowded, go short'}`,
+    rationale:
+      `funding ${(funding * 100).toFixed(4)}% beyond ±${(p.threshold * 100).toFixed(4)}%: ` +
+      (direction > 0 ? 'shorts crowded, go long' : 'longs crowded, go short'),
   };
 }
 

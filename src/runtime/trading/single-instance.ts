@@ -24,7 +24,8 @@ export async function assertNoOtherTradingProcess(kv: KeyValueStore, clock: Cloc
   const here = hostname();
   if (beat.host === here && !isAlive(beat.pid)) return;
   throw new AnotherTradingProcessError(
-    `another trading process is running on this store (pid ${beat.pid} on ${beat.host ?? 'an unknown host'}, heartbeat ${Math.round(age)} ms ago); stop it first`,
+    `another trading process is running on this store (pid ${beat.pid} on ${beat.host ?? 'an unknown host'}, ` +
+      `heartbeat ${Math.round(age)} ms ago); stop it first`,
   );
 }
 

@@ -108,7 +108,12 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ store: Store; clock: Cloc
   app.get(
     '/metrics',
     {
-      schema: { tags: ['public'], summary: 'Prometheus metrics (text exposition format)', produces: ['text/plain'] },
+      schema: {
+        tags: ['public'],
+        summary: 'Prometheus metrics (text exposition format)',
+        produces: ['text/plain'],
+        response: { 200: Type.String({ description: 'Prometheus text, this process then the trading process' }) },
+      },
     },
     async (_request, reply) => reply.type(app.metrics.registry.contentType).send(await app.metrics.render()),
   );

@@ -16,11 +16,11 @@ import {
   StatusSchema,
   TransitionResultSchema,
   cancelAllBody,
+  conflict,
   deleverageBody,
   protectedErrors,
+  tooMany,
 } from '../schemas.js';
-import { Type } from 'typebox';
-import type { TSchema } from 'typebox';
 import { answer } from './control-failures.js';
 
 export interface ControlRouteOptions {
@@ -37,16 +37,6 @@ const security = [{ bearerAuth: [] }];
 const bodyOptional: preValidationHookHandler = (request, _reply, done) => {
   if (request.body === undefined || request.body === null) request.body = {};
   done();
-};
-const conflict = {
-  409: Type.Ref('Error', {
-    description: 'Refused in the current state (pause or resume when killed)',
-  }) as unknown as TSchema,
-};
-const tooMany = {
-  429: Type.Ref('Error', {
-    description: 'Too many control calls for this key; retry after the Retry-After header',
-  }) as unknown as TSchema,
 };
 
 export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = async (

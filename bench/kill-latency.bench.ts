@@ -1,6 +1,6 @@
 /**
  * Kill-switch latency across two processes: from sending POST /control/kill-switch to the API (this
- * process, buildApp on 127.0.0.1) until the trading system in a CHILD process (createTradingSystem on
+ * process, createApi on 127.0.0.1) until the trading system in a CHILD process (createTradingSystem on
  * its own connection to the same store, real clock and timers, CYCLE_SECONDS=3600 so it idles,
  * ORDER_STYLE=passive) has its root in control.killed AND its paper venue has no open orders.
  * Before each trial the child starts a fresh trading system (killed is final), waits for its first
@@ -95,7 +95,7 @@ export async function run(): Promise<BenchResult> {
     title: 'Kill-switch latency (API process → trading process)',
     command: 'node bin/run-ts.mjs bench/kill-latency.bench.ts',
     method: [
-      'API (buildApp) listens on 127.0.0.1 in the benchmark process; the trading system runs in a child process (same file, TCS_BENCH_ROLE=kill-trader) on its own store connection, real clock and timers, CYCLE_SECONDS=3600, ORDER_STYLE=passive, SYMBOLS=BTCUSDT,ETHUSDT,SOLUSDT.',
+      'API (createApi) listens on 127.0.0.1 in the benchmark process; the trading system runs in a child process (same file, TCS_BENCH_ROLE=kill-trader) on its own store connection, real clock and timers, CYCLE_SECONDS=3600, ORDER_STYLE=passive, SYMBOLS=BTCUSDT,ETHUSDT,SOLUSDT.',
       `Each trial: a fresh trading system in the child (killed is final), its first cycle settled, ${RESTING_ORDERS} paper BUY limits at half the bid placed with system.venue.submit; then the kill is timed; resetKill(store.control, ) between trials (untimed).`,
       'Stop: the child sees the root in control.killed (actor subscription) and venue.openOrders() empty (polled with setImmediate), and sends an IPC message; the time is taken when that message arrives in the parent (one IPC hop included).',
       `Before each timed POST, an untimed random pause of 0–${MAX_PHASE_DELAY_MS} ms, so kills arrive at random phases of the child's timers (the SQLite store notices changes by polling PRAGMA data_version every 5 ms). ${WARMUP} warm-up trials per store are not counted.`,

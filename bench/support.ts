@@ -10,7 +10,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { buildApp } from '../src/api/app.js';
+import { createApi } from '../src/api/create-api.js';
 import { parseInstruments } from '../src/domain/instruments.js';
 import type { Store } from '../src/ports/store.js';
 import { generateKey } from '../src/domain/keys.js';
@@ -212,7 +212,7 @@ export interface RunningApi {
 }
 
 /**
- * buildApp on `store`, listening on 127.0.0.1 (a free port). `serverMs`, when given, receives each
+ * createApi on `store`, listening on 127.0.0.1 (a free port). `serverMs`, when given, receives each
  * request's server-side time (Fastify's reply.elapsedTime, from an onResponse hook added by the
  * benchmark only), to tell server time from client time.
  */
@@ -221,13 +221,12 @@ export async function startApi(
   options: { controlRateLimit?: number; serverMs?: number[] } = {},
 ): Promise<RunningApi> {
   const key = generateKey();
-  const app = await buildApp({
+  const app = await createApi({
     store,
     apiKeys: [key],
     instruments: parseInstruments(API_SYMBOLS),
     defaultMode: 'paper',
     controlRateLimit: options.controlRateLimit ?? 1_000_000,
-    logger: false,
   });
   const serverMs = options.serverMs;
   if (serverMs) {

@@ -1,27 +1,30 @@
 /**
- * The Fastify application, built without listening (the API process and the tests both use it).
+ * The API as one Fastify plugin, and the server options it needs when the instance is created.
+ * The API process (runtime/api-process.ts) creates the instance, registers this plugin and listens;
+ * tests and benches do the same through create-api.ts. Wrapped with fastify-plugin so its error
+ * handler, 404 handler, parsers and validator apply to the instance it is registered into.
  * Public routes at the root; /control and /reports inside one scope guarded by bearer auth.
  */
-import Fastify from 'fastify';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { ControlPlane } from '../application/control-plane.js';
 import type { Instrument } from '../domain/market.js';
 import type { Clock } from '../ports/clock.js';
 import { systemClock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
-import { bearerAuth } from './auth.js';
-import { ControlPlane } from './control-plane.js';
-import { registerDocs } from './docs.js';
+import { authPlugin } from './auth.js';
+import { docsPlugin } from './docs.js';
 import { installErrorHandlers } from './errors.js';
 import { installJsonParser } from './json-parser.js';
-import { createApiMetrics, instrumentRequests } from './metrics.js';
+import { metricsPlugin } from './metrics.js';
+import { rateLimitPlugin } from './rate-limit.js';
 import { controlRoutes } from './routes/control.js';
 import { publicRoutes } from './routes/public.js';
 import { reportRoutes } from './routes/reports.js';
 import { formatSchemaErrors, strictValidatorCompiler } from './validation.js';
 
 export interface ApiDeps {
+  /** Opened and closed by whoever registers the plugin; the plugin only uses it. */
   store: Store;
   apiKeys: readonly string[];
   instruments: readonly Instrument[];
@@ -29,54 +32,44 @@ export interface ApiDeps {
   /** Control POSTs per key per minute (kill-switch exempt). */
   controlRateLimit: number;
   clock?: Clock;
-  /** Fastify logger option; false in tests. */
-  logger?: FastifyServerOptions['loggerInstance'] | boolean;
   version?: string;
 }
 
-export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
-  const clock = deps.clock ?? systemClock;
-  const loggerOptions =
-    typeof deps.logger === 'object'
-      ? { loggerInstance: deps.logger }
-      : { logger: deps.logger === true ? { redact: ['req.headers.authorization'] } : false };
-  const app = Fastify({
-    ...loggerOptions,
+/** A pino logger to use as is, `true` for Fastify's own (Authorization redacted), `false` for none. */
+export function apiServerOptions(logger: FastifyBaseLogger | boolean = false): FastifyServerOptions {
+  const logging =
+    typeof logger === 'object'
+      ? { loggerInstance: logger }
+      : { logger: logger ? { redact: ['req.headers.authorization'] } : false };
+  return {
+    ...logging,
     bodyLimit: 64 * 1024,
     // Keep-alive sockets must not hold a shutdown open.
     forceCloseConnections: true,
     return503OnClosing: true,
-    schemaErrorFormatter: formatSchemaErrors,
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  };
+}
 
+async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
+  const clock = deps.clock ?? systemClock;
   app.setValidatorCompiler(strictValidatorCompiler());
+  app.setSchemaErrorFormatter(formatSchemaErrors);
   installJsonParser(app);
   installErrorHandlers(app);
-  app.decorateRequest('keyId', '');
 
-  const metrics = createApiMetrics(deps.store);
-  instrumentRequests(app, metrics.registry);
-  await registerDocs(app, deps.version ?? '0.1.0');
+  await app.register(authPlugin, { apiKeys: deps.apiKeys });
+  await app.register(metricsPlugin, { store: deps.store });
+  await app.register(docsPlugin, { version: deps.version ?? '0.1.0' });
+  await app.register(rateLimitPlugin);
 
-  await app.register(rateLimit, {
-    global: false, // only the routes that ask for it (see routes/control.ts)
-    keyGenerator: (request) => request.keyId || request.ip,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      code: 'TCS_RATE_LIMITED',
-      error: 'Too Many Requests',
-      message: `at most ${context.max} control calls per ${context.after} per key; retry in ${Math.ceil(context.ttl / 1000)} s`,
-    }),
-  });
-
-  await app.register(publicRoutes, { store: deps.store, metrics, clock });
+  await app.register(publicRoutes, { store: deps.store, clock });
 
   const plane = new ControlPlane(deps.store, deps.instruments, clock, (r) =>
-    metrics.controlCalls.inc({ event: r.event.type, outcome: r.outcome }),
+    app.metrics.controlCalls.inc({ event: r.event.type, outcome: r.outcome }),
   );
   const symbols = deps.instruments.map((i) => i.symbol);
   await app.register(async (secured) => {
-    secured.addHook('onRequest', bearerAuth(deps.apiKeys));
+    secured.addHook('onRequest', secured.authenticate);
     await secured.register(controlRoutes, {
       prefix: '/control',
       plane,
@@ -86,6 +79,6 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
     });
     await secured.register(reportRoutes, { prefix: '/reports', events: deps.store.events });
   });
-
-  return app;
 }
+
+export const api = fp(tcsApi, { name: 'tcs-api', fastify: '5.x' });

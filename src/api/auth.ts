@@ -2,10 +2,12 @@
  * Bearer authentication for /control and /reports (spec section 5). Every accepted key is compared
  * in constant time (sha256 digests through timingSafeEqual, all keys checked, no early exit), so
  * neither the key nor which rotation slot matched leaks through timing. The request learns only a
- * key id, never the key.
+ * key id, never the key. `authPlugin` shares both (the `keyId` request decoration and the
+ * `authenticate` hook) with every scope, under the name other plugins depend on.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
 import { keyId } from '../domain/keys.js';
 import { sendError } from './errors.js';
 
@@ -14,7 +16,21 @@ declare module 'fastify' {
     /** Id of the API key that authenticated this request (see runtime/keys.ts), '' when none. */
     keyId: string;
   }
+  interface FastifyInstance {
+    /** onRequest hook refusing a request without an accepted bearer key (401). */
+    authenticate: onRequestHookHandler;
+  }
 }
+
+export const AUTH_PLUGIN = 'tcs-auth';
+
+export const authPlugin = fp<{ apiKeys: readonly string[] }>(
+  async (app, { apiKeys }) => {
+    app.decorateRequest('keyId', '');
+    app.decorate('authenticate', bearerAuth(apiKeys));
+  },
+  { name: AUTH_PLUGIN, fastify: '5.x' },
+);
 
 interface AcceptedKey {
   digest: Buffer;

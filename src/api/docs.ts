@@ -1,7 +1,8 @@
 /**
  * API documentation: the OpenAPI 3 document (generated from the route schemas, so it always
  * reflects the current surface) at /openapi.json, Swagger UI at /docs and ReDoc at /redoc. ReDoc is
- * served from its npm bundle, never a CDN, so the page works offline.
+ * served from its npm bundle, never a CDN, so the page works offline. A named plugin, registered
+ * before any route so that every route reaches the document.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,13 +10,14 @@ import { dirname, join } from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { ErrorSchema } from './schemas.js';
 
 const require = createRequire(import.meta.url);
 
 export const API_TITLE = 'Trading Control Service';
 
-export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
+async function docs(app: FastifyInstance, { version }: { version: string }): Promise<void> {
   app.addSchema(ErrorSchema);
   await app.register(swagger, {
     openapi: {
@@ -56,6 +58,8 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
     reply.type('text/html; charset=utf-8').send(REDOC_PAGE),
   );
 }
+
+export const docsPlugin = fp(docs, { name: 'tcs-docs', fastify: '5.x' });
 
 const REDOC_PAGE = `<!DOCTYPE html>
 <html lang="en">

@@ -1,6 +1,7 @@
 /**
  * One error handler and one 404 handler, so every error has Fastify's standard body
- * `{statusCode, code, error, message}`. Validation failures become 422 (spec section 7). A 500 never
+ * `{statusCode, code, error, message}`; routes that answer an application failure use `sendError`
+ * for the same body. Validation failures become 422 (spec section 7). A 500 never
  * carries the original message or a stack: those go to the log only.
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
@@ -13,26 +14,14 @@ export interface ErrorBody {
   message: string;
 }
 
-/** An error a route raises on purpose, with a stable code. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export function sendError(reply: FastifyReply, statusCode: number, code: string, message: string): FastifyReply {
   const body: ErrorBody = { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
 
 export function installErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
-    if (err instanceof HttpError) return sendError(reply, err.statusCode, err.code, err.message);
-    if ((err as FastifyError).validation) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err.validation) {
       return sendError(reply, 422, err.code ?? 'FST_ERR_VALIDATION', err.message);
     }
     const status = err.statusCode ?? 500;

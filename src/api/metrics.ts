@@ -2,13 +2,33 @@
  * Prometheus metrics for the API process: request counts and durations by route and status,
  * control transitions by event and outcome, the current state as a gauge, process metrics, and the
  * trading process's metrics (published through the store) appended with their own process label.
+ * `metricsPlugin` opens the registry, shares it as the `metrics` decoration and clears it on close.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { SYSTEM_STATES } from '../domain/control.js';
 import { TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
 import type { TradingMetricsDocument } from '../domain/runtime-documents.js';
 import type { Store } from '../ports/store.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: ApiMetrics;
+  }
+}
+
+export const METRICS_PLUGIN = 'tcs-metrics';
+
+export const metricsPlugin = fp<{ store: Store }>(
+  async (app, { store }) => {
+    const metrics = createApiMetrics(store);
+    app.decorate('metrics', metrics);
+    instrumentRequests(app, metrics.registry);
+    app.addHook('onClose', async () => metrics.registry.clear());
+  },
+  { name: METRICS_PLUGIN, fastify: '5.x' },
+);
 
 export interface ApiMetrics {
   registry: Registry;
@@ -17,7 +37,7 @@ export interface ApiMetrics {
   render(): Promise<string>;
 }
 
-export function createApiMetrics(store: Store): ApiMetrics {
+function createApiMetrics(store: Store): ApiMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ process: 'api' });
   collectDefaultMetrics({ register: registry });
@@ -55,7 +75,7 @@ export function createApiMetrics(store: Store): ApiMetrics {
 }
 
 /** Counts and times every request by route pattern (not raw URL, to keep label cardinality bounded). */
-export function instrumentRequests(app: FastifyInstance, registry: Registry): void {
+function instrumentRequests(app: FastifyInstance, registry: Registry): void {
   const requests = new Counter({
     name: 'tcs_http_requests_total',
     help: 'HTTP requests by method, route and status code',

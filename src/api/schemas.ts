@@ -27,6 +27,12 @@ export const protectedErrors = {
   500: errorRef('Internal server error (no details are revealed)'),
 };
 
+/** Pause and resume when killed. */
+export const conflict = { 409: errorRef('Refused in the current state (pause or resume when killed)') };
+
+/** The throttled control POSTs. */
+export const tooMany = { 429: errorRef('Too many control calls for this key; retry after the Retry-After header') };
+
 export const SystemStateSchema = Type.Union([Type.Literal('running'), Type.Literal('paused'), Type.Literal('killed')], {
   description: 'running, paused or killed',
 });

@@ -1,10 +1,13 @@
 /**
- * Composition root of the API process: read config, open the store, build the app, listen, and
- * close everything on SIGINT/SIGTERM. Refuses to start without a proper SERVICE_API_KEY.
+ * Composition root of the API process: read config, open the store, create the Fastify instance
+ * with the API's server options, register the API plugin and listen; on SIGINT/SIGTERM close the
+ * instance, whose onClose closes the store this process opened. Refuses to start without a proper
+ * SERVICE_API_KEY.
  */
 import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
 import { openStore } from '../adapters/open-store.js';
-import { buildApp } from '../api/app.js';
+import { api, apiServerOptions } from '../api/app.js';
 import { readApiConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
@@ -17,16 +20,16 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = readApiConfig(env); // throws ConfigError with a clear message
   const logger = createLogger('tcs-api', config.logLevel);
   const store = await openStore(config.storeUrl);
-  const app = await buildApp({
+  const app = Fastify(apiServerOptions(logger));
+  app.addHook('onClose', async () => store.close());
+  await app.register(api, {
     store,
     apiKeys: config.apiKeys,
     instruments: config.instruments,
     defaultMode: config.executionMode,
     controlRateLimit: config.controlRateLimit,
-    logger,
     version: packageVersion,
   });
-  app.addHook('onClose', async () => store.close());
 
   exitCleanlyOnSignals(logger, 'api', () => app.close());
 

@@ -1,6 +1,6 @@
-/** Builds the real API app on a real store for tests, with a freshly generated key. */
+/** Creates the real API (instance + plugin) on a real store for tests, with a freshly generated key. */
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.js';
+import { createApi } from '../../src/api/create-api.js';
 import { parseInstruments } from '../../src/domain/instruments.js';
 import { generateKey } from '../../src/domain/keys.js';
 import { openTestStore } from './stores.js';
@@ -21,13 +21,12 @@ export async function openTestApi(
 ): Promise<TestApi> {
   const testStore = await openTestStore(kind);
   const key = generateKey();
-  const app = await buildApp({
+  const app = await createApi({
     store: testStore.store,
     apiKeys: options.apiKeys ?? [key],
     instruments: parseInstruments(TEST_SYMBOLS),
     defaultMode: 'paper',
     controlRateLimit: options.controlRateLimit ?? 10_000,
-    logger: false,
   });
   await app.ready();
   return {

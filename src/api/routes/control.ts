@@ -1,11 +1,12 @@
 /**
- * /control routes (spec section 4). Thin: validate, call the ControlPlane, answer. Control POSTs are
- * rate limited per key except the kill switch: the emergency button is never throttled.
+ * /control routes (spec section 4). Thin: validate, call the application's ControlPlane, answer its
+ * result (failures mapped to HTTP in control-failures.ts). Control POSTs are rate limited per key
+ * except the kill switch: the emergency button is never throttled.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { preValidationHookHandler } from 'fastify';
-import type { ControlPlane } from '../control-plane.js';
-import { DEFAULT_REASONS } from '../control-plane.js';
+import type { ControlPlane } from '../../application/control-plane.js';
+import { DEFAULT_REASONS } from '../../application/control-plane.js';
 import {
   CancelAllResultSchema,
   DeleverageResultSchema,
@@ -15,11 +16,12 @@ import {
   StatusSchema,
   TransitionResultSchema,
   cancelAllBody,
+  conflict,
   deleverageBody,
   protectedErrors,
+  tooMany,
 } from '../schemas.js';
-import { Type } from 'typebox';
-import type { TSchema } from 'typebox';
+import { answer } from './control-failures.js';
 
 export interface ControlRouteOptions {
   plane: ControlPlane;
@@ -35,16 +37,6 @@ const security = [{ bearerAuth: [] }];
 const bodyOptional: preValidationHookHandler = (request, _reply, done) => {
   if (request.body === undefined || request.body === null) request.body = {};
   done();
-};
-const conflict = {
-  409: Type.Ref('Error', {
-    description: 'Refused in the current state (pause or resume when killed)',
-  }) as unknown as TSchema,
-};
-const tooMany = {
-  429: Type.Ref('Error', {
-    description: 'Too many control calls for this key; retry after the Retry-After header',
-  }) as unknown as TSchema,
 };
 
 export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = async (
@@ -95,8 +87,10 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         response: { 200: TransitionResultSchema, ...conflict, ...tooMany, ...protectedErrors },
       },
     },
-    async (request) =>
-      plane.transition({ type: 'control.pause', reason: request.body?.reason ?? DEFAULT_REASONS.pause }, request.keyId),
+    async (request, reply) => {
+      const reason = request.body?.reason ?? DEFAULT_REASONS.pause;
+      return answer(reply, await plane.transition({ type: 'control.pause', reason }, request.keyId));
+    },
   );
 
   app.post(
@@ -114,11 +108,10 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         response: { 200: TransitionResultSchema, ...conflict, ...tooMany, ...protectedErrors },
       },
     },
-    async (request) =>
-      plane.transition(
-        { type: 'control.resume', reason: request.body?.reason ?? DEFAULT_REASONS.resume },
-        request.keyId,
-      ),
+    async (request, reply) => {
+      const reason = request.body?.reason ?? DEFAULT_REASONS.resume;
+      return answer(reply, await plane.transition({ type: 'control.resume', reason }, request.keyId));
+    },
   );
 
   app.post(
@@ -135,7 +128,8 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         response: { 200: KillSwitchResultSchema, ...protectedErrors },
       },
     },
-    async (request) => plane.kill(request.body?.reason ?? DEFAULT_REASONS.kill, request.keyId),
+    async (request, reply) =>
+      answer(reply, await plane.kill(request.body?.reason ?? DEFAULT_REASONS.kill, request.keyId)),
   );
 
   app.post(
@@ -151,7 +145,7 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         response: { 200: CancelAllResultSchema, ...tooMany, ...protectedErrors },
       },
     },
-    async (request) => plane.cancelAll(request.body.symbols, request.keyId),
+    async (request, reply) => answer(reply, await plane.cancelAll(request.body.symbols, request.keyId)),
   );
 
   app.post(
@@ -162,12 +156,16 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         tags: ['control'],
         summary: 'Prepare a reduce-only order lowering exposure on a symbol',
         description:
-          'qty = |position| × reduce_pct rounded down to the lot size, side opposite the position. Allowed in every state (it only reduces risk). When flat: 200 with order null and a message.',
+          'qty = |position| × reduce_pct rounded down to the lot size, side opposite the position. ' +
+          'Allowed in every state (it only reduces risk). When flat: 200 with order null and a message.',
         security,
         body: deleverageBody(symbols),
         response: { 200: DeleverageResultSchema, ...tooMany, ...protectedErrors },
       },
     },
-    async (request) => plane.deleverage(request.body.symbol, request.body.reduce_pct, request.keyId),
+    async (request, reply) => {
+      const { symbol, reduce_pct: reducePct } = request.body;
+      return answer(reply, await plane.deleverage(symbol, reducePct, request.keyId));
+    },
   );
 };

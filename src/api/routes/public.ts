@@ -9,7 +9,6 @@ import { HEARTBEAT_KEY, HEARTBEAT_STALE_MS } from '../../domain/runtime-document
 import type { TradingHeartbeat } from '../../domain/runtime-documents.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
-import type { ApiMetrics } from '../metrics.js';
 import { SystemStateSchema } from '../schemas.js';
 
 const Status = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]);
@@ -44,9 +43,10 @@ export const HealthSchema = Type.Object({
 
 type Health = Static<typeof HealthSchema>;
 
-export const publicRoutes: FastifyPluginAsyncTypebox<{ store: Store; metrics: ApiMetrics; clock: Clock }> = async (
+/** Needs the metrics plugin's `metrics` decoration (registered before, in app.ts). */
+export const publicRoutes: FastifyPluginAsyncTypebox<{ store: Store; clock: Clock }> = async (
   app,
-  { store, metrics, clock },
+  { store, clock },
 ) => {
   app.get(
     '/health',
@@ -108,8 +108,13 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ store: Store; metrics: Ap
   app.get(
     '/metrics',
     {
-      schema: { tags: ['public'], summary: 'Prometheus metrics (text exposition format)', produces: ['text/plain'] },
+      schema: {
+        tags: ['public'],
+        summary: 'Prometheus metrics (text exposition format)',
+        produces: ['text/plain'],
+        response: { 200: Type.String({ description: 'Prometheus text, this process then the trading process' }) },
+      },
     },
-    async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.render()),
+    async (_request, reply) => reply.type(app.metrics.registry.contentType).send(await app.metrics.render()),
   );
 };

@@ -1,0 +1,154 @@
+/**
+ * The control use cases, for any front end (today the HTTP API): offer events to the control
+ * statechart through the store, prepare instructions, enqueue them as commands for the trading
+ * process and audit every call. Each call answers a result (control-results.ts), never an HTTP
+ * error; this is the one place the rules for the spec's "not shown" cases are applied.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ControlApplyResult, ControlEvent, ControlRecord } from '../domain/control.js';
+import { cancelInstructionsFor, planDeleverage } from '../domain/instructions.js';
+import type { Instrument } from '../domain/market.js';
+import { PORTFOLIO_KEY } from '../domain/runtime-documents.js';
+import type { PortfolioDocument } from '../domain/runtime-documents.js';
+import type { Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
+import type {
+  CancelAllResult,
+  ControlOutcome,
+  DeleverageResult,
+  KillResult,
+  StateConflict,
+  TransitionResult,
+  UnknownSymbol,
+} from './control-results.js';
+import { applyControl } from './control-transition.js';
+import { pullKillSwitch } from './kill-switch.js';
+
+export const DEFAULT_REASONS = {
+  pause: 'paused by operator',
+  resume: 'resumed by operator',
+  kill: 'kill switch pulled by operator',
+} as const;
+
+export type PauseOrResume = Extract<ControlEvent, { type: 'control.pause' | 'control.resume' }>;
+
+export class ControlPlane {
+  private readonly bySymbol: Map<string, Instrument>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly instruments: readonly Instrument[],
+    private readonly clock: Clock,
+    /** Told every statechart outcome (the API counts them in its metrics). */
+    private readonly onOutcome: (result: ControlApplyResult) => void = () => {},
+  ) {
+    this.bySymbol = new Map(instruments.map((i) => [i.symbol, i]));
+  }
+
+  status(): Promise<ControlRecord> {
+    return this.store.control.read();
+  }
+
+  /** Pause or resume: `changed: false` when already there, a state conflict when killed. */
+  async transition(event: PauseOrResume, actor: string): Promise<ControlOutcome<TransitionResult, StateConflict>> {
+    const result = await applyControl(this.store.control, event, { actor, at: this.isoNow() });
+    this.onOutcome(result);
+    if (result.outcome === 'refused') {
+      const verb = event.type === 'control.pause' ? 'pause' : 'resume';
+      return {
+        ok: false,
+        error: 'state_conflict',
+        message: `cannot ${verb}: the system is killed; only a manual restart (npm start -- --reset-kill) ends the killed state`,
+      };
+    }
+    const { record } = result;
+    return {
+      ok: true,
+      value: {
+        state: record.state,
+        previous_state: result.from,
+        changed: result.outcome === 'changed',
+        epoch: record.epoch,
+        reason: record.reason,
+        changed_at: record.changed_at,
+      },
+    };
+  }
+
+  /** The emergency button: always succeeds, also when already killed; the cancels are queued once per kill. */
+  async kill(reason: string, actor: string): Promise<ControlOutcome<KillResult>> {
+    const { result, instructions } = await pullKillSwitch(this.store, this.instruments, reason, {
+      actor,
+      at: this.isoNow(),
+    });
+    this.onOutcome(result);
+    return { ok: true, value: { action: 'killed', reason, cancel_instructions: instructions } };
+  }
+
+  /** `symbols: null` means the whole whitelist. */
+  async cancelAll(
+    symbols: readonly string[] | null,
+    actor: string,
+  ): Promise<ControlOutcome<CancelAllResult, UnknownSymbol>> {
+    const unknown = symbols?.find((s) => !this.bySymbol.has(s));
+    if (unknown !== undefined) return unknownSymbol(unknown);
+    const chosen = symbols === null ? this.instruments : symbols.map((s) => this.bySymbol.get(s) as Instrument);
+    const instructions = cancelInstructionsFor(chosen);
+    const id = `cancel-all-${randomUUID()}`;
+    // Audit first: if it fails the call fails and nothing runs, so no command ever runs unaudited.
+    await this.audit('cancel_all', actor, { symbols, command_id: id });
+    await this.store.commands.enqueue({
+      id,
+      type: 'cancel_all',
+      payload: { instructions, actor },
+      enqueued_at: this.isoNow(),
+    });
+    return { ok: true, value: { action: 'cancel_all', cancel_instructions: instructions, command_id: id } };
+  }
+
+  /** Prepares from the last published portfolio; the trading process re-caps it to the live position. */
+  async deleverage(
+    symbol: string,
+    reducePct: number,
+    actor: string,
+  ): Promise<ControlOutcome<DeleverageResult, UnknownSymbol>> {
+    const instrument = this.bySymbol.get(symbol);
+    if (!instrument) return unknownSymbol(symbol);
+    const portfolio = await this.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY);
+    const position = portfolio?.positions.find((p) => p.symbol === symbol);
+    const plan = planDeleverage(instrument, position, reducePct);
+    const base = { action: 'deleverage', symbol, reduce_pct: reducePct, position_qty: plan.position_qty } as const;
+    if (plan.kind === 'nothing') {
+      const details = { symbol, reduce_pct: reducePct, command_id: null, message: plan.message };
+      await this.audit('deleverage', actor, details, symbol);
+      return { ok: true, value: { ...base, order: null, command_id: null, message: plan.message } };
+    }
+    const id = `deleverage-${randomUUID()}`;
+    await this.audit('deleverage', actor, { symbol, reduce_pct: reducePct, command_id: id, order: plan.order }, symbol);
+    await this.store.commands.enqueue({
+      id,
+      type: 'deleverage',
+      payload: { symbol, reduce_pct: reducePct, prepared: plan.order, actor },
+      enqueued_at: this.isoNow(),
+    });
+    const message = `reduce-only ${plan.order.side} ${plan.order.qty} ${symbol} queued for the trading process`;
+    return { ok: true, value: { ...base, order: plan.order, command_id: id, message } };
+  }
+
+  private audit(call: string, actor: string, details: Record<string, unknown>, symbol: string | null = null) {
+    return this.store.events.append({
+      kind: 'control_call',
+      at: this.isoNow(),
+      symbol,
+      body: { call, actor, ...details },
+    });
+  }
+
+  private isoNow(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+}
+
+function unknownSymbol(symbol: string): UnknownSymbol {
+  return { ok: false, error: 'unknown_symbol', message: `unknown symbol ${symbol}: not in the whitelist` };
+}

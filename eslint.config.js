@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'var/**', 'docs/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'var/**', 'docs/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

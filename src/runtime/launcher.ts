@@ -4,7 +4,6 @@
  */
 import { resolve } from 'node:path';
 import { hostname } from 'node:os';
-import { openStore } from '../adapters/open-store.js';
 import { readApiConfig } from './config.js';
 import { readTradingConfig } from './trading/trading-config.js';
 import { ENV_FILE, loadEnv } from './environment.js';
@@ -35,6 +34,9 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
   readTradingConfig(env);
 
   if (options.resetKill) {
+    // Loaded only here: the supervisor otherwise never touches the store, and the adapters (SQLite,
+    // Redis clients) would add to its memory for as long as it runs.
+    const { openStore } = await import('../adapters/open-store.js');
     const store = await openStore(config.storeUrl);
     try {
       const before = await store.control.read();

@@ -1,26 +1,38 @@
 # syntax=docker/dockerfile:1
 # Image of the trading control service: `tcs <command>` (api, trade, audit verify, keygen).
-# The TypeScript sources run directly through tsx (a runtime dependency), so there is no compile step.
+# It runs the compiled JavaScript (dist/, with source maps) on production dependencies only; tsx
+# stays among them so a TypeScript strategy given by path still loads (lazily, only then).
 # Configuration and secrets come from the environment at run time (see .env.example); none are baked in.
 
-# ---- build: production dependencies, with the toolchain better-sqlite3 needs when no prebuilt binary fits
+# ---- build: every dependency (TypeScript too), with the toolchain better-sqlite3 needs when no
+# prebuilt binary fits; compile, then drop the dev dependencies.
 FROM node:20-bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# bin/ first: npm ci runs the prepare script (node bin/build.mjs --if-stale), which finds no src/ yet
+# and builds nothing, so the dependency layer stays cached across source changes.
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+COPY bin ./bin
+RUN npm ci && npm cache clean --force
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY machines ./machines
+RUN npm run build \
+ && rm dist/.tsbuildinfo \
+ && npm prune --omit=dev \
+ && npm cache clean --force
 
-# ---- runtime: no compilers, non-root
+# ---- runtime: dist/ and production dependencies, no compilers, no sources, non-root
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json ./
-COPY bin ./bin
-COPY src ./src
-COPY machines ./machines
+COPY --from=build /app/dist ./dist
+# package.json: "type": "module" for dist/, and the version the API reports.
+COPY package.json ./
+COPY bin/tcs.mjs ./bin/tcs.mjs
 # var/ holds the default SQLite store (STORE_URL=sqlite:var/tcs.db); the code itself stays read-only.
 RUN mkdir -p var && chown node:node var
 USER node

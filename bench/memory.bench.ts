@@ -4,9 +4,16 @@
  * else lives in its heap. Every 1000 cycles the child runs gc() and samples RSS and heapUsed; the
  * parent prints the series, the final RSS and the growth from cycle 2000 to the last sample. The
  * child stops early (and says so) past a 5-minute budget. The child role is this same file with
- * TCS_BENCH_ROLE=memory.
+ * TCS_BENCH_ROLE=memory, run twice, one after the other: compiled by tsc (as the service runs, with
+ * source maps on) and, for comparison, through tsx (as the service ran before the build existed).
+ * The compiled child is this file and its imports compiled into dist/.bench/ (the bench harness is
+ * TypeScript too, so dist/ alone cannot run it). MEMORY_RUNTIMES=compiled (or tsx) runs only one;
+ * MEMORY_NODE_FLAGS adds Node flags to the children (to try e.g. --optimize-for-size).
  */
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PAPER_STATE_KEY } from '../src/adapters/paper-venue/index.js';
@@ -43,32 +50,93 @@ type FromChild =
   | { type: 'end'; cycles: number; stoppedEarly: boolean }
   | { type: 'error'; message: string };
 
-const COMMAND = 'node --expose-gc bin/run-ts.mjs bench/memory.bench.ts (with TCS_BENCH_ROLE=memory)';
+type Runtime = 'compiled' | 'tsx';
 
-export async function run(): Promise<BenchResult> {
-  const started = performance.now();
+const CHILD_COMMANDS: Record<Runtime, string> = {
+  compiled: 'node --expose-gc --enable-source-maps dist/.bench/bench/memory.bench.js',
+  tsx: 'node --expose-gc bin/run-ts.mjs bench/memory.bench.ts',
+};
+const RUNTIME_LABELS: Record<Runtime, string> = {
+  compiled: 'compiled (tsc, source maps on)',
+  tsx: 'TypeScript through tsx (before)',
+};
+const BENCH_OUT = join(REPO_ROOT, 'dist/.bench');
+
+/**
+ * Compiles this file and everything it imports (bench/, test/support/, src/, machines/) into
+ * dist/.bench/ with the production build's settings (tsconfig.build.json: source maps). Incremental,
+ * so a second run costs little. Node finds the dependencies from there through the repository's
+ * node_modules and treats the .js as ES modules through its package.json, as for dist/.
+ */
+function compileChild(): string {
+  mkdirSync(BENCH_OUT, { recursive: true });
+  const config = {
+    extends: '../../tsconfig.build.json',
+    compilerOptions: { outDir: '.', rootDir: '../..', tsBuildInfoFile: './.tsbuildinfo' },
+    files: ['../../bench/memory.bench.ts'],
+    include: [],
+  };
+  writeFileSync(join(BENCH_OUT, 'tsconfig.json'), JSON.stringify(config, null, 2));
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', join(BENCH_OUT, 'tsconfig.json')], { cwd: REPO_ROOT, stdio: 'inherit' });
+  return join(BENCH_OUT, 'bench/memory.bench.js');
+}
+
+/** Extra Node flags for the children, from MEMORY_NODE_FLAGS (space-separated). */
+const EXTRA_FLAGS = (process.env.MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
+function startChild(runtime: Runtime): ChildProcess {
+  const options = {
+    env: { ...process.env, TCS_BENCH_ROLE: 'memory' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[],
+  };
+  if (runtime === 'compiled')
+    return fork(compileChild(), [], { ...options, execArgv: ['--expose-gc', '--enable-source-maps', ...EXTRA_FLAGS] });
+  return fork(join(REPO_ROOT, 'bin/run-ts.mjs'), [join(REPO_ROOT, 'bench/memory.bench.ts')], {
+    ...options,
+    execArgv: ['--expose-gc', ...EXTRA_FLAGS],
+  });
+}
+
+interface ChildRun {
+  runtime: Runtime;
+  samples: MemorySample[];
+  cycles: number;
+  stoppedEarly: boolean;
+  errors: string[];
+}
+
+/** One memory child, start to end: its samples as they arrive, then how it ended. */
+async function runChild(runtime: Runtime): Promise<ChildRun> {
   const samples: MemorySample[] = [];
-  const notes: string[] = [];
+  const errors: string[] = [];
   let cycles = 0;
   let stoppedEarly = false;
-  const child = fork(join(REPO_ROOT, 'bin/run-ts.mjs'), [join(REPO_ROOT, 'bench/memory.bench.ts')], {
-    execArgv: ['--expose-gc'],
-    env: { ...process.env, TCS_BENCH_ROLE: 'memory' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  let child: ChildProcess;
+  try {
+    child = startChild(runtime);
+  } catch (err) {
+    return {
+      runtime,
+      samples,
+      cycles,
+      stoppedEarly,
+      errors: [`${runtime}: could not start: ${(err as Error).message}`],
+    };
+  }
   const finished = new Promise<void>((resolve, reject) => {
     child.on('message', (message: FromChild) => {
       if (message.type === 'sample') {
         samples.push(message.sample);
         const s = message.sample;
         console.log(
-          `memory: cycle ${s.cycle}: rss ${mb(s.rss)}, heapUsed ${mb(s.heapUsed)}, paper:state ${int(s.paperStateBytes)} B (${s.elapsedS.toFixed(0)} s)`,
+          `memory (${runtime}): cycle ${s.cycle}: rss ${mb(s.rss)}, heapUsed ${mb(s.heapUsed)}, paper:state ${int(s.paperStateBytes)} B (${s.elapsedS.toFixed(0)} s)`,
         );
       } else if (message.type === 'end') {
         cycles = message.cycles;
         stoppedEarly = message.stoppedEarly;
       } else {
-        notes.push(`child error: ${message.message}`);
+        errors.push(`${runtime} child error: ${message.message}`);
       }
     });
     child.on('exit', (code, signal) =>
@@ -76,23 +144,40 @@ export async function run(): Promise<BenchResult> {
     );
   });
   try {
-    await withDeadline(finished, BUDGET_MS + 60_000, 'memory child');
+    await withDeadline(finished, BUDGET_MS + 60_000, `memory child (${runtime})`);
   } catch (err) {
     child.kill('SIGKILL');
-    notes.push((err as Error).message);
+    errors.push((err as Error).message);
   }
-  if (stoppedEarly) notes.push(`stopped after ${cycles} cycles: the ${BUDGET_MS / 1000} s budget was used up`);
+  return { runtime, samples, cycles, stoppedEarly, errors };
+}
+
+function selectedRuntimes(): Runtime[] {
+  const wanted = (process.env.MEMORY_RUNTIMES ?? 'compiled,tsx').split(',').map((r) => r.trim());
+  return (['compiled', 'tsx'] as const).filter((r) => wanted.includes(r));
+}
+
+export async function run(): Promise<BenchResult> {
+  const started = performance.now();
+  const runs: ChildRun[] = [];
+  for (const runtime of selectedRuntimes()) runs.push(await runChild(runtime));
+  // The aims and the series are about the first run: the compiled child unless only tsx was asked for.
+  const main = runs[0]!;
+  const { samples, cycles, stoppedEarly } = main;
+  const notes: string[] = runs.flatMap((r) => r.errors);
+  for (const r of runs)
+    if (r.stoppedEarly)
+      notes.push(`${r.runtime}: stopped after ${r.cycles} cycles: the ${BUDGET_MS / 1000} s budget was used up`);
 
   const counted = samples.filter((s) => s.cycle >= 0);
   const at2000 = samples.find((s) => s.cycle === 2000);
   const last = samples[samples.length - 1];
   const rssGrowth = at2000 && last ? last.rss - at2000.rss : Number.NaN;
   const heapGrowth = at2000 && last ? last.heapUsed - at2000.heapUsed : Number.NaN;
-  const perCycle = at2000 && last && last.cycle > at2000.cycle ? heapGrowth / (last.cycle - at2000.cycle) : Number.NaN;
   const loaded = samples.find((s) => s.cycle === -1);
   if (loaded)
     notes.push(
-      `With the modules loaded and nothing opened the child already had ${mb(loaded.rss)} RSS (heapUsed ${mb(loaded.heapUsed)}): Node, tsx and the dependencies.`,
+      `With the modules loaded and nothing opened the ${main.runtime} child already had ${mb(loaded.rss)} RSS (heapUsed ${mb(loaded.heapUsed)}): Node${main.runtime === 'tsx' ? ', tsx' : ''} and the dependencies.`,
     );
   if (at2000 && last && last.terminalOrders > at2000.terminalOrders && Number.isFinite(heapGrowth)) {
     notes.push(
@@ -115,7 +200,7 @@ export async function run(): Promise<BenchResult> {
     title: `Memory: trading system over ${int(CYCLES)} cycles at 10 symbols`,
     command: 'node bin/run-ts.mjs bench/memory.bench.ts',
     method: [
-      `A child process (\`${COMMAND}\`) runs the trading system as in cycle-cost (10 symbols, SimulatedClock, SQLite temp store, no-op event lines).`,
+      `A child process runs the trading system as in cycle-cost (10 symbols, SimulatedClock, SQLite temp store, no-op event lines), with TCS_BENCH_ROLE=memory: ${runs.map((r) => `${RUNTIME_LABELS[r.runtime]}: \`${CHILD_COMMANDS[r.runtime]}\``).join('; then ')}. The compiled child is this file and its imports compiled by tsc with tsconfig.build.json's settings into dist/.bench/. The series is the ${main.runtime} child's.${EXTRA_FLAGS.length ? ` Extra Node flags (MEMORY_NODE_FLAGS): ${EXTRA_FLAGS.join(' ')}.` : ''}`,
       `Samples right after global.gc() (process.memoryUsage()): once with the modules loaded and nothing opened, at cycle 0 (first cycle settled), then every ${EVERY} cycles. "ms per cycle" is the mean wall time over the interval before the sample; the paper:state columns are read from the store (the venue rewrites that document on every operation).`,
       `"No growth" here means heapUsed after gc grows by less than ${HEAP_GROWTH_LIMIT_MB} MB from cycle 2000 to the last sample; RSS also holds SQLite's page cache, which grows with the database file up to its cache size.`,
     ],
@@ -155,26 +240,33 @@ export async function run(): Promise<BenchResult> {
       {
         caption: 'Summary',
         headers: [
+          'runtime',
           'cycles run',
           'final RSS',
           'RSS growth 2000 → last',
           'heapUsed growth 2000 → last',
           'heap bytes per cycle',
         ],
-        rows: [
-          [
-            int(cycles),
-            last ? mb(last.rss) : 'n/a',
-            Number.isFinite(rssGrowth) ? mb(rssGrowth) : 'n/a',
-            Number.isFinite(heapGrowth) ? mb(heapGrowth) : 'n/a',
-            Number.isFinite(perCycle) ? int(perCycle) : 'n/a',
-          ],
-        ],
+        rows: runs.map((r) => {
+          const from = r.samples.find((x) => x.cycle === 2000);
+          const to = r.samples[r.samples.length - 1];
+          const heap = from && to ? to.heapUsed - from.heapUsed : Number.NaN;
+          const rss = from && to ? to.rss - from.rss : Number.NaN;
+          const bytesPerCycle = from && to && to.cycle > from.cycle ? heap / (to.cycle - from.cycle) : Number.NaN;
+          return [
+            RUNTIME_LABELS[r.runtime],
+            int(r.cycles),
+            to ? mb(to.rss) : 'n/a',
+            Number.isFinite(rss) ? mb(rss) : 'n/a',
+            Number.isFinite(heap) ? mb(heap) : 'n/a',
+            Number.isFinite(bytesPerCycle) ? int(bytesPerCycle) : 'n/a',
+          ];
+        }),
       },
     ],
     aims: [
       {
-        text: `final RSS < ${AIM_RSS_MB} MB (measured ${last ? mb(last.rss) : 'n/a'})`,
+        text: `final RSS < ${AIM_RSS_MB} MB, ${main.runtime} (measured ${last ? mb(last.rss) : 'n/a'})`,
         met: last ? last.rss < AIM_RSS_MB * 1024 * 1024 : null,
       },
       {
@@ -184,7 +276,7 @@ export async function run(): Promise<BenchResult> {
     ],
     notes,
     seconds: (performance.now() - started) / 1000,
-    data: { cycles, samples: counted, rssGrowth, heapGrowth, stoppedEarly },
+    data: { cycles, samples: counted, rssGrowth, heapGrowth, stoppedEarly, runs },
   };
   printResult(result);
   return result;

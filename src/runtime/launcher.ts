@@ -2,14 +2,13 @@
  * `tcs start` / `npm start`: prepares the environment (first-run .env), validates the configuration
  * once, applies an operator's --reset-kill, then supervises the API and trading processes.
  */
-import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { hostname } from 'node:os';
-import { openStore } from '../adapters/open-store.js';
 import { readApiConfig } from './config.js';
 import { readTradingConfig } from './trading/trading-config.js';
 import { ENV_FILE, loadEnv } from './environment.js';
 import { writeFirstRunEnvFile } from './env-file.js';
+import { tcsNodeArgs } from './package-root.js';
 import { supervise } from './supervisor.js';
 import type { ChildSpec } from './supervisor.js';
 import { resetKill } from '../application/control-transition.js';
@@ -19,8 +18,6 @@ export interface LauncherOptions {
   reason?: string | undefined;
   inspect: boolean;
 }
-
-const TCS_BIN = fileURLToPath(new URL('../../bin/tcs.mjs', import.meta.url));
 
 function say(message: string): void {
   process.stderr.write(`tcs: ${message}\n`);
@@ -38,6 +35,9 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
   readTradingConfig(env);
 
   if (options.resetKill) {
+    // Loaded only here: the supervisor otherwise never touches the store, and the adapters (SQLite,
+    // Redis clients) would add to its memory for as long as it runs.
+    const { openStore } = await import('../adapters/open-store.js');
     const store = await openStore(config.storeUrl);
     try {
       const before = await store.control.read();
@@ -58,8 +58,9 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
   }
 
   const children: ChildSpec[] = [
-    { name: 'api', args: [TCS_BIN, 'api'] },
-    { name: 'trading', args: [TCS_BIN, 'trade', ...(options.inspect ? ['--inspect'] : [])] },
+    // The children run the same code as this process: compiled with source maps, or (npm run dev) the sources.
+    { name: 'api', args: tcsNodeArgs(['api']) },
+    { name: 'trading', args: tcsNodeArgs(['trade', ...(options.inspect ? ['--inspect'] : [])]) },
   ];
   say(
     `starting: API on http://${config.host}:${config.port}, store ${config.storeUrl.replace(/\/\/[^@/]*@/, '//***@')}`,

@@ -3,6 +3,8 @@
  * or a path to a user module (starting with `./`, `../` or `/`, or ending in .ts/.js/.mjs/.mts),
  * resolved from the working directory, whose default export is a StrategyAgent or a factory.
  * This is the one place in the strategy layer allowed I/O: the dynamic import of user modules.
+ * A TypeScript module (.ts/.mts) needs a loader when this code runs compiled: tsx is then imported
+ * lazily, for that module only, so a service without TypeScript strategies never loads it.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +12,7 @@ import { createFundingRateContrarian, FUNDING_RATE_CONTRARIAN } from './funding-
 import { createMomentumMaCrossover, MOMENTUM_MA_CROSSOVER } from './momentum-ma-crossover.js';
 import { isStrategyAgent } from './strategy.js';
 import type { StrategyAgent } from './strategy.js';
+import type * as TsxApi from 'tsx/esm/api';
 
 /** Parameters per strategy, keyed by the entry exactly as written in STRATEGIES (name or path). */
 export type StrategyParamsByEntry = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -22,6 +25,10 @@ export interface LoadStrategiesOptions {
 type UntypedFactory = (params?: Readonly<Record<string, unknown>>) => StrategyAgent;
 
 // The factories validate their params at run time, so handing them an unchecked record is safe.
+/** Under tsx or vitest this file is itself TypeScript, so the runtime already loads .ts modules. */
+const RUNTIME_LOADS_TYPESCRIPT = import.meta.url.endsWith('.ts');
+const TYPESCRIPT_FILE = /\.m?ts$/;
+
 const BUILTINS = {
   [MOMENTUM_MA_CROSSOVER]: (params) => createMomentumMaCrossover(params),
   [FUNDING_RATE_CONTRARIAN]: (params) => createFundingRateContrarian(params),
@@ -100,8 +107,9 @@ async function loadModule(
   const file = resolve(cwd, entry);
   let loaded: { default?: unknown };
   try {
-    loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    loaded = await importUserModule(entry, file);
   } catch (err) {
+    if (err instanceof TsxMissingError) throw err;
     throw new Error(
       `STRATEGIES entry "${entry}": cannot import ${file}: ${err instanceof Error ? err.message : String(err)}`,
       { cause: err },
@@ -129,4 +137,22 @@ async function loadModule(
     );
   }
   return agent;
+}
+
+class TsxMissingError extends Error {}
+
+async function importUserModule(entry: string, file: string): Promise<{ default?: unknown }> {
+  const url = pathToFileURL(file).href;
+  if (RUNTIME_LOADS_TYPESCRIPT || !TYPESCRIPT_FILE.test(file)) return (await import(url)) as { default?: unknown };
+  let tsx: typeof TsxApi;
+  try {
+    tsx = await import('tsx/esm/api');
+  } catch (err) {
+    throw new TsxMissingError(
+      `STRATEGIES entry "${entry}": ${file} is TypeScript, which needs the tsx package to load, and tsx cannot be imported (${err instanceof Error ? err.message : String(err)}); install the production dependencies (npm ci --omit=dev keeps tsx) or compile the strategy to .js`,
+      { cause: err },
+    );
+  }
+  // tsImport registers tsx for this one import graph only, not for the rest of the process.
+  return (await tsx.tsImport(url, import.meta.url)) as { default?: unknown };
 }

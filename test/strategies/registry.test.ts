@@ -1,5 +1,11 @@
 // The STRATEGIES loader: built-in names, user modules by path (TypeScript and JavaScript), params,
-// and the errors an operator would see for typos and broken modules.
+// and the errors an operator would see for typos and broken modules, including a .ts strategy on a
+// compiled install where tsx cannot be found.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   BUILTIN_STRATEGY_NAMES,
@@ -107,6 +113,46 @@ describe('loadStrategies', () => {
       await expect(
         loadStrategies(`./${FIXTURES}/plain-agent.js`, { [`./${FIXTURES}/plain-agent.js`]: { x: 1 } }),
       ).rejects.toThrow(/not a factory/);
+    });
+  });
+
+  describe('compiled (dist/), with no tsx to be found', () => {
+    // A copy of the compiled sources in a temp dir, away from any node_modules: exactly what a
+    // compiled install without tsx looks like to the registry (its imports are all local).
+    function inIsolatedCopy(strategyFile: string, source: string): { ok: boolean; output: string } {
+      const dir = mkdtempSync(join(tmpdir(), 'tcs-no-tsx-'));
+      try {
+        cpSync(fileURLToPath(new URL('../../dist/src', import.meta.url)), join(dir, 'dist/src'), { recursive: true });
+        writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+        writeFileSync(join(dir, strategyFile), source);
+        const script = `import { loadStrategies } from './dist/src/strategies/registry.js';
+          loadStrategies('./${strategyFile}').then(
+            (agents) => console.log('loaded ' + agents.map((a) => a.name).join()),
+            (err) => { console.log(err.message); process.exit(1); });`;
+        writeFileSync(join(dir, 'load.mjs'), script);
+        try {
+          return { ok: true, output: execFileSync(process.execPath, ['load.mjs'], { cwd: dir, encoding: 'utf8' }) };
+        } catch (err) {
+          return { ok: false, output: String((err as { stdout?: string }).stdout) };
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+
+    it('loads a .js strategy (the copy itself works)', () => {
+      expect(inIsolatedCopy('mine.js', "export default { name: 'mine', analyse: () => null };")).toEqual({
+        ok: true,
+        output: 'loaded mine\n',
+      });
+    });
+
+    it('refuses a .ts strategy with a clear message naming tsx', () => {
+      const result = inIsolatedCopy('mine.ts', "export default { name: 'mine', analyse: () => null };");
+      expect(result.ok).toBe(false);
+      expect(result.output).toMatch(
+        /^STRATEGIES entry "\.\/mine\.ts": .*mine\.ts is TypeScript, which needs the tsx package to load, and tsx cannot be imported \(.*\); install the production dependencies .* or compile the strategy to \.js\n$/,
+      );
     });
   });
 

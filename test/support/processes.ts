@@ -1,9 +1,11 @@
 /**
  * Spawning the real `tcs` command as child processes for end-to-end tests, and waiting for what
- * they print. Every child is killed in cleanup, whatever the test did.
+ * they print. Every child is killed in cleanup, whatever the test did. `tcs` is the compiled bin, as
+ * users run it (dist/, kept up to date by the global setup), not the TypeScript sources.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const TCS_BIN = fileURLToPath(new URL('../../bin/tcs.mjs', import.meta.url));
@@ -19,7 +21,12 @@ export interface RunningProcess {
 }
 
 export function startTcs(args: string[], env: NodeJS.ProcessEnv, cwd?: string): RunningProcess {
-  const child = spawn(process.execPath, [TCS_BIN, ...args], {
+  return startNode([TCS_BIN, ...args], env, cwd);
+}
+
+/** Starts `node <argv>` with only PATH and HOME from this environment, plus `env`. */
+export function startNode(argv: string[], env: NodeJS.ProcessEnv, cwd?: string): RunningProcess {
+  const child = spawn(process.execPath, argv, {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     cwd,
     stdio: 'pipe',
@@ -64,4 +71,27 @@ export async function startApi(env: NodeJS.ProcessEnv): Promise<{ proc: RunningP
   const proc = startTcs(['api'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env });
   const match = await proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);
   return { proc, baseUrl: match[1]! };
+}
+
+/** Pids of the live processes whose parent is `pid` (Linux /proc). */
+export function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    // Fields after the command name (which may hold spaces, inside parentheses): state, ppid, …
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === pid) children.push(Number(name));
+  }
+  return children;
+}
+
+/** The argv a process was started with (Linux /proc/<pid>/cmdline). */
+export function commandLine(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 }

@@ -1,0 +1,103 @@
+/**
+ * bin/build.mjs, which `npm ci` (prepare), `npm start` (prestart) and the test setup run with
+ * --if-stale: it compiles when there is no build or a source is newer than the last build's stamp,
+ * and otherwise does nothing. Run on a small copy of the layout (its own src/, tsconfigs and a link
+ * to this repository's node_modules for TypeScript), so the real dist/ is never touched.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('bin/build.mjs', () => {
+  let dir = '';
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function layout(): void {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-build-'));
+    for (const sub of ['bin', 'src/cli', 'machines']) mkdirSync(join(dir, sub), { recursive: true });
+    copyFileSync(join(ROOT, 'bin/build.mjs'), join(dir, 'bin/build.mjs'));
+    copyFileSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+    copyFileSync(join(ROOT, 'tsconfig.build.json'), join(dir, 'tsconfig.build.json'));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    writeFileSync(join(dir, 'src/cli/main.ts'), 'export const answer: number = 41;\n');
+    writeFileSync(join(dir, 'machines/m.ts'), 'export const m = 1;\n');
+  }
+
+  /** Runs the build; resolves with its exit status and everything it printed (tsc: stdout, ours: stderr). */
+  function build(...args: string[]): { status: number | null; output: string } {
+    const result = spawnSync(process.execPath, ['bin/build.mjs', ...args], { cwd: dir, encoding: 'utf8' });
+    return { status: result.status, output: result.stdout + result.stderr };
+  }
+
+  it('builds when there is no build, then only when a source is newer than the stamp', () => {
+    layout();
+    expect(build('--if-stale')).toMatchObject({
+      status: 0,
+      output: expect.stringContaining('no build yet: compiling'),
+    });
+    expect(readFileSync(join(dir, 'dist/src/cli/main.js'), 'utf8')).toContain('answer = 41');
+    expect(existsSync(join(dir, 'dist/src/cli/main.js.map'))).toBe(true);
+    expect(existsSync(join(dir, 'dist/machines/m.js'))).toBe(true);
+
+    expect(build('--if-stale')).toEqual({ status: 0, output: '' });
+
+    writeFileSync(join(dir, 'src/cli/main.ts'), 'export const answer: number = 42;\n');
+    const stamp = statSync(join(dir, 'dist/.build-stamp')).mtime;
+    const later = new Date(stamp.getTime() + 5000);
+    utimesSync(join(dir, 'src/cli/main.ts'), later, later);
+    expect(build('--if-stale')).toMatchObject({
+      status: 0,
+      output: expect.stringContaining('sources changed since the last build: compiling'),
+    });
+    expect(readFileSync(join(dir, 'dist/src/cli/main.js'), 'utf8')).toContain('answer = 42');
+  });
+
+  it('rebuilds from scratch when the compiled entry point is gone', () => {
+    layout();
+    expect(build().status).toBe(0);
+    rmSync(join(dir, 'dist/src'), { recursive: true });
+    expect(build('--if-stale')).toMatchObject({
+      status: 0,
+      output: expect.stringContaining('no build yet: compiling'),
+    });
+    expect(existsSync(join(dir, 'dist/src/cli/main.js'))).toBe(true);
+  });
+
+  it('fails with the compiler errors and leaves the stamp alone when the sources do not compile', () => {
+    layout();
+    expect(build().status).toBe(0);
+    const stampBefore = readFileSync(join(dir, 'dist/.build-stamp'), 'utf8');
+    writeFileSync(join(dir, 'src/cli/main.ts'), "export const answer: number = 'not a number';\n");
+    const failure = build();
+    expect(failure.status).toBe(2);
+    expect(failure.output).toContain("Type 'string' is not assignable to type 'number'");
+    expect(failure.output).toContain('tsc failed (exit 2); dist/ is not up to date');
+    expect(readFileSync(join(dir, 'dist/.build-stamp'), 'utf8')).toBe(stampBefore);
+  });
+
+  it('does nothing where there are no sources (an image or installed copy)', () => {
+    layout();
+    rmSync(join(dir, 'src'), { recursive: true });
+    expect(build('--if-stale')).toEqual({ status: 0, output: 'tcs build: no src/ here, nothing to build\n' });
+    expect(existsSync(join(dir, 'dist'))).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 /** The table of `tcs` subcommands: name, one-line summary, full help, and what runs. */
 import { parseArgs } from 'node:util';
-import { generateKey } from '../domain/keys.js';
 import { loadEnv } from '../runtime/environment.js';
+import { printNewKey } from '../runtime/keygen.js';
 
 export interface Command {
   name: string;
@@ -108,8 +108,7 @@ Options:
   -h, --help   This help.`,
     async run(args) {
       parseArgs({ args, options: {}, strict: true });
-      console.log(generateKey());
-      return 0;
+      return printNewKey();
     },
   },
 ];

@@ -3,9 +3,10 @@
  * that will apply; the venue remembers the latest announcement and, on the first market whose
  * timestamp has reached that time, settles it with the announced rate at the current mark. A venue
  * first started after a funding time does not charge it. Funding times missed while the process was
- * down are each paid: the announced time plus every whole funding interval up to the market's
- * timestamp (and before the next time the market announces), three intervals → three payments.
- * Only the last announced rate is known for them, so each is paid at that rate and the current mark.
+ * down are each paid: the announced time plus every whole funding interval (the venue's
+ * fundingIntervalMs, which must match the market's cadence; 8 h for the synthetic feed) up to the
+ * market's timestamp, so three intervals → three payments. Only the last announced rate is known
+ * for them, so each is paid at that rate and at the current mark.
  */
 import type { MarketView } from '../../domain/market.js';
 import { settleFunding } from './ledger.js';
@@ -23,7 +24,7 @@ export function observeFunding(
     if (!isPerp(symbol)) continue;
     const funding = state.funding.get(symbol) ?? { due: null, rate: 0, settledDue: null };
     if (funding.due !== null && snapshot.ts >= funding.due && funding.due !== funding.settledDue) {
-      const times = missedFundingTimes(funding.due, snapshot.ts, snapshot.nextFundingTs, intervalMs);
+      const times = 1 + Math.floor((snapshot.ts - funding.due) / intervalMs);
       const mark = markOf(snapshot.bid, snapshot.ask, snapshot.last) ?? state.marks.get(symbol);
       if (mark !== undefined) for (let i = 0; i < times; i += 1) settleFunding(state, symbol, funding.rate, mark);
       funding.settledDue = funding.due;
@@ -34,14 +35,4 @@ export function observeFunding(
     }
     state.funding.set(symbol, funding);
   }
-}
-
-/**
- * How many funding times have passed by `now`, starting at `due` (which has): due, due + interval,
- * … up to `now`, never reaching `next`, the time the market now announces as still to come.
- */
-export function missedFundingTimes(due: number, now: number, next: number | null, intervalMs: number): number {
-  let times = 1 + Math.floor((now - due) / intervalMs);
-  if (next !== null && next > due) times = Math.min(times, Math.max(1, Math.ceil((next - due) / intervalMs)));
-  return times;
 }

@@ -1,11 +1,13 @@
 /**
  * The cycle's two I/O steps, supplied to the cycle statechart: `loadMarket` (re-read the control
- * record, pick up queued commands, advance the market, let resting orders fill) and `recordDecision`
+ * record, pick up queued commands, advance the market, let resting orders fill, record the venue's
+ * liquidations as event lines and audit entries) and `recordDecision`
  * (the DecisionLog entry in the hash-chained event store, then the account for the API, and the
  * optional drawdown circuit breaker).
  */
 import type { ControlRecord } from '../domain/control.js';
 import { eventLine } from '../domain/event-lines.js';
+import type { Liquidation } from '../domain/margin.js';
 import type { Instrument, MarketView } from '../domain/market.js';
 import type { Clock } from '../ports/clock.js';
 import type { MarketFeed } from '../ports/market-feed.js';
@@ -36,6 +38,21 @@ export interface CycleIoDeps {
 }
 
 export function createCycleIo(deps: CycleIoDeps) {
+  /** Each liquidation as an event line and an audit entry: the venue acted, not the system. */
+  const recordLiquidations = async (liquidations: readonly Liquidation[]): Promise<void> => {
+    for (const liquidation of liquidations) {
+      const line = eventLine.positionLiquidated(liquidation);
+      deps.events.emit(line);
+      const at = new Date(liquidation.ts).toISOString();
+      await deps.store.events.append({
+        kind: 'position_liquidated',
+        at,
+        symbol: liquidation.symbol,
+        body: { ...line },
+      });
+    }
+  };
+
   const loadMarket = async ({ epoch }: { epoch: number }): Promise<LoadedMarket> => {
     // The notification path is fast but not guaranteed; re-reading here bounds any miss to a cycle.
     const control = await deps.store.control.read();
@@ -48,8 +65,13 @@ export function createCycleIo(deps: CycleIoDeps) {
     await deps.pumpCommands();
     const market = await deps.feed.next(now);
     deps.rememberMarket(market);
-    const fills = await deps.venue.onMarket(market);
-    for (const fill of fills) deps.events.emit(eventLine.orderFilled(fill));
+    const update = await deps.venue.onMarket(market);
+    for (const fill of update.fills) deps.events.emit(eventLine.orderFilled(fill));
+    if (update.cancelled.length > 0) {
+      const reason = update.liquidations.length > 0 ? 'liquidation' : 'expired';
+      deps.events.emit(eventLine.ordersCancelled(reason, undefined, update.cancelled));
+    }
+    await recordLiquidations(update.liquidations);
     const account = await deps.venue.account(market);
     return { now, market, account, control };
   };

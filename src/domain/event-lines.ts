@@ -5,6 +5,7 @@
  * the README. Writers (stdout, metrics) only consume these values.
  */
 import type { SystemState } from './control.js';
+import type { Liquidation } from './margin.js';
 import type { Fill, Side, VenueOrder } from './orders.js';
 import type { GuardCheck } from './risk/risk-engine.js';
 import type { Signal } from './signal.js';
@@ -81,6 +82,17 @@ export interface OrdersCancelledLine {
   count: number;
   client_order_ids: string[];
 }
+/** The venue closed a position because the account's equity fell to maintenance margin. */
+export interface PositionLiquidatedLine {
+  event: 'position_liquidated';
+  symbol: string;
+  /** The closing trade's side: SELL closed a long, BUY a short. */
+  side: Side;
+  qty: number;
+  price: number;
+  equity: number;
+  maintenance_margin: number;
+}
 export interface ControlChangedLine {
   event: 'control_changed';
   state: SystemState;
@@ -109,6 +121,7 @@ export type EventLine =
   | OrderRejectedLine
   | OrderRefusedLine
   | OrdersCancelledLine
+  | PositionLiquidatedLine
   | ControlChangedLine
   | CommandExecutedLine
   | SessionStoppedLine;
@@ -185,6 +198,15 @@ export const eventLine = {
     symbols: symbols ?? 'all',
     count: cancelled.length,
     client_order_ids: cancelled.map((o) => o.clientOrderId),
+  }),
+  positionLiquidated: (l: Liquidation): PositionLiquidatedLine => ({
+    event: 'position_liquidated',
+    symbol: l.symbol,
+    side: l.side,
+    qty: l.qty,
+    price: l.price,
+    equity: l.equity,
+    maintenance_margin: l.maintenanceMargin,
   }),
   controlChanged: (state: SystemState, epoch: number): ControlChangedLine => ({
     event: 'control_changed',

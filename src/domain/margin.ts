@@ -44,3 +44,104 @@ export function assertMarginRates(rates: MarginRates, what = 'margin rates'): vo
     throw new RangeError(`${what}: need 0 < maintenance (${maintenance}) < initial (${initial}) ≤ 1`);
   }
 }
+
+/** What one perpetual symbol ties up: its position and the resting orders that could open more. */
+export interface SymbolExposure {
+  /** Signed position notional at mark (long +, short −). */
+  positionNotional: number;
+  /** Notional of resting non-reduce-only buys (qty left × limit price), ≥ 0. */
+  restingBuyNotional: number;
+  /** Notional of resting non-reduce-only sells, ≥ 0. */
+  restingSellNotional: number;
+}
+
+/**
+ * The notional a symbol is margined on: its worst side, that is the larger of |position + all
+ * resting buys| and |position − all resting sells|. A resting order that only reduces the
+ * position (a sell against a long, up to its size) therefore adds nothing, and neither side can
+ * ever count less than the position alone.
+ */
+export function marginedNotional(exposure: SymbolExposure): number {
+  const { positionNotional, restingBuyNotional, restingSellNotional } = exposure;
+  return Math.max(Math.abs(positionNotional + restingBuyNotional), Math.abs(positionNotional - restingSellNotional));
+}
+
+/** Initial margin a symbol ties up: initial rate × its worst-side notional. */
+export function initialMargin(exposure: SymbolExposure, rates: MarginRates): number {
+  return rates.initial * marginedNotional(exposure);
+}
+
+/** Maintenance margin of a position alone (resting orders are not liquidated, only cancelled). */
+export function maintenanceMargin(positionNotional: number, rates: MarginRates): number {
+  return rates.maintenance * Math.abs(positionNotional);
+}
+
+/** Equity not tied up as initial margin; negative when losses have eaten into the margin. */
+export function freeMargin(equity: number, used: number): number {
+  return equity - used;
+}
+
+/**
+ * Whether an order that changes the account's initial margin from `usedBefore` to `usedAfter` may
+ * be accepted: an order that does not raise the margin (it only reduces) always may; one that
+ * does needs the increase to fit in the free margin.
+ */
+export function marginAllows(equity: number, usedBefore: number, usedAfter: number): boolean {
+  const needed = usedAfter - usedBefore;
+  // A tiny tolerance so float residue never turns a pure reduction into a demand for margin.
+  if (needed <= 1e-9 * Math.max(1, usedBefore)) return true;
+  return needed <= freeMargin(equity, usedBefore);
+}
+
+/** The liquidation test: positions are open and equity has fallen to their maintenance margin. */
+export function isLiquidatable(equity: number, maintenance: number): boolean {
+  return maintenance > 0 && equity <= maintenance;
+}
+
+/** A perpetual position the venue closed because the account's equity fell to maintenance margin. */
+export interface Liquidation {
+  symbol: string;
+  /** The side of the closing trade: SELL closes a long, BUY a short. */
+  side: 'BUY' | 'SELL';
+  qty: number;
+  /** Average price the close filled at against the book. */
+  price: number;
+  /** Account equity (NAV) when liquidation was triggered, before the close. */
+  equity: number;
+  /** The account's total maintenance margin at that moment. */
+  maintenanceMargin: number;
+  /** Epoch ms. */
+  ts: number;
+}
+
+/**
+ * Builds a margin table from settings: `initial`/`maintenance` replace the defaults for every
+ * symbol, `overrides` is `SYMBOL:initial:maintenance[,…]` (e.g. `BTCUSDT:0.05:0.025`). Every rate
+ * pair is checked with assertMarginRates; a malformed entry throws a RangeError naming it.
+ */
+export function parseMarginTable(settings: {
+  initial?: number;
+  maintenance?: number;
+  overrides?: string;
+}): MarginTable {
+  const fallback: MarginRates = {
+    initial: settings.initial ?? DEFAULT_MARGIN_RATES.initial,
+    maintenance: settings.maintenance ?? DEFAULT_MARGIN_RATES.maintenance,
+  };
+  assertMarginRates(fallback, 'margin rates');
+  const bySymbol: Record<string, MarginRates> = {};
+  for (const entry of (settings.overrides ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const parts = entry.split(':').map((s) => s.trim());
+    const [symbol, initial, maintenance] = parts;
+    if (parts.length !== 3 || !symbol || !initial || !maintenance) {
+      throw new RangeError(`margin override "${entry}" must be SYMBOL:initial:maintenance`);
+    }
+    const rates = { initial: Number(initial), maintenance: Number(maintenance) };
+    assertMarginRates(rates, `margin override ${symbol}`);
+    bySymbol[symbol.toUpperCase()] = rates;
+  }
+  return { fallback, bySymbol };
+}

@@ -1,7 +1,10 @@
 /**
  * Approval tokens (spec step 5): the risk engine signs each approved order with
- * `hmac:<hex>` = HMAC-SHA256(secret, canonicalJson({ v: 1, clientOrderId, symbol, side, qty, type,
- * limitPrice, reduceOnly, epoch, expiresAt })), and the order manager verifies it before submitting.
+ * `hmac:<hex>` = HMAC-SHA256(secret, canonicalJson({ v: 2, clientOrderId, symbol, side, qty, type,
+ * limitPrice, reduceOnly, timeInForce, goodTill, postOnly, epoch, expiresAt })), and the order
+ * manager verifies it before submitting. The optional order fields are signed with their defaults
+ * filled in (GTC, null, false), so an order that omits them and one that spells the defaults out
+ * are the same order and carry the same token.
  * Any change to a signed field, the control epoch or the expiry breaks the token; a token from an
  * older control epoch (a pause or kill happened since) or past its expiry is refused.
  *
@@ -13,7 +16,7 @@ import { canonicalJson } from './canonical-json.js';
 import type { ApprovedOrder, OrderRequest } from './orders.js';
 
 export const TOKEN_PREFIX = 'hmac:';
-export const TOKEN_VERSION = 1;
+export const TOKEN_VERSION = 2;
 const TOKEN_PATTERN = /^hmac:[0-9a-f]{64}$/;
 
 export interface SignOptions {
@@ -48,6 +51,9 @@ export function approvalPayload(order: OrderRequest, epoch: number, expiresAt: n
     type: order.type,
     limitPrice: order.limitPrice,
     reduceOnly: order.reduceOnly,
+    timeInForce: order.timeInForce ?? 'GTC',
+    goodTill: order.goodTill ?? null,
+    postOnly: order.postOnly ?? false,
     epoch,
     expiresAt,
   });

@@ -5,6 +5,11 @@
 
 export type Side = 'BUY' | 'SELL';
 export type OrderType = 'market' | 'limit';
+/**
+ * How long a resting limit order lives: GTC until filled or cancelled; GTT until `goodTill` (epoch
+ * ms), when the venue cancels what is left. Market orders fill at once and ignore it.
+ */
+export type TimeInForce = 'GTC' | 'GTT';
 
 export interface OrderRequest {
   /** Unique per order; the venue is idempotent on it. */
@@ -16,6 +21,12 @@ export interface OrderRequest {
   /** Required for limit orders, null for market orders. */
   limitPrice: number | null;
   reduceOnly: boolean;
+  /** Default GTC. */
+  timeInForce?: TimeInForce;
+  /** Epoch ms a GTT order is cancelled at; required with GTT, refused otherwise. */
+  goodTill?: number;
+  /** Limit orders only: rest as maker or be refused (POST_ONLY_WOULD_CROSS), never take. Default false. */
+  postOnly?: boolean;
 }
 
 /** A risk-approved order with its HMAC token (`hmac:<hex>`) over the order, epoch and expiry. */

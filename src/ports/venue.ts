@@ -1,7 +1,9 @@
 /**
  * Venue port: where orders go. The paper simulator implements it now; a live venue later.
- * Every implementation must be idempotent on clientOrderId and enforce reduce-only.
+ * Every implementation must be idempotent on clientOrderId, enforce reduce-only and margin, and
+ * report its own liquidations.
  */
+import type { Liquidation } from '../domain/margin.js';
 import type { AccountSnapshot } from '../domain/portfolio.js';
 import type { MarketView } from '../domain/market.js';
 import type { Fill, OrderRequest, VenueOrder } from '../domain/orders.js';
@@ -13,14 +15,27 @@ export interface SubmitResult {
   duplicate: boolean;
 }
 
+/** What advancing the venue to a market did. */
+export interface MarketUpdate {
+  /** Resting orders that filled (in part or in full). */
+  fills: Fill[];
+  /** Positions closed because the account's equity fell to maintenance margin. */
+  liquidations: Liquidation[];
+  /** Resting orders cancelled by the venue: GTT expiry, or cancelled before a liquidation. */
+  cancelled: VenueOrder[];
+}
+
 export interface Venue {
   readonly mode: string;
   /** Submits at the given market; market orders fill at once, limit orders may rest. */
   submit(order: OrderRequest, market: MarketView): Promise<SubmitResult>;
   /** Cancels open orders (all, or only for `symbols`); returns the cancelled ones. */
   cancelAll(symbols?: readonly string[]): Promise<VenueOrder[]>;
-  /** Advances the venue to this market: resting limit orders that cross fill, funding is settled. */
-  onMarket(market: MarketView): Promise<Fill[]>;
+  /**
+   * Advances the venue to this market: funding is settled, expired orders are cancelled, an account
+   * at maintenance margin is liquidated, resting limit orders that cross fill up to the depth.
+   */
+  onMarket(market: MarketView): Promise<MarketUpdate>;
   /** The account marked to this market (or to the last one seen). */
   account(market?: MarketView): Promise<AccountSnapshot>;
   openOrders(): Promise<VenueOrder[]>;

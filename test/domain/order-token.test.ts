@@ -26,7 +26,7 @@ describe('signApproval', () => {
   it('produces hmac:<64 hex> over the documented canonical payload', () => {
     expect(approved.token).toMatch(/^hmac:[0-9a-f]{64}$/);
     const payload = canonicalJson({
-      v: 1,
+      v: 2,
       clientOrderId: order.clientOrderId,
       symbol: 'BTCUSDT',
       side: 'BUY',
@@ -34,6 +34,9 @@ describe('signApproval', () => {
       type: 'market',
       limitPrice: null,
       reduceOnly: false,
+      timeInForce: 'GTC',
+      goodTill: null,
+      postOnly: false,
       epoch: 4,
       expiresAt: EXPIRES,
     });
@@ -41,6 +44,13 @@ describe('signApproval', () => {
     expect(payload).toContain('"limitPrice":null');
     expect(approved.token).toBe(`hmac:${createHmac('sha256', SECRET).update(payload).digest('hex')}`);
     expect(approved).toMatchObject({ order, epoch: 4, expiresAt: EXPIRES });
+  });
+
+  it('signs the optional order fields with their defaults, so omitting and spelling them out agree', () => {
+    const spelled = { ...order, timeInForce: 'GTC' as const, postOnly: false };
+    expect(signApproval(spelled, { secret: SECRET, epoch: 4, expiresAt: EXPIRES }).token).toBe(approved.token);
+    const gtt = { ...order, timeInForce: 'GTT' as const, goodTill: EXPIRES };
+    expect(signApproval(gtt, { secret: SECRET, epoch: 4, expiresAt: EXPIRES }).token).not.toBe(approved.token);
   });
 
   it('is deterministic and copies the order', () => {
@@ -72,6 +82,9 @@ describe('verifyApproval', () => {
     ['type', (a) => ({ ...a, order: { ...a.order, type: 'limit' } })],
     ['limitPrice', (a) => ({ ...a, order: { ...a.order, limitPrice: 30_000 } })],
     ['reduceOnly', (a) => ({ ...a, order: { ...a.order, reduceOnly: true } })],
+    ['timeInForce', (a) => ({ ...a, order: { ...a.order, timeInForce: 'GTT', goodTill: EXPIRES } })],
+    ['goodTill', (a) => ({ ...a, order: { ...a.order, goodTill: EXPIRES } })],
+    ['postOnly', (a) => ({ ...a, order: { ...a.order, postOnly: true } })],
     ['epoch', (a) => ({ ...a, epoch: 5 })],
     ['expiresAt', (a) => ({ ...a, expiresAt: a.expiresAt + 60_000 })],
     ['token digit', (a) => ({ ...a, token: a.token.slice(0, -1) + (a.token.endsWith('0') ? '1' : '0') })],
@@ -90,6 +103,9 @@ describe('verifyApproval', () => {
       type: fc.constantFrom('market' as const, 'limit' as const),
       limitPrice: fc.option(fc.double({ min: 0.01, max: 1e6, noNaN: true }), { nil: null }),
       reduceOnly: fc.boolean(),
+      timeInForce: fc.constantFrom('GTC' as const, 'GTT' as const),
+      goodTill: fc.integer({ min: 0, max: 2e12 }),
+      postOnly: fc.boolean(),
     });
     const approvalArb = fc.record({
       order: orderArb,
@@ -104,6 +120,9 @@ describe('verifyApproval', () => {
       'type',
       'limitPrice',
       'reduceOnly',
+      'timeInForce',
+      'goodTill',
+      'postOnly',
       'epoch',
       'expiresAt',
     ] as const;

@@ -2,7 +2,10 @@
  * Paper venue configuration and its documented defaults. Fees are fractions of fill notional, as
  * exchanges quote them (0.0005 = 0.05 % = 5 bps). A stored account always wins over
  * `startingCash`: the setting only seeds a brand-new account, so a restart never resets money.
+ * Margin rates default to DEFAULT_MARGIN_TABLE (10 % initial, 5 % maintenance, src/domain/margin.ts).
  */
+import { assertMarginRates, DEFAULT_MARGIN_TABLE } from '../../domain/margin.js';
+import type { MarginTable } from '../../domain/margin.js';
 
 /** How market orders beyond the visible book are priced (see fill-pricing.ts). */
 export interface ImpactModel {
@@ -24,6 +27,13 @@ export interface PaperVenueConfig {
   impact: ImpactModel;
   /** Terminal orders remembered for clientOrderId idempotency; the oldest are forgotten first. */
   maxTerminalOrders: number;
+  /** Initial and maintenance margin of perpetuals, per symbol. */
+  margin: MarginTable;
+  /**
+   * Time between funding payments. Used only to count the funding times missed while the venue saw
+   * no market (a restart): each one passed is paid, not just the last.
+   */
+  fundingIntervalMs: number;
 }
 
 export interface PaperVenueConfigInput extends Partial<Omit<PaperVenueConfig, 'impact'>> {
@@ -38,6 +48,9 @@ export const DEFAULT_PAPER_VENUE_CONFIG: Readonly<PaperVenueConfig> = Object.fre
   // Kept for idempotency by client order id (retries come within a command lease, seconds); the
   // whole account is rewritten on every operation, so this bounds its size and the cost per write.
   maxTerminalOrders: 500,
+  margin: DEFAULT_MARGIN_TABLE,
+  // Exchanges' usual perpetual funding cadence (00:00, 08:00, 16:00 UTC), as the synthetic feed uses.
+  fundingIntervalMs: 8 * 3_600_000,
 });
 
 /** Defaults filled in and every value checked; throws a RangeError naming the bad setting. */
@@ -48,6 +61,8 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
     makerFee: input.makerFee ?? DEFAULT_PAPER_VENUE_CONFIG.makerFee,
     impact: { overflowPenalty: input.impact?.overflowPenalty ?? DEFAULT_PAPER_VENUE_CONFIG.impact.overflowPenalty },
     maxTerminalOrders: input.maxTerminalOrders ?? DEFAULT_PAPER_VENUE_CONFIG.maxTerminalOrders,
+    margin: input.margin ?? DEFAULT_PAPER_VENUE_CONFIG.margin,
+    fundingIntervalMs: input.fundingIntervalMs ?? DEFAULT_PAPER_VENUE_CONFIG.fundingIntervalMs,
   };
   if (!(config.startingCash > 0) || !Number.isFinite(config.startingCash))
     throw new RangeError('paper venue startingCash must be a positive number');
@@ -60,6 +75,12 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
   }
   if (!Number.isInteger(config.maxTerminalOrders) || config.maxTerminalOrders < 1) {
     throw new RangeError('paper venue maxTerminalOrders must be a positive integer');
+  }
+  assertMarginRates(config.margin.fallback, 'paper venue margin');
+  for (const [symbol, rates] of Object.entries(config.margin.bySymbol))
+    assertMarginRates(rates, `paper venue margin ${symbol}`);
+  if (!Number.isInteger(config.fundingIntervalMs) || config.fundingIntervalMs < 60_000) {
+    throw new RangeError('paper venue fundingIntervalMs must be a whole number of ms, at least 60000');
   }
   return config;
 }

@@ -1,15 +1,16 @@
 /**
  * Turns validated orders into fills: market orders and the marketable part of limit orders take
- * liquidity at once (taker fee, priced by fill-pricing.ts); resting limit orders fill in full at
- * their limit price with the maker fee once the market crosses them. Spot buys need the cash and
+ * liquidity at once (taker fee, priced by fill-pricing.ts); resting limit orders fill at their
+ * limit price with the maker fee once the market crosses them, as far as the book's depth through
+ * their price goes (so a large order fills over several markets). Spot buys need the cash and
  * spot sells the holdings at the moment of the fill; a resting order that no longer passes its
  * checks when it crosses is cancelled with the reason in `rejectReason`. Fills carry clean numbers:
  * the quantity on the lot grid, the price on the tick grid and the fee rounded to QUOTE_STEP here,
  * at the source, so the account, the event lines and the API all see the same decimal.
  */
 import type { Instrument, MarketSnapshot, MarketView } from '../../domain/market.js';
-import type { Fill, VenueOrder } from '../../domain/orders.js';
-import { roundQuote, roundToStep } from '../../domain/steps.js';
+import type { Fill, Side, VenueOrder } from '../../domain/orders.js';
+import { floorToStep, roundQuote, roundToStep } from '../../domain/steps.js';
 import type { PaperVenueConfig } from './config.js';
 import { crosses, priceMarketableLimit, priceMarketOrder } from './fill-pricing.js';
 import { applyFill } from './ledger.js';
@@ -61,47 +62,139 @@ export function executeNew(
   return fills;
 }
 
-/** Fills resting orders the market now crosses, oldest first; retires what completes. */
+/**
+ * Fills resting orders the market now crosses, limited to the depth the book shows at or through
+ * their price. Orders on one symbol and side share that depth in price-time priority (best limit
+ * first, then oldest), as an exchange's matching engine would, so stacked orders cannot all fill
+ * against the same quantity; whatever is left rests and can fill on a later market. Completed
+ * orders are retired.
+ */
 export function matchResting(
   ctx: ExecutionContext,
   instruments: ReadonlyMap<string, Instrument>,
   market: MarketView,
 ): Fill[] {
-  const { state, config } = ctx;
   const fills: Fill[] = [];
-  for (const order of [...state.openOrders.values()]) {
-    const snapshot = market.get(order.symbol);
-    const instrument = instruments.get(order.symbol);
-    if (snapshot === undefined || instrument === undefined || order.limitPrice === null) continue;
-    if (!crosses(order.side, order.limitPrice, snapshot)) continue;
-    let qty = remainingOf(order, instrument);
-    if (order.reduceOnly) {
-      const held = state.positions.get(order.symbol)?.qty ?? 0;
-      const reduces = order.side === 'BUY' ? held < 0 : held > 0;
-      if (!reduces) {
-        finish(
-          order,
-          'cancelled',
-          `reduce-only ${order.side} on ${order.symbol} had nothing left to reduce when it crossed`,
-          ctx.now,
-        );
-        retire(state, order, config.maxTerminalOrders);
-        continue;
-      }
-      // Capped to what is left of the position; the order's qty shrinks to what it really did.
-      qty = Math.min(qty, Math.abs(held));
-      order.qty = roundToStep(order.filledQty + qty, instrument.lotSize);
-    }
-    const problem = spotProblem(state, instrument, order, qty, order.limitPrice, config.makerFee);
-    if (problem !== null) {
-      finish(order, 'cancelled', problem, ctx.now);
-    } else {
-      fills.push(record(ctx, instrument, order, qty, order.limitPrice, 'maker'));
-      order.status = 'filled';
-    }
-    retire(state, order, config.maxTerminalOrders);
+  for (const queue of priorityQueues(ctx.state.openOrders.values())) {
+    const first = queue[0];
+    const snapshot = first === undefined ? undefined : market.get(first.symbol);
+    const instrument = first === undefined ? undefined : instruments.get(first.symbol);
+    if (first === undefined || snapshot === undefined || instrument === undefined) continue;
+    const depth = createDepth(snapshot, first.side);
+    for (const order of queue) fills.push(...matchOne(ctx, instrument, order, snapshot, depth));
   }
   return fills;
+}
+
+/** Open limit orders grouped by symbol and side, each group in price-time priority. */
+function priorityQueues(orders: Iterable<VenueOrder>): VenueOrder[][] {
+  const groups = new Map<string, VenueOrder[]>();
+  for (const order of orders) {
+    if (order.limitPrice === null) continue;
+    const key = `${order.symbol}|${order.side}`;
+    const group = groups.get(key) ?? [];
+    group.push(order);
+    groups.set(key, group);
+  }
+  // Array.prototype.sort is stable, so equal limits keep submission (time) order.
+  for (const group of groups.values()) {
+    group.sort((a, b) => (a.side === 'BUY' ? -1 : 1) * ((a.limitPrice ?? 0) - (b.limitPrice ?? 0)));
+  }
+  return [...groups.values()];
+}
+
+/** Fills one resting order from what is left of the crossing depth; retires it when done. */
+function matchOne(
+  ctx: ExecutionContext,
+  instrument: Instrument,
+  order: VenueOrder,
+  snapshot: MarketSnapshot,
+  depth: Depth,
+): Fill[] {
+  const { state, config } = ctx;
+  const limit = order.limitPrice;
+  if (limit === null || !crosses(order.side, limit, snapshot)) return [];
+  let qty = remainingOf(order, instrument);
+  if (order.reduceOnly) {
+    const held = state.positions.get(order.symbol)?.qty ?? 0;
+    const reduces = order.side === 'BUY' ? held < 0 : held > 0;
+    if (!reduces) {
+      finish(
+        order,
+        'cancelled',
+        `reduce-only ${order.side} on ${order.symbol} had nothing left to reduce when it crossed`,
+        ctx.now,
+      );
+      retire(state, order, config.maxTerminalOrders);
+      return [];
+    }
+    // Capped to what is left of the position; the order's qty shrinks to what it can still do.
+    qty = Math.min(qty, Math.abs(held));
+    order.qty = roundToStep(order.filledQty + qty, instrument.lotSize);
+  }
+  const take = floorToStep(Math.min(qty, depth.available(limit)), instrument.lotSize);
+  if (take <= 0) return [];
+  const problem = spotProblem(state, instrument, order, take, limit, config.makerFee);
+  if (problem !== null) {
+    finish(order, 'cancelled', problem, ctx.now);
+    retire(state, order, config.maxTerminalOrders);
+    return [];
+  }
+  depth.consume(take);
+  const fill = record(ctx, instrument, order, take, limit, 'maker');
+  if (remainingOf(order, instrument) <= 0) {
+    order.status = 'filled';
+    retire(state, order, config.maxTerminalOrders);
+  }
+  return [fill];
+}
+
+/** The book levels a resting order on `side` fills against, consumed as orders take them. */
+interface Depth {
+  /** Quantity left at levels at or better than `limit` (for the resting order). */
+  available(limit: number): number;
+  /** Takes `qty` from the best levels first. */
+  consume(qty: number): void;
+}
+
+function createDepth(snapshot: MarketSnapshot, side: Side): Depth {
+  // A resting BUY fills against the offers (asks) at or below its limit, a SELL against bids at or above.
+  const levels = (side === 'BUY' ? snapshot.asks : snapshot.bids)
+    .filter((l) => l.qty > 0 && l.price > 0 && Number.isFinite(l.qty))
+    .map((l) => ({ price: l.price, qty: l.qty }));
+  const within = (price: number, limit: number): boolean => (side === 'BUY' ? price <= limit : price >= limit);
+  return {
+    available(limit) {
+      let total = 0;
+      for (const level of levels) if (within(level.price, limit)) total += level.qty;
+      return total;
+    },
+    consume(qty) {
+      let left = qty;
+      for (const level of levels) {
+        const take = Math.min(left, level.qty);
+        level.qty -= take;
+        left -= take;
+        if (left <= 0) break;
+      }
+    },
+  };
+}
+
+/**
+ * Closes `qty` of a position at market against the book (the same walk and impact as a market
+ * order, taker fee) for the liquidation engine; the order is recorded as filled.
+ */
+export function takeAtMarket(
+  ctx: ExecutionContext,
+  instrument: Instrument,
+  order: VenueOrder,
+  snapshot: MarketSnapshot,
+): Fill {
+  const priced = priceMarketOrder(snapshot, order.side, order.qty, ctx.config.impact, instrument.tickSize);
+  const fill = record(ctx, instrument, order, order.qty, priced.price, 'taker');
+  order.status = 'filled';
+  return fill;
 }
 
 function remainingOf(order: VenueOrder, instrument: Instrument): number {
@@ -154,11 +247,12 @@ function spotProblem(
     // The same rounded amounts the fill would move, so a buy of exactly the cash there is passes.
     const needed = roundQuote(roundQuote(qty * price) + feeOf(qty, price, feeRate));
     if (needed > state.cash)
-      return `insufficient cash: BUY ${qty} ${order.symbol} needs ${needed.toFixed(2)}, cash is ${state.cash.toFixed(2)}`;
+      return `INSUFFICIENT_CASH: insufficient cash: BUY ${qty} ${order.symbol} needs ${needed.toFixed(2)}, cash is ${state.cash.toFixed(2)}`;
     return null;
   }
   const held = state.positions.get(order.symbol)?.qty ?? 0;
-  if (qty > held) return `spot cannot go short: SELL ${qty} ${order.symbol} exceeds holdings of ${held}`;
+  if (qty > held)
+    return `INSUFFICIENT_HOLDINGS: spot cannot go short: SELL ${qty} ${order.symbol} exceeds holdings of ${held}`;
   return null;
 }
 

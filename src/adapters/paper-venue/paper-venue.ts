@@ -6,21 +6,25 @@
  * saw acknowledged survives a restart. If a write fails the operation fails and the next one
  * first reloads the stored account, so memory never runs ahead of the store.
  *
- * Time comes from the injected Clock (order and fill timestamps) and from the snapshots
- * (funding). `submit` also records marks and settles due funding for the market it is given, so
- * a position opened after a funding time never pays for it; resting orders are matched only in
- * `onMarket`.
+ * Time comes from the injected Clock (order and fill timestamps, GTT expiry) and from the
+ * snapshots (funding). `submit` also records marks and settles due funding for the market it is
+ * given, so a position opened after a funding time never pays for it. Perpetuals are margined
+ * (margin-account.ts): an order that would need more initial margin than is free is rejected.
+ * `onMarket` settles funding, cancels expired GTT orders, liquidates an account at maintenance
+ * margin (liquidation.ts), matches resting orders against the depth, and checks liquidation again.
  */
 import type { Instrument, MarketView } from '../../domain/market.js';
 import type { OrderRequest, VenueOrder } from '../../domain/orders.js';
 import type { AccountSnapshot } from '../../domain/portfolio.js';
 import type { Clock } from '../../ports/clock.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
-import type { SubmitResult, Venue } from '../../ports/venue.js';
+import type { MarketUpdate, SubmitResult, Venue } from '../../ports/venue.js';
 import { resolvePaperVenueConfig } from './config.js';
 import type { PaperVenueConfigInput } from './config.js';
 import { executeNew, matchResting } from './execution.js';
 import { observeFunding } from './funding.js';
+import { expireOrders, liquidateIfDue } from './liquidation.js';
+import { marginProblem } from './margin-account.js';
 import { accountSnapshot, updateMarks, updatePeak } from './marking.js';
 import { loadState, saveState } from './persistence.js';
 import { createSerialQueue } from './serial.js';
@@ -69,7 +73,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
   /** Marks, settles due funding and raises the peak for a market the venue is shown. */
   function observe(market: MarketView): void {
     updateMarks(state, market);
-    observeFunding(state, market, isPerp);
+    observeFunding(state, market, isPerp, config.fundingIntervalMs);
     updatePeak(state);
   }
 
@@ -94,6 +98,10 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
           avgFillPrice: null,
           createdAt: now,
           updatedAt: now,
+          // Copied only when given, so orders that do not use them read exactly as before.
+          ...(request.timeInForce !== undefined && { timeInForce: request.timeInForce }),
+          ...(request.goodTill !== undefined && { goodTill: request.goodTill }),
+          ...(request.postOnly !== undefined && { postOnly: request.postOnly }),
         };
         if (typeof order.clientOrderId !== 'string' || order.clientOrderId.length === 0) {
           // Without an id there is nothing to be idempotent on, so nothing is recorded.
@@ -106,7 +114,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
         observe(market);
         const instrument = instruments.get(order.symbol);
         const snapshot = market.get(order.symbol);
-        const verdict = validateOrder(order, { instrument, snapshot, state });
+        const verdict = validateOrder(order, { instrument, snapshot, state, now });
         let fills: SubmitResult['fills'] = [];
         if (!verdict.ok) {
           order.status = 'rejected';
@@ -118,7 +126,14 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
         } else if (instrument !== undefined && snapshot !== undefined) {
           order.qty = verdict.qty;
           order.limitPrice = verdict.limitPrice;
-          fills = executeNew({ state, config, now }, instrument, order, snapshot);
+          // Counted as resting at its limit, or at the best quote it would take for a market order.
+          const price = verdict.limitPrice ?? (order.side === 'BUY' ? snapshot.ask : snapshot.bid);
+          const problem = marginProblem(state, config.margin, isPerp, order, price);
+          if (problem === null) fills = executeNew({ state, config, now }, instrument, order, snapshot);
+          else {
+            order.status = 'rejected';
+            order.rejectReason = problem;
+          }
         }
         if (order.status === 'open') state.openOrders.set(order.clientOrderId, order);
         else retire(state, order, config.maxTerminalOrders);
@@ -145,13 +160,22 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
       });
     },
 
-    onMarket(market: MarketView) {
+    onMarket(market: MarketView): Promise<MarketUpdate> {
       return exclusive(async () => {
         observe(market);
-        const fills = matchResting({ state, config, now: clock.now() }, instruments, market);
+        const ctx = { state, config, now: clock.now() };
+        const cancelled = expireOrders(ctx);
+        // Before matching, so nothing fills into an account at maintenance; after, for what fills did.
+        const before = liquidateIfDue(ctx, instruments, market, isPerp);
+        const fills = matchResting(ctx, instruments, market);
+        const after = liquidateIfDue(ctx, instruments, market, isPerp);
         updatePeak(state);
         await commit();
-        return fills;
+        return {
+          fills,
+          liquidations: [...before.liquidations, ...after.liquidations],
+          cancelled: [...cancelled, ...before.cancelled, ...after.cancelled],
+        };
       });
     },
 

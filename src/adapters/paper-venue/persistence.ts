@@ -14,7 +14,14 @@ import type { FundingState, PaperState, PositionState } from './state.js';
 export const PAPER_STATE_KEY = 'paper:state';
 const VERSION = 1;
 
-/** [clientOrderId, symbol, side, qty, type, limitPrice, reduceOnly, status, filledQty, avgFillPrice, createdAt, updatedAt, rejectReason?] */
+/** Time in force beyond the defaults: [GTC 'C' | GTT 'T', goodTill or null, postOnly 0 | 1]. */
+type TifTuple = ['C' | 'T', number | null, 0 | 1];
+
+/**
+ * [clientOrderId, symbol, side, qty, type, limitPrice, reduceOnly, status, filledQty, avgFillPrice,
+ * createdAt, updatedAt, rejectReason?, tif?]; rejectReason is null when only the tif follows. Both
+ * tails are optional, so accounts written before time in force existed still read.
+ */
 type OrderTuple = [
   string,
   string,
@@ -28,7 +35,8 @@ type OrderTuple = [
   number | null,
   number,
   number,
-  string?,
+  (string | null)?,
+  TifTuple?,
 ];
 
 export interface PaperStateDocument {
@@ -66,7 +74,9 @@ function encodeOrder(o: VenueOrder): OrderTuple {
     o.createdAt,
     o.updatedAt,
   ];
-  if (o.rejectReason !== undefined) tuple.push(o.rejectReason);
+  const hasTif = o.timeInForce !== undefined || o.goodTill !== undefined || o.postOnly !== undefined;
+  if (o.rejectReason !== undefined || hasTif) tuple.push(o.rejectReason ?? null);
+  if (hasTif) tuple.push([o.timeInForce === 'GTT' ? 'T' : 'C', o.goodTill ?? null, o.postOnly === true ? 1 : 0]);
   return tuple;
 }
 
@@ -86,6 +96,7 @@ function decodeOrder(t: unknown): VenueOrder {
     createdAt,
     updatedAt,
     rejectReason,
+    tif,
   ] = t as unknown[];
   if (typeof clientOrderId !== 'string' || typeof symbol !== 'string') throw corrupt('an order has no id or symbol');
   if (!isCode(status)) throw corrupt(`order ${clientOrderId} has an unknown status`);
@@ -104,7 +115,16 @@ function decodeOrder(t: unknown): VenueOrder {
     updatedAt: num(updatedAt),
   };
   if (typeof rejectReason === 'string') order.rejectReason = rejectReason;
+  if (tif !== undefined) decodeTif(order, tif);
   return order;
+}
+
+function decodeTif(order: VenueOrder, tif: unknown): void {
+  if (!Array.isArray(tif) || (tif[0] !== 'C' && tif[0] !== 'T')) throw corrupt(`order ${order.clientOrderId} tif`);
+  order.timeInForce = tif[0] === 'T' ? 'GTT' : 'GTC';
+  const goodTill = nullableNum(tif[1]);
+  if (goodTill !== null) order.goodTill = goodTill;
+  order.postOnly = tif[2] === 1;
 }
 
 function isCode(value: unknown): value is OrderTuple[7] {

@@ -5,6 +5,9 @@
 import { ORDER_STYLES } from '../../domain/allocation.js';
 import type { OrderStyle } from '../../domain/allocation.js';
 import type { ArbitrationOptions } from '../../domain/arbitration.js';
+import { DEFAULT_MARGIN_RATES, parseMarginTable } from '../../domain/margin.js';
+import type { MarginTable } from '../../domain/margin.js';
+import type { Instrument } from '../../domain/market.js';
 import { DEFAULT_RISK_FRACTION } from '../../domain/sizing.js';
 import { parseRiskLimits } from '../../domain/risk/risk-engine.js';
 import type { RiskLimits } from '../../domain/risk/risk-engine.js';
@@ -28,6 +31,8 @@ export interface TradingConfig extends CommonConfig {
   /** Trip the kill switch when drawdown from peak NAV reaches this fraction; null = off. */
   circuitBreakerDrawdown: number | null;
   startingCash: number;
+  /** Paper venue margin of perpetuals: MARGIN_INITIAL_RATE, MARGIN_MAINTENANCE_RATE, MARGIN_RATES. */
+  margin: MarginTable;
   heartbeatMs: number;
   /** Stately inspector WebSocket URL, used with --inspect. */
   inspectUrl: string;
@@ -49,8 +54,9 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
   if (!(ORDER_STYLES as readonly string[]).includes(orderStyle))
     throw new ConfigError(`ORDER_STYLE must be one of ${ORDER_STYLES.join(', ')}, got "${orderStyle}"`);
   const breaker = env.CIRCUIT_BREAKER_DRAWDOWN?.trim();
+  const common = readCommonConfig(env);
   return {
-    ...readCommonConfig(env),
+    ...common,
     hmacSecret: readHmacSecret(env),
     cycleMs: Math.round(readNumber(env, 'CYCLE_SECONDS', 60, 0.05, 86_400) * 1000),
     strategies: env.STRATEGIES?.trim() || DEFAULT_STRATEGIES,
@@ -68,9 +74,34 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     tokenTtlMs: readInt(env, 'TOKEN_TTL_MS', 10_000, 100, 3_600_000),
     circuitBreakerDrawdown: breaker ? readNumber(env, 'CIRCUIT_BREAKER_DRAWDOWN', 0, 0.001, 1) : null,
     startingCash: readNumber(env, 'PAPER_STARTING_CASH', 100_000, 1, 1e12),
+    margin: readMargin(env, common.instruments),
     heartbeatMs: readInt(env, 'HEARTBEAT_MS', 5_000, 100, 10_000),
     inspectUrl: env.STATELY_INSPECT_URL?.trim() || 'ws://localhost:8080',
   };
+}
+
+/**
+ * MARGIN_INITIAL_RATE / MARGIN_MAINTENANCE_RATE (defaults 0.1 / 0.05) for every perpetual, and
+ * MARGIN_RATES=SYMBOL:initial:maintenance,… for per-symbol overrides; 0 < maintenance < initial ≤ 1.
+ */
+function readMargin(env: NodeJS.ProcessEnv, instruments: readonly Instrument[]): MarginTable {
+  const initial = readNumber(env, 'MARGIN_INITIAL_RATE', DEFAULT_MARGIN_RATES.initial, 0.0001, 1);
+  const maintenance = readNumber(env, 'MARGIN_MAINTENANCE_RATE', DEFAULT_MARGIN_RATES.maintenance, 0.0001, 1);
+  let table: MarginTable;
+  try {
+    table = parseMarginTable({ initial, maintenance, overrides: env.MARGIN_RATES });
+  } catch (err) {
+    const which = (err as Error).message.startsWith('margin override')
+      ? 'MARGIN_RATES'
+      : 'MARGIN_INITIAL_RATE/MARGIN_MAINTENANCE_RATE';
+    throw new ConfigError(`${which}: ${(err as Error).message}`);
+  }
+  // An override for a symbol that is not traded is a typo that would silently leave the default in force.
+  const perps = new Set(instruments.filter((i) => i.kind === 'perp').map((i) => i.symbol));
+  for (const symbol of Object.keys(table.bySymbol)) {
+    if (!perps.has(symbol)) throw new ConfigError(`MARGIN_RATES names ${symbol}, which is not a perpetual in SYMBOLS`);
+  }
+  return table;
 }
 
 /** AGENT_WEIGHTS: `name=weight,...`, e.g. `momentum_ma_crossover=1,funding_rate_contrarian=0.8`. */

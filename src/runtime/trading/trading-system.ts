@@ -67,7 +67,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     kv: store.kv,
     instruments: config.instruments,
     clock,
-    config: { startingCash: config.startingCash },
+    config: { startingCash: config.startingCash, margin: config.margin },
   });
   // Each cycle advances the synthetic market by one market minute, whatever CYCLE_SECONDS is.
   const feed =

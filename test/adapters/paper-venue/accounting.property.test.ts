@@ -86,7 +86,7 @@ describe('paper venue: accounting property', () => {
               for (let h = 0; h < op.hours; h++) {
                 clock.set(clock.now() + HOUR);
                 market = await feed.next(clock.now());
-                fills.push(...(await venue.onMarket(market)));
+                fills.push(...(await venue.onMarket(market)).fills);
               }
             } else if (op.kind === 'cancel') {
               await venue.cancelAll();

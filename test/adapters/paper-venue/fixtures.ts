@@ -10,6 +10,8 @@ import type { PaperVenueConfigInput } from '../../../src/adapters/paper-venue/in
 import type { Venue } from '../../../src/ports/venue.js';
 import { createMemoryKv } from '../../support/memory-kv.js';
 import type { MemoryKeyValueStore } from '../../support/memory-kv.js';
+import { openTestStore } from '../../support/stores.js';
+import type { Store } from '../../../src/ports/store.js';
 
 export const PERP: Instrument = { symbol: 'TESTUSDT', kind: 'perp', lotSize: 0.01, tickSize: 0.01, minNotional: 5 };
 export const SPOT: Instrument = { symbol: 'COINUSDT', kind: 'spot', lotSize: 0.01, tickSize: 0.01, minNotional: 5 };
@@ -91,5 +93,30 @@ export async function openHarness(config?: PaperVenueConfigInput): Promise<Harne
     clock,
     venue,
     reopen: (c) => openPaperVenue({ kv, instruments: INSTRUMENTS, clock, config: c ?? config }),
+  };
+}
+
+export interface StoreHarness {
+  store: Store;
+  clock: TestClock;
+  venue: Venue;
+  /** Opens another venue on the same store, as a restarted process would. */
+  reopen(config?: PaperVenueConfigInput): Promise<Venue>;
+  cleanup(): Promise<void>;
+}
+
+/** The venue over a real SQLite store (test/support), as the trading process opens it. */
+export async function openStoreHarness(config?: PaperVenueConfigInput): Promise<StoreHarness> {
+  const testStore = await openTestStore('sqlite');
+  const { store } = testStore;
+  const clock = testClock();
+  const open = (c?: PaperVenueConfigInput) =>
+    openPaperVenue({ kv: store.kv, instruments: INSTRUMENTS, clock, config: c });
+  return {
+    store,
+    clock,
+    venue: await open(config),
+    reopen: (c) => open(c ?? config),
+    cleanup: () => testStore.cleanup(),
   };
 }

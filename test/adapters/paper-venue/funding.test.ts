@@ -102,4 +102,20 @@ describe('paper venue: funding', () => {
     await again.onMarket(perpAt(T + 120_000, 0.001));
     expect((await again.account()).fundingPnl).toBeCloseTo(-0.1, 12);
   });
+
+  it('pays every funding time a restart gap spans, once each, and none again afterwards', async () => {
+    const harness = await openHarness();
+    const at = (ts: number, next: number) =>
+      view(snapshot({ bid: 99, ask: 101, ts, fundingRate: 0.0005, nextFundingTs: next }));
+    await harness.venue.submit(order({ side: 'SELL', qty: 4 }), at(T - 60_000, T));
+    // The process is down from before T to halfway between T + 24 h and T + 32 h: T, +8 h, +16 h, +24 h.
+    const restarted = await harness.reopen();
+    await restarted.onMarket(at(T + 3 * H8 + H8 / 2, T + 4 * H8));
+    const receivedPerTime = 0.0005 * 4 * 100;
+    expect((await restarted.account()).fundingPnl).toBeCloseTo(4 * receivedPerTime, 9);
+    await restarted.onMarket(at(T + 3 * H8 + H8 / 2 + 60_000, T + 4 * H8));
+    expect((await restarted.account()).fundingPnl).toBeCloseTo(4 * receivedPerTime, 9);
+    await restarted.onMarket(at(T + 4 * H8, T + 5 * H8));
+    expect((await restarted.account()).fundingPnl).toBeCloseTo(5 * receivedPerTime, 9);
+  });
 });

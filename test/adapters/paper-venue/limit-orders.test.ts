@@ -19,10 +19,10 @@ describe('paper venue: limit orders', () => {
     expect(await venue.openOrders()).toHaveLength(1);
 
     // Not crossed yet: ask 95.01 > 95.
-    expect(await venue.onMarket(view(snapshot({ bid: 94.99, ask: 95.01 })))).toEqual([]);
+    expect((await venue.onMarket(view(snapshot({ bid: 94.99, ask: 95.01 })))).fills).toEqual([]);
 
     clock.set(clock.now() + 60_000);
-    const fills = await venue.onMarket(view(snapshot({ bid: 93, ask: 94 })));
+    const { fills } = await venue.onMarket(view(snapshot({ bid: 93, ask: 94 })));
     expect(fills).toEqual([
       {
         clientOrderId: submitted.order.clientOrderId,
@@ -47,8 +47,8 @@ describe('paper venue: limit orders', () => {
       order({ side: 'SELL', qty: 1, type: 'limit', limitPrice: 105 }),
       view(snapshot({ bid: 99, ask: 101 })),
     );
-    expect(await venue.onMarket(view(snapshot({ bid: 104.99, ask: 105.5 })))).toEqual([]);
-    const fills = await venue.onMarket(view(snapshot({ bid: 105, ask: 105.5 })));
+    expect((await venue.onMarket(view(snapshot({ bid: 104.99, ask: 105.5 })))).fills).toEqual([]);
+    const { fills } = await venue.onMarket(view(snapshot({ bid: 105, ask: 105.5 })));
     expect(fills.map((f) => [f.side, f.qty, f.price, f.liquidity])).toEqual([['SELL', 1, 105, 'maker']]);
   });
 
@@ -67,7 +67,7 @@ describe('paper venue: limit orders', () => {
     expect(result.fills[0]).toMatchObject({ qty: 2, price: 101.5, liquidity: 'taker', fee: 203 * 0.0005 });
     expect(result.order).toMatchObject({ status: 'open', qty: 3, filledQty: 2, avgFillPrice: 101.5 });
 
-    const later = await venue.onMarket(view(snapshot({ bid: 100, ask: 101.5 })));
+    const { fills: later } = await venue.onMarket(view(snapshot({ bid: 100, ask: 101.5 })));
     expect(later).toHaveLength(1);
     expect(later[0]).toMatchObject({ qty: 1, price: 102, liquidity: 'maker' });
     const [done] = (await venue.account()).positions;
@@ -87,7 +87,7 @@ describe('paper venue: limit orders', () => {
     expect(await venue.openOrders()).toEqual([]);
   });
 
-  it('cancels a resting spot SELL whose holdings are gone when it crosses', async () => {
+  it('refuses a spot SELL of holdings a resting sell already offers, and fills the resting one', async () => {
     const { venue } = await openHarness();
     const market = view(snapshot({ symbol: SPOT.symbol, bid: 50, ask: 50.02 }));
     await venue.submit(order({ symbol: SPOT.symbol, side: 'BUY', qty: 1 }), market);
@@ -96,14 +96,16 @@ describe('paper venue: limit orders', () => {
       market,
     );
     expect(resting.order.status).toBe('open');
-    await venue.submit(order({ symbol: SPOT.symbol, side: 'SELL', qty: 1 }), market);
-    expect(await venue.onMarket(view(snapshot({ symbol: SPOT.symbol, bid: 61, ask: 61.02 })))).toEqual([]);
-    expect(await venue.openOrders()).toEqual([]);
-    const again = await venue.submit({ ...resting.order }, market);
-    expect(again.order).toMatchObject({
-      status: 'cancelled',
-      rejectReason: expect.stringMatching(/spot cannot go short/),
+    const second = await venue.submit(order({ symbol: SPOT.symbol, side: 'SELL', qty: 0.5 }), market);
+    expect(second.order).toMatchObject({
+      status: 'rejected',
+      rejectReason: expect.stringMatching(
+        /^INSUFFICIENT_HOLDINGS: .*exceeds holdings of 1 \(1 already on resting sells\)/,
+      ),
     });
+    const { fills } = await venue.onMarket(view(snapshot({ symbol: SPOT.symbol, bid: 61, ask: 61.02 })));
+    expect(fills).toMatchObject([{ clientOrderId: resting.order.clientOrderId, qty: 1, price: 60 }]);
+    expect((await venue.account()).positions).toEqual([]);
   });
 });
 
@@ -128,7 +130,7 @@ describe('paper venue: cancelAll', () => {
     for (const o of cancelled) expect(o).toMatchObject({ status: 'cancelled', updatedAt: clock.now() });
     expect(await venue.openOrders()).toEqual([]);
     // Cancelled orders never fill afterwards.
-    expect(await venue.onMarket(view(snapshot({ bid: 80, ask: 85 })))).toEqual([]);
+    expect((await venue.onMarket(view(snapshot({ bid: 80, ask: 85 })))).fills).toEqual([]);
   });
 
   it('cancels only the listed symbols', async () => {

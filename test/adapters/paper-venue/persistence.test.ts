@@ -32,7 +32,7 @@ describe('paper venue: persistence', () => {
     expect(before.peakNav).toBeGreaterThan(before.nav);
 
     // The resting order still fills after the restart.
-    const fills = await restarted.onMarket(view(snapshot({ bid: 121, ask: 122 })));
+    const { fills } = await restarted.onMarket(view(snapshot({ bid: 121, ask: 122 })));
     expect(fills.map((f) => f.clientOrderId)).toEqual([resting.clientOrderId]);
   });
 

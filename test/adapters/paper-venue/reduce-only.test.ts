@@ -79,7 +79,7 @@ describe('paper venue: reduce-only', () => {
     );
     // Half the position is sold elsewhere before the limit crosses.
     await venue.submit(order({ side: 'SELL', qty: 1 }), market);
-    const fills = await venue.onMarket(view(snapshot({ bid: 115, ask: 116 })));
+    const { fills } = await venue.onMarket(view(snapshot({ bid: 115, ask: 116 })));
     expect(fills.map((f) => [f.clientOrderId, f.qty, f.price])).toEqual([[first.order.clientOrderId, 1, 110]]);
     expect((await venue.account()).positions).toEqual([]);
     const replay = await venue.submit({ ...second.order }, market);

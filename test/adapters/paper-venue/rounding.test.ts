@@ -111,7 +111,7 @@ describe('paper venue: fills print without float noise', () => {
       order({ symbol: BTC.symbol, side: 'BUY', qty: 0.01, type: 'limit', limitPrice: 59763.7 }),
       btcBook(59763.8, 59763.9),
     );
-    const [fill] = await venue.onMarket(btcBook(59763.5, 59763.6));
+    const [fill] = (await venue.onMarket(btcBook(59763.5, 59763.6))).fills;
     expect(expectClean(fill)).toMatchObject({ qty: 0.01, price: 59763.7, fee: 0.1195274, liquidity: 'maker' });
   });
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { Command, CommandRecord } from '../../src/domain/commands.js';
-import { isoAt, sleep, storeHarness } from './support.js';
+import { isoAt, storeHarness } from './support.js';
 import type { StoreFactory } from './support.js';
 
 const NOW = Date.UTC(2024, 0, 1, 12);
@@ -127,16 +127,25 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
     it('notifies a subscriber on the second connection of an enqueue on the first', async () => {
       const [a, b] = await stores.two();
       let calls = 0;
+      let witness = 0;
       const unsubscribe = await b.commands.subscribe(() => {
         calls += 1;
       });
+      // A second subscriber on the same connection stays: once it has heard of the next enqueue, the
+      // first one would have too, had it still been subscribed.
+      const stopWitness = await b.commands.subscribe(() => {
+        witness += 1;
+      });
       await a.commands.enqueue(command('wake', 1));
       await vi.waitFor(() => expect(calls).toBeGreaterThan(0), { timeout: 2000, interval: 5 });
+      await vi.waitFor(() => expect(witness).toBe(calls), { timeout: 2000, interval: 5 });
       await unsubscribe();
       const after = calls;
+      const witnessed = witness;
       await a.commands.enqueue(command('quiet', 2));
-      await sleep(150);
+      await vi.waitFor(() => expect(witness).toBeGreaterThan(witnessed), { timeout: 2000, interval: 5 });
       expect(calls).toBe(after);
+      await stopWitness();
     });
 
     it('notifies a subscriber on the same connection of a local enqueue', async () => {

@@ -23,7 +23,7 @@ import type {
   SystemState,
 } from '../../src/domain/control.js';
 import type { Store } from '../../src/ports/store.js';
-import { isoAt, readAll, seededRandom, sleep, storeHarness } from './support.js';
+import { isoAt, readAll, seededRandom, storeHarness } from './support.js';
 import type { StoreFactory } from './support.js';
 import { applyControl, resetKill } from '../../src/application/control-transition.js';
 
@@ -246,14 +246,21 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
     it('stops notifying after unsubscribe', async () => {
       const [a, b] = await stores.two();
       const seen: ControlRecord[] = [];
+      const witnessed: ControlRecord[] = [];
       const unsubscribe = await b.control.subscribe((record) => seen.push(record));
+      // Stays subscribed on the same connection: once it has the next change, the first would have too.
+      const stopWitness = await b.control.subscribe((record) => witnessed.push(record));
       await applyControl(a.control, ev('control.pause'), actor('k', 1));
       await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 2000, interval: 5 });
       await unsubscribe();
       const count = seen.length;
       await applyControl(a.control, ev('control.resume'), actor('k', 2));
-      await sleep(150);
+      await vi.waitFor(() => expect(witnessed.map((r) => r.state)).toContain('running'), {
+        timeout: 2000,
+        interval: 5,
+      });
       expect(seen.length).toBe(count);
+      await stopWitness();
     });
 
     it('stays consistent under ~200 interleaved applies from both connections', async () => {

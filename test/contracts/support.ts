@@ -77,7 +77,3 @@ export function seededRandom(seed: number): () => number {
 export function isoAt(seconds: number): string {
   return new Date(Date.UTC(2024, 0, 1) + seconds * 1000).toISOString();
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -22,7 +22,7 @@ import { commandQueueContract } from '../../contracts/command-queue.contract.js'
 import { controlStoreContract } from '../../contracts/control-store.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
-import { readAll, sleep } from '../../contracts/support.js';
+import { readAll } from '../../contracts/support.js';
 import { applyControl } from '../../../src/application/control-transition.js';
 
 const dirs: string[] = [];
@@ -112,9 +112,12 @@ describe('sqlite store specifics', () => {
       await applyControl(a.control, { type: 'control.pause', reason: 'unchanged' }, who);
       await applyControl(b.control, { type: 'control.resume', reason: 'two' }, who);
       await vi.waitFor(() => expect(onA).toEqual([1, 2]), { timeout: 2000, interval: 5 });
-      await sleep(50);
-      expect(onA).toEqual([1, 2]);
-      expect(onB).toEqual([1, 2]);
+      // A later change, heard by both, bounds the window: nothing else was reported before it.
+      await applyControl(a.control, { type: 'control.kill', reason: 'three' }, who);
+      await vi.waitFor(() => expect(onA.at(-1)).toBe(3), { timeout: 2000, interval: 5 });
+      await vi.waitFor(() => expect(onB.at(-1)).toBe(3), { timeout: 2000, interval: 5 });
+      expect(onA).toEqual([1, 2, 3]);
+      expect(onB).toEqual([1, 2, 3]);
       await offA();
       await offB();
     } finally {

@@ -145,7 +145,11 @@ export const tradingMachine = setup({
       systemId: 'allocator',
       input: { ...context.children.allocation, instruments: context.children.instruments },
     });
-    enqueue.spawnChild('risk', { id: 'risk', systemId: 'risk', input: context.children.risk });
+    enqueue.spawnChild('risk', {
+      id: 'risk',
+      systemId: 'risk',
+      input: { ...context.children.risk, instruments: context.children.instruments },
+    });
     enqueue.spawnChild('oms', { id: 'oms', systemId: 'oms' });
   }),
   initial: 'starting',

@@ -143,7 +143,11 @@ export const tradingMachine = setup({
     enqueue.spawnChild('allocator', {
       id: 'allocator',
       systemId: 'allocator',
-      input: { ...context.children.allocation, instruments: context.children.instruments },
+      input: {
+        ...context.children.allocation,
+        instruments: context.children.instruments,
+        limits: context.children.risk.limits,
+      },
     });
     enqueue.spawnChild('risk', {
       id: 'risk',

@@ -156,7 +156,12 @@ function rootInput(config: TradingConfig, control: ControlRecord, strategies: St
     strategies,
     instruments: config.instruments,
     arbitration: config.arbitration,
-    allocation: { riskFraction: config.riskFraction, orderStyle: config.orderStyle, sessionId },
+    allocation: {
+      riskFraction: config.riskFraction,
+      noTradeBand: config.noTradeBand,
+      orderStyle: config.orderStyle,
+      sessionId,
+    },
     risk: { limits: config.riskLimits, tokenTtlMs: config.tokenTtlMs, sign },
   };
 }

@@ -30,6 +30,7 @@ export interface RiskInput {
 export function review(input: RiskInput, request: EvaluateRequest): EvaluatedReply {
   const instruments = new Map((input.instruments ?? []).map((i) => [i.symbol, i]));
   const kinds = new Map<string, InstrumentKind>([...instruments.values()].map((i) => [i.symbol, i.kind]));
+  const marks = new Map([...request.market.values()].map((m) => [m.symbol, m.last]));
   const pending: PendingOrder[] = [];
   const verdicts: Verdict[] = [];
   for (const requested of request.orders) {
@@ -45,6 +46,7 @@ export function review(input: RiskInput, request: EvaluateRequest): EvaluatedRep
               limits: input.limits,
               pending,
               kinds,
+              marks,
               ...(input.marginTable ? { marginTable: input.marginTable } : {}),
               ...(lotSize !== undefined ? { lotSize } : {}),
             })

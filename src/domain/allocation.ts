@@ -115,7 +115,8 @@ function allocateOne(
   if (!Number.isFinite(nav)) return { code: 'INVALID_INPUT', message: `NAV must be a number, got ${nav}` };
   if (!(Number.isFinite(signal.confidence) && signal.confidence >= 0 && signal.confidence <= 1))
     return { code: 'INVALID_INPUT', message: `confidence must be in [0, 1], got ${signal.confidence}` };
-  const projection = projectAccount(ctx.account, pending);
+  const marks = new Map([...ctx.market.values()].map((m) => [m.symbol, m.last]));
+  const projection = projectAccount(ctx.account, pending, marks);
   const book = projection.books.get(signal.symbol);
   const held = book?.position ?? 0;
   const expected = expectedPosition(book);
@@ -161,7 +162,7 @@ function allocateOne(
     return null;
   }
   const fit = fitToLimits(Math.abs(delta), side, {
-    projection: projectAccount(ctx.account, pending),
+    projection: projectAccount(ctx.account, pending, marks),
     market: snapshot,
     instrument,
     price,

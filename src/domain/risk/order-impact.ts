@@ -6,8 +6,9 @@
  * two sides, since those orders can fill whichever way this one goes).
  *
  * Pricing: the order's own notional uses its execution reference (limit price, else the ask for a
- * BUY and the bid for a SELL); the order's symbol is valued at the current market (`last`) and every
- * other symbol at its position's mark (or, with no position, the price of its orders).
+ * BUY and the bid for a SELL); the order's symbol is valued at the current market (`last`), every
+ * other symbol at this cycle's last price when `marks` has it, else its position's mark (or, with no
+ * position, the price of its orders).
  *
  * Reduce-only: an order flagged reduceOnly whose side is opposite to the current position can only
  * shrink it (venues enforce reduce-only by capping the fill at the position), so its effective
@@ -70,6 +71,8 @@ export interface ImpactOptions {
   /** Instrument kinds by symbol: spot needs no margin. A symbol not listed counts as a perpetual. */
   kinds?: ReadonlyMap<string, InstrumentKind>;
   marginTable?: MarginTable;
+  /** This cycle's last price per symbol: every symbol is valued at it (see projection.ts). */
+  marks?: ReadonlyMap<string, number>;
 }
 
 export function computeImpact(
@@ -88,7 +91,7 @@ export function computeImpact(
   const price = executionPrice(order, market);
   if (typeof price === 'string') return invalid(price);
 
-  const projection = projectAccount(account, options.pending ?? []);
+  const projection = projectAccount(account, options.pending ?? [], options.marks);
   const markPrice = market.last;
   const book: SymbolBook = projection.books.get(order.symbol) ?? {
     symbol: order.symbol,

@@ -42,8 +42,16 @@ export interface Projection {
   pending: number;
 }
 
-/** Builds the projection; orders that are not open or have nothing left to fill are ignored. */
-export function projectAccount(account: AccountSnapshot, pending: readonly PendingOrder[] = []): Projection {
+/**
+ * Builds the projection; orders that are not open or have nothing left to fill are ignored. `marks`
+ * (this cycle's last prices) value every symbol they cover, so all symbols are valued alike; others
+ * keep their position's mark, or the price of an order on them.
+ */
+export function projectAccount(
+  account: AccountSnapshot,
+  pending: readonly PendingOrder[] = [],
+  marks?: ReadonlyMap<string, number>,
+): Projection {
   const books = new Map<string, SymbolBook>();
   const bookOf = (symbol: string): SymbolBook => {
     let book = books.get(symbol);
@@ -74,6 +82,10 @@ export function projectAccount(account: AccountSnapshot, pending: readonly Pendi
     resting += 1;
   }
   for (const p of pending) addOrder(bookOf(p.order.symbol), p.order, p.order.qty, p.price);
+  for (const book of books.values()) {
+    const mark = marks?.get(book.symbol);
+    if (mark !== undefined && Number.isFinite(mark) && mark > 0) book.mark = mark;
+  }
   return { nav: account.nav, peakNav: account.peakNav, books, resting, pending: pending.length };
 }
 

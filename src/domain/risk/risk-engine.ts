@@ -39,6 +39,8 @@ export interface RiskContext {
   /** Instrument kinds by symbol (spot needs no margin) and the margin rates; see ./order-impact.ts. */
   kinds?: ReadonlyMap<string, InstrumentKind>;
   marginTable?: MarginTable;
+  /** This cycle's last price per symbol, to value every symbol alike. */
+  marks?: ReadonlyMap<string, number>;
   /** The symbol's lot size, to round a scaled reduce-only close; without it the close is not scaled below one unit of its own size. */
   lotSize?: number;
 }
@@ -86,6 +88,7 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
     pending: ctx.pending ?? [],
     ...(ctx.kinds ? { kinds: ctx.kinds } : {}),
     ...(ctx.marginTable ? { marginTable: ctx.marginTable } : {}),
+    ...(ctx.marks ? { marks: ctx.marks } : {}),
   });
   if (!result.ok) {
     const refuse = (guard: GuardName): GuardCheck => ({

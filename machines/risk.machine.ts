@@ -1,12 +1,17 @@
 /**
  * The risk engine as an actor: runs the four guards on every proposed order and signs the approved
- * ones. The signer is supplied by the composition root as a closure over the HMAC secret, so the
- * secret never sits in actor context (which the inspector shows).
+ * ones. The orders of one request are judged one after another against the running projected
+ * account: each approval joins the pending orders the next one is judged with, so two orders that
+ * each pass alone cannot together break a limit. The signer is supplied by the composition root as
+ * a closure over the HMAC secret, so the secret never sits in actor context (which the inspector shows).
  */
 import { sendTo, setup } from 'xstate';
+import type { Instrument, InstrumentKind } from '../src/domain/market.js';
+import type { MarginTable } from '../src/domain/margin.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
+import { executionPrice } from '../src/domain/risk/order-impact.js';
 import { evaluateOrder } from '../src/domain/risk/risk-engine.js';
-import type { GuardCheck, GuardName, RiskDecision, RiskLimits } from '../src/domain/risk/risk-engine.js';
+import type { GuardCheck, GuardName, PendingOrder, RiskDecision, RiskLimits } from '../src/domain/risk/risk-engine.js';
 import type { EvaluateRequest, EvaluatedReply, Verdict } from './messages.js';
 import { safely } from './safely.js';
 
@@ -17,23 +22,48 @@ export interface RiskInput {
   /** How long an approval stays valid, in ms. */
   tokenTtlMs: number;
   sign: ApprovalSigner;
+  /** Lot sizes (to round a scaled close) and kinds (spot needs no margin); optional for tests. */
+  instruments?: readonly Instrument[];
+  marginTable?: MarginTable;
 }
 
 export function review(input: RiskInput, request: EvaluateRequest): EvaluatedReply {
-  const verdicts: Verdict[] = request.orders.map((order) =>
+  const instruments = new Map((input.instruments ?? []).map((i) => [i.symbol, i]));
+  const kinds = new Map<string, InstrumentKind>([...instruments.values()].map((i) => [i.symbol, i.kind]));
+  const marks = new Map([...request.market.values()].map((m) => [m.symbol, m.last]));
+  const pending: PendingOrder[] = [];
+  const verdicts: Verdict[] = [];
+  for (const requested of request.orders) {
     // Any error (bad limits, a failing signer) refuses that order; it never stops the actor system.
-    safely(
+    const verdict = safely(
       (): Verdict => {
-        const market = request.market.get(order.symbol);
+        const market = request.market.get(requested.symbol);
+        const lotSize = instruments.get(requested.symbol)?.lotSize;
         const decision = market
-          ? evaluateOrder(order, { account: request.account, market, limits: input.limits })
-          : refuseAll(`no market data for ${order.symbol}`);
+          ? evaluateOrder(requested, {
+              account: request.account,
+              market,
+              limits: input.limits,
+              pending,
+              kinds,
+              marks,
+              ...(input.marginTable ? { marginTable: input.marginTable } : {}),
+              ...(lotSize !== undefined ? { lotSize } : {}),
+            })
+          : refuseAll(`no market data for ${requested.symbol}`);
+        // A close scaled for liquidity is signed at the size the engine allowed.
+        const order = decision.scaledQty ? { ...requested, qty: decision.scaledQty } : requested;
         const approval = decision.approved ? input.sign(order, request.epoch, request.now + input.tokenTtlMs) : null;
+        if (approval && market) {
+          const price = executionPrice(order, market);
+          pending.push({ order, price: typeof price === 'number' ? price : market.last });
+        }
         return { order, decision, approval };
       },
-      (err) => ({ order, decision: refuseAll(`risk engine error: ${err}`), approval: null }),
-    ),
-  );
+      (err) => ({ order: requested, decision: refuseAll(`risk engine error: ${err}`), approval: null }),
+    );
+    verdicts.push(verdict);
+  }
   return { type: 'risk.evaluated', cycle: request.cycle, verdicts };
 }
 
@@ -52,6 +82,7 @@ function refuseAll(message: string): RiskDecision {
     approved: false,
     checks: [refuse('drawdown'), refuse('leverage'), refuse('liquidity'), refuse('exposure')],
     impact: null,
+    scaledQty: null,
   };
 }
 

@@ -143,9 +143,17 @@ export const tradingMachine = setup({
     enqueue.spawnChild('allocator', {
       id: 'allocator',
       systemId: 'allocator',
-      input: { ...context.children.allocation, instruments: context.children.instruments },
+      input: {
+        ...context.children.allocation,
+        instruments: context.children.instruments,
+        limits: context.children.risk.limits,
+      },
     });
-    enqueue.spawnChild('risk', { id: 'risk', systemId: 'risk', input: context.children.risk });
+    enqueue.spawnChild('risk', {
+      id: 'risk',
+      systemId: 'risk',
+      input: { ...context.children.risk, instruments: context.children.instruments },
+    });
     enqueue.spawnChild('oms', { id: 'oms', systemId: 'oms' });
   }),
   initial: 'starting',

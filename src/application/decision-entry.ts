@@ -1,10 +1,24 @@
 /**
  * The DecisionLog entry of one cycle (what GET /reports/decisions serves): the signals with their
- * weights and scores, the selection, the proposed orders, each guard's value/limit/verdict, the
- * tokens, the submissions, the account, the control epoch and the duration. Written for every
- * cycle, also when nothing was decided.
+ * weights and scores, the selection, the proposed orders with how the allocator sized them (target,
+ * expected position, and the limit that scaled an order down), each guard's value/limit/verdict, the
+ * projected figures before and after each order (worst case: every counted resting and pending order
+ * filling), the orders counted, the tokens, the submissions, the account, the control epoch and the
+ * duration. Written for every cycle, also when nothing was decided.
  */
 import type { CycleRecord } from '../../machines/cycle.machine.js';
+import type { ProjectedFigures } from '../domain/risk/risk-engine.js';
+
+/** The figures an operator reads, with snake_case keys like the rest of the entry. */
+function projected(f: ProjectedFigures): Record<string, number | null> {
+  return {
+    symbol_exposure: f.symbolExposure,
+    total_exposure: f.totalExposure,
+    leverage: f.leverage,
+    drawdown: f.drawdown,
+    margin_used: f.marginUsed,
+  };
+}
 
 export function decisionEntry(
   record: CycleRecord,
@@ -29,11 +43,32 @@ export function decisionEntry(
       signals,
       agent_errors: record.replies.flatMap((r) => r.errors.map((e) => `${r.agent}: ${e}`)),
       selected,
-      proposals: record.proposals.map((p) => ({ signal: p.signal, order: p.order, skipped: p.skipped })),
+      proposals: record.proposals.map((p) => ({
+        signal: p.signal,
+        order: p.order,
+        skipped: p.skipped,
+        sizing: p.sizing
+          ? {
+              kind: p.sizing.kind,
+              target_qty: p.sizing.target,
+              expected_qty: p.sizing.expected,
+              wanted_qty: p.sizing.wanted,
+              qty: p.sizing.qty,
+              scaled_by: p.sizing.scaledBy,
+            }
+          : null,
+      })),
       risk: record.verdicts.map((v) => ({
         client_order_id: v.order.clientOrderId,
         symbol: v.order.symbol,
         approved: v.decision.approved,
+        reduce_only: v.order.reduceOnly,
+        before: v.decision.impact ? projected(v.decision.impact.before) : null,
+        after: v.decision.impact ? projected(v.decision.impact.after) : null,
+        resting_orders_counted: v.decision.impact?.restingCounted ?? null,
+        pending_orders_counted: v.decision.impact?.pendingCounted ?? null,
+        // A reduce-only close the liquidity guard scaled: the quantity signed (the proposal has the asked one).
+        scaled_qty: v.decision.scaledQty ?? null,
         guards: v.decision.checks.map((c) => ({
           guard: c.guard,
           passed: c.passed,

@@ -1,23 +1,61 @@
 /**
- * The allocator's rule: turn each selected signal into an order request sized from NAV and
- * confidence (src/domain/sizing.ts), priced on the side it would take, with a deterministic client
- * order id. Spot sells need holdings (spot cannot go short), so those signals are skipped here.
+ * The allocator's rule: each selected signal sets a target position (./sizing.ts) and the order is
+ * the difference from what the account will hold once its resting orders fill, priced on the side it
+ * takes, with a deterministic client order id.
+ *
+ * * Same direction, larger: an increase, scaled down to fit the risk limits (sizing.fitToLimits).
+ * * Same direction, smaller: a reduce-only order for the difference, in the configured style.
+ * * A change smaller than the no-trade band is not traded (WITHIN_BAND).
+ * * Flat — an exit signal (direction 0) from the agent whose signal set the position, or a spot
+ *   signal to sell — closes the whole position with a reduce-only market order.
+ * * Opposite direction: split in two, a reduce-only market close of the whole position, then an
+ *   opening order for the new target judged as if the close had filled.
+ *
+ * Every order that only reduces |position| is reduce-only, so the drawdown, leverage and exposure
+ * guards always let it through; closes go at market whatever ORDER_STYLE says, because a resting
+ * close may never fill while the loss grows. Spot cannot go short: its target is never below zero,
+ * so a spot sell is a reduce-only order capped at the holdings.
  */
-import type { AccountSnapshot } from './portfolio.js';
-import type { Instrument, MarketView } from './market.js';
-import type { OrderRequest } from './orders.js';
-import type { Signal } from './signal.js';
-import { sizeOrder } from './sizing.js';
 import { newClientOrderId } from './client-order-id.js';
+import type { Instrument, MarketSnapshot, MarketView } from './market.js';
+import { floorToLot } from './market.js';
+import type { OrderRequest, Side } from './orders.js';
+import type { AccountSnapshot } from './portfolio.js';
+import { projectAccount } from './risk/projection.js';
+import type { PendingOrder } from './risk/projection.js';
+import { DEFAULT_RISK_LIMITS } from './risk/limits.js';
+import type { RiskLimits } from './risk/limits.js';
+import type { Signal } from './signal.js';
+import { DEFAULT_NO_TRADE_BAND, expectedPosition, fitToLimits, targetQty } from './sizing.js';
+import type { ScalingLimit } from './sizing.js';
 
 export type OrderStyle = 'market' | 'passive';
 export const ORDER_STYLES: readonly OrderStyle[] = ['market', 'passive'];
 
 export interface AllocationSettings {
+  /** Target |position| at confidence 1, as a fraction of NAV, in (0, 1]. */
   riskFraction: number;
   /** market: take liquidity now; passive: a limit order joining the best quote on its own side. */
   orderStyle: OrderStyle;
   sessionId: string;
+  /** The limits increases are scaled to fit (the risk engine's); default DEFAULT_RISK_LIMITS. */
+  limits?: RiskLimits;
+  /** Fraction of the full-confidence target below which a change is not traded; default 0.25. */
+  noTradeBand?: number;
+}
+
+/** How an order was sized, for the decision entry. Quantities are signed base units. */
+export interface SizingNote {
+  kind: 'open' | 'increase' | 'reduce' | 'close' | 'flip_close' | 'flip_open';
+  target: number;
+  /** The position once resting and earlier orders fill. */
+  expected: number;
+  /** |target − expected| (or the position, for a close) before scaling. */
+  wanted: number;
+  /** The order's quantity. */
+  qty: number;
+  /** The limit that scaled the order down, or null. */
+  scaledBy: ScalingLimit | null;
 }
 
 export interface Proposal {
@@ -25,45 +63,172 @@ export interface Proposal {
   /** The sized order, or null with the reason it could not be sized. */
   order: OrderRequest | null;
   skipped: { code: string; message: string } | null;
+  sizing?: SizingNote;
+}
+
+export interface AllocationContext {
+  account: AccountSnapshot;
+  market: MarketView;
+  instruments: ReadonlyMap<string, Instrument>;
+  cycle: number;
+  /** Which agent's signal set each held symbol's target; an exit closes only its own. Absent: any. */
+  owners?: ReadonlyMap<string, string>;
 }
 
 export function allocate(
   selected: readonly Signal[],
-  ctx: { account: AccountSnapshot; market: MarketView; instruments: ReadonlyMap<string, Instrument>; cycle: number },
+  ctx: AllocationContext,
   settings: AllocationSettings,
 ): Proposal[] {
-  return selected.map((signal, seq) => {
-    const instrument = ctx.instruments.get(signal.symbol);
-    const snapshot = ctx.market.get(signal.symbol);
-    if (!instrument || !snapshot) return skip(signal, 'NO_MARKET', `no instrument or market data for ${signal.symbol}`);
-    if (instrument.kind === 'spot' && signal.direction < 0) {
-      const held = ctx.account.positions.find((p) => p.symbol === signal.symbol)?.qty ?? 0;
-      if (held <= 0)
-        return skip(
-          signal,
-          'SPOT_NOTHING_TO_SELL',
-          `spot ${signal.symbol}: nothing held to sell (spot cannot go short)`,
-        );
-    }
-    const buying = signal.direction > 0;
-    const price = buying ? snapshot.ask : snapshot.bid;
-    const sized = sizeOrder(signal, { nav: ctx.account.nav, price, instrument, riskFraction: settings.riskFraction });
-    if (!sized.ok) return skip(signal, sized.code, sized.message);
-    const passive = settings.orderStyle === 'passive';
-    const order: OrderRequest = {
-      clientOrderId: newClientOrderId(settings.sessionId, ctx.cycle, signal.symbol, seq),
-      symbol: signal.symbol,
-      side: sized.side,
-      qty: sized.qty,
-      type: passive ? 'limit' : 'market',
-      // Passive orders join their own side of the book, so they rest until the market comes to them.
-      limitPrice: passive ? (buying ? snapshot.bid : snapshot.ask) : null,
-      reduceOnly: false,
+  const pending: PendingOrder[] = [];
+  const proposals: Proposal[] = [];
+  let seq = 0;
+  const emit = (signal: Signal, order: Omit<OrderRequest, 'clientOrderId'>, sizing: SizingNote, price: number) => {
+    const full: OrderRequest = {
+      clientOrderId: newClientOrderId(settings.sessionId, ctx.cycle, order.symbol, seq++),
+      ...order,
     };
-    return { signal, order, skipped: null };
-  });
+    pending.push({ order: full, price });
+    proposals.push({ signal, order: full, skipped: null, sizing });
+  };
+  for (const signal of selected) {
+    const skipped = allocateOne(signal, ctx, settings, pending, emit);
+    if (skipped) proposals.push({ signal, order: null, skipped });
+  }
+  return proposals;
 }
 
-function skip(signal: Signal, code: string, message: string): Proposal {
-  return { signal, order: null, skipped: { code, message } };
+type Emit = (signal: Signal, order: Omit<OrderRequest, 'clientOrderId'>, sizing: SizingNote, price: number) => void;
+
+function allocateOne(
+  signal: Signal,
+  ctx: AllocationContext,
+  settings: AllocationSettings,
+  pending: PendingOrder[],
+  emit: Emit,
+): { code: string; message: string } | null {
+  const instrument = ctx.instruments.get(signal.symbol);
+  const snapshot = ctx.market.get(signal.symbol);
+  if (!instrument || !snapshot)
+    return { code: 'NO_MARKET', message: `no instrument or market data for ${signal.symbol}` };
+  const nav = ctx.account.nav;
+  if (!Number.isFinite(nav)) return { code: 'INVALID_INPUT', message: `NAV must be a number, got ${nav}` };
+  if (!(Number.isFinite(signal.confidence) && signal.confidence >= 0 && signal.confidence <= 1))
+    return { code: 'INVALID_INPUT', message: `confidence must be in [0, 1], got ${signal.confidence}` };
+  const marks = new Map([...ctx.market.values()].map((m) => [m.symbol, m.last]));
+  const projection = projectAccount(ctx.account, pending, marks);
+  const book = projection.books.get(signal.symbol);
+  const held = book?.position ?? 0;
+  const expected = expectedPosition(book);
+  const direction = Number.isFinite(signal.direction) ? Math.sign(signal.direction) : 0;
+
+  if (direction === 0) {
+    const owner = ctx.owners?.get(signal.symbol);
+    if (ctx.owners && owner !== signal.agent)
+      return {
+        code: 'EXIT_NOT_OWNER',
+        message: `${signal.agent} exits ${signal.symbol}, but ${owner ?? 'no agent'} set its position`,
+      };
+    return close(signal, snapshot, instrument, held, expected, 0, 'close', emit);
+  }
+  const mid = direction > 0 ? snapshot.ask : snapshot.bid;
+  let target = targetQty(direction, signal.confidence, settings.riskFraction, nav, mid);
+  // Spot cannot go short: a sell signal means "hold nothing".
+  if (instrument.kind === 'spot' && target < 0) target = 0;
+  if (target === 0) return close(signal, snapshot, instrument, held, expected, 0, 'close', emit);
+
+  let from = expected;
+  if (held !== 0 && Math.sign(held) !== Math.sign(target)) {
+    // Reduce, then flip: the close goes first; the opening order is judged as if it had filled.
+    const skippedClose = close(signal, snapshot, instrument, held, expected, target, 'flip_close', emit);
+    if (skippedClose) return skippedClose;
+    from = expected - held;
+  }
+  const delta = target - from;
+  const band = (settings.noTradeBand ?? DEFAULT_NO_TRADE_BAND) * settings.riskFraction * Math.max(nav, 0);
+  const side: Side = delta > 0 ? 'BUY' : 'SELL';
+  const price = side === 'BUY' ? snapshot.ask : snapshot.bid;
+  if (Math.abs(delta) * price <= band && from === expected)
+    return {
+      code: 'WITHIN_BAND',
+      message: `target ${fmt(target)} is within the no-trade band of the expected position ${fmt(expected)}`,
+    };
+  const shrinking = Math.sign(delta) === -Math.sign(held) && Math.abs(target) < Math.abs(held) && from === expected;
+  if (shrinking) {
+    const qty = floorToLot(Math.min(Math.abs(delta), Math.abs(held)), instrument.lotSize);
+    if (qty <= 0) return { code: 'ZERO_QTY', message: `the reduction is less than one lot (${instrument.lotSize})` };
+    const order = styled(settings, snapshot, signal.symbol, side, qty, true);
+    emit(signal, order, { kind: 'reduce', target, expected, wanted: Math.abs(delta), qty, scaledBy: null }, price);
+    return null;
+  }
+  const fit = fitToLimits(Math.abs(delta), side, {
+    projection: projectAccount(ctx.account, pending, marks),
+    market: snapshot,
+    instrument,
+    price,
+    limits: settings.limits ?? DEFAULT_RISK_LIMITS,
+  });
+  if (!fit.ok) return { code: fit.code, message: fit.message };
+  if (fit.qty * price < instrument.minNotional)
+    return {
+      code: 'BELOW_MIN_NOTIONAL',
+      message: `notional ${(fit.qty * price).toFixed(2)} is below the minimum ${instrument.minNotional}`,
+    };
+  const order = styled(settings, snapshot, signal.symbol, side, fit.qty, false);
+  const kind = from !== expected ? 'flip_open' : held === 0 ? 'open' : 'increase';
+  emit(
+    signal,
+    order,
+    { kind, target, expected, wanted: Math.abs(delta), qty: fit.qty, scaledBy: fit.limitedBy },
+    price,
+  );
+  return null;
+}
+
+/** A reduce-only market order for the whole position; nothing to do when flat. */
+function close(
+  signal: Signal,
+  snapshot: MarketSnapshot,
+  instrument: Instrument,
+  held: number,
+  expected: number,
+  target: number,
+  kind: 'close' | 'flip_close',
+  emit: Emit,
+): { code: string; message: string } | null {
+  if (held === 0) {
+    if (kind === 'flip_close') return null;
+    return { code: 'ALREADY_FLAT', message: `${signal.symbol}: no position to close` };
+  }
+  const side: Side = held > 0 ? 'SELL' : 'BUY';
+  const qty = floorToLot(Math.abs(held), instrument.lotSize);
+  if (qty <= 0) return { code: 'ZERO_QTY', message: `the position ${held} is less than one lot` };
+  const price = side === 'BUY' ? snapshot.ask : snapshot.bid;
+  const order = { symbol: signal.symbol, side, qty, type: 'market' as const, limitPrice: null, reduceOnly: true };
+  emit(signal, order, { kind, target, expected, wanted: Math.abs(held), qty, scaledBy: null }, price);
+  return null;
+}
+
+function styled(
+  settings: AllocationSettings,
+  snapshot: MarketSnapshot,
+  symbol: string,
+  side: Side,
+  qty: number,
+  reduceOnly: boolean,
+): Omit<OrderRequest, 'clientOrderId'> {
+  const passive = settings.orderStyle === 'passive';
+  return {
+    symbol,
+    side,
+    qty,
+    type: passive ? 'limit' : 'market',
+    // Passive orders join their own side of the book, so they rest until the market comes to them.
+    limitPrice: passive ? (side === 'BUY' ? snapshot.bid : snapshot.ask) : null,
+    reduceOnly,
+  };
+}
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toPrecision(6);
 }

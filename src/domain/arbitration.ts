@@ -3,6 +3,11 @@
  * selected, at most `maxOrders` per cycle and at most one per symbol. Every signal comes back with
  * its weight, score and the reason it was or was not selected, for the audit trail.
  *
+ * Exits: a signal with direction 0 means "flat" — its agent no longer wants the position it asked
+ * for (see signal.ts). Exits only lower risk, so they are selected (reason EXIT) outside the
+ * `maxOrders` budget and without the confidence floor, for every symbol no directional signal was
+ * selected for; an exit needs a score > 0 like any signal (an agent weighted 0 is switched off, exits too).
+ *
  * Ranking is a total order, so the result does not depend on the order agents reported in:
  *   1. higher score first,
  *   2. then higher confidence,
@@ -30,9 +35,10 @@ export const DEFAULT_ARBITRATION_OPTIONS = Object.freeze({ minConfidence: 0.1, m
 
 export type ArbitrationReason =
   | 'SELECTED'
+  /** direction 0 (flat), selected outside the maxOrders budget. */
+  | 'EXIT'
   /** direction or confidence not a finite number, or confidence outside [0, 1]. */
   | 'INVALID_SIGNAL'
-  | 'DIRECTION_ZERO'
   | 'BELOW_MIN_CONFIDENCE'
   /** weight × confidence is 0 (e.g. an agent weighted 0 is switched off). */
   | 'ZERO_SCORE'
@@ -75,19 +81,32 @@ export function arbitrate(signals: readonly Signal[], options: ArbitrationOption
 
   const takenSymbols = new Set<string>();
   const selected: Signal[] = [];
-  const ranked = scored.map(({ signal, weight, score, eligibility: blocked }): ScoredSignal => {
-    let reason: ArbitrationReason;
-    if (blocked !== null) reason = blocked;
-    else if (takenSymbols.has(signal.symbol)) reason = 'SYMBOL_ALREADY_SELECTED';
-    else if (selected.length >= maxOrders) reason = 'MAX_ORDERS_REACHED';
+  const reasons: ArbitrationReason[] = scored.map(({ signal, eligibility: blocked }) => {
+    if (blocked !== null) return blocked;
+    if (isExit(signal)) return 'EXIT'; // decided below, once every directional signal has had its turn
+    if (takenSymbols.has(signal.symbol)) return 'SYMBOL_ALREADY_SELECTED';
+    if (selected.length >= maxOrders) return 'MAX_ORDERS_REACHED';
+    takenSymbols.add(signal.symbol);
+    selected.push(signal);
+    return 'SELECTED';
+  });
+  scored.forEach(({ signal }, i) => {
+    if (reasons[i] !== 'EXIT') return;
+    if (takenSymbols.has(signal.symbol)) reasons[i] = 'SYMBOL_ALREADY_SELECTED';
     else {
-      reason = 'SELECTED';
       takenSymbols.add(signal.symbol);
       selected.push(signal);
     }
-    return { signal, weight, score, selected: reason === 'SELECTED', reason };
+  });
+  const ranked = scored.map(({ signal, weight, score }, i): ScoredSignal => {
+    const reason = reasons[i]!;
+    return { signal, weight, score, selected: reason === 'SELECTED' || reason === 'EXIT', reason };
   });
   return { ranked, selected };
+}
+
+function isExit(s: Signal): boolean {
+  return Math.sign(s.direction) === 0;
 }
 
 function isValidSignal(s: Signal): boolean {
@@ -96,7 +115,7 @@ function isValidSignal(s: Signal): boolean {
 
 /** Why a valid signal cannot be selected at all, or null when it competes. */
 function eligibility(s: Signal, score: number, minConfidence: number): ArbitrationReason | null {
-  if (Math.sign(s.direction) === 0) return 'DIRECTION_ZERO';
+  if (isExit(s)) return score > 0 ? null : 'ZERO_SCORE';
   if (s.confidence < minConfidence) return 'BELOW_MIN_CONFIDENCE';
   if (!(score > 0)) return 'ZERO_SCORE';
   return null;

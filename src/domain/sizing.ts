@@ -1,66 +1,121 @@
 /**
- * The allocator's arithmetic (spec step 3): quantity = NAV × riskFraction × confidence / price,
- * rounded DOWN to the instrument's lot size so the order never spends more than its budget.
- * Returns the reason instead of an order when nothing sensible can be sent.
+ * The allocator's arithmetic (spec step 3), as target positions rather than slices:
+ *
+ *   target position = direction × confidence × riskFraction × NAV / price   (base units, signed)
+ *
+ * and the order is the difference between the target and what the account will hold once its
+ * resting orders fill. An increase is then scaled down to fit the risk limits — per-symbol and net
+ * exposure, gross leverage, and the liquidity guard's volume and depth shares — measured on the same
+ * worst-case projection the risk engine uses (./risk/projection.ts), so risk, which remains the
+ * judge, sees orders it can approve. Quantities round DOWN to the lot size.
  */
+import type { Instrument, MarketSnapshot } from './market.js';
 import { floorToLot } from './market.js';
-import type { Instrument } from './market.js';
 import type { Side } from './orders.js';
-import type { Signal } from './signal.js';
+import { sideSign } from './orders.js';
+import { drawdown } from './risk/drawdown-guard.js';
+import type { RiskLimits } from './risk/limits.js';
+import { visibleDepth } from './risk/liquidity-guard.js';
+import { worstAbsPosition, worstPosition } from './risk/projection.js';
+import type { Projection, SymbolBook } from './risk/projection.js';
 
-export interface SizingInput {
-  /** Net asset value in quote currency. */
-  nav: number;
-  /** Expected execution price (e.g. the ask for a buy, the bid for a sell). */
-  price: number;
-  instrument: Instrument;
-  /** Fraction of NAV committed at confidence 1, in (0, 1]. */
-  riskFraction: number;
-}
-
-/** 10 % of NAV per order at full confidence; the exposure guard caps the position per symbol. */
+/** Target |position| at confidence 1: 10 % of NAV in one symbol (the exposure guard caps it at 0.5×). */
 export const DEFAULT_RISK_FRACTION = 0.1;
 
-export type SizingRejectCode =
-  /** nav, price or riskFraction out of range, confidence outside [0, 1], or symbol mismatch. */
-  | 'INVALID_INPUT'
-  | 'DIRECTION_ZERO'
-  /** the budget is smaller than one lot. */
-  | 'ZERO_QTY'
-  | 'BELOW_MIN_NOTIONAL';
+/**
+ * No-trade band, as a fraction of the full-confidence target (riskFraction × NAV): a change of
+ * target smaller than this is not traded, so a confidence that wobbles from cycle to cycle does not
+ * churn the position (and pay fees) for nothing. 0.25 with riskFraction 0.1 = 2.5 % of NAV.
+ */
+export const DEFAULT_NO_TRADE_BAND = 0.25;
 
-export type SizingResult =
-  | { ok: true; side: Side; qty: number; /** qty × price */ notional: number }
-  | { ok: false; code: SizingRejectCode; message: string };
-
-export function sizeOrder(signal: Signal, input: SizingInput): SizingResult {
-  const { nav, price, instrument, riskFraction } = input;
-  if (signal.symbol !== instrument.symbol)
-    return reject('INVALID_INPUT', `signal is for ${signal.symbol}, instrument is ${instrument.symbol}`);
-  if (!(Number.isFinite(nav) && nav > 0)) return reject('INVALID_INPUT', `NAV must be positive, got ${nav}`);
-  if (!(Number.isFinite(price) && price > 0)) return reject('INVALID_INPUT', `price must be positive, got ${price}`);
-  if (!(Number.isFinite(riskFraction) && riskFraction > 0 && riskFraction <= 1))
-    return reject('INVALID_INPUT', `riskFraction must be in (0, 1], got ${riskFraction}`);
-  if (!(Number.isFinite(signal.confidence) && signal.confidence >= 0 && signal.confidence <= 1)) {
-    return reject('INVALID_INPUT', `confidence must be in [0, 1], got ${signal.confidence}`);
-  }
-  const sign = Number.isFinite(signal.direction) ? Math.sign(signal.direction) : 0;
-  if (sign === 0) return reject('DIRECTION_ZERO', 'signal has no direction');
-
-  const budget = nav * riskFraction * signal.confidence;
-  const qty = floorToLot(budget / price, instrument.lotSize);
-  if (qty <= 0)
-    return reject('ZERO_QTY', `budget ${budget.toFixed(2)} buys less than one lot (${instrument.lotSize}) at ${price}`);
-  const notional = qty * price;
-  if (notional < instrument.minNotional) {
-    return reject(
-      'BELOW_MIN_NOTIONAL',
-      `notional ${notional.toFixed(2)} is below the minimum ${instrument.minNotional}`,
-    );
-  }
-  return { ok: true, side: sign > 0 ? 'BUY' : 'SELL', qty, notional };
+/** The signed target position in base units, before rounding. */
+export function targetQty(
+  direction: number,
+  confidence: number,
+  riskFraction: number,
+  nav: number,
+  price: number,
+): number {
+  const sign = Number.isFinite(direction) ? Math.sign(direction) : 0;
+  if (sign === 0 || !(nav > 0) || !(price > 0)) return 0;
+  return (sign * Math.max(0, Math.min(1, confidence)) * riskFraction * nav) / price;
 }
 
-function reject(code: SizingRejectCode, message: string): SizingResult {
-  return { ok: false, code, message };
+/** The signed position once every resting and pending order fills (reduce-only capped at flat). */
+export function expectedPosition(book: SymbolBook | undefined): number {
+  if (!book) return 0;
+  const { position, open, reduceOnly } = book;
+  const reduce =
+    position > 0 ? Math.min(reduceOnly.SELL, position) : position < 0 ? -Math.min(reduceOnly.BUY, -position) : 0;
+  return position + open.BUY - open.SELL - reduce;
+}
+
+/** Which limit made an increase smaller than asked. */
+export type ScalingLimit = 'symbol_exposure' | 'total_exposure' | 'leverage' | 'liquidity_volume' | 'liquidity_depth';
+
+export type FitResult =
+  | {
+      ok: true;
+      qty: number;
+      /** the binding limit, or null when the whole quantity fits */ limitedBy: ScalingLimit | null;
+    }
+  | { ok: false; code: 'DRAWDOWN_BREACH' | 'NAV_NOT_POSITIVE' | 'NO_HEADROOM'; message: string };
+
+/**
+ * The largest quantity ≤ `wanted` (rounded down to the lot) an order that adds risk can have and stay
+ * within every limit on the projection. Drawdown beyond its limit or NAV ≤ 0 leaves no room at all.
+ */
+export function fitToLimits(
+  wanted: number,
+  side: Side,
+  ctx: { projection: Projection; market: MarketSnapshot; instrument: Instrument; price: number; limits: RiskLimits },
+): FitResult {
+  const { projection, market, instrument, price, limits } = ctx;
+  const nav = projection.nav;
+  if (!(nav > 0)) return { ok: false, code: 'NAV_NOT_POSITIVE', message: `NAV ${nav} is not positive` };
+  const dd = drawdown(nav, projection.peakNav);
+  if (dd > limits.maxDrawdown)
+    return {
+      ok: false,
+      code: 'DRAWDOWN_BREACH',
+      message: `drawdown ${(dd * 100).toFixed(2)}% exceeds ${(limits.maxDrawdown * 100).toFixed(2)}%: only closing`,
+    };
+  const s = sideSign(side);
+  const mark = market.last;
+  let othersGross = 0;
+  let othersNet = 0;
+  for (const book of projection.books.values()) {
+    if (book.symbol === market.symbol) continue;
+    othersGross += worstAbsPosition(book) * book.mark;
+    othersNet += worstPosition(book, side) * book.mark;
+  }
+  const own = projection.books.get(market.symbol);
+  const w = own ? worstPosition(own, side) : 0;
+  const traded = Number.isFinite(market.volume) && market.volume > 0 ? market.volume * market.last : 0;
+  const room: [ScalingLimit, number][] = [
+    ['symbol_exposure', (limits.maxSymbolExposure * nav) / mark - s * w],
+    ['total_exposure', (limits.maxTotalExposure * nav - s * (othersNet + w * mark)) / mark],
+    ['leverage', (limits.maxLeverage * nav - othersGross) / mark - s * w],
+    ['liquidity_volume', (limits.maxVolumeFraction * traded) / price],
+    ['liquidity_depth', limits.maxDepthFraction * visibleDepth(side === 'BUY' ? market.asks : market.bids)],
+  ];
+  let qty = wanted;
+  let limitedBy: ScalingLimit | null = null;
+  for (const [name, headroom] of room) {
+    // A hair under the limit, so the guards' own floating-point sums never land a rounding error above it.
+    const fits = headroom * (1 - 1e-9);
+    if (fits < qty) {
+      qty = fits;
+      limitedBy = name;
+    }
+  }
+  qty = qty > 0 ? floorToLot(qty, instrument.lotSize) : 0;
+  if (qty <= 0)
+    return {
+      ok: false,
+      code: 'NO_HEADROOM',
+      message: `no room under the ${limitedBy ?? 'risk'} limit for ${market.symbol}`,
+    };
+  return { ok: true, qty, limitedBy };
 }

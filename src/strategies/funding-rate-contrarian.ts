@@ -6,7 +6,13 @@
  *
  * Confidence = |funding| / fullConfidenceRate, clamped to [0, 1]: with the defaults a rate just past
  * the 0.05 % threshold gives 0.25 and 0.2 % or more gives 1. Scaling from zero rather than from the
- * threshold keeps a just-triggered signal usable instead of near-zero.
+ * threshold keeps a just-triggered signal usable instead of near-zero. On the scale every agent
+ * shares (signal.ts), 0.25 is a quarter of the risk budget, as a fresh momentum cross is.
+ *
+ * Exit: once |funding| is back at or below `exitRate` the crowding it faded is gone, so it signals
+ * flat (direction 0, confidence 1) and the allocator closes the position this agent opened (and only
+ * that one). Between `exitRate` and `threshold` it says nothing and the position is held, so a rate
+ * hovering near the threshold does not open and close on alternate cycles.
  */
 import { clamp } from '../domain/indicators.js';
 import type { Instrument, MarketSnapshot } from '../domain/market.js';
@@ -21,12 +27,19 @@ export interface FundingRateContrarianParams {
   threshold: number;
   /** |funding| at which confidence reaches 1 (> threshold). */
   fullConfidenceRate: number;
+  /** |funding| at or below which it signals flat (exit); in [0, threshold]; null = threshold / 2. */
+  exitRate: number | null;
 }
 
-/** threshold 0.0005 (0.05 % per interval, five times the usual 0.01 % base rate), full at 0.002. */
+/**
+ * threshold 0.0005 (0.05 % per interval, five times the usual 0.01 % base rate), full at 0.002,
+ * exit at half the threshold (0.025 %: two and a half times the base rate, so a normal market
+ * closes the trade).
+ */
 export const DEFAULT_FUNDING_RATE_CONTRARIAN_PARAMS: Readonly<FundingRateContrarianParams> = Object.freeze({
   threshold: 0.0005,
   fullConfidenceRate: 0.002,
+  exitRate: null,
 });
 
 export const createFundingRateContrarian: StrategyFactory<FundingRateContrarianParams> = (params) => {
@@ -40,6 +53,15 @@ export const createFundingRateContrarian: StrategyFactory<FundingRateContrarianP
 function analyse(p: FundingRateContrarianParams, snapshot: MarketSnapshot, instrument: Instrument): Signal | null {
   const funding = snapshot.fundingRate;
   if (instrument.kind !== 'perp' || funding === null || !Number.isFinite(funding)) return null;
+  const exitRate = p.exitRate ?? p.threshold / 2;
+  if (Math.abs(funding) <= exitRate)
+    return {
+      agent: FUNDING_RATE_CONTRARIAN,
+      symbol: snapshot.symbol,
+      direction: 0,
+      confidence: 1,
+      rationale: `funding ${(funding * 100).toFixed(4)}% back within ±${(exitRate * 100).toFixed(4)}%: exit`,
+    };
   if (Math.abs(funding) <= p.threshold) return null;
   const direction = funding > 0 ? -1 : 1;
   return {
@@ -62,6 +84,14 @@ function validate(p: FundingRateContrarianParams): FundingRateContrarianParams {
     p.fullConfidenceRate,
     (n) => n > p.threshold,
     `a number greater than threshold (${p.threshold})`,
+  );
+  if (p.exitRate === null) return p;
+  requireNumber(
+    name,
+    'exitRate',
+    p.exitRate,
+    (n) => n >= 0 && n <= p.threshold,
+    `a number in [0, threshold (${p.threshold})]`,
   );
   return p;
 }

@@ -1,8 +1,14 @@
 /**
- * `momentum_ma_crossover`: trend following on the fast/slow simple moving averages of the closes.
- * Long (+1) while the fast SMA is above the slow one, short (−1) while below. Confidence is the
- * normalised spread |fast − slow| / slow divided by `spreadForFullConfidence`, clamped to [0, 1], so
- * a crossover that has only just happened is a weak signal and a well-separated trend a strong one.
+ * `momentum_ma_crossover`: the fast/slow simple moving averages of the closes. By default (`cross`)
+ * it signals once, on the cycle the fast SMA crosses the slow one — long (+1) crossing up, short (−1)
+ * crossing down — and the allocator holds that target until the next cross flips it. `trend` mode
+ * (a setting) signals every cycle while the averages stay apart instead.
+ *
+ * Confidence, on the scale every agent shares (signal.ts: the share of the full risk budget it wants):
+ * the normalised spread |fast − slow| / slow divided by `spreadForFullConfidence`, clamped to [0, 1],
+ * so a well-separated trend commits the whole budget. On a cross the spread has only just opened, so
+ * a cross never counts for less than `crossFloor` (default 0.25, a quarter of the budget — the same
+ * as the funding agent's signal just past its threshold).
  */
 import { clamp, sma } from '../domain/indicators.js';
 import type { Instrument, MarketSnapshot } from '../domain/market.js';
@@ -25,14 +31,17 @@ export interface MomentumMaCrossoverParams {
   mode: 'cross' | 'trend';
   /** Normalised spread |fast − slow| / slow at which confidence reaches 1 (> 0). */
   spreadForFullConfidence: number;
+  /** Least confidence of a signal in cross mode, in [0, 1]. */
+  crossFloor: number;
 }
 
-/** fast 5, slow 20 (one close per 60 s cycle), trend mode, full confidence at a 0.5 % spread. */
+/** fast 5, slow 20 (one close per 60 s cycle), cross mode, full confidence at a 0.5 % spread, crosses ≥ 0.25. */
 export const DEFAULT_MOMENTUM_MA_CROSSOVER_PARAMS: Readonly<MomentumMaCrossoverParams> = Object.freeze({
   fast: 5,
   slow: 20,
-  mode: 'trend',
+  mode: 'cross',
   spreadForFullConfidence: 0.005,
+  crossFloor: 0.25,
 });
 
 export const createMomentumMaCrossover: StrategyFactory<MomentumMaCrossoverParams> = (params) => {
@@ -61,7 +70,7 @@ function analyse(p: MomentumMaCrossoverParams, snapshot: MarketSnapshot): Signal
   }
 
   const spread = Math.abs(fast - slow) / slow;
-  const confidence = clamp(spread / p.spreadForFullConfidence, 0, 1);
+  const confidence = clamp(spread / p.spreadForFullConfidence, p.mode === 'cross' ? p.crossFloor : 0, 1);
   const relation = direction > 0 ? 'above' : 'below';
   return {
     agent: MOMENTUM_MA_CROSSOVER,
@@ -83,6 +92,7 @@ function validate(p: MomentumMaCrossoverParams): MomentumMaCrossoverParams {
     `an integer greater than fast (${p.fast})`,
   );
   requireNumber(name, 'spreadForFullConfidence', p.spreadForFullConfidence, (n) => n > 0, 'a number > 0');
+  requireNumber(name, 'crossFloor', p.crossFloor, (n) => n >= 0 && n <= 1, 'a number in [0, 1]');
   if (p.mode !== 'cross' && p.mode !== 'trend') {
     throw new Error(`${name}: parameter "mode" must be "cross" or "trend", got ${JSON.stringify(p.mode)}`);
   }

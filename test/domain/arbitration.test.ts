@@ -21,15 +21,25 @@ describe('arbitrate', () => {
       sig('funding', 'SOLUSDT', 1, 0.05),
     ];
     const result = arbitrate(signals, { weights: { funding: 2 }, minConfidence: 0.1 });
-    expect(result.selected).toEqual([signals[1]]);
+    // The SOL exit (direction 0) is selected outside the one-order budget: exits only lower risk.
+    expect(result.selected).toEqual([signals[1], signals[2]]);
     expect(
       result.ranked.map((r) => [r.signal.agent, r.signal.symbol, r.weight, r.score, r.selected, r.reason]),
     ).toEqual([
       ['funding', 'ETHUSDT', 2, 1, true, 'SELECTED'],
+      ['momentum', 'SOLUSDT', 1, 0.9, true, 'EXIT'],
       ['momentum', 'BTCUSDT', 1, 0.6, false, 'MAX_ORDERS_REACHED'],
-      ['momentum', 'SOLUSDT', 1, 0.9, false, 'DIRECTION_ZERO'],
       ['funding', 'SOLUSDT', 2, 0.1, false, 'BELOW_MIN_CONFIDENCE'],
     ]);
+  });
+
+  it('a directional signal for a symbol beats an exit for it, whatever the scores', () => {
+    const signals = [sig('funding', 'BTCUSDT', 0, 1), sig('momentum', 'BTCUSDT', 1, 0.3)];
+    const result = arbitrate(signals, { maxOrders: 1 });
+    expect(result.selected).toEqual([signals[1]]);
+    expect(result.ranked.find((r) => r.signal.agent === 'funding')?.reason).toBe('SYMBOL_ALREADY_SELECTED');
+    // An agent weighted 0 is switched off: its exits too.
+    expect(arbitrate([signals[0]!], { weights: { funding: 0 } }).ranked[0]?.reason).toBe('ZERO_SCORE');
   });
 
   it('selects at most one signal per symbol, even with room for more orders', () => {
@@ -137,13 +147,15 @@ describe('arbitrate', () => {
           expect(two).toEqual(one);
           // And the structural promises hold.
           expect(one.ranked).toHaveLength(signals.length);
-          expect(one.selected.length).toBeLessThanOrEqual(maxOrders);
+          const directional = one.selected.filter((s) => Math.sign(s.direction) !== 0);
+          expect(directional.length).toBeLessThanOrEqual(maxOrders);
           expect(new Set(one.selected.map((s) => s.symbol)).size).toBe(one.selected.length);
-          for (const s of one.selected) expect(s.confidence).toBeGreaterThanOrEqual(0.1);
+          for (const s of directional) expect(s.confidence).toBeGreaterThanOrEqual(0.1);
           const bestEligible = one.ranked.find(
             (r) =>
+              Math.sign(r.signal.direction) !== 0 &&
               r.reason !== 'INVALID_SIGNAL' &&
-              r.reason !== 'DIRECTION_ZERO' &&
+              r.reason !== 'EXIT' &&
               r.reason !== 'BELOW_MIN_CONFIDENCE' &&
               r.reason !== 'ZERO_SCORE',
           );

@@ -1,106 +1,103 @@
-// Allocator sizing: NAV × riskFraction × confidence / price, floored to the lot, with reasons for
-// every refusal; plus properties over random inputs.
+// Target-position sizing: the target from direction × confidence × riskFraction × NAV, the expected
+// position once resting orders fill, and scaling an increase down to the limit that binds.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Instrument } from '../../src/domain/market.js';
-import type { Signal } from '../../src/domain/signal.js';
-import { DEFAULT_RISK_FRACTION, sizeOrder } from '../../src/domain/sizing.js';
+import { DEFAULT_RISK_LIMITS } from '../../src/domain/risk/limits.js';
+import { projectAccount } from '../../src/domain/risk/projection.js';
+import { evaluateOrder } from '../../src/domain/risk/risk-engine.js';
+import { expectedPosition, fitToLimits, targetQty } from '../../src/domain/sizing.js';
+import { account, market, order, position } from './risk/builders.js';
 
 const BTC: Instrument = { symbol: 'BTCUSDT', kind: 'perp', lotSize: 0.001, tickSize: 0.1, minNotional: 5 };
-const signal = (overrides: Partial<Signal> = {}): Signal => ({
-  agent: 'a',
-  symbol: 'BTCUSDT',
-  direction: 1,
-  confidence: 1,
-  ...overrides,
+
+describe('targetQty', () => {
+  it.each([
+    { direction: 1, confidence: 0.8, nav: 10_000, price: 100, expected: 8 },
+    { direction: -1, confidence: 0.5, nav: 10_000, price: 100, expected: -5 },
+    { direction: 0, confidence: 1, nav: 10_000, price: 100, expected: 0 },
+    { direction: 1, confidence: 1, nav: -5, price: 100, expected: 0 },
+  ])(
+    '$direction × $confidence × 0.1 × $nav / $price = $expected',
+    ({ direction, confidence, nav, price, expected }) => {
+      expect(targetQty(direction, confidence, 0.1, nav, price)).toBeCloseTo(expected, 12);
+    },
+  );
 });
 
-describe('sizeOrder', () => {
-  it('sizes from NAV, risk fraction and confidence, rounded down to the lot', () => {
-    // 10 000 × 0.1 × 0.8 / 30 000 = 0.02666… → 0.026
-    expect(
-      sizeOrder(signal({ confidence: 0.8 }), { nav: 10_000, price: 30_000, instrument: BTC, riskFraction: 0.1 }),
-    ).toEqual({ ok: true, side: 'BUY', qty: 0.026, notional: 780 });
-  });
-
-  it('takes the side from the direction', () => {
-    const r = sizeOrder(signal({ direction: -1 }), {
-      nav: 10_000,
-      price: 100,
-      instrument: BTC,
-      riskFraction: DEFAULT_RISK_FRACTION,
+describe('expectedPosition', () => {
+  it('adds resting buys, subtracts sells, and caps reduce-only orders at flat', () => {
+    const resting = (side: 'BUY' | 'SELL', qty: number, reduceOnly = false) => ({
+      ...order({ side, qty, reduceOnly, type: 'limit', limitPrice: 100 }),
+      status: 'open' as const,
+      filledQty: 0,
+      avgFillPrice: null,
+      createdAt: 0,
+      updatedAt: 0,
     });
-    expect(r).toMatchObject({ ok: true, side: 'SELL', qty: 10 });
+    const projection = projectAccount(
+      account({
+        positions: [position('BTCUSDT', 5, 100)],
+        openOrders: [resting('BUY', 2), resting('SELL', 1), resting('SELL', 9, true)],
+      }),
+    );
+    // 5 + 2 − 1 − min(9, 5) = 1
+    expect(expectedPosition(projection.books.get('BTCUSDT'))).toBe(1);
   });
+});
 
-  it('keeps exact lot multiples despite float residue', () => {
-    // 0.3 / 0.1 is 2.9999999999999996 in floating point; the lot floor must still give 0.3.
-    const sol: Instrument = { ...BTC, symbol: 'SOLUSDT', lotSize: 0.1, minNotional: 0 };
-    expect(
-      sizeOrder(signal({ symbol: 'SOLUSDT' }), { nav: 3, price: 1, instrument: sol, riskFraction: 0.1 }),
-    ).toMatchObject({ ok: true, qty: 0.3 });
-  });
+describe('fitToLimits', () => {
+  const fit = (wanted: number, nav = 10_000, positions = [position('BTCUSDT', 0, 100)], peakNav = nav) =>
+    fitToLimits(wanted, 'BUY', {
+      projection: projectAccount(account({ nav, peakNav, positions })),
+      market: market(),
+      instrument: BTC,
+      price: 100.1,
+      limits: DEFAULT_RISK_LIMITS,
+    });
 
   it.each([
-    { name: 'no direction', s: signal({ direction: 0 }), nav: 10_000, price: 100, code: 'DIRECTION_ZERO' },
-    { name: 'budget below one lot', s: signal({ confidence: 0.001 }), nav: 100, price: 100_000, code: 'ZERO_QTY' },
-    { name: 'zero confidence', s: signal({ confidence: 0 }), nav: 10_000, price: 100, code: 'ZERO_QTY' },
-    {
-      name: 'below minimum notional',
-      s: signal({ confidence: 0.04 }),
-      nav: 1_000,
-      price: 100,
-      code: 'BELOW_MIN_NOTIONAL',
-    },
-    { name: 'symbol mismatch', s: signal({ symbol: 'ETHUSDT' }), nav: 10_000, price: 100, code: 'INVALID_INPUT' },
-    { name: 'non-positive NAV', s: signal(), nav: 0, price: 100, code: 'INVALID_INPUT' },
-    { name: 'NaN price', s: signal(), nav: 10_000, price: Number.NaN, code: 'INVALID_INPUT' },
-    { name: 'confidence above 1', s: signal({ confidence: 1.5 }), nav: 10_000, price: 100, code: 'INVALID_INPUT' },
-  ])('refuses: $name → $code', ({ s, nav, price, code }) => {
-    const r = sizeOrder(s, { nav, price, instrument: BTC, riskFraction: 0.1 });
-    expect(r).toMatchObject({ ok: false, code });
-    if (!r.ok) expect(r.message.length).toBeGreaterThan(0);
+    { name: 'fits whole', wanted: 10, qty: 10, by: null },
+    // depth: 25 % of 100 visible asks
+    { name: 'depth binds', wanted: 40, qty: 24.999, by: 'liquidity_depth' },
+  ])('$name', ({ wanted, qty, by }) => {
+    expect(fit(wanted)).toEqual({ ok: true, qty, limitedBy: by });
   });
 
-  it.each([0, -0.1, 1.01, Number.NaN])('refuses riskFraction %s', (riskFraction) => {
-    expect(sizeOrder(signal(), { nav: 10_000, price: 100, instrument: BTC, riskFraction })).toMatchObject({
-      ok: false,
-      code: 'INVALID_INPUT',
+  it('scales to the symbol limit given what is held: long 45 BTC leaves 5 under 0.5× NAV', () => {
+    expect(fit(20, 10_000, [position('BTCUSDT', 45, 100)])).toEqual({
+      ok: true,
+      qty: 4.999,
+      limitedBy: 'symbol_exposure',
     });
   });
 
-  it('never exceeds NAV × riskFraction × confidence / price, is a whole number of lots, and meets the minimum notional', () => {
-    const lotArb = fc.constantFrom(0.001, 0.01, 0.1, 1, 0.0001, 0.5);
+  it('adds nothing in a drawdown breach', () => {
+    expect(fit(1, 8_000, [], 10_000)).toMatchObject({ ok: false, code: 'DRAWDOWN_BREACH' });
+  });
+
+  it('property: a fitted buy is always approved by the risk engine', () => {
     fc.assert(
       fc.property(
-        fc.double({ min: 1, max: 1e7, noNaN: true }),
-        fc.double({ min: 0.01, max: 1e5, noNaN: true }),
-        fc.double({ min: 0.001, max: 1, noNaN: true }),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.constantFrom(-1, 1),
-        lotArb,
-        (nav, price, riskFraction, confidence, direction, lotSize) => {
-          const instrument = { ...BTC, lotSize };
-          const r = sizeOrder(signal({ confidence, direction }), { nav, price, instrument, riskFraction });
-          const cap = (nav * riskFraction * confidence) / price;
-          if (!r.ok) {
-            expect(['ZERO_QTY', 'BELOW_MIN_NOTIONAL']).toContain(r.code);
-            return;
-          }
-          expect(r.side).toBe(direction > 0 ? 'BUY' : 'SELL');
-          expect(r.qty).toBeGreaterThan(0);
-          // Relative slack only for float noise in the lot floor (it forgives 1e-9 of a lot).
-          expect(r.qty).toBeLessThanOrEqual(cap * (1 + 1e-9) + lotSize * 1e-9);
-          expect(r.qty).toBeLessThanOrEqual(((nav * riskFraction) / price) * (1 + 1e-9) + lotSize * 1e-9);
-          // Within one lot of the ideal: rounding down loses less than a lot.
-          expect(cap - r.qty).toBeLessThan(lotSize * (1 + 1e-9));
-          const lots = r.qty / lotSize;
-          // Relative: at ~1e10 lots one ulp of the division is already ~2e-6 (found by fast-check).
-          expect(Math.abs(lots - Math.round(lots))).toBeLessThan(1e-9 * Math.max(1, lots));
-          expect(r.notional).toBeGreaterThanOrEqual(instrument.minNotional);
+        fc.double({ min: 0, max: 60, noNaN: true }),
+        fc.double({ min: 0.01, max: 200, noNaN: true }),
+        fc.double({ min: 1_000, max: 1e8, noNaN: true }),
+        (held, wanted, nav) => {
+          const acct = account({ nav, peakNav: nav, positions: [position('BTCUSDT', held, 100)] });
+          const m = market({ volume: 1e9 });
+          const result = fitToLimits(wanted, 'BUY', {
+            projection: projectAccount(acct),
+            market: m,
+            instrument: BTC,
+            price: m.ask,
+            limits: DEFAULT_RISK_LIMITS,
+          });
+          if (!result.ok) return;
+          expect(result.qty).toBeLessThanOrEqual(wanted);
+          expect(evaluateOrder(order({ qty: result.qty }), { account: acct, market: m }).approved).toBe(true);
         },
       ),
-      { numRuns: Number(process.env.SIZING_RUNS ?? 200) },
+      { numRuns: 300 },
     );
   });
 });

@@ -60,8 +60,14 @@ describe('risk machine', () => {
     expect(reply.cycle).toBe(3);
     expect(reply.verdicts.map((v) => v.order)).toEqual([ok, tooBig]);
     expect(reply.verdicts.map((v) => v.decision)).toEqual([
-      evaluateOrder(ok, { account: acct, market: market.get('BTCUSDT')!, limits: DEFAULT_RISK_LIMITS }),
-      evaluateOrder(tooBig, { account: acct, market: market.get('BTCUSDT')!, limits: DEFAULT_RISK_LIMITS }),
+      evaluateOrder(ok, { account: acct, market: market.get('BTCUSDT')!, limits: DEFAULT_RISK_LIMITS, pending: [] }),
+      // The second is judged with the first, approved earlier in the request, counted as pending.
+      evaluateOrder(tooBig, {
+        account: acct,
+        market: market.get('BTCUSDT')!,
+        limits: DEFAULT_RISK_LIMITS,
+        pending: [{ order: ok, price: 100.1 }],
+      }),
     ]);
     expect(reply.verdicts.map((v) => v.decision.approved)).toEqual([true, false]);
   });

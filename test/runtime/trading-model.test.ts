@@ -2,7 +2,8 @@
  * Model-based tests of the trading process: paths from the control statechart drive the REAL actor
  * system (paper venue, real store, SimulatedClock). Control events are applied to the store exactly
  * as the API applies them and reach the root actor by the store's notification. In every state:
- *  - running: cycles run and the test strategy's orders are submitted;
+ *  - running: cycles run and the test strategy's orders are submitted (it moves its target every
+ *    cycle, so each cycle trades: a strategy that holds one target would trade once and then hold);
  *  - paused: no cycle runs and nothing is submitted, however much time passes (open orders stay);
  *  - killed: every open order is cancelled, no cycle runs, nothing is submitted, ever.
  * Afterwards every decision that submitted an order was approved in the epoch it was submitted in,
@@ -13,6 +14,9 @@ import type { ControlEvent } from '../../src/domain/control.js';
 import { CONTROL_PATHS } from '../support/control-model.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { openTestTrading } from '../support/trading.js';
+import { fileURLToPath } from 'node:url';
+
+const ALTERNATING = fileURLToPath(new URL('../fixtures/strategies/btc-alternating.ts', import.meta.url));
 import type { TestTrading } from '../support/trading.js';
 import { applyControl } from '../../src/application/control-transition.js';
 
@@ -34,7 +38,7 @@ describe.each(STORE_KINDS)('trading actor system follows the control statechart 
 
   for (const path of CONTROL_PATHS) {
     it(path.description.replace(/ \(\{"reason":"model"\}\)/g, ''), async () => {
-      t = await openTestTrading(kind);
+      t = await openTestTrading(kind, { STRATEGIES: ALTERNATING });
       await path.test({
         states: {
           running: async () => {
@@ -44,7 +48,9 @@ describe.each(STORE_KINDS)('trading actor system follows the control statechart 
             await t!.advance(CYCLE);
             expect(count('cycle_start')).toBe(cycles + 1);
             expect(count('cycle_end')).toBe(cycles + 1);
-            expect(count('order_submitted')).toBe(submitted + 1);
+            // One order, or two when a filled position flips (a reduce-only close, then the opening order).
+            expect(count('order_submitted')).toBeGreaterThanOrEqual(submitted + 1);
+            expect(count('order_submitted')).toBeLessThanOrEqual(submitted + 2);
           },
           paused: async () => {
             await reach('paused');

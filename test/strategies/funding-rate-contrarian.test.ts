@@ -15,11 +15,19 @@ const at = (fundingRate: number | null) => agent.analyse(snapshot([100], { fundi
 describe('funding_rate_contrarian', () => {
   it('has the documented name and defaults', () => {
     expect(agent.name).toBe(FUNDING_RATE_CONTRARIAN);
-    expect(DEFAULT_FUNDING_RATE_CONTRARIAN_PARAMS).toEqual({ threshold: 0.0005, fullConfidenceRate: 0.002 });
+    expect(DEFAULT_FUNDING_RATE_CONTRARIAN_PARAMS).toEqual({
+      threshold: 0.0005,
+      fullConfidenceRate: 0.002,
+      exitRate: null,
+    });
   });
 
   it.each([
-    { funding: 0, expected: null },
+    // Back within half the threshold: flat, so the allocator closes the position this agent opened.
+    { funding: 0, expected: { direction: 0, confidence: 1 } },
+    { funding: 0.00025, expected: { direction: 0, confidence: 1 } },
+    { funding: -0.0002, expected: { direction: 0, confidence: 1 } },
+    // Between the exit rate and the threshold: no opinion, the position is held.
     { funding: 0.0005, expected: null },
     { funding: -0.0005, expected: null },
     { funding: 0.0003, expected: null },
@@ -47,7 +55,9 @@ describe('funding_rate_contrarian', () => {
   });
 
   it('honours custom params', () => {
-    const custom = createFundingRateContrarian({ threshold: 0.0001, fullConfidenceRate: 0.0004 });
+    const custom = createFundingRateContrarian({ threshold: 0.0001, fullConfidenceRate: 0.0004, exitRate: 0 });
+    expect(custom.analyse(snapshot([100], { fundingRate: 0.00001 }), PERP)).toBeNull();
+    expect(custom.analyse(snapshot([100], { fundingRate: 0 }), PERP)).toMatchObject({ direction: 0 });
     expect(custom.analyse(snapshot([100], { fundingRate: 0.0002 }), PERP)).toMatchObject({
       direction: -1,
       confidence: 0.5,
@@ -56,6 +66,7 @@ describe('funding_rate_contrarian', () => {
 
   it.each([
     [{ threshold: -0.1 }, /threshold/],
+    [{ exitRate: 0.001 }, /exitRate/],
     [{ fullConfidenceRate: 0.0005 }, /fullConfidenceRate/],
     [{ threshold: Number.NaN }, /threshold/],
     [{ window: 3 } as unknown as { threshold: number }, /unknown parameter "window"/],
@@ -70,8 +81,13 @@ describe('funding_rate_contrarian', () => {
         fc.double({ min: -0.05, max: 0.05, noNaN: true }),
         (f1, f2) => {
           const [lo, hi] = Math.abs(f1) <= Math.abs(f2) ? [f1, f2] : [f2, f1];
-          const a = at(lo);
-          const b = at(hi);
+          // Exits (direction 0) are not graded: only directional signals grow with |funding|.
+          const directional = (f: number) => {
+            const s = at(f);
+            return s && s.direction !== 0 ? s : null;
+          };
+          const a = directional(lo);
+          const b = directional(hi);
           for (const s of [a, b]) {
             if (s === null) continue;
             expect(s.confidence).toBeGreaterThanOrEqual(0);

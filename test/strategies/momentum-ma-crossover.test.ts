@@ -17,14 +17,24 @@ describe('momentum_ma_crossover', () => {
     expect(DEFAULT_MOMENTUM_MA_CROSSOVER_PARAMS).toEqual({
       fast: 5,
       slow: 20,
-      mode: 'trend',
+      mode: 'cross',
       spreadForFullConfidence: 0.005,
+      crossFloor: 0.25,
     });
+  });
+
+  it('by default fires on the cross only, at no less than the cross floor', () => {
+    const agent = createMomentumMaCrossover();
+    const cross = [...flat(20), 100.5]; // fast crosses above slow on the last close
+    const s = agent.analyse(snapshot(cross), PERP);
+    expect(s).toMatchObject({ direction: 1 });
+    expect(s!.confidence).toBeGreaterThanOrEqual(0.25);
+    expect(agent.analyse(snapshot([...cross, 101]), PERP)).toBeNull(); // the trend goes on: no new signal
   });
 
   it('goes long when the fast SMA is above the slow one', () => {
     const closes = [...flat(17), 101, 101, 101]; // fast (last 5) = 100.6, slow (last 20) = 100.15
-    const s = createMomentumMaCrossover().analyse(snapshot(closes), PERP);
+    const s = createMomentumMaCrossover({ mode: 'trend' }).analyse(snapshot(closes), PERP);
     expect(s).toMatchObject({ agent: MOMENTUM_MA_CROSSOVER, symbol: 'BTCUSDT', direction: 1 });
     // spread 0.45 / 100.15 ≈ 0.449 % → confidence ≈ 0.899 with full confidence at 0.5 %
     expect(s?.confidence).toBeCloseTo(0.45 / 100.15 / 0.005, 12);
@@ -32,29 +42,38 @@ describe('momentum_ma_crossover', () => {
   });
 
   it('goes short when the fast SMA is below the slow one', () => {
-    const s = createMomentumMaCrossover().analyse(snapshot([...flat(17), 99, 99, 99]), PERP);
+    const s = createMomentumMaCrossover({ mode: 'trend' }).analyse(snapshot([...flat(17), 99, 99, 99]), PERP);
     expect(s).toMatchObject({ direction: -1 });
   });
 
   it('is silent when the averages are equal', () => {
-    expect(createMomentumMaCrossover().analyse(snapshot(flat(30)), PERP)).toBeNull();
+    expect(createMomentumMaCrossover({ mode: 'trend' }).analyse(snapshot(flat(30)), PERP)).toBeNull();
   });
 
   it('clamps confidence to 1 for a wide spread', () => {
-    const s = createMomentumMaCrossover().analyse(snapshot([...flat(15), 120, 120, 120, 120, 120]), PERP);
+    const s = createMomentumMaCrossover({ mode: 'trend' }).analyse(
+      snapshot([...flat(15), 120, 120, 120, 120, 120]),
+      PERP,
+    );
     expect(s?.confidence).toBe(1);
   });
 
   it('scales confidence with spreadForFullConfidence', () => {
     const closes = [...flat(17), 101, 101, 101];
-    const narrow = createMomentumMaCrossover({ spreadForFullConfidence: 0.01 }).analyse(snapshot(closes), PERP);
-    const wide = createMomentumMaCrossover({ spreadForFullConfidence: 0.005 }).analyse(snapshot(closes), PERP);
+    const narrow = createMomentumMaCrossover({ mode: 'trend', spreadForFullConfidence: 0.01 }).analyse(
+      snapshot(closes),
+      PERP,
+    );
+    const wide = createMomentumMaCrossover({ mode: 'trend', spreadForFullConfidence: 0.005 }).analyse(
+      snapshot(closes),
+      PERP,
+    );
     expect(narrow?.confidence).toBeCloseTo((wide?.confidence ?? 0) / 2, 12);
   });
 
   describe('not enough closes', () => {
     it('trend mode needs `slow` closes', () => {
-      const agent = createMomentumMaCrossover({ fast: 2, slow: 4 });
+      const agent = createMomentumMaCrossover({ fast: 2, slow: 4, mode: 'trend' });
       expect(agent.analyse(snapshot([100, 100, 110]), PERP)).toBeNull();
       expect(agent.analyse(snapshot([100, 100, 110, 110]), PERP)).toMatchObject({ direction: 1 });
       expect(agent.analyse(snapshot([]), PERP)).toBeNull();

@@ -10,6 +10,34 @@ import type { EventLine } from '../../domain/event-lines.js';
 import type { SystemState } from '../../domain/control.js';
 import type { AccountSnapshot } from '../../domain/portfolio.js';
 import { positionNotional } from '../../domain/portfolio.js';
+import { DEFAULT_MARGIN_TABLE, marginRatesFor } from '../../domain/margin.js';
+import type { MarginTable } from '../../domain/margin.js';
+import { projectAccount, worstAbsPosition } from '../../domain/risk/projection.js';
+
+/**
+ * Initial margin the account ties up as the risk engine counts it: per perpetual symbol, the configured
+ * initial rate × the worst-case |position| (every resting order on the larger side filling) at its
+ * mark. Spot needs none. A symbol with orders but no position counts as a perpetual.
+ */
+function marginUsed(account: AccountSnapshot, table: MarginTable): number {
+  let total = 0;
+  for (const book of projectAccount(account).books.values()) {
+    if (book.kind === 'spot') continue;
+    total += marginRatesFor(table, book).initial * worstAbsPosition(book) * book.mark;
+  }
+  return total;
+}
+
+/** Notional of what resting orders can still add: Σ remaining × limit price, reduce-only ones excluded. */
+export function restingExposure(account: AccountSnapshot): number {
+  let total = 0;
+  for (const o of account.openOrders) {
+    const remaining = o.qty - o.filledQty;
+    if (o.status !== 'open' || o.reduceOnly || !(remaining > 0) || o.limitPrice === null) continue;
+    total += remaining * o.limitPrice;
+  }
+  return total;
+}
 
 export class TradingMetrics {
   readonly registry = new Registry();
@@ -75,6 +103,16 @@ export class TradingMetrics {
     help: 'Gross notional / NAV',
     registers: [this.registry],
   });
+  readonly marginUsed = new Gauge({
+    name: 'tcs_trading_margin_used',
+    help: 'Initial margin tied up by perpetual positions and the resting orders that can add to them (quote currency)',
+    registers: [this.registry],
+  });
+  readonly restingExposure = new Gauge({
+    name: 'tcs_trading_resting_order_exposure',
+    help: 'Notional resting orders can still add when they fill (quote currency; reduce-only excluded)',
+    registers: [this.registry],
+  });
   readonly state = new Gauge({
     name: 'tcs_trading_state',
     help: 'State of the trading root actor (1 = current)',
@@ -82,7 +120,8 @@ export class TradingMetrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  /** `margin`: the same rates the paper venue and the risk engine use. */
+  constructor(private readonly margin: MarginTable = DEFAULT_MARGIN_TABLE) {
     this.registry.setDefaultLabels({ process: 'trading' });
     collectDefaultMetrics({ register: this.registry, prefix: 'tcs_trading_' });
   }
@@ -118,6 +157,8 @@ export class TradingMetrics {
     this.drawdown.set(account.peakNav > 0 ? Math.max(0, (account.peakNav - account.nav) / account.peakNav) : 0);
     const gross = account.positions.reduce((sum, p) => sum + positionNotional(p), 0);
     this.leverage.set(account.nav > 0 ? gross / account.nav : 0);
+    this.marginUsed.set(marginUsed(account, this.margin));
+    this.restingExposure.set(restingExposure(account));
   }
 
   observeState(current: SystemState): void {

@@ -13,6 +13,8 @@ export type GuardCode =
   | 'LEVERAGE_LIMIT'
   | 'LIQUIDITY_VOLUME'
   | 'LIQUIDITY_DEPTH'
+  /** A reduce-only close beyond the liquidity limits: passed, at the smaller size in metrics.allowedQty. */
+  | 'LIQUIDITY_SCALED'
   | 'EXPOSURE_SYMBOL'
   | 'EXPOSURE_TOTAL'
   /** NAV ≤ 0: ratios to NAV are meaningless, so only risk-reducing orders pass. */

@@ -2,8 +2,10 @@
  * Liquidity guard, measured from the snapshot rather than assumed: the order notional must be at most
  * `maxVolumeFraction` of the recent traded notional (volume × last), and its quantity at most
  * `maxDepthFraction` of the visible book on the side it would take (asks for a BUY, bids for a SELL).
- * Applies to every order, reduce-only included: a deleverage too big for the book should be split.
- * `value` and `limit` are absolute (quote notional, or base quantity) so an empty market reports a
+ * A reduce-only order that shrinks a position is never refused outright — the account must always be
+ * able to close — but scaled: the guard passes it with code LIQUIDITY_SCALED and `allowedQty`, the
+ * largest quantity within both limits, and the engine signs the order at that size (at least one lot),
+ * so a large close goes out in slices over several cycles. `value` and `limit` are absolute (quote notional, or base quantity) so an empty market reports a
  * finite limit of 0 instead of an infinite ratio.
  */
 import { closestToLimit, fmt } from './check.js';
@@ -40,6 +42,17 @@ export function checkLiquidity(
     depthLimit: book.limit,
   };
   const bookSide = order.side === 'BUY' ? 'ask' : 'bid';
+  if (impact.reducesPosition && (volume.value > volume.limit || book.value > book.limit)) {
+    const allowedQty = Math.max(0, Math.min(impact.price > 0 ? volume.limit / impact.price : 0, book.limit));
+    return {
+      guard: 'liquidity',
+      ...closestToLimit(volume, book),
+      metrics: { ...metrics, allowedQty },
+      passed: true,
+      code: 'LIQUIDITY_SCALED',
+      message: `reduce-only close of ${fmt(book.value)} is beyond the liquidity limits: scaled to ${fmt(allowedQty)}`,
+    };
+  }
 
   if (volume.value > volume.limit) {
     return {

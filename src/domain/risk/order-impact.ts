@@ -1,8 +1,14 @@
 /**
  * What an order would do to the account, computed once and shared by the four guards so they all
- * judge the same numbers. Pricing: the order's own notional uses its execution reference (limit
- * price, else the ask for a BUY and the bid for a SELL); positions are valued at the current market
- * (`last`) for the order's symbol and at their own mark for every other symbol.
+ * judge the same numbers. The account is the projection of ./projection.ts: positions plus every
+ * resting order and every order approved earlier in this cycle, and each figure is the worst case —
+ * all orders on the order's side filling (for the other symbols' gross and margin, the larger of their
+ * two sides, since those orders can fill whichever way this one goes).
+ *
+ * Pricing: the order's own notional uses its execution reference (limit price, else the ask for a
+ * BUY and the bid for a SELL); the order's symbol is valued at the current market (`last`), every
+ * other symbol at this cycle's last price when `marks` has it, else its position's mark (or, with no
+ * position, the price of its orders).
  *
  * Reduce-only: an order flagged reduceOnly whose side is opposite to the current position can only
  * shrink it (venues enforce reduce-only by capping the fill at the position), so its effective
@@ -10,11 +16,14 @@
  * guards then always pass it. A reduceOnly flag on an order that could not reduce anything (no
  * position, or the same side) earns no exemption and is evaluated at its full quantity.
  */
-import type { MarketSnapshot } from '../market.js';
+import type { InstrumentKind, MarketSnapshot } from '../market.js';
+import { DEFAULT_MARGIN_TABLE, marginRatesFor } from '../margin.js';
+import type { MarginTable } from '../margin.js';
 import type { OrderRequest } from '../orders.js';
 import { sideSign } from '../orders.js';
 import type { AccountSnapshot } from '../portfolio.js';
-import { positionNotional } from '../portfolio.js';
+import { projectAccount, worstAbsPosition, worstPosition } from './projection.js';
+import type { PendingOrder, SymbolBook } from './projection.js';
 
 export interface OrderImpact {
   order: OrderRequest;
@@ -29,28 +38,49 @@ export interface OrderImpact {
   qty: number;
   /** qty × price. */
   notional: number;
-  /** Signed position in the order's symbol before and after. */
+  /** Signed position held now in the order's symbol, and after this order alone fills. */
   positionBefore: number;
   positionAfter: number;
-  /** |position| × markPrice before and after. */
+  /** Worst-case |position| × markPrice in the order's symbol (resting and pending orders filling). */
   symbolNotionalBefore: number;
   symbolNotionalAfter: number;
-  /** Σ |notional| of all positions before and after (what leverage measures). */
+  /** Worst-case Σ |notional| over all symbols before and after (what leverage measures). */
   grossBefore: number;
   grossAfter: number;
   /**
-   * Σ signed notional (qty × mark: long +, short −) of all positions before and after, so offsetting
-   * longs and shorts cancel; its absolute value is the net directional exposure.
+   * Σ signed notional (long +, short −) with every order on the order's side filling, before and
+   * after, so offsetting longs and shorts cancel; its absolute value is the net directional exposure.
    */
   netBefore: number;
   netAfter: number;
+  /** Initial margin the worst-case perpetual positions tie up, before and after. */
+  marginBefore: number;
+  marginAfter: number;
+  /** Resting orders at the venue and orders approved earlier this cycle that were counted. */
+  restingCounted: number;
+  pendingCounted: number;
   /** A reduce-only order that shrinks (never flips or grows) the position. */
   reducesPosition: boolean;
 }
 
 export type ImpactResult = { ok: true; impact: OrderImpact } | { ok: false; message: string };
 
-export function computeImpact(order: OrderRequest, account: AccountSnapshot, market: MarketSnapshot): ImpactResult {
+/** What the projection needs beyond the account: this cycle's earlier approvals and margin rates. */
+export interface ImpactOptions {
+  pending?: readonly PendingOrder[];
+  /** Instrument kinds by symbol: spot needs no margin. A symbol not listed counts as a perpetual. */
+  kinds?: ReadonlyMap<string, InstrumentKind>;
+  marginTable?: MarginTable;
+  /** This cycle's last price per symbol: every symbol is valued at it (see projection.ts). */
+  marks?: ReadonlyMap<string, number>;
+}
+
+export function computeImpact(
+  order: OrderRequest,
+  account: AccountSnapshot,
+  market: MarketSnapshot,
+  options: ImpactOptions = {},
+): ImpactResult {
   if (order.symbol !== market.symbol)
     return invalid(`order is for ${order.symbol} but the market snapshot is for ${market.symbol}`);
   if (!(Number.isFinite(order.qty) && order.qty > 0)) return invalid(`qty must be positive, got ${order.qty}`);
@@ -58,39 +88,50 @@ export function computeImpact(order: OrderRequest, account: AccountSnapshot, mar
     return invalid('account NAV is not a finite number');
   if (!(Number.isFinite(market.last) && market.last > 0))
     return invalid(`market last price must be positive, got ${market.last}`);
-  let price: number;
-  if (order.type === 'limit') {
-    if (order.limitPrice === null || !(Number.isFinite(order.limitPrice) && order.limitPrice > 0)) {
-      return invalid(`a limit order needs a positive limitPrice, got ${order.limitPrice}`);
-    }
-    price = order.limitPrice;
-  } else {
-    price = order.side === 'BUY' ? market.ask : market.bid;
-    if (!(Number.isFinite(price) && price > 0))
-      return invalid(`no usable ${order.side === 'BUY' ? 'ask' : 'bid'} price (${price}) for a market order`);
-  }
+  const price = executionPrice(order, market);
+  if (typeof price === 'string') return invalid(price);
 
-  let positionBefore = 0;
+  const projection = projectAccount(account, options.pending ?? [], options.marks);
+  const markPrice = market.last;
+  const book: SymbolBook = projection.books.get(order.symbol) ?? {
+    symbol: order.symbol,
+    kind: null,
+    position: 0,
+    mark: markPrice,
+    open: { BUY: 0, SELL: 0 },
+    reduceOnly: { BUY: 0, SELL: 0 },
+    orders: 0,
+  };
+  const table = options.marginTable ?? DEFAULT_MARGIN_TABLE;
+  const marginRate = (b: SymbolBook): number => {
+    const kind = options.kinds?.get(b.symbol) ?? b.kind ?? 'perp';
+    return kind === 'spot' ? 0 : marginRatesFor(table, b).initial;
+  };
   let othersGross = 0;
   let othersNet = 0;
-  for (const p of account.positions) {
-    if (p.symbol === order.symbol) {
-      positionBefore += p.qty;
-    } else {
-      othersGross += positionNotional(p);
-      othersNet += p.qty * p.markPrice;
-    }
+  let othersMargin = 0;
+  for (const other of projection.books.values()) {
+    if (other.symbol === order.symbol) continue;
+    const worst = worstAbsPosition(other) * other.mark;
+    othersGross += worst;
+    othersMargin += worst * marginRate(other);
+    othersNet += worstPosition(other, order.side) * other.mark;
   }
-  if (!Number.isFinite(positionBefore) || !Number.isFinite(othersGross) || !Number.isFinite(othersNet))
-    return invalid('account positions contain non-finite figures');
+  const positionBefore = book.position;
+  if (![positionBefore, othersGross, othersNet, othersMargin].every(Number.isFinite))
+    return invalid('account positions or orders contain non-finite figures');
 
   const sign = sideSign(order.side);
   const reducesPosition = order.reduceOnly && positionBefore !== 0 && Math.sign(positionBefore) === -sign;
   const qty = reducesPosition ? Math.min(order.qty, Math.abs(positionBefore)) : order.qty;
-  const positionAfter = positionBefore + sign * qty;
-  const markPrice = market.last;
-  const symbolNotionalBefore = Math.abs(positionBefore) * markPrice;
-  const symbolNotionalAfter = Math.abs(positionAfter) * markPrice;
+  // A reducing order joins the reduce-only orders on its side (capped at flat), any other the open ones.
+  const after: SymbolBook = reducesPosition
+    ? { ...book, reduceOnly: { ...book.reduceOnly, [order.side]: book.reduceOnly[order.side] + qty } }
+    : { ...book, open: { ...book.open, [order.side]: book.open[order.side] + qty } };
+  // The order's own symbol: its side's worst case (the other side's orders were judged when placed).
+  const symbolNotionalBefore = Math.abs(worstPosition(book, order.side)) * markPrice;
+  const symbolNotionalAfter = Math.abs(worstPosition(after, order.side)) * markPrice;
+  const rate = marginRate(book);
   return {
     ok: true,
     impact: {
@@ -103,16 +144,33 @@ export function computeImpact(order: OrderRequest, account: AccountSnapshot, mar
       qty,
       notional: qty * price,
       positionBefore,
-      positionAfter,
+      positionAfter: positionBefore + sign * qty,
       symbolNotionalBefore,
       symbolNotionalAfter,
       grossBefore: othersGross + symbolNotionalBefore,
       grossAfter: othersGross + symbolNotionalAfter,
-      netBefore: othersNet + positionBefore * markPrice,
-      netAfter: othersNet + positionAfter * markPrice,
+      netBefore: othersNet + worstPosition(book, order.side) * markPrice,
+      netAfter: othersNet + worstPosition(after, order.side) * markPrice,
+      marginBefore: othersMargin + symbolNotionalBefore * rate,
+      marginAfter: othersMargin + symbolNotionalAfter * rate,
+      restingCounted: projection.resting,
+      pendingCounted: projection.pending,
       reducesPosition,
     },
   };
+}
+
+/** The order's execution reference price, or why there is none. */
+export function executionPrice(order: OrderRequest, market: MarketSnapshot): number | string {
+  if (order.type === 'limit') {
+    if (order.limitPrice === null || !(Number.isFinite(order.limitPrice) && order.limitPrice > 0))
+      return `a limit order needs a positive limitPrice, got ${order.limitPrice}`;
+    return order.limitPrice;
+  }
+  const price = order.side === 'BUY' ? market.ask : market.bid;
+  if (!(Number.isFinite(price) && price > 0))
+    return `no usable ${order.side === 'BUY' ? 'ask' : 'bid'} price (${price}) for a market order`;
+  return price;
 }
 
 function invalid(message: string): ImpactResult {

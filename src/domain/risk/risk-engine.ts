@@ -2,24 +2,31 @@
  * The risk engine's decision (spec step 4): an order is approved only when all four guards pass —
  * drawdown, leverage, liquidity, exposure — and all four are always reported, in that order, for the
  * audit trail. Signing the approval is a separate step (../order-token.ts) so this stays a pure
- * function of the order, the account, the market and the limits.
+ * function of the order, the account (with its resting orders), this cycle's earlier approvals, the
+ * market and the limits. The figures before and after are returned for the operator's audit trail.
  */
 import type { MarketSnapshot } from '../market.js';
 import type { OrderRequest } from '../orders.js';
 import type { AccountSnapshot } from '../portfolio.js';
 import type { GuardCheck, GuardName } from './check.js';
-import { checkDrawdown } from './drawdown-guard.js';
+import { checkDrawdown, drawdown } from './drawdown-guard.js';
 import { checkExposure } from './exposure-guard.js';
 import { checkLeverage } from './leverage-guard.js';
 import { assertRiskLimits, DEFAULT_RISK_LIMITS } from './limits.js';
 import type { RiskLimits } from './limits.js';
 import { checkLiquidity } from './liquidity-guard.js';
 import { computeImpact } from './order-impact.js';
+import type { OrderImpact } from './order-impact.js';
+import type { InstrumentKind } from '../market.js';
+import type { MarginTable } from '../margin.js';
+import { floorToStep } from '../steps.js';
+import type { PendingOrder } from './projection.js';
 
 // The one entry point for callers: the vocabulary they need comes with the engine.
 export type { GuardCheck, GuardName } from './check.js';
 export type { RiskLimits } from './limits.js';
 export { DEFAULT_RISK_LIMITS, parseRiskLimits } from './limits.js';
+export type { PendingOrder } from './projection.js';
 
 export interface RiskContext {
   account: AccountSnapshot;
@@ -27,6 +34,24 @@ export interface RiskContext {
   market: MarketSnapshot;
   /** Default DEFAULT_RISK_LIMITS; out-of-range limits throw a RangeError (a programming error). */
   limits?: RiskLimits;
+  /** Orders approved earlier in this cycle and not yet acknowledged by the venue. */
+  pending?: readonly PendingOrder[];
+  /** Instrument kinds by symbol (spot needs no margin) and the margin rates; see ./order-impact.ts. */
+  kinds?: ReadonlyMap<string, InstrumentKind>;
+  marginTable?: MarginTable;
+  /** This cycle's last price per symbol, to value every symbol alike. */
+  marks?: ReadonlyMap<string, number>;
+  /** The symbol's lot size, to round a scaled reduce-only close; without it the close is not scaled below one unit of its own size. */
+  lotSize?: number;
+}
+
+/** The account figures an operator reads: ratios to NAV, worst case with every counted order filling. */
+export interface ProjectedFigures {
+  symbolExposure: number | null;
+  totalExposure: number | null;
+  leverage: number | null;
+  drawdown: number;
+  marginUsed: number;
 }
 
 export interface RiskDecision {
@@ -42,13 +67,29 @@ export interface RiskDecision {
     positionBefore: number;
     positionAfter: number;
     reducesPosition: boolean;
+    /** Worst-case figures before and after the order. */
+    before: ProjectedFigures;
+    after: ProjectedFigures;
+    /** Resting orders at the venue and orders approved earlier this cycle that the figures count. */
+    restingCounted: number;
+    pendingCounted: number;
   } | null;
+  /**
+   * Set when a reduce-only close was approved at a smaller size than asked (liquidity): the quantity
+   * the approval is for. Null otherwise.
+   */
+  scaledQty?: number | null;
 }
 
 export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecision {
   const limits = ctx.limits ?? DEFAULT_RISK_LIMITS;
   assertRiskLimits(limits);
-  const result = computeImpact(order, ctx.account, ctx.market);
+  const result = computeImpact(order, ctx.account, ctx.market, {
+    pending: ctx.pending ?? [],
+    ...(ctx.kinds ? { kinds: ctx.kinds } : {}),
+    ...(ctx.marginTable ? { marginTable: ctx.marginTable } : {}),
+    ...(ctx.marks ? { marks: ctx.marks } : {}),
+  });
   if (!result.ok) {
     const refuse = (guard: GuardName): GuardCheck => ({
       guard,
@@ -63,6 +104,7 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
       approved: false,
       checks: [refuse('drawdown'), refuse('leverage'), refuse('liquidity'), refuse('exposure')],
       impact: null,
+      scaledQty: null,
     };
   }
   const impact = result.impact;
@@ -82,6 +124,35 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
       positionBefore: impact.positionBefore,
       positionAfter: impact.positionAfter,
       reducesPosition: impact.reducesPosition,
+      before: figures(impact, 'before'),
+      after: figures(impact, 'after'),
+      restingCounted: impact.restingCounted,
+      pendingCounted: impact.pendingCounted,
     },
+    scaledQty: scaledClose(checks[2], impact, ctx.lotSize),
   };
+}
+
+function figures(impact: OrderImpact, when: 'before' | 'after'): ProjectedFigures {
+  const nav = impact.nav;
+  const ratio = (x: number): number | null => (nav > 0 ? x / nav : null);
+  const b = when === 'before';
+  return {
+    symbolExposure: ratio(b ? impact.symbolNotionalBefore : impact.symbolNotionalAfter),
+    totalExposure: ratio(Math.abs(b ? impact.netBefore : impact.netAfter)),
+    leverage: ratio(b ? impact.grossBefore : impact.grossAfter),
+    drawdown: drawdown(nav, impact.peakNav),
+    marginUsed: b ? impact.marginBefore : impact.marginAfter,
+  };
+}
+
+/** The size a liquidity-scaled close is signed at: the allowed quantity down to a lot, at least one lot. */
+function scaledClose(liquidity: GuardCheck, impact: OrderImpact, lotSize: number | undefined): number | null {
+  if (liquidity.code !== 'LIQUIDITY_SCALED') return null;
+  const allowed = liquidity.metrics.allowedQty ?? 0;
+  const lot = lotSize !== undefined && lotSize > 0 ? lotSize : null;
+  const rounded = lot === null ? allowed : Math.max(lot, floorToStep(allowed, lot));
+  // With no lot size and nothing allowed there is no smaller size to send: the close goes out whole.
+  if (!(rounded > 0)) return null;
+  return Math.min(rounded, impact.qty);
 }

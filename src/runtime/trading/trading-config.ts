@@ -8,7 +8,7 @@ import type { ArbitrationOptions } from '../../domain/arbitration.js';
 import { DEFAULT_MARGIN_RATES, parseMarginTable } from '../../domain/margin.js';
 import type { MarginTable } from '../../domain/margin.js';
 import type { Instrument } from '../../domain/market.js';
-import { DEFAULT_RISK_FRACTION } from '../../domain/sizing.js';
+import { DEFAULT_NO_TRADE_BAND, DEFAULT_RISK_FRACTION } from '../../domain/sizing.js';
 import { parseRiskLimits } from '../../domain/risk/risk-engine.js';
 import type { RiskLimits } from '../../domain/risk/risk-engine.js';
 import { DEFAULT_STRATEGIES } from '../../strategies/registry.js';
@@ -24,7 +24,10 @@ export interface TradingConfig extends CommonConfig {
   marketData: 'synthetic';
   marketSeed: number;
   riskLimits: RiskLimits;
+  /** Target |position| at confidence 1, as a fraction of NAV. */
   riskFraction: number;
+  /** Changes of target smaller than this fraction of riskFraction × NAV are not traded. */
+  noTradeBand: number;
   orderStyle: OrderStyle;
   arbitration: Required<Pick<ArbitrationOptions, 'minConfidence' | 'maxOrders'>> & { weights: Record<string, number> };
   tokenTtlMs: number;
@@ -65,6 +68,7 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     marketSeed: readInt(env, 'MARKET_SEED', 42, 0, 2 ** 31 - 1),
     riskLimits,
     riskFraction: readNumber(env, 'RISK_FRACTION', DEFAULT_RISK_FRACTION, 0.0001, 1),
+    noTradeBand: readNumber(env, 'NO_TRADE_BAND', DEFAULT_NO_TRADE_BAND, 0, 1),
     orderStyle: orderStyle as OrderStyle,
     arbitration: {
       minConfidence: readNumber(env, 'ARBITER_MIN_CONFIDENCE', 0.1, 0, 1),

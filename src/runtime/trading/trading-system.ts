@@ -72,7 +72,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   // Each cycle advances the synthetic market by one market minute, whatever CYCLE_SECONDS is.
   const feed =
     deps.feed ?? createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
-  const metrics = new TradingMetrics();
+  const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
   const sessionId = randomBytes(4).toString('hex');
@@ -156,8 +156,13 @@ function rootInput(config: TradingConfig, control: ControlRecord, strategies: St
     strategies,
     instruments: config.instruments,
     arbitration: config.arbitration,
-    allocation: { riskFraction: config.riskFraction, orderStyle: config.orderStyle, sessionId },
-    risk: { limits: config.riskLimits, tokenTtlMs: config.tokenTtlMs, sign },
+    allocation: {
+      riskFraction: config.riskFraction,
+      noTradeBand: config.noTradeBand,
+      orderStyle: config.orderStyle,
+      sessionId,
+    },
+    risk: { limits: config.riskLimits, tokenTtlMs: config.tokenTtlMs, sign, marginTable: config.margin },
   };
 }
 

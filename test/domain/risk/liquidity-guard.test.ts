@@ -113,14 +113,26 @@ describe('liquidity guard', () => {
     expect(check.metrics).toMatchObject({ orderNotional: 900, tradedNotional: 100_000 });
   });
 
-  it('applies to reduce-only orders too, at their effective quantity', () => {
+  it('scales a reduce-only close beyond the limits instead of refusing it, at its effective quantity', () => {
     const positions = [position('BTCUSDT', 100, 100)];
     const tooBig = evaluateOrder(order({ side: 'SELL', qty: 30, reduceOnly: true }), {
       account: account({ positions }),
       market: market(),
     });
-    expect(tooBig.checks[2]).toMatchObject({ passed: false, code: 'LIQUIDITY_DEPTH', value: 30, limit: 25 });
-    expect(tooBig.approved).toBe(false);
+    expect(tooBig.checks[2]).toMatchObject({ passed: true, code: 'LIQUIDITY_SCALED', metrics: { allowedQty: 25 } });
+    expect(tooBig.approved).toBe(true);
+    expect(tooBig.scaledQty).toBe(25);
+    // With a lot size the scaled close is rounded down to it, and is never less than one lot.
+    const thin = market({ bids: [{ price: 99.9, qty: 0.001 }] });
+    const sliced = evaluateOrder(order({ side: 'SELL', qty: 30, reduceOnly: true }), {
+      account: account({ positions }),
+      market: thin,
+      lotSize: 0.01,
+    });
+    expect(sliced).toMatchObject({ approved: true, scaledQty: 0.01 });
+    // The same order without reduceOnly is refused: only closes are scaled.
+    const opening = evaluateOrder(order({ side: 'SELL', qty: 30 }), { account: account(), market: market() });
+    expect(opening.checks[2]).toMatchObject({ passed: false, code: 'LIQUIDITY_DEPTH', value: 30, limit: 25 });
     const capped = evaluateOrder(order({ side: 'SELL', qty: 500, reduceOnly: true }), {
       account: account({ positions: [position('BTCUSDT', 20, 100)] }),
       market: market(),

@@ -169,8 +169,14 @@ describe('risk engine properties', () => {
         const decision = evaluateOrder(o, { account: a, market: m, limits: s.limits });
         if (!decision.approved || !decision.impact) return;
         const depth = s.side === 'BUY' ? s.depth / 2 : s.depth;
-        expect(decision.impact.qty).toBeLessThanOrEqual(s.limits.maxDepthFraction * depth);
-        expect(decision.impact.notional).toBeLessThanOrEqual(s.limits.maxVolumeFraction * s.volume * s.last);
+        // A reduce-only close beyond the limits is approved at the scaled size (never refused outright).
+        const scaled = decision.checks[2].code === 'LIQUIDITY_SCALED';
+        if (scaled && decision.scaledQty == null) return; // nothing tradable at all: sent whole
+        const qty = scaled ? decision.scaledQty! : decision.impact.qty;
+        // Relative float residue, and an absolute one for subnormal scenarios (positions of 5e-324).
+        const slack = (limit: number) => limit * (1 + 1e-12) + 1e-300;
+        expect(qty).toBeLessThanOrEqual(slack(s.limits.maxDepthFraction * depth));
+        expect(qty * decision.impact.price).toBeLessThanOrEqual(slack(s.limits.maxVolumeFraction * s.volume * s.last));
       }),
       RUNS,
     );
@@ -231,7 +237,7 @@ describe('risk engine properties', () => {
         const decision = evaluateOrder(o, { account: a, market: m, limits: s.limits });
         expect(decision.checks.map((c) => c.guard)).toEqual(GUARD_NAMES);
         expect(decision.approved).toBe(decision.checks.every((c) => c.passed));
-        for (const c of decision.checks) expect(c.passed).toBe(c.code === 'OK');
+        for (const c of decision.checks) expect(c.passed).toBe(c.code === 'OK' || c.code === 'LIQUIDITY_SCALED');
       }),
       RUNS,
     );

@@ -8,6 +8,8 @@
  *    limit (or, when a price move already did, makes it worse) — counting positions, every resting
  *    order and the orders approved before it in the same cycle;
  *  - a reduce-only order that shrinks a position is never denied by drawdown, leverage or exposure;
+ *  - no approved order ties up more initial margin (worst case) than the account's equity;
+ *  - NAV never falls below zero without a `position_liquidated` line first;
  *  - after a drawdown breach the account can reach flat (cancel everything, deleverage every position).
  */
 import fc from 'fast-check';
@@ -154,9 +156,14 @@ describe('the whole cycle keeps its limits', () => {
                   const limit = LIMITS[k];
                   if (after[k] > limit + EPS) expect(after[k]).toBeLessThanOrEqual(before[k] + EPS);
                 }
+                // Margin: what the approved order ties up, worst case, never exceeds the account's equity.
+                const impact = v.decision.impact!;
+                expect(impact.after.marginUsed).toBeLessThanOrEqual(request.account.nav * (1 + EPS));
               }
               if (v.approval) approvedBefore.push(v.order);
             }
+            // NAV never falls below zero without a liquidation reported first.
+            if (request.account.nav < 0) expect(t.events('position_liquidated').length).toBeGreaterThan(0);
             const { nav, peakNav } = request.account;
             if ((peakNav - nav) / peakNav > LIMITS.drawdown) breached = true;
           }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, readApiConfig, readHmacSecret } from '../../src/runtime/config.js';
 import { readEnvFile, writeFirstRunEnvFile } from '../../src/runtime/env-file.js';
 import { generateKey, keyId } from '../../src/domain/keys.js';
+import { readTradingConfig } from '../../src/runtime/trading/trading-config.js';
 
 const KEY = generateKey();
 
@@ -55,6 +56,23 @@ describe('readApiConfig', () => {
     expect(() => readHmacSecret({})).toThrow(/RISK_HMAC_SECRET is not set/);
     expect(() => readHmacSecret({ RISK_HMAC_SECRET: 'abc' })).toThrow(/at least 32/);
     expect(readHmacSecret({ RISK_HMAC_SECRET: KEY })).toBe(KEY);
+  });
+});
+
+describe('readTradingConfig: leverage and margin', () => {
+  const base = { RISK_HMAC_SECRET: KEY };
+  it('refuses a leverage limit whose orders could need more margin than the account has', () => {
+    expect(() => readTradingConfig({ ...base, RISK_MAX_LEVERAGE: '20' })).toThrow(
+      /RISK_MAX_LEVERAGE \(20\) × the highest initial margin rate \(0\.1\) is above 1.*at most 10/,
+    );
+    expect(() =>
+      readTradingConfig({ ...base, RISK_MAX_LEVERAGE: '5', MARGIN_RATES: 'BTCUSDT:0.25:0.1', SYMBOLS: 'BTCUSDT' }),
+    ).toThrow(ConfigError);
+  });
+
+  it('accepts the defaults and a leverage that fits the margin', () => {
+    expect(readTradingConfig(base).riskLimits.maxLeverage).toBe(3);
+    expect(readTradingConfig({ ...base, RISK_MAX_LEVERAGE: '10' }).riskLimits.maxLeverage).toBe(10);
   });
 });
 

@@ -37,6 +37,9 @@ export const PERMISSIVE_ENV = {
   RISK_MAX_SYMBOL_EXPOSURE: '50',
   RISK_MAX_TOTAL_EXPOSURE: '50',
   RISK_MAX_LEVERAGE: '50',
+  // 50× leverage needs margin of at most 2 % (the configuration refuses leverage × margin above 1).
+  MARGIN_INITIAL_RATE: '0.02',
+  MARGIN_MAINTENANCE_RATE: '0.01',
   CYCLE_SECONDS: '60',
   LOG_LEVEL: 'silent',
 };

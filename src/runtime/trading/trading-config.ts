@@ -58,6 +58,8 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     throw new ConfigError(`ORDER_STYLE must be one of ${ORDER_STYLES.join(', ')}, got "${orderStyle}"`);
   const breaker = env.CIRCUIT_BREAKER_DRAWDOWN?.trim();
   const common = readCommonConfig(env);
+  const margin = readMargin(env, common.instruments);
+  assertLeverageFitsMargin(riskLimits, margin);
   return {
     ...common,
     hmacSecret: readHmacSecret(env),
@@ -78,7 +80,7 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     tokenTtlMs: readInt(env, 'TOKEN_TTL_MS', 10_000, 100, 3_600_000),
     circuitBreakerDrawdown: breaker ? readNumber(env, 'CIRCUIT_BREAKER_DRAWDOWN', 0, 0.001, 1) : null,
     startingCash: readNumber(env, 'PAPER_STARTING_CASH', 100_000, 1, 1e12),
-    margin: readMargin(env, common.instruments),
+    margin,
     heartbeatMs: readInt(env, 'HEARTBEAT_MS', 5_000, 100, 10_000),
     inspectUrl: env.STATELY_INSPECT_URL?.trim() || 'ws://localhost:8080',
   };
@@ -106,6 +108,24 @@ function readMargin(env: NodeJS.ProcessEnv, instruments: readonly Instrument[]):
     if (!perps.has(symbol)) throw new ConfigError(`MARGIN_RATES names ${symbol}, which is not a perpetual in SYMBOLS`);
   }
   return table;
+}
+
+/**
+ * The leverage guard is what keeps the system's own orders within margin: worst-case gross notional
+ * ≤ RISK_MAX_LEVERAGE × NAV, so initial margin ≤ RISK_MAX_LEVERAGE × rate × NAV. With the product
+ * above 1 the venue would refuse orders the risk engine approved (or the account could be margined
+ * beyond its equity), so such a configuration does not start.
+ */
+function assertLeverageFitsMargin(limits: RiskLimits, margin: MarginTable): void {
+  const rates = [margin.fallback, ...Object.values(margin.bySymbol)];
+  const highest = Math.max(...rates.map((r) => r.initial));
+  if (limits.maxLeverage * highest > 1 + 1e-12) {
+    throw new ConfigError(
+      `RISK_MAX_LEVERAGE (${limits.maxLeverage}) × the highest initial margin rate (${highest}) is above 1: ` +
+        `orders within the leverage limit could need more margin than the account has. ` +
+        `Lower RISK_MAX_LEVERAGE to at most ${Math.floor((1 / highest) * 1000) / 1000}, or lower the margin rates.`,
+    );
+  }
 }
 
 /** AGENT_WEIGHTS: `name=weight,...`, e.g. `momentum_ma_crossover=1,funding_rate_contrarian=0.8`. */

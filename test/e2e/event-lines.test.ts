@@ -32,15 +32,41 @@ describe.each(STORE_KINDS)('trading on paper through tcs start on %s', (kind) =>
 
     expect((await e.call('POST', '/control/pause', { reason: 'e2e' })).status).toBe(200);
     await e.proc.waitFor(/"event":"control_changed","state":"paused"/);
-    const cyclesAtPause = e.count('cycle_start');
-    const paused = (await e.heartbeat())!;
-    // The trading process itself lives through three cycle lengths while paused, and starts none.
-    await e.heartbeatsSpan(paused.pid, 3 * CYCLE_MS);
-    expect(e.count('cycle_start')).toBe(cyclesAtPause);
-    expect((await e.heartbeat())!).toMatchObject({ state: 'paused', lastCycle: paused.lastCycle });
+    const paused = await vi.waitFor(
+      async () => {
+        const beat = await e!.heartbeat();
+        expect(beat?.state).toBe('paused');
+        return beat!;
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    // The trading process itself lives through three cycle lengths while paused, and ends no cycle.
+    const beats = await e.heartbeatsSpan(paused.pid, 3 * CYCLE_MS);
+    for (const beat of beats) expect(beat).toMatchObject({ state: 'paused', lastCycle: paused.lastCycle });
 
     expect((await e.call('POST', '/control/resume')).status).toBe(200);
-    await vi.waitFor(() => expect(e!.count('cycle_start')).toBeGreaterThan(cyclesAtPause), { timeout: 5000 });
+    // The trading process prints its lines in order on one stream, so a cycle started while paused
+    // would come before the resume's control_changed line: wait for that line, then look between.
+    const isChange = (state: string) => (l: { event: string; state?: unknown }) =>
+      l.event === 'control_changed' && l.state === state;
+    const pausedAt = e.lines().findIndex(isChange('paused'));
+    const resumedAt = await vi.waitFor(
+      () => {
+        const at = e!.lines().findIndex((l, i) => i > pausedAt && isChange('running')(l));
+        expect(at).toBeGreaterThan(pausedAt);
+        return at;
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    expect(
+      e
+        .lines()
+        .slice(pausedAt, resumedAt)
+        .filter((l) => l.event === 'cycle_start'),
+    ).toEqual([]);
+    // And after the resume, cycles run again.
+    const restarted = () => e!.lines().slice(resumedAt);
+    await vi.waitFor(() => expect(restarted().map((l) => l.event)).toContain('cycle_start'), { timeout: 5000 });
     const health = await (await fetch(`${e.base}/health`)).json();
     expect(health).toMatchObject({
       status: 'ok',

@@ -33,9 +33,11 @@ export interface E2e {
   heartbeat(): Promise<TradingHeartbeat | null>;
   /**
    * Waits until the trading process (pid) has written heartbeats spanning at least `ms` of its own
-   * clock: proof that it was alive and had its chance to act for that long, however slow the machine.
+   * clock: proof that it was alive and had its chance to act for that long, however slow the machine
+   * (its cycle timer and its heartbeat timer share one event loop, so a cycle due in that span has
+   * started). Resolves with the distinct heartbeats seen, oldest first.
    */
-  heartbeatsSpan(pid: number, ms: number): Promise<void>;
+  heartbeatsSpan(pid: number, ms: number): Promise<TradingHeartbeat[]>;
   close(): Promise<void>;
 }
 
@@ -78,16 +80,18 @@ export async function openE2e(kind: StoreKind): Promise<E2e> {
       }),
     heartbeat: () => t.store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY),
     async heartbeatsSpan(pid, ms) {
-      let first: number | null = null;
+      const seen: TradingHeartbeat[] = [];
       await vi.waitFor(
         async () => {
           const beat = await e.heartbeat();
           if (beat?.pid !== pid) throw new Error(`no heartbeat from ${pid} yet`);
-          first ??= beat.ts;
-          if (beat.ts - first < ms) throw new Error(`heartbeats span ${beat.ts - first} ms of ${ms}`);
+          if (beat.ts !== seen.at(-1)?.ts) seen.push(beat);
+          const span = beat.ts - seen[0]!.ts;
+          if (span < ms) throw new Error(`heartbeats span ${span} ms of ${ms}`);
         },
         { timeout: 15_000 + ms * 5, interval: 50 },
       );
+      return seen;
     },
     async close() {
       await e.proc?.stop();

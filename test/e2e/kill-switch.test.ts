@@ -57,6 +57,7 @@ describe.each(STORE_KINDS)('kill switch and crash recovery on %s', (kind) => {
     await e.proc.waitFor(/"event":"orders_cancelled","reason":"kill/);
     await vi.waitFor(async () => expect((await portfolio())?.openOrders).toEqual([]), { timeout: 5000, interval: 50 });
     const submittedAtKill = e.count('order_submitted');
+    const decisionsAtKill = (await e.t.store.events.query({ kind: 'decision', limit: 1000 })).length;
 
     // Killed survives a SIGKILL and restart of the trading process.
     const killedPid = (await e.heartbeat())!.pid;
@@ -67,8 +68,13 @@ describe.each(STORE_KINDS)('kill switch and crash recovery on %s', (kind) => {
     });
     const restarted = (await e.heartbeat())!;
     expect(restarted.state).toBe('killed');
-    // The restarted process lives through three cycle lengths and submits nothing.
-    await e.heartbeatsSpan(restarted.pid, 3 * CYCLE_MS);
+    // The restarted process lives through three cycle lengths of its own clock and runs no cycle
+    // (its heartbeats' last cycle stays put); what a cycle would leave in the store (a decision, a
+    // resting order) is written before the heartbeat that follows it, and there is none.
+    const beats = await e.heartbeatsSpan(restarted.pid, 3 * CYCLE_MS);
+    for (const beat of beats) expect(beat).toMatchObject({ state: 'killed', lastCycle: restarted.lastCycle });
+    expect((await e.t.store.events.query({ kind: 'decision', limit: 1000 })).length).toBe(decisionsAtKill);
+    expect((await portfolio())?.openOrders).toEqual([]);
     expect(e.count('order_submitted')).toBe(submittedAtKill);
     expect((await e.call('POST', '/control/resume')).status).toBe(409);
     expect((await e.t.store.events.verify()).ok).toBe(true);

@@ -8,7 +8,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../src/adapters/sqlite/connection.js';
@@ -219,7 +218,8 @@ describe('sqlite store specifics', () => {
     try {
       const childCount = 150;
       let childDone = false;
-      const child = promisify(execFile)(
+      let childReady = false;
+      const proc = execFile(
         process.execPath,
         [
           '--import',
@@ -229,9 +229,21 @@ describe('sqlite store specifics', () => {
           String(childCount),
         ],
         { timeout: 15_000 },
+      );
+      let childOut = '';
+      proc.stdout?.on('data', (chunk: Buffer) => {
+        childOut += chunk.toString();
+        if (childOut.includes('ready\n')) childReady = true;
+      });
+      const child = new Promise<{ stdout: string }>((resolve, reject) =>
+        proc.on('exit', (code) =>
+          code === 0 ? resolve({ stdout: childOut.split('ready\n')[1] ?? '' }) : reject(new Error(`child ${code}`)),
+        ),
       ).finally(() => {
         childDone = true;
       });
+      // Both start writing at the same moment (the child's start-up through tsx takes a while).
+      await vi.waitFor(() => expect(childReady || childDone).toBe(true), { timeout: 15_000, interval: 5 });
       // Keep writing until the child has finished, so both processes are writing at the same time.
       let parentCount = 0;
       let parentChanged = 0;

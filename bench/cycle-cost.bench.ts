@@ -5,7 +5,9 @@
  * clock.increment(cycleMs) and timed with performance.now() until system.settled() (market loaded,
  * agents, arbiter, allocator, risk, order manager, decision appended to the event store, portfolio
  * published). 10 symbols over 500 cycles, and 100 generated symbols over 200 cycles.
+ * CYCLE_COST_OUT=FILE also writes the figures with every sample as JSON (for cycle-compare.ts).
  */
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { int, ms, summarize } from './stats.js';
 import type { Summary } from './stats.js';
@@ -27,6 +29,8 @@ export interface CycleFigures {
   outcomes: Record<string, number>;
   ordersSubmitted: number;
   gc: GcStats;
+  /** Every counted cycle's wall time, ms (only in the JSON output). */
+  samples?: number[];
 }
 
 async function measure(symbols: number, spec: string, cycles: number, warmup: number): Promise<CycleFigures> {
@@ -67,6 +71,7 @@ async function measure(symbols: number, spec: string, cycles: number, warmup: nu
     outcomes,
     ordersSubmitted,
     gc,
+    samples,
   };
 }
 
@@ -74,6 +79,8 @@ export async function run(): Promise<BenchResult> {
   const started = performance.now();
   const figures: CycleFigures[] = [];
   for (const c of CASES) figures.push(await measure(c.symbols, c.spec, c.cycles, c.warmup));
+  if (process.env.CYCLE_COST_OUT) writeFileSync(process.env.CYCLE_COST_OUT, JSON.stringify(figures));
+  for (const f of figures) delete f.samples;
   const notes: string[] = [];
   for (const f of figures) {
     if (f.decisionsAppended < f.cycles)

@@ -1,0 +1,298 @@
+/**
+ * Do the risk limits hold over a long run? Drives the real trading system (createTradingSystem, paper
+ * venue, SQLite store in a temp dir, SimulatedClock as clock and timers) for N cycles in the two
+ * scenarios issue 7 names — ORDER_STYLE=passive with default settings, and ARBITER_MAX_ORDERS=10 with
+ * 10 symbols — and after every cycle reads the venue's account: largest per-symbol exposure, net and
+ * gross exposure, margin used (all ÷ NAV), drawdown from peak, resting orders; the same figures for
+ * the worst case in which every resting order fills; and, from the event lines, denials by guard and
+ * code, venue rejections of approved orders, refusals, liquidations. Prints the maxima beside the
+ * limits and, for a maximum over its limit, how much of the excess price moves made and how much the
+ * system's own fills. Not part of `npm test`; nothing is asserted.
+ *
+ *   node bin/run-ts.mjs bench/risk-run.ts                  this tree, both scenarios
+ *   node bin/run-ts.mjs bench/risk-run.ts --compare DIR    DIR (e.g. the code before issue 7) then
+ *                                                          this tree, side by side (risk-compare.ts)
+ * RISK_RUN_CYCLES (default 10000), RISK_RUN_BUDGET_S (default 180 per scenario: stops early, says so),
+ * RISK_RUN_SCENARIOS (passive,ten), RISK_RUN_OUT (write the JSON result to this file).
+ */
+import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { pino } from 'pino';
+import { SimulatedClock } from 'xstate';
+import type { EventLine } from '../src/domain/event-lines.js';
+import { generateKey } from '../src/domain/keys.js';
+import type { MarginTable } from '../src/domain/margin.js';
+import { readTradingConfig } from '../src/runtime/trading/trading-config.js';
+import { createTradingSystem } from '../src/runtime/trading/trading-system.js';
+import { FIGURES, bookOf, figuresOf, splitChange, worstBookOf } from './risk-figures.js';
+import type { Book, Figure } from './risk-figures.js';
+import { int } from './stats.js';
+import { openBenchStore } from './support.js';
+import { SIM_START, TEN_SYMBOLS } from './trading.js';
+
+export const SCENARIOS: Record<string, { label: string; env: Record<string, string> }> = {
+  passive: { label: 'ORDER_STYLE=passive, default settings', env: { ORDER_STYLE: 'passive' } },
+  ten: { label: 'ARBITER_MAX_ORDERS=10, 10 symbols', env: { ARBITER_MAX_ORDERS: '10', SYMBOLS: TEN_SYMBOLS } },
+};
+
+interface FigureRun {
+  max: number;
+  maxCycle: number;
+  /** For `symbol`: the symbol at the maximum. */
+  maxSymbol: string;
+  cyclesOver: number;
+  /** Cycles in which the cycle's fills, at the cycle's prices, took the figure from ≤ limit to > limit. */
+  fillCrossings: number;
+  /** Cycles in which price moves alone took it from ≤ limit to > limit. */
+  priceCrossings: number;
+  /** Cycles over the limit in which the fills raised it further. */
+  fillsRaisedWhileOver: number;
+  /** The episode that reached the maximum: the figure when it was last ≤ limit, and the sums of both parts since. */
+  episode: { startValue: number; startCycle: number; price: number; fills: number } | null;
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  label: string;
+  cycles: number;
+  stoppedEarly: boolean;
+  seconds: number;
+  limits: Record<string, number>;
+  held: Record<Figure, FigureRun>;
+  worst: Record<Figure, { max: number; maxCycle: number }>;
+  drawdown: { max: number; maxCycle: number; cyclesOver: number; grossAddedWhileOver: number };
+  /** The first cycles in drawdown breach whose fills raised gross exposure: the drawdown before and after, the fills. */
+  breachFills: Array<{ cycle: number; ddBefore: number; ddAfter: number; fills: string[] }>;
+  maxResting: number;
+  minNav: number;
+  navBelowZeroCycles: number;
+  finalNav: number;
+  counts: Record<string, Record<string, number>>;
+}
+
+const bump = (m: Record<string, number>, key: string, by = 1) => (m[key] = (m[key] ?? 0) + by);
+
+function figureRun(): FigureRun {
+  return {
+    max: 0,
+    maxCycle: 0,
+    maxSymbol: '',
+    cyclesOver: 0,
+    fillCrossings: 0,
+    priceCrossings: 0,
+    fillsRaisedWhileOver: 0,
+    episode: null,
+  };
+}
+
+/** Counts the event lines the run is judged by. */
+function lineCounter(counts: ScenarioResult['counts'], fills: string[]) {
+  const c = (name: string) => (counts[name] ??= {});
+  return {
+    emit(line: EventLine) {
+      const l = line as EventLine & Record<string, unknown>;
+      if (line.event === 'order_filled')
+        fills.push(`${line.client_order_id}\t${line.symbol} ${line.side} ${line.qty} ${line.liquidity}`);
+      switch (line.event) {
+        case 'risk_approved':
+        case 'order_submitted':
+        case 'order_filled':
+        case 'position_liquidated':
+          bump(c('events'), line.event);
+          break;
+        case 'risk_rejected':
+          bump(c('denials'), `${String(l.guard)}/${String(l.code)}`);
+          break;
+        case 'order_rejected':
+          bump(c('venueRejected'), String(l.reason));
+          break;
+        case 'order_refused':
+          bump(c('refused'), String(l.code));
+          break;
+        case 'orders_cancelled':
+          bump(c('cancelled'), String(l.reason), Number(l.count) || 0);
+          break;
+        default:
+      }
+    },
+  };
+}
+
+export async function runScenario(name: string, cycles: number, budgetS: number): Promise<ScenarioResult> {
+  const scenario = SCENARIOS[name];
+  if (!scenario) throw new Error(`unknown scenario ${name}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+  const bench = await openBenchStore('sqlite');
+  const counts: ScenarioResult['counts'] = { events: {}, denials: {}, venueRejected: {}, refused: {}, cancelled: {} };
+  const started = performance.now();
+  const cycleFills: string[] = [];
+  try {
+    const config = readTradingConfig({
+      RISK_HMAC_SECRET: generateKey(),
+      STORE_URL: bench.url,
+      LOG_LEVEL: 'silent',
+      ...scenario.env,
+    });
+    // The margin table arrived with issue 7; before it, the figure uses the default rates.
+    const margin = (config as { margin?: MarginTable }).margin;
+    const clock = new SimulatedClock();
+    clock.set(SIM_START);
+    const system = await createTradingSystem({
+      config,
+      store: bench.store,
+      lines: lineCounter(counts, cycleFills),
+      log: pino({ level: 'silent' }),
+      clock,
+      timers: clock,
+      backgroundTimers: false,
+    });
+    const limits = config.riskLimits as unknown as Record<string, number>;
+    const limitOf: Record<Figure, number> = {
+      symbol: config.riskLimits.maxSymbolExposure,
+      net: config.riskLimits.maxTotalExposure,
+      gross: config.riskLimits.maxLeverage,
+      // The venue's own bound (after issue 7): initial margin used never above equity.
+      margin: 1,
+    };
+    const held = Object.fromEntries(FIGURES.map((f) => [f, figureRun()])) as Record<Figure, FigureRun>;
+    const open = Object.fromEntries(FIGURES.map((f) => [f, null])) as Record<Figure, FigureRun['episode']>;
+    const worst = Object.fromEntries(FIGURES.map((f) => [f, { max: 0, maxCycle: 0 }])) as ScenarioResult['worst'];
+    const drawdown = { max: 0, maxCycle: 0, cyclesOver: 0, grossAddedWhileOver: 0 };
+    const breachFills: ScenarioResult['breachFills'] = [];
+    let ddBefore = 0;
+    // Drawdown at the end of each cycle, and the cycle each resting order was first seen in, to tell
+    // when a resting order that fills in a breach was placed.
+    const ddAt = new Float64Array(cycles + 1);
+    let restingSince = new Map<string, number>();
+    let maxResting = 0;
+    let minNav = Number.POSITIVE_INFINITY;
+    let navBelowZeroCycles = 0;
+    let peak = 0;
+    let done = 0;
+    let stoppedEarly = false;
+    try {
+      await system.settled();
+      let previous: Book = bookOf(await system.venue.account());
+      peak = previous.nav;
+      while (done < cycles) {
+        cycleFills.length = 0;
+        clock.increment(config.cycleMs);
+        await system.settled();
+        done++;
+        const account = await system.venue.account();
+        const book = bookOf(account);
+        const now = figuresOf(book, margin);
+        const before = figuresOf(previous, margin);
+        const split = splitChange(previous, book, margin);
+        const inBreach = peak > 0 && (peak - account.nav) / peak > config.riskLimits.maxDrawdown;
+        for (const f of FIGURES) {
+          const run = held[f];
+          const limit = limitOf[f];
+          const mid = before[f] + split[f].price;
+          if (now[f] > run.max) {
+            run.max = now[f];
+            run.maxCycle = done;
+            if (f === 'symbol') run.maxSymbol = now.symbolName;
+          }
+          if (now[f] > limit) {
+            run.cyclesOver++;
+            if (before[f] <= limit && mid > limit) run.priceCrossings++;
+            if (mid <= limit) run.fillCrossings++;
+            if (mid > limit && split[f].fills > 1e-12) run.fillsRaisedWhileOver++;
+            const ep = (open[f] ??= { startValue: before[f], startCycle: done - 1, price: 0, fills: 0 });
+            ep.price += split[f].price;
+            ep.fills += split[f].fills;
+            if (run.maxCycle === done) run.episode = { ...ep };
+          } else {
+            open[f] = null;
+          }
+        }
+        const worstNow = figuresOf(worstBookOf(account), margin);
+        for (const f of FIGURES) if (worstNow[f] > worst[f].max) worst[f] = { max: worstNow[f], maxCycle: done };
+        // Drawdown from the highest NAV seen at a cycle's end (or the venue's own peak, if higher).
+        peak = Math.max(peak, account.nav, account.peakNav);
+        const dd = peak > 0 ? (peak - account.nav) / peak : 0;
+        if (dd > drawdown.max) Object.assign(drawdown, { max: dd, maxCycle: done });
+        if (dd > config.riskLimits.maxDrawdown) drawdown.cyclesOver++;
+        if (inBreach && split.gross.fills > 1e-12) {
+          drawdown.grossAddedWhileOver++;
+          const described = cycleFills.map((f) => {
+            const [id = '', text] = f.split('\t');
+            const since = restingSince.get(id);
+            return since === undefined
+              ? `${text} (new this cycle)`
+              : `${text} (resting since cycle ${int(since)}, drawdown then ${(ddAt[since]! * 100).toFixed(2)} %)`;
+          });
+          if (breachFills.length < 10) breachFills.push({ cycle: done, ddBefore, ddAfter: dd, fills: described });
+        }
+        ddBefore = dd;
+        ddAt[done] = dd;
+        const nextResting = new Map<string, number>();
+        for (const o of account.openOrders)
+          if (o.status === 'open') nextResting.set(o.clientOrderId, restingSince.get(o.clientOrderId) ?? done);
+        restingSince = nextResting;
+        const resting = account.openOrders.filter((o) => o.status === 'open').length;
+        maxResting = Math.max(maxResting, resting);
+        minNav = Math.min(minNav, account.nav);
+        if (account.nav < 0) navBelowZeroCycles++;
+        previous = book;
+        if ((performance.now() - started) / 1000 > budgetS) {
+          stoppedEarly = done < cycles;
+          break;
+        }
+      }
+      return {
+        scenario: name,
+        label: scenario.label,
+        cycles: done,
+        stoppedEarly,
+        seconds: (performance.now() - started) / 1000,
+        limits,
+        held,
+        worst,
+        drawdown,
+        breachFills,
+        maxResting,
+        minNav,
+        navBelowZeroCycles,
+        finalNav: previous.nav,
+        counts,
+      };
+    } finally {
+      await system.stop('risk run over');
+    }
+  } finally {
+    await bench.cleanup();
+  }
+}
+
+async function main(): Promise<void> {
+  const compareAt = process.argv.indexOf('--compare');
+  if (compareAt >= 0) {
+    const { compare } = await import('./risk-compare.js');
+    await compare(process.argv[compareAt + 1] ?? '');
+    return;
+  }
+  const cycles = Number(process.env.RISK_RUN_CYCLES ?? 10_000);
+  const budgetS = Number(process.env.RISK_RUN_BUDGET_S ?? 180);
+  const names = (process.env.RISK_RUN_SCENARIOS ?? 'passive,ten').split(',').map((s) => s.trim());
+  const results: ScenarioResult[] = [];
+  for (const name of names) {
+    const r = await runScenario(name, cycles, budgetS);
+    console.error(`risk-run: ${name}: ${r.cycles} cycles in ${r.seconds.toFixed(0)} s`);
+    results.push(r);
+  }
+  if (process.env.RISK_RUN_OUT) writeFileSync(process.env.RISK_RUN_OUT, JSON.stringify(results));
+  else {
+    const { report } = await import('./risk-report.js');
+    console.log(report([{ label: 'this tree', results }]));
+  }
+}
+
+if (process.env.TCS_BENCH_ROLE === undefined)
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );

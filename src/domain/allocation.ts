@@ -115,13 +115,7 @@ function allocateOne(
   if (!Number.isFinite(nav)) return { code: 'INVALID_INPUT', message: `NAV must be a number, got ${nav}` };
   if (!(Number.isFinite(signal.confidence) && signal.confidence >= 0 && signal.confidence <= 1))
     return { code: 'INVALID_INPUT', message: `confidence must be in [0, 1], got ${signal.confidence}` };
-  const marks = new Map([...ctx.market.values()].map((m) => [m.symbol, m.last]));
-  const projection = projectAccount(ctx.account, pending, marks);
-  const book = projection.books.get(signal.symbol);
-  const held = book?.position ?? 0;
-  const expected = expectedPosition(book);
   const direction = Number.isFinite(signal.direction) ? Math.sign(signal.direction) : 0;
-
   if (direction === 0) {
     const owner = ctx.owners?.get(signal.symbol);
     if (ctx.owners && owner !== signal.agent)
@@ -129,8 +123,18 @@ function allocateOne(
         code: 'EXIT_NOT_OWNER',
         message: `${signal.agent} exits ${signal.symbol}, but ${owner ?? 'no agent'} set its position`,
       };
-    return close(signal, snapshot, instrument, held, expected, 0, 'close', emit);
+    // Most exits are for symbols with nothing held or resting: no projection needed (it is built over
+    // every market, so doing it per exit made a cycle O(symbols²)).
+    if (!touches(ctx.account, pending, signal.symbol))
+      return close(signal, snapshot, instrument, 0, 0, 0, 'close', emit);
   }
+  const marks = new Map([...ctx.market.values()].map((m) => [m.symbol, m.last]));
+  const projection = projectAccount(ctx.account, pending, marks);
+  const book = projection.books.get(signal.symbol);
+  const held = book?.position ?? 0;
+  const expected = expectedPosition(book);
+
+  if (direction === 0) return close(signal, snapshot, instrument, held, expected, 0, 'close', emit);
   const mid = direction > 0 ? snapshot.ask : snapshot.bid;
   let target = targetQty(direction, signal.confidence, settings.riskFraction, nav, mid);
   // Spot cannot go short: a sell signal means "hold nothing".
@@ -231,4 +235,13 @@ function styled(
 
 function fmt(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toPrecision(6);
+}
+
+/** True when the account holds, rests or has pending anything in `symbol`. */
+function touches(account: AccountSnapshot, pending: readonly PendingOrder[], symbol: string): boolean {
+  return (
+    account.positions.some((p) => p.symbol === symbol && p.qty !== 0) ||
+    account.openOrders.some((o) => o.symbol === symbol && o.status === 'open') ||
+    pending.some((p) => p.order.symbol === symbol)
+  );
 }

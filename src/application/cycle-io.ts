@@ -15,7 +15,7 @@ import type { Store } from '../ports/store.js';
 import type { TradingEvents } from '../ports/trading-events.js';
 import type { Venue } from '../ports/venue.js';
 import type { CycleRecord, LoadedMarket } from '../../machines/cycle.machine.js';
-import { checkCircuitBreaker } from './circuit-breaker.js';
+import { checkCircuitBreaker, drawdownOf } from './circuit-breaker.js';
 import { decisionEntry } from './decision-entry.js';
 
 export interface CycleIoDeps {
@@ -25,6 +25,8 @@ export interface CycleIoDeps {
   clock: Clock;
   events: TradingEvents;
   circuitBreakerDrawdown: number | null;
+  /** RISK_MAX_DRAWDOWN: in a breach, resting orders that could add risk are cancelled. */
+  maxDrawdown: number;
   instruments: readonly Instrument[];
   /** Brings the root actor to a record's state (the same path as store notifications). */
   syncControl(record: ControlRecord): void;
@@ -53,6 +55,24 @@ export function createCycleIo(deps: CycleIoDeps) {
     }
   };
 
+  /**
+   * In a drawdown breach the risk engine approves nothing that adds risk, but orders approved before
+   * the breach may still rest at the venue and fill during it. So when the account, marked to the new
+   * market, is in breach, the resting orders of every symbol that has an order able to add risk are
+   * cancelled before the market can fill them (cancels are always allowed; a reduce-only close caught
+   * up in it is sized again by the allocator in the same cycle).
+   */
+  const cancelOpeningOrdersInBreach = async (market: MarketView): Promise<void> => {
+    const marked = await deps.venue.account(market);
+    if (drawdownOf(marked) < deps.maxDrawdown) return;
+    const symbols = [
+      ...new Set(marked.openOrders.filter((o) => o.status === 'open' && !o.reduceOnly).map((o) => o.symbol)),
+    ];
+    if (symbols.length === 0) return;
+    const cancelled = await deps.venue.cancelAll(symbols);
+    deps.events.emit(eventLine.ordersCancelled('drawdown_breach', symbols, cancelled));
+  };
+
   const loadMarket = async ({ epoch }: { epoch: number }): Promise<LoadedMarket> => {
     // The notification path is fast but not guaranteed; re-reading here bounds any miss to a cycle.
     const control = await deps.store.control.read();
@@ -65,6 +85,7 @@ export function createCycleIo(deps: CycleIoDeps) {
     await deps.pumpCommands();
     const market = await deps.feed.next(now);
     deps.rememberMarket(market);
+    await cancelOpeningOrdersInBreach(market);
     const update = await deps.venue.onMarket(market);
     for (const fill of update.fills) deps.events.emit(eventLine.orderFilled(fill));
     if (update.cancelled.length > 0) {

@@ -127,6 +127,7 @@ function machineWith(deps: TradingPartsDeps, parts: Omit<ReturnType<typeof creat
     events,
     syncControl: parts.syncControl,
     circuitBreakerDrawdown: config.circuitBreakerDrawdown,
+    maxDrawdown: config.riskLimits.maxDrawdown,
     instruments: config.instruments,
     pumpCommands: parts.commands.pump,
     rememberMarket: (market) => (parts.market.last = market),

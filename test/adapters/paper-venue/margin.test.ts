@@ -139,6 +139,8 @@ describe('paper venue: liquidation', () => {
       clock: h.clock,
       events: { emit: (line) => lines.push(line) },
       circuitBreakerDrawdown: null,
+      // No drawdown limit here: these tests are about the venue's liquidation alone.
+      maxDrawdown: Number.POSITIVE_INFINITY,
       instruments: INSTRUMENTS,
       syncControl: () => {},
       pumpCommands: async () => {},

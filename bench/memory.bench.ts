@@ -85,20 +85,20 @@ function compileChild(): string {
 /** Extra Node flags for the children, from MEMORY_NODE_FLAGS (space-separated). */
 const EXTRA_FLAGS = (process.env.MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
-function startChild(runtime: Runtime): ChildProcess {
+function startChild(runtime: Runtime, flags: readonly string[]): ChildProcess {
   const options = {
     env: { ...process.env, TCS_BENCH_ROLE: 'memory' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[],
   };
   if (runtime === 'compiled')
-    return fork(compileChild(), [], { ...options, execArgv: ['--expose-gc', '--enable-source-maps', ...EXTRA_FLAGS] });
+    return fork(compileChild(), [], { ...options, execArgv: ['--expose-gc', '--enable-source-maps', ...flags] });
   return fork(join(REPO_ROOT, 'bin/run-ts.mjs'), [join(REPO_ROOT, 'bench/memory.bench.ts')], {
     ...options,
-    execArgv: ['--expose-gc', ...EXTRA_FLAGS],
+    execArgv: ['--expose-gc', ...flags],
   });
 }
 
-interface ChildRun {
+export interface ChildRun {
   runtime: Runtime;
   samples: MemorySample[];
   cycles: number;
@@ -106,15 +106,15 @@ interface ChildRun {
   errors: string[];
 }
 
-/** One memory child, start to end: its samples as they arrive, then how it ended. */
-async function runChild(runtime: Runtime): Promise<ChildRun> {
+/** One memory child, start to end: its samples as they arrive, then how it ended. `flags`: extra Node flags. */
+export async function runChild(runtime: Runtime, flags: readonly string[] = EXTRA_FLAGS): Promise<ChildRun> {
   const samples: MemorySample[] = [];
   const errors: string[] = [];
   let cycles = 0;
   let stoppedEarly = false;
   let child: ChildProcess;
   try {
-    child = startChild(runtime);
+    child = startChild(runtime, flags);
   } catch (err) {
     return {
       runtime,

@@ -39,6 +39,10 @@ export function createOrderGate(deps: OrderGateDeps): OrderGate {
   return async (approval, signal, purpose) => {
     const control = await deps.control.read();
     if (signal.aborted) return { code: 'ABORTED', message: 'the job was aborted before submission' };
+    // Only a reduce-only order may pass in every state; anything else under the command purpose is a bug.
+    if (purpose === 'command' && !approval.order.reduceOnly) {
+      return { code: 'NOT_REDUCE_ONLY', message: 'a command may only submit reduce-only orders' };
+    }
     if (purpose === 'cycle') {
       const mode = deps.orderManagerMode();
       if (mode !== 'accepting') {

@@ -137,6 +137,27 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     expect(await venue.openOrders()).toHaveLength(1);
   });
 
+  it("a command's submission passes while killed only when it is reduce-only", async () => {
+    await setup();
+    await applyControl(t.store.control, { type: 'control.kill', reason: 'test' }, who);
+    omsMode = 'stopped';
+    const asCommand = async (o: OrderRequest) =>
+      (
+        await execute(
+          { kind: 'submit', purpose: 'command', cycle: 0, approvals: [approve(o, 1)], replyTo: undefined as never },
+          new AbortController().signal,
+        )
+      ).outcomes[0];
+    expect(await asCommand(order({ type: 'market', limitPrice: null }))).toMatchObject({
+      status: 'refused',
+      code: 'NOT_REDUCE_ONLY',
+    });
+    expect(await venue.openOrders()).toHaveLength(0);
+    // Reduce-only passes the gate in every state (the venue then finds nothing to reduce).
+    const reduce = await asCommand(order({ type: 'market', limitPrice: null, side: 'SELL', reduceOnly: true }));
+    expect(reduce).toMatchObject({ status: 'submitted' });
+  });
+
   it('refuses as soon as this process knows of a pause or kill (order manager mode), before the store is even checked', async () => {
     await setup();
     omsMode = 'halted';

@@ -10,8 +10,8 @@ import type { Instrument, InstrumentKind } from '../src/domain/market.js';
 import type { MarginTable } from '../src/domain/margin.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
 import { executionPrice } from '../src/domain/risk/order-impact.js';
-import { evaluateOrder } from '../src/domain/risk/risk-engine.js';
-import type { GuardCheck, GuardName, PendingOrder, RiskDecision, RiskLimits } from '../src/domain/risk/risk-engine.js';
+import { evaluateOrder, refuseAll } from '../src/domain/risk/risk-engine.js';
+import type { PendingOrder, RiskLimits } from '../src/domain/risk/risk-engine.js';
 import type { EvaluateRequest, EvaluatedReply, Verdict } from './messages.js';
 import { safely } from './safely.js';
 
@@ -65,25 +65,6 @@ export function review(input: RiskInput, request: EvaluateRequest): EvaluatedRep
     verdicts.push(verdict);
   }
   return { type: 'risk.evaluated', cycle: request.cycle, verdicts };
-}
-
-/** When an order cannot be judged (no market data, an error), every guard refuses it. */
-function refuseAll(message: string): RiskDecision {
-  const refuse = (guard: GuardName): GuardCheck => ({
-    guard,
-    passed: false,
-    code: 'INVALID_ORDER',
-    value: null,
-    limit: null,
-    message,
-    metrics: {},
-  });
-  return {
-    approved: false,
-    checks: [refuse('drawdown'), refuse('leverage'), refuse('liquidity'), refuse('exposure')],
-    impact: null,
-    scaledQty: null,
-  };
 }
 
 export const riskMachine = setup({

@@ -90,23 +90,7 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
     ...(ctx.marginTable ? { marginTable: ctx.marginTable } : {}),
     ...(ctx.marks ? { marks: ctx.marks } : {}),
   });
-  if (!result.ok) {
-    const refuse = (guard: GuardName): GuardCheck => ({
-      guard,
-      passed: false,
-      code: 'INVALID_ORDER',
-      value: null,
-      limit: null,
-      message: result.message,
-      metrics: {},
-    });
-    return {
-      approved: false,
-      checks: [refuse('drawdown'), refuse('leverage'), refuse('liquidity'), refuse('exposure')],
-      impact: null,
-      scaledQty: null,
-    };
-  }
+  if (!result.ok) return refuseAll(result.message);
   const impact = result.impact;
   const checks: RiskDecision['checks'] = [
     checkDrawdown(impact, limits),
@@ -155,4 +139,23 @@ function scaledClose(liquidity: GuardCheck, impact: OrderImpact, lotSize: number
   // With no lot size and nothing allowed there is no smaller size to send: the close goes out whole.
   if (!(rounded > 0)) return null;
   return Math.min(rounded, impact.qty);
+}
+
+/** When an order cannot be judged (bad input, no market data, an error), every guard refuses it. */
+export function refuseAll(message: string): RiskDecision {
+  const refuse = (guard: GuardName): GuardCheck => ({
+    guard,
+    passed: false,
+    code: 'INVALID_ORDER',
+    value: null,
+    limit: null,
+    message,
+    metrics: {},
+  });
+  return {
+    approved: false,
+    checks: [refuse('drawdown'), refuse('leverage'), refuse('liquidity'), refuse('exposure')],
+    impact: null,
+    scaledQty: null,
+  };
 }

@@ -1,5 +1,6 @@
 /** The table of `tcs` subcommands: name, one-line summary, full help, and what runs. */
 import { parseArgs } from 'node:util';
+import { ConfigError } from '../runtime/config.js';
 import { loadEnv } from '../runtime/environment.js';
 import { printNewKey } from '../runtime/keygen.js';
 
@@ -32,6 +33,9 @@ Options:
         options: { 'reset-kill': { type: 'boolean' }, reason: { type: 'string' }, inspect: { type: 'boolean' } },
         strict: true,
       });
+      if (values.reason !== undefined && values['reset-kill'] !== true) {
+        throw new ConfigError('--reason only goes with --reset-kill (it is the reason recorded for the reset)');
+      }
       const { runLauncher } = await import('../runtime/launcher.js');
       await runLauncher({
         resetKill: values['reset-kill'] === true,

@@ -28,7 +28,11 @@ export function parseInstruments(spec: string): Instrument[] {
   const seen = new Set<string>();
   return entries.map((entry) => {
     const [rawSymbol = '', rawKind = 'perp', ...rest] = entry.split(':');
-    const symbol = rawSymbol.toUpperCase();
+    const symbol = rawSymbol;
+    if (rest.length === 0 && symbol !== symbol.toUpperCase() && SYMBOL_PATTERN.test(symbol.toUpperCase())) {
+      // Refused rather than upper-cased: a whitelist of what may trade must be exactly what was typed.
+      throw new Error(`SYMBOLS entry "${entry}": symbols are upper case, e.g. ${symbol.toUpperCase()}`);
+    }
     if (rest.length > 0 || !SYMBOL_PATTERN.test(symbol)) {
       throw new Error(`SYMBOLS entry "${entry}" is not SYMBOL or SYMBOL:perp|spot (letters and digits, e.g. BTCUSDT)`);
     }

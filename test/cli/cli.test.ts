@@ -42,6 +42,12 @@ describe('tcs', () => {
     expect(bad.stderr).toContain("Unknown option '--length'");
   });
 
+  it('start refuses --reason without --reset-kill instead of ignoring it', async () => {
+    const res = await run(['start', '--reason', 'incident closed']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--reason only goes with --reset-kill');
+  });
+
   it('keygen prints a fresh URL-safe key from 32 bytes', async () => {
     const a = await run(['keygen']);
     const b = await run(['keygen']);

@@ -117,8 +117,9 @@ describe('Redis store specifics', () => {
   it('ping measures a round trip; close is idempotent and ping fails afterwards', async () => {
     const store = await open();
     const latency = await store.ping();
+    // A measured duration, not a speed check (speed is measured in bench/).
+    expect(Number.isFinite(latency)).toBe(true);
     expect(latency).toBeGreaterThanOrEqual(0);
-    expect(latency).toBeLessThan(5_000);
     await store.close();
     await store.close();
     await expect(store.ping()).rejects.toThrow();

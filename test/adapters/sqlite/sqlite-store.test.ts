@@ -76,8 +76,9 @@ describe('sqlite store specifics', () => {
       expect(store.kind).toBe('sqlite');
       expect(store.description).toBe(`sqlite:${path}`);
       const latency = await store.ping();
+      // A measured duration, not a speed check (speed is measured in bench/).
+      expect(Number.isFinite(latency)).toBe(true);
       expect(latency).toBeGreaterThanOrEqual(0);
-      expect(latency).toBeLessThan(1000);
     } finally {
       await store.close();
     }

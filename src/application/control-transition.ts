@@ -55,11 +55,12 @@ async function decideAndWrite(
     const decision = decideControl(current.state, event);
     const next: ControlRecord | null =
       decision.outcome === 'changed'
-        ? { state: decision.to, epoch: current.epoch + 1, reason: event.reason, changed_at: who.at }
+        ? { ...current, state: decision.to, epoch: current.epoch + 1, reason: event.reason, changed_at: who.at }
         : null;
     const record = next ?? current;
     const written = await store.compareAndSet({
       expectedEpoch: current.epoch,
+      expectedStoreId: current.store_id,
       next,
       audit: {
         kind: 'control',
@@ -97,9 +98,10 @@ async function writeReset(store: ControlStore, who: ControlActor, reason: string
   let current = await store.read();
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     if (current.state !== 'killed') return current;
-    const next: ControlRecord = { state: 'running', epoch: current.epoch + 1, reason, changed_at: who.at };
+    const next: ControlRecord = { ...current, state: 'running', epoch: current.epoch + 1, reason, changed_at: who.at };
     const written = await store.compareAndSet({
       expectedEpoch: current.epoch,
+      expectedStoreId: current.store_id,
       next,
       audit: {
         kind: 'kill_reset',

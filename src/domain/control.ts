@@ -20,8 +20,16 @@ export interface ControlRecord {
   /** Increases by one on every state change; approvals carry it so stale ones can be refused. */
   epoch: number;
   reason: string | null;
-  /** ISO 8601 UTC time of the last change. */
+  /** ISO 8601 UTC time of the last change (of the store's creation, before any change). */
   changed_at: string;
+  /**
+   * The store's identity, made once when the store was created (or adopted) and never changed by a
+   * transition. A process that remembers it can tell a store that lost its data or was replaced from
+   * the one it knew (src/domain/store-identity.ts).
+   */
+  store_id: string;
+  /** The identity this store was adopted from by `tcs store adopt`, null for a store created new. */
+  adopted_from: string | null;
 }
 
 /**
@@ -51,9 +59,7 @@ export interface ControlApplyResult extends ControlDecision {
   record: ControlRecord;
 }
 
-export const INITIAL_CONTROL_RECORD: ControlRecord = {
-  state: 'running',
-  epoch: 0,
-  reason: null,
-  changed_at: new Date(0).toISOString(),
-};
+/** The record a brand-new store is created with: running at epoch 0, stamped with its creation. */
+export function initialControlRecord(storeId: string, createdAt: string): ControlRecord {
+  return { state: 'running', epoch: 0, reason: null, changed_at: createdAt, store_id: storeId, adopted_from: null };
+}

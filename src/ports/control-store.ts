@@ -11,6 +11,8 @@ import type { NewAuditEvent } from './event-store.js';
 export interface ControlChange {
   /** The epoch of the record the decision was made on; the write is refused if it moved. */
   expectedEpoch: number;
+  /** The identity of the store the decision was made on; the write is refused on any other store. */
+  expectedStoreId: string;
   /** The record to store, or null to leave the record as it is (an accepted no-op or a refusal). */
   next: ControlRecord | null;
   /** Appended to the audit chain in the same atomic step, whatever `next` is. */
@@ -20,11 +22,28 @@ export interface ControlChange {
 export type ControlWriteResult = { written: true } | { written: false; current: ControlRecord };
 
 export interface ControlStore {
-  /** The current record; the initial one (running, epoch 0) when nothing was ever written. */
+  /**
+   * The current record. A store that has none (never initialised, or its data was lost) raises
+   * StoreFaultError 'empty' (src/ports/store-errors.ts): never a default record, which would undo a
+   * latched kill.
+   */
   read(): Promise<ControlRecord>;
   /**
+   * Creates the record of a brand-new store (running, epoch 0, a fresh identity, changed_at = `at`)
+   * when it has none, atomically. Only a process that knows no other store may call it (the trading
+   * process without a latch, tests). A store with an audit trail but no record has lost data: that is
+   * StoreFaultError 'empty', and nothing is written.
+   */
+  initialise(at: string): Promise<'created' | 'exists'>;
+  /**
+   * The operator's `tcs store adopt`: replaces the record (whatever is there, or nothing) with
+   * `record` and appends `audit`, in one atomic step, so the processes that remember
+   * `record.adopted_from` accept this store again.
+   */
+  adopt(record: ControlRecord, audit: NewAuditEvent): Promise<void>;
+  /**
    * In ONE atomic step (Redis: a Lua script; SQLite: one IMMEDIATE transaction): when the stored
-   * epoch still equals `expectedEpoch`, writes `next` (if any) and appends `audit` to the event
+   * epoch still equals `expectedEpoch` and the identity `expectedStoreId`, writes `next` (if any) and appends `audit` to the event
    * store; otherwise writes nothing and returns the current record. After `next` is written, every
    * subscriber (in any process) is notified.
    */

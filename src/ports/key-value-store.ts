@@ -4,6 +4,11 @@
  */
 export interface KeyValueStore {
   get<T = unknown>(key: string): Promise<T | null>;
-  set(key: string, value: unknown): Promise<void>;
+  /**
+   * With `fence` (the trading lease's fencing token, src/ports/trading-lease.ts), the write happens
+   * only while no newer token has been issued; otherwise nothing is written and StoreFaultError
+   * 'fenced' is raised.
+   */
+  set(key: string, value: unknown, fence?: number): Promise<void>;
   delete(key: string): Promise<void>;
 }

@@ -14,8 +14,11 @@ export class StoreUnavailableError extends Error {
   readonly code = 'TCS_STORE_UNAVAILABLE';
 }
 
-/** Why a store that answered is not trusted. */
-export type StoreFaultKind = 'empty' | 'replaced' | 'rolled_back';
+/**
+ * Why a store that answered is not trusted: no control record, another identity, an older epoch, or
+ * (for a fenced write) a trading lease that passed to another process.
+ */
+export type StoreFaultKind = 'empty' | 'replaced' | 'rolled_back' | 'fenced';
 
 export class StoreFaultError extends Error {
   override name = 'StoreFaultError';
@@ -29,7 +32,20 @@ export class StoreFaultError extends Error {
   }
 }
 
+export const EMPTY_STORE_MESSAGE =
+  'the store has no control record: it was never initialised or it lost its data. Nothing trades on it; ' +
+  'if it is a deliberate new store, accept it with `tcs store adopt --reason "…"`';
+
 /** True for either store failure (as opposed to a bug). */
 export function isStoreFailure(err: unknown): err is StoreUnavailableError | StoreFaultError {
   return err instanceof StoreUnavailableError || err instanceof StoreFaultError;
+}
+
+/** The refusal of a fenced write whose token was superseded (or that meets a store with no lease). */
+export function staleFence(key: string, fence: number, current: number | undefined): StoreFaultError {
+  return new StoreFaultError(
+    'fenced',
+    `refused to write ${key}: the trading lease's fencing token ${fence} is stale ` +
+      `(the store's is ${current ?? 'absent'}): another trading process owns this store now`,
+  );
 }

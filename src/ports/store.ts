@@ -6,6 +6,7 @@ import type { CommandQueue } from './command-queue.js';
 import type { ControlStore } from './control-store.js';
 import type { EventStore } from './event-store.js';
 import type { KeyValueStore } from './key-value-store.js';
+import type { TradingLease } from './trading-lease.js';
 
 export interface Store {
   readonly kind: 'sqlite' | 'redis';
@@ -15,6 +16,7 @@ export interface Store {
   readonly events: EventStore;
   readonly commands: CommandQueue;
   readonly kv: KeyValueStore;
+  readonly lease: TradingLease;
   /** Round-trip to the backend; resolves with the latency in ms, rejects when unreachable. */
   ping(): Promise<number>;
   close(): Promise<void>;

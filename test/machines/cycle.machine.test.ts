@@ -34,6 +34,8 @@ const acct = account();
 const running = (epoch = EPOCH): ControlRecord => ({
   state: 'running',
   epoch,
+  store_id: 'store-1',
+  adopted_from: null,
   reason: null,
   changed_at: '2024-01-01T00:00:00.000Z',
 });

@@ -72,7 +72,14 @@ function boot(state: SystemState, epoch = 4) {
       },
     },
   });
-  const control: ControlRecord = { state, epoch, reason: 'stored', changed_at: '2024-01-01T00:00:00.000Z' };
+  const control: ControlRecord = {
+    state,
+    epoch,
+    reason: 'stored',
+    changed_at: '2024-01-01T00:00:00.000Z',
+    store_id: 'store-1',
+    adopted_from: null,
+  };
   const input: TradingInput = {
     control,
     cycleMs: CYCLE_MS,
@@ -305,7 +312,7 @@ describe('trading machine: epoch', () => {
   });
 
   it('controlEventFor maps a stored record to the root event that reaches its state', () => {
-    const base = { epoch: 12, reason: 'r', changed_at: '2024-01-01T00:00:00.000Z' };
+    const base = { epoch: 12, reason: 'r', changed_at: '2024-01-01T00:00:00.000Z', store_id: 's', adopted_from: null };
     expect(controlEventFor({ ...base, state: 'running' })).toEqual({ type: 'control.resume', reason: 'r', epoch: 12 });
     expect(controlEventFor({ ...base, state: 'paused' })).toEqual({ type: 'control.pause', reason: 'r', epoch: 12 });
     expect(controlEventFor({ ...base, state: 'killed', reason: null })).toEqual({

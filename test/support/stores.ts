@@ -22,11 +22,20 @@ export interface TestStore {
   cleanup(): Promise<void>;
 }
 
+/**
+ * A brand-new store as its creator makes it (running, epoch 0, a fresh identity): opening a store
+ * never creates its control record, `initialise` does (src/ports/control-store.ts).
+ */
+export async function initialised(store: Store): Promise<Store> {
+  await store.control.initialise(new Date().toISOString());
+  return store;
+}
+
 export async function openTestStore(kind: StoreKind): Promise<TestStore> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'tcs-test-'));
     const path = join(dir, 'tcs.db');
-    const store = await openSqliteStore({ path });
+    const store = await initialised(await openSqliteStore({ path }));
     const others: Store[] = [];
     return {
       store,
@@ -44,7 +53,7 @@ export async function openTestStore(kind: StoreKind): Promise<TestStore> {
   }
   await requireRedis();
   const prefix = uniquePrefix();
-  const store = await openRedisStore({ url: TEST_REDIS_URL, prefix });
+  const store = await initialised(await openRedisStore({ url: TEST_REDIS_URL, prefix }));
   const others: Store[] = [];
   return {
     store,

@@ -6,14 +6,16 @@
  */
 import type { Redis } from 'ioredis';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
-import { INITIAL_CONTROL_RECORD, SYSTEM_STATES } from '../../domain/control.js';
+import { randomUUID } from 'node:crypto';
+import { SYSTEM_STATES } from '../../domain/control.js';
 import type { ControlChange, ControlStore, ControlWriteResult } from '../../ports/control-store.js';
 import type { NewAuditEvent } from '../../ports/event-store.js';
 import type { AuditChain, ChainHead } from './audit-chain.js';
 import { parseChainWriteReply, parseHead } from './audit-chain.js';
 import { retryCas } from './cas-retry.js';
 import type { RedisKeys } from './keys.js';
-import { controlWriteScript } from './lua-sources.js';
+import { adoptScript, controlWriteScript, initialiseScript } from './lua-sources.js';
+import { EMPTY_STORE_MESSAGE, StoreFaultError } from '../../ports/store-errors.js';
 import type { Notifier } from './notifier.js';
 
 export class RedisControlStore implements ControlStore {
@@ -29,24 +31,51 @@ export class RedisControlStore implements ControlStore {
   }
 
   /**
-   * Writes the initial record (running, epoch 0) into a brand-new store, atomically. A store whose
-   * audit trail has entries but no control record has lost data (a flush, a restore without it): it
-   * must not quietly read as `running` — a latched kill would be undone — so opening it fails.
+   * Creates the record of a brand-new store; gives a store from before identities its identity. An
+   * audit trail without a record means lost data: a fault, never a new store.
    */
-  async seed(): Promise<void> {
-    const reply = await this.redis.eval(
-      SEED_SCRIPT,
-      2,
-      this.keys.control,
-      this.keys.eventHead,
-      INITIAL_CONTROL_RECORD.changed_at,
+  async initialise(at: string): Promise<'created' | 'exists'> {
+    return this.runInitialise(at, 'create') as Promise<'created' | 'exists'>;
+  }
+
+  /** At open: only the identity of a store from before identities; creates nothing. */
+  async upgrade(): Promise<void> {
+    await this.runInitialise(new Date(0).toISOString(), 'upgrade');
+  }
+
+  private async runInitialise(at: string, mode: 'create' | 'upgrade'): Promise<string> {
+    const reply = String(
+      await initialiseScript.run(this.redis, [this.keys.control, this.keys.eventHead], [at, randomUUID(), mode]),
     );
-    if (typeof reply === 'string' && reply.startsWith('audit:')) {
-      throw new Error(
-        `the Redis store has an audit trail (${reply.slice('audit:'.length)} entries) but no control record: refusing to treat it as running. ` +
-          'Restore the missing data, or inspect it with `tcs audit verify` and re-create the record deliberately.',
+    if (reply.startsWith('audit:')) {
+      throw new StoreFaultError(
+        'empty',
+        `the Redis store has an audit trail (${reply.slice('audit:'.length)} entries) but no control record: it lost data, ` +
+          'so it is not initialised as new. Inspect it with `tcs audit verify`; accept it deliberately with `tcs store adopt --reason "…"`',
       );
     }
+    return reply;
+  }
+
+  adopt(record: ControlRecord, audit: NewAuditEvent): Promise<void> {
+    return this.chain.mutex
+      .run(() =>
+        retryCas('store adoption', async () => {
+          const head = await this.chain.readHead();
+          const entry = this.chain.prepare(head, audit);
+          const fields = Object.entries(record).flatMap(([k, v]) => (v === null ? [] : [k, String(v)]));
+          const reply = await adoptScript.run(
+            this.redis,
+            [this.keys.control, ...entry.keys],
+            [fields.length + 1, ...fields, this.keys.controlChannel, JSON.stringify(record), ...entry.args],
+          );
+          const outcome = parseChainWriteReply(reply);
+          if (outcome.ok) this.chain.remember({ seq: entry.event.seq, hash: entry.event.hash });
+          else if ('head' in outcome) this.chain.remember(outcome.head);
+          return outcome.ok ? true : undefined;
+        }),
+      )
+      .then(() => undefined);
   }
 
   compareAndSet(change: ControlChange): Promise<ControlWriteResult> {
@@ -55,7 +84,8 @@ export class RedisControlStore implements ControlStore {
       // that moved is the caller's to decide again on.
       retryCas(`control write at epoch ${change.expectedEpoch}`, async () => {
         const { record, head } = await this.snapshot();
-        if (record.epoch !== change.expectedEpoch) return { written: false, current: record } as const;
+        if (record.epoch !== change.expectedEpoch || record.store_id !== change.expectedStoreId)
+          return { written: false, current: record } as const;
         return (await this.write(record, change.next, head, change.audit)) ? ({ written: true } as const) : undefined;
       }),
     );
@@ -106,6 +136,7 @@ export class RedisControlStore implements ControlStore {
         this.keys.controlChannel,
         JSON.stringify(next),
         ...entry.args,
+        current.store_id,
       ],
     );
     const outcome = parseChainWriteReply(reply);
@@ -115,27 +146,21 @@ export class RedisControlStore implements ControlStore {
   }
 }
 
-/** KEYS: control record, event head. ARGV: changed_at. Seeds a new store; reports a lost record. */
-const SEED_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'ok' end
-local seq = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
-if seq > 0 then return 'audit:' .. seq end
-redis.call('HSET', KEYS[1], 'state', 'running', 'epoch', 0, 'changed_at', ARGV[1])
-return 'seeded'
-`;
-
-/** A stored (or published) record. The store seeds it at open, so a missing one means lost data. */
+/** A stored (or published) record; a missing one (or one without identity) is an empty store. */
 function decodeRecord(fields: Record<string, unknown>): ControlRecord {
-  if (fields.state === undefined)
-    throw new Error('the control record is missing from Redis (data lost since the store was opened?)');
+  if (fields.state === undefined || fields.store_id === undefined)
+    throw new StoreFaultError('empty', EMPTY_STORE_MESSAGE);
   const state = String(fields.state);
   if (!(SYSTEM_STATES as readonly string[]).includes(state))
     throw new Error(`stored control state is invalid: ${state}`);
   const reason = fields.reason;
+  const adoptedFrom = fields.adopted_from;
   return {
     state: state as SystemState,
     epoch: Number(fields.epoch ?? 0),
     reason: reason === undefined || reason === null ? null : String(reason),
-    changed_at: String(fields.changed_at ?? INITIAL_CONTROL_RECORD.changed_at),
+    changed_at: String(fields.changed_at ?? new Date(0).toISOString()),
+    store_id: String(fields.store_id),
+    adopted_from: adoptedFrom === undefined || adoptedFrom === null ? null : String(adoptedFrom),
   };
 }

@@ -37,6 +37,10 @@ export interface RedisKeys {
   readonly commandsChannel: string;
   /** String key holding one JSON document. */
   kv(key: string): string;
+  /** String `<fence>:<holder>` with a PX expiry: the trading lease. */
+  readonly lease: string;
+  /** Counter: the newest fencing token issued. */
+  readonly leaseFence: string;
 }
 
 const enc = encodeURIComponent;
@@ -65,5 +69,7 @@ export function redisKeys(prefix: string): RedisKeys {
     commandsOrder: `${prefix}cmd:order`,
     commandsChannel: `${prefix}commands`,
     kv: (key) => `${prefix}kv:${key}`,
+    lease: `${prefix}lease`,
+    leaseFence: `${prefix}lease:fence`,
   };
 }

@@ -1,10 +1,13 @@
 /**
  * Small shared JSON documents (heartbeat, snapshots, the paper account) as plain Redis strings under
- * `<prefix>kv:<key>`; a single SET is atomic per key, which is all the port promises.
+ * `<prefix>kv:<key>`; a single SET is atomic per key. A fenced write (the trading process's account
+ * and venue writes) compares the lease's fence and writes in one script.
  */
 import type { Redis } from 'ioredis';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
+import { staleFence } from '../../ports/store-errors.js';
 import type { RedisKeys } from './keys.js';
+import { fencedSetScript } from './lease-scripts.js';
 
 export class RedisKeyValueStore implements KeyValueStore {
   constructor(
@@ -17,9 +20,18 @@ export class RedisKeyValueStore implements KeyValueStore {
     return text === null ? null : (JSON.parse(text) as T);
   }
 
-  async set(key: string, value: unknown): Promise<void> {
+  async set(key: string, value: unknown, fence?: number): Promise<void> {
     // JSON has no `undefined`; store it as null so a later get stays well-formed.
-    await this.redis.set(this.keys.kv(key), JSON.stringify(value ?? null));
+    const text = JSON.stringify(value ?? null);
+    if (fence === undefined) {
+      await this.redis.set(this.keys.kv(key), text);
+      return;
+    }
+    const reply = (await fencedSetScript.run(this.redis, [this.keys.leaseFence, this.keys.kv(key)], [fence, text])) as [
+      number,
+      string?,
+    ];
+    if (reply[0] !== 1) throw staleFence(key, fence, reply[1] ? Number(reply[1]) : undefined);
   }
 
   async delete(key: string): Promise<void> {

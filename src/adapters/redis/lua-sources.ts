@@ -56,7 +56,7 @@ return {1}
 /**
  * KEYS: control, head, entry, indexes…
  * ARGV: expected epoch, changed ('1'/'0'), state, epoch, has_reason ('1'/'0'), reason, changed_at,
- *       channel, record JSON, then the chain arguments.
+ *       channel, record JSON, then the chain arguments, then (last) the expected store identity.
  * Checks the epoch and the chain head, writes the record (when changed) and the audit entry, and
  * publishes the record (when changed). Returns {1}, {-1} when the epoch moved, or {0, …} as above.
  */
@@ -65,6 +65,9 @@ export const controlWriteScript = new LuaScript(
   `${CHAIN_FUNCTIONS}
 local epoch = redis.call('HGET', KEYS[1], 'epoch') or '0'
 if epoch ~= ARGV[1] then return {-1, epoch} end
+-- The expected store identity is the last argument: a store that was emptied or replaced since the
+-- decision (even one at the same epoch) is never written to.
+if redis.call('HGET', KEYS[1], 'store_id') ~= ARGV[#ARGV] then return {-1, epoch} end
 local moved = head_mismatch(KEYS[2], ARGV[10], ARGV[11])
 if moved then return moved end
 if ARGV[2] == '1' then
@@ -157,5 +160,51 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'done' then
   redis.call('ZREM', KEYS[3], ARGV[1])
 end
 return redis.call('HGETALL', KEYS[1])
+`,
+);
+
+/**
+ * KEYS: control, head, entry, indexes…  ARGV: n (1 + the number of field/value strings), the
+ * record's field/value strings (ARGV[2..n]), channel, record JSON, then the chain arguments from
+ * ARGV[n + 3].
+ * The operator's adoption (`tcs store adopt`): replaces the control record whatever it was (or
+ * creates it in an empty store), appends the audit entry and publishes the record. Returns {1} or
+ * {0, head_seq, head_hash} when the chain head moved.
+ */
+export const adoptScript = new LuaScript(
+  'adopt_store',
+  `${CHAIN_FUNCTIONS}
+local n = tonumber(ARGV[1])
+local moved = head_mismatch(KEYS[2], ARGV[n + 3], ARGV[n + 4])
+if moved then return moved end
+redis.call('DEL', KEYS[1])
+for i = 2, n - 1, 2 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+end
+append_entry(2, n + 3)
+redis.call('PUBLISH', ARGV[n + 1], ARGV[n + 2])
+return {1}
+`,
+);
+
+/**
+ * KEYS: control, event head.  ARGV: changed_at, new identity, mode ('create' or 'upgrade').
+ * Gives a store from before identities its identity ('exists'); with 'create', creates the record of
+ * a brand-new store ('created'); with 'upgrade', reports an empty store ('empty'). A store with an
+ * audit trail but no record lost data and is never created as new ('audit:<entries>').
+ */
+export const initialiseScript = new LuaScript(
+  'initialise_store',
+  `
+if redis.call('HEXISTS', KEYS[1], 'store_id') == 1 then return 'exists' end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], 'store_id', ARGV[2])
+  return 'exists'
+end
+if ARGV[3] ~= 'create' then return 'empty' end
+local seq = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
+if seq > 0 then return 'audit:' .. seq end
+redis.call('HSET', KEYS[1], 'state', 'running', 'epoch', 0, 'changed_at', ARGV[1], 'store_id', ARGV[2])
+return 'created'
 `,
 );

@@ -20,6 +20,7 @@ import { RedisControlStore } from './control-store.js';
 import { RedisEventStore } from './event-store.js';
 import { DEFAULT_PREFIX, redisKeys } from './keys.js';
 import { RedisKeyValueStore } from './kv.js';
+import { RedisTradingLease } from './trading-lease.js';
 import { Notifier, quitQuietly } from './notifier.js';
 
 export interface RedisStoreOptions {
@@ -48,7 +49,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
   }
   const store = new RedisStore(redis, prefix, description, report);
   try {
-    await store.control.seed();
+    await store.control.upgrade();
   } catch (err) {
     await store.close();
     throw err;
@@ -62,6 +63,7 @@ class RedisStore implements Store {
   readonly events: RedisEventStore;
   readonly commands: RedisCommandQueue;
   readonly kv: RedisKeyValueStore;
+  readonly lease: RedisTradingLease;
   private readonly notifier: Notifier;
   private closing: Promise<void> | null = null;
 
@@ -82,6 +84,7 @@ class RedisStore implements Store {
     this.control = new RedisControlStore(redis, keys, chain, this.notifier);
     this.commands = new RedisCommandQueue(redis, keys, this.notifier);
     this.kv = new RedisKeyValueStore(redis, keys);
+    this.lease = new RedisTradingLease(redis, keys);
   }
 
   async ping(): Promise<number> {

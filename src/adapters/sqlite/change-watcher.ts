@@ -70,7 +70,7 @@ export class ChangeWatcher {
     if (this.timer !== undefined) return;
     // Baseline now, so subscribers hear about changes after they subscribed and not before.
     this.lastDataVersion = this.readDataVersion();
-    this.lastEpoch = this.state.readControl().epoch;
+    this.lastEpoch = this.readEpoch();
     this.lastOrd = this.state.lastCommandOrd();
     this.timer = setInterval(() => this.poll(), this.pollIntervalMs);
     this.timer.unref();
@@ -80,6 +80,15 @@ export class ChangeWatcher {
     if (this.timer === undefined) return;
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /** 0 for a store with no record yet (an empty store is reported by its readers, not here). */
+  private readEpoch(): number {
+    try {
+      return this.state.readControl().epoch;
+    } catch {
+      return 0;
+    }
   }
 
   private readDataVersion(): number {

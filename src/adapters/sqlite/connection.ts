@@ -3,15 +3,23 @@
  * block the writer), a busy timeout (a writer waits for the other process's transaction instead of
  * failing) and synchronous=NORMAL (durable at every checkpoint, fast commits; WAL keeps it consistent).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { StoreFaultError } from '../../ports/store-errors.js';
 
 export type SqliteDatabase = Database.Database;
 
 export const BUSY_TIMEOUT_MS = 5000;
 
-export function openDatabase(path: string): SqliteDatabase {
+export function openDatabase(path: string, options: { mustExist?: boolean } = {}): SqliteDatabase {
+  if (options.mustExist && !existsSync(path)) {
+    throw new StoreFaultError(
+      'empty',
+      `the database file ${path} does not exist: it was deleted or moved. A new one is not created in its place; ` +
+        'if a new store is intended, accept it with `tcs store adopt --reason "…"`',
+    );
+  }
   // The default path lives under var/, which a fresh checkout does not have.
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });

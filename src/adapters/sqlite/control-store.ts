@@ -1,55 +1,108 @@
 /**
  * ControlStore over the single `control` row. `compareAndSet` is ONE IMMEDIATE transaction: check
- * the epoch, write the new record (if any) and append the audit event through the shared chain
- * appender, so a state change is never visible without its audit entry. The rules live in the
- * application layer; this only compares and writes.
+ * the epoch and the identity, write the new record (if any) and append the audit event through the
+ * shared chain appender, so a state change is never visible without its audit entry. The rules live
+ * in the application layer; this only compares and writes. A file with no control row is an empty
+ * store (a fault), never read as running: the row is created only by `initialise` or `adopt`.
  */
+import { randomUUID } from 'node:crypto';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
+import { initialControlRecord } from '../../domain/control.js';
 import type { ControlChange, ControlStore, ControlWriteResult } from '../../ports/control-store.js';
+import type { NewAuditEvent } from '../../ports/event-store.js';
+import { EMPTY_STORE_MESSAGE, StoreFaultError } from '../../ports/store-errors.js';
 import type { ChangeWatcher } from './change-watcher.js';
 import type { SqliteDatabase } from './connection.js';
 import type { AppendChained } from './event-chain.js';
+import type { FileIdentity } from './file-identity.js';
 
 interface ControlRow {
   state: SystemState;
   epoch: number;
   reason: string | null;
   changed_at: string;
+  store_id: string;
+  adopted_from: string | null;
 }
 
 export class SqliteControlStore implements ControlStore {
   readonly readRecord: () => ControlRecord;
   private readonly casTx: (change: ControlChange) => ControlWriteResult;
+  private readonly initialiseTx: (at: string) => 'created' | 'exists';
+  private readonly adoptTx: (record: ControlRecord, audit: NewAuditEvent) => void;
 
   constructor(
     db: SqliteDatabase,
     appendChained: AppendChained,
     private readonly watcher: ChangeWatcher,
+    private readonly file: FileIdentity,
   ) {
-    const select = db.prepare<[], ControlRow>('SELECT state, epoch, reason, changed_at FROM control WHERE id = 1');
-    const update = db.prepare<[ControlRow]>(
+    const select = db.prepare<[], ControlRow>(
+      'SELECT state, epoch, reason, changed_at, store_id, adopted_from FROM control WHERE id = 1',
+    );
+    const update = db.prepare<[Pick<ControlRow, 'state' | 'epoch' | 'reason' | 'changed_at'>]>(
       'UPDATE control SET state = @state, epoch = @epoch, reason = @reason, changed_at = @changed_at WHERE id = 1',
     );
+    const replace = db.prepare<[ControlRow]>(
+      `INSERT OR REPLACE INTO control (id, state, epoch, reason, changed_at, store_id, adopted_from)
+       VALUES (1, @state, @epoch, @reason, @changed_at, @store_id, @adopted_from)`,
+    );
+    const hasEvents = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM events LIMIT 1)');
 
     this.readRecord = () => {
+      this.file.assertSame();
       const row = select.get();
-      // The migration seeds the row; its absence means the file was tampered with or truncated.
-      if (row === undefined) throw new Error('sqlite: control row missing');
-      return { state: row.state, epoch: row.epoch, reason: row.reason, changed_at: row.changed_at };
+      if (row === undefined || row.store_id === null) throw new StoreFaultError('empty', EMPTY_STORE_MESSAGE);
+      return { ...row };
     };
 
     const cas = db.transaction((change: ControlChange): ControlWriteResult => {
       const current = this.readRecord();
-      if (current.epoch !== change.expectedEpoch) return { written: false, current };
+      if (current.epoch !== change.expectedEpoch || current.store_id !== change.expectedStoreId) {
+        return { written: false, current };
+      }
       if (change.next) update.run(change.next);
       appendChained(change.audit);
       return { written: true };
     });
     this.casTx = (change) => cas.immediate(change);
+
+    const initialise = db.transaction((at: string): 'created' | 'exists' => {
+      this.file.assertSame();
+      if (select.get()?.store_id) return 'exists';
+      if ((hasEvents.get()?.n ?? 0) > 0) {
+        throw new StoreFaultError(
+          'empty',
+          'the store has an audit trail but no control record: it lost data, so it is not initialised as new. ' +
+            'Inspect it with `tcs audit verify`; accept it deliberately with `tcs store adopt --reason "…"`',
+        );
+      }
+      replace.run(initialControlRecord(randomUUID(), at));
+      return 'created';
+    });
+    this.initialiseTx = (at) => initialise.immediate(at);
+
+    const adopt = db.transaction((record: ControlRecord, audit: NewAuditEvent) => {
+      this.file.assertSame();
+      replace.run(record);
+      appendChained(audit);
+    });
+    this.adoptTx = (record, audit) => adopt.immediate(record, audit);
   }
 
   async read(): Promise<ControlRecord> {
     return this.readRecord();
+  }
+
+  async initialise(at: string): Promise<'created' | 'exists'> {
+    const outcome = this.initialiseTx(at);
+    if (outcome === 'created') this.watcher.localWrite();
+    return outcome;
+  }
+
+  async adopt(record: ControlRecord, audit: NewAuditEvent): Promise<void> {
+    this.adoptTx(record, audit);
+    this.watcher.localWrite();
   }
 
   async compareAndSet(change: ControlChange): Promise<ControlWriteResult> {

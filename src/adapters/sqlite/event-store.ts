@@ -9,6 +9,7 @@ import type { SqliteDatabase } from './connection.js';
 import { rowToEvent } from './event-chain.js';
 import type { AppendChained, EventRow } from './event-chain.js';
 import { buildEventQuery } from './event-query.js';
+import type { FileIdentity } from './file-identity.js';
 
 type QueryStatement = Statement<Array<string | number>, EventRow>;
 
@@ -21,6 +22,7 @@ export class SqliteEventStore implements EventStore {
   constructor(
     private readonly db: SqliteDatabase,
     appendChained: AppendChained,
+    private readonly file: FileIdentity,
   ) {
     const tx = db.transaction((event: NewAuditEvent) => appendChained(event));
     this.appendTx = (event) => tx.immediate(event);
@@ -38,6 +40,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async append(event: NewAuditEvent): Promise<AuditEvent> {
+    this.file.assertSame();
     return this.appendTx(event);
   }
 

@@ -2,7 +2,7 @@
  * The SQLite schema and its migrations, tracked with PRAGMA user_version. Migrations run inside one
  * IMMEDIATE transaction so two processes starting together cannot both apply the same step.
  */
-import { INITIAL_CONTROL_RECORD } from '../../domain/control.js';
+import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from './connection.js';
 
 interface Migration {
@@ -59,12 +59,28 @@ const MIGRATIONS: readonly Migration[] = [
           value TEXT NOT NULL
         );
       `);
-      db.prepare('INSERT INTO control (id, state, epoch, reason, changed_at) VALUES (1, ?, ?, ?, ?)').run(
-        INITIAL_CONTROL_RECORD.state,
-        INITIAL_CONTROL_RECORD.epoch,
-        INITIAL_CONTROL_RECORD.reason,
-        INITIAL_CONTROL_RECORD.changed_at,
-      );
+      // The control row is not created here: a new store gets it from `initialise` (its creator),
+      // so a file that re-appears empty is never mistaken for a store (control-store.ts). Files made
+      // before version 2 got their row here, running at epoch 0.
+    },
+  },
+  {
+    // Store identity and the trading lease (issue 8): the control row carries the identity made when
+    // the store was created (an existing store gets one now), and the lease row holds the single
+    // trading process's claim and its fencing token, which only grows.
+    version: 2,
+    up(db) {
+      db.exec(`
+        ALTER TABLE control ADD COLUMN store_id TEXT;
+        ALTER TABLE control ADD COLUMN adopted_from TEXT;
+        CREATE TABLE lease (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          holder TEXT NOT NULL,
+          fence INTEGER NOT NULL CHECK (fence >= 1),
+          expires_at INTEGER NOT NULL
+        );
+      `);
+      db.prepare('UPDATE control SET store_id = ? WHERE id = 1 AND store_id IS NULL').run(randomUUID());
     },
   },
 ];

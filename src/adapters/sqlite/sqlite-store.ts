@@ -12,8 +12,10 @@ import { openDatabase } from './connection.js';
 import { SqliteControlStore } from './control-store.js';
 import { chainAppender } from './event-chain.js';
 import { SqliteEventStore } from './event-store.js';
+import { fileIdentity } from './file-identity.js';
 import { SqliteKeyValueStore } from './kv-store.js';
 import { migrate } from './schema.js';
+import { SqliteTradingLease } from './trading-lease.js';
 
 export interface SqliteStoreOptions {
   /** The database file; its parent directory is created when missing. */
@@ -22,6 +24,11 @@ export interface SqliteStoreOptions {
   pollIntervalMs?: number;
   /** Where errors thrown by subscribers or the watcher go (default: stderr, never stdout). */
   onError?: (err: unknown) => void;
+  /**
+   * Refuse to create the file when it is missing (StoreFaultError 'empty'): a process that knew a
+   * store at this path must not quietly start a new one after the file was deleted.
+   */
+  mustExist?: boolean;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 5;
@@ -31,9 +38,11 @@ function reportToStderr(err: unknown): void {
 }
 
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  const db = openDatabase(options.path);
+  const db = openDatabase(options.path, { mustExist: options.mustExist === true });
+  let file;
   try {
     migrate(db);
+    file = fileIdentity(options.path);
   } catch (err) {
     db.close();
     throw err;
@@ -47,10 +56,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     options.onError ?? reportToStderr,
   );
-  const control = new SqliteControlStore(db, appendChained, watcher);
+  const control = new SqliteControlStore(db, appendChained, watcher, file);
   const commands = new SqliteCommandQueue(db, watcher);
-  const events = new SqliteEventStore(db, appendChained);
-  const kv = new SqliteKeyValueStore(db);
+  const events = new SqliteEventStore(db, appendChained, file);
+  const kv = new SqliteKeyValueStore(db, file);
+  const lease = new SqliteTradingLease(db, file);
   const ping = db.prepare('SELECT 1');
 
   return {
@@ -60,6 +70,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     events,
     commands,
     kv,
+    lease,
     async ping() {
       const started = performance.now();
       ping.get();

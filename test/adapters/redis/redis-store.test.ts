@@ -16,6 +16,8 @@ import { controlStoreContract } from '../../contracts/control-store.contract.js'
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
 import { deletePrefix, requireRedis, TEST_REDIS_URL, uniquePrefix } from '../../support/redis.js';
+import { initialised } from '../../support/stores.js';
+import { storeIdentityContract } from '../../contracts/store-identity.contract.js';
 import { applyControl } from '../../../src/application/control-transition.js';
 
 const prefixes: string[] = [];
@@ -42,7 +44,7 @@ async function openOn(prefix: string): Promise<Store> {
 async function open(): Promise<Store> {
   const prefix = uniquePrefix('redis');
   prefixes.push(prefix);
-  return openOn(prefix);
+  return initialised(await openOn(prefix));
 }
 
 /** Another connection (standing in for the other process) to the most recently opened prefix. */
@@ -53,6 +55,15 @@ async function openSecond(): Promise<Store> {
 }
 
 controlStoreContract('redis', open, openSecond);
+storeIdentityContract(
+  'redis',
+  async () => {
+    const prefix = uniquePrefix('redis');
+    prefixes.push(prefix);
+    return openOn(prefix);
+  },
+  openSecond,
+);
 eventStoreContract('redis', open, openSecond, {
   async tamper(store, seq, newBody) {
     const prefix = prefixOf.get(store);
@@ -84,7 +95,7 @@ describe('Redis store specifics', () => {
     }
   });
 
-  it('never reads a lost control record as running: opening refuses, and a running store errors', async () => {
+  it('never reads a lost control record as running: reads fault, and it is not initialised as new', async () => {
     const store = await open();
     const prefix = prefixOf.get(store)!;
     try {
@@ -94,8 +105,13 @@ describe('Redis store specifics', () => {
         { actor: 'k', at: '2024-01-01T00:00:00.000Z' },
       );
       await admin.del(redisKeys(prefix).control); // data loss
-      await expect(store.control.read()).rejects.toThrow(/control record is missing/);
-      await expect(openOn(prefix)).rejects.toThrow(/audit trail \(1 entries\) but no control record/);
+      await expect(store.control.read()).rejects.toThrow(/no control record/);
+      const again = await openOn(prefix);
+      await expect(again.control.read()).rejects.toMatchObject({ kind: 'empty' });
+      await expect(again.control.initialise(new Date().toISOString())).rejects.toThrow(
+        /audit trail \(1 entries\) but no control record/,
+      );
+      await again.close();
     } finally {
       await store.close();
     }

@@ -22,6 +22,8 @@ import { controlStoreContract } from '../../contracts/control-store.contract.js'
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
 import { readAll } from '../../contracts/support.js';
+import { initialised } from '../../support/stores.js';
+import { storeIdentityContract } from '../../contracts/store-identity.contract.js';
 import { applyControl } from '../../../src/application/control-transition.js';
 
 const dirs: string[] = [];
@@ -39,7 +41,7 @@ afterAll(() => {
 
 async function open(): Promise<Store> {
   latestPath = freshPath();
-  return openSqliteStore({ path: latestPath });
+  return initialised(await openSqliteStore({ path: latestPath }));
 }
 
 async function openSecond(): Promise<Store> {
@@ -52,6 +54,7 @@ function pathOf(store: Store): string {
 }
 
 controlStoreContract('sqlite', open, openSecond);
+storeIdentityContract('sqlite', async () => openSqliteStore({ path: (latestPath = freshPath()) }), openSecond);
 eventStoreContract('sqlite', open, openSecond, {
   // Straight to the file, behind the adapter's back: exactly what an attacker with disk access does.
   async tamper(store, seq, newBody) {
@@ -137,7 +140,7 @@ describe('sqlite store specifics', () => {
 
   it('keeps the control state, the trail and the queue across close and reopen (killed stays latched)', async () => {
     const path = freshPath();
-    const first = await openSqliteStore({ path });
+    const first = await initialised(await openSqliteStore({ path }));
     await applyControl(
       first.control,
       { type: 'control.kill', reason: 'latched' },
@@ -162,6 +165,33 @@ describe('sqlite store specifics', () => {
     }
   });
 
+  it('gives a store made before identities (schema 1, with its control row) an identity on upgrade', async () => {
+    const path = freshPath();
+    const db = new Database(path);
+    db.exec(`CREATE TABLE control (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL, epoch INTEGER NOT NULL,
+               reason TEXT, changed_at TEXT NOT NULL);
+             CREATE TABLE events (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL, symbol TEXT,
+               body TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL);
+             CREATE TABLE commands (ord INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL,
+               payload TEXT NOT NULL, enqueued_at TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+               claimed_by TEXT, lease_until INTEGER, result TEXT, completed_at TEXT);
+             CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+             INSERT INTO control VALUES (1, 'killed', 4, 'latched before the upgrade', '2024-01-01T00:00:00.000Z');
+             PRAGMA user_version = 1;`);
+    db.close();
+    const store = await openSqliteStore({ path });
+    try {
+      expect(await store.control.read()).toMatchObject({
+        state: 'killed',
+        epoch: 4,
+        store_id: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown as string,
+        adopted_from: null,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('migrates once, records the schema version, and refuses a newer schema', () => {
     const path = freshPath();
     const db = openDatabase(path);
@@ -169,7 +199,8 @@ describe('sqlite store specifics', () => {
       migrate(db);
       migrate(db);
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-      expect(db.prepare('SELECT count(*) AS n FROM control').get()).toEqual({ n: 1 });
+      // Migrations create no control row: only the store's creator does (initialise).
+      expect(db.prepare('SELECT count(*) AS n FROM control').get()).toEqual({ n: 0 });
       db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
       expect(() => migrate(db)).toThrow(/newer/);
     } finally {
@@ -215,7 +246,7 @@ describe('sqlite store specifics', () => {
 
   it('shares one file safely with a genuinely separate process writing at the same time', async () => {
     const path = freshPath();
-    const store = await openSqliteStore({ path });
+    const store = await initialised(await openSqliteStore({ path }));
     try {
       const childCount = 150;
       let childDone = false;

@@ -1,0 +1,58 @@
+/**
+ * The Lua scripts of the trading lease and of fenced writes on Redis. The lease is a string
+ * `<fence>:<holder>` with a PX expiry (Redis's clock), the fence a counter that only grows. Each
+ * script runs atomically, so taking the lease is SET NX PX plus the fence increment in one step, and
+ * a fenced write compares the fence and writes in one step.
+ */
+import { LuaScript } from './lua-script.js';
+
+/**
+ * KEYS: lease, fence counter.  ARGV: holder, ttl ms, holder that may be stolen from ('' for none).
+ * Returns {1, fence} when taken, {0, holder, remaining ms} when someone else holds it.
+ */
+export const acquireLeaseScript = new LuaScript(
+  'acquire_lease',
+  `
+local current = redis.call('GET', KEYS[1])
+if current then
+  local holder = string.sub(current, string.find(current, ':', 1, true) + 1)
+  if holder ~= ARGV[3] then return {0, holder, redis.call('PTTL', KEYS[1])} end
+end
+local fence = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], fence .. ':' .. ARGV[1], 'PX', ARGV[2])
+return {1, fence}
+`,
+);
+
+/** KEYS: lease.  ARGV: `<fence>:<holder>`, ttl ms.  Returns 1 when extended, 0 when no longer ours. */
+export const renewLeaseScript = new LuaScript(
+  'renew_lease',
+  `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`,
+);
+
+/** KEYS: lease.  ARGV: `<fence>:<holder>`.  Deletes the lease only while it is ours. */
+export const releaseLeaseScript = new LuaScript(
+  'release_lease',
+  `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+`,
+);
+
+/**
+ * KEYS: fence counter, the key to write.  ARGV: fence, value.
+ * Writes only while `fence` is the newest token issued. Returns {1} or {0, current fence or ''}.
+ */
+export const fencedSetScript = new LuaScript(
+  'fenced_set',
+  `
+local current = redis.call('GET', KEYS[1])
+if current ~= ARGV[1] then return {0, current or ''} end
+redis.call('SET', KEYS[2], ARGV[2])
+return {1}
+`,
+);

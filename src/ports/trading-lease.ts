@@ -1,0 +1,34 @@
+/**
+ * The trading lease: exactly one trading process owns a store at a time. Taking the lease issues a
+ * fencing token (a number that grows with every new holder); the owner's account and venue writes
+ * carry it (KeyValueStore.set's `fence`) and the store refuses them once a newer token was issued,
+ * so a process that lost the lease (frozen, partitioned, slow to notice) can write nothing more.
+ * Redis: SET NX PX with renewal; SQLite: a lease row taken inside BEGIN IMMEDIATE. Every adapter must
+ * pass test/contracts/trading-lease.contract.ts.
+ */
+
+export interface LeaseGrant {
+  holder: string;
+  /** The fencing token. */
+  fence: number;
+}
+
+export interface LeaseHolder {
+  holder: string;
+  /** How long until the holder's lease runs out unless renewed, in ms. */
+  remainingMs: number;
+}
+
+export type LeaseAttempt = { acquired: true; grant: LeaseGrant } | { acquired: false; heldBy: LeaseHolder };
+
+export interface TradingLease {
+  /**
+   * Takes the lease for `ttlMs` when nobody holds it (or it ran out); `steal` names a holder known
+   * to be dead (a crashed predecessor on this host) whose lease may be taken at once.
+   */
+  acquire(holder: string, ttlMs: number, options?: { steal?: string }): Promise<LeaseAttempt>;
+  /** Extends the lease by `ttlMs`; false when it is no longer this grant's (expired and taken). */
+  renew(grant: LeaseGrant, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up (a clean stop), so a successor need not wait for it to run out. */
+  release(grant: LeaseGrant): Promise<void>;
+}

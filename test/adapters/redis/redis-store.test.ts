@@ -18,6 +18,7 @@ import { keyValueStoreContract } from '../../contracts/key-value-store.contract.
 import { deletePrefix, requireRedis, TEST_REDIS_URL, uniquePrefix } from '../../support/redis.js';
 import { initialised } from '../../support/stores.js';
 import { storeIdentityContract } from '../../contracts/store-identity.contract.js';
+import { tradingLeaseContract } from '../../contracts/trading-lease.contract.js';
 import { applyControl } from '../../../src/application/control-transition.js';
 
 const prefixes: string[] = [];
@@ -55,6 +56,7 @@ async function openSecond(): Promise<Store> {
 }
 
 controlStoreContract('redis', open, openSecond);
+tradingLeaseContract('redis', open, openSecond);
 storeIdentityContract(
   'redis',
   async () => {

@@ -24,6 +24,7 @@ import { keyValueStoreContract } from '../../contracts/key-value-store.contract.
 import { readAll } from '../../contracts/support.js';
 import { initialised } from '../../support/stores.js';
 import { storeIdentityContract } from '../../contracts/store-identity.contract.js';
+import { tradingLeaseContract } from '../../contracts/trading-lease.contract.js';
 import { applyControl } from '../../../src/application/control-transition.js';
 
 const dirs: string[] = [];
@@ -54,6 +55,7 @@ function pathOf(store: Store): string {
 }
 
 controlStoreContract('sqlite', open, openSecond);
+tradingLeaseContract('sqlite', open, openSecond);
 storeIdentityContract('sqlite', async () => openSqliteStore({ path: (latestPath = freshPath()) }), openSecond);
 eventStoreContract('sqlite', open, openSecond, {
   // Straight to the file, behind the adapter's back: exactly what an attacker with disk access does.

@@ -115,6 +115,8 @@ export type OrderManagerControl =
   | { type: 'oms.resume' }
   | { type: 'oms.halt' }
   | { type: 'oms.kill'; reason: string }
+  /** A safety halt (store or control plane lost): stop accepting and cancel every open order. */
+  | { type: 'oms.safety'; reason: string }
   | { type: 'oms.command'; command: CommandRecord };
 
 /** A queued command as the root receives it: cancels go to the order manager, deleverage to its own actor. */

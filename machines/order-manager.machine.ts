@@ -7,7 +7,8 @@
  * submission; a submission already in flight is not torn away — the executor checks this machine's
  * mode synchronously right before each venue call, so it sends nothing more after the mode changed,
  * and its reply says truthfully which orders did reach the venue. Nothing approved before a pause
- * or kill is submitted after it. A kill also queues a cancel of every open order, first in line.
+ * or kill is submitted after it. A kill also queues a cancel of every open order, first in line; so
+ * does a safety halt (`oms.safety`: the store or the control plane was lost), which halts like a pause.
  * Commands (cancel-all, the kill's cancels) and a command's reduce-only submissions (deleverage,
  * `purpose: 'command'`) run in every mode: they only reduce risk.
  */
@@ -77,10 +78,18 @@ export const orderManagerMachine = setup({
       queue: ({ context, event }) =>
         event.type === 'oms.command' ? [...context.queue, { kind: 'command', command: event.command }] : context.queue,
     }),
-    /** A kill's cancels go first: resting orders must not wait behind anything. */
+    /** A kill's (or a safety halt's) cancels go first: resting orders must not wait behind anything. */
     enqueueCancelAllFirst: assign({
       queue: ({ context, event }) => [
-        { kind: 'cancel_all', reason: event.type === 'oms.kill' ? event.reason : 'kill' } as OmsJob,
+        {
+          kind: 'cancel_all',
+          reason:
+            event.type === 'oms.kill'
+              ? `kill: ${event.reason}`
+              : event.type === 'oms.safety'
+                ? `halt: ${event.reason}`
+                : 'kill',
+        } as OmsJob,
         ...context.queue,
       ],
     }),
@@ -125,6 +134,7 @@ export const orderManagerMachine = setup({
         halted: {
           on: {
             'oms.resume': 'accepting',
+            'oms.safety': { actions: 'enqueueCancelAllFirst' },
             'oms.kill': {
               target: 'stopped',
               actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelAllFirst'],
@@ -138,6 +148,10 @@ export const orderManagerMachine = setup({
         accepting: {
           on: {
             'oms.halt': { target: 'halted', actions: { type: 'refuseQueuedSubmits', params: { mode: 'halted' } } },
+            'oms.safety': {
+              target: 'halted',
+              actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'halted' } }, 'enqueueCancelAllFirst'],
+            },
             'oms.kill': {
               target: 'stopped',
               actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelAllFirst'],
@@ -148,6 +162,7 @@ export const orderManagerMachine = setup({
         stopped: {
           on: {
             'oms.kill': { actions: 'enqueueCancelAllFirst' },
+            'oms.safety': { actions: 'enqueueCancelAllFirst' },
             'oms.submit': [
               { guard: 'forCommand', actions: 'enqueueSubmit' },
               { actions: { type: 'refuseSubmitNow', params: { mode: 'stopped' } } },

@@ -11,6 +11,9 @@
  * At entry the root spawns its children with systemIds: one actor per strategy agent
  * (`agent:<name>`), `arbiter`, `allocator`, `risk` and `oms`. `starting` jumps straight to the state
  * the store holds, so no cycle can start before the process knows it is paused or killed.
+ * A safety halt (SafetyEvent: the store or the control plane was lost) is orthogonal to the control
+ * state: in any state it cancels every open order, and while running it holds the root in
+ * `running.halted` (no cycle, the order manager halted) until `safety.clear`.
  */
 import { assign, enqueueActions, sendTo, setup, spawnChild } from 'xstate';
 import type { ArbitrationOptions } from '../src/domain/arbitration.js';
@@ -48,7 +51,15 @@ export type RootControlEvent =
   | { type: 'control.resume'; reason: string; epoch: number }
   | { type: 'control.kill'; reason: string; epoch: number };
 
-export type TradingEvent = RootControlEvent | CommandReceived | { type: 'session.stop' };
+/**
+ * The safety halt, orthogonal to the control state: the trading process lost its store, found it
+ * emptied, replaced or rolled back, or lost sight of the control plane. While halted nothing new is
+ * opened (no cycle runs, the order manager refuses submissions) and every open order is cancelled;
+ * `safety.clear` comes only when the store and the control record agree again.
+ */
+export type SafetyEvent = { type: 'safety.halt'; reason: string } | { type: 'safety.clear' };
+
+export type TradingEvent = RootControlEvent | CommandReceived | SafetyEvent | { type: 'session.stop' };
 
 interface TradingContext {
   /** The highest control epoch the root has been sent. */
@@ -60,6 +71,8 @@ interface TradingContext {
   cycleMs: number;
   agentIds: string[];
   lastCycle: CycleRecord | null;
+  /** Why trading is halted for safety, null when it is not (see SafetyEvent). */
+  halt: string | null;
   children: Omit<TradingInput, 'control' | 'cycleMs'>;
 }
 
@@ -77,6 +90,16 @@ function remembering<T extends Record<string, { readonly target?: string; readon
   }
   return out as Remembered<T>;
 }
+
+/** What every safety.halt does, in any state: remember why, cancel open orders, say so. */
+const HALT_ACTIONS = [
+  'rememberHalt',
+  'omsSafety',
+  {
+    type: 'announceHalt',
+    params: ({ event }: { event: TradingEvent }) => ({ reason: event.type === 'safety.halt' ? event.reason : '' }),
+  },
+] as const;
 
 export const tradingMachine = setup({
   types: {} as { context: TradingContext; input: TradingInput; events: TradingEvent },
@@ -103,10 +126,19 @@ export const tradingMachine = setup({
       ({ system }) => omsOf(system),
       ({ event }) => ({ type: 'oms.kill', reason: 'reason' in event ? event.reason : 'killed' }),
     ),
+    rememberHalt: assign({ halt: ({ event }) => (event.type === 'safety.halt' ? event.reason : null) }),
+    clearHalt: assign({ halt: null }),
+    /** Every safety.halt cancels open orders again (the last try may have failed with the store). */
+    omsSafety: sendTo(
+      ({ system }) => omsOf(system),
+      ({ event }) => ({ type: 'oms.safety' as const, reason: event.type === 'safety.halt' ? event.reason : 'halt' }),
+    ),
     // Side effects the composition root supplies (event lines, metrics); no-ops by default.
     announceCycleStart: (_, _params: { cycle: number }) => {},
     announceCycleEnd: (_, _params: { cycle: number }) => {},
     announceState: (_, _params: { state: SystemState; epoch: number }) => {},
+    announceHalt: (_, _params: { reason: string }) => {},
+    announceHaltEnded: () => {},
     reportCycle: (_, _params: { record: CycleRecord }) => {},
     reportCycleError: (_, _params: { cycle: number; error: unknown }) => {},
   },
@@ -115,6 +147,7 @@ export const tradingMachine = setup({
   },
   guards: {
     bootsInto: ({ context }, params: { state: SystemState }) => context.boot === params.state,
+    isHalted: ({ context }) => context.halt !== null,
   },
 }).createMachine({
   id: 'trading',
@@ -126,6 +159,7 @@ export const tradingMachine = setup({
     cycleMs: input.cycleMs,
     agentIds: input.strategies.map((s) => agentSystemId(s.name)),
     lastCycle: null,
+    halt: null,
     children: {
       strategies: input.strategies,
       instruments: input.instruments,
@@ -169,14 +203,25 @@ export const tradingMachine = setup({
       initial: 'running',
       states: {
         running: {
-          on: remembering(controlStates.running.on),
+          on: {
+            ...remembering(controlStates.running.on),
+            'safety.halt': { target: '.halted', actions: HALT_ACTIONS },
+          },
           entry: [
             'omsResume',
             { type: 'enterState', params: { state: 'running' } },
             { type: 'announceState', params: ({ context }) => ({ state: 'running', epoch: context.epoch }) },
           ],
-          initial: 'cycling',
+          // A resume (or the start) while halted for safety lands in `halted`, not in a cycle.
+          initial: 'entering',
           states: {
+            entering: { always: [{ guard: 'isHalted', target: 'halted' }, { target: 'cycling' }] },
+            halted: {
+              entry: 'omsHalt',
+              on: {
+                'safety.clear': { target: 'cycling', actions: ['clearHalt', 'omsResume', 'announceHaltEnded'] },
+              },
+            },
             cycling: {
               entry: [
                 'startNextCycle',
@@ -227,6 +272,9 @@ export const tradingMachine = setup({
   },
   on: {
     'session.stop': '.stopped',
+    // Paused or killed: remember the halt and cancel every open order; the state stays as it is.
+    'safety.halt': { actions: HALT_ACTIONS },
+    'safety.clear': { guard: 'isHalted', actions: ['clearHalt', 'announceHaltEnded'] },
     // Commands only lower risk, so they are taken in every state. Cancels go to the order manager; a
     // deleverage gets its own actor, which takes its order through risk like every other order.
     'command.received': [

@@ -118,7 +118,7 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
       case 'submit':
         return submit(job, signal);
       case 'cancel_all': {
-        const result = await cancel(undefined, `kill: ${job.reason}`);
+        const result = await cancel(undefined, job.reason);
         await deps.store.events.append({
           kind: 'orders_cancelled',
           at: new Date(deps.clock.now()).toISOString(),

@@ -335,7 +335,7 @@ describe('order manager: kill', () => {
       { type: 'oms.submitted', cycle: 1, outcomes: refusedAll(first, 'TRADING_KILLED') },
     ]);
 
-    expect(exec.calls[1]!.job).toEqual({ kind: 'cancel_all', reason: 'operator kill' });
+    expect(exec.calls[1]!.job).toEqual({ kind: 'cancel_all', reason: 'kill: operator kill' });
     exec.calls[1]!.control.resolve({ outcomes: [] });
     await flush();
     exec.calls[2]!.control.resolve({ outcomes: [] });
@@ -350,7 +350,30 @@ describe('order manager: kill', () => {
     const { oms, exec } = startOms();
     oms.send({ type: 'oms.kill', reason: 'boot killed' });
     expect(mode(oms)).toBe('stopped');
-    expect(exec.calls.map((c) => c.job)).toEqual([{ kind: 'cancel_all', reason: 'boot killed' }]);
+    expect(exec.calls.map((c) => c.job)).toEqual([{ kind: 'cancel_all', reason: 'kill: boot killed' }]);
+  });
+
+  it('a safety halt stops accepting like a pause, refuses queued submits and cancels every open order first', async () => {
+    const { oms, exec, replies } = startOms();
+    oms.send({ type: 'oms.resume' });
+    submit(oms, replies, 1, [approval('in-flight')]);
+    const queued = [approval('queued-0')];
+    submit(oms, replies, 2, queued);
+    oms.send({ type: 'oms.safety', reason: 'store_unreachable' });
+    expect(mode(oms)).toBe('halted');
+    expect(replies.events).toEqual([
+      { type: 'oms.submitted', cycle: 2, outcomes: refusedAll(queued, 'TRADING_PAUSED') },
+    ]);
+    exec.calls[0]!.control.resolve({ outcomes: [] });
+    await flush();
+    expect(exec.calls[1]!.job).toEqual({ kind: 'cancel_all', reason: 'halt: store_unreachable' });
+    // Halted (or killed), another halt cancels again: the last try may have failed with the store.
+    oms.send({ type: 'oms.safety', reason: 'store_unreachable' });
+    exec.calls[1]!.control.resolve({ outcomes: [] });
+    await flush();
+    expect(exec.kinds()).toEqual(['submit:1', 'cancel_all', 'cancel_all']);
+    oms.send({ type: 'oms.resume' });
+    expect(mode(oms)).toBe('accepting');
   });
 
   it('refuses later submits with TRADING_KILLED and cannot be resumed', async () => {

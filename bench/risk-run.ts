@@ -130,6 +130,7 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
       RISK_HMAC_SECRET: generateKey(),
       STORE_URL: bench.url,
       LOG_LEVEL: 'silent',
+      CONTROL_PLANE_TIMEOUT: '0',
       ...scenario.env,
     });
     // The margin table arrived with issue 7; before it, the figure uses the default rates.

@@ -25,7 +25,14 @@ export const noopLines = (): StdoutEventLines => createStdoutEventLines({ write:
 export const silentLog = () => pino({ level: 'silent' });
 
 export function benchTradingConfig(url: string, env: Record<string, string> = {}): TradingConfig {
-  return readTradingConfig({ RISK_HMAC_SECRET: generateKey(), STORE_URL: url, LOG_LEVEL: 'silent', ...env });
+  // No API process runs beside a bench's trading system, so there is no control plane to wait for.
+  return readTradingConfig({
+    RISK_HMAC_SECRET: generateKey(),
+    STORE_URL: url,
+    LOG_LEVEL: 'silent',
+    CONTROL_PLANE_TIMEOUT: '0',
+    ...env,
+  });
 }
 
 /** Simulated start time (a Monday noon UTC), as the tests use. */

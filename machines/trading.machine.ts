@@ -43,6 +43,8 @@ export interface TradingInput {
   arbitration: ArbitrationOptions;
   allocation: Omit<AllocatorInput, 'instruments'>;
   risk: RiskInput;
+  /** A safety halt already in force at start (see SafetyEvent); none by default. */
+  halt?: string | null;
 }
 
 /** Control events as the root receives them: the API's events plus the epoch the store assigned. */
@@ -159,7 +161,7 @@ export const tradingMachine = setup({
     cycleMs: input.cycleMs,
     agentIds: input.strategies.map((s) => agentSystemId(s.name)),
     lastCycle: null,
-    halt: null,
+    halt: input.halt ?? null,
     children: {
       strategies: input.strategies,
       instruments: input.instruments,

@@ -6,11 +6,17 @@ import type { Store } from '../ports/store.js';
 import { openRedisStore } from './redis/redis-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 
-export async function openStore(url: string): Promise<Store> {
+export interface OpenStoreOptions {
+  /** SQLite: refuse to create a missing file (a process that knew a store there must not start a new one). */
+  mustExist?: boolean;
+}
+
+/** Opens the store; it never creates a control record (see ControlStore.initialise). */
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     if (path === '') throw new Error('STORE_URL sqlite: needs a file path, e.g. sqlite:var/tcs.db');
-    return openSqliteStore({ path });
+    return openSqliteStore({ path, mustExist: options.mustExist === true });
   }
   if (url.startsWith('redis://') || url.startsWith('rediss://')) {
     const parsed = new URL(url);

@@ -19,6 +19,8 @@ export interface RootView {
   epoch: number;
   lastCycle: number;
   lastCycleAt: number | null;
+  /** Why trading is halted for safety, null when it is not. */
+  halt: string | null;
 }
 
 export interface PublisherDeps {

@@ -104,6 +104,15 @@ export interface CommandExecutedLine {
   type: string;
   status: string;
 }
+/** The trading process stopped opening exposure for safety (the store or the control plane was lost). */
+export interface TradingHaltedLine {
+  event: 'trading_halted';
+  reason: string;
+}
+/** The safety halt ended: the store and the control record agree again. */
+export interface TradingHaltEndedLine {
+  event: 'trading_halt_ended';
+}
 export interface SessionStoppedLine {
   event: 'session_stopped';
   reason: string;
@@ -124,6 +133,8 @@ export type EventLine =
   | PositionLiquidatedLine
   | ControlChangedLine
   | CommandExecutedLine
+  | TradingHaltedLine
+  | TradingHaltEndedLine
   | SessionStoppedLine;
 
 /** One constructor per event; field order is the order on the line. */
@@ -219,5 +230,7 @@ export const eventLine = {
     type,
     status,
   }),
+  tradingHalted: (reason: string): TradingHaltedLine => ({ event: 'trading_halted', reason }),
+  tradingHaltEnded: (): TradingHaltEndedLine => ({ event: 'trading_halt_ended' }),
   sessionStopped: (reason: string): SessionStoppedLine => ({ event: 'session_stopped', reason }),
 };

@@ -9,6 +9,7 @@ import type { SystemState } from './control.js';
 export const HEARTBEAT_KEY = 'trading:heartbeat';
 export const PORTFOLIO_KEY = 'trading:portfolio';
 export const TRADING_METRICS_KEY = 'trading:metrics';
+export const API_HEARTBEAT_KEY = 'api:heartbeat';
 
 /** A heartbeat older than this marks the trading process as stale in /health. */
 export const HEARTBEAT_STALE_MS = 30_000;
@@ -28,6 +29,21 @@ export interface TradingHeartbeat {
   host?: string;
   /** True in the last heartbeat of a process that stopped cleanly. */
   stopped?: boolean;
+  /** Why trading is halted for safety (src/application/safety-monitor.ts), null when it is not. */
+  halt?: string | null;
+}
+
+/**
+ * The API process's heartbeat: the trading process opens no new exposure when it has not seen it
+ * move for CONTROL_PLANE_TIMEOUT. `seq` grows with every beat, so the trading process measures the
+ * silence on its own clock (a change seen), never by comparing another host's clock with its own.
+ */
+export interface ApiHeartbeat {
+  pid: number;
+  host: string;
+  /** Epoch ms of this beat (only used to judge the first beat a trading process sees). */
+  ts: number;
+  seq: number;
 }
 
 export type PortfolioDocument = AccountSnapshot;

@@ -27,6 +27,8 @@ export interface ApiConfig extends CommonConfig {
   apiKeys: string[];
   /** Control POSTs per key per minute (kill-switch exempt). */
   controlRateLimit: number;
+  /** API_HEARTBEAT_MS: how often the API tells the trading process it is there (CONTROL_PLANE_TIMEOUT). */
+  heartbeatMs: number;
 }
 
 export function readCommonConfig(env: NodeJS.ProcessEnv): CommonConfig {
@@ -45,6 +47,7 @@ export function readApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
     port: readInt(env, 'PORT', 8000, 0, 65535),
     apiKeys: readApiKeys(env),
     controlRateLimit: readInt(env, 'CONTROL_RATE_LIMIT', 60, 1, 1_000_000),
+    heartbeatMs: readInt(env, 'API_HEARTBEAT_MS', 1_000, 50, 60_000),
   };
 }
 

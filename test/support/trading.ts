@@ -55,6 +55,8 @@ export async function openTestTrading(
     RISK_HMAC_SECRET: generateKey(),
     STORE_URL: testStore.url,
     ...PERMISSIVE_ENV,
+    // In-process systems have no API process beside them (the fault tests run the real processes).
+    CONTROL_PLANE_TIMEOUT: '0',
     ...env,
   });
   const clock = new SimulatedClock();

@@ -47,7 +47,9 @@ export function latchFile(path: string): LatchFile {
 
 function parseLatch(path: string, text: string): TradingLatch {
   const bad = (why: string) =>
-    new Error(`the trading latch ${path} is unreadable (${why}); fix it, or remove it deliberately to forget the store`);
+    new Error(
+      `the trading latch ${path} is unreadable (${why}); fix it, or remove it deliberately to forget the store`,
+    );
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -58,5 +60,10 @@ function parseLatch(path: string, text: string): TradingLatch {
   if (typeof d.storeId !== 'string' || d.storeId === '') throw bad('no storeId');
   if (typeof d.epoch !== 'number' || !Number.isInteger(d.epoch) || d.epoch < 0) throw bad('no epoch');
   if (!(SYSTEM_STATES as readonly unknown[]).includes(d.state)) throw bad('no state');
-  return { storeId: d.storeId, epoch: d.epoch, state: d.state as TradingLatch['state'], updatedAt: String(d.updatedAt) };
+  return {
+    storeId: d.storeId,
+    epoch: d.epoch,
+    state: d.state as TradingLatch['state'],
+    updatedAt: String(d.updatedAt),
+  };
 }

@@ -1,9 +1,10 @@
 /**
  * The trading process's work outside the cycle: store notifications (control changes reach the root
- * within milliseconds; enqueued commands are claimed at once) and two real-time timers — the
- * heartbeat, which also re-reads the control record (a missed notification is bounded to
- * HEARTBEAT_MS) and publishes the metrics text; and a command re-claim for leases that expired (a
- * crash mid-command). Returns a function that stops all of it.
+ * within milliseconds; enqueued commands are claimed at once) and real-time timers — the safety
+ * monitor's tick (store trusted and reachable, control plane alive; it also re-reads the control
+ * record, so a missed notification is bounded to a tick), the heartbeat with the metrics text, the
+ * lease renewal, and a command re-claim for leases that expired (a crash mid-command). Returns a
+ * function that stops all of it.
  */
 import type { Logger } from 'pino';
 import type { ControlRecord } from '../../domain/control.js';
@@ -17,11 +18,18 @@ export interface BackgroundDeps {
   pumpCommands(): Promise<void>;
   heartbeat(): Promise<void>;
   publishMetrics(): Promise<void>;
+  /** The safety monitor's tick (src/application/safety-monitor.ts). */
+  safetyTick(): Promise<void>;
+  /** Renews the trading lease; called every third of its duration. */
+  renewLease(): Promise<void>;
+  leaseMs: number;
   /** Timers are off in simulated-clock tests, which drive everything themselves. */
   timers: boolean;
 }
 
 const RECLAIM_MS = 2_000;
+/** How often the safety monitor looks; short, so a halt follows its condition closely. */
+export const SAFETY_TICK_MS = 250;
 
 export async function startBackground(deps: BackgroundDeps): Promise<() => Promise<void>> {
   const { store, log } = deps;
@@ -32,21 +40,26 @@ export async function startBackground(deps: BackgroundDeps): Promise<() => Promi
   ];
   const timers: NodeJS.Timeout[] = [];
   if (deps.timers) {
-    // Not unref'd: while paused or killed no other timer runs, and this keeps the process serving.
+    // Not unref'd: while paused, killed or halted no other timer runs, and this keeps the process serving.
+    timers.push(
+      setInterval(
+        () => void deps.safetyTick().catch((err: unknown) => log.error({ err }, 'safety check failed')),
+        SAFETY_TICK_MS,
+      ),
+    );
     timers.push(
       setInterval(() => {
-        store.control
-          .read()
-          .then(deps.syncControl)
-          .then(deps.heartbeat)
+        deps
+          .heartbeat()
           .then(deps.publishMetrics)
           .catch((err: unknown) => log.warn({ err }, 'heartbeat write failed'));
       }, deps.heartbeatMs),
     );
+    timers.push(setInterval(() => void deps.renewLease(), Math.max(100, Math.floor(deps.leaseMs / 3))));
     timers.push(setInterval(pump, RECLAIM_MS).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);
-    for (const unsubscribe of unsubscribers) await unsubscribe();
+    for (const unsubscribe of unsubscribers) await unsubscribe().catch(() => {});
   };
 }

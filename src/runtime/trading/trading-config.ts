@@ -15,6 +15,8 @@ import { DEFAULT_STRATEGIES } from '../../strategies/registry.js';
 import type { StrategyParamsByEntry } from '../../strategies/registry.js';
 import { ConfigError, readCommonConfig, readHmacSecret, readInt, readNumber } from '../config.js';
 import type { CommonConfig } from '../config.js';
+import { readSafetyConfig } from './safety-config.js';
+import type { SafetyConfig } from './safety-config.js';
 
 export interface TradingConfig extends CommonConfig {
   hmacSecret: string;
@@ -39,6 +41,7 @@ export interface TradingConfig extends CommonConfig {
   heartbeatMs: number;
   /** Stately inspector WebSocket URL, used with --inspect. */
   inspectUrl: string;
+  safety: SafetyConfig;
 }
 
 export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
@@ -83,6 +86,7 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     margin,
     heartbeatMs: readInt(env, 'HEARTBEAT_MS', 5_000, 100, 10_000),
     inspectUrl: env.STATELY_INSPECT_URL?.trim() || 'ws://localhost:8080',
+    safety: readSafetyConfig(env),
   };
 }
 

@@ -35,6 +35,8 @@ export interface TradingMachineImplementations {
   /** Returns the cycle's duration in ms. */
   cycleEnded(cycle: number): number;
   stateEntered(state: SystemState): void;
+  /** A safety halt began or ended (the heartbeat says so to the API). */
+  haltChanged(): void;
   cycleReported(record: CycleRecord | null, error?: unknown): void;
 }
 
@@ -96,6 +98,14 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
       announceState: (_, { state, epoch }) => {
         impl.stateEntered(state);
         events.emit(eventLine.controlChanged(state, epoch));
+      },
+      announceHalt: (_, { reason }) => {
+        events.emit(eventLine.tradingHalted(reason));
+        impl.haltChanged();
+      },
+      announceHaltEnded: () => {
+        events.emit(eventLine.tradingHaltEnded());
+        impl.haltChanged();
       },
       reportCycle: (_, { record }) => impl.cycleReported(record),
       reportCycleError: (_, { error }) => impl.cycleReported(null, error),

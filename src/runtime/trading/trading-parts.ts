@@ -28,6 +28,7 @@ import type { MarketView } from '../../domain/market.js';
 import { UsedTokenLedger } from '../../domain/used-token-ledger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
+import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { Store } from '../../ports/store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { Venue } from '../../ports/venue.js';
@@ -37,6 +38,8 @@ import { provideTradingMachine } from './trading-machine.js';
 export interface TradingPartsDeps {
   config: TradingConfig;
   store: Store;
+  /** The key-value store with the trading lease's fence on every write (the publisher's documents). */
+  kv: KeyValueStore;
   venue: Venue;
   feed: MarketFeed;
   clock: Clock;
@@ -66,15 +69,15 @@ export function createTradingParts(
   const { config, store, venue, clock, log, events, metrics } = deps;
   const root = () => deps.actor().getSnapshot().context;
   const publisher = createPublisher({
-    kv: store.kv,
+    kv: deps.kv,
     venue,
     clock,
     mode: config.executionMode,
     identity: deps.identity,
     metrics,
     root: () => {
-      const { state, epoch, lastCycle } = root();
-      return { state, epoch, lastCycle: lastCycle?.cycle ?? 0, lastCycleAt: lastCycle?.now ?? null };
+      const { state, epoch, lastCycle, halt } = root();
+      return { state, epoch, lastCycle: lastCycle?.cycle ?? 0, lastCycleAt: lastCycle?.now ?? null, halt };
     },
   });
   const syncControl = createControlSync({ epoch: () => root().epoch, send: (event) => deps.actor().send(event) });
@@ -152,6 +155,11 @@ function machineWith(deps: TradingPartsDeps, parts: Omit<ReturnType<typeof creat
     },
     stateEntered: () =>
       void parts.publisher.heartbeat().catch((err: unknown) => log.warn({ err }, 'heartbeat write failed')),
+    // After the action's macrostep, so the heartbeat reads the root's context with the halt applied.
+    haltChanged: () =>
+      queueMicrotask(
+        () => void parts.publisher.heartbeat().catch((err: unknown) => log.debug({ err }, 'heartbeat write failed')),
+      ),
     cycleReported: (record, error) => {
       metrics.cycles.inc({ outcome: record?.outcome ?? 'failed' });
       if (record?.error) log.error({ cycle: record.cycle, error: record.error }, 'cycle failed');

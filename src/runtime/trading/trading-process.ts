@@ -3,18 +3,24 @@
  * stderr, the actor system, optionally the Stately inspector, and a clean shutdown on SIGINT/SIGTERM
  * (the current step finishes, the event store is written, then the store closes).
  */
-import { openStore } from '../../adapters/open-store.js';
 import { systemClock } from '../../ports/clock.js';
 import { createLogger } from '../logger.js';
 import { exitCleanlyOnSignals } from '../shutdown.js';
 import { createStdoutEventLines } from '../../adapters/event-lines/stdout-event-lines.js';
 import { readTradingConfig } from './trading-config.js';
+import { attachStore } from './attach-store.js';
 import { createTradingSystem } from './trading-system.js';
 
 export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspect: boolean }): Promise<void> {
   const config = readTradingConfig(env); // ConfigError → exit 2 with the message
   const log = createLogger('tcs-trading', config.logLevel);
-  const store = await openStore(config.storeUrl);
+  const { store, memory, remember } = await attachStore({
+    storeUrl: config.storeUrl,
+    latchPath: config.safety.latchPath,
+    log,
+    retryMs: 1_000,
+    now: () => systemClock.now(),
+  });
   const lines = createStdoutEventLines();
   const inspector = options.inspect ? await startInspector(log, config.inspectUrl) : null;
   const system = await createTradingSystem({
@@ -23,7 +29,14 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspe
     lines,
     log,
     clock: systemClock,
+    memory,
+    remember,
     ...(inspector ? { inspect: inspector.inspect } : {}),
+    onLeaseLost: () => {
+      // Another process owns the store now: every account write of this one is refused already.
+      log.fatal('the trading lease passed to another process; stopping');
+      void system.stop('lease lost').finally(() => process.exit(1));
+    },
   });
   log.info({ store: store.description, cycleMs: config.cycleMs, state: system.state() }, 'trading process started');
 

@@ -26,9 +26,17 @@ import type { Store } from '../../ports/store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { Venue } from '../../ports/venue.js';
 import { loadStrategies } from '../../strategies/registry.js';
+import { createSafetyMonitor } from '../../application/safety-monitor.js';
+import type { SafetyMonitor } from '../../application/safety-monitor.js';
+import { fencedKv, withControl } from '../../application/store-views.js';
+import { trustedControl } from '../../application/trusted-control.js';
+import { NO_MEMORY } from '../../domain/store-identity.js';
+import type { StoreMemory } from '../../domain/store-identity.js';
+import { StoreFaultError } from '../../ports/store-errors.js';
+import type { LeaseGrant } from '../../ports/trading-lease.js';
 import { startBackground } from './background.js';
+import { holderName, takeTradingLease } from './ownership.js';
 import { createTradingParts } from './trading-parts.js';
-import { assertNoOtherTradingProcess } from './single-instance.js';
 import type { TradingConfig } from './trading-config.js';
 
 export interface TradingSystemDeps {
@@ -45,6 +53,12 @@ export interface TradingSystemDeps {
   /** Command polling and heartbeat timers (real time); off in simulated-clock tests. */
   backgroundTimers?: boolean;
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /** What this process remembers of its store (its latch); nothing on a first start. */
+  memory?: StoreMemory;
+  /** Persists the memory (the latch file); awaited before a record that moved it is acted on. */
+  remember?(memory: StoreMemory, record: ControlRecord): Promise<void>;
+  /** The lease passed to another process: this one must stop (it can write nothing more anyway). */
+  onLeaseLost?(): void;
 }
 
 export interface TradingSystem {
@@ -57,31 +71,26 @@ export interface TradingSystem {
   pumpCommands(): Promise<void>;
   /** Resolves when no cycle is running and the order manager has no work. */
   settled(timeoutMs?: number): Promise<void>;
+  /** Fail-closed checks (store trusted and reachable, control plane alive); ticked by the background timers. */
+  safety: SafetyMonitor;
   stop(reason: string): Promise<void>;
 }
 
 export async function createTradingSystem(deps: TradingSystemDeps): Promise<TradingSystem> {
-  const { config, store, log, clock } = deps;
+  const { config, log, clock } = deps;
+  const { store, control, initial, grant, kv, faults } = await takeOwnership(deps);
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
-  const venue = await openPaperVenue({
-    kv: store.kv,
-    instruments: config.instruments,
-    clock,
-    config: { startingCash: config.startingCash, margin: config.margin },
-  });
-  // Each cycle advances the synthetic market by one market minute, whatever CYCLE_SECONDS is.
-  const feed =
-    deps.feed ?? createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
+  const venueConfig = { startingCash: config.startingCash, margin: config.margin };
+  const venue = await openPaperVenue({ kv, instruments: config.instruments, clock, config: venueConfig });
+  const feed = deps.feed ?? defaultFeed(config);
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
   const sessionId = randomBytes(4).toString('hex');
-
-  await assertNoOtherTradingProcess(store.kv, clock);
-  const initial = await store.control.read();
   const parts = createTradingParts({
     config,
     store,
+    kv,
     venue,
     feed,
     clock,
@@ -93,13 +102,16 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     actor: () => actor,
   });
 
+  const monitor = createSafety(deps, store, venue, events, parts, () => actor);
+  faults.to = monitor;
+  // Fail closed from the first instant: a store or control plane already lost starts the root halted.
+  const halt = await monitor.preflight();
   const actor = createActor(parts.machine, {
     systemId: 'trading',
-    input: rootInput(config, initial, strategies, sessionId),
+    input: { ...rootInput(config, initial, strategies, sessionId), halt: halt?.reason ?? null },
     ...(deps.timers ? { clock: deps.timers } : {}),
     ...(deps.inspect ? { inspect: deps.inspect } : {}),
   });
-
   const stopBackground = await startBackground({
     store,
     log,
@@ -109,6 +121,9 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     pumpCommands: parts.commands.pump,
     heartbeat: () => parts.publisher.heartbeat(),
     publishMetrics: parts.publisher.metrics,
+    safetyTick: () => monitor.tick(),
+    renewLease: leaseRenewal(deps, grant, monitor),
+    leaseMs: config.safety.leaseMs,
   });
 
   events.emit(
@@ -118,7 +133,9 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     ),
   );
   actor.start();
-  parts.syncControl(await store.control.read());
+  // Started halted: cancel what rests and say so, as any halt does.
+  if (halt) actor.send({ type: 'safety.halt', reason: halt.reason });
+  parts.syncControl(await control.read());
   await parts.commands.pump();
   await parts.publisher.heartbeat();
   await parts.publisher.metrics();
@@ -129,6 +146,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     actor,
     venue,
     metrics,
+    safety: monitor,
     state: () => actor.getSnapshot().context.state,
     pumpCommands: parts.commands.pump,
     settled,
@@ -140,10 +158,89 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
       actor.stop();
       await parts.publisher.heartbeat(true).catch(() => {});
       await parts.publisher.metrics().catch(() => {});
+      // Handing the lease back lets a successor start at once instead of waiting for it to run out.
+      await deps.store.lease.release(grant).catch(() => {});
       events.emit(eventLine.sessionStopped(reason));
       deps.lines.flush?.();
     },
   };
+}
+
+/** Each cycle advances the synthetic market by one market minute, whatever CYCLE_SECONDS is. */
+function defaultFeed(config: TradingConfig): MarketFeed {
+  return createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
+}
+
+/** Renews the lease; when it passed to another process, halts at once and lets the process stop. */
+function leaseRenewal(deps: TradingSystemDeps, grant: LeaseGrant, monitor: SafetyMonitor): () => Promise<void> {
+  return async () => {
+    // Unreachable store: `true`, the safety monitor halts on its own after STORE_LOSS_HALT_MS.
+    const kept = await deps.store.lease.renew(grant, deps.config.safety.leaseMs).catch(() => true);
+    if (kept) return;
+    monitor.fault(new StoreFaultError('fenced', 'the trading lease passed to another process: this one stops'));
+    deps.onLeaseLost?.();
+  };
+}
+
+/**
+ * The trusted view of the store (judged against what this process remembers), the first record read
+ * through it — a store this process does not trust stops here, before the lease or the account are
+ * touched — then the trading lease and the key-value store fenced with its token.
+ */
+async function takeOwnership(deps: TradingSystemDeps) {
+  const faults: { to: SafetyMonitor | null } = { to: null };
+  const control = trustedControl(deps.store.control, {
+    memory: deps.memory ?? NO_MEMORY,
+    ...(deps.remember ? { remember: deps.remember } : {}),
+    distrusted: (err) => faults.to?.fault(err),
+  });
+  const initial = await control.read();
+  const grant = await takeTradingLease(deps.store.lease, holderName(), deps.config.safety.leaseMs);
+  const store = withControl(deps.store, control);
+  return { store, control, initial, grant, kv: fencedKv(deps.store.kv, grant.fence), faults };
+}
+
+/**
+ * The safety monitor wired to this process: a halt goes to the root actor (which cancels open orders
+ * through the order manager); ending one cancels once more at the venue (the first try may have
+ * failed with the store) and records the halt in the audit trail, which it could not reach before.
+ */
+function createSafety(
+  deps: TradingSystemDeps,
+  store: Store,
+  venue: Venue,
+  events: TradingEvents,
+  parts: ReturnType<typeof createTradingParts>,
+  actor: () => Actor<typeof tradingMachine>,
+): SafetyMonitor {
+  const { config, clock, log } = deps;
+  return createSafetyMonitor({
+    clock,
+    control: store.control,
+    kv: store.kv,
+    controlPlaneTimeoutMs: config.safety.controlPlaneTimeoutMs,
+    storeLossHaltMs: config.safety.storeLossHaltMs,
+    syncControl: parts.syncControl,
+    halt: (halt) => actor().send({ type: 'safety.halt', reason: halt.reason }),
+    clear: () => actor().send({ type: 'safety.clear' }),
+    async recover(halt, until) {
+      const cancelled = await venue.cancelAll();
+      events.emit(eventLine.ordersCancelled(`halt ended: ${halt.reason}`, undefined, cancelled));
+      await store.events.append({
+        kind: 'trading_halt',
+        at: new Date(until).toISOString(),
+        body: {
+          reason: halt.reason,
+          message: halt.message,
+          since: new Date(halt.since).toISOString(),
+          until: new Date(until).toISOString(),
+          cancelled_at_end: cancelled.map((o) => ({ client_order_id: o.clientOrderId, symbol: o.symbol })),
+        },
+      });
+      await parts.publisher.accountChanged();
+    },
+    log: (level, message, details) => log[level](details, message),
+  });
 }
 
 /** The root's input. The signer closes over the secret so it never enters actor context (which the inspector shows). */

@@ -1,0 +1,32 @@
+/**
+ * The API process's heartbeat in the store (src/domain/runtime-documents.ts ApiHeartbeat): the
+ * trading process opens no new exposure when it has not seen it move for CONTROL_PLANE_TIMEOUT,
+ * because then nobody could pause or kill it. A failed write is only logged: the trading process
+ * halts on its own when the store is gone.
+ */
+import { API_HEARTBEAT_KEY } from '../domain/runtime-documents.js';
+import type { ApiHeartbeat } from '../domain/runtime-documents.js';
+import type { Clock } from '../ports/clock.js';
+import type { KeyValueStore } from '../ports/key-value-store.js';
+
+export interface ApiHeartbeatDeps {
+  kv: KeyValueStore;
+  clock: Clock;
+  intervalMs: number;
+  identity: { pid: number; host: string };
+  onError(err: unknown): void;
+}
+
+/** Beats at once and then every `intervalMs`; returns a function that stops it. */
+export function startApiHeartbeat(deps: ApiHeartbeatDeps): () => void {
+  let seq = 0;
+  const beat = () => {
+    seq += 1;
+    const doc: ApiHeartbeat = { ...deps.identity, ts: deps.clock.now(), seq };
+    deps.kv.set(API_HEARTBEAT_KEY, doc).catch(deps.onError);
+  };
+  beat();
+  const timer = setInterval(beat, deps.intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

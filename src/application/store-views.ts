@@ -1,0 +1,30 @@
+/**
+ * Views of the store for the trading process: the same store with the trusted control in place of
+ * the raw one, and a key-value store whose writes all carry the trading lease's fencing token (the
+ * account and venue writes), so a process that lost the lease writes nothing.
+ */
+import type { ControlStore } from '../ports/control-store.js';
+import type { KeyValueStore } from '../ports/key-value-store.js';
+import type { Store } from '../ports/store.js';
+
+export function withControl(store: Store, control: ControlStore): Store {
+  return {
+    kind: store.kind,
+    description: store.description,
+    control,
+    events: store.events,
+    commands: store.commands,
+    kv: store.kv,
+    lease: store.lease,
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+}
+
+export function fencedKv(kv: KeyValueStore, fence: number): KeyValueStore {
+  return {
+    get: (key) => kv.get(key),
+    set: (key, value) => kv.set(key, value, fence),
+    delete: (key) => kv.delete(key),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * How the trading process takes up its store: as a process that remembers it. The latch file (what
+ * the last run saw: the store's identity, the highest epoch, the state there) is loaded first. With
+ * no latch this is a first start, which may create a brand-new store (initialise). With a latch, the
+ * store must be the one remembered: a missing SQLite file is not re-created, and a store that is
+ * empty, of another identity or rolled back is a fault. Then the process waits, trading nothing, and
+ * says why and what the operator can do, until the store is back or adopted (`tcs store adopt`).
+ */
+import type { Logger } from 'pino';
+import { openStore } from '../../adapters/open-store.js';
+import { latchFile } from '../../adapters/latch/latch-file.js';
+import type { ControlRecord } from '../../domain/control.js';
+import { judgeRecord, NO_MEMORY } from '../../domain/store-identity.js';
+import type { StoreMemory } from '../../domain/store-identity.js';
+import type { Store } from '../../ports/store.js';
+import { StoreFaultError } from '../../ports/store-errors.js';
+
+export interface AttachedStore {
+  store: Store;
+  memory: StoreMemory;
+  /** Saves a moved memory in the latch file (fsync'd) before it is acted on. */
+  remember(memory: StoreMemory, record: ControlRecord): Promise<void>;
+}
+
+export interface AttachOptions {
+  storeUrl: string;
+  latchPath: string;
+  log: Logger;
+  /** Pause between tries while the store is missing, unreachable or faulted. */
+  retryMs: number;
+  now(): number;
+}
+
+export async function attachStore(options: AttachOptions): Promise<AttachedStore> {
+  const latch = latchFile(options.latchPath);
+  const remembered = await latch.load();
+  const memory: StoreMemory = remembered ? { storeId: remembered.storeId, epoch: remembered.epoch } : NO_MEMORY;
+  const remember = async (moved: StoreMemory, record: ControlRecord) =>
+    latch.save({
+      storeId: moved.storeId ?? record.store_id,
+      epoch: moved.epoch,
+      state: record.state,
+      updatedAt: new Date(options.now()).toISOString(),
+    });
+  let lastProblem = '';
+  for (;;) {
+    let store: Store | undefined;
+    try {
+      store = await openStore(options.storeUrl, { mustExist: remembered !== null });
+      if (!remembered) await store.control.initialise(new Date(options.now()).toISOString());
+      const verdict = judgeRecord(memory, await store.control.read());
+      if (!verdict.ok) throw new StoreFaultError(verdict.kind, verdict.message);
+      if (remembered === null) options.log.info({ latch: latch.path }, 'first start on this store: latch created');
+      return { store, memory, remember };
+    } catch (err) {
+      await store?.close().catch(() => {});
+      const problem = (err as Error).message;
+      if (problem !== lastProblem) {
+        lastProblem = problem;
+        options.log.error(
+          { latch: latch.path, remembered },
+          `not trading: ${problem}. Waiting for the store (retrying every ${options.retryMs} ms)`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, options.retryMs));
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * One trading process per store, by the trading lease (src/ports/trading-lease.ts) rather than a
+ * look at the last heartbeat: taking it is atomic in the store, so of any number of processes started
+ * at the same instant exactly one trades, and its fencing token stops a process that lost it from
+ * writing the account. A predecessor known to be dead — its holder names this host and a pid that no
+ * longer exists, or this very pid (a container restarted with the same pid) — is taken over at once;
+ * a live one refuses the start with who holds it and for how long.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { LeaseGrant, TradingLease } from '../../ports/trading-lease.js';
+
+export class AnotherTradingProcessError extends Error {
+  override name = 'AnotherTradingProcessError';
+}
+
+/** `pid@host#session`: unique per process start, and enough for a successor to judge it. */
+export function holderName(pid = process.pid, host = hostname()): string {
+  return `${pid}@${host}#${randomBytes(4).toString('hex')}`;
+}
+
+function parseHolder(holder: string): { pid: number; host: string } | null {
+  const match = /^(\d+)@(.*)#[0-9a-f]+$/.exec(holder);
+  return match ? { pid: Number(match[1]), host: match[2]! } : null;
+}
+
+/** True when `holder` is a process on this host that is gone (or is a previous life of this pid). */
+export function isDeadHere(holder: string, host = hostname()): boolean {
+  const parsed = parseHolder(holder);
+  if (!parsed || parsed.host !== host) return false;
+  if (parsed.pid === process.pid) return true;
+  try {
+    process.kill(parsed.pid, 0);
+    return false;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else — alive.
+    return (err as NodeJS.ErrnoException).code !== 'EPERM';
+  }
+}
+
+export async function takeTradingLease(lease: TradingLease, holder: string, ttlMs: number): Promise<LeaseGrant> {
+  const first = await lease.acquire(holder, ttlMs);
+  if (first.acquired) return first.grant;
+  const steal = isDeadHere(first.heldBy.holder) ? first.heldBy.holder : undefined;
+  const second = steal ? await lease.acquire(holder, ttlMs, { steal }) : first;
+  if (second.acquired) return second.grant;
+  const { heldBy } = second;
+  throw new AnotherTradingProcessError(
+    `another trading process holds this store's trading lease (${heldBy.holder}, ${Math.ceil(heldBy.remainingMs)} ms left ` +
+      'unless it renews it); stop it first — only one trading process may own a store',
+  );
+}

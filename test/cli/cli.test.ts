@@ -81,6 +81,11 @@ describe('tcs', () => {
     });
     expect(res.status).toBe(200);
     expect(existsSync(join(dir, 'var', 'tcs.db'))).toBe(true);
+    // var/ holds the control state and the audit trail: only its owner may read it.
+    expect(statSync(join(dir, 'var')).mode & 0o777).toBe(0o700);
+    for (const file of ['tcs.db', 'tcs.db-wal', 'tcs.db-shm']) {
+      expect(statSync(join(dir, 'var', file)).mode & 0o777, file).toBe(0o600);
+    }
     proc.child.kill('SIGTERM');
     expect((await proc.exited).code).toBe(0);
   });

@@ -24,12 +24,7 @@ function say(message: string): void {
 }
 
 export async function runLauncher(options: LauncherOptions): Promise<void> {
-  const envPath = resolve(process.cwd(), ENV_FILE);
-  if (writeFirstRunEnvFile(envPath)) {
-    say(
-      `first run: wrote ${envPath} (mode 0600) with a fresh SERVICE_API_KEY and RISK_HMAC_SECRET; your API key is in that file`,
-    );
-  }
+  writeSecretsOnFirstRun();
   const env = loadEnv();
   const config = readApiConfig(env); // fail here, once, with a clear message
   readTradingConfig(env);
@@ -67,4 +62,17 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
   );
   const code = await supervise({ command: process.execPath, env: { ...env }, children, log: say });
   process.exit(code);
+}
+
+/** First run: a `.env` with fresh keys for the secrets the environment lacks, and a truthful word about it. */
+function writeSecretsOnFirstRun(): void {
+  const envPath = resolve(process.cwd(), ENV_FILE);
+  const written = writeFirstRunEnvFile(envPath, process.env);
+  if (written.length === 0) return;
+  const fromEnv = ['SERVICE_API_KEY', 'RISK_HMAC_SECRET'].filter((name) => !written.includes(name));
+  say(
+    `first run: wrote ${envPath} (mode 0600) with a fresh ${written.join(' and ')}` +
+      (fromEnv.length > 0 ? `; ${fromEnv.join(' and ')} comes from the environment` : '') +
+      (written.includes('SERVICE_API_KEY') ? '; your API key is in that file' : ''),
+  );
 }

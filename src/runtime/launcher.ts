@@ -1,14 +1,18 @@
 /**
- * `tcs start` / `npm start`: prepares the environment (first-run .env), validates the configuration
- * once, applies an operator's --reset-kill, then supervises the API and trading processes.
+ * `tcs start` / `npm start`: prepares the environment (first-run .env), validates once what can be
+ * validated before anything starts (the configuration of both processes, the restart limits, that
+ * the strategies load), applies an operator's --reset-kill, then supervises the API and the trading
+ * process. The trading process starts only once the API listens.
  */
 import { resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { readApiConfig } from './config.js';
 import { readTradingConfig } from './trading/trading-config.js';
+import { assertStrategiesLoad } from './trading/strategy-check.js';
 import { ENV_FILE, loadEnv } from './environment.js';
 import { writeFirstRunEnvFile } from './env-file.js';
 import { tcsNodeArgs } from './package-root.js';
+import { readRestartPolicy } from './restart-policy.js';
 import { supervise } from './supervisor.js';
 import type { ChildSpec } from './supervisor.js';
 import { resetKill } from '../application/control-transition.js';
@@ -26,8 +30,12 @@ function say(message: string): void {
 export async function runLauncher(options: LauncherOptions): Promise<void> {
   writeSecretsOnFirstRun();
   const env = loadEnv();
-  const config = readApiConfig(env); // fail here, once, with a clear message
-  readTradingConfig(env);
+  // Fail here, once, with a clear message (exit 2), rather than in a child that would be restarted.
+  const config = readApiConfig(env);
+  const restart = readRestartPolicy(env);
+  // Loads user strategy modules into this process too (and tsx for a .ts one): the price of
+  // refusing a bad STRATEGIES before anything starts.
+  await assertStrategiesLoad(readTradingConfig(env));
 
   if (options.resetKill) {
     // Loaded only here: the supervisor otherwise never touches the store, and the adapters (SQLite,
@@ -55,12 +63,13 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
   const children: ChildSpec[] = [
     // The children run the same code as this process: compiled with source maps, or (npm run dev) the sources.
     { name: 'api', args: tcsNodeArgs(['api']) },
-    { name: 'trading', args: tcsNodeArgs(['trade', ...(options.inspect ? ['--inspect'] : [])]) },
+    { name: 'trading', args: tcsNodeArgs(['trade', ...(options.inspect ? ['--inspect'] : [])]), after: 'api' },
   ];
   say(
-    `starting: API on http://${config.host}:${config.port}, store ${config.storeUrl.replace(/\/\/[^@/]*@/, '//***@')}`,
+    `starting: API on http://${config.host}:${config.port}, store ${config.storeUrl.replace(/\/\/[^@/]*@/, '//***@')}; ` +
+      'the trading process starts once the API listens',
   );
-  const code = await supervise({ command: process.execPath, env: { ...env }, children, log: say });
+  const code = await supervise({ command: process.execPath, env: { ...env }, children, log: say, restart });
   process.exit(code);
 }
 

@@ -1,18 +1,21 @@
 /**
  * Composition root of the trading process: config, store, event lines on stdout, diagnostics on
  * stderr, the actor system, optionally the Stately inspector, and a clean shutdown on SIGINT/SIGTERM
- * (the current step finishes, the event store is written, then the store closes).
+ * (the current step finishes, the event store is written, then the store closes). Strategies that
+ * do not load are a configuration error (exit 2), found before the store is opened.
  */
 import { openStore } from '../../adapters/open-store.js';
 import { systemClock } from '../../ports/clock.js';
 import { createLogger } from '../logger.js';
 import { exitCleanlyOnSignals } from '../shutdown.js';
 import { createStdoutEventLines } from '../../adapters/event-lines/stdout-event-lines.js';
+import { assertStrategiesLoad } from './strategy-check.js';
 import { readTradingConfig } from './trading-config.js';
 import { createTradingSystem } from './trading-system.js';
 
 export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspect: boolean }): Promise<void> {
   const config = readTradingConfig(env); // ConfigError → exit 2 with the message
+  await assertStrategiesLoad(config);
   const log = createLogger('tcs-trading', config.logLevel);
   const store = await openStore(config.storeUrl);
   const lines = createStdoutEventLines();

@@ -5,7 +5,6 @@
  * process. The trading process starts only once the API listens.
  */
 import { resolve } from 'node:path';
-import { hostname } from 'node:os';
 import { readApiConfig } from './config.js';
 import { readTradingConfig } from './trading/trading-config.js';
 import { assertStrategiesLoad } from './trading/strategy-check.js';
@@ -15,7 +14,6 @@ import { tcsNodeArgs } from './package-root.js';
 import { readRestartPolicy } from './restart-policy.js';
 import { supervise } from './supervisor.js';
 import type { ChildSpec } from './supervisor.js';
-import { resetKill } from '../application/control-transition.js';
 
 export interface LauncherOptions {
   resetKill: boolean;
@@ -41,20 +39,10 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
     // Loaded only here: the supervisor otherwise never touches the store, and the adapters (SQLite,
     // Redis clients) would add to its memory for as long as it runs.
     const { openStore } = await import('../adapters/open-store.js');
+    const { resetKillAsOperator } = await import('./kill-reset.js');
     const store = await openStore(config.storeUrl);
     try {
-      const before = await store.control.read();
-      const actor = `operator:${process.env.USER ?? 'unknown'}@${hostname()}`;
-      const after = await resetKill(
-        store.control,
-        { actor, at: new Date().toISOString() },
-        options.reason ?? 'manual restart by operator',
-      );
-      say(
-        before.state === 'killed'
-          ? `--reset-kill: killed → ${after.state} (epoch ${after.epoch}), recorded in the audit trail`
-          : `--reset-kill: state is ${before.state}, nothing to reset`,
-      );
+      say(await resetKillAsOperator(store, options.reason));
     } finally {
       await store.close();
     }

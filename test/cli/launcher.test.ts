@@ -1,7 +1,7 @@
 /**
  * `tcs start` when something is wrong: it stops instead of looping. Each fault is the real one — a
  * port held by a listener of this test, a store port nobody listens on, a strategy that does not
- * exist — met by the real launcher and its two real child processes.
+ * exist, a stored kill — met by the real launcher and its two real child processes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:net';
@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyControl } from '../../src/application/control-transition.js';
+import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { generateKey } from '../../src/domain/keys.js';
 import { closedPort, takePort } from '../support/ports.js';
 import { exitWithin, startTcs } from '../support/processes.js';
@@ -106,4 +108,18 @@ describe('tcs start stops instead of looping', () => {
     expect((await exitWithin(proc, 15_000)).code).toBe(2);
     expect(proc.stderr()).toMatch(/RESTART_WINDOW_SECONDS/);
   }, 60_000);
+
+  it('starting while killed says so on stderr: reason, since when, nothing trades, and the exact reset command', async () => {
+    const e = env();
+    const store = await openSqliteStore({ path: join(dir, 'var', 'tcs.db') });
+    const at = '2026-01-05T12:00:00.000Z';
+    await applyControl(store.control, { type: 'control.kill', reason: 'venue outage' }, { actor: 'test', at });
+    await store.close();
+    proc = startTcs(['start'], e, dir);
+    const [line] = await proc.waitFor(/tcs: .*KILLED.*\n/);
+    expect(line).toContain('venue outage');
+    expect(line).toContain(at);
+    expect(line).toContain('nothing trades');
+    expect(line).toContain('npm start -- --reset-kill --reason "…"');
+  }, 30_000);
 });

@@ -1,13 +1,13 @@
 /**
  * `tcs start` / `npm start`: prepares the environment (first-run .env), validates once what can be
- * validated before anything starts (the configuration of both processes, the restart limits, that
- * the strategies load), applies an operator's --reset-kill, then supervises the API and the trading
- * process. The trading process starts only once the API listens.
+ * validated before anything starts (the configuration of both processes, the restart limits, the
+ * strategies' names and files), applies an operator's --reset-kill, then supervises the API and the
+ * trading process. The trading process starts only once the API listens.
  */
 import { resolve } from 'node:path';
 import { readApiConfig } from './config.js';
 import { readTradingConfig } from './trading/trading-config.js';
-import { assertStrategiesLoad } from './trading/strategy-check.js';
+import { assertStrategiesResolve } from './trading/strategy-check.js';
 import { ENV_FILE, loadEnv } from './environment.js';
 import { writeFirstRunEnvFile } from './env-file.js';
 import { tcsNodeArgs } from './package-root.js';
@@ -31,9 +31,8 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
   // Fail here, once, with a clear message (exit 2), rather than in a child that would be restarted.
   const config = readApiConfig(env);
   const restart = readRestartPolicy(env);
-  // Loads user strategy modules into this process too (and tsx for a .ts one): the price of
-  // refusing a bad STRATEGIES before anything starts.
-  await assertStrategiesLoad(readTradingConfig(env));
+  // Names and files only: a module that fails to import stops everything from the trading child (exit 2).
+  await assertStrategiesResolve(readTradingConfig(env));
 
   if (options.resetKill) {
     // Loaded only here: the supervisor otherwise never touches the store, and the adapters (SQLite,

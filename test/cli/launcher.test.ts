@@ -60,14 +60,19 @@ describe('tcs start stops instead of looping', () => {
     expect(proc.stderr()).not.toContain('tcs-trading');
   }, 30_000);
 
-  it('STRATEGIES=nope: exit 2 before any process starts, naming the entry', async () => {
+  it('STRATEGIES=nope, or a module file that does not exist: exit 2 before any process starts, naming the entry', async () => {
     proc = startTcs(['start'], env({ STRATEGIES: 'nope' }), dir);
-    const { code } = await exitWithin(proc, 15_000);
-    expect(code).toBe(2);
+    expect((await exitWithin(proc, 15_000)).code).toBe(2);
     expect(lastLine(proc.stderr())).toContain('STRATEGIES entry "nope" is not a known strategy');
     expect(proc.stderr()).not.toContain('tcs-api');
     expect(proc.stdout()).toBe('');
-  }, 30_000);
+
+    rmSync(dir, { recursive: true, force: true });
+    proc = startTcs(['start'], env({ STRATEGIES: 'momentum_ma_crossover,./missing.ts' }), dir);
+    expect((await exitWithin(proc, 15_000)).code).toBe(2);
+    expect(lastLine(proc.stderr())).toMatch(/STRATEGIES entry "\.\/missing\.ts": no such file/);
+    expect(proc.stderr()).not.toContain('tcs-api');
+  }, 40_000);
 
   it('a configuration error only the trading child meets (exit 2) stops everything; the last line says which child and why', async () => {
     proc = startTcs(['start'], env({ STRATEGIES: FAILS_WHEN_SUPERVISED }), dir);

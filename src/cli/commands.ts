@@ -12,15 +12,33 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
+/** The options `tcs start` and `tcs trade` share: the audited reset of a kill, and the inspector. */
+const resetKillOptions = {
+  'reset-kill': { type: 'boolean' },
+  reason: { type: 'string' },
+  inspect: { type: 'boolean' },
+} as const;
+
+/** True with --reset-kill; --reason alone is refused rather than silently ignored. */
+function resetKillRequested(values: { 'reset-kill'?: boolean; reason?: string }): boolean {
+  if (values.reason !== undefined && values['reset-kill'] !== true) {
+    throw new ConfigError('--reason only goes with --reset-kill (it is the reason recorded for the reset)');
+  }
+  return values['reset-kill'] === true;
+}
+
 export const commands: Command[] = [
   {
     name: 'start',
     summary: 'Run the system: the API and the trading process as two supervised OS processes',
     help: `Usage: tcs start [--reset-kill] [--reason TEXT] [--inspect]
 
-Launches the API process and the trading process, restarts a crashed one with backoff, and shuts
-both down cleanly on SIGINT/SIGTERM. On the first run without a .env it writes one (mode 0600) with
-fresh SERVICE_API_KEY and RISK_HMAC_SECRET.
+Launches the API process and, once the API listens, the trading process; restarts a crashed one
+with backoff, and shuts both down cleanly on SIGINT/SIGTERM. It stops everything instead of
+restarting when a child exits 2 (configuration error; tcs start exits 2) or fails
+RESTART_MAX_FAILURES times within RESTART_WINDOW_SECONDS (default 5 within 60 s; tcs start exits
+1); its last line names the child and why. On the first run without a .env it writes one (mode
+0600) with a fresh SERVICE_API_KEY and RISK_HMAC_SECRET, each only if the environment lacks it.
 
 Options:
   --reset-kill     The manual restart after a kill: sets killed → running (audited) before starting.
@@ -28,17 +46,11 @@ Options:
   --inspect        Connect the trading actor system to the Stately inspector (see README).
   -h, --help       This help.`,
     async run(args) {
-      const { values } = parseArgs({
-        args,
-        options: { 'reset-kill': { type: 'boolean' }, reason: { type: 'string' }, inspect: { type: 'boolean' } },
-        strict: true,
-      });
-      if (values.reason !== undefined && values['reset-kill'] !== true) {
-        throw new ConfigError('--reason only goes with --reset-kill (it is the reason recorded for the reset)');
-      }
+      const { values } = parseArgs({ args, options: resetKillOptions, strict: true });
+      const resetKill = resetKillRequested(values);
       const { runLauncher } = await import('../runtime/launcher.js');
       await runLauncher({
-        resetKill: values['reset-kill'] === true,
+        resetKill,
         reason: values.reason,
         inspect: values.inspect === true,
       });
@@ -65,19 +77,30 @@ Options:
   {
     name: 'trade',
     summary: 'Run only the trading process (what `tcs start` launches)',
-    help: `Usage: tcs trade [--inspect]
+    help: `Usage: tcs trade [--reset-kill] [--reason TEXT] [--inspect]
 
 Runs the trading cycle (paper mode) against the store in STORE_URL: event lines on stdout, one
-JSON object per line; diagnostics on stderr. Needs RISK_HMAC_SECRET (≥ 32 characters).
+JSON object per line; diagnostics on stderr. Needs RISK_HMAC_SECRET (≥ 32 characters). Started on
+a killed store it says so on stderr and trades nothing until the kill is reset.
 
 Options:
-  --inspect    Send actor events to the Stately inspector over WebSocket (STATELY_INSPECT_URL,
-               default ws://localhost:8080).
-  -h, --help   This help.`,
+  --reset-kill     The manual restart after a kill: sets killed → running (audited, the same reset
+                   as \`tcs start --reset-kill\`), then trades. Refused while another trading process
+                   runs on the store: stop that one first. Under docker compose:
+                     docker compose stop trading
+                     docker compose run --rm trading trade --reset-kill --reason "…"
+                   (see README, "Ending a kill").
+  --reason TEXT    Why, recorded with --reset-kill (default "manual restart by operator").
+  --inspect        Send actor events to the Stately inspector over WebSocket (STATELY_INSPECT_URL,
+                   default ws://localhost:8080).
+  -h, --help       This help.`,
     async run(args) {
-      const { values } = parseArgs({ args, options: { inspect: { type: 'boolean' } }, strict: true });
+      const { values } = parseArgs({ args, options: resetKillOptions, strict: true });
       const { runTradingProcess } = await import('../runtime/trading/trading-process.js');
-      await runTradingProcess(loadEnv(), { inspect: values.inspect === true });
+      await runTradingProcess(loadEnv(), {
+        inspect: values.inspect === true,
+        ...(resetKillRequested(values) ? { resetKill: { reason: values.reason } } : {}),
+      });
       return -1;
     },
   },

@@ -3,6 +3,7 @@
  */
 import { commands } from './commands.js';
 import { ConfigError } from '../runtime/config.js';
+import { tellSupervisor } from '../runtime/supervisor-channel.js';
 
 const USAGE = `Usage: tcs <command> [options]
 
@@ -33,16 +34,21 @@ async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
+/** Says why on stderr and, under `tcs start`, to the supervisor too (whose last line names it), then exits. */
+function fail(code: number, message: string, label = ''): void {
+  console.error(`tcs: ${label}${message}`);
+  void tellSupervisor({ type: 'exiting', code, message }).then(() => process.exit(code));
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== -1) process.exitCode = code; // -1: a long-running command that exits by itself
   },
   (err: unknown) => {
     if (err instanceof ConfigError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      console.error(`tcs: ${(err as Error).message}`);
-      process.exit(2);
+      fail(2, (err as Error).message);
+      return;
     }
-    console.error('tcs: failed:', (err as Error).message);
-    process.exit(1);
+    fail(1, (err as Error).message, 'failed: ');
   },
 );

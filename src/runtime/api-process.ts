@@ -1,12 +1,14 @@
 /**
  * Composition root of the API process: read config, open the store, create the Fastify instance
  * with the API's server options, register the API plugin and listen; on SIGINT/SIGTERM close the
- * instance, whose onClose closes the store this process opened. Refuses to start without a proper
- * SERVICE_API_KEY.
+ * instance, whose onClose closes the store this process opened. Refuses to start (exit 2) without a
+ * proper SERVICE_API_KEY or when its address cannot be bound; under `tcs start` it tells the
+ * supervisor once it listens.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { hostname } from 'node:os';
 import { openStore } from '../adapters/open-store.js';
 import { startApiHeartbeat } from '../application/api-heartbeat.js';
@@ -15,10 +17,11 @@ import { trustedControl } from '../application/trusted-control.js';
 import { NO_MEMORY } from '../domain/store-identity.js';
 import { systemClock } from '../ports/clock.js';
 import { api, apiServerOptions } from '../api/app.js';
-import { readApiConfig } from './config.js';
+import { ConfigError, readApiConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
 import { PACKAGE_ROOT } from './package-root.js';
+import { tellSupervisor } from './supervisor-channel.js';
 
 const packageVersion = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string })
   .version;
@@ -31,13 +34,7 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   // under it is answered with 503, never served as a fresh `running` (src/application/trusted-control.ts).
   const store = withControl(raw, trustedControl(raw.control, { memory: NO_MEMORY }));
   const app = Fastify(apiServerOptions(logger));
-  const stopBeat = startApiHeartbeat({
-    kv: raw.kv,
-    clock: systemClock,
-    intervalMs: config.heartbeatMs,
-    identity: { pid: process.pid, host: hostname() },
-    onError: (err) => logger.debug({ err }, 'api heartbeat write failed'),
-  });
+  let stopBeat = () => {};
   app.addHook('onClose', async () => {
     stopBeat();
     await store.close();
@@ -53,6 +50,34 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
 
   exitCleanlyOnSignals(logger, 'api', () => app.close());
 
-  const address = await app.listen({ host: config.host, port: config.port });
+  const address = await listen(app, config.host, config.port);
+  // Only an API that listens tells the trading process that someone can stop it.
+  stopBeat = startApiHeartbeat({
+    kv: raw.kv,
+    clock: systemClock,
+    intervalMs: config.heartbeatMs,
+    identity: { pid: process.pid, host: hostname() },
+    onError: (err) => logger.debug({ err }, 'api heartbeat write failed'),
+  });
   logger.info({ address, store: store.description, keys: config.apiKeys.length }, 'api listening');
+  // Under `tcs start` the trading process starts only now: nothing trades that this API cannot stop.
+  await tellSupervisor({ type: 'listening', address });
+}
+
+/** Errors of listen() that restarting cannot cure: the operator must change HOST/PORT or free the port. */
+const ADDRESS_ERRORS: Record<string, string> = {
+  EADDRINUSE: 'is already in use (another tcs, or another program); stop it or choose another PORT',
+  EADDRNOTAVAIL: 'is not an address of this host; check HOST',
+  EACCES: 'may not be bound by this user (ports below 1024 need privileges); choose another PORT',
+};
+
+async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
+  try {
+    return await app.listen({ host, port });
+  } catch (err) {
+    const why = ADDRESS_ERRORS[(err as NodeJS.ErrnoException).code ?? ''];
+    if (!why) throw err;
+    await app.close(); // closes the store this process opened
+    throw new ConfigError(`cannot listen: ${host}:${port} ${why}`);
+  }
 }

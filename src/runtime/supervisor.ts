@@ -1,15 +1,23 @@
 /**
  * A small process supervisor: runs each child as its own OS process, restarts one that crashes with
  * exponential backoff (reset after a minute of healthy running), and on SIGINT/SIGTERM asks every
- * child to stop (SIGTERM), escalating to SIGKILL after a grace period. A child exiting with code 2
- * (configuration error) is not restarted: it would only fail again, so everything stops.
+ * child to stop (SIGTERM), escalating to SIGKILL after a grace period. It stops everything instead
+ * of restarting when a child exits with code 2 (a configuration error: it would only fail again) or
+ * fails too often (restart-policy.ts), and its last line then names the child and the reason.
+ * A child with `after` starts only once that other child has reported that it listens: under
+ * `tcs start` nothing trades unless the API that can stop it serves.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { backoffMs, FailureWindow } from './restart-policy.js';
+import type { RestartPolicy } from './restart-policy.js';
+import { isChildMessage } from './supervisor-channel.js';
 
 export interface ChildSpec {
   name: string;
   args: string[];
+  /** Started only after the child of this name first reports (over IPC) that it listens. */
+  after?: string;
 }
 
 export interface SupervisorOptions {
@@ -17,73 +25,125 @@ export interface SupervisorOptions {
   env: NodeJS.ProcessEnv;
   children: ChildSpec[];
   log: (message: string) => void;
+  restart: RestartPolicy;
   graceMs?: number;
 }
 
-const CONFIG_ERROR_EXIT = 2;
+export const CONFIG_ERROR_EXIT = 2;
+/** `tcs start`'s exit code when a child failed too often. */
+export const GAVE_UP_EXIT = 1;
 const HEALTHY_AFTER_MS = 60_000;
-const MAX_BACKOFF_MS = 30_000;
 
 export function supervise(options: SupervisorOptions): Promise<number> {
-  const graceMs = options.graceMs ?? 10_000;
-  const running = new Map<string, ChildProcess>();
-  const failures = new Map<string, number>();
-  let stopping = false;
-  let exitCode = 0;
-  let resolveDone: (code: number) => void = () => {};
-  const done = new Promise<number>((resolve) => (resolveDone = resolve));
+  return new Supervisor(options).run();
+}
 
-  const start = (spec: ChildSpec) => {
+class Supervisor {
+  private readonly graceMs: number;
+  private readonly running = new Map<string, ChildProcess>();
+  private readonly started = new Set<string>();
+  private readonly consecutive = new Map<string, number>();
+  private readonly windows: Map<string, FailureWindow>;
+  /** What each child said just before exiting (its error message), for the launcher's own line. */
+  private readonly lastWords = new Map<string, string>();
+  private stopping = false;
+  private exitCode = 0;
+  private finalLine: string | null = null;
+  private resolveDone: (code: number) => void = () => {};
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.graceMs = options.graceMs ?? 10_000;
+    this.windows = new Map(options.children.map((c) => [c.name, new FailureWindow(options.restart.windowMs)]));
+  }
+
+  run(): Promise<number> {
+    const done = new Promise<number>((resolve) => (this.resolveDone = resolve));
+    process.once('SIGINT', () => this.stop());
+    process.once('SIGTERM', () => this.stop());
+    for (const spec of this.options.children) if (spec.after === undefined) this.start(spec);
+    return done;
+  }
+
+  private start(spec: ChildSpec): void {
+    this.started.add(spec.name);
+    this.lastWords.delete(spec.name);
     const startedAt = Date.now();
-    // The IPC channel is only a lifeline: a child sees 'disconnect' when the supervisor dies
-    // (even by SIGKILL) and shuts down instead of trading on as an orphan.
-    const child = spawn(options.command, spec.args, {
-      env: options.env,
+    // The IPC channel carries the child's 'listening' and 'exiting' messages, and is its lifeline:
+    // a child sees 'disconnect' when the supervisor dies (even by SIGKILL) and shuts down.
+    const child = spawn(this.options.command, spec.args, {
+      env: this.options.env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    running.set(spec.name, child);
-    child.on('exit', (code, signal) => {
-      running.delete(spec.name);
-      if (stopping) {
-        if (running.size === 0) resolveDone(exitCode);
-        return;
-      }
-      if (code === CONFIG_ERROR_EXIT) {
-        options.log(`${spec.name} refused to start (configuration error above); stopping`);
-        exitCode = CONFIG_ERROR_EXIT;
-        stop();
-        return;
-      }
-      const healthy = Date.now() - startedAt > HEALTHY_AFTER_MS;
-      const count = healthy ? 1 : (failures.get(spec.name) ?? 0) + 1;
-      failures.set(spec.name, count);
-      const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (count - 1));
-      options.log(`${spec.name} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
-      // Not unref'd: when every child is down this timer is what keeps the supervisor alive.
-      setTimeout(() => {
-        if (!stopping) start(spec);
-      }, delay);
+    this.running.set(spec.name, child);
+    child.on('message', (message) => {
+      if (!isChildMessage(message)) return;
+      if (message.type === 'exiting') this.lastWords.set(spec.name, message.message.replace(/\s+/g, ' ').trim());
+      else this.startDependents(spec.name);
     });
-  };
+    child.on('exit', (code, signal) => {
+      this.running.delete(spec.name);
+      if (!this.stopping) this.onUnexpectedExit(spec, startedAt, code, signal);
+      else if (this.running.size === 0) this.finish();
+    });
+  }
 
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    if (running.size === 0) {
-      resolveDone(exitCode);
+  /** The first 'listening' of `name` starts the children waiting for it; later restarts of it start nothing. */
+  private startDependents(name: string): void {
+    for (const spec of this.options.children) {
+      if (spec.after === name && !this.started.has(spec.name) && !this.stopping) this.start(spec);
+    }
+  }
+
+  private onUnexpectedExit(spec: ChildSpec, startedAt: number, code: number | null, signal: string | null): void {
+    const said = this.lastWords.get(spec.name);
+    if (code === CONFIG_ERROR_EXIT) {
+      const why = said ?? 'see its message above';
+      this.stop(CONFIG_ERROR_EXIT, `${spec.name} refused to start (configuration error, exit 2): ${why}`);
       return;
     }
-    for (const child of running.values()) child.kill('SIGTERM');
+    const how = `${signal ?? `exit ${code}`}${said ? `: ${said}` : ''}`;
+    const failures = this.windows.get(spec.name)!.record(Date.now());
+    const { maxFailures, windowMs } = this.options.restart;
+    if (failures >= maxFailures) {
+      this.stop(GAVE_UP_EXIT, `${spec.name} failed ${failures} times within ${windowMs / 1000} s (last: ${how})`);
+      return;
+    }
+    const healthy = Date.now() - startedAt > HEALTHY_AFTER_MS;
+    const count = healthy ? 1 : (this.consecutive.get(spec.name) ?? 0) + 1;
+    this.consecutive.set(spec.name, count);
+    const delay = backoffMs(count);
+    this.options.log(
+      `${spec.name} exited (${how}); restarting in ${delay} ms ` +
+        `(failure ${failures}; ${maxFailures} within ${windowMs / 1000} s stop everything)`,
+    );
+    // Not unref'd: when every child is down this timer is what keeps the supervisor alive.
     setTimeout(() => {
-      for (const [name, child] of running) {
-        options.log(`${name} did not stop within ${graceMs} ms; killing it`);
+      if (!this.stopping) this.start(spec);
+    }, delay);
+  }
+
+  /** Stops every child; `why` (a child's failure) is said now and, as the last line, once all are down. */
+  private stop(code = this.exitCode, why: string | null = null): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.exitCode = code;
+    this.finalLine = why && `${why}; stopped everything`;
+    if (this.running.size === 0) {
+      this.finish();
+      return;
+    }
+    if (why) this.options.log(`${why}; stopping everything`);
+    for (const child of this.running.values()) child.kill('SIGTERM');
+    setTimeout(() => {
+      for (const [name, child] of this.running) {
+        this.options.log(`${name} did not stop within ${this.graceMs} ms; killing it`);
         child.kill('SIGKILL');
       }
-    }, graceMs).unref();
-  };
+    }, this.graceMs).unref();
+  }
 
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  options.children.forEach(start);
-  return done;
+  private finish(): void {
+    if (this.finalLine) this.options.log(this.finalLine);
+    this.resolveDone(this.exitCode);
+  }
 }

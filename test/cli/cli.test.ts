@@ -1,4 +1,7 @@
-/** The `tcs` command as a user runs it: help everywhere, clear refusals, keygen, first-run start. */
+/**
+ * The `tcs` command as a user runs it: help everywhere, clear refusals, keygen, first-run start (what
+ * it writes to .env, and the modes of .env and of the store it creates).
+ */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnv } from 'node:util';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { generateKey } from '../../src/domain/keys.js';
 import { startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 
@@ -81,8 +85,36 @@ describe('tcs', () => {
     });
     expect(res.status).toBe(200);
     expect(existsSync(join(dir, 'var', 'tcs.db'))).toBe(true);
+    // var/ holds the control state and the audit trail: only its owner may read it.
+    expect(statSync(join(dir, 'var')).mode & 0o777).toBe(0o700);
+    for (const file of ['tcs.db', 'tcs.db-wal', 'tcs.db-shm']) {
+      expect(statSync(join(dir, 'var', file)).mode & 0o777, file).toBe(0o600);
+    }
     proc.child.kill('SIGTERM');
     expect((await proc.exited).code).toBe(0);
+  });
+
+  it('start writes no .env when both secrets come from the environment, and says nothing of one', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
+    const env = { SERVICE_API_KEY: generateKey(), RISK_HMAC_SECRET: generateKey(), PORT: '0', LOG_LEVEL: 'info' };
+    proc = startTcs(['start'], env, dir);
+    await proc.waitFor(/"address":"http:\/\/127\.0\.0\.1:\d+"/);
+    expect(existsSync(join(dir, '.env'))).toBe(false);
+    expect(proc.stderr()).not.toMatch(/first run|wrote|your API key/);
+  });
+
+  it('start writes to .env only the secret the environment lacks, and says which', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
+    const key = generateKey();
+    proc = startTcs(['start'], { SERVICE_API_KEY: key, PORT: '0', LOG_LEVEL: 'info' }, dir);
+    const [line] = await proc.waitFor(/tcs: first run: .*\n/);
+    expect(line).toContain('RISK_HMAC_SECRET');
+    expect(line).not.toContain('SERVICE_API_KEY and');
+    expect(line).not.toContain('your API key is in that file');
+    const written = parseEnv(readFileSync(join(dir, '.env'), 'utf8')) as Record<string, string>;
+    expect(Object.keys(written)).toEqual(['RISK_HMAC_SECRET']);
+    expect(statSync(join(dir, '.env')).mode & 0o777).toBe(0o600);
+    await proc.waitFor(/"address":"http:\/\/127\.0\.0\.1:\d+"/);
   });
 
   it('audit verify passes on an intact trail and names the first tampered entry', async () => {

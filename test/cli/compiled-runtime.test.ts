@@ -145,6 +145,8 @@ describe('the compiled runtime', () => {
         [runTs, sourceMain, 'trade'],
       ]);
     },
+    // Two tsx start-ups one after the other: the trading process starts only once the API listens.
+    45_000,
   );
 
   it('the bin without a build says how to make one', async () => {

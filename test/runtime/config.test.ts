@@ -1,5 +1,5 @@
 /** Configuration: every variable's validation names the variable; keys are never defaulted. */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,15 +94,24 @@ describe('.env files', () => {
   it('writes a first-run .env with fresh secrets, mode 0600, and never overwrites one', () => {
     dir = mkdtempSync(join(tmpdir(), 'tcs-env-'));
     const path = join(dir, '.env');
-    expect(writeFirstRunEnvFile(path)).toBe(true);
+    expect(writeFirstRunEnvFile(path, {})).toEqual(['SERVICE_API_KEY', 'RISK_HMAC_SECRET']);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const env = readEnvFile(path, {});
     expect(env.SERVICE_API_KEY).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(env.RISK_HMAC_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(env.SERVICE_API_KEY).not.toBe(env.RISK_HMAC_SECRET);
     const before = readFileSync(path, 'utf8');
-    expect(writeFirstRunEnvFile(path)).toBe(false);
+    expect(writeFirstRunEnvFile(path, {})).toEqual([]);
     expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+
+  it('writes only the secrets the environment lacks, and no file when it has both', () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-env-'));
+    const path = join(dir, '.env');
+    expect(writeFirstRunEnvFile(path, { SERVICE_API_KEY: 'from-env', RISK_HMAC_SECRET: '' })).toEqual([]);
+    expect(existsSync(path)).toBe(false);
+    expect(writeFirstRunEnvFile(path, { SERVICE_API_KEY: 'from-env' })).toEqual(['RISK_HMAC_SECRET']);
+    expect(Object.keys(readEnvFile(path, {}))).toEqual(['RISK_HMAC_SECRET']);
   });
 
   it('lets the real environment win over the file', () => {

@@ -66,6 +66,30 @@ export function startNode(argv: string[], env: NodeJS.ProcessEnv, cwd?: string):
   };
 }
 
+/** Resolves with how `proc` exited, or rejects (with its output) when it is still running after `ms`. */
+export async function exitWithin(
+  proc: RunningProcess,
+  ms: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `still running after ${ms} ms\nstdout:\n${proc.stdout().slice(-2000)}\nstderr:\n${proc.stderr().slice(-4000)}`,
+          ),
+        ),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([proc.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Starts `tcs api` on a free port and resolves with its base URL once it listens. */
 export async function startApi(env: NodeJS.ProcessEnv): Promise<{ proc: RunningProcess; baseUrl: string }> {
   const proc = startTcs(['api'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env });

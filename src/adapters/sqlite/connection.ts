@@ -3,7 +3,7 @@
  * block the writer), a busy timeout (a writer waits for the other process's transaction instead of
  * failing) and synchronous=NORMAL (durable at every checkpoint, fast commits; WAL keeps it consistent).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreFaultError } from '../../ports/store-errors.js';
@@ -20,8 +20,11 @@ export function openDatabase(path: string, options: { mustExist?: boolean } = {}
         'if a new store is intended, accept it with `tcs store adopt --reason "…"`',
     );
   }
-  // The default path lives under var/, which a fresh checkout does not have.
-  mkdirSync(dirname(path), { recursive: true });
+  // The default path lives under var/, which a fresh checkout does not have. What it holds (the
+  // control state, the audit trail) is for the owner only: a directory created here is 0700, and a
+  // new database file 0600 before SQLite opens it, since SQLite gives -wal and -shm the file's mode.
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     // busy_timeout first: switching to WAL itself needs a lock another process may hold.

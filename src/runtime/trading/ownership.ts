@@ -50,3 +50,12 @@ export async function takeTradingLease(lease: TradingLease, holder: string, ttlM
       'unless it renews it); stop it first — only one trading process may own a store',
   );
 }
+
+/**
+ * Refuses while a live trading process owns the store (by taking the lease for a moment and handing
+ * it back): for operator actions that must not change the store under a running trader.
+ */
+export async function assertNoOtherTradingProcess(lease: TradingLease): Promise<void> {
+  const grant = await takeTradingLease(lease, holderName(), 5_000);
+  await lease.release(grant);
+}

@@ -1,18 +1,33 @@
 /**
  * Composition root of the trading process: config, store, event lines on stdout, diagnostics on
  * stderr, the actor system, optionally the Stately inspector, and a clean shutdown on SIGINT/SIGTERM
- * (the current step finishes, the event store is written, then the store closes).
+ * (the current step finishes, the event store is written, then the store closes). Strategies that
+ * do not load are a configuration error (exit 2), found before the store is opened. With
+ * --reset-kill it ends a kill first (audited); started on a killed store it says so on stderr.
  */
 import { systemClock } from '../../ports/clock.js';
 import { createLogger } from '../logger.js';
 import { exitCleanlyOnSignals } from '../shutdown.js';
 import { createStdoutEventLines } from '../../adapters/event-lines/stdout-event-lines.js';
+import { resetKillAsOperator } from '../kill-reset.js';
+import { killedHint } from '../killed-hint.js';
+import { isSupervised } from '../supervisor-channel.js';
+import { assertStrategiesLoad } from './strategy-check.js';
 import { readTradingConfig } from './trading-config.js';
 import { attachStore } from './attach-store.js';
 import { createTradingSystem } from './trading-system.js';
 
-export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspect: boolean }): Promise<void> {
+export interface TradingProcessOptions {
+  inspect: boolean;
+  /** Present for `tcs trade --reset-kill`: the reset happens before the system starts. */
+  resetKill?: { reason: string | undefined };
+}
+
+const say = (message: string) => process.stderr.write(`tcs: ${message}\n`);
+
+export async function runTradingProcess(env: NodeJS.ProcessEnv, options: TradingProcessOptions): Promise<void> {
   const config = readTradingConfig(env); // ConfigError → exit 2 with the message
+  await assertStrategiesLoad(config);
   const log = createLogger('tcs-trading', config.logLevel);
   const { store, memory, remember } = await attachStore({
     storeUrl: config.storeUrl,
@@ -21,6 +36,10 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspe
     retryMs: 1_000,
     now: () => systemClock.now(),
   });
+  if (options.resetKill) {
+    const reason = options.resetKill.reason;
+    say(await resetKillAsOperator(store, reason).catch(closeAnd(store)));
+  }
   const lines = createStdoutEventLines();
   const inspector = options.inspect ? await startInspector(log, config.inspectUrl) : null;
   const system = await createTradingSystem({
@@ -39,12 +58,24 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspe
     },
   });
   log.info({ store: store.description, cycleMs: config.cycleMs, state: system.state() }, 'trading process started');
+  if (system.state() === 'killed') {
+    // Under `tcs start` the reset is the launcher's flag; run alone (docker compose) it is this command's.
+    say(killedHint(await store.control.read(), isSupervised() ? 'npm start --' : 'tcs trade'));
+  }
 
   exitCleanlyOnSignals(log, 'trading process', async (signal) => {
     await system.stop(signal);
     await store.close();
     await inspector?.stop();
   });
+}
+
+/** Closes the store before rethrowing a start-up failure, so nothing is left half open. */
+function closeAnd(store: { close(): Promise<void> }) {
+  return async (err: unknown): Promise<never> => {
+    await store.close().catch(() => {});
+    throw err;
+  };
 }
 
 /** Connects to the Stately inspector over WebSocket (see README: `--inspect`). Loaded only when asked. */

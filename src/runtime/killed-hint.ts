@@ -1,0 +1,14 @@
+/**
+ * What a start on a killed store tells the operator: a latched kill looks like a process that does
+ * nothing, so say plainly that it is killed, since when and why, and the exact command that ends it.
+ */
+import type { ControlRecord } from '../domain/control.js';
+
+/** `resetCommand` is the command line before `--reset-kill`, e.g. `npm start --` or `tcs trade`. */
+export function killedHint(record: ControlRecord, resetCommand: string): string {
+  const reason = record.reason ? `"${record.reason}"` : 'none recorded';
+  return (
+    `the system is KILLED since ${record.changed_at} (reason: ${reason}): nothing trades until an operator ` +
+    `ends the kill, audited, with: ${resetCommand} --reset-kill --reason "…"`
+  );
+}

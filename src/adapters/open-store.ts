@@ -6,17 +6,23 @@ import type { Store } from '../ports/store.js';
 import { openRedisStore } from './redis/redis-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 
-export async function openStore(url: string): Promise<Store> {
+export interface OpenStoreOptions {
+  /** Deadline of every store command in ms (STORE_TIMEOUT_MS); default DEFAULT_STORE_TIMEOUT_MS. */
+  timeoutMs?: number;
+}
+
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
+  const timeout = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     if (path === '') throw new Error('STORE_URL sqlite: needs a file path, e.g. sqlite:var/tcs.db');
-    return openSqliteStore({ path });
+    return openSqliteStore({ path, ...timeout });
   }
   if (url.startsWith('redis://') || url.startsWith('rediss://')) {
     const parsed = new URL(url);
     const prefix = parsed.searchParams.get('prefix') ?? undefined;
     parsed.search = '';
-    return openRedisStore({ url: parsed.toString(), ...(prefix ? { prefix } : {}) });
+    return openRedisStore({ url: parsed.toString(), ...(prefix ? { prefix } : {}), ...timeout });
   }
   throw new Error('STORE_URL must be sqlite:<path> or redis://host:port/db');
 }

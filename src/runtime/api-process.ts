@@ -20,7 +20,7 @@ const packageVersion = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json
 export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = readApiConfig(env); // throws ConfigError with a clear message
   const logger = createLogger('tcs-api', config.logLevel);
-  const store = await openStore(config.storeUrl);
+  const store = await openStore(config.storeUrl, { timeoutMs: config.storeTimeoutMs });
   const app = Fastify(apiServerOptions(logger));
   app.addHook('onClose', async () => store.close());
   await app.register(api, {

@@ -9,6 +9,7 @@ import type { ControlRecord, SystemState } from '../../domain/control.js';
 import { INITIAL_CONTROL_RECORD, SYSTEM_STATES } from '../../domain/control.js';
 import type { ControlChange, ControlStore, ControlWriteResult } from '../../ports/control-store.js';
 import type { NewAuditEvent } from '../../ports/event-store.js';
+import { StoreFaultError } from '../../ports/store-errors.js';
 import type { AuditChain, ChainHead } from './audit-chain.js';
 import { parseChainWriteReply, parseHead } from './audit-chain.js';
 import { retryCas } from './cas-retry.js';
@@ -42,7 +43,8 @@ export class RedisControlStore implements ControlStore {
       INITIAL_CONTROL_RECORD.changed_at,
     );
     if (typeof reply === 'string' && reply.startsWith('audit:')) {
-      throw new Error(
+      throw new StoreFaultError(
+        'empty',
         `the Redis store has an audit trail (${reply.slice('audit:'.length)} entries) but no control record: refusing to treat it as running. ` +
           'Restore the missing data, or inspect it with `tcs audit verify` and re-create the record deliberately.',
       );
@@ -126,8 +128,12 @@ return 'seeded'
 
 /** A stored (or published) record. The store seeds it at open, so a missing one means lost data. */
 function decodeRecord(fields: Record<string, unknown>): ControlRecord {
+  // Never read as the initial record: a flushed or replaced Redis must not undo a latched kill.
   if (fields.state === undefined)
-    throw new Error('the control record is missing from Redis (data lost since the store was opened?)');
+    throw new StoreFaultError(
+      'empty',
+      'the control record is missing from Redis: the store is empty (flushed, restarted without persistence or replaced) since it was opened',
+    );
   const state = String(fields.state);
   if (!(SYSTEM_STATES as readonly string[]).includes(state))
     throw new Error(`stored control state is invalid: ${state}`);

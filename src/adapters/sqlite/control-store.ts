@@ -6,6 +6,7 @@
  */
 import type { ControlRecord, SystemState } from '../../domain/control.js';
 import type { ControlChange, ControlStore, ControlWriteResult } from '../../ports/control-store.js';
+import { StoreFaultError } from '../../ports/store-errors.js';
 import type { ChangeWatcher } from './change-watcher.js';
 import type { SqliteDatabase } from './connection.js';
 import type { AppendChained } from './event-chain.js';
@@ -34,7 +35,13 @@ export class SqliteControlStore implements ControlStore {
     this.readRecord = () => {
       const row = select.get();
       // The migration seeds the row; its absence means the file was tampered with or truncated.
-      if (row === undefined) throw new Error('sqlite: control row missing');
+      if (row === undefined) {
+        // Never read as the initial record: a tampered or truncated file must not undo a latched kill.
+        throw new StoreFaultError(
+          'empty',
+          'sqlite: the control row is missing (the file was truncated or tampered with)',
+        );
+      }
       return { state: row.state, epoch: row.epoch, reason: row.reason, changed_at: row.changed_at };
     };
 

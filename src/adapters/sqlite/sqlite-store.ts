@@ -4,7 +4,9 @@
  * connection; each part lives in its own file.
  */
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../../ports/store.js';
 import type { Store } from '../../ports/store.js';
+import { guardStore } from '../guard-store.js';
 import { ChangeWatcher } from './change-watcher.js';
 import type { WatchedState } from './change-watcher.js';
 import { SqliteCommandQueue } from './command-queue.js';
@@ -12,6 +14,7 @@ import { openDatabase } from './connection.js';
 import { SqliteControlStore } from './control-store.js';
 import { chainAppender } from './event-chain.js';
 import { SqliteEventStore } from './event-store.js';
+import { sqliteFailure } from './failures.js';
 import { SqliteKeyValueStore } from './kv-store.js';
 import { migrate } from './schema.js';
 
@@ -22,6 +25,8 @@ export interface SqliteStoreOptions {
   pollIntervalMs?: number;
   /** Where errors thrown by subscribers or the watcher go (default: stderr, never stdout). */
   onError?: (err: unknown) => void;
+  /** How long a statement waits for another process's write lock, in ms (default DEFAULT_STORE_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 5;
@@ -31,7 +36,7 @@ function reportToStderr(err: unknown): void {
 }
 
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  const db = openDatabase(options.path);
+  const db = openDatabase(options.path, options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS);
   try {
     migrate(db);
   } catch (err) {
@@ -53,7 +58,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   const kv = new SqliteKeyValueStore(db);
   const ping = db.prepare('SELECT 1');
 
-  return {
+  const store: Store = {
     kind: 'sqlite',
     description: `sqlite:${options.path}`,
     control,
@@ -70,4 +75,5 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
       if (db.open) db.close();
     },
   };
+  return guardStore(store, sqliteFailure(store.description));
 }

@@ -14,7 +14,7 @@ import { createTradingSystem } from './trading-system.js';
 export async function runTradingProcess(env: NodeJS.ProcessEnv, options: { inspect: boolean }): Promise<void> {
   const config = readTradingConfig(env); // ConfigError → exit 2 with the message
   const log = createLogger('tcs-trading', config.logLevel);
-  const store = await openStore(config.storeUrl);
+  const store = await openStore(config.storeUrl, { timeoutMs: config.storeTimeoutMs });
   const lines = createStdoutEventLines();
   const inspector = options.inspect ? await startInspector(log, config.inspectUrl) : null;
   const system = await createTradingSystem({

@@ -95,6 +95,7 @@ describe('Redis store specifics', () => {
       );
       await admin.del(redisKeys(prefix).control); // data loss
       await expect(store.control.read()).rejects.toThrow(/control record is missing/);
+      await expect(store.control.read()).rejects.toMatchObject({ name: 'StoreFaultError', kind: 'empty' });
       await expect(openOn(prefix)).rejects.toThrow(/audit trail \(1 entries\) but no control record/);
     } finally {
       await store.close();

@@ -7,6 +7,7 @@ import { redactorFor } from '../../src/adapters/redis/connection.js';
 import { redisFailure } from '../../src/adapters/redis/failures.js';
 import { createApi } from '../../src/api/create-api.js';
 import { parseInstruments } from '../../src/domain/instruments.js';
+import { generateKey } from '../../src/domain/keys.js';
 import { StoreFaultError, StoreUnavailableError } from '../../src/ports/store-errors.js';
 import { TEST_SYMBOLS } from '../support/api.js';
 import { openTestStore } from '../support/stores.js';
@@ -16,7 +17,7 @@ describe('store failures vs bugs in the error handler', () => {
     const t = await openTestStore('sqlite');
     const app = await createApi({
       store: t.store,
-      apiKeys: [],
+      apiKeys: [generateKey()],
       instruments: parseInstruments(TEST_SYMBOLS),
       defaultMode: 'paper',
       controlRateLimit: 10,

@@ -25,6 +25,7 @@ const BENCHMARKS: Entry[] = [
   { file: 'api-status.bench.ts', deadlineMs: 180_000 },
   { file: 'transition.bench.ts', deadlineMs: 300_000 },
   { file: 'kill-latency.bench.ts', deadlineMs: 480_000 },
+  { file: 'health-outage.bench.ts', deadlineMs: 180_000 },
   { file: 'cycle-cost.bench.ts', deadlineMs: 300_000 },
   // Two children now (compiled, then tsx), each with a 5-minute budget.
   { file: 'memory.bench.ts', deadlineMs: 780_000 },

@@ -6,6 +6,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import { isStoreFailure } from '../ports/store-errors.js';
+import { storeFailureReply } from './store-failure-reply.js';
 
 export interface ErrorBody {
   statusCode: number;
@@ -26,6 +28,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
     }
     const status = err.statusCode ?? 500;
     if (status >= 500) {
+      // A store that failed is not a bug: 503 with what was not done and why (adapters redact it).
+      if (isStoreFailure(err)) {
+        request.log.warn({ code: err.code, msg: err.message }, 'store failure');
+        const { code, message } = storeFailureReply(err, request);
+        return sendError(reply, 503, code, message);
+      }
       request.log.error({ err }, 'request failed');
       return sendError(reply, 500, 'TCS_INTERNAL', 'internal server error');
     }

@@ -8,6 +8,7 @@ import type { ControlActor, ControlApplyResult } from '../domain/control.js';
 import { cancelInstructionsFor } from '../domain/instructions.js';
 import type { CancelInstruction } from '../domain/instructions.js';
 import type { Instrument } from '../domain/market.js';
+import { StoreUnavailableError } from '../ports/store-errors.js';
 import type { Store } from '../ports/store.js';
 import { applyControl } from './control-transition.js';
 
@@ -19,11 +20,26 @@ export async function pullKillSwitch(
 ): Promise<{ result: ControlApplyResult; instructions: CancelInstruction[] }> {
   const result = await applyControl(store.control, { type: 'control.kill', reason }, who);
   const instructions = cancelInstructionsFor(instruments);
-  await store.commands.enqueue({
-    id: `kill-cancels-epoch-${result.record.epoch}`,
-    type: 'kill_cancels',
-    payload: { instructions, reason: result.record.reason ?? reason, actor: who.actor },
-    enqueued_at: who.at,
-  });
+  try {
+    await store.commands.enqueue({
+      id: `kill-cancels-epoch-${result.record.epoch}`,
+      type: 'kill_cancels',
+      payload: { instructions, reason: result.record.reason ?? reason, actor: who.actor },
+      enqueued_at: who.at,
+    });
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) throw new KillCancelsNotQueuedError(result.record.epoch, err);
+    throw err;
+  }
   return { result, instructions };
+}
+
+/**
+ * The kill is in the store but its cancel command is not: the caller must not be told "not
+ * recorded". Pressing again queues the same command (its id is the kill's epoch), so it is safe.
+ */
+export class KillCancelsNotQueuedError extends StoreUnavailableError {
+  constructor(epoch: number, cause: StoreUnavailableError) {
+    super(`killed at epoch ${epoch}; queueing its cancels failed: ${cause.message}`);
+  }
 }

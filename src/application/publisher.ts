@@ -28,6 +28,8 @@ export interface PublisherDeps {
   venue: Venue;
   clock: Clock;
   mode: string;
+  /** How often the heartbeat is written (HEARTBEAT_MS); published in it so /health can judge staleness. */
+  heartbeatMs: number;
   /** Who this process is, for the single-instance check and the operator. */
   identity: { pid: number; host: string };
   root(): RootView;
@@ -47,6 +49,7 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       ...deps.identity,
       ...deps.root(),
       ts: deps.clock.now(),
+      intervalMs: deps.heartbeatMs,
       mode: deps.mode,
       stopped,
     };

@@ -11,13 +11,33 @@ export const PORTFOLIO_KEY = 'trading:portfolio';
 export const TRADING_METRICS_KEY = 'trading:metrics';
 export const API_HEARTBEAT_KEY = 'api:heartbeat';
 
-/** A heartbeat older than this marks the trading process as stale in /health. */
+/**
+ * A heartbeat older than this marks its process as stale when the heartbeat does not say how often
+ * it beats (one written before `intervalMs` existed); the single-instance check also uses it.
+ */
 export const HEARTBEAT_STALE_MS = 30_000;
+
+/**
+ * A heartbeat is stale after this many of its own intervals: one missed beat can be a slow store
+ * write or a long cycle, three in a row is a process that is frozen, hung or gone.
+ */
+export const HEARTBEAT_STALE_INTERVALS = 3;
+/** …but never sooner than this, so a very short HEARTBEAT_MS does not flap on a pause of the event loop. */
+export const HEARTBEAT_STALE_FLOOR_MS = 2_000;
+
+/** How old this heartbeat may get before its process counts as stale. */
+export function heartbeatStaleAfterMs(beat: Pick<TradingHeartbeat, 'intervalMs'>): number {
+  const interval = beat.intervalMs;
+  if (interval === undefined || !Number.isFinite(interval) || interval <= 0) return HEARTBEAT_STALE_MS;
+  return Math.max(HEARTBEAT_STALE_INTERVALS * interval, HEARTBEAT_STALE_FLOOR_MS);
+}
 
 export interface TradingHeartbeat {
   pid: number;
   /** Epoch ms of this heartbeat. */
   ts: number;
+  /** How often this process beats (HEARTBEAT_MS), so a reader can tell a late beat from a missing one. */
+  intervalMs?: number;
   state: SystemState;
   epoch: number;
   /** Last completed cycle number (0 before the first). */

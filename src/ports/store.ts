@@ -8,6 +8,13 @@ import type { EventStore } from './event-store.js';
 import type { KeyValueStore } from './key-value-store.js';
 import type { TradingLease } from './trading-lease.js';
 
+/**
+ * How long one store command may take before it fails with StoreUnavailableError (STORE_TIMEOUT_MS):
+ * well under the 1 s in which /health and the kill switch promise an answer, far above a healthy
+ * round trip (well under 1 ms on loopback Redis or a local SQLite file).
+ */
+export const DEFAULT_STORE_TIMEOUT_MS = 500;
+
 export interface Store {
   readonly kind: 'sqlite' | 'redis';
   /** Where it lives, with any password removed (safe to log). */
@@ -17,7 +24,11 @@ export interface Store {
   readonly commands: CommandQueue;
   readonly kv: KeyValueStore;
   readonly lease: TradingLease;
-  /** Round-trip to the backend; resolves with the latency in ms, rejects when unreachable. */
+  /**
+   * Round-trip to the backend; resolves with the latency in ms, rejects when unreachable. Every
+   * method rejects with StoreUnavailableError when the backend fails or passes its deadline, and
+   * with StoreFaultError when the backend answers but is not the store it was (empty, …).
+   */
   ping(): Promise<number>;
   close(): Promise<void>;
 }

@@ -29,7 +29,7 @@ const packageVersion = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json
 export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = readApiConfig(env); // throws ConfigError with a clear message
   const logger = createLogger('tcs-api', config.logLevel);
-  const raw = await openStore(config.storeUrl);
+  const raw = await openStore(config.storeUrl, { timeoutMs: config.storeTimeoutMs });
   // The API remembers the store it serves: a store that empties, is replaced or goes back in time
   // under it is answered with 503, never served as a fresh `running` (src/application/trusted-control.ts).
   const store = withControl(raw, trustedControl(raw.control, { memory: NO_MEMORY }));

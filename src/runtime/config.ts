@@ -4,6 +4,7 @@
  */
 import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import type { Instrument } from '../domain/market.js';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../ports/store.js';
 
 export const MIN_KEY_LENGTH = 32;
 export const EXECUTION_MODES = ['paper'] as const;
@@ -15,6 +16,8 @@ export class ConfigError extends Error {
 
 export interface CommonConfig {
   storeUrl: string;
+  /** Deadline of every store command in ms (Redis command timeout, SQLite busy timeout). */
+  storeTimeoutMs: number;
   instruments: Instrument[];
   executionMode: ExecutionMode;
   logLevel: string;
@@ -34,6 +37,7 @@ export interface ApiConfig extends CommonConfig {
 export function readCommonConfig(env: NodeJS.ProcessEnv): CommonConfig {
   return {
     storeUrl: readStoreUrl(env),
+    storeTimeoutMs: readInt(env, 'STORE_TIMEOUT_MS', DEFAULT_STORE_TIMEOUT_MS, 10, 60_000),
     instruments: wrap('SYMBOLS', () => parseInstruments(env.SYMBOLS ?? DEFAULT_SYMBOLS)),
     executionMode: readMode(env),
     logLevel: readLogLevel(env),

@@ -54,6 +54,8 @@ export async function openE2e(kind: StoreKind): Promise<E2e> {
     PORT: '0',
     LOG_LEVEL: 'info',
     HEARTBEAT_MS: '200',
+    // A healthy store must not miss its deadline on a loaded CI machine (the fault tests set their own).
+    STORE_TIMEOUT_MS: '3000',
   };
   const e: E2e = {
     t,

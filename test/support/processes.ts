@@ -20,15 +20,23 @@ export interface RunningProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function startTcs(args: string[], env: NodeJS.ProcessEnv, cwd?: string): RunningProcess {
+/** Where and as whom a child runs: `uid`/`gid` let a root test run it as an unprivileged user. */
+export interface ChildPlacement {
+  cwd?: string;
+  uid?: number;
+  gid?: number;
+}
+
+export function startTcs(args: string[], env: NodeJS.ProcessEnv, cwd?: string | ChildPlacement): RunningProcess {
   return startNode([TCS_BIN, ...args], env, cwd);
 }
 
 /** Starts `node <argv>` with only PATH and HOME from this environment, plus `env`. */
-export function startNode(argv: string[], env: NodeJS.ProcessEnv, cwd?: string): RunningProcess {
+export function startNode(argv: string[], env: NodeJS.ProcessEnv, placement?: string | ChildPlacement): RunningProcess {
+  const where = typeof placement === 'string' ? { cwd: placement } : (placement ?? {});
   const child = spawn(process.execPath, argv, {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    cwd,
+    ...where,
     stdio: 'pipe',
   });
   let out = '';
@@ -91,8 +99,11 @@ export async function exitWithin(
 }
 
 /** Starts `tcs api` on a free port and resolves with its base URL once it listens. */
-export async function startApi(env: NodeJS.ProcessEnv): Promise<{ proc: RunningProcess; baseUrl: string }> {
-  const proc = startTcs(['api'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env });
+export async function startApi(
+  env: NodeJS.ProcessEnv,
+  placement?: ChildPlacement,
+): Promise<{ proc: RunningProcess; baseUrl: string }> {
+  const proc = startTcs(['api'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }, placement);
   const match = await proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);
   return { proc, baseUrl: match[1]! };
 }

@@ -11,6 +11,13 @@ import type { Store } from '../../src/ports/store.js';
 import { TEST_REDIS_URL, deletePrefix, requireRedis, uniquePrefix } from './redis.js';
 
 export type StoreKind = 'sqlite' | 'redis';
+
+/**
+ * The deadline of a test store's commands: the tests here are about behaviour, on a 2-core machine
+ * that CI loads heavily, so a healthy store must never miss it; the fault tests that are about the
+ * deadline set their own.
+ */
+export const TEST_STORE_TIMEOUT_MS = 5_000;
 export const STORE_KINDS: StoreKind[] = ['sqlite', 'redis'];
 
 export interface TestStore {
@@ -35,13 +42,13 @@ export async function openTestStore(kind: StoreKind): Promise<TestStore> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'tcs-test-'));
     const path = join(dir, 'tcs.db');
-    const store = await initialised(await openSqliteStore({ path }));
+    const store = await initialised(await openSqliteStore({ path, timeoutMs: TEST_STORE_TIMEOUT_MS }));
     const others: Store[] = [];
     return {
       store,
       url: `sqlite:${path}`,
       async openAnother() {
-        const other = await openSqliteStore({ path });
+        const other = await openSqliteStore({ path, timeoutMs: TEST_STORE_TIMEOUT_MS });
         others.push(other);
         return other;
       },
@@ -53,13 +60,15 @@ export async function openTestStore(kind: StoreKind): Promise<TestStore> {
   }
   await requireRedis();
   const prefix = uniquePrefix();
-  const store = await initialised(await openRedisStore({ url: TEST_REDIS_URL, prefix }));
+  const store = await initialised(
+    await openRedisStore({ url: TEST_REDIS_URL, prefix, timeoutMs: TEST_STORE_TIMEOUT_MS }),
+  );
   const others: Store[] = [];
   return {
     store,
     url: `${TEST_REDIS_URL}?prefix=${encodeURIComponent(prefix)}`,
     async openAnother() {
-      const other = await openRedisStore({ url: TEST_REDIS_URL, prefix });
+      const other = await openRedisStore({ url: TEST_REDIS_URL, prefix, timeoutMs: TEST_STORE_TIMEOUT_MS });
       others.push(other);
       return other;
     },

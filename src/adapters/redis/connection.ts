@@ -59,13 +59,19 @@ export function defaultErrorReporter(description: string, redact: (message: stri
 }
 
 /** A main connection, not yet connected (the caller awaits `connect()` to fail fast at startup). */
-export function createConnection(url: string, report: ErrorReporter): Redis {
+export function createConnection(url: string, report: ErrorReporter, timeoutMs: number): Redis {
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 5_000,
-    // Fail a command after a few reconnect attempts instead of hanging for long: health checks and
-    // API calls should report an outage promptly.
-    maxRetriesPerRequest: 3,
+    // The deadline of every command, also one stuck on a server that accepts connections but does
+    // not answer (paused, swapping): without it a command waits for as long as the server sleeps.
+    commandTimeout: timeoutMs,
+    // While the connection is down, fail a command at once instead of queueing it until a
+    // reconnect that may take seconds: the caller answers 503 now, and the trading process halts.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // Reconnect quickly and keep trying at least every second, so a store that is back is used again soon.
+    retryStrategy: (attempt) => Math.min(50 * attempt, 1_000),
   });
   attachErrorListener(client, report);
   return client;

@@ -5,7 +5,9 @@
  */
 import type { Redis } from 'ioredis';
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../../ports/store.js';
 import type { Store } from '../../ports/store.js';
+import { guardStore } from '../guard-store.js';
 import { AuditChain } from './audit-chain.js';
 import { RedisCommandQueue } from './command-queue.js';
 import type { ErrorReporter } from './connection.js';
@@ -18,6 +20,7 @@ import {
 } from './connection.js';
 import { RedisControlStore } from './control-store.js';
 import { RedisEventStore } from './event-store.js';
+import { redisFailure } from './failures.js';
 import { DEFAULT_PREFIX, redisKeys } from './keys.js';
 import { RedisKeyValueStore } from './kv.js';
 import { RedisTradingLease } from './trading-lease.js';
@@ -30,6 +33,8 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** Where connection errors go (already stripped of the password); default: throttled stderr. */
   onError?: ErrorReporter;
+  /** Deadline of every command in ms (default DEFAULT_STORE_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /** Connects (rejecting with a password-free message when Redis does not answer) and builds the store. */
@@ -38,7 +43,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
   const description = describeRedis(options.url, prefix);
   const redact = redactorFor(options.url);
   const report = options.onError ?? defaultErrorReporter(description, redact);
-  const redis = createConnection(options.url, report);
+  const redis = createConnection(options.url, report, options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS);
   try {
     await redis.connect();
   } catch (err) {
@@ -54,7 +59,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     await store.close();
     throw err;
   }
-  return store;
+  return guardStore(store, redisFailure(description, redact));
 }
 
 class RedisStore implements Store {
@@ -76,7 +81,8 @@ class RedisStore implements Store {
     const keys = redisKeys(prefix);
     const chain = new AuditChain(redis, keys);
     this.notifier = new Notifier(() => {
-      const subscriber = redis.duplicate();
+      // The subscriber issues its first SUBSCRIBE while still connecting, so it keeps a queue.
+      const subscriber = redis.duplicate({ enableOfflineQueue: true });
       attachErrorListener(subscriber, report);
       return subscriber;
     }, report);

@@ -10,9 +10,10 @@ import { StoreFaultError } from '../../ports/store-errors.js';
 
 export type SqliteDatabase = Database.Database;
 
-export const BUSY_TIMEOUT_MS = 5000;
+/** How long a statement waits for another process's write lock (STORE_TIMEOUT_MS; then SQLITE_BUSY). */
+const BUSY_TIMEOUT_MS = 500;
 
-export function openDatabase(path: string, options: { mustExist?: boolean } = {}): SqliteDatabase {
+export function openDatabase(path: string, options: { mustExist?: boolean; timeoutMs?: number } = {}): SqliteDatabase {
   if (options.mustExist && !existsSync(path)) {
     throw new StoreFaultError(
       'empty',
@@ -25,10 +26,11 @@ export function openDatabase(path: string, options: { mustExist?: boolean } = {}
   // new database file 0600 before SQLite opens it, since SQLite gives -wal and -shm the file's mode.
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   closeSync(openSync(path, 'a', 0o600));
-  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  const busyTimeoutMs = options.timeoutMs ?? BUSY_TIMEOUT_MS;
+  const db = new Database(path, { timeout: busyTimeoutMs });
   try {
     // busy_timeout first: switching to WAL itself needs a lock another process may hold.
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (typeof mode !== 'string' || mode.toLowerCase() !== 'wal') {
       throw new Error(`sqlite: could not enable WAL on ${path} (journal_mode=${String(mode)})`);

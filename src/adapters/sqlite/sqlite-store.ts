@@ -4,7 +4,9 @@
  * connection; each part lives in its own file.
  */
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../../ports/store.js';
 import type { Store } from '../../ports/store.js';
+import { guardStore } from '../guard-store.js';
 import { ChangeWatcher } from './change-watcher.js';
 import type { WatchedState } from './change-watcher.js';
 import { SqliteCommandQueue } from './command-queue.js';
@@ -13,6 +15,7 @@ import { SqliteControlStore } from './control-store.js';
 import { chainAppender } from './event-chain.js';
 import { SqliteEventStore } from './event-store.js';
 import { fileIdentity } from './file-identity.js';
+import { sqliteFailure } from './failures.js';
 import { SqliteKeyValueStore } from './kv-store.js';
 import { migrate } from './schema.js';
 import { SqliteTradingLease } from './trading-lease.js';
@@ -29,6 +32,8 @@ export interface SqliteStoreOptions {
    * store at this path must not quietly start a new one after the file was deleted.
    */
   mustExist?: boolean;
+  /** How long a statement waits for another process's write lock, in ms (default DEFAULT_STORE_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 5;
@@ -38,7 +43,10 @@ function reportToStderr(err: unknown): void {
 }
 
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  const db = openDatabase(options.path, { mustExist: options.mustExist === true });
+  const db = openDatabase(options.path, {
+    mustExist: options.mustExist === true,
+    timeoutMs: options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
+  });
   let file;
   try {
     migrate(db);
@@ -63,7 +71,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   const lease = new SqliteTradingLease(db, file);
   const ping = db.prepare('SELECT 1');
 
-  return {
+  const store: Store = {
     kind: 'sqlite',
     description: `sqlite:${options.path}`,
     control,
@@ -81,4 +89,5 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
       if (db.open) db.close();
     },
   };
+  return guardStore(store, sqliteFailure(store.description));
 }

@@ -24,6 +24,8 @@ export interface AttachedStore {
 
 export interface AttachOptions {
   storeUrl: string;
+  /** STORE_TIMEOUT_MS: the deadline of every store command. */
+  storeTimeoutMs: number;
   latchPath: string;
   log: Logger;
   /** Pause between tries while the store is missing, unreachable or faulted. */
@@ -46,7 +48,7 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
   for (;;) {
     let store: Store | undefined;
     try {
-      store = await openStore(options.storeUrl, { mustExist: remembered !== null });
+      store = await openStore(options.storeUrl, { mustExist: remembered !== null, timeoutMs: options.storeTimeoutMs });
       if (!remembered) await store.control.initialise(new Date(options.now()).toISOString());
       const verdict = judgeRecord(memory, await store.control.read());
       if (!verdict.ok) throw new StoreFaultError(verdict.kind, verdict.message);

@@ -73,6 +73,7 @@ export function createTradingParts(
     venue,
     clock,
     mode: config.executionMode,
+    heartbeatMs: config.heartbeatMs,
     identity: deps.identity,
     metrics,
     root: () => {

@@ -31,6 +31,7 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: Trading
   const log = createLogger('tcs-trading', config.logLevel);
   const { store, memory, remember } = await attachStore({
     storeUrl: config.storeUrl,
+    storeTimeoutMs: config.storeTimeoutMs,
     latchPath: config.safety.latchPath,
     log,
     retryMs: 1_000,

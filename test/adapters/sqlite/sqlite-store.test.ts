@@ -93,7 +93,7 @@ describe('sqlite store specifics', () => {
     const db = openDatabase(freshPath());
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(500);
       expect(db.pragma('synchronous', { simple: true })).toBe(1);
     } finally {
       db.close();

@@ -1,0 +1,144 @@
+/**
+ * GET /health's check: the store (a round trip, the control record and a REAL write), the event
+ * store and the trading heartbeat, all at once and under one deadline for the whole check, so the
+ * answer comes within a second however the store fails (refused, hung, locked, read-only, empty).
+ *
+ * The write probe overwrites one small key (`api:health-probe` in the key-value store) on each
+ * check: a store that answers reads but refuses writes (a read-only file or replica, out of memory,
+ * a lock held past the busy timeout) cannot record a kill, so it is down, not ok. Concurrent checks
+ * share one probe in flight, so a burst of /health costs one write, not one per request.
+ */
+import { Type } from 'typebox';
+import type { Static } from 'typebox';
+import { HEARTBEAT_KEY, heartbeatStaleAfterMs } from '../domain/runtime-documents.js';
+import type { TradingHeartbeat } from '../domain/runtime-documents.js';
+import type { Clock } from '../ports/clock.js';
+import { StoreFaultError, isStoreFailure } from '../ports/store-errors.js';
+import type { Store } from '../ports/store.js';
+import { SystemStateSchema } from './schemas.js';
+
+/** The whole check's deadline: under the 1 s promise, above one store command's (STORE_TIMEOUT_MS 500 ms). */
+export const HEALTH_DEADLINE_MS = 900;
+export const HEALTH_PROBE_KEY = 'api:health-probe';
+
+const Status = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]);
+const ComponentStatus = Type.Union([
+  Type.Literal('ok'),
+  Type.Literal('stale'),
+  Type.Literal('unknown'),
+  Type.Literal('down'),
+]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const HealthSchema = Type.Object({
+  status: Status,
+  state: Type.Union([SystemStateSchema, Type.Null()]),
+  checked_at: Type.String({ format: 'date-time' }),
+  components: Type.Object({
+    store: Type.Object({
+      status: ComponentStatus,
+      kind: Type.String(),
+      latency_ms: Nullable(Type.Number()),
+      reason: Type.Optional(
+        Type.String({
+          description:
+            'Why the store is down: unreachable, write_refused, deadline (no answer in time), or a fault (empty, replaced, rolled_back)',
+        }),
+      ),
+      error: Type.Optional(Type.String()),
+    }),
+    event_store: Type.Object({ status: ComponentStatus, entries: Nullable(Type.Integer()) }),
+    trading_process: Type.Object({
+      status: ComponentStatus,
+      heartbeat_age_ms: Nullable(Type.Number()),
+      last_cycle: Nullable(Type.Integer()),
+      mode: Nullable(Type.String()),
+    }),
+  }),
+});
+
+export type Health = Static<typeof HealthSchema>;
+
+export interface HealthChecker {
+  check(): Promise<{ statusCode: 200 | 503; body: Health }>;
+}
+
+export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DEADLINE_MS): HealthChecker {
+  let probeInFlight: Promise<void> | null = null;
+  const probeWrite = () => {
+    probeInFlight ??= store.kv.set(HEALTH_PROBE_KEY, { ts: clock.now() }).finally(() => {
+      probeInFlight = null;
+    });
+    return probeInFlight;
+  };
+
+  return {
+    async check() {
+      const checkedAt = new Date(clock.now()).toISOString();
+      const down = (reason: string, error: string) => ({
+        statusCode: 503 as const,
+        body: downBody(store.kind, checkedAt, reason, error),
+      });
+      const all = Promise.allSettled([
+        store.ping(),
+        store.control.read(),
+        probeWrite(),
+        store.events.count(),
+        store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY),
+      ] as const);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
+      const settled = await Promise.race([all, late]).finally(() => clearTimeout(timer));
+      if (settled === 'late') return down('deadline', `the store did not answer within ${deadlineMs} ms`);
+
+      const [ping, record, probe, entries, heartbeat] = settled;
+      // The first failure in this order names the reason: no round trip, no readable record, no write.
+      if (ping.status === 'rejected' || record.status === 'rejected' || probe.status === 'rejected') {
+        const [part, err]: [string, unknown] =
+          ping.status === 'rejected'
+            ? ['unreachable', ping.reason]
+            : record.status === 'rejected'
+              ? ['unreachable', record.reason]
+              : ['write_refused', (probe as PromiseRejectedResult).reason];
+        if (!isStoreFailure(err)) throw err; // a bug: a 500 through the error handler
+        return down(err instanceof StoreFaultError ? err.kind : part, err.message);
+      }
+
+      const beat = heartbeat.status === 'fulfilled' ? heartbeat.value : null;
+      const age = beat ? Math.max(0, clock.now() - beat.ts) : null;
+      const tradingStatus: Health['components']['trading_process']['status'] =
+        beat === null || age === null ? 'unknown' : age > heartbeatStaleAfterMs(beat) ? 'stale' : 'ok';
+      const count = entries.status === 'fulfilled' ? entries.value : null;
+      const eventStatus = count === null ? 'down' : 'ok';
+      const body: Health = {
+        status: tradingStatus === 'ok' && eventStatus === 'ok' ? 'ok' : 'degraded',
+        state: record.value.state,
+        checked_at: checkedAt,
+        components: {
+          store: { status: 'ok', kind: store.kind, latency_ms: Number(ping.value.toFixed(3)) },
+          event_store: { status: eventStatus, entries: count },
+          trading_process: {
+            status: tradingStatus,
+            heartbeat_age_ms: age,
+            last_cycle: beat?.lastCycle ?? null,
+            mode: beat?.mode ?? null,
+          },
+        },
+      };
+      return { statusCode: 200, body };
+    },
+  };
+}
+
+function downBody(kind: string, checkedAt: string, reason: string, error: string): Health {
+  return {
+    status: 'down',
+    state: null,
+    checked_at: checkedAt,
+    components: {
+      store: { status: 'down', kind, latency_ms: null, reason, error },
+      event_store: { status: 'unknown', entries: null },
+      trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The error handler's split between a store failure (503, what was not recorded and why) and a bug
+ * (500, no details), and the Redis classifier's redaction: a backend message never carries a password.
+ */
+import { describe, expect, it } from 'vitest';
+import { redactorFor } from '../../src/adapters/redis/connection.js';
+import { redisFailure } from '../../src/adapters/redis/failures.js';
+import { createApi } from '../../src/api/create-api.js';
+import { parseInstruments } from '../../src/domain/instruments.js';
+import { generateKey } from '../../src/domain/keys.js';
+import { StoreFaultError, StoreUnavailableError } from '../../src/ports/store-errors.js';
+import { TEST_SYMBOLS } from '../support/api.js';
+import { openTestStore } from '../support/stores.js';
+
+describe('store failures vs bugs in the error handler', () => {
+  it('a plain error stays a bare 500; store failures are 503 with their code and what was not recorded', async () => {
+    const t = await openTestStore('sqlite');
+    const app = await createApi({
+      store: t.store,
+      apiKeys: [generateKey()],
+      instruments: parseInstruments(TEST_SYMBOLS),
+      defaultMode: 'paper',
+      controlRateLimit: 10,
+    });
+    app.post('/bug', async () => {
+      throw new Error('secret detail of a bug');
+    });
+    app.post('/unavailable', async () => {
+      throw new StoreUnavailableError('redis x: Command timed out');
+    });
+    app.get('/fault', async () => {
+      throw new StoreFaultError('empty', 'the control record is missing');
+    });
+    try {
+      const bug = await app.inject({ method: 'POST', url: '/bug' });
+      expect(bug.statusCode).toBe(500);
+      expect(bug.json()).toEqual({
+        statusCode: 500,
+        code: 'TCS_INTERNAL',
+        error: 'Internal Server Error',
+        message: 'internal server error',
+      });
+      const unavailable = (await app.inject({ method: 'POST', url: '/unavailable' })).json();
+      expect(unavailable).toMatchObject({ statusCode: 503, code: 'TCS_STORE_UNAVAILABLE' });
+      expect(unavailable.message).toMatch(/^The change was NOT recorded.*Command timed out.*halts on its own/);
+      const fault = (await app.inject({ method: 'GET', url: '/fault' })).json();
+      expect(fault).toMatchObject({ statusCode: 503, code: 'TCS_STORE_FAULT' });
+      expect(fault.message).toMatch(/\(empty\): the control record is missing/);
+    } finally {
+      await app.close();
+      await t.cleanup();
+    }
+  });
+
+  it('classifies Redis connection and refusal errors as unavailable, with the password masked; others stay bugs', () => {
+    const url = 'redis://:hunter2@127.0.0.1:1/0';
+    const classify = redisFailure('redis://:***@127.0.0.1:1/0 (prefix tcs:)', redactorFor(url));
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1 (auth hunter2)'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(classify(refused)?.message).toBe(
+      'redis redis://:***@127.0.0.1:1/0 (prefix tcs:): connect ECONNREFUSED 127.0.0.1:1 (auth ***)',
+    );
+    const readOnly = Object.assign(new Error("READONLY You can't write against a read only replica."), {
+      name: 'ReplyError',
+    });
+    expect(classify(readOnly)).toBeInstanceOf(StoreUnavailableError);
+    expect(classify(new Error('Command timed out'))).toBeInstanceOf(StoreUnavailableError);
+    expect(classify(Object.assign(new Error('ERR wrong number of arguments'), { name: 'ReplyError' }))).toBeNull();
+    expect(classify(new SyntaxError('Unexpected token'))).toBeNull();
+  });
+});

@@ -35,15 +35,11 @@ export class ChainWalk {
   /** Checks the next entry present; a problem names the first seq that is wrong. */
   next(entry: ChainEntry): ChainProblem | null {
     const { head } = this;
-    if (entry.seq !== this.expected) {
-      if (this.expected <= head.seq) return missing(this.expected, Math.min(entry.seq, head.seq + 1) - 1, head.seq);
+    const gap = this.gapBefore(entry.seq);
+    if (gap) return gap;
+    if (entry.seq !== this.expected)
       return { seq: this.expected, reason: `expected seq ${this.expected}, found ${entry.seq}` };
-    }
-    if (entry.seq > head.seq)
-      return {
-        seq: entry.seq,
-        reason: `entry lies beyond the chain head (seq ${head.seq}): written without moving it`,
-      };
+    if (entry.seq > head.seq) return beyondHead(entry.seq, head.seq);
     if (entry.prev_hash !== this.prev)
       return { seq: entry.seq, reason: 'prev_hash does not match the previous entry hash' };
     if (chainHash(this.prev, entry) !== entry.hash)
@@ -55,11 +51,26 @@ export class ChainWalk {
     return null;
   }
 
+  /**
+   * Entries the head accounts for that are absent before `seq`. Adapters ask it before reporting
+   * something wrong with the entry at `seq` itself (unreadable), so the first bad seq comes first.
+   */
+  gapBefore(seq: number): ChainProblem | null {
+    if (seq > this.expected && this.expected <= this.head.seq)
+      return missing(this.expected, Math.min(seq - 1, this.head.seq), this.head.seq);
+    return null;
+  }
+
   /** After the last entry present: entries the head accounts for but that are gone. */
   end(): ChainProblem | null {
     if (this.expected <= this.head.seq) return missing(this.expected, this.head.seq, this.head.seq);
     return null;
   }
+}
+
+/** An entry found at `seq` although the head says the chain ends at `headSeq`. */
+export function beyondHead(seq: number, headSeq: number): ChainProblem {
+  return { seq, reason: `entry lies beyond the chain head (seq ${headSeq}): written without moving it` };
 }
 
 function missing(from: number, to: number, headSeq: number): ChainProblem {

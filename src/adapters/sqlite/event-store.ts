@@ -75,7 +75,8 @@ function verifyRows(rows: Iterable<EventRow>, count: number, head: ChainHead): C
     try {
       body = JSON.parse(row.body) as Record<string, unknown>;
     } catch {
-      return { ok: false, count, firstBad: { seq: row.seq, reason: 'body is not valid JSON' } };
+      const firstBad = walk.gapBefore(row.seq) ?? { seq: row.seq, reason: 'body is not valid JSON' };
+      return { ok: false, count, firstBad };
     }
     const problem = walk.next({ ...row, body });
     if (problem) return { ok: false, count, firstBad: problem };

@@ -109,8 +109,10 @@ Options:
     summary: 'Check the audit trail: `tcs audit verify` re-hashes the whole chain',
     help: `Usage: tcs audit verify
 
-Re-hashes every entry of the event store (STORE_URL) and checks each link of the chain.
-Exits 0 when intact; exits 1 naming the first bad entry when anything was altered or removed.
+Re-hashes every entry of the event store (STORE_URL), checks each link of the chain, and holds
+its end against the head stored with every append, so entries cut from the end are noticed too.
+Exits 0 when intact; exits 1 naming the first bad entry and why when anything was altered,
+removed or added behind the service's back.
 
 Options:
   -h, --help   This help.`,

@@ -26,3 +26,15 @@ export function chainHash(prevHash: string, fields: ChainedFields): string {
   });
   return createHash('sha256').update(prevHash).update(canonical).digest('hex');
 }
+
+/**
+ * The `at` an entry is stored with: the caller's, unless that is earlier than the previous entry's,
+ * in which case the previous entry's. Two processes stamp their times before they race for the next
+ * seq, so the loser's time can be a few ms behind the winner's; raising it (never lowering it) keeps
+ * seq order and time order the same, which time-filtered queries and readers of the trail rely on.
+ * `previous` is null for the first entry.
+ */
+export function chainedAt(provided: string, previous: string | null): string {
+  if (previous === null) return provided;
+  return Date.parse(provided) < Date.parse(previous) ? previous : provided;
+}

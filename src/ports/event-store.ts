@@ -6,7 +6,10 @@
 export interface NewAuditEvent {
   /** e.g. `decision`, `control`, `command_executed`, `kill_reset`. */
   kind: string;
-  /** ISO 8601 UTC. */
+  /**
+   * ISO 8601 UTC: when the caller says it happened. The store keeps it unless it is earlier than the
+   * previous entry's `at`, in which case the entry is stored with the previous entry's (see `append`).
+   */
   at: string;
   /** The instrument the entry is about, if any; used by the `symbol` filter. */
   symbol?: string | null;
@@ -16,6 +19,7 @@ export interface NewAuditEvent {
 export interface AuditEvent {
   /** 1, 2, 3, … with no gaps. */
   seq: number;
+  /** As stored: never earlier than the previous entry's, so seq order is time order. */
   at: string;
   kind: string;
   symbol: string | null;
@@ -43,11 +47,21 @@ export type ChainVerification =
   { ok: true; count: number; head: string } | { ok: false; count: number; firstBad: { seq: number; reason: string } };
 
 export interface EventStore {
-  /** Appends atomically, assigning the next seq and chaining the hash. Safe across processes. */
+  /**
+   * Appends atomically, assigning the next seq, chaining the hash and moving the chain head (seq,
+   * hash) in the same step. Safe across processes. `at` is fixed in that step as
+   * max(event.at, previous entry's at), so seq order is time order even when two processes stamped
+   * their times before racing for the seq; the returned entry carries the stored `at`.
+   */
   append(event: NewAuditEvent): Promise<AuditEvent>;
   /** Newest first (seq descending). */
   query(query: EventQuery): Promise<AuditEvent[]>;
-  /** Re-hashes the whole chain; names the first entry that does not match. */
+  /**
+   * Re-hashes the whole chain from one consistent snapshot and holds it against the head; names the
+   * first bad seq and why: an entry missing (in the middle, or cut from the end), an entry whose
+   * hash or link does not match, an entry beyond the head, or a head that does not match the last
+   * entry (e.g. the last entry rewritten with a fresh hash).
+   */
   verify(): Promise<ChainVerification>;
   /** Number of entries. */
   count(): Promise<number>;

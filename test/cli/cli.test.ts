@@ -135,4 +135,20 @@ describe('tcs', () => {
     expect(bad.stderr).toMatch(/audit trail BROKEN at entry 3/);
     expect((await run(['audit'], {}, dir)).code).toBe(2);
   });
+
+  it('audit verify exits 1 naming the first missing entry when the newest entries were deleted', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
+    const path = join(dir, 'audit.db');
+    const store = await openSqliteStore({ path });
+    for (let i = 1; i <= 5; i++)
+      await store.events.append({ kind: 'decision', at: new Date(i * 1000).toISOString(), body: { cycle: i } });
+    await store.close();
+    const db = new Database(path);
+    expect(db.prepare('DELETE FROM events WHERE seq >= 4').run().changes).toBe(2);
+    db.close();
+    const bad = await run(['audit', 'verify'], { STORE_URL: `sqlite:${path}` }, dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).not.toMatch(/intact/);
+    expect(bad.stderr).toMatch(/audit trail BROKEN at entry 4: .*missing/);
+  });
 });

@@ -1,21 +1,17 @@
 /**
- * The audit chain as the Redis scripts see it: the head {seq, hash}, how a new entry is hashed
+ * The audit chain as the Redis scripts see it: the head {seq, hash, at}, how a new entry is hashed
  * (sha256 in TypeScript, since Redis Lua has none) and turned into script keys and arguments, and
  * how a stored entry is decoded. Shared by the event store and the control store, which both extend
  * the same chain, and by one mutex so writers in this process take turns.
  */
 import type { Redis } from 'ioredis';
 import { canonicalJson } from '../../domain/canonical-json.js';
-import { chainHash, GENESIS_HASH } from '../../domain/hash-chain.js';
+import type { ChainHead } from '../../domain/chain-walk.js';
+import { chainedAt, chainHash, GENESIS_HASH } from '../../domain/hash-chain.js';
 import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
 import { Mutex } from './cas-retry.js';
 import type { RedisKeys } from './keys.js';
 import type { LuaArg } from './lua-script.js';
-
-export interface ChainHead {
-  seq: number;
-  hash: string;
-}
 
 /** An entry hashed against a head, ready for a script that calls `append_entry`. */
 export interface PreparedEntry {
@@ -29,16 +25,21 @@ export interface PreparedEntry {
 /** What a chain-extending script answered. */
 export type ChainWriteOutcome = { ok: true } | { ok: false; head: ChainHead } | { ok: false; epochMoved: true };
 
-export function parseHead(seq: string | null | undefined, hash: string | null | undefined): ChainHead {
-  return { seq: seq ? Number(seq) : 0, hash: hash ?? GENESIS_HASH };
+/** The head as stored; `at` is null for the empty chain and for heads written before it was kept. */
+export function parseHead(
+  seq: string | null | undefined,
+  hash: string | null | undefined,
+  at: string | null | undefined,
+): ChainHead {
+  return { seq: seq ? Number(seq) : 0, hash: hash ?? GENESIS_HASH, at: at ? at : null };
 }
 
 export function parseChainWriteReply(reply: unknown): ChainWriteOutcome {
   if (!Array.isArray(reply)) throw new Error(`unexpected reply from a Redis chain script: ${String(reply)}`);
-  const [code, seq, hash] = reply as [number, string?, string?];
+  const [code, seq, hash, at] = reply as [number, string?, string?, string?];
   if (code === 1) return { ok: true };
   if (code === -1) return { ok: false, epochMoved: true };
-  return { ok: false, head: parseHead(seq, hash) };
+  return { ok: false, head: parseHead(seq, hash, at) };
 }
 
 export class AuditChain {
@@ -57,8 +58,8 @@ export class AuditChain {
   }
 
   async readHead(): Promise<ChainHead> {
-    const [seq, hash] = await this.redis.hmget(this.keys.eventHead, 'seq', 'hash');
-    this.cached = parseHead(seq, hash);
+    const [seq, hash, at] = await this.redis.hmget(this.keys.eventHead, 'seq', 'hash', 'at');
+    this.cached = parseHead(seq, hash, at);
     return this.cached;
   }
 
@@ -71,15 +72,23 @@ export class AuditChain {
     this.cached = null;
   }
 
-  prepare(head: ChainHead, input: NewAuditEvent): PreparedEntry {
+  /**
+   * Hashes `input` as the entry after `head`. Its `at` is raised to the head's when the caller's is
+   * earlier (two processes stamp before they race), so seq order is time order. That `at` is decided
+   * here, not in the script, because the hash covering it is computed here; it stays right because
+   * the script commits only while the head's seq and hash are still the ones given, and that hash
+   * covers the head entry's `at`. A head that moved sends the caller back here with the new one.
+   */
+  async prepare(head: ChainHead, input: NewAuditEvent): Promise<PreparedEntry> {
     const seq = head.seq + 1;
+    const at = chainedAt(input.at, await this.lastAt(head));
     const symbol = input.symbol ?? null;
     const bodyJson = canonicalJson(input.body);
     // The stored body is canonical JSON; hash and return the parsed form so that what callers get
     // back is exactly what a later query or verify will see.
     const body = JSON.parse(bodyJson) as Record<string, unknown>;
-    const hash = chainHash(head.hash, { seq, at: input.at, kind: input.kind, symbol, body });
-    const event: AuditEvent = { seq, at: input.at, kind: input.kind, symbol, body, prev_hash: head.hash, hash };
+    const hash = chainHash(head.hash, { seq, at, kind: input.kind, symbol, body });
+    const event: AuditEvent = { seq, at, kind: input.kind, symbol, body, prev_hash: head.hash, hash };
     return {
       event,
       keys: [this.keys.eventHead, this.keys.eventEntry(seq), ...this.keys.eventIndexes(input.kind, symbol)],
@@ -87,7 +96,7 @@ export class AuditChain {
         head.seq,
         head.hash,
         seq,
-        input.at,
+        at,
         input.kind,
         symbol === null ? '0' : '1',
         symbol ?? '',
@@ -96,6 +105,12 @@ export class AuditChain {
         hash,
       ],
     };
+  }
+
+  /** The head entry's `at`; read from the entry itself only for a head written before it kept one. */
+  private async lastAt(head: ChainHead): Promise<string | null> {
+    if (head.at !== null || head.seq === 0) return head.at;
+    return this.redis.hget(this.keys.eventEntry(head.seq), 'at');
   }
 }
 
@@ -111,4 +126,19 @@ export function decodeEntry(fields: Record<string, string>): AuditEvent | null {
     prev_hash: fields.prev_hash ?? '',
     hash: fields.hash ?? '',
   };
+}
+
+/** The raw fields of entries `seqs`, in one pipelined round trip ({} for an absent entry). */
+export async function readEntries(
+  redis: Redis,
+  keys: RedisKeys,
+  seqs: readonly number[],
+): Promise<Record<string, string>[]> {
+  const pipeline = redis.pipeline();
+  for (const seq of seqs) pipeline.hgetall(keys.eventEntry(seq));
+  const replies = (await pipeline.exec()) ?? [];
+  return replies.map(([err, fields]) => {
+    if (err) throw err;
+    return fields as Record<string, string>;
+  });
 }

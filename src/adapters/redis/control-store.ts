@@ -5,12 +5,13 @@
  * epoch goes back to the caller, whose decision was made on the old record.
  */
 import type { Redis } from 'ioredis';
+import type { ChainHead } from '../../domain/chain-walk.js';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
 import { randomUUID } from 'node:crypto';
 import { SYSTEM_STATES } from '../../domain/control.js';
 import type { ControlChange, ControlStore, ControlWriteResult } from '../../ports/control-store.js';
 import type { NewAuditEvent } from '../../ports/event-store.js';
-import type { AuditChain, ChainHead } from './audit-chain.js';
+import type { AuditChain } from './audit-chain.js';
 import { parseChainWriteReply, parseHead } from './audit-chain.js';
 import { retryCas } from './cas-retry.js';
 import type { RedisKeys } from './keys.js';
@@ -62,7 +63,7 @@ export class RedisControlStore implements ControlStore {
       .run(() =>
         retryCas('store adoption', async () => {
           const head = await this.chain.readHead();
-          const entry = this.chain.prepare(head, audit);
+          const entry = await this.chain.prepare(head, audit);
           const fields = Object.entries(record).flatMap(([k, v]) => (v === null ? [] : [k, String(v)]));
           const reply = await adoptScript.run(
             this.redis,
@@ -70,7 +71,7 @@ export class RedisControlStore implements ControlStore {
             [fields.length + 1, ...fields, this.keys.controlChannel, JSON.stringify(record), ...entry.args],
           );
           const outcome = parseChainWriteReply(reply);
-          if (outcome.ok) this.chain.remember({ seq: entry.event.seq, hash: entry.event.hash });
+          if (outcome.ok) this.chain.remember({ seq: entry.event.seq, hash: entry.event.hash, at: entry.event.at });
           else if ('head' in outcome) this.chain.remember(outcome.head);
           return outcome.ok ? true : undefined;
         }),
@@ -102,14 +103,14 @@ export class RedisControlStore implements ControlStore {
     const replies = await this.redis
       .multi()
       .hgetall(this.keys.control)
-      .hmget(this.keys.eventHead, 'seq', 'hash')
+      .hmget(this.keys.eventHead, 'seq', 'hash', 'at')
       .exec();
     const [recordReply, headReply] = replies ?? [];
     if (!recordReply || !headReply) throw new Error('control snapshot: the transaction was aborted');
     if (recordReply[0]) throw recordReply[0];
     if (headReply[0]) throw headReply[0];
-    const [seq, hash] = headReply[1] as (string | null)[];
-    return { record: decodeRecord(recordReply[1] as Record<string, string>), head: parseHead(seq, hash) };
+    const [seq, hash, at] = headReply[1] as (string | null)[];
+    return { record: decodeRecord(recordReply[1] as Record<string, string>), head: parseHead(seq, hash, at) };
   }
 
   /** Runs the control script; true when committed, false when the epoch or the head moved. */
@@ -121,7 +122,7 @@ export class RedisControlStore implements ControlStore {
   ): Promise<boolean> {
     const changed = change !== null;
     const next = change ?? current;
-    const entry = this.chain.prepare(head, audit);
+    const entry = await this.chain.prepare(head, audit);
     const reply = await controlWriteScript.run(
       this.redis,
       [this.keys.control, ...entry.keys],
@@ -140,7 +141,7 @@ export class RedisControlStore implements ControlStore {
       ],
     );
     const outcome = parseChainWriteReply(reply);
-    if (outcome.ok) this.chain.remember({ seq: entry.event.seq, hash: entry.event.hash });
+    if (outcome.ok) this.chain.remember({ seq: entry.event.seq, hash: entry.event.hash, at: entry.event.at });
     else if ('head' in outcome) this.chain.remember(outcome.head);
     return outcome.ok;
   }

@@ -5,16 +5,14 @@
  * TypeScript and commit through the compare-and-set script in lua-sources.ts.
  */
 import type { Redis } from 'ioredis';
-import { chainHash, GENESIS_HASH } from '../../domain/hash-chain.js';
 import type { AuditEvent, ChainVerification, EventQuery, EventStore, NewAuditEvent } from '../../ports/event-store.js';
 import type { AuditChain } from './audit-chain.js';
-import { decodeEntry, parseChainWriteReply, parseHead } from './audit-chain.js';
+import { decodeEntry, parseChainWriteReply, readEntries } from './audit-chain.js';
 import { retryCas } from './cas-retry.js';
 import type { RedisKeys } from './keys.js';
 import { appendEventScript } from './lua-sources.js';
+import { verifyChain } from './verify-chain.js';
 
-/** Entries fetched per round trip while verifying. */
-const VERIFY_BATCH = 500;
 /** Most entries a query reads from one index per round trip when a time filter may discard some. */
 const MAX_QUERY_BATCH = 1000;
 
@@ -28,10 +26,11 @@ export class RedisEventStore implements EventStore {
   append(input: NewAuditEvent): Promise<AuditEvent> {
     return this.chain.mutex.run(() =>
       retryCas('audit append', async () => {
-        const prepared = this.chain.prepare(await this.chain.head(), input);
+        const prepared = await this.chain.prepare(await this.chain.head(), input);
         const outcome = parseChainWriteReply(await appendEventScript.run(this.redis, prepared.keys, prepared.args));
         if (outcome.ok) {
-          this.chain.remember({ seq: prepared.event.seq, hash: prepared.event.hash });
+          const { seq, hash, at } = prepared.event;
+          this.chain.remember({ seq, hash, at });
           return prepared.event;
         }
         if ('head' in outcome) this.chain.remember(outcome.head);
@@ -65,36 +64,8 @@ export class RedisEventStore implements EventStore {
     return out;
   }
 
-  async verify(): Promise<ChainVerification> {
-    const [headSeq, headHash] = await this.redis.hmget(this.keys.eventHead, 'seq', 'hash');
-    const head = parseHead(headSeq, headHash);
-    let prev = GENESIS_HASH;
-    for (let start = 1; start <= head.seq; start += VERIFY_BATCH) {
-      const seqs: number[] = [];
-      for (let seq = start; seq <= Math.min(head.seq, start + VERIFY_BATCH - 1); seq++) seqs.push(seq);
-      const rows = await this.fetchRaw(seqs);
-      for (const [i, seq] of seqs.entries()) {
-        const bad = (reason: string): ChainVerification => ({ ok: false, count: head.seq, firstBad: { seq, reason } });
-        let event: AuditEvent | null;
-        try {
-          event = decodeEntry(rows[i] ?? {});
-        } catch {
-          return bad('body is not valid JSON');
-        }
-        if (event === null) return bad('entry is missing');
-        if (event.seq !== seq) return bad(`entry claims seq ${event.seq}`);
-        if (event.prev_hash !== prev) return bad('prev_hash does not match the previous entry');
-        if (chainHash(prev, event) !== event.hash) return bad('hash does not match the entry contents');
-        prev = event.hash;
-      }
-    }
-    if (prev !== head.hash)
-      return {
-        ok: false,
-        count: head.seq,
-        firstBad: { seq: head.seq, reason: 'chain head does not match the last entry' },
-      };
-    return { ok: true, count: head.seq, head: head.hash };
+  verify(): Promise<ChainVerification> {
+    return verifyChain(this.redis, this.keys);
   }
 
   async count(): Promise<number> {
@@ -120,18 +91,8 @@ export class RedisEventStore implements EventStore {
     return members.map(Number);
   }
 
-  private async fetchRaw(seqs: readonly number[]): Promise<Record<string, string>[]> {
-    const pipeline = this.redis.pipeline();
-    for (const seq of seqs) pipeline.hgetall(this.keys.eventEntry(seq));
-    const replies = (await pipeline.exec()) ?? [];
-    return replies.map(([err, fields]) => {
-      if (err) throw err;
-      return fields as Record<string, string>;
-    });
-  }
-
   private async fetch(seqs: readonly number[]): Promise<(AuditEvent | null)[]> {
-    return (await this.fetchRaw(seqs)).map(decodeEntry);
+    return (await readEntries(this.redis, this.keys, seqs)).map(decodeEntry);
   }
 }
 

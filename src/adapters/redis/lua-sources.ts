@@ -11,14 +11,27 @@ import { LuaScript } from './lua-script.js';
  * Shared by the scripts that extend the audit chain. Arguments from `first`:
  * expected head seq, expected head hash, seq, at, kind, has_symbol ('1'/'0'), symbol, body,
  * prev_hash, hash. Keys from `firstKey`: head, entry, then the index sorted sets.
+ *
+ * These two functions are the only writers of entries and of the head (seed only reads the head),
+ * and the head {seq, hash, at} is moved in the same script as the entry it points at, so verify()
+ * can hold the trail's tail against it. The compare is on seq and hash only: the hash covers the
+ * entry's `at`, so a matching hash also proves that the `at` the caller raised its own to (see
+ * audit-chain.ts) is still the last entry's. The head's `at` is kept only so that the next writer
+ * reads it with the head, in the same round trip.
  */
 const CHAIN_FUNCTIONS = `
-local function head_mismatch(head_key, expected_seq, expected_hash)
-  local head = redis.call('HMGET', head_key, 'seq', 'hash')
+local function head_mismatch(head_key, entry_key, expected_seq, expected_hash)
+  local head = redis.call('HMGET', head_key, 'seq', 'hash', 'at')
   local seq = head[1] or '0'
   local hash = head[2] or '${GENESIS_HASH}'
   if seq ~= expected_seq or hash ~= expected_hash then
-    return {0, seq, hash}
+    return {0, seq, hash, head[3] or ''}
+  end
+  -- An entry already under the next seq means the head was moved back behind our back: refuse
+  -- rather than overwrite the evidence. Checked before the script writes anything.
+  if redis.call('EXISTS', entry_key) == 1 then
+    return redis.error_reply('audit chain: an entry already exists beyond the head at seq ' .. seq ..
+      ' (the store was tampered with; run tcs audit verify)')
   end
   return false
 end
@@ -35,18 +48,18 @@ local function append_entry(first_key, first)
   for i = first_key + 2, #KEYS do
     redis.call('ZADD', KEYS[i], seq, seq)
   end
-  redis.call('HSET', head_key, 'seq', seq, 'hash', ARGV[first + 9])
+  redis.call('HSET', head_key, 'seq', seq, 'hash', ARGV[first + 9], 'at', ARGV[first + 3])
 end
 `;
 
 /**
  * KEYS: head, entry, indexes…  ARGV: the chain arguments.
- * Returns {1} when appended, {0, head_seq, head_hash} when the head moved.
+ * Returns {1} when appended, {0, head_seq, head_hash, head_at} when the head moved.
  */
 export const appendEventScript = new LuaScript(
   'append_event',
   `${CHAIN_FUNCTIONS}
-local moved = head_mismatch(KEYS[1], ARGV[1], ARGV[2])
+local moved = head_mismatch(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
 if moved then return moved end
 append_entry(1, 1)
 return {1}
@@ -68,7 +81,7 @@ if epoch ~= ARGV[1] then return {-1, epoch} end
 -- The expected store identity is the last argument: a store that was emptied or replaced since the
 -- decision (even one at the same epoch) is never written to.
 if redis.call('HGET', KEYS[1], 'store_id') ~= ARGV[#ARGV] then return {-1, epoch} end
-local moved = head_mismatch(KEYS[2], ARGV[10], ARGV[11])
+local moved = head_mismatch(KEYS[2], KEYS[3], ARGV[10], ARGV[11])
 if moved then return moved end
 if ARGV[2] == '1' then
   redis.call('HSET', KEYS[1], 'state', ARGV[3], 'epoch', ARGV[4], 'changed_at', ARGV[7])
@@ -175,7 +188,7 @@ export const adoptScript = new LuaScript(
   'adopt_store',
   `${CHAIN_FUNCTIONS}
 local n = tonumber(ARGV[1])
-local moved = head_mismatch(KEYS[2], ARGV[n + 3], ARGV[n + 4])
+local moved = head_mismatch(KEYS[2], KEYS[3], ARGV[n + 3], ARGV[n + 4])
 if moved then return moved end
 redis.call('DEL', KEYS[1])
 for i = 2, n - 1, 2 do

@@ -1,10 +1,12 @@
 /**
  * The one place that writes to the audit chain. Every writer (the event store's append, a control
- * change, a kill reset) calls `appendChained` inside its own IMMEDIATE transaction, so the seq and
- * prev hash it reads from the last row cannot be taken by another writer before the insert.
+ * change, a kill reset) calls `appendChained` inside its own IMMEDIATE transaction, so the head it
+ * reads cannot be taken by another writer before the insert. The head row (`event_head`) is moved
+ * in that same transaction: it is what the next entry chains to and what verify() holds the tail
+ * against, so rows deleted from the end, or a last row rewritten, no longer go unnoticed.
  */
 import { canonicalJson } from '../../domain/canonical-json.js';
-import { chainHash, GENESIS_HASH } from '../../domain/hash-chain.js';
+import { chainedAt, chainHash } from '../../domain/hash-chain.js';
 import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
 import type { SqliteDatabase } from './connection.js';
 
@@ -31,25 +33,45 @@ export function rowToEvent(row: EventRow): AuditEvent {
   };
 }
 
+/** The `event_head` row: the last entry's seq, hash and at (seq 0, GENESIS_HASH, null when empty). */
+export interface HeadRow {
+  seq: number;
+  hash: string;
+  at: string | null;
+}
+
 export type AppendChained = (event: NewAuditEvent) => AuditEvent;
+
+/** Prepares the head read once per connection; undefined means the row was removed behind our back. */
+export function headReader(db: SqliteDatabase): () => HeadRow | undefined {
+  const stmt = db.prepare<[], HeadRow>('SELECT seq, hash, at FROM event_head WHERE id = 1');
+  return () => stmt.get();
+}
 
 /** Prepares the statements once per connection; the returned function must run inside a transaction. */
 export function chainAppender(db: SqliteDatabase): AppendChained {
-  const last = db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1');
+  const readHead = headReader(db);
   const insert = db.prepare<[EventRow]>(
     'INSERT INTO events (seq, at, kind, symbol, body, prev_hash, hash) VALUES (@seq, @at, @kind, @symbol, @body, @prev_hash, @hash)',
   );
+  const moveHead = db.prepare<[HeadRow]>('UPDATE event_head SET seq = @seq, hash = @hash, at = @at WHERE id = 1');
   return (event) => {
     if (!db.inTransaction) throw new Error('appendChained must run inside a transaction');
-    const head = last.get();
-    const seq = (head?.seq ?? 0) + 1;
-    const prev_hash = head?.hash ?? GENESIS_HASH;
+    // Chained to the head, not to the last row: after rows were deleted from the end, the next entry
+    // must not quietly take their seqs and re-anchor a shortened trail.
+    const head = readHead();
+    if (head === undefined) throw new Error('sqlite: audit chain head missing (the file was tampered with)');
+    const seq = head.seq + 1;
+    const prev_hash = head.hash;
+    // Fixed here, under the write lock, against the entry it follows: seq order is time order.
+    const at = chainedAt(event.at, head.at);
     const text = canonicalJson(event.body);
     // Hash what will be read back (the parsed canonical text), so verify() re-derives the same bytes.
     const body = JSON.parse(text) as Record<string, unknown>;
     const symbol = event.symbol ?? null;
-    const hash = chainHash(prev_hash, { seq, at: event.at, kind: event.kind, symbol, body });
-    insert.run({ seq, at: event.at, kind: event.kind, symbol, body: text, prev_hash, hash });
-    return { seq, at: event.at, kind: event.kind, symbol, body, prev_hash, hash };
+    const hash = chainHash(prev_hash, { seq, at, kind: event.kind, symbol, body });
+    insert.run({ seq, at, kind: event.kind, symbol, body: text, prev_hash, hash });
+    moveHead.run({ seq, hash, at });
+    return { seq, at, kind: event.kind, symbol, body, prev_hash, hash };
   };
 }

@@ -1,12 +1,14 @@
 /**
  * EventStore over the `events` table: chained appends (one IMMEDIATE transaction each), indexed
- * newest-first queries, and verification that re-hashes the chain from a single read snapshot.
+ * newest-first queries, and verification that re-hashes the chain and holds its tail against the
+ * `event_head` row, all from a single read snapshot.
  */
-import { chainHash, GENESIS_HASH } from '../../domain/hash-chain.js';
+import { ChainWalk } from '../../domain/chain-walk.js';
+import type { ChainHead } from '../../domain/chain-walk.js';
 import type { AuditEvent, ChainVerification, EventQuery, EventStore, NewAuditEvent } from '../../ports/event-store.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './connection.js';
-import { rowToEvent } from './event-chain.js';
+import { headReader, rowToEvent } from './event-chain.js';
 import type { AppendChained, EventRow } from './event-chain.js';
 import { buildEventQuery } from './event-query.js';
 import type { FileIdentity } from './file-identity.js';
@@ -30,11 +32,16 @@ export class SqliteEventStore implements EventStore {
     const all = db.prepare<[], EventRow>(
       'SELECT seq, at, kind, symbol, body, prev_hash, hash FROM events ORDER BY seq',
     );
-    // A deferred transaction pins one snapshot, so a concurrent append cannot make the walk inconsistent.
-    // Count before iterating: better-sqlite3 allows no other statement while an iterator is open.
-    const verify = db.transaction(() => {
+    const readHead = headReader(db);
+    // A deferred transaction pins one snapshot (from its first read on), so the head, the count and
+    // the rows are of one instant and a concurrent append cannot make them disagree.
+    // Read before iterating: better-sqlite3 allows no other statement while an iterator is open.
+    const verify = db.transaction((): ChainVerification => {
+      const head = readHead();
       const count = this.countStmt.get()?.n ?? 0;
-      return verifyRows(all.iterate(), count);
+      if (head === undefined)
+        return { ok: false, count, firstBad: { seq: Math.max(count, 1), reason: 'the chain head record is missing' } };
+      return verifyRows(all.iterate(), count, head);
     });
     this.verifyTx = () => verify.deferred();
   }
@@ -63,24 +70,20 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-/** Walks rows in seq order; `count` is the number of entries in the trail either way. */
-function verifyRows(rows: Iterable<EventRow>, count: number): ChainVerification {
-  let prev = GENESIS_HASH;
-  let expectedSeq = 1;
+/** Walks rows in seq order against the head; `count` is the number of rows in the trail either way. */
+function verifyRows(rows: Iterable<EventRow>, count: number, head: ChainHead): ChainVerification {
+  const walk = new ChainWalk(head);
   for (const row of rows) {
-    const bad = (reason: string): ChainVerification => ({ ok: false, count, firstBad: { seq: row.seq, reason } });
-    if (row.seq !== expectedSeq) return bad(`expected seq ${expectedSeq}, found ${row.seq} (entries missing)`);
-    if (row.prev_hash !== prev) return bad('prev_hash does not match the previous entry hash');
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(row.body) as Record<string, unknown>;
     } catch {
-      return bad('body is not valid JSON');
+      const firstBad = walk.gapBefore(row.seq) ?? { seq: row.seq, reason: 'body is not valid JSON' };
+      return { ok: false, count, firstBad };
     }
-    const hash = chainHash(prev, { seq: row.seq, at: row.at, kind: row.kind, symbol: row.symbol, body });
-    if (hash !== row.hash) return bad('hash does not match the entry contents');
-    prev = row.hash;
-    expectedSeq += 1;
+    const problem = walk.next({ ...row, body });
+    if (problem) return { ok: false, count, firstBad: problem };
   }
-  return { ok: true, count, head: prev };
+  const problem = walk.end();
+  return problem ? { ok: false, count, firstBad: problem } : { ok: true, count, head: head.hash };
 }

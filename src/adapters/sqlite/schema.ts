@@ -3,6 +3,7 @@
  * IMMEDIATE transaction so two processes starting together cannot both apply the same step.
  */
 import { randomUUID } from 'node:crypto';
+import { GENESIS_HASH } from '../../domain/hash-chain.js';
 import type { SqliteDatabase } from './connection.js';
 
 interface Migration {
@@ -81,6 +82,30 @@ const MIGRATIONS: readonly Migration[] = [
         );
       `);
       db.prepare('UPDATE control SET store_id = ? WHERE id = 1 AND store_id IS NULL').run(randomUUID());
+    },
+  },
+  {
+    version: 3,
+    up(db) {
+      // The audit chain's head, moved in the same transaction as every entry it anchors (see
+      // event-chain.ts). Without it, deleting the newest rows left a shorter chain that verified.
+      // A table of its own rather than columns on `control`, so later changes to the control row
+      // never touch it. `at` is null only for the empty chain.
+      db.exec(`
+        CREATE TABLE event_head (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          seq INTEGER NOT NULL CHECK (seq >= 0),
+          hash TEXT NOT NULL,
+          at TEXT
+        );
+      `);
+      // An existing file is anchored at its current last row: what was already removed before this
+      // migration cannot be noticed, but from here on the tail is held in place.
+      db.prepare(
+        `INSERT INTO event_head (id, seq, hash, at)
+         SELECT 1, seq, hash, at FROM events ORDER BY seq DESC LIMIT 1`,
+      ).run();
+      db.prepare('INSERT OR IGNORE INTO event_head (id, seq, hash, at) VALUES (1, 0, ?, NULL)').run(GENESIS_HASH);
     },
   },
 ];

@@ -9,10 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../src/domain/canonical-json.js';
 import { describeRedis } from '../../../src/adapters/redis/connection.js';
 import { redisKeys } from '../../../src/adapters/redis/keys.js';
+import type { RedisKeys } from '../../../src/adapters/redis/keys.js';
 import { openRedisStore } from '../../../src/adapters/redis/redis-store.js';
 import type { Store } from '../../../src/ports/store.js';
 import { commandQueueContract } from '../../contracts/command-queue.contract.js';
 import { controlStoreContract } from '../../contracts/control-store.contract.js';
+import { eventStoreAnchorContract } from '../../contracts/event-store-anchor.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
 import { deletePrefix, requireRedis, TEST_REDIS_URL, uniquePrefix } from '../../support/redis.js';
@@ -71,6 +73,40 @@ eventStoreContract('redis', open, openSecond, {
     const prefix = prefixOf.get(store);
     if (prefix === undefined) throw new Error('tamper: not a store opened by this file');
     await admin.hset(redisKeys(prefix).eventEntry(seq), 'body', canonicalJson(newBody));
+  },
+});
+/** The key layout of a store opened by this file, for writes behind the adapter's back. */
+function layoutOf(store: Store): RedisKeys {
+  const prefix = prefixOf.get(store);
+  if (prefix === undefined) throw new Error('not a store opened by this file');
+  return redisKeys(prefix);
+}
+eventStoreAnchorContract('redis', open, openSecond, {
+  async deleteEntry(store, seq) {
+    const keys = layoutOf(store);
+    const [kind, symbol] = await admin.hmget(keys.eventEntry(seq), 'kind', 'symbol');
+    if (kind === null || kind === undefined) throw new Error(`deleteEntry: no event ${seq}`);
+    const tx = admin.multi().del(keys.eventEntry(seq));
+    for (const index of keys.eventIndexes(kind, symbol ?? null)) tx.zrem(index, String(seq));
+    await tx.exec();
+  },
+  async writeEntry(store, e) {
+    const keys = layoutOf(store);
+    const fields = {
+      seq: e.seq,
+      at: e.at,
+      kind: e.kind,
+      body: canonicalJson(e.body),
+      prev_hash: e.prev_hash,
+      hash: e.hash,
+    };
+    const tx = admin.multi().del(keys.eventEntry(e.seq)).hset(keys.eventEntry(e.seq), fields);
+    if (e.symbol !== null) tx.hset(keys.eventEntry(e.seq), 'symbol', e.symbol);
+    for (const index of keys.eventIndexes(e.kind, e.symbol)) tx.zadd(index, e.seq, String(e.seq));
+    await tx.exec();
+  },
+  async setHeadHash(store, hash) {
+    await admin.hset(layoutOf(store).eventHead, 'hash', hash);
   },
 });
 commandQueueContract('redis', open, openSecond);
@@ -191,6 +227,69 @@ describe('Redis store specifics', () => {
     } finally {
       await mine.close();
       await theirs.close();
+    }
+  });
+
+  it('verify names an entry that is missing from one of its query indexes', async () => {
+    const store = await open();
+    try {
+      for (let i = 1; i <= 3; i++)
+        await store.events.append({
+          kind: 'decision',
+          at: `2024-01-01T00:00:0${i}.000Z`,
+          symbol: 'BTC-USD',
+          body: { i },
+        });
+      expect((await store.events.verify()).ok).toBe(true);
+      // The entry stays, but a filtered query would silently skip it.
+      await admin.zrem(layoutOf(store).eventsByKindSymbol('decision', 'BTC-USD'), '3');
+      expect(await store.events.query({ limit: 10, kind: 'decision', symbol: 'BTC-USD' })).toHaveLength(2);
+      const result = await store.events.verify();
+      expect(result).toMatchObject({ ok: false, firstBad: { seq: 3 } });
+      if (!result.ok) expect(result.firstBad.reason).toMatch(/index/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses to append over an entry that lies beyond the head, rather than overwrite it', async () => {
+    const store = await open();
+    try {
+      await store.events.append({ kind: 'decision', at: '2024-01-01T00:00:01.000Z', body: { n: 1 } });
+      const entry2 = layoutOf(store).eventEntry(2);
+      await admin.hset(entry2, { seq: 2, at: '2024-01-01T00:00:02.000Z', kind: 'decision', body: '{"kept":true}' });
+      const before = await store.control.read();
+      await expect(
+        store.control.compareAndSet({
+          expectedEpoch: 0,
+          expectedStoreId: before.store_id,
+          next: { ...before, state: 'paused', epoch: 1, reason: 'r', changed_at: '2024-01-01T00:00:03.000Z' },
+          audit: { kind: 'control', at: '2024-01-01T00:00:03.000Z', body: {} },
+        }),
+      ).rejects.toThrow(/tampered/);
+      await expect(store.events.append({ kind: 'decision', at: '2024-01-01T00:00:03.000Z', body: {} })).rejects.toThrow(
+        /tampered/,
+      );
+      expect(await admin.hget(entry2, 'body')).toBe('{"kept":true}');
+      // Refused before anything was written: the control record did not move either.
+      expect(await store.control.read()).toMatchObject({ state: 'running', epoch: 0 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('orders by time after a head written without `at` (a store from before it was kept there)', async () => {
+    const a = await open();
+    const b = await openSecond();
+    try {
+      await a.events.append({ kind: 'decision', at: '2024-01-01T00:00:10.000Z', body: { n: 1 } });
+      await admin.hdel(layoutOf(a).eventHead, 'at');
+      const next = await b.events.append({ kind: 'decision', at: '2024-01-01T00:00:05.000Z', body: { n: 2 } });
+      expect(next).toMatchObject({ seq: 2, at: '2024-01-01T00:00:10.000Z' });
+      expect(await b.events.verify()).toMatchObject({ ok: true, count: 2, head: next.hash });
+    } finally {
+      await b.close();
+      await a.close();
     }
   });
 

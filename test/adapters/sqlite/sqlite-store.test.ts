@@ -15,10 +15,12 @@ import { buildEventQuery } from '../../../src/adapters/sqlite/event-query.js';
 import { migrate, SCHEMA_VERSION } from '../../../src/adapters/sqlite/schema.js';
 import { openSqliteStore } from '../../../src/adapters/sqlite/sqlite-store.js';
 import { canonicalJson } from '../../../src/domain/canonical-json.js';
+import { GENESIS_HASH } from '../../../src/domain/hash-chain.js';
 import type { EventQuery } from '../../../src/ports/event-store.js';
 import type { Store } from '../../../src/ports/store.js';
 import { commandQueueContract } from '../../contracts/command-queue.contract.js';
 import { controlStoreContract } from '../../contracts/control-store.contract.js';
+import { eventStoreAnchorContract } from '../../contracts/event-store-anchor.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
 import { readAll } from '../../contracts/support.js';
@@ -67,6 +69,32 @@ eventStoreContract('sqlite', open, openSecond, {
     } finally {
       db.close();
     }
+  },
+});
+/** Runs `write` on a separate connection straight to the store's file, behind the adapter's back. */
+function behindTheBack(store: Store, write: (db: Database.Database) => void): void {
+  const db = new Database(pathOf(store));
+  try {
+    write(db);
+  } finally {
+    db.close();
+  }
+}
+eventStoreAnchorContract('sqlite', open, openSecond, {
+  async deleteEntry(store, seq) {
+    behindTheBack(store, (db) => db.prepare('DELETE FROM events WHERE seq = ?').run(seq));
+  },
+  async writeEntry(store, e) {
+    behindTheBack(store, (db) =>
+      db
+        .prepare(
+          'INSERT OR REPLACE INTO events (seq, at, kind, symbol, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(e.seq, e.at, e.kind, e.symbol, canonicalJson(e.body), e.prev_hash, e.hash),
+    );
+  },
+  async setHeadHash(store, hash) {
+    behindTheBack(store, (db) => db.prepare('UPDATE event_head SET hash = ? WHERE id = 1').run(hash));
   },
 });
 commandQueueContract('sqlite', open, openSecond);
@@ -207,6 +235,50 @@ describe('sqlite store specifics', () => {
       expect(() => migrate(db)).toThrow(/newer/);
     } finally {
       db.close();
+    }
+  });
+
+  it('migrates a file from before the chain head by anchoring its last entry as the head', async () => {
+    const path = freshPath();
+    const first = await openSqliteStore({ path });
+    for (let i = 1; i <= 3; i++)
+      await first.events.append({ kind: 'decision', at: `2024-01-01T00:00:0${i}.000Z`, body: { i } });
+    const intact = await first.events.verify();
+    behindTheBack(first, (db) => {
+      // Back to what the version before the chain head wrote: no chain head.
+      db.exec('DROP TABLE event_head');
+      db.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+    });
+    await first.close();
+    const migrated = await openSqliteStore({ path });
+    try {
+      expect(intact.ok).toBe(true);
+      expect(await migrated.events.verify()).toEqual(intact);
+      // Anchored now: deleting the newest entry no longer leaves a shorter trail that verifies.
+      behindTheBack(migrated, (db) => db.prepare('DELETE FROM events WHERE seq = 3').run());
+      expect(await migrated.events.verify()).toMatchObject({ ok: false, firstBad: { seq: 3 } });
+    } finally {
+      await migrated.close();
+    }
+  });
+
+  it('migrates an empty file from before the chain head to the empty head', async () => {
+    const path = freshPath();
+    const first = await openSqliteStore({ path });
+    behindTheBack(first, (db) => {
+      db.exec('DROP TABLE event_head');
+      db.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+    });
+    await first.close();
+    const migrated = await openSqliteStore({ path });
+    try {
+      expect(await migrated.events.verify()).toEqual({ ok: true, count: 0, head: GENESIS_HASH });
+      expect((await migrated.events.append({ kind: 'decision', at: '2024-01-01T00:00:00.000Z', body: {} })).seq).toBe(
+        1,
+      );
+      expect((await migrated.events.verify()).ok).toBe(true);
+    } finally {
+      await migrated.close();
     }
   });
 

@@ -127,6 +127,37 @@ Options:
     },
   },
   {
+    name: 'store',
+    summary: 'Accept a store the processes refuse (empty, replaced, rolled back): `tcs store adopt --reason TEXT`',
+    help: `Usage: tcs store adopt --reason TEXT
+
+The processes refuse a store that is not the one they knew: one that lost its data (empty), another
+one at the same place (replaced), or one that went back in time (rolled back). Nothing trades on it.
+When that store is what you want (a restore, a new database on purpose), this command accepts it,
+audited: a new identity that names the one the trading latch remembers (TRADING_LATCH_PATH, default
+var/trading-latch.json), an epoch above every one seen, and the state killed when the store or the
+latch was killed, otherwise paused. Run it where the trading process runs (its latch is read), then
+restart the processes that held the old store. Exits 0 when adopted or when there is nothing to adopt.
+
+Options:
+  --reason TEXT   Why (required; recorded in the audit trail).
+  -h, --help      This help.`,
+    async run(args) {
+      const { positionals, values } = parseArgs({
+        args,
+        options: { reason: { type: 'string' } },
+        allowPositionals: true,
+        strict: true,
+      });
+      if (positionals.length !== 1 || positionals[0] !== 'adopt') {
+        throw new ConfigError('usage: tcs store adopt --reason TEXT');
+      }
+      if (!values.reason?.trim()) throw new ConfigError('tcs store adopt needs --reason TEXT (it is audited)');
+      const { adoptStore } = await import('../runtime/store-adopt.js');
+      return adoptStore(loadEnv(), values.reason.trim());
+    },
+  },
+  {
     name: 'keygen',
     summary: 'Print a new URL-safe key from 32 random bytes (for SERVICE_API_KEY or RISK_HMAC_SECRET)',
     help: `Usage: tcs keygen

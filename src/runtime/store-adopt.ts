@@ -1,0 +1,86 @@
+/**
+ * `tcs store adopt --reason TEXT`: the operator's explicit, audited acceptance of a store that the
+ * processes refuse as a fault — empty (lost its data), replaced (another identity) or rolled back
+ * (an older epoch). It writes a new control record with a fresh identity that names the identity the
+ * trading latch remembers (`adopted_from`), so the processes that remember that store accept this one;
+ * its epoch is above every epoch seen; its state is `killed` when the store or the latch was killed (a
+ * kill survives the loss of its store), otherwise `paused`, so nothing trades until an operator
+ * resumes. The adoption is the first entry of the new store's audit trail (or the next of its own).
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { openStore } from '../adapters/open-store.js';
+import { latchFile } from '../adapters/latch/latch-file.js';
+import type { ControlRecord } from '../domain/control.js';
+import { judgeRecord } from '../domain/store-identity.js';
+import { StoreFaultError } from '../ports/store-errors.js';
+import type { Store } from '../ports/store.js';
+import { readStoreUrl } from './config.js';
+import { readSafetyConfig } from './trading/safety-config.js';
+
+/** The record before adoption, null for an empty store. */
+async function currentRecord(store: Store): Promise<ControlRecord | null> {
+  try {
+    return await store.control.read();
+  } catch (err) {
+    if (err instanceof StoreFaultError && err.kind === 'empty') return null;
+    throw err;
+  }
+}
+
+export async function adoptStore(env: NodeJS.ProcessEnv, reason: string): Promise<number> {
+  const say = (message: string) => process.stderr.write(`tcs: ${message}\n`);
+  const latch = await latchFile(readSafetyConfig(env).latchPath).load();
+  const store = await openStore(readStoreUrl(env));
+  try {
+    const current = await currentRecord(store);
+    if (current && latch && judgeRecord({ storeId: latch.storeId, epoch: latch.epoch }, current).ok) {
+      say(
+        `the store is the one the latch knows (identity ${current.store_id}, epoch ${current.epoch}): nothing to adopt`,
+      );
+      return 0;
+    }
+    const at = new Date().toISOString();
+    const killed = current?.state === 'killed' || latch?.state === 'killed';
+    const adopted: ControlRecord = {
+      state: killed ? 'killed' : 'paused',
+      epoch: Math.max(current?.epoch ?? 0, latch?.epoch ?? 0) + 1,
+      reason: `store adopted: ${reason}`,
+      changed_at: at,
+      store_id: randomUUID(),
+      adopted_from: latch?.storeId ?? current?.store_id ?? null,
+    };
+    const brief = (r: { store_id?: string; storeId?: string; epoch: number; state: string }) => ({
+      store_id: r.store_id ?? r.storeId ?? null,
+      epoch: r.epoch,
+      state: r.state,
+    });
+    await store.control.adopt(adopted, {
+      kind: 'store_adopted',
+      at,
+      symbol: null,
+      body: {
+        reason,
+        actor: `operator:${process.env.USER ?? 'unknown'}@${hostname()}`,
+        found: current ? brief(current) : null,
+        latch: latch ? brief(latch) : null,
+        adopted: brief(adopted),
+      },
+    });
+    say(
+      `adopted ${store.description} as ${adopted.store_id} (from ${adopted.adopted_from ?? 'no known store'}): ` +
+        `${adopted.state} at epoch ${adopted.epoch}, recorded in the audit trail. ` +
+        (killed
+          ? 'It stays killed: end the kill with --reset-kill when trading may start again.'
+          : 'Nothing trades until an operator resumes (POST /control/resume).') +
+        ' Processes still holding the old store (an SQLite file that was deleted or replaced) must be restarted.',
+    );
+    if (!latch)
+      say(
+        'no trading latch was found here: a trading process that remembers another store will not accept this one until restarted',
+      );
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

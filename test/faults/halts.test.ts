@@ -1,0 +1,210 @@
+/**
+ * Fail closed with the real processes (`tcs api` and `tcs trade` as separate OS processes on a
+ * redis-server of the test's own):
+ *  - the control plane goes away (the API is SIGKILLed): within CONTROL_PLANE_TIMEOUT the trading
+ *    process halts, cancels its resting orders and opens nothing; when an API is back it resumes by
+ *    itself and records the halt in the audit trail;
+ *  - the store goes away (redis-server SIGKILLed): after STORE_LOSS_HALT_MS it halts the same way;
+ *    when the store comes back (its append-only file intact) it resumes by itself, and the halt is
+ *    in the audit trail, which verifies;
+ *  - a kill that the store forgets (redis restarted empty, the trading process SIGKILLed and
+ *    restarted) stays a kill: nothing trades on the empty store, and the operator's `tcs store adopt`
+ *    brings back `killed`, which the API refuses to leave.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openRedisStore } from '../../src/adapters/redis/redis-store.js';
+import { generateKey } from '../../src/domain/keys.js';
+import { PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
+import type { PortfolioDocument } from '../../src/domain/runtime-documents.js';
+import type { Store } from '../../src/ports/store.js';
+import { callApi, eventually } from '../support/fault-api.js';
+import { startApi, startTcs } from '../support/processes.js';
+import type { RunningProcess } from '../support/processes.js';
+import { startOwnRedis } from '../support/redis-server.js';
+import type { OwnRedis } from '../support/redis-server.js';
+import { PERMISSIVE_ENV } from '../support/trading.js';
+
+const CYCLE_MS = 300;
+
+interface Rig {
+  redis: OwnRedis;
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  key: string;
+  api: { proc: RunningProcess; baseUrl: string } | null;
+  trader: RunningProcess | null;
+  /** A plain connection to the same Redis, to read what the processes wrote. */
+  look: Store | null;
+}
+
+async function openRig(appendOnly: boolean): Promise<Rig> {
+  const redis = await startOwnRedis({ appendOnly });
+  const dir = mkdtempSync(join(tmpdir(), 'tcs-halts-'));
+  const key = generateKey();
+  const env = {
+    ...PERMISSIVE_ENV,
+    SERVICE_API_KEY: key,
+    RISK_HMAC_SECRET: generateKey(),
+    STORE_URL: redis.url,
+    CYCLE_SECONDS: String(CYCLE_MS / 1000),
+    HEARTBEAT_MS: '200',
+    API_HEARTBEAT_MS: '200',
+    CONTROL_PLANE_TIMEOUT: '1.5',
+    STORE_LOSS_HALT_MS: '1000',
+    STORE_TIMEOUT_MS: '1000',
+    LOG_LEVEL: 'info',
+  };
+  return { redis, dir, env, key, api: null, trader: null, look: null };
+}
+
+const lines = (proc: RunningProcess) =>
+  proc
+    .stdout()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { event: string } & Record<string, unknown>);
+
+/** Lines after the first one matching `from`. */
+function after(proc: RunningProcess, from: (l: { event: string } & Record<string, unknown>) => boolean) {
+  const all = lines(proc);
+  const i = all.findIndex(from);
+  return i < 0 ? [] : all.slice(i + 1);
+}
+
+async function startTrader(rig: Rig): Promise<RunningProcess> {
+  rig.trader = startTcs(['trade'], rig.env, rig.dir);
+  await rig.trader.waitFor(/"event":"cycle_start"/, 30_000);
+  return rig.trader;
+}
+
+async function restingIds(rig: Rig): Promise<string[]> {
+  rig.look ??= await openRedisStore({ url: rig.redis.url, timeoutMs: 2000 });
+  const portfolio = await rig.look.kv.get<PortfolioDocument>(PORTFOLIO_KEY);
+  return (portfolio?.openOrders ?? []).filter((o) => o.status === 'open').map((o) => o.clientOrderId);
+}
+
+const restingOrders = async (rig: Rig) => (await restingIds(rig)).length;
+
+describe('fail closed (real processes, own redis-server)', () => {
+  let rig: Rig | undefined;
+  afterEach(async () => {
+    await rig?.trader?.stop();
+    await rig?.api?.proc.stop();
+    await rig?.look?.close().catch(() => {});
+    await rig?.redis.cleanup();
+    if (rig) rmSync(rig.dir, { recursive: true, force: true });
+    rig = undefined;
+  }, 30_000);
+
+  it('a silent control plane halts trading and cancels resting orders; an API back resumes it, audited', async () => {
+    const r = (rig = await openRig(false));
+    r.api = await startApi(r.env);
+    const trader = await startTrader(r);
+    await eventually(async () => (await restingOrders(r)) > 0, 'a resting order', 20_000);
+
+    r.api.proc.child.kill('SIGKILL');
+    await trader.waitFor(/"event":"trading_halted","reason":"control_plane_lost"/, 15_000);
+    await trader.waitFor(/"event":"orders_cancelled","reason":"halt: control_plane_lost"/, 15_000);
+    expect(await restingOrders(r)).toBe(0);
+    // Alive and halted for at least 4 cycle lengths: its heartbeat moves, its cycles do not.
+    const halted = (l: { event: string; reason?: unknown }) => l.event === 'trading_halted';
+    await trader.waitFor(/"event":"orders_cancelled","reason":"halt: control_plane_lost"/);
+    const beats: number[] = [];
+    await eventually(
+      async () => {
+        const beat = await r.look!.kv.get<{ ts: number; halt: string | null }>('trading:heartbeat');
+        if (beat?.halt === 'control_plane_lost' && beat.ts !== beats.at(-1)) beats.push(beat.ts);
+        return beats.length > 1 && beats.at(-1)! - beats[0]! >= 4 * CYCLE_MS;
+      },
+      'heartbeats spanning four cycle lengths while halted',
+      20_000,
+    );
+    const whileHalted = after(trader, halted);
+    expect(whileHalted.filter((l) => l.event === 'order_submitted' || l.event === 'cycle_start')).toEqual([]);
+
+    r.api = await startApi(r.env);
+    await trader.waitFor(/"event":"trading_halt_ended"/, 15_000);
+    await eventually(
+      async () => after(trader, (l) => l.event === 'trading_halt_ended').some((l) => l.event === 'cycle_start'),
+      'cycles again',
+      15_000,
+    );
+    const [halt] = await r.look!.events.query({ kind: 'trading_halt', limit: 1 });
+    expect(halt?.body).toMatchObject({ reason: 'control_plane_lost' });
+  }, 90_000);
+
+  it('a lost store halts trading after STORE_LOSS_HALT_MS; the store back resumes it and the halt is audited', async () => {
+    const r = (rig = await openRig(true));
+    r.api = await startApi(r.env);
+    const trader = await startTrader(r);
+    await eventually(async () => (await restingOrders(r)) > 0, 'a resting order', 20_000);
+    const restingBefore = await restingIds(r);
+    await r.look!.close();
+    r.look = null;
+
+    await r.redis.kill();
+    await trader.waitFor(/"event":"trading_halted","reason":"store_unreachable"/, 15_000);
+    const haltedAt = lines(trader).length;
+    // Nothing can be opened without the store. Proven over a window in which the process was alive
+    // and trying: its heartbeat (every 200 ms) failed at least six times, on its own clock.
+    const failedBeats = () => (trader.stderr().match(/heartbeat write failed/g) ?? []).length;
+    const before = failedBeats();
+    await eventually(async () => failedBeats() - before >= 6, 'six failed heartbeats while halted', 20_000);
+    expect(
+      lines(trader)
+        .slice(haltedAt)
+        .filter((l) => l.event === 'order_submitted' || l.event === 'cycle_start'),
+    ).toEqual([]);
+
+    await r.redis.restart();
+    await trader.waitFor(/"event":"trading_halt_ended"/, 20_000);
+    // What rested when the store went away was cancelled once it was back (new cycles may rest new ones).
+    expect((await restingIds(r)).filter((id) => restingBefore.includes(id))).toEqual([]);
+    const [halt] = await r
+      .look!.events.query({ kind: 'trading_halt', limit: 5 })
+      .then((es) => es.filter((e) => e.body.reason === 'store_unreachable'));
+    expect(halt?.body).toMatchObject({ reason: 'store_unreachable' });
+    expect(await r.look!.events.verify()).toMatchObject({ ok: true });
+    const verify = startTcs(['audit', 'verify'], { STORE_URL: r.redis.url }, r.dir);
+    expect((await verify.exited).code).toBe(0);
+  }, 90_000);
+
+  it('a kill survives a store that comes back empty: nothing trades on it, and adoption brings back killed', async () => {
+    const r = (rig = await openRig(false));
+    r.api = await startApi(r.env);
+    const trader = await startTrader(r);
+    const kill = await callApi(r.api.baseUrl, r.key, 'POST', '/control/kill-switch', { reason: 'before the loss' });
+    expect(kill.status).toBe(200);
+    await trader.waitFor(/"event":"control_changed","state":"killed","epoch":1/);
+
+    await r.redis.restart({ empty: true });
+    trader.child.kill('SIGKILL');
+    await trader.exited;
+    const again = startTcs(['trade'], r.env, r.dir);
+    r.trader = again;
+    await again.waitFor(/not trading: the store has no control record/, 30_000);
+    // The API remembers the store it served: the empty one is a fault, never `running` at epoch 0.
+    const status = await callApi(r.api.baseUrl, r.key, 'GET', '/control/status');
+    expect(status.status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 4 * CYCLE_MS));
+    expect(lines(again).filter((l) => l.event === 'cycle_start' || l.event === 'order_submitted')).toEqual([]);
+    r.look = await openRedisStore({ url: r.redis.url, timeoutMs: 2000 });
+    await expect(r.look.control.read()).rejects.toMatchObject({ kind: 'empty' });
+
+    const adopt = startTcs(['store', 'adopt', '--reason', 'redis lost its data'], r.env, r.dir);
+    expect((await adopt.exited).code).toBe(0);
+    expect(await r.look.control.read()).toMatchObject({ state: 'killed', epoch: 2 });
+    await again.waitFor(/"event":"control_changed","state":"killed","epoch":2/, 30_000);
+    await eventually(
+      async () => (await callApi(r.api!.baseUrl, r.key, 'GET', '/control/status')).body.state === 'killed',
+      'the API to serve the adopted store',
+    );
+    expect((await callApi(r.api.baseUrl, r.key, 'POST', '/control/resume')).status).toBe(409);
+    expect(lines(again).filter((l) => l.event === 'cycle_start' || l.event === 'order_submitted')).toEqual([]);
+    const [adopted] = await r.look.events.query({ kind: 'store_adopted', limit: 1 });
+    expect(adopted?.body).toMatchObject({ reason: 'redis lost its data', latch: { state: 'killed', epoch: 1 } });
+  }, 120_000);
+});

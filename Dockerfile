@@ -33,8 +33,9 @@ COPY --from=build /app/dist ./dist
 # package.json: "type": "module" for dist/, and the version the API reports.
 COPY package.json ./
 COPY bin/tcs.mjs ./bin/tcs.mjs
-# var/ holds the default SQLite store (STORE_URL=sqlite:var/tcs.db); the code itself stays read-only.
-RUN mkdir -p var && chown node:node var
+# var/ holds the default SQLite store (STORE_URL=sqlite:var/tcs.db) and latch/ the trading latch
+# (a compose volume); both for the service's user only. The code itself stays read-only.
+RUN mkdir -p var latch && chown node:node var latch && chmod 700 var latch
 USER node
 ENTRYPOINT ["node", "bin/tcs.mjs"]
 CMD ["--help"]

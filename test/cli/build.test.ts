@@ -24,7 +24,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-describe('bin/build.mjs', () => {
+// Each test runs the TypeScript compiler once or twice over the whole project: tens of seconds on a
+// loaded 2-core CI machine, so the default 20 s test timeout is too short for what is not a speed test.
+describe('bin/build.mjs', { timeout: 90_000 }, () => {
   let dir = '';
   afterEach(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -80,6 +80,9 @@ describe('tcs', () => {
     expect(statSync(envPath).mode & 0o777).toBe(0o600);
     const env = parseEnv(readFileSync(envPath, 'utf8')) as Record<string, string>;
     expect(proc.stdout() + proc.stderr()).not.toContain(env.SERVICE_API_KEY!);
+    // The API listens first; the trading process, started once it does, creates the brand-new store
+    // (a store is never created by whoever merely opens it), so status answers 200 once it has.
+    await proc.waitFor(/trading process started/);
     const res = await fetch(`${match[1]}/control/status`, {
       headers: { authorization: `Bearer ${env.SERVICE_API_KEY}` },
     });

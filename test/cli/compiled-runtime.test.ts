@@ -60,6 +60,8 @@ describe('the compiled runtime', () => {
       STORE_URL: `sqlite:${join(dir, 'tcs.db')}`,
       CYCLE_SECONDS: '0.2',
       LOG_LEVEL: 'info',
+      // `tcs trade` runs alone here: no API to wait for (under `tcs start` the API beats anyway).
+      CONTROL_PLANE_TIMEOUT: '0',
       ...extra,
     };
   }

@@ -15,6 +15,7 @@ import { generateKey } from '../../src/domain/keys.js';
 import { closedPort, takePort } from '../support/ports.js';
 import { exitWithin, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
+import { initialised } from '../support/stores.js';
 
 const FAILS_WHEN_SUPERVISED = fileURLToPath(
   new URL('../fixtures/strategies/fails-when-supervised.ts', import.meta.url),
@@ -116,7 +117,7 @@ describe('tcs start stops instead of looping', () => {
 
   it('starting while killed says so on stderr: reason, since when, nothing trades, and the exact reset command', async () => {
     const e = env();
-    const store = await openSqliteStore({ path: join(dir, 'var', 'tcs.db') });
+    const store = await initialised(await openSqliteStore({ path: join(dir, 'var', 'tcs.db') }));
     const at = '2026-01-05T12:00:00.000Z';
     await applyControl(store.control, { type: 'control.kill', reason: 'venue outage' }, { actor: 'test', at });
     await store.close();

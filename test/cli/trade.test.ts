@@ -14,6 +14,7 @@ import type { Store } from '../../src/ports/store.js';
 import { generateKey } from '../../src/domain/keys.js';
 import { exitWithin, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
+import { initialised } from '../support/stores.js';
 
 describe('tcs trade on a killed store', () => {
   let dir = '';
@@ -30,9 +31,16 @@ describe('tcs trade on a killed store', () => {
   async function killedStore() {
     dir = mkdtempSync(join(tmpdir(), 'tcs-trade-'));
     const path = join(dir, 'tcs.db');
-    store = await openSqliteStore({ path });
+    store = await initialised(await openSqliteStore({ path }));
     await applyControl(store.control, { type: 'control.kill', reason: 'venue outage' }, { actor: 'test', at });
-    return { STORE_URL: `sqlite:${path}`, RISK_HMAC_SECRET: generateKey(), CYCLE_SECONDS: '0.2', LOG_LEVEL: 'info' };
+    // `tcs trade` runs alone here: no API to wait for.
+    return {
+      STORE_URL: `sqlite:${path}`,
+      RISK_HMAC_SECRET: generateKey(),
+      CYCLE_SECONDS: '0.2',
+      LOG_LEVEL: 'info',
+      CONTROL_PLANE_TIMEOUT: '0',
+    };
   }
   const trade = (args: string[], env: NodeJS.ProcessEnv) => {
     const proc = startTcs(['trade', ...args], env, dir);
@@ -66,7 +74,7 @@ describe('tcs trade on a killed store', () => {
     const second = trade(['--reset-kill', '--reason', 'too early'], env);
     const { code } = await exitWithin(second, 15_000);
     expect(code).toBe(1);
-    expect(second.stderr()).toMatch(/another trading process is running on this store \(pid \d+/);
+    expect(second.stderr()).toMatch(/another trading process holds this store's trading lease \(\d+@/);
     expect((await store!.control.read()).state).toBe('killed');
     expect(await store!.events.query({ kind: 'kill_reset', limit: 1 })).toHaveLength(0);
   });

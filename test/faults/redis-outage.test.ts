@@ -13,6 +13,7 @@ import type { ListeningApi } from '../support/fault-api.js';
 import { freePort, startOwnRedis } from '../support/redis-server.js';
 import type { OwnRedis } from '../support/redis-server.js';
 import { expectHealthDown, expectStoreFailure } from './expect-store-failure.js';
+import { initialised } from '../support/stores.js';
 
 const CONTROL_CALLS: Array<['GET' | 'POST', string, unknown?]> = [
   ['GET', '/control/status'],
@@ -31,7 +32,7 @@ describe('API over a Redis that fails', () => {
 
   beforeEach(async () => {
     redis = await startOwnRedis();
-    store = await openRedisStore({ url: redis.url, onError: () => {} });
+    store = await initialised(await openRedisStore({ url: redis.url, onError: () => {} }));
     api = await listenApi(store);
     expect((await api.call('GET', '/health')).status).toBe(200);
   });

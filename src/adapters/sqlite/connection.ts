@@ -13,6 +13,18 @@ export type SqliteDatabase = Database.Database;
 /** How long a statement waits for another process's write lock (STORE_TIMEOUT_MS; then SQLITE_BUSY). */
 const BUSY_TIMEOUT_MS = 500;
 
+/**
+ * Creates a missing file with mode 0600 (`wx`: never touches an existing one, which may be read-only
+ * on purpose — SQLite then opens it read-only and /health's write probe says so).
+ */
+function createPrivately(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}
+
 export function openDatabase(path: string, options: { mustExist?: boolean; timeoutMs?: number } = {}): SqliteDatabase {
   if (options.mustExist && !existsSync(path)) {
     throw new StoreFaultError(
@@ -25,7 +37,7 @@ export function openDatabase(path: string, options: { mustExist?: boolean; timeo
   // control state, the audit trail) is for the owner only: a directory created here is 0700, and a
   // new database file 0600 before SQLite opens it, since SQLite gives -wal and -shm the file's mode.
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  closeSync(openSync(path, 'a', 0o600));
+  createPrivately(path);
   const busyTimeoutMs = options.timeoutMs ?? BUSY_TIMEOUT_MS;
   const db = new Database(path, { timeout: busyTimeoutMs });
   try {

@@ -11,6 +11,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { finishOpenApiDocument } from './openapi-document.js';
 import { ErrorSchema } from './schemas.js';
 
 const require = createRequire(import.meta.url);
@@ -38,6 +39,8 @@ async function docs(app: FastifyInstance, { version }: { version: string }): Pro
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'SERVICE_API_KEY' } },
       },
     },
+    // The route schemas are written for Ajv (draft-07); this makes the generated document valid 3.0.3.
+    transformObject: (generated) => finishOpenApiDocument('openapiObject' in generated ? generated.openapiObject : {}),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },

@@ -13,6 +13,7 @@ import type { Clock } from '../ports/clock.js';
 import { systemClock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { authPlugin } from './auth.js';
+import { clientErrorHandler } from './client-errors.js';
 import { docsPlugin } from './docs.js';
 import { installErrorHandlers } from './errors.js';
 import { installJsonParser } from './json-parser.js';
@@ -47,6 +48,8 @@ export function apiServerOptions(logger: FastifyBaseLogger | boolean = false): F
     // Keep-alive sockets must not hold a shutdown open.
     forceCloseConnections: true,
     return503OnClosing: true,
+    // Errors of Node's HTTP parser get the standard body with a code too.
+    clientErrorHandler,
   };
 }
 

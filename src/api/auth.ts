@@ -2,8 +2,9 @@
  * Bearer authentication for /control and /reports (spec section 5). Every accepted key is compared
  * in constant time (sha256 digests through timingSafeEqual, all keys checked, no early exit), so
  * neither the key nor which rotation slot matched leaks through timing. The request learns only a
- * key id, never the key. `authPlugin` shares both (the `keyId` request decoration and the
- * `authenticate` hook) with every scope, under the name other plugins depend on.
+ * key id, never the key. A request with two Authorization headers is refused outright. `authPlugin`
+ * shares both (the `keyId` request decoration and the `authenticate` hook) with every scope, under
+ * the name other plugins depend on.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
@@ -48,6 +49,10 @@ export function bearerAuth(apiKeys: readonly string[]): onRequestHookHandler {
   const accepted: AcceptedKey[] = apiKeys.map((key) => ({ digest: digest(key), id: keyId(key) }));
 
   return function authenticate(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
+    if (authorizationHeaderCount(request.raw.rawHeaders) > 1) {
+      unauthorized(reply, 'more than one Authorization header: send exactly one', true);
+      return;
+    }
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
       unauthorized(reply, 'missing bearer token: send Authorization: Bearer <SERVICE_API_KEY>', false);
@@ -71,6 +76,16 @@ export function bearerAuth(apiKeys: readonly string[]): onRequestHookHandler {
     request.keyId = matchedId;
     done();
   };
+}
+
+/**
+ * Node keeps only the first of repeated Authorization headers (`request.headers`), so which
+ * credential counts would depend on header order; only the raw list shows them all.
+ */
+function authorizationHeaderCount(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'authorization') count++;
+  return count;
 }
 
 function unauthorized(reply: FastifyReply, message: string, invalidToken: boolean): void {

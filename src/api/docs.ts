@@ -1,19 +1,17 @@
 /**
  * API documentation: the OpenAPI 3 document (generated from the route schemas, so it always
  * reflects the current surface) at /openapi.json, Swagger UI at /docs and ReDoc at /redoc. ReDoc is
- * served from its npm bundle, never a CDN, so the page works offline. A named plugin, registered
+ * served from its npm bundle (less its CDN-loaded branding, see redoc-bundle.ts), never a CDN, so
+ * neither page reaches another host and both work offline. A named plugin, registered
  * before any route so that every route reaches the document.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { finishOpenApiDocument } from './openapi-document.js';
+import { loadRedocBundle } from './redoc-bundle.js';
 import { ErrorSchema } from './schemas.js';
-
-const require = createRequire(import.meta.url);
 
 export const API_TITLE = 'Trading Control Service';
 
@@ -26,8 +24,9 @@ async function docs(app: FastifyInstance, { version }: { version: string }): Pro
         title: API_TITLE,
         version,
         description:
-          'Control plane of the automated trading process. Public: /health, /metrics, docs. ' +
-          'Authenticated (Authorization: Bearer <SERVICE_API_KEY>): /control/* and /reports/*.',
+          // Markdown: code spans keep `<SERVICE_API_KEY>` text (bare, ReDoc takes it for an HTML tag).
+          'Control plane of the automated trading process. Public: `/health`, `/metrics`, docs. ' +
+          'Authenticated (`Authorization: Bearer <SERVICE_API_KEY>`): `/control/*` and `/reports/*`.',
       },
       tags: [
         { name: 'public', description: 'No authentication' },
@@ -38,6 +37,8 @@ async function docs(app: FastifyInstance, { version }: { version: string }): Pro
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'SERVICE_API_KEY' } },
       },
     },
+    // The route schemas are written for Ajv (draft-07); this makes the generated document valid 3.0.3.
+    transformObject: (generated) => finishOpenApiDocument('openapiObject' in generated ? generated.openapiObject : {}),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
@@ -49,8 +50,7 @@ async function docs(app: FastifyInstance, { version }: { version: string }): Pro
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const bundlePath = join(dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js');
-  const bundle = readFileSync(bundlePath);
+  const bundle = loadRedocBundle();
   app.get('/redoc/redoc.standalone.js', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(bundle),
   );

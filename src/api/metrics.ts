@@ -1,7 +1,8 @@
 /**
  * Prometheus metrics for the API process: request counts and durations by route and status,
  * control transitions by event and outcome, the current state as a gauge, process metrics, and the
- * trading process's metrics (published through the store) appended with their own process label.
+ * trading process's metrics (published through the store) merged in: both processes' default
+ * metrics share one family per name, told apart by the `process` label (exposition.ts).
  * `metricsPlugin` opens the registry, shares it as the `metrics` decoration and clears it on close.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -11,6 +12,7 @@ import { SYSTEM_STATES } from '../domain/control.js';
 import { TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
 import type { TradingMetricsDocument } from '../domain/runtime-documents.js';
 import type { Store } from '../ports/store.js';
+import { mergeExpositions } from './exposition.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,7 +35,7 @@ export const metricsPlugin = fp<{ store: Store }>(
 export interface ApiMetrics {
   registry: Registry;
   controlCalls: Counter<'event' | 'outcome'>;
-  /** The whole exposition text: this process, then the trading process's last published text. */
+  /** The whole exposition text: this process and the trading process's last published text, merged. */
   render(): Promise<string>;
 }
 
@@ -69,7 +71,7 @@ function createApiMetrics(store: Store): ApiMetrics {
     async render() {
       const own = await registry.metrics();
       const trading = await store.kv.get<TradingMetricsDocument>(TRADING_METRICS_KEY).catch(() => null);
-      return trading?.text ? `${own}\n${trading.text}` : own;
+      return mergeExpositions(trading?.text ? [own, trading.text] : [own]);
     },
   };
 }

@@ -53,11 +53,17 @@ export const TransitionResultSchema = Type.Object({
   changed_at: Type.String({ format: 'date-time' }),
 });
 
-export const ReasonBody = (defaultReason: string) =>
+/** The optional `{reason}` body; `example` is what the docs pre-fill (a real reason, not "string"). */
+export const ReasonBody = (defaultReason: string, example: string) =>
   Type.Object(
     {
       reason: Type.Optional(
-        Type.String({ minLength: 1, maxLength: REASON_MAX_LENGTH, description: `Why; defaults to "${defaultReason}"` }),
+        Type.String({
+          minLength: 1,
+          maxLength: REASON_MAX_LENGTH,
+          description: `Why; defaults to "${defaultReason}"`,
+          examples: [example],
+        }),
       ),
     },
     { additionalProperties: false },

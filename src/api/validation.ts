@@ -1,7 +1,8 @@
 /**
  * Request validation. Fastify's defaults coerce types and strip unknown fields; a control plane must
  * do neither, so bodies get an Ajv that refuses both (wrong type or unknown field → 422). Query
- * strings are text by nature, so only there are scalars coerced ("limit=5" → 5).
+ * strings are text by nature, so only there are scalars coerced ("limit=5" → 5), and an integer
+ * must be written in decimal digits ("0x10" and "1e3" are refused).
  */
 import { Ajv } from 'ajv';
 import type { AnySchema, ValidateFunction } from 'ajv';
@@ -22,10 +23,53 @@ export function strictValidatorCompiler(): FastifySchemaCompiler<AnySchema> {
   const strict = makeAjv(false);
   const coercing = makeAjv(true);
   return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'querystring' || httpPart === 'params' ? coercing : strict;
-    const validate: ValidateFunction = ajv.compile(schema);
+    if (httpPart === 'querystring' || httpPart === 'params') {
+      return decimalIntegersOnly(schema, coercing.compile(schema)) as ReturnType<FastifySchemaCompiler<AnySchema>>;
+    }
+    const validate: ValidateFunction = strict.compile(schema);
     return validate as ReturnType<FastifySchemaCompiler<AnySchema>>;
   };
+}
+
+/** Optional sign and decimal digits: what an operator types for an integer. */
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+
+/**
+ * Ajv coerces query text with JavaScript's Number(), which also reads "0x10" (16), "1e3" (1000),
+ * "1e309" (Infinity) and " 5" (5). Before coercion, every integer property of the schema must be
+ * decimal digits naming a safe integer; anything else is a validation error on that property.
+ */
+function decimalIntegersOnly(schema: AnySchema, validate: ValidateFunction): ValidateFunction {
+  const names = integerProperties(schema);
+  if (names.length === 0) return validate;
+  const checked = ((data: unknown) => {
+    for (const name of names) {
+      const raw = (data as Record<string, unknown> | null | undefined)?.[name];
+      if (typeof raw !== 'string' || (DECIMAL_INTEGER.test(raw) && Number.isSafeInteger(Number(raw)))) continue;
+      checked.errors = [
+        {
+          instancePath: `/${name}`,
+          schemaPath: `#/properties/${name}/type`,
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be a decimal integer',
+        },
+      ];
+      return false;
+    }
+    const valid = validate(data);
+    checked.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return checked;
+}
+
+function integerProperties(schema: AnySchema): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'integer')
+    .map(([name]) => name);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Metrics of the trading process (label process="trading", names prefixed tcs_trading_ so they
- * never collide with the API's own). Counters are derived from the event lines (`observe`), so a
+ * Metrics of the trading process (label process="trading"; its own metrics are prefixed tcs_trading_,
+ * prom-client's process and Node.js metrics keep their standard names, which the API shares). Counters are derived from the event lines (`observe`), so a
  * line and its metric can never disagree; the account and state gauges are set by the publisher.
  * The text is published to the store with the heartbeat and the API appends it to its /metrics.
  */
@@ -123,7 +123,8 @@ export class TradingMetrics {
   /** `margin`: the same rates the paper venue and the risk engine use. */
   constructor(private readonly margin: MarginTable = DEFAULT_MARGIN_TABLE) {
     this.registry.setDefaultLabels({ process: 'trading' });
-    collectDefaultMetrics({ register: this.registry, prefix: 'tcs_trading_' });
+    // No prefix: the same names as the API's process metrics, told apart by process="trading".
+    collectDefaultMetrics({ register: this.registry });
   }
 
   /** Counts what an event line reports. */

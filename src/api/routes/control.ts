@@ -21,6 +21,7 @@ import {
   protectedErrors,
   tooMany,
 } from '../schemas.js';
+import { OPTIONAL_BODY } from '../openapi-document.js';
 import { answer } from './control-failures.js';
 
 export interface ControlRouteOptions {
@@ -83,7 +84,8 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         summary: 'Pause the coordinator loop (open orders stay)',
         description: 'running → paused. Already paused: 200 with changed=false. Killed: 409.',
         security,
-        body: ReasonBody(DEFAULT_REASONS.pause),
+        body: ReasonBody(DEFAULT_REASONS.pause, 'maintenance window'),
+        [OPTIONAL_BODY]: true,
         response: { 200: TransitionResultSchema, ...conflict, ...tooMany, ...protectedErrors },
       },
     },
@@ -104,7 +106,8 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         description:
           'paused → running. Already running: 200 with changed=false. Killed: 409 (only a manual restart ends killed). Body optional.',
         security,
-        body: ReasonBody(DEFAULT_REASONS.resume),
+        body: ReasonBody(DEFAULT_REASONS.resume, 'maintenance done'),
+        [OPTIONAL_BODY]: true,
         response: { 200: TransitionResultSchema, ...conflict, ...tooMany, ...protectedErrors },
       },
     },
@@ -124,7 +127,8 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         description:
           'One-way; repeated calls answer 200 with the same shape. Never rate limited. Only a manual restart ends killed.',
         security,
-        body: ReasonBody(DEFAULT_REASONS.kill),
+        body: ReasonBody(DEFAULT_REASONS.kill, 'exchange incident'),
+        [OPTIONAL_BODY]: true,
         response: { 200: KillSwitchResultSchema, ...protectedErrors },
       },
     },

@@ -27,6 +27,8 @@ export async function run(): Promise<BenchResult> {
   const started = performance.now();
   const redis = await startOwnRedis();
   const store = await openRedisStore({ url: redis.url, onError: () => {} });
+  // A brand-new store, as its creator makes it (opening never creates the control record).
+  await store.control.initialise(new Date().toISOString());
   const api = await startApi(store);
   const figures: PhaseFigures[] = [];
   try {

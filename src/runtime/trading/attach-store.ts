@@ -52,7 +52,8 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
       if (!remembered) await store.control.initialise(new Date(options.now()).toISOString());
       const verdict = judgeRecord(memory, await store.control.read());
       if (!verdict.ok) throw new StoreFaultError(verdict.kind, verdict.message);
-      if (remembered === null) options.log.info({ latch: latch.path }, 'first start on this store: latch created');
+      if (remembered === null)
+        options.log.info({ latch: latch.path }, 'first start here: no latch yet; this store will be remembered in it');
       return { store, memory, remember };
     } catch (err) {
       await store?.close().catch(() => {});

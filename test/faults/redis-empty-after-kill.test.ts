@@ -17,7 +17,7 @@ import type { RunningProcess } from '../support/processes.js';
 import { startOwnRedis } from '../support/redis-server.js';
 import type { OwnRedis } from '../support/redis-server.js';
 import { expectHealthDown, expectStoreFailure } from './expect-store-failure.js';
-import { endAll, expectWaitingWithoutTrading, scratch, traderEnv } from './support.js';
+import { endAll, expectWaitingWithoutTrading, scratch, SLOW_BOUND_MS, traderEnv } from './support.js';
 
 /** The control record's key under the default prefix (src/adapters/redis/keys.ts). */
 const CONTROL_KEY = 'tcs:control';
@@ -49,23 +49,24 @@ describe('Redis restarted empty after a kill', () => {
 
     // A first start creates the control record (and the latch); the API then lets it trade.
     const first = trade();
-    await first.waitFor(/trading process started/, 60_000);
+    await first.waitFor(/trading process started/, SLOW_BOUND_MS);
     const api = await startApi(
       { SERVICE_API_KEY: key, STORE_URL: redis.url, STORE_TIMEOUT_MS: '3000' },
       {
         cwd: dirs.dir('redis-api'),
       },
+      SLOW_BOUND_MS,
     );
     procs.push(api.proc);
     const call = (method: 'GET' | 'POST', path: string, body?: unknown) =>
-      callApi(api.baseUrl, key, method, path, body);
-    await first.waitFor(/"event":"order_submitted"/, 60_000); // it trades while all is well
+      callApi(api.baseUrl, key, method, path, body, SLOW_BOUND_MS);
+    await first.waitFor(/"event":"order_submitted"/, SLOW_BOUND_MS); // it trades while all is well
 
     const killed = await call('POST', '/control/kill-switch', { reason: 'fault test' });
     expect(killed.status, JSON.stringify(killed.body)).toBe(200);
     expect(killed.body).toMatchObject({ action: 'killed' });
     expect((await call('GET', '/control/status')).body).toMatchObject({ state: 'killed', epoch: 1 });
-    await first.waitFor(/"event":"control_changed","state":"killed","epoch":1/, 30_000);
+    await first.waitFor(/"event":"control_changed","state":"killed","epoch":1/, SLOW_BOUND_MS);
 
     // Redis loses everything; the trading process dies and comes back with the same latch.
     await redis.restart({ empty: true });
@@ -84,7 +85,11 @@ describe('Redis restarted empty after a kill', () => {
     expect(await admin.hgetall(CONTROL_KEY)).toEqual({});
 
     // The API, still running, calls the empty store a fault on every route, and records nothing.
-    await eventually(async () => (await call('GET', '/health')).status === 503, '/health on the empty store');
+    await eventually(
+      async () => (await call('GET', '/health')).status === 503,
+      '/health on the empty store',
+      SLOW_BOUND_MS,
+    );
     expectHealthDown(await call('GET', '/health'), /empty/);
     expectStoreFailure(await call('GET', '/control/status'), 'TCS_STORE_FAULT');
     expectStoreFailure(await call('POST', '/control/kill-switch', { reason: 'again' }), 'TCS_STORE_FAULT');

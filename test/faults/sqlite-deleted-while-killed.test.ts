@@ -16,7 +16,7 @@ import { callApi } from '../support/fault-api.js';
 import { startApi, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { expectHealthDown, expectStoreFailure } from './expect-store-failure.js';
-import { endAll, expectWaitingWithoutTrading, scratch, traderEnv } from './support.js';
+import { endAll, expectWaitingWithoutTrading, scratch, SLOW_BOUND_MS, traderEnv } from './support.js';
 
 describe('SQLite file deleted while killed', () => {
   const dirs = scratch();
@@ -41,22 +41,23 @@ describe('SQLite file deleted while killed', () => {
 
     // A first start creates the database (and the latch); the API then lets it trade.
     const first = trade();
-    await first.waitFor(/trading process started/, 60_000);
+    await first.waitFor(/trading process started/, SLOW_BOUND_MS);
     const api = await startApi(
       { SERVICE_API_KEY: key, STORE_URL: `sqlite:${path}`, STORE_TIMEOUT_MS: '3000' },
       {
         cwd: dirs.dir('sqlite-api'),
       },
+      SLOW_BOUND_MS,
     );
     procs.push(api.proc);
     const call = (method: 'GET' | 'POST', path: string, body?: unknown) =>
-      callApi(api.baseUrl, key, method, path, body);
-    await first.waitFor(/"event":"order_submitted"/, 60_000); // it trades while all is well
+      callApi(api.baseUrl, key, method, path, body, SLOW_BOUND_MS);
+    await first.waitFor(/"event":"order_submitted"/, SLOW_BOUND_MS); // it trades while all is well
 
     const killed = await call('POST', '/control/kill-switch', { reason: 'fault test' });
     expect(killed.status, JSON.stringify(killed.body)).toBe(200);
     expect((await call('GET', '/control/status')).body).toMatchObject({ state: 'killed', epoch: 1 });
-    await first.waitFor(/"event":"control_changed","state":"killed","epoch":1/, 30_000);
+    await first.waitFor(/"event":"control_changed","state":"killed","epoch":1/, SLOW_BOUND_MS);
 
     // The database goes; the trading process dies and comes back with the same latch.
     for (const file of files) rmSync(file, { force: true });

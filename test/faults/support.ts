@@ -20,6 +20,13 @@ export const CYCLE_MS = 500;
 /** How long a waiting process is watched: 8 cycle lengths (the attach loop retries every second). */
 export const QUIET_WINDOW_MS = 8 * CYCLE_MS;
 
+/**
+ * Bound on a process starting, and on an API answer: these files assert what happens, not how fast
+ * (the API's own deadlines have their tests and bench/), and they share a 2-core machine with the
+ * twenty traders of twenty-traders.test.ts.
+ */
+export const SLOW_BOUND_MS = 60_000;
+
 /** The lease message of a trading process refused because another one owns the store. */
 export const LEASE_REFUSED = /another trading process holds this store's trading lease/;
 

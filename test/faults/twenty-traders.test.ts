@@ -18,11 +18,11 @@ import { exitWithin, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { openTestStore, STORE_KINDS } from '../support/stores.js';
 import type { TestStore } from '../support/stores.js';
-import { endAll, eventLines, LEASE_REFUSED, scratch, traderEnv } from './support.js';
+import { endAll, eventLines, LEASE_REFUSED, scratch, SLOW_BOUND_MS, traderEnv } from './support.js';
 
 const TRADERS = 20;
 /** Bound on twenty node processes starting together on a loaded 2-core machine. */
-const START_BOUND_MS = 120_000;
+const START_BOUND_MS = 2 * SLOW_BOUND_MS;
 
 describe.each(STORE_KINDS)('twenty trading processes started at once on %s', (kind) => {
   const dirs = scratch();
@@ -62,7 +62,7 @@ describe.each(STORE_KINDS)('twenty trading processes started at once on %s', (ki
     await winner.waitFor(/"event":"order_filled"/, 90_000);
     expect(winner.child.exitCode).toBeNull();
     winner.child.kill('SIGTERM'); // a clean stop: the current step finishes and is recorded
-    expect((await exitWithin(winner, 30_000)).code).toBe(0);
+    expect((await exitWithin(winner, SLOW_BOUND_MS)).code).toBe(0);
     for (const loser of losers) expect(loser.child.exitCode).toBe(1);
 
     await expectAuditAgreesWithAccount(t, eventLines(winner));

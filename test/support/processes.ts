@@ -105,10 +105,11 @@ export async function exitWithin(
 export async function startApi(
   env: NodeJS.ProcessEnv,
   placement?: ChildPlacement,
+  timeoutMs = 20_000,
 ): Promise<{ proc: RunningProcess; baseUrl: string }> {
   const proc = startTcs(['api'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }, placement);
   try {
-    const match = await proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);
+    const match = await proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/, timeoutMs);
     return { proc, baseUrl: match[1]! };
   } catch (err) {
     await proc.stop('SIGKILL');

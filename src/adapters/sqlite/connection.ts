@@ -25,7 +25,7 @@ export function openDatabase(path: string, options: { mustExist?: boolean; timeo
   // control state, the audit trail) is for the owner only: a directory created here is 0700, and a
   // new database file 0600 before SQLite opens it, since SQLite gives -wal and -shm the file's mode.
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  closeSync(openSync(path, 'a', 0o600));
+  createOwnerOnly(path);
   const busyTimeoutMs = options.timeoutMs ?? BUSY_TIMEOUT_MS;
   const db = new Database(path, { timeout: busyTimeoutMs });
   try {
@@ -41,4 +41,17 @@ export function openDatabase(path: string, options: { mustExist?: boolean; timeo
     throw err;
   }
   return db;
+}
+
+/**
+ * Creates the file 0600 when it does not exist, and leaves an existing one alone: opening that one
+ * for writing here would refuse a read-only database at start (EACCES), where SQLite opens it and
+ * the store reports every refused write (/health: write_refused).
+ */
+function createOwnerOnly(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
 }

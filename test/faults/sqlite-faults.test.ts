@@ -15,6 +15,7 @@ import type { Store } from '../../src/ports/store.js';
 import { callApi, listenApi } from '../support/fault-api.js';
 import type { ListeningApi } from '../support/fault-api.js';
 import { startApi } from '../support/processes.js';
+import { initialised } from '../support/stores.js';
 import { expectHealthDown, expectStoreFailure } from './expect-store-failure.js';
 
 const NOBODY = 65534;
@@ -39,7 +40,7 @@ describe('API over a SQLite file that fails', () => {
   });
 
   it('another connection holds the write lock: the kill switch and /health answer 503, not after 5 s', async () => {
-    store = await openSqliteStore({ path });
+    store = await initialised(await openSqliteStore({ path }));
     api = await listenApi(store);
     const holder = new Database(path);
     try {
@@ -54,7 +55,7 @@ describe('API over a SQLite file that fails', () => {
   });
 
   it('the control row is gone: a fault on /health, status and the kill switch (never "running, epoch 0")', async () => {
-    store = await openSqliteStore({ path });
+    store = await initialised(await openSqliteStore({ path }));
     api = await listenApi(store);
     const tamper = new Database(path);
     tamper.prepare('DELETE FROM control').run();
@@ -66,7 +67,7 @@ describe('API over a SQLite file that fails', () => {
 
   it('a read-only file (tcs api as nobody): /health is 503 with the write refused, the kill switch 503', async () => {
     // A store file made by its owner (nobody), then write-protected; the API, also nobody, opens it.
-    const seeded = await openSqliteStore({ path });
+    const seeded = await initialised(await openSqliteStore({ path }));
     await seeded.close();
     chmodSync(dir, 0o755);
     for (const file of [dir, path]) chownSync(file, NOBODY, NOBODY);

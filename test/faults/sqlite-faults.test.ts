@@ -15,8 +15,8 @@ import type { Store } from '../../src/ports/store.js';
 import { callApi, listenApi } from '../support/fault-api.js';
 import type { ListeningApi } from '../support/fault-api.js';
 import { startApi } from '../support/processes.js';
-import { expectHealthDown, expectStoreFailure } from './expect-store-failure.js';
 import { initialised } from '../support/stores.js';
+import { expectHealthDown, expectStoreFailure } from './expect-store-failure.js';
 
 const NOBODY = 65534;
 

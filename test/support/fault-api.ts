@@ -50,6 +50,7 @@ export async function callApi(
   method: 'GET' | 'POST',
   path: string,
   body?: unknown,
+  boundMs = ANSWER_BOUND_MS,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(base + path, {
     method,
@@ -58,7 +59,7 @@ export async function callApi(
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(ANSWER_BOUND_MS),
+    signal: AbortSignal.timeout(boundMs),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }

@@ -98,14 +98,23 @@ export async function exitWithin(
   }
 }
 
-/** Starts `tcs api` on a free port and resolves with its base URL once it listens. */
+/**
+ * Starts `tcs api` on a free port and resolves with its base URL once it listens. When it does not
+ * listen in time it is killed before the error is thrown: the caller never got it, so could not end it.
+ */
 export async function startApi(
   env: NodeJS.ProcessEnv,
   placement?: ChildPlacement,
+  timeoutMs = 20_000,
 ): Promise<{ proc: RunningProcess; baseUrl: string }> {
   const proc = startTcs(['api'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }, placement);
-  const match = await proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);
-  return { proc, baseUrl: match[1]! };
+  try {
+    const match = await proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/, timeoutMs);
+    return { proc, baseUrl: match[1]! };
+  } catch (err) {
+    await proc.stop('SIGKILL');
+    throw err;
+  }
 }
 
 /** Pids of the live processes whose parent is `pid` (Linux /proc). */

@@ -1,0 +1,116 @@
+/**
+ * Shared by the fault files that run the real `tcs api` and `tcs trade` as separate processes: temp
+ * directories (each process its own cwd, so the trading process's latch lives in its own
+ * var/trading-latch.json), the environment of a trading process that trades every half second, the
+ * event lines it printed, and the proof of an absence — a restarted trading process that says on its
+ * own stderr that it is waiting ("not trading: …"), stays alive for a window of several cycle
+ * lengths, and prints neither a cycle nor an order in it. Every process is ended by its own pid.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { generateKey } from '../../src/domain/keys.js';
+import type { RunningProcess } from '../support/processes.js';
+import { PERMISSIVE_ENV } from '../support/trading.js';
+
+/** CYCLE_SECONDS of every trading process here. */
+export const CYCLE_MS = 500;
+
+/** How long a waiting process is watched: 8 cycle lengths (the attach loop retries every second). */
+export const QUIET_WINDOW_MS = 8 * CYCLE_MS;
+
+/**
+ * Bound on a process starting, and on an API answer: these files assert what happens, not how fast
+ * (the API's own deadlines have their tests and bench/), and they share a 2-core machine with the
+ * twenty traders of twenty-traders.test.ts.
+ */
+export const SLOW_BOUND_MS = 60_000;
+
+/** The lease message of a trading process refused because another one owns the store. */
+export const LEASE_REFUSED = /another trading process holds this store's trading lease/;
+
+/** An event line of a process that trades: a cycle began or an order went to the venue. */
+const TRADED = /"event":"(cycle_start|order_submitted)"/;
+
+export type EventLine = { event: string } & Record<string, unknown>;
+
+/** Temp directories made by one test file, removed by `removeAll`. */
+export function scratch() {
+  const made: string[] = [];
+  return {
+    dir(label: string): string {
+      const dir = mkdtempSync(join(tmpdir(), `tcs-${label}-`));
+      made.push(dir);
+      return dir;
+    },
+    removeAll(): void {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A trading process on `storeUrl` that proposes an order every cycle, diagnostics at info on stderr. */
+export function traderEnv(storeUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...PERMISSIVE_ENV,
+    CYCLE_SECONDS: String(CYCLE_MS / 1000),
+    RISK_HMAC_SECRET: generateKey(),
+    STORE_URL: storeUrl,
+    LOG_LEVEL: 'info',
+    HEARTBEAT_MS: '200',
+    // A healthy store must not miss its deadline on a loaded 2-core machine.
+    STORE_TIMEOUT_MS: '3000',
+    ...extra,
+  };
+}
+
+/** The JSON event lines a process printed on stdout so far. */
+export function eventLines(proc: RunningProcess): EventLine[] {
+  return proc
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as EventLine);
+}
+
+/**
+ * Proves that `proc` trades nothing while the store is faulted: it must first say on stderr that it
+ * is not trading and why (`because`), then stay alive (not exited, not stopped) for QUIET_WINDOW_MS
+ * while `stillWaiting` holds at every look, and print no cycle_start and no order_submitted.
+ */
+export async function expectWaitingWithoutTrading(
+  proc: RunningProcess,
+  because: RegExp,
+  stillWaiting: () => Promise<void> = async () => {},
+): Promise<void> {
+  // Until it says so, it must not trade either: a cycle or an order fails at once, saying what it did.
+  const said = new RegExp(`not trading: [^\\n]*${because.source}`);
+  const saidBy = Date.now() + 60_000;
+  while (!said.test(proc.stderr())) {
+    expect(proc.stdout(), 'it traded instead of waiting').not.toMatch(TRADED);
+    expect(proc.child.exitCode, proc.stderr().slice(-2000)).toBeNull();
+    expect(Date.now(), `no ${said} on stderr:\n${proc.stderr().slice(-2000)}`).toBeLessThan(saidBy);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const until = Date.now() + QUIET_WINDOW_MS;
+  while (Date.now() < until) {
+    expect(proc.child.exitCode, proc.stderr().slice(-2000)).toBeNull();
+    await stillWaiting();
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(proc.child.exitCode, proc.stderr().slice(-2000)).toBeNull();
+  expect(processState(proc.child.pid!)).not.toBe('T'); // alive and running, not frozen
+  expect(proc.stdout(), 'it traded instead of waiting').not.toMatch(TRADED);
+}
+
+/** The state letter of a Linux process (R, S, D, T, Z…). */
+function processState(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
+}
+
+/** Ends every process still running, each by its own pid (SIGTERM, then SIGKILL after 10 s). */
+export async function endAll(procs: Array<RunningProcess | undefined>): Promise<void> {
+  await Promise.all(procs.map((p) => p?.stop()));
+}

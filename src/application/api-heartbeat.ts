@@ -14,6 +14,8 @@ export interface ApiHeartbeatDeps {
   clock: Clock;
   intervalMs: number;
   identity: { pid: number; host: string };
+  /** Must succeed before each beat (the API's trusted read of the control record); no beat otherwise. */
+  precondition?(): Promise<void>;
   onError(err: unknown): void;
 }
 
@@ -21,9 +23,13 @@ export interface ApiHeartbeatDeps {
 export function startApiHeartbeat(deps: ApiHeartbeatDeps): () => void {
   let seq = 0;
   const beat = () => {
-    seq += 1;
-    const doc: ApiHeartbeat = { ...deps.identity, ts: deps.clock.now(), seq };
-    deps.kv.set(API_HEARTBEAT_KEY, doc).catch(deps.onError);
+    const write = async () => {
+      await deps.precondition?.();
+      seq += 1;
+      const doc: ApiHeartbeat = { ...deps.identity, ts: deps.clock.now(), seq };
+      await deps.kv.set(API_HEARTBEAT_KEY, doc);
+    };
+    write().catch(deps.onError);
   };
   beat();
   const timer = setInterval(beat, deps.intervalMs);

@@ -1,11 +1,15 @@
 /**
- * Is this the store I knew? A process remembers the identity of the store it works on and the highest
- * control epoch it has seen (the trading process also keeps both in its latch file, so the memory
- * survives its restarts). A record read later is judged against that memory:
+ * Is this the store I knew? A process remembers the identity of the store it works on, the highest
+ * control epoch it has seen and, when that state was `killed`, the epoch of the kill (the trading
+ * process also keeps all of it in its latch file, so the memory survives its restarts). A record read
+ * later is judged against that memory:
  *  - another identity → `replaced` (a new file at the path, an empty Redis that someone re-created,
  *    another database), unless the record says it was adopted from the remembered identity by the
  *    operator's `tcs store adopt`;
- *  - the same identity with a lower epoch → `rolled_back` (a restored backup, a lost tail of writes).
+ *  - the same identity with a lower epoch → `rolled_back` (a restored backup, a lost tail of writes);
+ *  - a remembered kill with a record that is not killed: only a kill reset newer than that kill (an
+ *    audit entry `kill_reset`, looked up by the caller) explains it; otherwise the store went back to
+ *    before the kill and something moved it on (a resume on the restored record): `rolled_back`.
  * An empty store (no record at all) is judged by the adapters, which raise the `empty` fault.
  * A fault is never read as a fresh start; only the operator's adoption moves the memory to a new store.
  */
@@ -16,22 +20,30 @@ export interface StoreMemory {
   storeId: string | null;
   /** The highest epoch seen on that store. */
   epoch: number;
+  /** The epoch at which the state was seen `killed`, null when the last state seen was not killed. */
+  killedAt: number | null;
 }
 
 export type StoreVerdict =
   | { ok: true; memory: StoreMemory; adopted: boolean }
-  | { ok: false; kind: 'replaced' | 'rolled_back'; message: string };
+  | { ok: false; kind: 'replaced' | 'rolled_back'; message: string }
+  /** A remembered kill and a record that is not killed: judge again with the newest kill reset's epoch. */
+  | { ok: false; kind: 'needs_reset_proof' };
 
-export const NO_MEMORY: StoreMemory = { storeId: null, epoch: 0 };
+export const NO_MEMORY: StoreMemory = { storeId: null, epoch: 0, killedAt: null };
 
 export const ADOPT_HINT =
   'If this is intended (the store was restored or replaced on purpose), accept it with ' +
-  '`tcs store adopt --reason "…"` (audited); the system then starts paused, or killed if it was killed.';
+  '`tcs store adopt --reason "…"` (audited); the system then starts killed (or paused if nothing was lost).';
 
-export function judgeRecord(memory: StoreMemory, record: ControlRecord): StoreVerdict {
-  if (memory.storeId === null) return { ok: true, memory: remember(record), adopted: false };
+/**
+ * `lastResetEpoch`: the epoch written by the newest `kill_reset` in the store's audit trail (null when
+ * there is none), needed only for a `needs_reset_proof` verdict.
+ */
+export function judgeRecord(memory: StoreMemory, record: ControlRecord, lastResetEpoch?: number | null): StoreVerdict {
+  if (memory.storeId === null) return { ok: true, memory: remember(record, null), adopted: false };
   if (record.store_id !== memory.storeId) {
-    if (record.adopted_from === memory.storeId) return { ok: true, memory: remember(record), adopted: true };
+    if (record.adopted_from === memory.storeId) return { ok: true, memory: remember(record, null), adopted: true };
     return {
       ok: false,
       kind: 'replaced',
@@ -41,17 +53,27 @@ export function judgeRecord(memory: StoreMemory, record: ControlRecord): StoreVe
     };
   }
   if (record.epoch < memory.epoch) {
-    return {
-      ok: false,
-      kind: 'rolled_back',
-      message:
-        `the store went back in time: control epoch ${record.epoch}, but this process has seen ${memory.epoch} ` +
-        `(a restore or lost writes). ${ADOPT_HINT}`,
-    };
+    return rolledBack(
+      `control epoch ${record.epoch}, but this process has seen ${memory.epoch} (a restore or lost writes)`,
+    );
   }
-  return { ok: true, memory: { storeId: memory.storeId, epoch: record.epoch }, adopted: false };
+  if (memory.killedAt !== null && record.state !== 'killed') {
+    if (lastResetEpoch === undefined) return { ok: false, kind: 'needs_reset_proof' };
+    if (lastResetEpoch === null || lastResetEpoch <= memory.killedAt) {
+      return rolledBack(
+        `it says ${record.state} at epoch ${record.epoch}, but this process saw the kill at epoch ${memory.killedAt} ` +
+          'and the audit trail has no kill reset since (the store went back to before the kill)',
+      );
+    }
+  }
+  return { ok: true, memory: remember(record, memory.killedAt), adopted: false };
 }
 
-function remember(record: ControlRecord): StoreMemory {
-  return { storeId: record.store_id, epoch: record.epoch };
+function rolledBack(detail: string): StoreVerdict {
+  return { ok: false, kind: 'rolled_back', message: `the store went back in time: ${detail}. ${ADOPT_HINT}` };
+}
+
+function remember(record: ControlRecord, killedAt: number | null): StoreMemory {
+  const killed = record.state === 'killed' ? (killedAt ?? record.epoch) : null;
+  return { storeId: record.store_id, epoch: record.epoch, killedAt: killed };
 }

@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { openStore } from '../adapters/open-store.js';
 import { startApiHeartbeat } from '../application/api-heartbeat.js';
 import { withControl } from '../application/store-views.js';
+import { lastKillResetEpoch } from '../application/kill-reset-proof.js';
 import { trustedControl } from '../application/trusted-control.js';
 import { NO_MEMORY } from '../domain/store-identity.js';
 import { systemClock } from '../ports/clock.js';
@@ -32,7 +33,10 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const raw = await openStore(config.storeUrl, { timeoutMs: config.storeTimeoutMs });
   // The API remembers the store it serves: a store that empties, is replaced or goes back in time
   // under it is answered with 503, never served as a fresh `running` (src/application/trusted-control.ts).
-  const store = withControl(raw, trustedControl(raw.control, { memory: NO_MEMORY }));
+  const store = withControl(
+    raw,
+    trustedControl(raw.control, { memory: NO_MEMORY, lastResetEpoch: () => lastKillResetEpoch(raw.events) }),
+  );
   const app = Fastify(apiServerOptions(logger));
   let stopBeat = () => {};
   app.addHook('onClose', async () => {
@@ -54,6 +58,9 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   // Only an API that listens tells the trading process that someone can stop it.
   stopBeat = startApiHeartbeat({
     kv: raw.kv,
+    // Beat only while this API trusts the store: an API that answers every control call with 503 is
+    // no control plane, and the trading process must not take it for one.
+    precondition: async () => void (await store.control.read()),
     clock: systemClock,
     intervalMs: config.heartbeatMs,
     identity: { pid: process.pid, host: hostname() },

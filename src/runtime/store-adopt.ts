@@ -3,16 +3,17 @@
  * processes refuse as a fault — empty (lost its data), replaced (another identity) or rolled back
  * (an older epoch). It writes a new control record with a fresh identity that names the identity the
  * trading latch remembers (`adopted_from`), so the processes that remember that store accept this one;
- * its epoch is above every epoch seen; its state is `killed` when the store or the latch was killed (a
- * kill survives the loss of its store), otherwise `paused`, so nothing trades until an operator
- * resumes. The adoption is the first entry of the new store's audit trail (or the next of its own).
+ * its epoch is above every epoch seen; its state is `killed` when the store or the latch was killed,
+ * or the store lost data (a kill survives the loss of its store), otherwise `paused`, so nothing
+ * trades until an operator resumes. The adoption is the first entry of the new store's audit trail (or the next of its own).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { openStore } from '../adapters/open-store.js';
 import { latchFile } from '../adapters/latch/latch-file.js';
 import type { ControlRecord } from '../domain/control.js';
-import { judgeRecord } from '../domain/store-identity.js';
+import { lastKillResetEpoch, memoryOf } from '../application/kill-reset-proof.js';
+import { trustedControl } from '../application/trusted-control.js';
 import { StoreFaultError } from '../ports/store-errors.js';
 import type { Store } from '../ports/store.js';
 import { readStoreUrl } from './config.js';
@@ -28,20 +29,36 @@ async function currentRecord(store: Store): Promise<ControlRecord | null> {
   }
 }
 
+/** Whether a process remembering `memory` trusts this store as it is. */
+async function trustedBy(store: Store, memory: ReturnType<typeof memoryOf>): Promise<boolean> {
+  const events = store.events;
+  const view = trustedControl(store.control, { memory, lastResetEpoch: () => lastKillResetEpoch(events) });
+  return view.read().then(
+    () => true,
+    (err: unknown) => {
+      if (err instanceof StoreFaultError) return false;
+      throw err;
+    },
+  );
+}
+
 export async function adoptStore(env: NodeJS.ProcessEnv, reason: string): Promise<number> {
   const say = (message: string) => process.stderr.write(`tcs: ${message}\n`);
   const latch = await latchFile(readSafetyConfig(env).latchPath).load();
   const store = await openStore(readStoreUrl(env));
   try {
     const current = await currentRecord(store);
-    if (current && latch && judgeRecord({ storeId: latch.storeId, epoch: latch.epoch }, current).ok) {
+    if (current && latch && (await trustedBy(store, memoryOf(latch)))) {
       say(
         `the store is the one the latch knows (identity ${current.store_id}, epoch ${current.epoch}): nothing to adopt`,
       );
       return 0;
     }
     const at = new Date().toISOString();
-    const killed = current?.state === 'killed' || latch?.state === 'killed';
+    // Killed when anything says so, and whenever the store lost data (empty, or not ahead of the
+    // latch): a kill may have been among what was lost, and a loss must never undo a kill.
+    const lostData = current === null || (latch !== null && current.epoch <= latch.epoch);
+    const killed = current?.state === 'killed' || latch?.state === 'killed' || lostData;
     const adopted: ControlRecord = {
       state: killed ? 'killed' : 'paused',
       epoch: Math.max(current?.epoch ?? 0, latch?.epoch ?? 0) + 1,

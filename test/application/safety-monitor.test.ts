@@ -93,7 +93,7 @@ describe('safety monitor', () => {
 
   it('a replaced store halts at once, naming the adoption command', async () => {
     const { calls, monitor, beat } = await rig({
-      wrap: (store) => trustedControl(store, { memory: { storeId: 'the-store-i-knew', epoch: 0 } }),
+      wrap: (store) => trustedControl(store, { memory: { storeId: 'the-store-i-knew', epoch: 0, killedAt: null } }),
     });
     await beat(1);
     await monitor.tick();

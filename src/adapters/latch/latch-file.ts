@@ -24,6 +24,10 @@ export function latchFile(path: string): LatchFile {
       return parseLatch(path, text);
     },
     async save(latch) {
+      // Never lower what is on disk for the same store (a process that lost the race for the lease
+      // may still save what it read): the latch only moves forward, or to an adopted store.
+      const onDisk = await this.load().catch(() => null);
+      if (onDisk && onDisk.storeId === latch.storeId && onDisk.epoch > latch.epoch) return;
       const dir = dirname(path);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const temporary = `${path}.${process.pid}.tmp`;

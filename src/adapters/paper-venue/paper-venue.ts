@@ -54,7 +54,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
   function exclusive<T>(task: () => Promise<T>): Promise<T> {
     return queue.run(async () => {
       if (stale) {
-        state = await loadState(kv, config.startingCash);
+        state = await loadState(kv, config.startingCash, false);
         stale = false;
       }
       return task();

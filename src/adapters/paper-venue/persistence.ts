@@ -8,6 +8,7 @@
 import type { InstrumentKind } from '../../domain/market.js';
 import type { OrderStatus, VenueOrder } from '../../domain/orders.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
+import { StoreFaultError } from '../../ports/store-errors.js';
 import { createInitialState } from './state.js';
 import type { FundingState, PaperState, PositionState } from './state.js';
 
@@ -191,10 +192,21 @@ export function decodeState(doc: unknown): PaperState {
   return state;
 }
 
-/** The stored account, or a new one with `startingCash` when the key is absent. */
-export async function loadState(kv: KeyValueStore, startingCash: number): Promise<PaperState> {
+/**
+ * The stored account, or a new one with `startingCash` when the key is absent and `mayCreate` (the
+ * venue's first load). A reload of an account that this venue has had — after a failed write — that
+ * finds nothing is a store that lost its data: a fault, never an account handed its cash back.
+ */
+export async function loadState(kv: KeyValueStore, startingCash: number, mayCreate = true): Promise<PaperState> {
   const doc = await kv.get(PAPER_STATE_KEY);
-  return doc === null ? createInitialState(startingCash) : decodeState(doc);
+  if (doc !== null) return decodeState(doc);
+  if (!mayCreate) {
+    throw new StoreFaultError(
+      'empty',
+      `${PAPER_STATE_KEY} vanished from the store: the paper account is not re-created`,
+    );
+  }
+  return createInitialState(startingCash);
 }
 
 export async function saveState(kv: KeyValueStore, state: PaperState): Promise<void> {

@@ -10,10 +10,11 @@ import type { Logger } from 'pino';
 import { openStore } from '../../adapters/open-store.js';
 import { latchFile } from '../../adapters/latch/latch-file.js';
 import type { ControlRecord } from '../../domain/control.js';
-import { judgeRecord, NO_MEMORY } from '../../domain/store-identity.js';
+import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
 import type { Store } from '../../ports/store.js';
-import { StoreFaultError } from '../../ports/store-errors.js';
+import { lastKillResetEpoch, memoryOf } from '../../application/kill-reset-proof.js';
+import { trustedControl } from '../../application/trusted-control.js';
 
 export interface AttachedStore {
   store: Store;
@@ -36,7 +37,7 @@ export interface AttachOptions {
 export async function attachStore(options: AttachOptions): Promise<AttachedStore> {
   const latch = latchFile(options.latchPath);
   const remembered = await latch.load();
-  const memory: StoreMemory = remembered ? { storeId: remembered.storeId, epoch: remembered.epoch } : NO_MEMORY;
+  const memory: StoreMemory = remembered ? memoryOf(remembered) : NO_MEMORY;
   const remember = async (moved: StoreMemory, record: ControlRecord) =>
     latch.save({
       storeId: moved.storeId ?? record.store_id,
@@ -50,8 +51,9 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
     try {
       store = await openStore(options.storeUrl, { mustExist: remembered !== null, timeoutMs: options.storeTimeoutMs });
       if (!remembered) await store.control.initialise(new Date(options.now()).toISOString());
-      const verdict = judgeRecord(memory, await store.control.read());
-      if (!verdict.ok) throw new StoreFaultError(verdict.kind, verdict.message);
+      // Judged as the trading system will judge it (throws the fault), without moving any memory yet.
+      const events = store.events;
+      await trustedControl(store.control, { memory, lastResetEpoch: () => lastKillResetEpoch(events) }).read();
       if (remembered === null)
         options.log.info({ latch: latch.path }, 'first start here: no latch yet; this store will be remembered in it');
       return { store, memory, remember };

@@ -20,10 +20,13 @@ export function readSafetyConfig(env: NodeJS.ProcessEnv): SafetyConfig {
   const timeout = readNumber(env, 'CONTROL_PLANE_TIMEOUT', 10, 0, 3600);
   const leaseMs = readInt(env, 'TRADING_LEASE_MS', 10_000, 300, 600_000);
   const storeLossHaltMs = readInt(env, 'STORE_LOSS_HALT_MS', 3_000, 100, 600_000);
-  if (storeLossHaltMs >= leaseMs) {
-    // The lease runs out while the store is away; halting first means a successor never finds this
-    // process still trading.
-    throw new ConfigError(`STORE_LOSS_HALT_MS (${storeLossHaltMs}) must be below TRADING_LEASE_MS (${leaseMs})`);
+  if (storeLossHaltMs * 3 > leaseMs * 2) {
+    // The last renewal may be a third of the lease old when the store goes away, and noticing takes a
+    // command deadline and a tick more: halting within two thirds of the lease means a successor never
+    // finds this process still trading.
+    throw new ConfigError(
+      `STORE_LOSS_HALT_MS (${storeLossHaltMs}) must be at most two thirds of TRADING_LEASE_MS (${leaseMs})`,
+    );
   }
   return {
     controlPlaneTimeoutMs: timeout === 0 ? null : Math.round(timeout * 1000),

@@ -29,6 +29,7 @@ import { loadStrategies } from '../../strategies/registry.js';
 import { createSafetyMonitor } from '../../application/safety-monitor.js';
 import type { SafetyMonitor } from '../../application/safety-monitor.js';
 import { fencedKv, withControl } from '../../application/store-views.js';
+import { lastKillResetEpoch } from '../../application/kill-reset-proof.js';
 import { trustedControl } from '../../application/trusted-control.js';
 import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
@@ -171,14 +172,26 @@ function defaultFeed(config: TradingConfig): MarketFeed {
   return createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
 }
 
-/** Renews the lease; when it passed to another process, halts at once and lets the process stop. */
+/**
+ * Renews the lease; when it passed to another process, halts at once and lets the process stop (once:
+ * renewals never overlap, and a lost lease is not reported twice).
+ */
 function leaseRenewal(deps: TradingSystemDeps, grant: LeaseGrant, monitor: SafetyMonitor): () => Promise<void> {
+  let renewing = false;
+  let lost = false;
   return async () => {
-    // Unreachable store: `true`, the safety monitor halts on its own after STORE_LOSS_HALT_MS.
-    const kept = await deps.store.lease.renew(grant, deps.config.safety.leaseMs).catch(() => true);
-    if (kept) return;
-    monitor.fault(new StoreFaultError('fenced', 'the trading lease passed to another process: this one stops'));
-    deps.onLeaseLost?.();
+    if (renewing || lost) return;
+    renewing = true;
+    try {
+      // Unreachable store: `true`, the safety monitor halts on its own after STORE_LOSS_HALT_MS.
+      const kept = await deps.store.lease.renew(grant, deps.config.safety.leaseMs).catch(() => true);
+      if (kept) return;
+      lost = true;
+      monitor.fault(new StoreFaultError('fenced', 'the trading lease passed to another process: this one stops'));
+      deps.onLeaseLost?.();
+    } finally {
+      renewing = false;
+    }
   };
 }
 
@@ -189,9 +202,11 @@ function leaseRenewal(deps: TradingSystemDeps, grant: LeaseGrant, monitor: Safet
  */
 async function takeOwnership(deps: TradingSystemDeps) {
   const faults: { to: SafetyMonitor | null } = { to: null };
+  const events = deps.store.events;
   const control = trustedControl(deps.store.control, {
     memory: deps.memory ?? NO_MEMORY,
     ...(deps.remember ? { remember: deps.remember } : {}),
+    lastResetEpoch: () => lastKillResetEpoch(events),
     distrusted: (err) => faults.to?.fault(err),
   });
   const initial = await control.read();

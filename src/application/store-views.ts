@@ -6,6 +6,7 @@
 import type { ControlStore } from '../ports/control-store.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
 import type { Store } from '../ports/store.js';
+import { StoreFaultError } from '../ports/store-errors.js';
 
 export function withControl(store: Store, control: ControlStore): Store {
   return {
@@ -21,10 +22,22 @@ export function withControl(store: Store, control: ControlStore): Store {
   };
 }
 
-export function fencedKv(kv: KeyValueStore, fence: number): KeyValueStore {
+/**
+ * `onFault` hears every refused write at once (a superseded fence, a replaced or emptied store), so
+ * the process halts on the first refusal rather than at its next lease renewal.
+ */
+export function fencedKv(
+  kv: KeyValueStore,
+  fence: number,
+  onFault: (err: StoreFaultError) => void = () => {},
+): KeyValueStore {
   return {
     get: (key) => kv.get(key),
-    set: (key, value) => kv.set(key, value, fence),
+    set: (key, value) =>
+      kv.set(key, value, fence).catch((err: unknown) => {
+        if (err instanceof StoreFaultError) onFault(err);
+        throw err;
+      }),
     delete: (key) => kv.delete(key),
   };
 }

@@ -17,6 +17,7 @@ import { lastKillResetEpoch } from '../application/kill-reset-proof.js';
 import { trustedControl } from '../application/trusted-control.js';
 import { NO_MEMORY } from '../domain/store-identity.js';
 import { systemClock } from '../ports/clock.js';
+import { StoreFaultError } from '../ports/store-errors.js';
 import { api, apiServerOptions } from '../api/app.js';
 import { ConfigError, readApiConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -59,8 +60,15 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   stopBeat = startApiHeartbeat({
     kv: raw.kv,
     // Beat only while this API trusts the store: an API that answers every control call with 503 is
-    // no control plane, and the trading process must not take it for one.
-    precondition: async () => void (await store.control.read()),
+    // no control plane, and the trading process must not take it for one. A store with no record yet
+    // is the exception: the trading process's first start is about to create it.
+    precondition: () =>
+      store.control.read().then(
+        () => undefined,
+        (err: unknown) => {
+          if (!(err instanceof StoreFaultError && err.kind === 'empty')) throw err;
+        },
+      ),
     clock: systemClock,
     intervalMs: config.heartbeatMs,
     identity: { pid: process.pid, host: hostname() },

@@ -2,11 +2,13 @@
  * The trusted control store on real stores: a record that leaves a remembered kill without a kill
  * reset is refused (a store restored to before the kill, then resumed on); the audited reset makes it
  * trusted; a compare-and-set that lost to a store of another identity does not hand that record to
- * the caller's retry; a failed latch save does not move the memory.
+ * the caller's retry; a failed latch save does not move the memory. And the fenced view of the
+ * key-value store reports a refused write at once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyControl, resetKill } from '../../src/application/control-transition.js';
 import { lastKillResetEpoch } from '../../src/application/kill-reset-proof.js';
+import { fencedKv } from '../../src/application/store-views.js';
 import { trustedControl } from '../../src/application/trusted-control.js';
 import { StoreFaultError } from '../../src/ports/store-errors.js';
 import { openTestStore } from '../support/stores.js';
@@ -71,5 +73,27 @@ describe('trusted control', () => {
     fail = false;
     expect(await trusted.read()).toMatchObject({ epoch: 1 });
     expect(trusted.memory()).toEqual({ storeId: id, epoch: 1, killedAt: null });
+  });
+});
+
+describe('fenced key-value view', () => {
+  let t: TestStore | undefined;
+  afterEach(async () => {
+    await t?.cleanup();
+    t = undefined;
+  });
+
+  it('a write refused for a superseded fence is reported at once (the process halts on it) and rejected', async () => {
+    t = await openTestStore('sqlite');
+    const first = await t.store.lease.acquire('first', 50);
+    if (!first.acquired) throw new Error('first should win');
+    const heard: StoreFaultError[] = [];
+    const kv = fencedKv(t.store.kv, first.grant.fence, (err) => heard.push(err));
+    await kv.set('paper:state', { v: 1 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await t.store.lease.acquire('second', 10_000)).toMatchObject({ acquired: true });
+    await expect(kv.set('paper:state', { v: 2 })).rejects.toMatchObject({ kind: 'fenced' });
+    expect(heard.map((e) => e.kind)).toEqual(['fenced']);
+    expect(await t.store.kv.get('paper:state')).toEqual({ v: 1 });
   });
 });

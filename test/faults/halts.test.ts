@@ -67,11 +67,24 @@ const lines = (proc: RunningProcess) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { event: string } & Record<string, unknown>);
 
-/** Lines after the first one matching `from`. */
+/** Lines after the last one matching `from`. */
 function after(proc: RunningProcess, from: (l: { event: string } & Record<string, unknown>) => boolean) {
   const all = lines(proc);
-  const i = all.findIndex(from);
+  const i = all.map(from).lastIndexOf(true);
   return i < 0 ? [] : all.slice(i + 1);
+}
+
+/** Waits for a line matching `pattern` among those after the last line matching `from`. */
+async function waitAfter(proc: RunningProcess, from: RegExp, pattern: RegExp, timeoutMs: number): Promise<void> {
+  await eventually(
+    async () => {
+      const all = proc.stdout().split('\n');
+      const start = all.map((l) => from.test(l)).lastIndexOf(true);
+      return start >= 0 && all.slice(start + 1).some((l) => pattern.test(l));
+    },
+    `${pattern} after ${from}`,
+    timeoutMs,
+  );
 }
 
 async function startTrader(rig: Rig): Promise<RunningProcess> {
@@ -108,9 +121,11 @@ describe('fail closed (real processes, own redis-server)', () => {
     r.api.proc.child.kill('SIGKILL');
     await trader.waitFor(/"event":"trading_halted","reason":"control_plane_lost"/, 15_000);
     await trader.waitFor(/"event":"orders_cancelled","reason":"halt: control_plane_lost"/, 15_000);
-    expect(await restingOrders(r)).toBe(0);
+    // The account is published right after the cancel's line and audit entry.
+    await eventually(async () => (await restingOrders(r)) === 0, 'the published account without resting orders');
     // Alive and halted for at least 4 cycle lengths: its heartbeat moves, its cycles do not.
-    const halted = (l: { event: string; reason?: unknown }) => l.event === 'trading_halted';
+    const halted = (l: { event: string; reason?: unknown }) =>
+      l.event === 'trading_halted' && l.reason === 'control_plane_lost';
     await trader.waitFor(/"event":"orders_cancelled","reason":"halt: control_plane_lost"/);
     const beats: number[] = [];
     await eventually(
@@ -126,12 +141,8 @@ describe('fail closed (real processes, own redis-server)', () => {
     expect(whileHalted.filter((l) => l.event === 'order_submitted' || l.event === 'cycle_start')).toEqual([]);
 
     r.api = await startApi(r.env);
-    await trader.waitFor(/"event":"trading_halt_ended"/, 15_000);
-    await eventually(
-      async () => after(trader, (l) => l.event === 'trading_halt_ended').some((l) => l.event === 'cycle_start'),
-      'cycles again',
-      15_000,
-    );
+    await waitAfter(trader, /"reason":"control_plane_lost"/, /"event":"trading_halt_ended"/, 15_000);
+    await waitAfter(trader, /"event":"trading_halt_ended"/, /"event":"cycle_start"/, 15_000);
     const [halt] = await r.look!.events.query({ kind: 'trading_halt', limit: 1 });
     expect(halt?.body).toMatchObject({ reason: 'control_plane_lost' });
   }, 90_000);
@@ -160,7 +171,12 @@ describe('fail closed (real processes, own redis-server)', () => {
     ).toEqual([]);
 
     await r.redis.restart();
-    await trader.waitFor(/"event":"trading_halt_ended"/, 20_000);
+    await waitAfter(
+      trader,
+      /"event":"trading_halted","reason":"store_unreachable"/,
+      /"event":"trading_halt_ended"/,
+      20_000,
+    );
     // What rested when the store went away was cancelled once it was back (new cycles may rest new ones).
     expect((await restingIds(r)).filter((id) => restingBefore.includes(id))).toEqual([]);
     const [halt] = await r

@@ -212,7 +212,14 @@ async function takeOwnership(deps: TradingSystemDeps) {
   const initial = await control.read();
   const grant = await takeTradingLease(deps.store.lease, holderName(), deps.config.safety.leaseMs);
   const store = withControl(deps.store, control);
-  return { store, control, initial, grant, kv: fencedKv(deps.store.kv, grant.fence), faults };
+  return {
+    store,
+    control,
+    initial,
+    grant,
+    kv: fencedKv(deps.store.kv, grant.fence, (err) => faults.to?.fault(err)),
+    faults,
+  };
 }
 
 /**

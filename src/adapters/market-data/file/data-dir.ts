@@ -121,7 +121,8 @@ export async function loadDataDir(dir: string, symbols?: readonly string[]): Pro
         `has no file for ${symbol} (expected candles/${symbol}.csv or candles/${symbol}.parquet)`,
       );
     }
-    const candles = await readCandles(dir, candleFile, stepMs);
+    // Without a manifest each file infers its own timeframe, so a mismatch is named as one, not as a gap.
+    const candles = await readCandles(dir, candleFile, manifest?.stepMs);
     if (candles.stepMs !== 0 && stepMs === undefined) {
       stepMs = candles.stepMs;
       stepFile = candleFile;

@@ -10,8 +10,11 @@
  *
  * Freshness comes first: a snapshot older than the feed's staleness limit (FEED_STALE_MS; a live
  * exchange gone silent) measures no liquidity at all, so an order that would add exposure fails with
- * LIQUIDITY_STALE (value = the data's age in ms, limit = the staleness limit). An order that only
- * shrinks a position goes on to the usual checks on the last known book: a close is never refused.
+ * LIQUIDITY_STALE (value = the data's age in ms, limit = the staleness limit). A reduce-only order
+ * that shrinks the position goes on to the usual checks on the last known book: a close is never
+ * refused. Any other order counts as new exposure, even one that would net against the position:
+ * judged beside this cycle's pending close, its "reduction" is an opening (the allocator marks
+ * every order that only reduces a position reduce-only).
  */
 import { closestToLimit, fmt } from './check.js';
 import type { GuardCheck } from './check.js';
@@ -35,13 +38,6 @@ export interface Freshness {
   staleMs: number;
 }
 
-/** True when the order leaves the position no larger and on the same side (a close or a partial one). */
-function onlyShrinks(impact: OrderImpact): boolean {
-  if (impact.reducesPosition) return true;
-  const { positionBefore: before, positionAfter: after } = impact;
-  return before !== 0 && Math.abs(after) < Math.abs(before) && Math.sign(after) !== -Math.sign(before);
-}
-
 export function checkLiquidity(
   impact: OrderImpact,
   limits: Pick<RiskLimits, 'maxVolumeFraction' | 'maxDepthFraction'>,
@@ -50,7 +46,7 @@ export function checkLiquidity(
   const { market, order } = impact;
   if (freshness) {
     const age = freshness.now - market.ts;
-    if (!(age <= freshness.staleMs) && !onlyShrinks(impact)) {
+    if (!(age <= freshness.staleMs) && !impact.reducesPosition) {
       return {
         guard: 'liquidity',
         passed: false,

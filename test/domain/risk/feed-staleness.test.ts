@@ -59,3 +59,12 @@ describe('feed staleness', () => {
     expect(decision.checks[2].code).toBe('LIQUIDITY_STALE');
   });
 });
+
+describe('feed staleness: only reduce-only closes count as closes', () => {
+  it('refuses a plain (not reduce-only) sell against a long on stale data', () => {
+    const held = account({ positions: [position('BTCUSDT', 2, 100)] });
+    const plain = order({ side: 'SELL', qty: 1 });
+    const decision = evaluateOrder(plain, { account: held, market: market(), freshness: stale });
+    expect(decision.checks[2].code).toBe('LIQUIDITY_STALE');
+  });
+});

@@ -34,6 +34,8 @@ export interface FakeExchange {
   seed: number;
   /** Every request path with its query, in order. */
   requests: string[];
+  /** How many 429 answers were given so far. */
+  rateLimited(): number;
   /** The next `count` requests get a 429 with Retry-After: `retryAfterSeconds`. */
   rateLimit(count: number, retryAfterSeconds?: number): void;
   /** Accept requests but never answer them, until resume(). */
@@ -62,6 +64,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   const now = options.now ?? Date.now;
   const requests: string[] = [];
   let limited = 0;
+  let limitedAnswers = 0;
   let retryAfter = 1;
   let silent = false;
   const hung = new Set<ServerResponse>();
@@ -75,6 +78,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     }
     if (limited > 0) {
       limited--;
+      limitedAnswers++;
       res.writeHead(429, {
         'content-type': 'application/json',
         'retry-after': String(retryAfter),
@@ -120,6 +124,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     url: `http://127.0.0.1:${port}`,
     seed,
     requests,
+    rateLimited: () => limitedAnswers,
     rateLimit(count, retryAfterSeconds = 1) {
       limited = count;
       retryAfter = retryAfterSeconds;

@@ -13,7 +13,6 @@ import type { Actor, ActorOptions, InspectionEvent, Observer } from 'xstate';
 import { findOms } from '../../../machines/system.js';
 import type { ApprovalSigner } from '../../../machines/risk.machine.js';
 import type { tradingMachine } from '../../../machines/trading.machine.js';
-import { createSyntheticFeed } from '../../adapters/market-data/index.js';
 import { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
 import { openPaperVenue } from '../../adapters/paper-venue/index.js';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
@@ -38,6 +37,7 @@ import type { LeaseGrant } from '../../ports/trading-lease.js';
 import { startBackground } from './background.js';
 import { holderName, takeTradingLease } from './ownership.js';
 import { createTradingParts } from './trading-parts.js';
+import { openMarketFeed } from './market-feed.js';
 import type { TradingConfig } from './trading-config.js';
 
 export interface TradingSystemDeps {
@@ -78,12 +78,13 @@ export interface TradingSystem {
 }
 
 export async function createTradingSystem(deps: TradingSystemDeps): Promise<TradingSystem> {
-  const { config, log, clock } = deps;
+  const { log, clock } = deps;
+  // The feed first: a live exchange that cannot be reached stops the start before the store is touched.
+  const { feed, config } = await openMarketFeed(deps.config, log, deps.feed);
   const { store, control, initial, grant, kv, faults } = await takeOwnership(deps);
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const venueConfig = { startingCash: config.startingCash, margin: config.margin };
   const venue = await openPaperVenue({ kv, instruments: config.instruments, clock, config: venueConfig });
-  const feed = deps.feed ?? defaultFeed(config);
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
@@ -165,11 +166,6 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
       deps.lines.flush?.();
     },
   };
-}
-
-/** Each cycle advances the synthetic market by one market minute, whatever CYCLE_SECONDS is. */
-function defaultFeed(config: TradingConfig): MarketFeed {
-  return createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
 }
 
 /**
@@ -281,7 +277,13 @@ function rootInput(config: TradingConfig, control: ControlRecord, strategies: St
       orderStyle: config.orderStyle,
       sessionId,
     },
-    risk: { limits: config.riskLimits, tokenTtlMs: config.tokenTtlMs, sign, marginTable: config.margin },
+    risk: {
+      limits: config.riskLimits,
+      tokenTtlMs: config.tokenTtlMs,
+      sign,
+      marginTable: config.margin,
+      feedStaleMs: config.feedStaleMs,
+    },
   };
 }
 

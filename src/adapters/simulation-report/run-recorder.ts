@@ -12,6 +12,7 @@ import type { RunSummary } from '../../domain/performance/run-summary.js';
 import { createPerformanceTracker } from '../../domain/performance/tracker.js';
 import type { SummaryOptions, TrackerOptions } from '../../domain/performance/tracker.js';
 import { CsvFile } from './csv-file.js';
+import { isoTime as iso } from './iso-time.js';
 import { renderReportHtml } from './report-html.js';
 
 export const TRADE_COLUMNS = [
@@ -56,8 +57,6 @@ export interface RunRecorder {
   /** Writes summary.json and report.html, closes the CSVs, and returns the summary. Once only. */
   finish(options?: SummaryOptions): RunSummary;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
   mkdirSync(options.dir, { recursive: true });

@@ -14,8 +14,8 @@
 import { NO_STRATEGY } from './observations.js';
 import type { TradeObservation } from './observations.js';
 
-/** A position below this size (base units) counts as flat: float dust from partial closes. */
-const FLAT = 1e-9;
+/** A position this small relative to the fill (or below 1e-9 units) counts as flat: float dust. */
+const DUST = 1e-9;
 
 interface Lot {
   /** Signed open quantity. */
@@ -55,6 +55,7 @@ export class SymbolBook {
     const signed = t.side === 'BUY' ? t.qty : -t.qty;
     const strategy = t.strategy ?? NO_STRATEGY;
     const before = this.position;
+    const flat = DUST * Math.max(1, t.qty);
     this.fills += 1;
     this.fees += t.fee;
     this.volume += Math.abs(t.qty * t.price);
@@ -62,7 +63,7 @@ export class SymbolBook {
 
     let remaining = signed;
     let realized = 0;
-    while (Math.abs(remaining) > FLAT && this.lots.length > 0) {
+    while (Math.abs(remaining) > flat && this.lots.length > 0) {
       const lot = this.lots[0]!;
       if (Math.sign(lot.qty) === Math.sign(remaining)) break;
       const direction = Math.sign(lot.qty);
@@ -72,21 +73,21 @@ export class SymbolBook {
       this.byStrategy(lot.strategy).realized += pnl;
       lot.qty -= matched * direction;
       remaining += matched * direction;
-      if (Math.abs(lot.qty) <= FLAT) this.lots.shift();
+      if (Math.abs(lot.qty) <= flat) this.lots.shift();
     }
-    if (Math.abs(remaining) > FLAT) this.lots.push({ qty: remaining, price: t.price, strategy });
+    if (Math.abs(remaining) > flat) this.lots.push({ qty: remaining, price: t.price, strategy });
     this.realized += realized;
     this.position = before + signed;
-    if (Math.abs(this.position) <= FLAT) {
+    if (Math.abs(this.position) <= flat) {
       this.position = 0;
       this.lots.length = 0;
     }
 
     // Round trips: the part of the fill that closes goes to the open trip, the rest opens a new one.
-    const closing = Math.abs(before) <= FLAT ? 0 : Math.min(Math.abs(signed), Math.abs(before));
+    const closing = Math.abs(before) <= flat ? 0 : Math.min(Math.abs(signed), Math.abs(before));
     const closingShare = Math.sign(before) !== Math.sign(signed) ? closing / t.qty : 0;
     let closedRoundTrip: number | null = null;
-    if (Math.abs(before) > FLAT && closingShare > 0) {
+    if (Math.abs(before) > flat && closingShare > 0) {
       this.tripPnl += realized - t.fee * closingShare;
       const closedAll = this.position === 0 || Math.sign(this.position) !== Math.sign(before);
       if (closedAll) {
@@ -115,7 +116,7 @@ export class SymbolBook {
   shareAmongLots(amount: number, credit: (strategy: string, part: number) => void): boolean {
     let open = 0;
     for (const lot of this.lots) open += Math.abs(lot.qty);
-    if (open <= FLAT) return false;
+    if (open <= DUST) return false;
     for (const lot of this.lots) credit(lot.strategy, (amount * Math.abs(lot.qty)) / open);
     return true;
   }

@@ -132,6 +132,18 @@ describe('round trips: trades, win rate, profit factor', () => {
     expect(s.profit_factor).toBeNull(); // no losing round trip: undefined, not Infinity
   });
 
+  it('float dust from partial closes counts as flat, for small and for large quantities', () => {
+    const t = tracker();
+    for (let i = 0; i < 3; i++) t.trade(fill('BUY', 0.1, 100));
+    expect(t.trade(fill('SELL', 0.3, 101)).closedRoundTrip).toBeCloseTo(0.3, 10);
+    // 3 × 100000000.1 is 300000000.3 − 6e-8 in floats: dust far above 1e-9 units, tiny beside the fill.
+    for (let i = 0; i < 3; i++) t.trade(fill('BUY', 100_000_000.1, 0.00001));
+    const close = t.trade(fill('SELL', 300_000_000.3, 0.00002));
+    expect(close.positionAfter).toBe(0);
+    expect(close.closedRoundTrip).toBeCloseTo(3_000.000003, 5);
+    expect(t.summary().trades).toBe(2);
+  });
+
   it('an open position at the end is no trade yet, but its PnL is in pnl_by_symbol at the last mark', () => {
     const t = tracker();
     t.trade(fill('BUY', 2, 100, { fee: 0.5 }));

@@ -3,6 +3,7 @@
  * opened from a file:// URL): the equity, drawdown and price charts render (canvas elements of
  * non-zero size in their containers), no console error, and the page requests nothing but its own
  * file (file:, data:, about: only). Fails, never skips, when Chromium cannot start.
+ * REPORT_SCREENSHOT=<png path> saves a full-page screenshot of the generated report (for the README).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,10 +26,8 @@ describe('report.html in Chromium', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('draws every chart from the file alone, with no console error and no request elsewhere', async () => {
-    const { files, summary } = recordRun(join(root, 'run'), { cycles: 20_000, seed: 21, tradeChance: 0.05 });
-    expect(summary.fills).toBeGreaterThan(100);
-
+  /** Opens a report from its file and collects every request and every console error or warning. */
+  async function open(report: string) {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     const requested: string[] = [];
     const problems: string[] = [];
@@ -39,9 +38,17 @@ describe('report.html in Chromium', () => {
         problems.push(`${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-
-    await page.goto(pathToFileURL(files.report).href);
+    await page.goto(pathToFileURL(report).href);
     await page.locator('body[data-charts="ready"]').waitFor({ state: 'attached', timeout: 15_000 });
+    const foreign = () => requested.filter((u) => !/^(file|data|about):/.test(u));
+    return { context, page, requested, problems, foreign };
+  }
+
+  it('draws every chart from the file alone, with no console error and no request elsewhere', async () => {
+    const { files, summary } = recordRun(join(root, 'run'), { cycles: 20_000, seed: 21, tradeChance: 0.05 });
+    expect(summary.fills).toBeGreaterThan(100);
+
+    const { context, page, requested, problems, foreign } = await open(files.report);
 
     const containers = ['equity-chart', 'drawdown-chart', 'price-chart-0', 'price-chart-1'];
     for (const id of containers) {
@@ -62,10 +69,19 @@ describe('report.html in Chromium', () => {
     expect(await page.locator('text=BTCUSDT').count()).toBeGreaterThan(0);
 
     expect(problems).toEqual([]);
-    const foreign = requested.filter((u) => !/^(file|data|about):/.test(u));
-    expect(foreign).toEqual([]);
+    expect(foreign()).toEqual([]);
     expect(requested[0]).toBe(pathToFileURL(files.report).href);
     if (process.env.REPORT_SCREENSHOT) await page.screenshot({ path: process.env.REPORT_SCREENSHOT, fullPage: true });
+    await context.close();
+  });
+
+  it('a partial run of three cycles opens with no error either', async () => {
+    const { files } = recordRun(join(root, 'tiny'), { cycles: 3, seed: 2, partial: true });
+    const { context, page, problems, foreign } = await open(files.report);
+    expect(await page.locator('#equity-chart canvas').count()).toBeGreaterThan(0);
+    expect(await page.locator('.partial').innerText()).toContain('Partial run');
+    expect(problems).toEqual([]);
+    expect(foreign()).toEqual([]);
     await context.close();
   });
 });

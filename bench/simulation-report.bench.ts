@@ -4,7 +4,8 @@
  * recorder (tracker + trades.csv and equity.csv streamed to a temp dir), and the final summary and
  * report. The observations are generated in chunks of 10,000 before each timed chunk, so only the
  * tracker's work is timed. heapUsed is sampled after a forced gc every 100,000 cycles: flat memory
- * means those samples do not grow with the cycle count.
+ * means those samples do not grow with the cycle count. The machine is shared, so the aim is judged
+ * on this process's CPU time per cycle; wall time (mean, and the median of the chunks) is beside it.
  *   node bin/run-ts.mjs bench/simulation-report.bench.ts
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -24,7 +25,9 @@ import type { BenchResult } from './support.js';
 const CYCLES = Number(process.env.REPORT_BENCH_CYCLES ?? 500_000);
 const CHUNK = 10_000;
 const SAMPLE_EVERY = 100_000;
-const AIM_US = 5;
+/** The tracker: "a few µs". The recorder: at most 5 % of a cycle at the simulator's 5,000 cycles/s. */
+const AIM_TRACKER_US = 5;
+const AIM_RECORDER_US = 10;
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -38,6 +41,10 @@ interface Sink {
 interface Track {
   name: string;
   usPerCycle: number;
+  /** Median over the chunks of µs per cycle: less moved by other processes on a shared machine. */
+  p50: number;
+  /** CPU time (user + system) of this process per cycle: what the work costs, whoever else runs. */
+  cpuUs: number;
   fills: number;
   heap: number[];
   finishMs: number;
@@ -48,6 +55,8 @@ function drive(name: string, sink: Sink, finish: () => string): Track {
   const events = syntheticRun({ cycles: CYCLES, seed: 1, tradeChance: 0.02 });
   const heap: number[] = [];
   let timed = 0;
+  const perChunk: number[] = [];
+  let cpuUs = 0;
   let fills = 0;
   for (let done = 0; done < CYCLES;) {
     const chunk: RunEvent[] = [];
@@ -58,13 +67,18 @@ function drive(name: string, sink: Sink, finish: () => string): Track {
       if (next.value.type === 'cycle') cycles += 1;
       else if (next.value.type === 'trade') fills += 1;
     }
+    const cpu = process.cpuUsage();
     const started = performance.now();
     for (const e of chunk) {
       if (e.type === 'cycle') sink.cycle(e.obs);
       else if (e.type === 'trade') sink.trade(e.trade);
       else sink.denial(e.guard);
     }
-    timed += performance.now() - started;
+    const chunkMs = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    cpuUs += used.user + used.system;
+    timed += chunkMs;
+    perChunk.push((chunkMs * 1000) / CHUNK);
     done += CHUNK;
     if (done % SAMPLE_EVERY === 0) {
       gc();
@@ -73,7 +87,18 @@ function drive(name: string, sink: Sink, finish: () => string): Track {
   }
   const started = performance.now();
   const note = finish();
-  return { name, usPerCycle: (timed * 1000) / CYCLES, fills, heap, finishMs: performance.now() - started, note };
+  perChunk.sort((a, b) => a - b);
+  const p50 = perChunk[Math.floor(perChunk.length / 2)] ?? Number.NaN;
+  return {
+    name,
+    usPerCycle: (timed * 1000) / CYCLES,
+    p50,
+    cpuUs: cpuUs / CYCLES,
+    fills,
+    heap,
+    finishMs: performance.now() - started,
+    note,
+  };
 }
 
 async function run(): Promise<BenchResult> {
@@ -108,7 +133,9 @@ async function run(): Promise<BenchResult> {
       {
         headers: [
           'sink',
-          'µs per cycle',
+          'µs per cycle (mean)',
+          'p50 of 10k-cycle chunks',
+          'CPU µs per cycle',
           'fills',
           `heapUsed every ${SAMPLE_EVERY / 1000}k cycles`,
           'end of run',
@@ -117,6 +144,8 @@ async function run(): Promise<BenchResult> {
         rows: tracks.map((t) => [
           t.name,
           t.usPerCycle.toFixed(2),
+          t.p50.toFixed(2),
+          t.cpuUs.toFixed(2),
           String(t.fills),
           t.heap.map(mb).join(' → '),
           `${t.finishMs.toFixed(0)} ms`,
@@ -124,10 +153,13 @@ async function run(): Promise<BenchResult> {
         ]),
       },
     ],
-    aims: tracks.map((t) => ({
-      text: `${t.name}: < ${AIM_US} µs per cycle (measured ${t.usPerCycle.toFixed(2)})`,
-      met: t.usPerCycle < AIM_US,
-    })),
+    aims: tracks.map((t, i) => {
+      const aim = i === 0 ? AIM_TRACKER_US : AIM_RECORDER_US;
+      return {
+        text: `${t.name}: < ${aim} µs CPU per cycle (measured ${t.cpuUs.toFixed(2)}, wall p50 ${t.p50.toFixed(2)})`,
+        met: t.cpuUs < aim,
+      };
+    }),
     notes: [],
     seconds: (performance.now() - started) / 1000,
     data: tracks,

@@ -37,6 +37,21 @@ export class CsvFile {
     if (this.pending.length >= BATCH_ROWS) this.flush();
   }
 
+  /**
+   * The per-cycle path of equity.csv: a timestamp then numbers, none of which can need quoting
+   * (an ISO time has no comma or quote), so no field is tested or copied into an array.
+   */
+  numericRow(isoTs: string, ...numbers: number[]): void {
+    if (this.closed) throw new Error(`${this.path}: row after close`);
+    if (numbers.length + 1 !== this.columns.length) {
+      throw new Error(`${this.path}: ${numbers.length + 1} fields for ${this.columns.length} columns`);
+    }
+    let line = isoTs;
+    for (const n of numbers) line += `,${n}`;
+    this.pending.push(`${line}\n`);
+    if (this.pending.length >= BATCH_ROWS) this.flush();
+  }
+
   flush(): void {
     if (this.pending.length === 0) return;
     writeSync(this.fd, this.pending.join(''));

@@ -75,14 +75,14 @@ export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
     files,
     cycle(obs) {
       const row = tracker.cycle(obs);
-      equity.row([
+      equity.numericRow(
         iso(obs.ts),
         round(obs.nav),
         round(obs.cash),
         round(row.drawdown),
         round(row.grossExposure),
         round(row.netExposure),
-      ]);
+      );
     },
     trade(t) {
       const result = tracker.trade(t);

@@ -66,6 +66,16 @@ describe('returns, volatility, Sharpe, Sortino, CAGR', () => {
     expect(JSON.stringify(s)).not.toMatch(/Infinity|NaN/);
   });
 
+  it('a CAGR that overflows (doubling in two minutes, annualised) is null, and so is its Calmar', () => {
+    const t = createPerformanceTracker({ startingCash: 100, cycleMs: 60_000, symbols: [], strategies: [] });
+    [150, 120, 200].forEach((nav, i) => t.cycle(obs(0, nav, { ts: T0 + (i + 1) * 60_000 })));
+    const s = t.summary();
+    expect(s.total_return).toBe(1);
+    expect(s.cagr).toBeNull();
+    expect(s.calmar).toBeNull();
+    expect(s.max_drawdown).toBe(0.2);
+  });
+
   it('an empty run has no return figures but a well-formed summary', () => {
     const s = tracker().summary({ partial: true });
     expect(s).toMatchObject({ partial: true, cycles: 0, from: null, cagr: null, exposure_time: null, final_nav: 100 });

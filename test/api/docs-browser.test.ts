@@ -6,23 +6,11 @@
  * Chromium cannot start: CI installs it (.ci/run).
  */
 import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApi } from '../support/api.js';
+import { launchChromium } from '../support/chromium.js';
 import type { TestApi } from '../support/api.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('docs pages in Chromium', () => {
   let api: TestApi;
@@ -33,13 +21,7 @@ describe('docs pages in Chromium', () => {
     api = await openTestApi('sqlite');
     await api.app.listen({ host: '127.0.0.1', port: 0 });
     origin = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
-    try {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    } catch (err) {
-      throw new Error(
-        `the docs browser test needs Chromium at ${CHROMIUM} (apt-get install -y chromium): ${(err as Error).message}`,
-      );
-    }
+    browser = await launchChromium('the docs browser test');
   });
   afterAll(async () => {
     await browser?.close();

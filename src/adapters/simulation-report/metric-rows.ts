@@ -1,0 +1,41 @@
+/**
+ * The summary as labelled, formatted rows: one list shared by the text table printed at the end of
+ * a run and the report's metrics table, so both always show the same figures the same way.
+ */
+import type { RunSummary } from '../../domain/performance/run-summary.js';
+
+const NONE = 'n/a';
+
+export const pct = (x: number | null): string => (x === null ? NONE : `${(x * 100).toFixed(2)} %`);
+export const money = (x: number | null): string =>
+  x === null ? NONE : x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+export const num = (x: number | null, digits = 2): string => (x === null ? NONE : x.toFixed(digits));
+
+export function metricRows(s: RunSummary): [string, string][] {
+  return [
+    ['Period', `${s.from ?? NONE} → ${s.to ?? NONE}${s.partial ? ' (partial: stopped early)' : ''}`],
+    ['Cycles', `${s.cycles} × ${s.cycle_seconds} s`],
+    ['Starting cash', money(s.starting_cash)],
+    ['Final NAV', money(s.final_nav)],
+    ['PnL', money(s.pnl)],
+    ['Total return', pct(s.total_return)],
+    ['CAGR', pct(s.cagr)],
+    ['Volatility (annual)', pct(s.volatility)],
+    ['Sharpe (annual, rf 0)', num(s.sharpe)],
+    ['Sortino (annual, target 0)', num(s.sortino)],
+    ['Max drawdown', pct(s.max_drawdown)],
+    ['Longest drawdown', s.max_drawdown_duration_human],
+    ['Calmar', num(s.calmar)],
+    ['Trades (round trips)', String(s.trades)],
+    ['Fills', `${s.fills} (${s.liquidations} liquidations)`],
+    ['Win rate', pct(s.win_rate)],
+    ['Profit factor', num(s.profit_factor)],
+    ['Average trade PnL', money(s.avg_trade_pnl)],
+    ['Turnover (run, × avg NAV)', num(s.turnover)],
+    ['Fees', money(s.fees)],
+    ['Funding', money(s.funding)],
+    ['Exposure time', pct(s.exposure_time)],
+    ['Denied orders', String(s.denials)],
+    ['PnL unexplained', money(s.pnl_unexplained)],
+  ];
+}

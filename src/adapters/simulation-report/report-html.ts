@@ -1,0 +1,134 @@
+/**
+ * report.html: one self-contained page, the run's data embedded as JSON and lightweight-charts
+ * inlined, so it opens from a file, offline, and asks no host for anything (a Content-Security-
+ * Policy forbids every fetch; system fonts only). The tables are plain HTML written here, so they
+ * read and print even without scripts; the charts are drawn by REPORT_SCRIPT.
+ */
+import type { RunSummary } from '../../domain/performance/run-summary.js';
+import type { RecentFill, ReportSeries } from '../../domain/performance/tracker.js';
+import { chartBundleSource } from './chart-bundle.js';
+import { metricRows, money, num } from './metric-rows.js';
+import { REPORT_SCRIPT } from './report-script.js';
+
+export interface ReportInput {
+  title: string;
+  summary: RunSummary;
+  series: ReportSeries;
+  /** Run settings shown under the title (seed, data, strategies…), in the given order. */
+  settings?: Record<string, string>;
+}
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** JSON that cannot close the script element holding it (`</script>`, `<!--`). */
+const scriptSafeJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** `align` has one letter per column: l (text, left) or r (figures, right); default: first l, rest r. */
+function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], align?: string): string {
+  const right = (i: number) => (align === undefined ? i > 0 : align[i] === 'r');
+  const head = header.map((h, i) => `<th${right(i) ? ' class="n"' : ''}>${escapeHtml(h)}</th>`).join('');
+  const body = rows
+    .map((r) => `<tr>${r.map((c, i) => `<td${right(i) ? ' class="n"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`)
+    .join('\n');
+  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+function tradeRows(trades: readonly RecentFill[]): string[][] {
+  return [...trades]
+    .reverse()
+    .map((t) => [
+      new Date(t.ts).toISOString().replace('T', ' ').slice(0, 19),
+      t.symbol,
+      t.side,
+      String(t.qty),
+      num(t.price, 4),
+      money(t.fee),
+      money(t.realized),
+      t.strategy ?? t.kind,
+    ]);
+}
+
+const STYLE = `
+  :root { color-scheme: light; }
+  body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2933; background: #fff; margin: 24px auto; max-width: 1100px; padding: 0 16px; }
+  h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
+  .settings { color: #52606d; margin: 0 0 12px; } .settings span { margin-right: 16px; }
+  .partial { background: #fff4e5; border: 1px solid #f0b429; padding: 6px 10px; border-radius: 4px; }
+  .chart { height: 300px; position: relative; } .chart.small { height: 200px; }
+  .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 0 32px; }
+  table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+  th, td { padding: 3px 8px; border-bottom: 1px solid #eef1f4; text-align: left; } .n { text-align: right; }
+  th { background: #f6f8fa; font-weight: 600; }
+  .legend { color: #52606d; font-size: 12px; }
+  @media print { body { margin: 0; max-width: none; } .chart { break-inside: avoid; } h2 { break-after: avoid; } table { break-inside: auto; } }
+`;
+
+export function renderReportHtml(input: ReportInput): string {
+  const { summary: s, series } = input;
+  const settings = Object.entries(input.settings ?? {})
+    .map(([k, v]) => `<span><b>${escapeHtml(k)}</b> ${escapeHtml(v)}</span>`)
+    .join('');
+  const symbols = Object.keys(series.prices);
+  const priceCharts = symbols
+    .map((sym, i) => `<h3>${escapeHtml(sym)}</h3><div class="chart small" id="price-chart-${i}"></div>`)
+    .join('\n');
+  const bySymbol = Object.entries(s.pnl_by_symbol).map(([k, p]) => [
+    k,
+    money(p.net),
+    money(p.trading),
+    money(p.fees),
+    money(p.funding),
+    String(p.fills),
+    money(p.volume),
+  ]);
+  const byStrategy = Object.entries(s.pnl_by_strategy).map(([k, p]) => [
+    k,
+    money(p.net),
+    money(p.trading),
+    money(p.fees),
+    money(p.funding),
+  ]);
+  const denials = Object.entries(s.denials_by_guard).map(([g, n]) => [g, String(n)]);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(input.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${escapeHtml(input.title)}</h1>
+<p class="settings">${settings}</p>
+${s.partial ? '<p class="partial">Partial run: stopped before its end; the figures cover the cycles that ran.</p>' : ''}
+<h2>Equity (NAV)</h2>
+<div class="chart" id="equity-chart"></div>
+<h2>Drawdown from the running peak (%)</h2>
+<div class="chart small" id="drawdown-chart"></div>
+<h2>Prices and fills</h2>
+<p class="legend">▲ buy, ▼ sell, ● liquidation or deleverage. Series downsampled to at most 2,000 points (each bucket keeps its low and high); at most 500 fills marked per symbol.</p>
+${priceCharts}
+<div class="grid">
+<section><h2>Summary</h2>
+${htmlTable(['Metric', 'Value'], metricRows(s))}
+</section>
+<section><h2>Denied orders by guard</h2>
+${denials.length > 0 ? htmlTable(['Guard', 'Denials'], denials) : '<p>None.</p>'}
+<h2>PnL by strategy</h2>
+${htmlTable(['Strategy', 'Net', 'Trading', 'Fees', 'Funding'], byStrategy)}
+</section>
+</div>
+<h2>PnL by symbol</h2>
+${htmlTable(['Symbol', 'Net', 'Trading', 'Fees', 'Funding', 'Fills', 'Volume'], bySymbol)}
+<h2>Last ${series.lastTrades.length} fills</h2>
+${htmlTable(['Time (UTC)', 'Symbol', 'Side', 'Qty', 'Price', 'Fee', 'Realized', 'Strategy'], tradeRows(series.lastTrades), 'lllrrrrl')}
+<p class="legend">Metric definitions: docs/simulation-metrics.md. Charts: TradingView Lightweight Charts™ (Apache-2.0).</p>
+<script type="application/json" id="run-data">${scriptSafeJson({ summary: s, series })}</script>
+<script>${chartBundleSource()}</script>
+<script>${REPORT_SCRIPT}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,60 @@
+/**
+ * The report page's own script (browser JavaScript, kept as text): it reads the embedded run data
+ * and draws the equity, drawdown and per-symbol price charts with lightweight-charts, fills marked
+ * on the prices. Markers snap to the nearest kept price point, because the price series are
+ * downsampled and a marker needs a time the series has. Times are epoch seconds, strictly rising.
+ */
+export const REPORT_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('run-data').textContent);
+  var LWC = window.LightweightCharts;
+  var base = {
+    autoSize: true,
+    layout: { background: { type: 'solid', color: '#ffffff' }, textColor: '#1f2933', fontFamily: 'system-ui, sans-serif' },
+    grid: { vertLines: { color: '#eef1f4' }, horzLines: { color: '#eef1f4' } },
+    rightPriceScale: { borderColor: '#d0d7de' },
+    timeScale: { borderColor: '#d0d7de', timeVisible: true, secondsVisible: false },
+    handleScroll: false,
+    handleScale: false
+  };
+  function toSeconds(points) {
+    var out = [];
+    for (var i = 0; i < points.length; i++) {
+      var t = Math.floor(points[i].t / 1000);
+      if (out.length === 0 || t > out[out.length - 1].time) out.push({ time: t, value: points[i].v });
+    }
+    return out;
+  }
+  function chart(id, seriesType, options, points) {
+    var el = document.getElementById(id);
+    var c = LWC.createChart(el, base);
+    var s = c.addSeries(seriesType, options);
+    var rows = toSeconds(points);
+    s.setData(rows);
+    c.timeScale().fitContent();
+    return { chart: c, series: s, rows: rows };
+  }
+  chart('equity-chart', LWC.LineSeries, { color: '#2563eb', lineWidth: 2, title: 'NAV' }, data.series.equity);
+  chart('drawdown-chart', LWC.AreaSeries, {
+    lineColor: '#dc2626', topColor: 'rgba(220,38,38,0.05)', bottomColor: 'rgba(220,38,38,0.35)', lineWidth: 1,
+    invertFilledArea: true, title: 'Drawdown', priceFormat: { type: 'percent' }
+  }, data.series.drawdown.map(function (p) { return { t: p.t, v: p.v * 100 }; }));
+  Object.keys(data.series.prices).forEach(function (symbol, i) {
+    var made = chart('price-chart-' + i, LWC.LineSeries, { color: '#374151', lineWidth: 1, title: symbol }, data.series.prices[symbol]);
+    var times = made.rows.map(function (r) { return r.time; });
+    if (times.length === 0) return;
+    var markers = (data.series.fills[symbol] || []).map(function (f) {
+      var t = Math.floor(f.t / 1000), lo = 0, hi = times.length - 1;
+      while (lo < hi) { var mid = (lo + hi) >> 1; if (times[mid] < t) lo = mid + 1; else hi = mid; }
+      var buy = f.side === 'BUY', forced = f.kind !== 'order';
+      return {
+        time: times[lo], position: buy ? 'belowBar' : 'aboveBar', shape: forced ? 'circle' : buy ? 'arrowUp' : 'arrowDown',
+        color: forced ? '#d97706' : buy ? '#16a34a' : '#dc2626', size: 0.6
+      };
+    }).sort(function (a, b) { return a.time - b.time; });
+    LWC.createSeriesMarkers(made.series, markers);
+  });
+  document.body.setAttribute('data-charts', 'ready');
+})();
+`;

@@ -1,0 +1,125 @@
+/**
+ * A simulation run's result files, written as the run goes: the simulator hands each cycle, fill
+ * and denial to the recorder, which feeds the performance tracker and streams trades.csv and
+ * equity.csv; finish() writes summary.json and report.html and closes the CSVs. The column lists
+ * are documented in docs/simulation-metrics.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CycleObservation, TradeObservation } from '../../domain/performance/observations.js';
+import { round, summaryJson } from '../../domain/performance/run-summary.js';
+import type { RunSummary } from '../../domain/performance/run-summary.js';
+import { createPerformanceTracker } from '../../domain/performance/tracker.js';
+import type { SummaryOptions, TrackerOptions } from '../../domain/performance/tracker.js';
+import { CsvFile } from './csv-file.js';
+import { isoTime as iso } from './iso-time.js';
+import { renderReportHtml } from './report-html.js';
+
+export const TRADE_COLUMNS = [
+  'ts',
+  'client_order_id',
+  'symbol',
+  'side',
+  'qty',
+  'price',
+  'notional',
+  'fee',
+  'liquidity',
+  'strategy',
+  'kind',
+  'realized_pnl',
+  'position_after',
+] as const;
+
+export const EQUITY_COLUMNS = ['ts', 'nav', 'cash', 'drawdown', 'gross_exposure', 'net_exposure'] as const;
+
+export interface RunRecorderOptions extends TrackerOptions {
+  /** The run directory; created if missing. Existing result files in it are replaced. */
+  dir: string;
+  /** The report's heading. */
+  title?: string;
+  /** Run settings shown in the report (seed, data, strategies…). */
+  settings?: Record<string, string>;
+}
+
+export interface RunFiles {
+  summary: string;
+  report: string;
+  trades: string;
+  equity: string;
+}
+
+export interface RunRecorder {
+  readonly files: RunFiles;
+  cycle(obs: CycleObservation): void;
+  trade(t: TradeObservation): void;
+  denial(guard: string): void;
+  /** Writes summary.json and report.html, closes the CSVs, and returns the summary. Once only. */
+  finish(options?: SummaryOptions): RunSummary;
+}
+
+export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
+  mkdirSync(options.dir, { recursive: true });
+  const files: RunFiles = {
+    summary: join(options.dir, 'summary.json'),
+    report: join(options.dir, 'report.html'),
+    trades: join(options.dir, 'trades.csv'),
+    equity: join(options.dir, 'equity.csv'),
+  };
+  const tracker = createPerformanceTracker(options);
+  const trades = new CsvFile(files.trades, TRADE_COLUMNS);
+  const equity = new CsvFile(files.equity, EQUITY_COLUMNS);
+  let finished = false;
+
+  return {
+    files,
+    cycle(obs) {
+      const row = tracker.cycle(obs);
+      equity.numericRow(
+        iso(obs.ts),
+        round(obs.nav),
+        round(obs.cash),
+        round(row.drawdown),
+        round(row.grossExposure),
+        round(row.netExposure),
+      );
+    },
+    trade(t) {
+      const result = tracker.trade(t);
+      trades.row([
+        iso(t.ts),
+        t.clientOrderId,
+        t.symbol,
+        t.side,
+        round(t.qty),
+        round(t.price),
+        round(t.qty * t.price),
+        round(t.fee),
+        t.liquidity,
+        t.strategy ?? '',
+        t.kind,
+        round(result.realized),
+        round(result.positionAfter),
+      ]);
+    },
+    denial(guard) {
+      tracker.denial(guard);
+    },
+    finish(summaryOptions) {
+      if (finished) throw new Error(`run recorder for ${options.dir} already finished`);
+      finished = true;
+      trades.close();
+      equity.close();
+      const summary = tracker.summary(summaryOptions);
+      writeFileSync(files.summary, summaryJson(summary));
+      const html = renderReportHtml({
+        title: options.title ?? 'Simulation run',
+        summary,
+        series: tracker.series(),
+        settings: options.settings,
+      });
+      writeFileSync(files.report, html);
+      return summary;
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * What a simulation run hands the performance tracker: one observation per cycle and one per fill.
+ * The tracker never sees the simulator, so these two shapes are the whole contract between them.
+ */
+
+/** The account at the end of one cycle (simulated time), in time order. */
+export interface CycleObservation {
+  /** Epoch ms, simulated time at the end of the cycle. */
+  ts: number;
+  nav: number;
+  cash: number;
+  /** Signed quantities; `markPrice` is the price the venue marked them at. */
+  positions: readonly { symbol: string; qty: number; markPrice: number }[];
+  /** Cumulative funding received (+) or paid (−) so far, whole account. */
+  fundingPnl: number;
+  /** Cumulative funding per symbol, when the venue knows it. */
+  fundingBySymbol?: Readonly<Record<string, number>>;
+  /** Cumulative fees paid (a positive number is a cost). */
+  feesPaid: number;
+  /** Symbol → price this cycle (the price chart). */
+  marks: Readonly<Record<string, number>>;
+}
+
+export type FillKind = 'order' | 'liquidation' | 'deleverage';
+
+/** One fill, liquidations and deleverages included. */
+export interface TradeObservation {
+  ts: number;
+  clientOrderId: string;
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  qty: number;
+  price: number;
+  /** Fee paid in quote currency (positive = cost). */
+  fee: number;
+  liquidity: 'maker' | 'taker';
+  /** The strategy whose signal led to the order; null for liquidations and deleverages. */
+  strategy: string | null;
+  kind: FillKind;
+}
+
+/** Where pnl_by_strategy puts fills and lots that no strategy asked for (liquidation, deleverage). */
+export const NO_STRATEGY = '(none)';

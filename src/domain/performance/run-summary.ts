@@ -1,0 +1,100 @@
+/**
+ * The summary.json document: its fixed key order, its rounding and its undefined-ratio rule.
+ * Every float is rounded to 8 decimals and every undefined ratio is null, so the same run always
+ * prints the same bytes and a reader never meets Infinity or NaN. Definitions: docs/simulation-metrics.md.
+ */
+
+/** Decimals kept for every number in the summary (and computed CSV columns). */
+export const SUMMARY_DECIMALS = 8;
+
+/** Rounds to SUMMARY_DECIMALS; −0 becomes 0; anything not finite becomes null. */
+export function round(x: number): number;
+export function round(x: number | null): number | null;
+export function round(x: number | null): number | null {
+  if (x === null || !Number.isFinite(x)) return null;
+  const scale = 10 ** SUMMARY_DECIMALS;
+  const r = Math.round(x * scale) / scale;
+  return Number.isFinite(r) ? r + 0 : x + 0;
+}
+
+/** A ratio that is null when its denominator is zero or either side is undefined. */
+export function ratio(numerator: number | null, denominator: number | null): number | null {
+  if (numerator === null || denominator === null || denominator === 0) return null;
+  return round(numerator / denominator);
+}
+
+export interface SymbolPnl {
+  /** trading − fees + funding. */
+  net: number;
+  /** Mark-to-market trading PnL: realized + open lots at the last mark, before fees and funding. */
+  trading: number;
+  fees: number;
+  funding: number;
+  fills: number;
+  /** Traded notional, quote currency. */
+  volume: number;
+}
+
+export interface StrategyPnl {
+  net: number;
+  trading: number;
+  fees: number;
+  funding: number;
+}
+
+export interface RunSummary {
+  partial: boolean;
+  cycles: number;
+  from: string | null;
+  to: string | null;
+  cycle_seconds: number;
+  starting_cash: number;
+  final_nav: number;
+  pnl: number;
+  total_return: number;
+  cagr: number | null;
+  volatility: number;
+  sharpe: number | null;
+  sortino: number | null;
+  max_drawdown: number;
+  max_drawdown_duration: number;
+  max_drawdown_duration_human: string;
+  calmar: number | null;
+  trades: number;
+  fills: number;
+  win_rate: number | null;
+  profit_factor: number | null;
+  avg_trade_pnl: number | null;
+  turnover: number | null;
+  fees: number;
+  funding: number;
+  funding_unattributed: number;
+  pnl_unexplained: number;
+  exposure_time: number | null;
+  liquidations: number;
+  pnl_by_symbol: Record<string, SymbolPnl>;
+  pnl_by_strategy: Record<string, StrategyPnl>;
+  denials: number;
+  denials_by_guard: Record<string, number>;
+}
+
+/** A copy of `record` with its keys in code-point order (never locale order: bytes must not vary). */
+export function sortedRecord<T>(record: ReadonlyMap<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of [...record.keys()].sort()) out[key] = record.get(key)!;
+  return out;
+}
+
+/** "3d 04:05:06" for a duration in seconds (days only when there are any). */
+export function humanDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const days = Math.floor(s / 86_400);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const clock = `${pad(Math.floor((s % 86_400) / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+  return days > 0 ? `${days}d ${clock}` : clock;
+}
+
+/** summary.json's bytes: two-space indented, trailing newline. */
+export function summaryJson(summary: RunSummary): string {
+  return `${JSON.stringify(summary, null, 2)}\n`;
+}

@@ -1,0 +1,87 @@
+/**
+ * report.html of a generated run in a real browser (Debian's Chromium through playwright-core,
+ * opened from a file:// URL): the equity, drawdown and price charts render (canvas elements of
+ * non-zero size in their containers), no console error, and the page requests nothing but its own
+ * file (file:, data:, about: only). Fails, never skips, when Chromium cannot start.
+ * REPORT_SCREENSHOT=<png path> saves a full-page screenshot of the generated report (for the README).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../support/chromium.js';
+import { recordRun } from './record-run.js';
+
+describe('report.html in Chromium', () => {
+  const root = mkdtempSync(join(tmpdir(), 'tcs-report-browser-'));
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchChromium('the simulation report browser test');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** Opens a report from its file and collects every request and every console error or warning. */
+  async function open(report: string) {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const requested: string[] = [];
+    const problems: string[] = [];
+    context.on('request', (request) => requested.push(request.url()));
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    await page.goto(pathToFileURL(report).href);
+    await page.locator('body[data-charts="ready"]').waitFor({ state: 'attached', timeout: 15_000 });
+    const foreign = () => requested.filter((u) => !/^(file|data|about):/.test(u));
+    return { context, page, requested, problems, foreign };
+  }
+
+  it('draws every chart from the file alone, with no console error and no request elsewhere', async () => {
+    const { files, summary } = recordRun(join(root, 'run'), { cycles: 20_000, seed: 21, tradeChance: 0.05 });
+    expect(summary.fills).toBeGreaterThan(100);
+
+    const { context, page, requested, problems, foreign } = await open(files.report);
+
+    const containers = ['equity-chart', 'drawdown-chart', 'price-chart-0', 'price-chart-1'];
+    for (const id of containers) {
+      const canvases = await page.locator(`#${id} canvas`).evaluateAll((nodes) =>
+        nodes.map((n) => {
+          const box = n.getBoundingClientRect();
+          return { width: box.width, height: box.height };
+        }),
+      );
+      expect(canvases.length, `${id} has canvases`).toBeGreaterThan(0);
+      expect(
+        canvases.some((c) => c.width > 100 && c.height > 100),
+        `${id} has a drawn chart`,
+      ).toBe(true);
+    }
+    // The tables are in the page too.
+    await expect(page.locator('section table').first().innerText()).resolves.toContain('Sharpe');
+    expect(await page.locator('text=BTCUSDT').count()).toBeGreaterThan(0);
+
+    expect(problems).toEqual([]);
+    expect(foreign()).toEqual([]);
+    expect(requested[0]).toBe(pathToFileURL(files.report).href);
+    if (process.env.REPORT_SCREENSHOT) await page.screenshot({ path: process.env.REPORT_SCREENSHOT, fullPage: true });
+    await context.close();
+  });
+
+  it('a partial run of three cycles opens with no error either', async () => {
+    const { files } = recordRun(join(root, 'tiny'), { cycles: 3, seed: 2, partial: true });
+    const { context, page, problems, foreign } = await open(files.report);
+    expect(await page.locator('#equity-chart canvas').count()).toBeGreaterThan(0);
+    expect(await page.locator('.partial').innerText()).toContain('Partial run');
+    expect(problems).toEqual([]);
+    expect(foreign()).toEqual([]);
+    await context.close();
+  });
+});

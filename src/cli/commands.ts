@@ -3,11 +3,15 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../runtime/config.js';
 import { loadEnv } from '../runtime/environment.js';
 import { printNewKey } from '../runtime/keygen.js';
+import { DATA_DOWNLOAD_HELP } from '../runtime/data-download.js';
+import { parseSimulateArgs, SIMULATE_HELP } from '../runtime/simulate/simulate-options.js';
 
 export interface Command {
   name: string;
   summary: string;
   help: string;
+  /** A subcommand's own help (`tcs data download --help`); the command's help otherwise. */
+  helpFor?(args: string[]): string | undefined;
   /** Exit code, or -1 for a process that keeps running and exits by itself. */
   run(args: string[]): Promise<number>;
 }
@@ -48,9 +52,9 @@ const dataSubcommands: Record<string, (args: string[]) => Promise<number>> = {
     const { checkDataDir } = await import('../runtime/data-check.js');
     return checkDataDir(positionals[0]!);
   },
-  async download() {
-    console.error('tcs data download: not available yet');
-    return 2;
+  async download(args) {
+    const { runDataDownload } = await import('../runtime/data-download.js');
+    return runDataDownload(args, loadEnv());
   },
 };
 
@@ -186,7 +190,8 @@ Options:
   },
   {
     name: 'data',
-    summary: 'Market data directories: `tcs data check <dir>` validates one and prints its coverage',
+    summary: 'Market data: `tcs data check <dir>` validates a data directory, `tcs data download` fills one',
+    helpFor: (args) => (args[0] === 'download' ? DATA_DOWNLOAD_HELP : undefined),
     help: `Usage: tcs data <check|download> …
 
 Subcommands:
@@ -194,8 +199,9 @@ Subcommands:
                 docs/data-format.md): every file and every row. Prints the coverage per symbol
                 (timeframe, first and last candle, candle count, funding count and range, kind).
                 Exits 0 when valid, 1 naming the first error (file and line), 2 on bad arguments.
-  download      Downloads candles and funding rates from an exchange's public API into a data
-                directory (not available yet).
+  download      Downloads candles and funding rates from an exchange's public API (ccxt, no keys)
+                into a data directory: --exchange ID --symbols A,B --timeframe 1m --from ISO
+                --to ISO --out DIR; resumable. \`tcs data download --help\` for the details.
 
 Options:
   -h, --help    This help.`,
@@ -209,6 +215,16 @@ Options:
         return 2;
       }
       return run(rest);
+    },
+  },
+  {
+    name: 'simulate',
+    summary: 'Run a strategy over a period on a simulated clock and write its results and report',
+    help: SIMULATE_HELP,
+    async run(args) {
+      const options = parseSimulateArgs(args);
+      const { runSimulation } = await import('../runtime/simulate/run-simulation.js');
+      return (await runSimulation(loadEnv(), options)).exitCode;
     },
   },
   {

@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(command.help);
+    console.log(command.helpFor?.(rest) ?? command.help);
     return 0;
   }
   return command.run(rest);

@@ -79,10 +79,14 @@ describe('tcs data check', () => {
     }
     const download = await run(['data', 'download']);
     expect(download.code).toBe(2);
-    expect(download.stderr).toContain('not available yet');
+    expect(download.stderr).toContain('--exchange is required');
     const help = await run(['data', 'check', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: tcs data <check\|download>/);
     expect(help.stdout).toContain('download');
+    // The subcommand's own help, not the command's.
+    const downloadHelp = await run(['data', 'download', '--help']);
+    expect(downloadHelp.code).toBe(0);
+    expect(downloadHelp.stdout).toMatch(/^Usage: tcs data download --exchange ID/);
   });
 });

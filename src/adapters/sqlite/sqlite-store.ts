@@ -11,10 +11,12 @@ import { ChangeWatcher } from './change-watcher.js';
 import type { WatchedState } from './change-watcher.js';
 import { SqliteCommandQueue } from './command-queue.js';
 import { openDatabase } from './connection.js';
+import type { SqliteDatabase } from './connection.js';
 import { SqliteControlStore } from './control-store.js';
 import { chainAppender } from './event-chain.js';
 import { SqliteEventStore } from './event-store.js';
 import { fileIdentity } from './file-identity.js';
+import type { FileIdentity } from './file-identity.js';
 import { sqliteFailure } from './failures.js';
 import { SqliteKeyValueStore } from './kv-store.js';
 import { migrate } from './schema.js';
@@ -36,6 +38,13 @@ export interface SqliteStoreOptions {
   timeoutMs?: number;
 }
 
+/** A run file that one `tcs simulate` process owns alone: see openRunStore. */
+export interface RunStore {
+  store: Store;
+  /** Commits what was written since the last call (and at close). */
+  commit(): void;
+}
+
 export const DEFAULT_POLL_INTERVAL_MS = 5;
 
 function reportToStderr(err: unknown): void {
@@ -55,6 +64,51 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     db.close();
     throw err;
   }
+  return assemble(db, file, options);
+}
+
+/**
+ * The store of one simulation run: the same schema, statements and transactions as the shared store,
+ * on a new file that no other process opens. So it drops what sharing costs: no fsync
+ * (synchronous=OFF), a rollback journal instead of WAL, no check that the path still names the file,
+ * and the writes of many cycles go into one transaction, committed by `commit()` (the simulator calls
+ * it every few hundred cycles and at the end) — each store transaction inside becomes a savepoint. A
+ * crash loses at most the uncommitted cycles of a run that could not finish anyway; the committed
+ * file is an ordinary store (`tcs audit verify` reads it, and switches it to WAL when it does).
+ */
+export async function openRunStore(path: string): Promise<RunStore> {
+  const db = openDatabase(path, { timeoutMs: DEFAULT_STORE_TIMEOUT_MS });
+  try {
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('synchronous = OFF');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const store = assemble(db, { assertSame() {} }, { path });
+  const begin = db.prepare('BEGIN');
+  const commitStatement = db.prepare('COMMIT');
+  begin.run();
+  const commit = () => {
+    if (!db.open) return;
+    if (db.inTransaction) commitStatement.run();
+    begin.run();
+  };
+  const close = store.close.bind(store);
+  return {
+    commit,
+    store: {
+      ...store,
+      async close() {
+        if (db.open && db.inTransaction) commitStatement.run();
+        await close();
+      },
+    },
+  };
+}
+
+function assemble(db: SqliteDatabase, file: FileIdentity, options: SqliteStoreOptions): Store {
   const appendChained = chainAppender(db);
   // The watcher needs readers from the stores and the stores need the watcher: late-bind the readers.
   const readers: WatchedState = { readControl: () => control.readRecord(), lastCommandOrd: () => commands.lastOrd() };

@@ -1,5 +1,6 @@
 /**
- * Opens the market feed MARKET_DATA names. `synthetic` is built at once; `live:<exchange>` loads
+ * Opens the market feed MARKET_DATA names. `synthetic` is built at once; `file:<dir>` loads and
+ * checks the data directory; `live:<exchange>` loads
  * ccxt (only then), the exchange's markets and a first snapshot of every symbol, and its
  * instruments (lot, tick, minimum notional from the exchange) replace the built-in table's for
  * this process, so orders are sized to what the exchange would accept.
@@ -8,6 +9,7 @@ import type { Logger } from 'pino';
 import { createSyntheticFeed } from '../../adapters/market-data/index.js';
 import type { Instrument } from '../../domain/market.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
+import { ConfigError } from '../config.js';
 import type { TradingConfig } from './trading-config.js';
 
 /** One live fetch may hold a cycle up to this long, however long CYCLE_SECONDS is (ms). */
@@ -28,6 +30,7 @@ export async function openMarketFeed(
     const feed = createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
     return { feed, config };
   }
+  if (config.marketData.startsWith('file:')) return openReplay(config, config.marketData.slice('file:'.length));
   const exchangeId = config.marketData.slice('live:'.length);
   const { createLiveFeed } = await import('../../adapters/market-data/live/index.js');
   const feed = await createLiveFeed({
@@ -42,6 +45,25 @@ export async function openMarketFeed(
     'live market data: instruments from the exchange',
   );
   return { feed, config: withFeedInstruments(config, feed) };
+}
+
+/**
+ * A historical replay, one candle per cycle from the data's start, stamped with the process's clock
+ * (see docs/data-format.md). The manifest's instruments replace the built-in table's. When the data
+ * runs out, each cycle fails loudly (FEED_EXHAUSTED) and nothing trades on repeated prices.
+ */
+async function openReplay(config: TradingConfig, dir: string): Promise<{ feed: MarketFeed; config: TradingConfig }> {
+  const { applyManifestInstruments, createFileFeed, DataFileError, readManifestInstruments } =
+    await import('../../adapters/market-data/file/index.js');
+  try {
+    const instruments = applyManifestInstruments(config.instruments, await readManifestInstruments(dir));
+    const feed = await createFileFeed({ dir, instruments });
+    return { feed, config: { ...config, instruments } };
+  } catch (err) {
+    // Bad data is a configuration error (exit 2: restarting cannot fix it), named file and line.
+    if (err instanceof DataFileError) throw new ConfigError(`MARKET_DATA=file:${dir}: ${err.message}`);
+    throw err;
+  }
 }
 
 function withFeedInstruments(config: TradingConfig, feed: MarketFeed): TradingConfig {

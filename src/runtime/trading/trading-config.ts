@@ -23,7 +23,7 @@ export interface TradingConfig extends CommonConfig {
   cycleMs: number;
   strategies: string;
   strategyParams: StrategyParamsByEntry;
-  /** MARKET_DATA: the seeded synthetic market, or `live:<ccxt exchange id>` (public data, no keys). */
+  /** MARKET_DATA: the seeded synthetic market, `file:<dir>` (historical replay) or `live:<ccxt exchange id>` (public data, no keys). */
   marketData: MarketDataSource;
   /** LIVE_EXCHANGE_URL: another origin for the live exchange's REST API (tests, proxies); null = the exchange's own. */
   liveExchangeUrl: string | null;
@@ -49,7 +49,7 @@ export interface TradingConfig extends CommonConfig {
   safety: SafetyConfig;
 }
 
-export type MarketDataSource = 'synthetic' | `live:${string}`;
+export type MarketDataSource = 'synthetic' | `live:${string}` | `file:${string}`;
 
 /** Default FEED_STALE_MS: a quarter of a minute without fresh data is an outage, not a slow answer. */
 const DEFAULT_FEED_STALE_MS = 15_000;
@@ -63,9 +63,15 @@ function readMarketData(env: NodeJS.ProcessEnv): MarketDataSource {
       throw new ConfigError(`MARKET_DATA=live:<exchange> needs a ccxt exchange id such as binanceusdm, got "${raw}"`);
     return `live:${id}`;
   }
-  if (raw.startsWith('file:'))
-    throw new ConfigError(`MARKET_DATA=file:<dir> (historical replay) is not available in this build, got "${raw}"`);
-  throw new ConfigError(`MARKET_DATA must be synthetic or live:<exchange> (e.g. live:binanceusdm), got "${raw}"`);
+  if (raw.startsWith('file:')) {
+    const dir = raw.slice('file:'.length).trim();
+    if (dir === '')
+      throw new ConfigError('MARKET_DATA=file:<dir> needs the data directory, e.g. file:data/binance-2024');
+    return `file:${dir}`;
+  }
+  throw new ConfigError(
+    `MARKET_DATA must be synthetic, file:<dir> or live:<exchange> (e.g. live:binanceusdm), got "${raw}"`,
+  );
 }
 
 function readUrl(env: NodeJS.ProcessEnv, name: string): string | null {

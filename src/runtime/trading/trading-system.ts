@@ -60,6 +60,8 @@ export interface TradingSystemDeps {
   remember?(memory: StoreMemory, record: ControlRecord): Promise<void>;
   /** The lease passed to another process: this one must stop (it can write nothing more anyway). */
   onLeaseLost?(): void;
+  /** The client order ids' session part; random per start unless given (a simulation fixes it). */
+  sessionId?: string;
 }
 
 export interface TradingSystem {
@@ -88,7 +90,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
-  const sessionId = randomBytes(4).toString('hex');
+  const sessionId = deps.sessionId ?? randomBytes(4).toString('hex');
   const parts = createTradingParts({
     config,
     store,

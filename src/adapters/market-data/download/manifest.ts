@@ -57,7 +57,8 @@ export async function readManifestFor(dir: string, run: Pick<Manifest, 'exchange
 }
 
 export async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
-  const path = join(dir, 'manifest.json');
-  await writeFile(`${path}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
-  await rename(`${path}.tmp`, path);
+  // A dot-file: one left behind by a killed download is not a stray file to `tcs data check`.
+  const temporary = join(dir, '.manifest.json.tmp');
+  await writeFile(temporary, `${JSON.stringify(manifest, null, 2)}\n`);
+  await rename(temporary, join(dir, 'manifest.json'));
 }

@@ -1,0 +1,104 @@
+/**
+ * What a simulation run records after each cycle, read from what the trading system already says:
+ * fills from its event lines (`order_filled`, and `position_liquidated` for the venue's closes),
+ * the account from the venue, the prices from the cycle's market, the denials and each order's
+ * strategy from the cycle's record. Nothing here changes how the system trades. The strategy of an
+ * order is remembered until it fills (bounded: a resting order is forgotten after ORDER_MEMORY
+ * newer orders, and its fills then count as unattributed).
+ */
+import type { CycleRecord } from '../../../machines/cycle.machine.js';
+import type { EventLine } from '../../domain/event-lines.js';
+import type { MarketView } from '../../domain/market.js';
+import type { AccountSnapshot } from '../../domain/portfolio.js';
+import type { CycleObservation, TradeObservation } from '../../domain/performance/observations.js';
+
+export interface RunSink {
+  cycle(observation: CycleObservation): void;
+  trade(trade: TradeObservation): void;
+  denial(guard: string): void;
+}
+
+const ORDER_MEMORY = 10_000;
+
+export interface RunObserver {
+  /** Every event line the trading system emits during the run. */
+  line(line: EventLine): void;
+  /** After a cycle settled: its record, the account after it and the market it read. */
+  cycleEnded(record: CycleRecord | null, account: AccountSnapshot, market: MarketView | null, ts: number): void;
+}
+
+export function createRunObserver(sink: RunSink): RunObserver {
+  const strategyOf = new Map<string, string>();
+  const pending: TradeObservation[] = [];
+  let lastCycle = -1;
+  let now = 0;
+
+  return {
+    line(line) {
+      if (line.event === 'order_filled') {
+        pending.push({
+          ts: now,
+          clientOrderId: line.client_order_id,
+          symbol: line.symbol,
+          side: line.side,
+          qty: line.qty,
+          price: line.price,
+          fee: line.fee,
+          liquidity: line.liquidity,
+          strategy: strategyOf.get(line.client_order_id) ?? null,
+          kind: 'order',
+        });
+      } else if (line.event === 'position_liquidated') {
+        pending.push({
+          ts: now,
+          clientOrderId: `liquidation-${line.symbol}`,
+          symbol: line.symbol,
+          side: line.side,
+          qty: line.qty,
+          price: line.price,
+          fee: line.fee,
+          liquidity: 'taker',
+          strategy: null,
+          kind: 'liquidation',
+        });
+      }
+    },
+
+    cycleEnded(record, account, market, ts) {
+      now = ts;
+      if (record !== null && record.cycle !== lastCycle) {
+        lastCycle = record.cycle;
+        for (const proposal of record.proposals) {
+          if (proposal.order === null) continue;
+          strategyOf.set(proposal.order.clientOrderId, proposal.signal.agent);
+          if (strategyOf.size > ORDER_MEMORY) strategyOf.delete(strategyOf.keys().next().value as string);
+        }
+        for (const verdict of record.verdicts) {
+          if (verdict.approval !== null) continue;
+          const failed = verdict.decision.checks.find((c) => !c.passed);
+          if (failed) sink.denial(failed.guard);
+        }
+      }
+      // Fills were seen before the record that names their strategy: attribute them now.
+      for (const trade of pending) {
+        sink.trade({
+          ...trade,
+          ts,
+          strategy: trade.strategy ?? (trade.kind === 'order' ? (strategyOf.get(trade.clientOrderId) ?? null) : null),
+        });
+      }
+      pending.length = 0;
+      const marks: Record<string, number> = {};
+      if (market !== null) for (const [symbol, snapshot] of market) marks[symbol] = snapshot.last;
+      sink.cycle({
+        ts,
+        nav: account.nav,
+        cash: account.cash,
+        positions: account.positions.map((p) => ({ symbol: p.symbol, qty: p.qty, markPrice: p.markPrice })),
+        fundingPnl: account.fundingPnl,
+        feesPaid: account.feesPaid,
+        marks,
+      });
+    },
+  };
+}

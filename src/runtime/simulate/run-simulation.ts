@@ -1,0 +1,98 @@
+/**
+ * `tcs simulate`: one simulation run, start to end. The trading actor system is built exactly as
+ * the trading process builds it (createTradingSystem), on a SimulatedClock that is both its clock
+ * and its timers, with the run's own store in --out; the loop advances the clock by one cycle,
+ * waits until the cycle has settled (decision recorded, order manager idle) and hands what happened
+ * to the recorder. Ctrl-C ends the loop after the current cycle; the report is written either way.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { SimulatedClock } from 'xstate';
+import { createRunKv } from '../../adapters/memory/run-kv.js';
+import { openRunStore } from '../../adapters/sqlite/sqlite-store.js';
+import type { EventLine } from '../../domain/event-lines.js';
+import type { MarketView } from '../../domain/market.js';
+import type { MarketFeed } from '../../ports/market-feed.js';
+import { loadStrategies } from '../../strategies/registry.js';
+import { createTradingSystem } from '../trading/trading-system.js';
+import { createProgressBar } from './progress-bar.js';
+import { createRunObserver } from './run-observer.js';
+import { createRunOutput } from './run-output.js';
+import { replayDirectory, RUN_STORE_FILE, simulationConfig } from './simulation-env.js';
+import { openRunMarket } from './simulation-market.js';
+import type { SimulateOptions } from './simulate-options.js';
+
+/** Commit the run's store this often (cycles): bounded loss on a crash, few commits. */
+const COMMIT_EVERY = 2_000;
+
+export interface SimulationResult {
+  exitCode: 0 | 130;
+}
+
+export async function runSimulation(env: NodeJS.ProcessEnv, options: SimulateOptions): Promise<SimulationResult> {
+  const market = await openRunMarket(simulationConfig(env, options), options, replayDirectory(env, options));
+  const { config, start, cycles: total } = market;
+  mkdirSync(options.out, { recursive: true, mode: 0o700 });
+  const run = await openRunStore(join(options.out, RUN_STORE_FILE));
+  const clock = new SimulatedClock();
+  clock.set(start);
+  await run.store.control.initialise(new Date(start).toISOString());
+
+  const seen = { last: null as MarketView | null };
+  const feed = watched(market.feed, seen);
+  const strategies = (await loadStrategies(config.strategies, config.strategyParams)).map((s) => s.name);
+  const output = createRunOutput(options.out, config, { start, market: market.description, strategies, cycles: total });
+  const recorder = createRunObserver(output.sink);
+  const system = await createTradingSystem({
+    config,
+    store: { ...run.store, kv: createRunKv() },
+    lines: { emit: (line: EventLine) => recorder.line(line) },
+    log: pino({ level: config.logLevel }, process.stderr),
+    clock,
+    timers: clock,
+    backgroundTimers: false,
+    sessionId: 'sim',
+    feed,
+  });
+
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+  };
+  process.on('SIGINT', onSigint);
+  const progress = options.quiet ? null : createProgressBar(total);
+  let done = 0;
+  try {
+    // The first cycle starts at once; every later one when the clock has moved one cycle on.
+    while (done < total && !interrupted) {
+      if (done > 0) clock.increment(config.cycleMs);
+      await system.settled();
+      const snapshot = system.actor.getSnapshot().context;
+      recorder.cycleEnded(snapshot.lastCycle, await system.venue.account(), seen.last, clock.now());
+      done += 1;
+      if (done % COMMIT_EVERY === 0) run.commit();
+      progress?.update(done, clock.now());
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+    progress?.finish();
+    await system.stop(interrupted ? 'interrupted' : 'simulation finished');
+    run.commit();
+    await run.store.close();
+  }
+  output.finish({ to: clock.now(), partial: interrupted || done < total });
+  return { exitCode: interrupted ? 130 : 0 };
+}
+
+/** The feed, remembering the last market it returned (the prices the report draws). */
+function watched(feed: MarketFeed, market: { last: MarketView | null }): MarketFeed {
+  return {
+    instruments: feed.instruments,
+    async next(now) {
+      market.last = await feed.next(now);
+      return market.last;
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The market of a simulation run and the run's time frame. Synthetic: the seeded generator, one
+ * step per cycle (simulated time is market time), from --from or a fixed date, for --cycles or until
+ * --to. Replay: the data directory's candles between --from and --to, one candle per cycle, so the
+ * cycle length is the data's timeframe; the clock reads each candle's close when its cycle runs, so
+ * funding settles at the data's own times. The manifest's instruments replace the built-in table's.
+ */
+import { ConfigError } from '../config.js';
+import { createSyntheticFeed } from '../../adapters/market-data/index.js';
+import type { MarketFeed } from '../../ports/market-feed.js';
+import type { TradingConfig } from '../trading/trading-config.js';
+import type { SimulateOptions } from './simulate-options.js';
+
+/** Where a synthetic run starts when --from is not given: a fixed date, so runs are reproducible. */
+export const SYNTHETIC_START = Date.UTC(2026, 0, 1);
+
+export interface RunMarket {
+  feed: MarketFeed;
+  /** The config with the cycle length and instruments the market decided. */
+  config: TradingConfig;
+  /** The clock when the first cycle runs: one cycle after the run's start (the end of its first period). */
+  start: number;
+  /** Cycles the run will make (fewer if stopped). */
+  cycles: number;
+  /** For the report: what the market was. */
+  description: string;
+}
+
+export async function openRunMarket(
+  config: TradingConfig,
+  options: SimulateOptions,
+  dataDir: string | null,
+): Promise<RunMarket> {
+  if (dataDir === null) {
+    // The first cycle ends one cycle after --from, as a replay's first candle closes one timeframe after it opens.
+    const from = options.from ?? SYNTHETIC_START;
+    const start = from + config.cycleMs;
+    const cycles = options.cycles ?? Math.floor(((options.to as number) - from) / config.cycleMs);
+    if (cycles < 1) throw new ConfigError('--from and --to leave no whole cycle to run');
+    const feed = createSyntheticFeed({
+      instruments: config.instruments,
+      seed: config.marketSeed,
+      stepMs: config.cycleMs,
+    });
+    return { feed, config, start, cycles, description: `synthetic, seed ${config.marketSeed}` };
+  }
+  return openReplay(config, options, dataDir);
+}
+
+async function openReplay(config: TradingConfig, options: SimulateOptions, dir: string): Promise<RunMarket> {
+  const { applyManifestInstruments, createFileFeed, DataFileError, readManifestInstruments } =
+    await import('../../adapters/market-data/file/index.js');
+  try {
+    const instruments = applyManifestInstruments(config.instruments, await readManifestInstruments(dir));
+    const feed = await createFileFeed({
+      dir,
+      instruments,
+      ...(options.from !== null ? { from: options.from } : {}),
+      ...(options.to !== null ? { to: options.to } : {}),
+    });
+    const { stepMs, timeframe, first } = feed.range;
+    if (options.cycleSeconds !== null && Number(options.cycleSeconds) * 1000 !== stepMs)
+      throw new ConfigError(
+        `--cycle-seconds ${options.cycleSeconds} does not match the data's ${timeframe} candles: a replay runs one cycle per candle`,
+      );
+    const cycles = Math.min(options.cycles ?? Number.POSITIVE_INFINITY, feed.remaining);
+    if (cycles < 1) throw new ConfigError(`--data ${dir}: no candle between --from and --to`);
+    return {
+      feed,
+      config: { ...config, instruments, cycleMs: stepMs },
+      start: first + stepMs,
+      cycles,
+      description: `replay of ${dir} (${timeframe})`,
+    };
+  } catch (err) {
+    if (err instanceof DataFileError) throw new ConfigError(`--data ${dir}: ${err.message}`);
+    throw err;
+  }
+}

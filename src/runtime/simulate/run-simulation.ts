@@ -6,6 +6,7 @@
  * to the recorder. Ctrl-C ends the loop after the current cycle; the report is written either way.
  */
 import { mkdirSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { SimulatedClock } from 'xstate';
@@ -28,9 +29,19 @@ const COMMIT_EVERY = 2_000;
 
 export interface SimulationResult {
   exitCode: 0 | 130;
+  cycles: number;
+  /** Wall time of the cycle loop alone (not opening, not writing the report), ms. */
+  loopMs: number;
 }
 
-export async function runSimulation(env: NodeJS.ProcessEnv, options: SimulateOptions): Promise<SimulationResult> {
+/** Called after every cycle with the number done so far (benchmarks sample memory with it). */
+export type CycleHook = (done: number) => void;
+
+export async function runSimulation(
+  env: NodeJS.ProcessEnv,
+  options: SimulateOptions,
+  afterCycle?: CycleHook,
+): Promise<SimulationResult> {
   const market = await openRunMarket(simulationConfig(env, options), options, replayDirectory(env, options));
   const { config, start, cycles: total } = market;
   mkdirSync(options.out, { recursive: true, mode: 0o700 });
@@ -64,6 +75,8 @@ export async function runSimulation(env: NodeJS.ProcessEnv, options: SimulateOpt
   process.on('SIGINT', onSigint);
   const progress = options.quiet ? null : createProgressBar(total);
   let done = 0;
+  const loopStarted = performance.now();
+  let loopMs = 0;
   try {
     // The first cycle starts at once; every later one when the clock has moved one cycle on.
     while (done < total && !interrupted) {
@@ -74,7 +87,9 @@ export async function runSimulation(env: NodeJS.ProcessEnv, options: SimulateOpt
       done += 1;
       if (done % COMMIT_EVERY === 0) run.commit();
       progress?.update(done, clock.now());
+      afterCycle?.(done);
     }
+    loopMs = performance.now() - loopStarted;
   } finally {
     process.off('SIGINT', onSigint);
     progress?.finish();
@@ -83,7 +98,13 @@ export async function runSimulation(env: NodeJS.ProcessEnv, options: SimulateOpt
     await run.store.close();
   }
   output.finish({ to: clock.now(), partial: interrupted || done < total });
-  return { exitCode: interrupted ? 130 : 0 };
+  if (!options.quiet) {
+    const rate = Math.round(done / Math.max(loopMs / 1000, 1e-3));
+    process.stderr.write(
+      `tcs simulate: ${done} cycles in ${(loopMs / 1000).toFixed(1)} s (${rate} cycles/s); results in ${options.out}\n`,
+    );
+  }
+  return { exitCode: interrupted ? 130 : 0, cycles: done, loopMs };
 }
 
 /** The feed, remembering the last market it returned (the prices the report draws). */

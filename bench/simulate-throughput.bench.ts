@@ -1,0 +1,156 @@
+/**
+ * `tcs simulate` throughput, in cycles per second of the cycle loop (runSimulation, as the command
+ * runs it: the whole actor system, the run's SQLite event store, the report recorder), beside a plain
+ * loop over the same domain functions without actors or a store (plain-loop.ts), in the same run, for
+ * 2 agents × 3 symbols and × 10 symbols on 1-minute steps. Then the heap and RSS every 50,000 cycles
+ * of one long run (SIM_BENCH_MEMORY_CYCLES, default 500,000; 0 skips it), to see that memory stays
+ * flat. SIM_BENCH_CYCLES (default 20,000) sets the throughput runs' length.
+ *
+ *   node bin/run-ts.mjs bench/simulate-throughput.bench.ts
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { generateKey } from '../src/domain/keys.js';
+import { readTradingConfig } from '../src/runtime/trading/trading-config.js';
+import { runSimulation } from '../src/runtime/simulate/run-simulation.js';
+import type { SimulateOptions } from '../src/runtime/simulate/simulate-options.js';
+import { runPlainLoop } from './plain-loop.js';
+import { int, mb } from './stats.js';
+import { printResult, runDirectly } from './support.js';
+import type { BenchResult } from './support.js';
+import { TEN_SYMBOLS } from './trading.js';
+
+const CYCLES = Number(process.env.SIM_BENCH_CYCLES ?? 20_000);
+const MEMORY_CYCLES = Number(process.env.SIM_BENCH_MEMORY_CYCLES ?? 500_000);
+const AIM_RATE = 5_000;
+const AIM_RATIO = 0.3;
+const CASES = [
+  { symbols: 3, spec: 'BTCUSDT,ETHUSDT,SOLUSDT' },
+  { symbols: 10, spec: TEN_SYMBOLS },
+];
+
+function options(out: string, cycles: number, symbols: string): SimulateOptions {
+  return {
+    out,
+    cycles,
+    seed: 1,
+    data: null,
+    from: null,
+    to: null,
+    strategies: null,
+    symbols,
+    cash: null,
+    cycleSeconds: null,
+    quiet: true,
+  };
+}
+
+async function simulate(cycles: number, symbols: string, afterCycle?: (done: number) => void) {
+  const out = mkdtempSync(join(tmpdir(), 'tcs-simbench-'));
+  const silent = process.stdout.write.bind(process.stdout);
+  // The summary table goes to stdout; the benchmark prints its own.
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  try {
+    return await runSimulation({ LOG_LEVEL: 'silent' }, options(join(out, 'run'), cycles, symbols), afterCycle);
+  } finally {
+    process.stdout.write = silent;
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+interface Throughput {
+  symbols: number;
+  simulate: number;
+  plain: number;
+  orders: number;
+}
+
+interface MemorySample {
+  cycles: number;
+  heapMb: number;
+  rssMb: number;
+}
+
+export async function run(): Promise<BenchResult> {
+  const started = performance.now();
+  const rows: Throughput[] = [];
+  for (const c of CASES) {
+    const sim = await simulate(CYCLES, c.spec);
+    const config = readTradingConfig({ RISK_HMAC_SECRET: generateKey(), SYMBOLS: c.spec, MARKET_SEED: '1' });
+    const plain = await runPlainLoop(config, CYCLES);
+    rows.push({
+      symbols: c.symbols,
+      simulate: sim.cycles / (sim.loopMs / 1000),
+      plain: plain.cycles / (plain.wallMs / 1000),
+      orders: plain.orders,
+    });
+  }
+  const memory: MemorySample[] = [];
+  if (MEMORY_CYCLES > 0) {
+    const every = 50_000;
+    await simulate(MEMORY_CYCLES, CASES[0]!.spec, (done) => {
+      if (done % every !== 0) return;
+      global.gc?.();
+      const m = process.memoryUsage();
+      memory.push({ cycles: done, heapMb: m.heapUsed / 2 ** 20, rssMb: m.rss / 2 ** 20 });
+    });
+  }
+  const three = rows.find((r) => r.symbols === 3);
+  const result: BenchResult = {
+    id: 'simulate-throughput',
+    title: 'Simulation throughput: tcs simulate beside a plain loop of the same domain functions',
+    command: 'node --expose-gc bin/run-ts.mjs bench/simulate-throughput.bench.ts',
+    method: [
+      `runSimulation (what \`tcs simulate --cycles ${CYCLES} --seed 1 --quiet\` runs) with the default strategies (2 agents), CYCLE_SECONDS 60, the synthetic market; cycles/s of the cycle loop alone.`,
+      'Plain loop (bench/plain-loop.ts): the same synthetic feed, agents, arbitration, sizing, risk review with signing and the paper venue on an in-process key-value store, with no actors and no event store.',
+      `Memory: one run of ${int(MEMORY_CYCLES)} cycles at 3 symbols, heap used (after gc when --expose-gc) and RSS every 50,000 cycles.`,
+    ],
+    tables: [
+      {
+        caption: `${int(CYCLES)} cycles each`,
+        headers: [
+          'symbols',
+          'tcs simulate (cycles/s)',
+          'plain loop (cycles/s)',
+          'simulate ÷ plain',
+          'plain-loop orders',
+        ],
+        rows: rows.map((r) => [
+          String(r.symbols),
+          int(Math.round(r.simulate)),
+          int(Math.round(r.plain)),
+          (r.simulate / r.plain).toFixed(3),
+          int(r.orders),
+        ]),
+      },
+      ...(memory.length > 0
+        ? [
+            {
+              caption: 'memory over the long run',
+              headers: ['cycles', 'heap used', 'RSS'],
+              rows: memory.map((m) => [int(m.cycles), mb(m.heapMb * 2 ** 20), mb(m.rssMb * 2 ** 20)]),
+            },
+          ]
+        : []),
+    ],
+    aims: [
+      {
+        text: `3 symbols: ≥ ${int(AIM_RATE)} cycles/s (measured ${three ? int(Math.round(three.simulate)) : 'n/a'})`,
+        met: three ? three.simulate >= AIM_RATE : null,
+      },
+      {
+        text: `3 symbols: ≥ ${AIM_RATIO} × the plain loop (measured ${three ? (three.simulate / three.plain).toFixed(3) : 'n/a'})`,
+        met: three ? three.simulate / three.plain >= AIM_RATIO : null,
+      },
+    ],
+    notes: [],
+    seconds: (performance.now() - started) / 1000,
+    data: { rows, memory },
+  };
+  printResult(result);
+  return result;
+}
+
+runDirectly(run);

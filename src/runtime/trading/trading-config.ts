@@ -25,6 +25,8 @@ export interface TradingConfig extends CommonConfig {
   strategyParams: StrategyParamsByEntry;
   marketData: 'synthetic';
   marketSeed: number;
+  /** The synthetic market's settings: SYNTHETIC_CORRELATION, SYNTHETIC_TREND, SYNTHETIC_FUNDING_HALF_LIFE_HOURS. */
+  synthetic: SyntheticMarketConfig;
   riskLimits: RiskLimits;
   /** Target |position| at confidence 1, as a fraction of NAV. */
   riskFraction: number;
@@ -42,6 +44,15 @@ export interface TradingConfig extends CommonConfig {
   /** Stately inspector WebSocket URL, used with --inspect. */
   inspectUrl: string;
   safety: SafetyConfig;
+}
+
+export interface SyntheticMarketConfig {
+  /** Correlation of any two symbols' returns (default 0.8, crypto majors). */
+  correlation: number;
+  /** Demo trend strength: 0 (default) is driftless, 1 the old trending market. */
+  trend: number;
+  /** Half-life of the funding level in hours (default 72). */
+  fundingHalfLifeHours: number;
 }
 
 export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
@@ -71,6 +82,11 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     strategyParams: readStrategyParams(env.STRATEGY_PARAMS),
     marketData,
     marketSeed: readInt(env, 'MARKET_SEED', 42, 0, 2 ** 31 - 1),
+    synthetic: {
+      correlation: readNumber(env, 'SYNTHETIC_CORRELATION', 0.8, 0, 1),
+      trend: readNumber(env, 'SYNTHETIC_TREND', 0, 0, 10),
+      fundingHalfLifeHours: readNumber(env, 'SYNTHETIC_FUNDING_HALF_LIFE_HOURS', 72, 0.1, 24 * 365),
+    },
     riskLimits,
     riskFraction: readNumber(env, 'RISK_FRACTION', DEFAULT_RISK_FRACTION, 0.0001, 1),
     noTradeBand: readNumber(env, 'NO_TRADE_BAND', DEFAULT_NO_TRADE_BAND, 0, 1),

@@ -21,6 +21,7 @@ import type { StrategyAgent } from '../../domain/strategy-agent.js';
 import { eventLine } from '../../domain/event-lines.js';
 import { signApproval } from '../../domain/order-token.js';
 import type { Clock } from '../../ports/clock.js';
+import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import type { Store } from '../../ports/store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
@@ -30,6 +31,8 @@ import { createSafetyMonitor } from '../../application/safety-monitor.js';
 import type { SafetyMonitor } from '../../application/safety-monitor.js';
 import { fencedKv, withControl } from '../../application/store-views.js';
 import { lastKillResetEpoch } from '../../application/kill-reset-proof.js';
+import { lastRecordedCycle } from '../../application/cycle-numbers.js';
+import { persistingFeed, savedMarketCheckpoint } from '../../application/market-time.js';
 import { trustedControl } from '../../application/trusted-control.js';
 import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
@@ -83,11 +86,12 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const venueConfig = { startingCash: config.startingCash, margin: config.margin };
   const venue = await openPaperVenue({ kv, instruments: config.instruments, clock, config: venueConfig });
-  const feed = deps.feed ?? defaultFeed(config);
+  const feed = deps.feed ?? (await defaultFeed(config, kv, log));
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
   const sessionId = randomBytes(4).toString('hex');
+  const previousCycle = await lastRecordedCycle(store);
   const parts = createTradingParts({
     config,
     store,
@@ -99,6 +103,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     events,
     metrics,
     consumer: `trading:${process.pid}:${sessionId}`,
+    previousCycle,
     identity: { pid: process.pid, host: hostname() },
     actor: () => actor,
   });
@@ -109,7 +114,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const halt = await monitor.preflight();
   const actor = createActor(parts.machine, {
     systemId: 'trading',
-    input: { ...rootInput(config, initial, strategies, sessionId), halt: halt?.reason ?? null },
+    input: { ...rootInput(config, initial, strategies, sessionId, previousCycle), halt: halt?.reason ?? null },
     ...(deps.timers ? { clock: deps.timers } : {}),
     ...(deps.inspect ? { inspect: deps.inspect } : {}),
   });
@@ -127,12 +132,8 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     leaseMs: config.safety.leaseMs,
   });
 
-  events.emit(
-    eventLine.sessionStarted(
-      config.executionMode,
-      strategies.map((s) => s.name),
-    ),
-  );
+  const strategyNames = strategies.map((s) => s.name);
+  events.emit(eventLine.sessionStarted(config.executionMode, strategyNames));
   actor.start();
   // Started halted: cancel what rests and say so, as any halt does.
   if (halt) actor.send({ type: 'safety.halt', reason: halt.reason });
@@ -167,9 +168,29 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   };
 }
 
-/** Each cycle advances the synthetic market by one market minute, whatever CYCLE_SECONDS is. */
-function defaultFeed(config: TradingConfig): MarketFeed {
-  return createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
+/**
+ * Each cycle advances the synthetic market by one market minute, whatever CYCLE_SECONDS is. The
+ * market continues from the checkpoint the last process saved (what of it fits: see the feed's
+ * resumeFrom) and saves its own after every read, through the fenced key-value store.
+ */
+async function defaultFeed(config: TradingConfig, kv: KeyValueStore, log: Logger): Promise<MarketFeed> {
+  const feed = createSyntheticFeed({
+    instruments: config.instruments,
+    seed: config.marketSeed,
+    stepMs: 60_000,
+    correlation: config.synthetic.correlation,
+    trend: config.synthetic.trend,
+    fundingHalfLifeHours: config.synthetic.fundingHalfLifeHours,
+    resume: await savedMarketCheckpoint(kv),
+  });
+  const { origin } = feed;
+  for (const note of origin.notes) log.warn({ note }, `synthetic market checkpoint not fully used: ${note}`);
+  if (origin.resumed.length > 0)
+    log.info(
+      { steps: origin.steps, resumed: origin.resumed, fresh: origin.fresh },
+      `synthetic market continues at step ${origin.steps}`,
+    );
+  return persistingFeed(feed, kv);
 }
 
 /**
@@ -265,12 +286,22 @@ function createSafety(
   });
 }
 
-/** The root's input. The signer closes over the secret so it never enters actor context (which the inspector shows). */
-function rootInput(config: TradingConfig, control: ControlRecord, strategies: StrategyAgent[], sessionId: string) {
+/**
+ * The root's input. The signer closes over the secret so it never enters actor context (which the
+ * inspector shows); cycle numbers go on from the last one recorded, so a restart repeats none.
+ */
+function rootInput(
+  config: TradingConfig,
+  control: ControlRecord,
+  strategies: StrategyAgent[],
+  sessionId: string,
+  previousCycle: number,
+) {
   const sign: ApprovalSigner = (order, epoch, expiresAt) =>
     signApproval(order, { secret: config.hmacSecret, epoch, expiresAt });
   return {
     control,
+    firstCycle: previousCycle + 1,
     cycleMs: config.cycleMs,
     strategies,
     instruments: config.instruments,

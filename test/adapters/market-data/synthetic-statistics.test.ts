@@ -4,7 +4,7 @@
  * hour" right about half the time), symbols move together with the configured correlation, and
  * funding persists for days. The demo trend, when asked for, does make returns trend. Bounds are a
  * few standard errors wide, and the old generator (autocorrelation 0.10–0.21, sign right 56–60 %,
- * correlation 0.03, funding half-life 35 min) fails every one of them.
+ * correlation 0.03, funding half-life 35 min) fails each of the first four.
  */
 import { describe, expect, it } from 'vitest';
 import { createSyntheticFeed } from '../../../src/adapters/market-data/index.js';

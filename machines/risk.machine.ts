@@ -25,6 +25,8 @@ export interface RiskInput {
   /** Lot sizes (to round a scaled close) and kinds (spot needs no margin); optional for tests. */
   instruments?: readonly Instrument[];
   marginTable?: MarginTable;
+  /** FEED_STALE_MS: market data older than this at the cycle's `now` opens no new exposure; unset = not judged. */
+  feedStaleMs?: number;
 }
 
 export function review(input: RiskInput, request: EvaluateRequest): EvaluatedReply {
@@ -49,6 +51,9 @@ export function review(input: RiskInput, request: EvaluateRequest): EvaluatedRep
               marks,
               ...(input.marginTable ? { marginTable: input.marginTable } : {}),
               ...(lotSize !== undefined ? { lotSize } : {}),
+              ...(input.feedStaleMs !== undefined
+                ? { freshness: { now: request.now, staleMs: input.feedStaleMs } }
+                : {}),
             })
           : refuseAll(`no market data for ${requested.symbol}`);
         // A close scaled for liquidity is signed at the size the engine allowed.

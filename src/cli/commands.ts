@@ -27,6 +27,33 @@ function resetKillRequested(values: { 'reset-kill'?: boolean; reason?: string })
   return values['reset-kill'] === true;
 }
 
+const DATA_USAGE = 'Usage: tcs data check <dir> | tcs data download …';
+
+/** `tcs data` subcommands: each parses its own arguments and returns an exit code. */
+const dataSubcommands: Record<string, (args: string[]) => Promise<number>> = {
+  async check(args) {
+    let positionals: string[];
+    try {
+      ({ positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true }));
+    } catch (err) {
+      console.error(`tcs data check: ${(err as Error).message}\nUsage: tcs data check <dir>`);
+      return 2;
+    }
+    if (positionals.length !== 1) {
+      console.error(
+        `tcs data check: ${positionals.length === 0 ? 'missing <dir>' : 'one <dir> only'}\nUsage: tcs data check <dir>`,
+      );
+      return 2;
+    }
+    const { checkDataDir } = await import('../runtime/data-check.js');
+    return checkDataDir(positionals[0]!);
+  },
+  async download() {
+    console.error('tcs data download: not available yet');
+    return 2;
+  },
+};
+
 export const commands: Command[] = [
   {
     name: 'start',
@@ -155,6 +182,33 @@ Options:
       if (!values.reason?.trim()) throw new ConfigError('tcs store adopt needs --reason TEXT (it is audited)');
       const { adoptStore } = await import('../runtime/store-adopt.js');
       return adoptStore(loadEnv(), values.reason.trim());
+    },
+  },
+  {
+    name: 'data',
+    summary: 'Market data directories: `tcs data check <dir>` validates one and prints its coverage',
+    help: `Usage: tcs data <check|download> …
+
+Subcommands:
+  check <dir>   Validates a data directory (candles/, funding/, manifest.json; format in
+                docs/data-format.md): every file and every row. Prints the coverage per symbol
+                (timeframe, first and last candle, candle count, funding count and range, kind).
+                Exits 0 when valid, 1 naming the first error (file and line), 2 on bad arguments.
+  download      Downloads candles and funding rates from an exchange's public API into a data
+                directory (not available yet).
+
+Options:
+  -h, --help    This help.`,
+    async run(args) {
+      const [sub, ...rest] = args;
+      const run = sub === undefined ? undefined : dataSubcommands[sub];
+      if (run === undefined) {
+        console.error(
+          `tcs data: ${sub === undefined ? 'missing subcommand' : `unknown subcommand "${sub}"`}\n${DATA_USAGE}`,
+        );
+        return 2;
+      }
+      return run(rest);
     },
   },
   {

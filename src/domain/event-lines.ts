@@ -90,6 +90,8 @@ export interface PositionLiquidatedLine {
   side: Side;
   qty: number;
   price: number;
+  /** The taker fee charged on the close. */
+  fee: number;
   equity: number;
   maintenance_margin: number;
 }
@@ -216,6 +218,7 @@ export const eventLine = {
     side: l.side,
     qty: l.qty,
     price: l.price,
+    fee: l.fee,
     equity: l.equity,
     maintenance_margin: l.maintenanceMargin,
   }),

@@ -28,6 +28,18 @@ export function chainHash(prevHash: string, fields: ChainedFields): string {
 }
 
 /**
+ * The same hash as chainHash, for a body that is already canonical JSON text (what the stores write):
+ * the entry's canonical form is assembled around that text instead of sorting and printing the body a
+ * second time, which was an eighth of a simulated cycle. The keys are in canonical (sorted) order.
+ */
+export function chainHashOfCanonical(prevHash: string, fields: Omit<ChainedFields, 'body'>, bodyText: string): string {
+  const canonical =
+    `{"at":${JSON.stringify(fields.at)},"body":${bodyText},"kind":${JSON.stringify(fields.kind)},` +
+    `"seq":${JSON.stringify(fields.seq)},"symbol":${JSON.stringify(fields.symbol)}}`;
+  return createHash('sha256').update(prevHash).update(canonical).digest('hex');
+}
+
+/**
  * The `at` an entry is stored with: the caller's, unless that is earlier than the previous entry's,
  * in which case the previous entry's. Two processes stamp their times before they race for the next
  * seq, so the loser's time can be a few ms behind the winner's; raising it (never lowering it) keeps

@@ -106,6 +106,8 @@ export interface Liquidation {
   qty: number;
   /** Average price the close filled at against the book. */
   price: number;
+  /** The taker fee charged on the close. */
+  fee: number;
   /** Account equity (NAV) when liquidation was triggered, before the close. */
   equity: number;
   /** The account's total maintenance margin at that moment. */

@@ -68,6 +68,7 @@ export function liquidateIfDue(
       side: order.side,
       qty: fill.qty,
       price: fill.price,
+      fee: fill.fee,
       equity: roundQuote(margin.equity),
       maintenanceMargin: roundQuote(margin.maintenance),
       ts: now,

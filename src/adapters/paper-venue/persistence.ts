@@ -132,6 +132,21 @@ function isCode(value: unknown): value is OrderTuple[7] {
   return value === 'o' || value === 'f' || value === 'c' || value === 'r';
 }
 
+/**
+ * Terminal orders never change once retired (state.ts `retire`), yet every save wrote all of them
+ * (up to maxTerminalOrders): their tuples are kept per order object and reused.
+ */
+const terminalTuples = new WeakMap<VenueOrder, OrderTuple>();
+
+function encodeTerminal(order: VenueOrder): OrderTuple {
+  let tuple = terminalTuples.get(order);
+  if (tuple === undefined) {
+    tuple = encodeOrder(order);
+    terminalTuples.set(order, tuple);
+  }
+  return tuple;
+}
+
 export function encodeState(state: PaperState): PaperStateDocument {
   return {
     v: VERSION,
@@ -145,7 +160,7 @@ export function encodeState(state: PaperState): PaperStateDocument {
       [...state.positions].map(([s, p]) => [s, [p.kind, p.qty, p.entryPrice, p.realizedPnl]]),
     ),
     open: [...state.openOrders.values()].map(encodeOrder),
-    done: [...state.terminalOrders.values()].map(encodeOrder),
+    done: Array.from(state.terminalOrders.values(), encodeTerminal),
     funding: Object.fromEntries([...state.funding].map(([s, f]) => [s, [f.due, f.rate, f.settledDue]])),
     marks: Object.fromEntries(state.marks),
   };

@@ -65,7 +65,10 @@ export function findOrder(state: PaperState, clientOrderId: string): VenueOrder 
   return state.openOrders.get(clientOrderId) ?? state.terminalOrders.get(clientOrderId);
 }
 
-/** Moves an order to the terminal set (out of the open set) and forgets the oldest beyond `max`. */
+/**
+ * Moves an order to the terminal set (out of the open set) and forgets the oldest beyond `max`. A
+ * retired order is never changed again: persistence.ts reuses its encoding on every save.
+ */
 export function retire(state: PaperState, order: VenueOrder, max: number): void {
   state.openOrders.delete(order.clientOrderId);
   state.terminalOrders.set(order.clientOrderId, order);

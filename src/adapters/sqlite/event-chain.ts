@@ -6,7 +6,7 @@
  * against, so rows deleted from the end, or a last row rewritten, no longer go unnoticed.
  */
 import { canonicalJson } from '../../domain/canonical-json.js';
-import { chainedAt, chainHash } from '../../domain/hash-chain.js';
+import { chainedAt, chainHashOfCanonical } from '../../domain/hash-chain.js';
 import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
 import type { SqliteDatabase } from './connection.js';
 
@@ -66,10 +66,10 @@ export function chainAppender(db: SqliteDatabase): AppendChained {
     // Fixed here, under the write lock, against the entry it follows: seq order is time order.
     const at = chainedAt(event.at, head.at);
     const text = canonicalJson(event.body);
-    // Hash what will be read back (the parsed canonical text), so verify() re-derives the same bytes.
-    const body = JSON.parse(text) as Record<string, unknown>;
+    // Hash what will be read back (the canonical text), so verify() re-derives the same bytes.
     const symbol = event.symbol ?? null;
-    const hash = chainHash(prev_hash, { seq, at, kind: event.kind, symbol, body });
+    const hash = chainHashOfCanonical(prev_hash, { seq, at, kind: event.kind, symbol }, text);
+    const body = JSON.parse(text) as Record<string, unknown>;
     insert.run({ seq, at, kind: event.kind, symbol, body: text, prev_hash, hash });
     moveHead.run({ seq, hash, at });
     return { seq, at, kind: event.kind, symbol, body, prev_hash, hash };

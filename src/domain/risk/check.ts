@@ -13,6 +13,8 @@ export type GuardCode =
   | 'LEVERAGE_LIMIT'
   | 'LIQUIDITY_VOLUME'
   | 'LIQUIDITY_DEPTH'
+  /** The symbol's market data is older than FEED_STALE_MS: no liquidity to measure, so no new exposure. */
+  | 'LIQUIDITY_STALE'
   /** A reduce-only close beyond the liquidity limits: passed, at the smaller size in metrics.allowedQty. */
   | 'LIQUIDITY_SCALED'
   | 'EXPOSURE_SYMBOL'

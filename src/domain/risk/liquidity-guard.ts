@@ -7,6 +7,14 @@
  * largest quantity within both limits, and the engine signs the order at that size (at least one lot),
  * so a large close goes out in slices over several cycles. `value` and `limit` are absolute (quote notional, or base quantity) so an empty market reports a
  * finite limit of 0 instead of an infinite ratio.
+ *
+ * Freshness comes first: a snapshot older than the feed's staleness limit (FEED_STALE_MS; a live
+ * exchange gone silent) measures no liquidity at all, so an order that would add exposure fails with
+ * LIQUIDITY_STALE (value = the data's age in ms, limit = the staleness limit). A reduce-only order
+ * that shrinks the position goes on to the usual checks on the last known book: a close is never
+ * refused. Any other order counts as new exposure, even one that would net against the position:
+ * judged beside this cycle's pending close, its "reduction" is an opening (the allocator marks
+ * every order that only reduces a position reduce-only).
  */
 import { closestToLimit, fmt } from './check.js';
 import type { GuardCheck } from './check.js';
@@ -24,11 +32,32 @@ export function visibleDepth(levels: readonly BookLevel[]): number {
   return total;
 }
 
+/** When the market data was judged, and how old it may be (ms). */
+export interface Freshness {
+  now: number;
+  staleMs: number;
+}
+
 export function checkLiquidity(
   impact: OrderImpact,
   limits: Pick<RiskLimits, 'maxVolumeFraction' | 'maxDepthFraction'>,
+  freshness?: Freshness,
 ): GuardCheck {
   const { market, order } = impact;
+  if (freshness) {
+    const age = freshness.now - market.ts;
+    if (!(age <= freshness.staleMs) && !impact.reducesPosition) {
+      return {
+        guard: 'liquidity',
+        passed: false,
+        code: 'LIQUIDITY_STALE',
+        value: Number.isFinite(age) ? age : null,
+        limit: freshness.staleMs,
+        metrics: { dataAgeMs: Number.isFinite(age) ? age : null, staleLimitMs: freshness.staleMs },
+        message: `market data for ${market.symbol} is ${Number.isFinite(age) ? `${Math.round(age)} ms` : 'of unknown age'} old (limit ${freshness.staleMs} ms): no new exposure`,
+      };
+    }
+  }
   const tradedNotional = Number.isFinite(market.volume) && market.volume > 0 ? market.volume * market.last : 0;
   const depth = visibleDepth(order.side === 'BUY' ? market.asks : market.bids);
   const volume = { value: impact.notional, limit: limits.maxVolumeFraction * tradedNotional };

@@ -15,6 +15,7 @@ import { checkLeverage } from './leverage-guard.js';
 import { assertRiskLimits, DEFAULT_RISK_LIMITS } from './limits.js';
 import type { RiskLimits } from './limits.js';
 import { checkLiquidity } from './liquidity-guard.js';
+import type { Freshness } from './liquidity-guard.js';
 import { computeImpact } from './order-impact.js';
 import type { OrderImpact } from './order-impact.js';
 import type { InstrumentKind } from '../market.js';
@@ -27,6 +28,7 @@ export type { GuardCheck, GuardName } from './check.js';
 export type { RiskLimits } from './limits.js';
 export { DEFAULT_RISK_LIMITS, parseRiskLimits } from './limits.js';
 export type { PendingOrder } from './projection.js';
+export type { Freshness } from './liquidity-guard.js';
 
 export interface RiskContext {
   account: AccountSnapshot;
@@ -43,6 +45,11 @@ export interface RiskContext {
   marks?: ReadonlyMap<string, number>;
   /** The symbol's lot size, to round a scaled reduce-only close; without it the close is not scaled below one unit of its own size. */
   lotSize?: number;
+  /**
+   * The cycle's time and FEED_STALE_MS: a snapshot older than that opens no new exposure (the
+   * liquidity guard fails with LIQUIDITY_STALE). Without it, the data's age is not judged.
+   */
+  freshness?: Freshness;
 }
 
 /** The account figures an operator reads: ratios to NAV, worst case with every counted order filling. */
@@ -95,7 +102,7 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
   const checks: RiskDecision['checks'] = [
     checkDrawdown(impact, limits),
     checkLeverage(impact, limits),
-    checkLiquidity(impact, limits),
+    checkLiquidity(impact, limits, ctx.freshness),
     checkExposure(impact, limits),
   ];
   return {

@@ -23,7 +23,12 @@ export interface TradingConfig extends CommonConfig {
   cycleMs: number;
   strategies: string;
   strategyParams: StrategyParamsByEntry;
-  marketData: 'synthetic';
+  /** MARKET_DATA: the seeded synthetic market, or `live:<ccxt exchange id>` (public data, no keys). */
+  marketData: MarketDataSource;
+  /** LIVE_EXCHANGE_URL: another origin for the live exchange's REST API (tests, proxies); null = the exchange's own. */
+  liveExchangeUrl: string | null;
+  /** FEED_STALE_MS: market data older than this opens no new exposure in its symbol (closes still pass). */
+  feedStaleMs: number;
   marketSeed: number;
   /** The synthetic market's settings: SYNTHETIC_CORRELATION, SYNTHETIC_TREND, SYNTHETIC_FUNDING_HALF_LIFE_HOURS. */
   synthetic: SyntheticMarketConfig;
@@ -55,12 +60,41 @@ export interface SyntheticMarketConfig {
   fundingHalfLifeHours: number;
 }
 
+export type MarketDataSource = 'synthetic' | `live:${string}`;
+
+/** Default FEED_STALE_MS: a quarter of a minute without fresh data is an outage, not a slow answer. */
+const DEFAULT_FEED_STALE_MS = 15_000;
+
+function readMarketData(env: NodeJS.ProcessEnv): MarketDataSource {
+  const raw = env.MARKET_DATA?.trim() || 'synthetic';
+  if (raw === 'synthetic') return raw;
+  if (raw.startsWith('live:')) {
+    const id = raw.slice('live:'.length);
+    if (!/^[a-z][a-z0-9]*$/.test(id))
+      throw new ConfigError(`MARKET_DATA=live:<exchange> needs a ccxt exchange id such as binanceusdm, got "${raw}"`);
+    return `live:${id}`;
+  }
+  if (raw.startsWith('file:'))
+    throw new ConfigError(`MARKET_DATA=file:<dir> (historical replay) is not available in this build, got "${raw}"`);
+  throw new ConfigError(`MARKET_DATA must be synthetic or live:<exchange> (e.g. live:binanceusdm), got "${raw}"`);
+}
+
+function readUrl(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL such as http://127.0.0.1:9000, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`${name} must be an http(s) URL such as http://127.0.0.1:9000, got "${raw}"`);
+  return url.origin;
+}
+
 export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
-  const marketData = env.MARKET_DATA?.trim() || 'synthetic';
-  if (marketData !== 'synthetic')
-    throw new ConfigError(
-      `MARKET_DATA must be synthetic (historical and live feeds are not implemented yet), got "${marketData}"`,
-    );
+  const marketData = readMarketData(env);
   let riskLimits: RiskLimits;
   try {
     riskLimits = parseRiskLimits(env);
@@ -81,6 +115,8 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     strategies: env.STRATEGIES?.trim() || DEFAULT_STRATEGIES,
     strategyParams: readStrategyParams(env.STRATEGY_PARAMS),
     marketData,
+    liveExchangeUrl: readUrl(env, 'LIVE_EXCHANGE_URL'),
+    feedStaleMs: readInt(env, 'FEED_STALE_MS', DEFAULT_FEED_STALE_MS, 100, 86_400_000),
     marketSeed: readInt(env, 'MARKET_SEED', 42, 0, 2 ** 31 - 1),
     synthetic: {
       correlation: readNumber(env, 'SYNTHETIC_CORRELATION', 0.8, 0, 1),

@@ -13,7 +13,6 @@ import type { Actor, ActorOptions, InspectionEvent, Observer } from 'xstate';
 import { findOms } from '../../../machines/system.js';
 import type { ApprovalSigner } from '../../../machines/risk.machine.js';
 import type { tradingMachine } from '../../../machines/trading.machine.js';
-import { createSyntheticFeed } from '../../adapters/market-data/index.js';
 import { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
 import { openPaperVenue } from '../../adapters/paper-venue/index.js';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
@@ -21,7 +20,6 @@ import type { StrategyAgent } from '../../domain/strategy-agent.js';
 import { eventLine } from '../../domain/event-lines.js';
 import { signApproval } from '../../domain/order-token.js';
 import type { Clock } from '../../ports/clock.js';
-import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import type { Store } from '../../ports/store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
@@ -32,7 +30,6 @@ import type { SafetyMonitor } from '../../application/safety-monitor.js';
 import { fencedKv, withControl } from '../../application/store-views.js';
 import { lastKillResetEpoch } from '../../application/kill-reset-proof.js';
 import { lastRecordedCycle } from '../../application/cycle-numbers.js';
-import { persistingFeed, savedMarketCheckpoint } from '../../application/market-time.js';
 import { trustedControl } from '../../application/trusted-control.js';
 import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
@@ -41,6 +38,7 @@ import type { LeaseGrant } from '../../ports/trading-lease.js';
 import { startBackground } from './background.js';
 import { holderName, takeTradingLease } from './ownership.js';
 import { createTradingParts } from './trading-parts.js';
+import { openMarketFeed, openSyntheticFeed } from './market-feed.js';
 import type { TradingConfig } from './trading-config.js';
 
 export interface TradingSystemDeps {
@@ -81,12 +79,15 @@ export interface TradingSystem {
 }
 
 export async function createTradingSystem(deps: TradingSystemDeps): Promise<TradingSystem> {
-  const { config, log, clock } = deps;
+  const { log, clock } = deps;
+  // The feed first: a live exchange that cannot be reached stops the start before the store is touched.
+  // The synthetic market is opened once the lease is held: it continues from the checkpoint in the store.
+  const { feed: opened, config } = await openMarketFeed(deps.config, log, deps.feed);
   const { store, control, initial, grant, kv, faults } = await takeOwnership(deps);
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const venueConfig = { startingCash: config.startingCash, margin: config.margin };
   const venue = await openPaperVenue({ kv, instruments: config.instruments, clock, config: venueConfig });
-  const feed = deps.feed ?? (await defaultFeed(config, kv, log));
+  const feed = opened ?? (await openSyntheticFeed(config, kv, log));
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
@@ -166,31 +167,6 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
       deps.lines.flush?.();
     },
   };
-}
-
-/**
- * Each cycle advances the synthetic market by one market minute, whatever CYCLE_SECONDS is. The
- * market continues from the checkpoint the last process saved (what of it fits: see the feed's
- * resumeFrom) and saves its own after every read, through the fenced key-value store.
- */
-async function defaultFeed(config: TradingConfig, kv: KeyValueStore, log: Logger): Promise<MarketFeed> {
-  const feed = createSyntheticFeed({
-    instruments: config.instruments,
-    seed: config.marketSeed,
-    stepMs: 60_000,
-    correlation: config.synthetic.correlation,
-    trend: config.synthetic.trend,
-    fundingHalfLifeHours: config.synthetic.fundingHalfLifeHours,
-    resume: await savedMarketCheckpoint(kv),
-  });
-  const { origin } = feed;
-  for (const note of origin.notes) log.warn({ note }, `synthetic market checkpoint not fully used: ${note}`);
-  if (origin.resumed.length > 0)
-    log.info(
-      { steps: origin.steps, resumed: origin.resumed, fresh: origin.fresh },
-      `synthetic market continues at step ${origin.steps}`,
-    );
-  return persistingFeed(feed, kv);
 }
 
 /**
@@ -312,7 +288,13 @@ function rootInput(
       orderStyle: config.orderStyle,
       sessionId,
     },
-    risk: { limits: config.riskLimits, tokenTtlMs: config.tokenTtlMs, sign, marginTable: config.margin },
+    risk: {
+      limits: config.riskLimits,
+      tokenTtlMs: config.tokenTtlMs,
+      sign,
+      marginTable: config.margin,
+      feedStaleMs: config.feedStaleMs,
+    },
   };
 }
 

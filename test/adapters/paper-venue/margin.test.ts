@@ -173,6 +173,7 @@ describe('paper venue: liquidation', () => {
         side: 'SELL',
         qty: 9_000,
         price: 93.49,
+        fee: 420.705,
         equity: 40_959.955,
         maintenance_margin: 42_075,
       },

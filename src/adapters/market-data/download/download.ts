@@ -1,0 +1,209 @@
+/**
+ * `tcs data download`: OHLCV candles, and funding history for perpetuals, from an exchange's public
+ * endpoints through ccxt, paged (1 000 rows a request, ccxt's throttle keeping to the exchange's
+ * rate limit), into the data directory format. Resumable: each file continues after its last
+ * complete row, so a killed run re-run gives the same files as one that was never interrupted.
+ *
+ * The range is [from, to): candles whose open time is at or after `from` (rounded up to the
+ * timeframe) and before `to`. Gaps: the format forbids them, and a real exchange misses candles
+ * during maintenance, so a missing stretch between two candles is filled flat (open = high = low =
+ * close = the previous close, volume 0) and listed in manifest.json under `filledGaps`; nothing is
+ * invented before the first candle the exchange has or after its last one. A `to` in the future
+ * stops at the last candle already closed.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Exchange, OHLCV } from 'ccxt';
+import { openExchange } from '../live/exchange.js';
+import type { CcxtErrors } from '../live/exchange.js';
+import { resolveMarkets } from '../live/markets.js';
+import type { ResolvedMarket } from '../live/markets.js';
+import { withRetry } from '../live/retry.js';
+import { appendLines, prepareCsv } from './csv-resume.js';
+import { readManifestFor, writeManifest } from './manifest.js';
+import type { FilledGap, Manifest } from './manifest.js';
+import type { Progress } from './progress.js';
+
+export const TIMEFRAME_MS: Readonly<Record<string, number>> = {
+  '1m': 60_000,
+  '3m': 180_000,
+  '5m': 300_000,
+  '15m': 900_000,
+  '30m': 1_800_000,
+  '1h': 3_600_000,
+  '2h': 7_200_000,
+  '4h': 14_400_000,
+  '6h': 21_600_000,
+  '8h': 28_800_000,
+  '12h': 43_200_000,
+  '1d': 86_400_000,
+};
+
+export interface DownloadOptions {
+  exchange: string;
+  symbols: readonly string[];
+  timeframe: string;
+  /** Epoch ms; the range is [from, to). */
+  from: number;
+  to: number;
+  out: string;
+  /** LIVE_EXCHANGE_URL: another origin for the exchange's REST API (tests, proxies). */
+  baseUrl?: string;
+  progress: Progress;
+}
+
+export interface DownloadResult {
+  candles: Record<string, number>;
+  funding: Record<string, number>;
+  filledGaps: Record<string, FilledGap[]>;
+}
+
+const PAGE = 1000;
+const CANDLE_HEADER = 'timestamp,open,high,low,close,volume';
+const FUNDING_HEADER = 'timestamp,rate';
+
+interface Session {
+  exchange: Exchange;
+  errors: CcxtErrors;
+  options: DownloadOptions;
+  manifest: Manifest;
+}
+
+export async function downloadMarketData(options: DownloadOptions): Promise<DownloadResult> {
+  const step = TIMEFRAME_MS[options.timeframe];
+  if (!step) throw new Error(`unknown timeframe ${options.timeframe}`);
+  const from = Math.ceil(options.from / step) * step;
+  // A candle still open (its period not over) would change after it was written: the range ends before it.
+  const to = Math.min(Math.floor(options.to / step), Math.floor(Date.now() / step)) * step;
+  const { exchange, errors } = await openExchange(options.exchange, {
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    timeoutMs: 30_000,
+  });
+  await request({ exchange, errors }, () => exchange.loadMarkets());
+  const markets = resolveMarkets(
+    exchange.markets ?? {},
+    options.symbols.map((symbol) => ({ symbol })),
+    options.exchange,
+    exchange.precisionMode === 4,
+  );
+  await mkdir(join(options.out, 'candles'), { recursive: true });
+  await mkdir(join(options.out, 'funding'), { recursive: true });
+  const iso = (t: number) => new Date(t).toISOString();
+  const run = { exchange: options.exchange, timeframe: options.timeframe, from: iso(from) };
+  const previous = await readManifestFor(options.out, run);
+  const manifest: Manifest = {
+    format: 1,
+    ...run,
+    instruments: { ...previous?.instruments },
+    to: iso(to),
+    filledGaps: { ...previous?.filledGaps },
+  };
+  for (const { instrument: i, ccxtSymbol } of markets) {
+    const { kind, lotSize, tickSize, minNotional } = i;
+    manifest.instruments[i.symbol] = { kind, lotSize, tickSize, minNotional, ccxtSymbol };
+  }
+  await writeManifest(options.out, manifest);
+
+  const session: Session = { exchange, errors, options, manifest };
+  const result: DownloadResult = { candles: {}, funding: {}, filledGaps: manifest.filledGaps };
+  for (const market of markets) {
+    result.candles[market.instrument.symbol] = await downloadCandles(session, market, from, to, step);
+    if (market.instrument.kind === 'perp') {
+      result.funding[market.instrument.symbol] = await downloadFunding(session, market, from, to);
+    }
+  }
+  return result;
+}
+
+/** One public request with retries (network errors, timeouts, 429s), at most a minute of trying. */
+function request<T>(s: Pick<Session, 'exchange' | 'errors'>, run: () => Promise<T>): Promise<T> {
+  return withRetry(
+    run,
+    { baseMs: 500, maxMs: 10_000, deadline: Date.now() + 60_000, attempts: 10 },
+    {
+      retryable: (err) => err instanceof s.errors.NetworkError,
+      retryAfterMs: () => {
+        const headers = (s.exchange.last_response_headers ?? {}) as Record<string, string | undefined>;
+        const seconds = Number(headers['retry-after'] ?? headers['Retry-After']);
+        return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
+      },
+    },
+  );
+}
+
+async function downloadCandles(s: Session, market: ResolvedMarket, from: number, to: number, step: number) {
+  const symbol = market.instrument.symbol;
+  const path = join(s.options.out, 'candles', `${symbol}.csv`);
+  const resume = await prepareCsv(path, CANDLE_HEADER);
+  const total = Math.max(0, (to - from) / step);
+  let rows = resume.rows;
+  let prevTs = resume.lastRow ? Number(resume.lastRow[0]) : null;
+  let prevClose = resume.lastRow ? Number(resume.lastRow[4]) : null;
+  let since = prevTs === null ? from : prevTs + step;
+  // Gaps filled after the resume point are found again below; the ones already in the file stay.
+  const kept = (s.manifest.filledGaps[symbol] ?? []).filter((g) => prevTs !== null && Date.parse(g.to) <= prevTs);
+  s.manifest.filledGaps[symbol] = kept;
+  const task = `${symbol} candles`;
+  while (since < to) {
+    const page: OHLCV[] = await request(s, () =>
+      s.exchange.fetchOHLCV(market.ccxtSymbol, s.options.timeframe, since, PAGE, { until: to - 1 }),
+    );
+    const fresh = page.filter((c) => typeof c[0] === 'number' && c[0] >= since && c[0] < to);
+    if (fresh.length === 0) break; // the exchange has nothing more in the range
+    const lines: string[] = [];
+    for (const c of fresh) {
+      const ts = c[0] as number;
+      if (prevTs !== null && ts <= prevTs) continue; // a repeated candle: the first one stands
+      if (prevTs !== null && prevClose !== null && ts > prevTs + step) {
+        const missing = (ts - prevTs) / step - 1;
+        for (let t = prevTs + step; t < ts; t += step)
+          lines.push(`${t},${prevClose},${prevClose},${prevClose},${prevClose},0`);
+        kept.push({ from: new Date(prevTs + step).toISOString(), to: new Date(ts).toISOString(), candles: missing });
+      }
+      lines.push(c.map((v) => String(v)).join(','));
+      prevTs = ts;
+      prevClose = c[4] as number;
+    }
+    await appendLines(path, lines);
+    await writeManifest(s.options.out, s.manifest);
+    rows += lines.length;
+    since = (prevTs as number) + step;
+    s.options.progress.update(task, rows, total, prevTs);
+  }
+  const short = total - rows;
+  s.options.progress.finish(
+    task,
+    rows,
+    total,
+    short > 0 ? `${short} candles at the ends not offered by the exchange` : undefined,
+  );
+  return rows;
+}
+
+async function downloadFunding(s: Session, market: ResolvedMarket, from: number, to: number) {
+  const symbol = market.instrument.symbol;
+  const path = join(s.options.out, 'funding', `${symbol}.csv`);
+  const resume = await prepareCsv(path, FUNDING_HEADER);
+  let rows = resume.rows;
+  let since = resume.lastRow ? Number(resume.lastRow[0]) + 1 : from;
+  const task = `${symbol} funding`;
+  while (since < to) {
+    const page = await request(s, () =>
+      s.exchange.fetchFundingRateHistory(market.ccxtSymbol, since, PAGE, { until: to - 1 }),
+    );
+    const fresh = page
+      .filter((f) => typeof f.timestamp === 'number' && f.timestamp >= since && f.timestamp < to)
+      .filter((f) => typeof f.fundingRate === 'number' && Number.isFinite(f.fundingRate))
+      .sort((a, b) => (a.timestamp as number) - (b.timestamp as number));
+    if (fresh.length === 0) break;
+    await appendLines(
+      path,
+      fresh.map((f) => `${f.timestamp},${f.fundingRate}`),
+    );
+    rows += fresh.length;
+    since = (fresh[fresh.length - 1]!.timestamp as number) + 1;
+    s.options.progress.update(task, rows, rows, since - 1);
+  }
+  s.options.progress.finish(task, rows, rows);
+  return rows;
+}

@@ -1,0 +1,238 @@
+/**
+ * The live market feed (`MARKET_DATA=live:<exchange>`): public data through ccxt, no keys. Each
+ * `next()` fetches, per symbol and in parallel, the top of the book (10 levels) and the recent 1m
+ * candles (closes and volume over the window), and for perpetuals the current funding rate and next
+ * funding time (refreshed once a minute or when a funding moment has passed: it changes slowly).
+ *
+ * A symbol's snapshot is stamped with the time its data arrived, not the cycle's `now`. When a
+ * fetch fails (after retries within the cycle's budget) the previous snapshot is served again with
+ * its old stamp, so the risk engine can see its age (FEED_STALE_MS) and refuse new exposure while
+ * closes still have a price. `next()` always returns within its budget: hung requests are left to
+ * ccxt's own timeout and the cycle goes on without them. Nothing here throws after start-up.
+ */
+import type { Exchange, OrderBook, OHLCV } from 'ccxt';
+import type { BookLevel, Instrument, InstrumentKind, MarketSnapshot, MarketView } from '../../../domain/market.js';
+import type { MarketFeed } from '../../../ports/market-feed.js';
+import { openExchange } from './exchange.js';
+import type { CcxtErrors } from './exchange.js';
+import { resolveMarkets } from './markets.js';
+import { withRetry } from './retry.js';
+import type { RetryPolicy } from './retry.js';
+
+export type FeedLog = (level: 'debug' | 'info' | 'warn', message: string, details?: Record<string, unknown>) => void;
+
+export interface LiveFeedOptions {
+  /** A ccxt exchange id, e.g. binanceusdm. */
+  exchangeId: string;
+  /** The symbols to follow, with the kind the built-in table expects (a hint when both exist). */
+  symbols: readonly { symbol: string; kind?: InstrumentKind }[];
+  /** LIVE_EXCHANGE_URL: another origin for the exchange's REST API (tests, proxies). */
+  baseUrl?: string;
+  /** Longest one `next()` may take, ms (default 5 000). */
+  budgetMs?: number;
+  /** Longest start-up (loading markets and the first data) may take before it fails, ms (default 30 000). */
+  startupMs?: number;
+  /** Candles in the window of closes and volume (default 60 one-minute candles). */
+  historyLength?: number;
+  /** Book levels per side (default 10). */
+  bookLevels?: number;
+  /** How often current funding is refreshed, ms (default 60 000). */
+  fundingRefreshMs?: number;
+  /** Receive time (epoch ms) stamped on snapshots; the process clock by default. Budgets run on real time. */
+  now?: () => number;
+  random?: () => number;
+  log?: FeedLog;
+}
+
+export interface LiveFeed extends MarketFeed {
+  /** ccxt's symbol for each system symbol, e.g. BTCUSDT → BTC/USDT:USDT. */
+  readonly ccxtSymbols: ReadonlyMap<string, string>;
+  /** Drops the exchange's pending work (nothing to close: ccxt's REST client keeps no sockets of its own). */
+  close(): Promise<void>;
+}
+
+interface SymbolState {
+  instrument: Instrument;
+  ccxtSymbol: string;
+  snapshot: MarketSnapshot | null;
+  funding: { rate: number | null; next: number | null; fetchedAt: number } | null;
+  failing: boolean;
+}
+
+const BINANCE_BOOK_LIMITS = [5, 10, 20, 50, 100, 500, 1000];
+
+export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed> {
+  const now = options.now ?? Date.now;
+  const budgetMs = options.budgetMs ?? 5_000;
+  const historyLength = options.historyLength ?? 60;
+  const bookLevels = options.bookLevels ?? 10;
+  const fundingRefreshMs = options.fundingRefreshMs ?? 60_000;
+  const log: FeedLog = options.log ?? (() => {});
+  const { exchange, errors } = await openExchange(options.exchangeId, {
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    // One request never takes the whole cycle budget, so a retry still fits.
+    timeoutMs: Math.max(250, Math.round(budgetMs / 2)),
+  });
+  const policy = (deadline: number): RetryPolicy => ({ baseMs: 200, maxMs: 5_000, deadline, attempts: 8 });
+  const hooks = retryHooks(exchange, errors, log, options.random);
+  const startupDeadline = Date.now() + (options.startupMs ?? 30_000);
+
+  const where = options.baseUrl ? ` at ${options.baseUrl}` : '';
+  try {
+    await withRetry(() => exchange.loadMarkets(), policy(startupDeadline), hooks);
+  } catch (err) {
+    throw new Error(`could not load ${options.exchangeId} markets${where}: ${(err as Error).message}`);
+  }
+  const resolved = resolveMarkets(
+    exchange.markets ?? {},
+    options.symbols,
+    options.exchangeId,
+    exchange.precisionMode === 4,
+  );
+  const states = new Map<string, SymbolState>(
+    resolved.map((r) => [
+      r.instrument.symbol,
+      { instrument: r.instrument, ccxtSymbol: r.ccxtSymbol, snapshot: null, funding: null, failing: false },
+    ]),
+  );
+  const bookLimit = BINANCE_BOOK_LIMITS.find((l) => l >= bookLevels) ?? bookLevels;
+
+  const fetchFunding = async (state: SymbolState, deadline: number): Promise<void> => {
+    if (state.instrument.kind !== 'perp') return;
+    const t = now();
+    const f = state.funding;
+    if (f && t - f.fetchedAt < fundingRefreshMs && (f.next === null || t < f.next)) return;
+    try {
+      const rate = await withRetry(() => exchange.fetchFundingRate(state.ccxtSymbol), policy(deadline), hooks);
+      state.funding = {
+        rate: finiteOrNull(rate.fundingRate),
+        next: finiteOrNull(rate.fundingTimestamp ?? rate.nextFundingTimestamp),
+        fetchedAt: now(),
+      };
+    } catch (err) {
+      // Funding moves slowly: the last known rate stays until a fetch succeeds.
+      log('debug', 'funding rate not refreshed', { symbol: state.instrument.symbol, err: (err as Error).message });
+    }
+  };
+
+  const refresh = async (state: SymbolState, deadline: number): Promise<void> => {
+    const symbol = state.instrument.symbol;
+    const fundingDone = fetchFunding(state, deadline);
+    try {
+      const [book, candles] = await Promise.all([
+        withRetry(() => exchange.fetchOrderBook(state.ccxtSymbol, bookLimit), policy(deadline), hooks).then((b) => ({
+          b,
+          at: now(),
+        })),
+        withRetry(
+          () => exchange.fetchOHLCV(state.ccxtSymbol, '1m', undefined, historyLength),
+          policy(deadline),
+          hooks,
+        ).then((c) => ({ c, at: now() })),
+      ]);
+      await fundingDone;
+      state.snapshot = buildSnapshot(state, book.b, candles.c, Math.min(book.at, candles.at), bookLevels);
+      if (state.failing) log('info', 'market data fresh again', { symbol });
+      state.failing = false;
+    } catch (err) {
+      if (!state.failing)
+        log('warn', 'market data not refreshed: serving the last snapshot', { symbol, err: (err as Error).message });
+      state.failing = true;
+    }
+  };
+
+  const fetchAll = async (deadline: number): Promise<void> => {
+    const work = Promise.all([...states.values()].map((s) => refresh(s, deadline)));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+    await Promise.race([work, late]);
+    clearTimeout(timer);
+  };
+
+  // The first snapshot of every symbol before trading starts: no cycle runs on a market it never saw.
+  while ([...states.values()].some((s) => s.snapshot === null)) {
+    if (Date.now() >= startupDeadline) {
+      const missing = [...states.values()].filter((s) => s.snapshot === null).map((s) => s.instrument.symbol);
+      throw new Error(`no market data from ${options.exchangeId}${where} for ${missing.join(', ')}`);
+    }
+    await fetchAll(Math.min(startupDeadline, Date.now() + budgetMs));
+  }
+
+  return {
+    instruments: [...states.values()].map((s) => ({ ...s.instrument })),
+    ccxtSymbols: new Map([...states.values()].map((s) => [s.instrument.symbol, s.ccxtSymbol])),
+    async next(): Promise<MarketView> {
+      await fetchAll(Date.now() + budgetMs);
+      const view = new Map<string, MarketSnapshot>();
+      for (const [symbol, state] of states) if (state.snapshot) view.set(symbol, withFunding(state));
+      return view;
+    },
+    async close() {
+      await exchange.close();
+    },
+  };
+}
+
+function finiteOrNull(value: number | undefined | null): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function withFunding(state: SymbolState): MarketSnapshot {
+  const snapshot = state.snapshot as MarketSnapshot;
+  if (state.instrument.kind !== 'perp') return snapshot;
+  return { ...snapshot, fundingRate: state.funding?.rate ?? null, nextFundingTs: state.funding?.next ?? null };
+}
+
+function levels(side: OrderBook['bids'], count: number): BookLevel[] {
+  const out: BookLevel[] = [];
+  for (const [price, qty] of side) {
+    if (out.length >= count) break;
+    if (typeof price === 'number' && typeof qty === 'number' && price > 0 && qty > 0) out.push({ price, qty });
+  }
+  return out;
+}
+
+/** One snapshot from a book and the recent candles; throws when either is unusable (the old one stays). */
+function buildSnapshot(
+  state: SymbolState,
+  book: OrderBook,
+  candles: OHLCV[],
+  ts: number,
+  depth: number,
+): MarketSnapshot {
+  const bids = levels(book.bids, depth);
+  const asks = levels(book.asks, depth);
+  const rows = candles.filter((c) => typeof c[4] === 'number' && (c[4] as number) > 0);
+  if (bids.length === 0 || asks.length === 0) throw new Error('empty order book');
+  if (rows.length === 0) throw new Error('no candles');
+  const closes = rows.map((c) => c[4] as number);
+  const volume = rows.reduce((sum, c) => sum + (typeof c[5] === 'number' && c[5] > 0 ? c[5] : 0), 0);
+  return {
+    symbol: state.instrument.symbol,
+    ts,
+    last: closes[closes.length - 1] as number,
+    bid: bids[0]!.price,
+    ask: asks[0]!.price,
+    bids,
+    asks,
+    closes,
+    volume,
+    fundingRate: null,
+    nextFundingTs: null,
+  };
+}
+
+function retryHooks(exchange: Exchange, errors: CcxtErrors, log: FeedLog, random?: () => number) {
+  return {
+    retryable: (err: unknown) => err instanceof errors.NetworkError,
+    retryAfterMs: (err: unknown) => {
+      if (!(err instanceof errors.RateLimitExceeded || err instanceof errors.DDoSProtection)) return null;
+      const headers = (exchange.last_response_headers ?? {}) as Record<string, string | undefined>;
+      const seconds = Number(headers['retry-after'] ?? headers['Retry-After']);
+      return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
+    },
+    onRetry: (err: unknown, attempt: number, waitMs: number) =>
+      log('debug', 'retrying a market data request', { attempt, waitMs, err: (err as Error).message }),
+    ...(random ? { random } : {}),
+  };
+}

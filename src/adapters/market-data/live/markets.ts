@@ -1,0 +1,79 @@
+/**
+ * The system's symbols (BTCUSDT) against ccxt's unified ones ('BTC/USDT:USDT' for a USDT-margined
+ * perpetual, 'BTC/USDT' for spot), resolved through the exchange's loaded markets, and the
+ * instrument's lot, tick and minimum notional taken from those markets instead of a built-in table.
+ */
+import type { MarketInterface as Market } from 'ccxt';
+import type { Instrument } from '../../../domain/market.js';
+
+export interface ResolvedMarket {
+  instrument: Instrument;
+  ccxtSymbol: string;
+}
+
+/** The system symbol for a ccxt market: base + quote, upper case, letters and digits only. */
+export function systemSymbol(market: Pick<Market, 'base' | 'quote'>): string {
+  return `${market.base}${market.quote}`.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+/**
+ * Picks the market of each wanted symbol: the linear perpetual settled in the quote when there is
+ * one (what `binanceusdm` lists), else the spot market. `kindHint` (the built-in table's kind)
+ * prefers the matching type when an exchange lists both.
+ */
+export function resolveMarkets(
+  markets: Readonly<Record<string, Market>>,
+  wanted: readonly { symbol: string; kind?: 'perp' | 'spot' }[],
+  exchangeId: string,
+  /** ccxt's precisionMode is TICK_SIZE (precision = a step) rather than a count of decimals. */
+  tickMode = true,
+): ResolvedMarket[] {
+  const bySymbol = new Map<string, Market[]>();
+  for (const market of Object.values(markets)) {
+    if (!market || market.active === false) continue;
+    const linearPerp = market.swap && market.linear && market.settle === market.quote;
+    if (!linearPerp && !market.spot) continue;
+    const list = bySymbol.get(systemSymbol(market)) ?? [];
+    list.push(market);
+    bySymbol.set(systemSymbol(market), list);
+  }
+  const missing: string[] = [];
+  const resolved: ResolvedMarket[] = [];
+  for (const { symbol, kind } of wanted) {
+    const candidates = bySymbol.get(symbol) ?? [];
+    const perp = candidates.find((m) => m.swap);
+    const spot = candidates.find((m) => m.spot);
+    const market = kind === 'spot' ? (spot ?? perp) : (perp ?? spot);
+    if (!market) {
+      missing.push(symbol);
+      continue;
+    }
+    resolved.push({ ccxtSymbol: market.symbol, instrument: instrumentOf(symbol, market, tickMode) });
+  }
+  if (missing.length > 0) {
+    throw new Error(`${exchangeId} lists no active perpetual or spot market for ${missing.join(', ')}`);
+  }
+  return resolved;
+}
+
+function positive(value: number | undefined | null): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null;
+}
+
+function instrumentOf(symbol: string, market: Market, tickMode: boolean): Instrument {
+  const step = (precision: number | undefined): number | null =>
+    tickMode ? positive(precision) : typeof precision === 'number' ? 10 ** -precision : null;
+  const lotSize = step(market.precision.amount) ?? positive(market.limits.amount?.min);
+  const tickSize = step(market.precision.price) ?? positive(market.limits.price?.min);
+  if (lotSize === null || tickSize === null) {
+    throw new Error(`market ${market.symbol} has no usable lot or tick size`);
+  }
+  const contractSize = market.contract ? (positive(market.contractSize) ?? 1) : 1;
+  return {
+    symbol,
+    kind: market.swap ? 'perp' : 'spot',
+    lotSize: lotSize * contractSize,
+    tickSize,
+    minNotional: positive(market.limits.cost?.min) ?? 0,
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The live feed against the local fake Binance USD-M exchange (loopback only): what it serves is
+ * what the fake's deterministic market says, a 429 burst is waited out, and a silent exchange
+ * leaves the last snapshot with its old stamp within the cycle's time budget.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLiveFeed } from '../../../../src/adapters/market-data/live/index.js';
+import type { LiveFeed } from '../../../../src/adapters/market-data/live/index.js';
+import { startFakeExchange } from '../../../support/fake-exchange/server.js';
+import type { FakeExchange } from '../../../support/fake-exchange/server.js';
+import {
+  bookAt,
+  candleAt,
+  FUNDING_INTERVAL,
+  fundingAt,
+  instrumentById,
+  MINUTE,
+} from '../../../support/fake-exchange/market-data.js';
+
+const T0 = Date.UTC(2026, 0, 5, 12, 0, 30);
+let fake: FakeExchange | undefined;
+let feed: LiveFeed | undefined;
+
+afterEach(async () => {
+  await feed?.close();
+  await fake?.stop();
+  fake = undefined;
+  feed = undefined;
+});
+
+async function open(clock: { t: number }, budgetMs = 3_000) {
+  fake = await startFakeExchange({ seed: 7, now: () => clock.t });
+  feed = await createLiveFeed({
+    exchangeId: 'binanceusdm',
+    symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }, { symbol: 'SOLUSDT' }],
+    baseUrl: fake.url,
+    budgetMs,
+    startupMs: 5_000,
+    now: () => clock.t,
+    random: () => 0.5,
+  });
+  return { fake, feed };
+}
+
+describe('live feed (binanceusdm, fake exchange)', () => {
+  it('serves the exchange book, candles, funding and instrument steps', async () => {
+    const clock = { t: T0 };
+    const { feed } = await open(clock);
+    expect(feed.ccxtSymbols.get('BTCUSDT')).toBe('BTC/USDT:USDT');
+    expect(feed.instruments).toEqual([
+      { symbol: 'BTCUSDT', kind: 'perp', lotSize: 0.001, tickSize: 0.1, minNotional: 100 },
+      { symbol: 'SOLUSDT', kind: 'perp', lotSize: 1, tickSize: 0.01, minNotional: 5 },
+    ]);
+
+    clock.t = T0 + 5 * MINUTE;
+    const view = await feed.next(clock.t);
+    const btc = view.get('BTCUSDT')!;
+    const inst = instrumentById('BTCUSDT')!;
+    const minute = Math.floor(clock.t / MINUTE) * MINUTE;
+    const candles = Array.from({ length: 60 }, (_, i) => candleAt(7, inst, minute - (59 - i) * MINUTE));
+    const book = bookAt(7, inst, clock.t);
+    expect(btc.ts).toBe(clock.t);
+    expect(btc.closes).toEqual(candles.map((c) => c.close));
+    expect(btc.last).toBe(candles[59]!.close);
+    expect(btc.volume).toBeCloseTo(
+      candles.reduce((s, c) => s + c.volume, 0),
+      6,
+    );
+    expect(btc.bids).toEqual(book.bids.slice(0, 10).map(([price, qty]) => ({ price, qty })));
+    expect(btc.asks).toEqual(book.asks.slice(0, 10).map(([price, qty]) => ({ price, qty })));
+    expect([btc.bid, btc.ask]).toEqual([book.bids[0]![0], book.asks[0]![0]]);
+    const nextFunding = (Math.floor(clock.t / FUNDING_INTERVAL) + 1) * FUNDING_INTERVAL;
+    expect(btc.nextFundingTs).toBe(nextFunding);
+    expect(btc.fundingRate).toBeCloseTo(fundingAt(7, inst, nextFunding), 10);
+  });
+
+  it('waits out a burst of 429s and then serves fresh data', async () => {
+    const clock = { t: T0 };
+    const { fake, feed } = await open(clock, 8_000);
+    fake.rateLimit(4, 1);
+    const before = fake.requests.length;
+    clock.t = T0 + MINUTE;
+    const view = await feed.next(clock.t);
+    expect(view.get('BTCUSDT')!.ts).toBe(clock.t);
+    expect(view.get('SOLUSDT')!.ts).toBe(clock.t);
+    // The four refused requests were asked again.
+    expect(fake.requests.length - before).toBeGreaterThanOrEqual(4 + 4);
+  });
+
+  it('returns the last snapshot, with its old stamp, within the budget when the exchange hangs', async () => {
+    const clock = { t: T0 };
+    const { fake, feed } = await open(clock, 800);
+    const fresh = await feed.next(clock.t);
+    fake.hang();
+    clock.t = T0 + 20_000;
+    const started = Date.now();
+    const stale = await feed.next(clock.t);
+    const waited = Date.now() - started;
+    expect(stale.get('BTCUSDT')).toEqual(fresh.get('BTCUSDT'));
+    expect(stale.get('BTCUSDT')!.ts).toBe(T0);
+    // Bounded by the budget (plus timer slack), not by the hung requests.
+    expect(waited).toBeLessThan(5_000);
+    fake.resume();
+    clock.t = T0 + 40_000;
+    const back = await feed.next(clock.t);
+    expect(back.get('BTCUSDT')!.ts).toBe(clock.t);
+  });
+});

@@ -45,6 +45,8 @@ export interface TradingInput {
   risk: RiskInput;
   /** A safety halt already in force at start (see SafetyEvent); none by default. */
   halt?: string | null;
+  /** The first cycle's number: after a restart, one past the last recorded cycle; 1 by default. */
+  firstCycle?: number;
 }
 
 /** Control events as the root receives them: the API's events plus the epoch the store assigned. */
@@ -75,7 +77,7 @@ interface TradingContext {
   lastCycle: CycleRecord | null;
   /** Why trading is halted for safety, null when it is not (see SafetyEvent). */
   halt: string | null;
-  children: Omit<TradingInput, 'control' | 'cycleMs'>;
+  children: Omit<TradingInput, 'control' | 'cycleMs' | 'firstCycle'>;
 }
 
 /** Adds `rememberControl` to each control transition, so the root always knows the current epoch. */
@@ -157,7 +159,7 @@ export const tradingMachine = setup({
     epoch: input.control.epoch,
     state: input.control.state,
     boot: input.control.state,
-    cycle: 0,
+    cycle: (input.firstCycle ?? 1) - 1,
     cycleMs: input.cycleMs,
     agentIds: input.strategies.map((s) => agentSystemId(s.name)),
     lastCycle: null,

@@ -1,8 +1,15 @@
 /**
- * Perpetual funding rate of the synthetic feed: an Ornstein–Uhlenbeck process (mean-reverting)
- * around a level that leans with the trend, because crowded longs in a rally push funding up.
- * Rare shocks and the wider noise of volatile regimes make it leave ±0.05 % per interval now and
- * then, which is what a funding-contrarian strategy waits for. Rates are per funding interval.
+ * Perpetual funding rate of the synthetic feed, per funding interval, as two parts:
+ *  - a level that persists for days (an Ornstein–Uhlenbeck process around the 0.01 % baseline with
+ *    a half-life of FUNDING_HALF_LIFE_HOURS, default 3 days), nudged up by rallies and down by
+ *    sell-offs, because crowded longs in a rising market pay more. Real funding stays high or low
+ *    for days to weeks; a level that reverted within the hour (the old 35 min) made every extreme a
+ *    blip;
+ *  - squeezes: rare jumps of about ±0.06 % that fade within hours.
+ * Together they take funding beyond ±0.05 % a few per cent of the time, in spells of hours to days,
+ * which gives the funding-contrarian strategy something to do.
+ * The state is continuous; only the published rate is rounded to the exchange's 0.0001 %, so the
+ * slow reversion of a days-long half-life is not lost to rounding minute by minute.
  */
 import { roundToStep } from '../../domain/steps.js';
 import type { Rng } from './prng.js';
@@ -11,46 +18,71 @@ import type { TrendRegime, VolRegime } from './regimes.js';
 export const FUNDING_PARAMS = {
   /** Long-run level with no trend: 0.01 % per interval, the usual exchange baseline. */
   base: 0.0001,
-  /** Added to (up) or taken from (down) the level during trends. */
+  /** Default half-life of the level's deviation from the baseline: 3 days. */
+  halfLifeHours: 72,
+  /** Stationary standard deviation of the level from its own noise (before the price lean). */
+  levelSd: 0.00018,
+  /** Level change per unit of log return (a 5 % rally lifts funding by 0.01 %). */
+  priceLean: 0.002,
+  /** Added to (up) or taken from (down) the level's target during demo trends. */
   trendBias: 0.0001,
-  /** Fraction of the gap to the level closed per 60 s (half-life ≈ 35 min). */
-  kappa: 0.02,
-  /** Noise per √(60 s); stationary spread ≈ sigma / √(2·kappa) ≈ 0.015 %. */
-  sigma: 0.00003,
-  /** Noise multiplier per volatility regime. */
+  /** Level noise multiplier per volatility regime. */
   volNoise: { calm: 0.7, normal: 1, volatile: 1.8 } as Readonly<Record<VolRegime, number>>,
-  /** Chance per 60 s of a sudden squeeze moving funding by about ±0.06 %. */
-  shockProb: 0.001,
+  /** Chance per 60 s of a squeeze (about one in three days per symbol), its size and its half-life. */
+  shockProb: 1 / 4320,
   shockSize: 0.0006,
+  squeezeHalfLifeMinutes: 90,
   /** Exchanges cap funding; so does the feed. */
   cap: 0.003,
   /** Rates are published to 0.0001 % (1e-6). */
   quantum: 0.000001,
 } as const;
 
-export function initialFundingRate(rng: Rng): number {
-  return quantize(FUNDING_PARAMS.base + FUNDING_PARAMS.sigma * 2 * rng.normal());
+export interface FundingState {
+  level: number;
+  squeeze: number;
 }
 
-/** One step of the process; `timeScale` is the step length in units of 60 s. */
-export function nextFundingRate(rate: number, trend: TrendRegime, vol: VolRegime, rng: Rng, timeScale: number): number {
+export function initialFunding(rng: Rng): FundingState {
+  return { level: FUNDING_PARAMS.base + FUNDING_PARAMS.levelSd * rng.normal(), squeeze: 0 };
+}
+
+export interface FundingStep {
+  /** The step length in minutes. */
+  minutes: number;
+  /** Half-life of the level in hours. */
+  halfLifeHours: number;
+  trend: TrendRegime;
+  /** Demo trend strength (0 = none). */
+  trendStrength: number;
+  vol: VolRegime;
+  /** The symbol's log return over this step. */
+  ret: number;
+}
+
+/** Advances `state` in place by one step (exact discretisation, so any step length is right). */
+export function stepFunding(state: FundingState, step: FundingStep, rng: Rng): void {
   const p = FUNDING_PARAMS;
-  const bias = trend === 'up' ? p.trendBias : trend === 'down' ? -p.trendBias : 0;
-  const kappa = Math.min(1, p.kappa * timeScale);
-  let next = rate + kappa * (p.base + bias - rate) + p.sigma * p.volNoise[vol] * Math.sqrt(timeScale) * rng.normal();
-  if (rng.next() < p.shockProb * timeScale) {
-    // Squeezes mostly run with the trend: shorts squeezed in rallies, longs flushed in sell-offs.
-    const sign = trend === 'down' ? -1 : trend === 'up' ? 1 : rng.next() < 0.5 ? -1 : 1;
-    next += sign * p.shockSize * (0.7 + 0.6 * rng.next());
+  const direction = step.trend === 'up' ? 1 : step.trend === 'down' ? -1 : 0;
+  const target = p.base + direction * p.trendBias * step.trendStrength;
+  const decay = Math.exp((-Math.LN2 * step.minutes) / (step.halfLifeHours * 60));
+  const noise = p.levelSd * p.volNoise[step.vol] * Math.sqrt(1 - decay * decay);
+  state.level = target + (state.level - target) * decay + noise * rng.normal() + p.priceLean * step.ret;
+  state.squeeze *= Math.exp((-Math.LN2 * step.minutes) / p.squeezeHalfLifeMinutes);
+  if (rng.next() < p.shockProb * step.minutes) {
+    // In a demo trend squeezes run with it (shorts squeezed in rallies); otherwise either way.
+    const sign = direction !== 0 && step.trendStrength > 0 ? direction : rng.next() < 0.5 ? -1 : 1;
+    state.squeeze += sign * p.shockSize * (0.7 + 0.6 * rng.next());
   }
-  return quantize(Math.max(-p.cap, Math.min(p.cap, next)));
+}
+
+/** The published rate: capped and on the exchange's 0.0001 % grid. */
+export function fundingRate(state: FundingState): number {
+  const p = FUNDING_PARAMS;
+  return roundToStep(Math.max(-p.cap, Math.min(p.cap, state.level + state.squeeze)), p.quantum);
 }
 
 /** The next funding time strictly after `now` on the fixed UTC grid (00:00, 08:00, 16:00 for 8 h). */
 export function nextFundingTime(now: number, intervalMs: number): number {
   return (Math.floor(now / intervalMs) + 1) * intervalMs;
-}
-
-function quantize(rate: number): number {
-  return roundToStep(rate, FUNDING_PARAMS.quantum);
 }

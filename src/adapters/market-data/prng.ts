@@ -2,7 +2,8 @@
  * Seeded pseudo-random numbers for the synthetic feed. sfc32 has a 128-bit state and good
  * statistical quality at almost no cost; each stream is seeded by hashing a string (cyrb128), so
  * every symbol gets its own independent stream from (seed, symbol) and adding a symbol never
- * changes another symbol's path.
+ * changes another symbol's path. The state is four 32-bit words and can be read and restored,
+ * which is what lets a restarted trading process continue the market instead of replaying it.
  */
 
 export interface Rng {
@@ -10,7 +11,11 @@ export interface Rng {
   next(): number;
   /** Standard normal (mean 0, variance 1). */
   normal(): number;
+  /** The four state words; `restoreRng(state())` continues exactly where this stream is. */
+  state(): RngState;
 }
+
+export type RngState = [number, number, number, number];
 
 /** cyrb128: spreads a string over four 32-bit words, the seed material sfc32 needs. */
 function cyrb128(text: string): [number, number, number, number] {
@@ -38,7 +43,17 @@ function cyrb128(text: string): [number, number, number, number] {
 
 /** A deterministic generator for `seedText`; identical text gives an identical sequence. */
 export function createRng(seedText: string): Rng {
-  let [a, b, c, d] = cyrb128(seedText);
+  const rng = restoreRng(cyrb128(seedText));
+  // The first outputs still carry hash structure; discarding a few is the usual sfc32 warm-up.
+  for (let i = 0; i < 15; i++) rng.next();
+  return rng;
+}
+
+/** The stream whose state is `state` (from `Rng.state()`); throws on anything but four 32-bit words. */
+export function restoreRng(state: readonly number[]): Rng {
+  if (state.length !== 4 || !state.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffffffff))
+    throw new RangeError('an rng state is four unsigned 32-bit integers');
+  let [a, b, c, d] = state as RngState;
   const next = (): number => {
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
@@ -48,10 +63,9 @@ export function createRng(seedText: string): Rng {
     c = (c + t) | 0;
     return (t >>> 0) / 4294967296;
   };
-  // The first outputs still carry hash structure; discarding a few is the usual sfc32 warm-up.
-  for (let i = 0; i < 15; i++) next();
   return {
     next,
+    state: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0],
     normal(): number {
       // Box–Muller; 1 − u keeps the logarithm's argument away from zero.
       const u1 = 1 - next();

@@ -1,9 +1,11 @@
 /**
  * Market regimes of the synthetic feed: a volatility regime (calm / normal / volatile) and a
- * trend regime (up / flat / down), each a small Markov chain stepped once per feed step. Regimes
- * last tens to hundreds of steps, long enough for moving averages to cross, short enough that a
- * few thousand steps visit all of them. Probabilities are per 60 s of feed time and scale with the
- * step length.
+ * trend regime (up / flat / down), each a small Markov chain stepped once per feed step for the
+ * whole market (src/adapters/market-data/market-factor.ts). Volatility clusters, as it does in real
+ * markets, but it predicts only the size of the next move, never its sign. The trend regime adds
+ * drift only when the demo trend is on (SYNTHETIC_TREND): drift that lasts hours makes past returns
+ * predict future ones, a free edge no real market offers. Probabilities are per 60 s of feed time
+ * and scale with the step length.
  */
 import type { Rng } from './prng.js';
 
@@ -11,10 +13,10 @@ export type VolRegime = 'calm' | 'normal' | 'volatile';
 export type TrendRegime = 'up' | 'flat' | 'down';
 
 export interface VolParams {
-  /** Standard deviation of the log return over 60 s. */
+  /** Standard deviation of the log return over 60 s (for a symbol with volScale 1). */
   sigma: number;
-  /** Typical bid/ask spread in basis points of price. */
-  spreadBps: number;
+  /** Multiplier on the symbol's typical spread. */
+  spreadFactor: number;
   /** Multiplier on the gap between book levels (books thin out and gap when volatile). */
   levelGapFactor: number;
   /** Multiplier on resting quantity per level. */
@@ -26,12 +28,22 @@ export interface VolParams {
 }
 
 export const VOL_PARAMS: Readonly<Record<VolRegime, VolParams>> = {
-  calm: { sigma: 0.0004, spreadBps: 0.6, levelGapFactor: 1, depthFactor: 1.3, volumeFactor: 0.6, jumpProb: 0 },
-  normal: { sigma: 0.0009, spreadBps: 1.2, levelGapFactor: 1.4, depthFactor: 1, volumeFactor: 1, jumpProb: 0.002 },
-  volatile: { sigma: 0.0022, spreadBps: 4, levelGapFactor: 2.5, depthFactor: 0.55, volumeFactor: 2.2, jumpProb: 0.02 },
+  calm: { sigma: 0.0004, spreadFactor: 0.5, levelGapFactor: 1, depthFactor: 1.3, volumeFactor: 0.6, jumpProb: 0 },
+  normal: { sigma: 0.0009, spreadFactor: 1, levelGapFactor: 1.4, depthFactor: 1, volumeFactor: 1, jumpProb: 0.002 },
+  volatile: {
+    sigma: 0.0022,
+    spreadFactor: 3.3,
+    levelGapFactor: 2.5,
+    depthFactor: 0.55,
+    volumeFactor: 2.2,
+    jumpProb: 0.02,
+  },
 };
 
-/** Drift of the log price per 60 s in each trend regime (±0.012 % a minute ≈ ±2 % over a 3 h trend). */
+/**
+ * Drift of the log price per 60 s in each trend regime at SYNTHETIC_TREND=1 (±0.012 % a minute ≈
+ * ±2 % over a 3 h trend: the old generator's demo market, hourly autocorrelation ≈ 0.15–0.2).
+ */
 export const TREND_DRIFT: Readonly<Record<TrendRegime, number>> = { up: 0.00012, flat: 0, down: -0.00012 };
 
 type Chain<S extends string> = Readonly<Record<S, ReadonlyArray<readonly [S, number]>>>;

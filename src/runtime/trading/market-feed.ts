@@ -1,13 +1,16 @@
 /**
- * Opens the market feed MARKET_DATA names. `synthetic` is built at once; `file:<dir>` loads and
- * checks the data directory; `live:<exchange>` loads
+ * Opens the market feed MARKET_DATA names. `synthetic` is built by `openSyntheticFeed` once the
+ * trading lease is held, because it continues from the checkpoint the last process stored;
+ * `file:<dir>` loads and checks the data directory; `live:<exchange>` loads
  * ccxt (only then), the exchange's markets and a first snapshot of every symbol, and its
  * instruments (lot, tick, minimum notional from the exchange) replace the built-in table's for
  * this process, so orders are sized to what the exchange would accept.
  */
 import type { Logger } from 'pino';
 import { createSyntheticFeed } from '../../adapters/market-data/index.js';
+import { persistingFeed, savedMarketCheckpoint } from '../../application/market-time.js';
 import type { Instrument } from '../../domain/market.js';
+import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import { ConfigError } from '../config.js';
 import type { TradingConfig } from './trading-config.js';
@@ -18,18 +21,15 @@ const LIVE_BUDGET_CEILING_MS = 5_000;
 /**
  * The feed, and the configuration with the feed's instruments (the exchange's steps for a live
  * feed). A feed `given` by the caller (tests, simulations) is used as it is, with the config's table.
+ * The synthetic market is null here: `openSyntheticFeed` opens it once the store is held.
  */
 export async function openMarketFeed(
   config: TradingConfig,
   log: Logger,
   given?: MarketFeed,
-): Promise<{ feed: MarketFeed; config: TradingConfig }> {
+): Promise<{ feed: MarketFeed | null; config: TradingConfig }> {
   if (given) return { feed: given, config };
-  if (config.marketData === 'synthetic') {
-    // Each cycle advances the synthetic market by one market minute, whatever CYCLE_SECONDS is.
-    const feed = createSyntheticFeed({ instruments: config.instruments, seed: config.marketSeed, stepMs: 60_000 });
-    return { feed, config };
-  }
+  if (config.marketData === 'synthetic') return { feed: null, config };
   if (config.marketData.startsWith('file:')) return openReplay(config, config.marketData.slice('file:'.length));
   const exchangeId = config.marketData.slice('live:'.length);
   const { createLiveFeed } = await import('../../adapters/market-data/live/index.js');
@@ -64,6 +64,31 @@ async function openReplay(config: TradingConfig, dir: string): Promise<{ feed: M
     if (err instanceof DataFileError) throw new ConfigError(`MARKET_DATA=file:${dir}: ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * The synthetic market. Each cycle advances it by one market minute, whatever CYCLE_SECONDS is. It
+ * continues from the checkpoint the last process saved (what of it fits: see the feed's
+ * resumeFrom) and saves its own after every read, through the fenced key-value store.
+ */
+export async function openSyntheticFeed(config: TradingConfig, kv: KeyValueStore, log: Logger): Promise<MarketFeed> {
+  const feed = createSyntheticFeed({
+    instruments: config.instruments,
+    seed: config.marketSeed,
+    stepMs: 60_000,
+    correlation: config.synthetic.correlation,
+    trend: config.synthetic.trend,
+    fundingHalfLifeHours: config.synthetic.fundingHalfLifeHours,
+    resume: await savedMarketCheckpoint(kv),
+  });
+  const { origin } = feed;
+  for (const note of origin.notes) log.warn({ note }, `synthetic market checkpoint not fully used: ${note}`);
+  if (origin.resumed.length > 0)
+    log.info(
+      { steps: origin.steps, resumed: origin.resumed, fresh: origin.fresh },
+      `synthetic market continues at step ${origin.steps}`,
+    );
+  return persistingFeed(feed, kv);
 }
 
 function withFeedInstruments(config: TradingConfig, feed: MarketFeed): TradingConfig {

@@ -30,6 +30,8 @@ export interface TradingConfig extends CommonConfig {
   /** FEED_STALE_MS: market data older than this opens no new exposure in its symbol (closes still pass). */
   feedStaleMs: number;
   marketSeed: number;
+  /** The synthetic market's settings: SYNTHETIC_CORRELATION, SYNTHETIC_TREND, SYNTHETIC_FUNDING_HALF_LIFE_HOURS. */
+  synthetic: SyntheticMarketConfig;
   riskLimits: RiskLimits;
   /** Target |position| at confidence 1, as a fraction of NAV. */
   riskFraction: number;
@@ -47,6 +49,15 @@ export interface TradingConfig extends CommonConfig {
   /** Stately inspector WebSocket URL, used with --inspect. */
   inspectUrl: string;
   safety: SafetyConfig;
+}
+
+export interface SyntheticMarketConfig {
+  /** Correlation of any two symbols' returns (default 0.8, crypto majors). */
+  correlation: number;
+  /** Demo trend strength: 0 (default) is driftless, 1 the old trending market. */
+  trend: number;
+  /** Half-life of the funding level in hours (default 72). */
+  fundingHalfLifeHours: number;
 }
 
 export type MarketDataSource = 'synthetic' | `live:${string}` | `file:${string}`;
@@ -113,6 +124,11 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     liveExchangeUrl: readUrl(env, 'LIVE_EXCHANGE_URL'),
     feedStaleMs: readInt(env, 'FEED_STALE_MS', DEFAULT_FEED_STALE_MS, 100, 86_400_000),
     marketSeed: readInt(env, 'MARKET_SEED', 42, 0, 2 ** 31 - 1),
+    synthetic: {
+      correlation: readNumber(env, 'SYNTHETIC_CORRELATION', 0.8, 0, 1),
+      trend: readNumber(env, 'SYNTHETIC_TREND', 0, 0, 10),
+      fundingHalfLifeHours: readNumber(env, 'SYNTHETIC_FUNDING_HALF_LIFE_HOURS', 72, 0.1, 24 * 365),
+    },
     riskLimits,
     riskFraction: readNumber(env, 'RISK_FRACTION', DEFAULT_RISK_FRACTION, 0.0001, 1),
     noTradeBand: readNumber(env, 'NO_TRADE_BAND', DEFAULT_NO_TRADE_BAND, 0, 1),

@@ -47,6 +47,8 @@ export interface TradingPartsDeps {
   events: TradingEvents;
   metrics: TradingMetrics;
   consumer: string;
+  /** The last cycle recorded before this process started (0 on a fresh store), for the heartbeat until a cycle ends. */
+  previousCycle: number;
   identity: { pid: number; host: string };
   actor(): Actor<typeof tradingMachine>;
 }
@@ -78,7 +80,13 @@ export function createTradingParts(
     metrics,
     root: () => {
       const { state, epoch, lastCycle, halt } = root();
-      return { state, epoch, lastCycle: lastCycle?.cycle ?? 0, lastCycleAt: lastCycle?.now ?? null, halt };
+      return {
+        state,
+        epoch,
+        lastCycle: lastCycle?.cycle ?? deps.previousCycle,
+        lastCycleAt: lastCycle?.now ?? null,
+        halt,
+      };
     },
   });
   const syncControl = createControlSync({ epoch: () => root().epoch, send: (event) => deps.actor().send(event) });

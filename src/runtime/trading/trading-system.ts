@@ -29,6 +29,7 @@ import { createSafetyMonitor } from '../../application/safety-monitor.js';
 import type { SafetyMonitor } from '../../application/safety-monitor.js';
 import { fencedKv, withControl } from '../../application/store-views.js';
 import { lastKillResetEpoch } from '../../application/kill-reset-proof.js';
+import { lastRecordedCycle } from '../../application/cycle-numbers.js';
 import { trustedControl } from '../../application/trusted-control.js';
 import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
@@ -37,7 +38,7 @@ import type { LeaseGrant } from '../../ports/trading-lease.js';
 import { startBackground } from './background.js';
 import { holderName, takeTradingLease } from './ownership.js';
 import { createTradingParts } from './trading-parts.js';
-import { openMarketFeed } from './market-feed.js';
+import { openMarketFeed, openSyntheticFeed } from './market-feed.js';
 import type { TradingConfig } from './trading-config.js';
 
 export interface TradingSystemDeps {
@@ -82,15 +83,18 @@ export interface TradingSystem {
 export async function createTradingSystem(deps: TradingSystemDeps): Promise<TradingSystem> {
   const { log, clock } = deps;
   // The feed first: a live exchange that cannot be reached stops the start before the store is touched.
-  const { feed, config } = await openMarketFeed(deps.config, log, deps.feed);
+  // The synthetic market is opened once the lease is held: it continues from the checkpoint in the store.
+  const { feed: opened, config } = await openMarketFeed(deps.config, log, deps.feed);
   const { store, control, initial, grant, kv, faults } = await takeOwnership(deps);
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const venueConfig = { startingCash: config.startingCash, margin: config.margin };
   const venue = await openPaperVenue({ kv, instruments: config.instruments, clock, config: venueConfig });
+  const feed = opened ?? (await openSyntheticFeed(config, kv, log));
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
   const sessionId = deps.sessionId ?? randomBytes(4).toString('hex');
+  const previousCycle = await lastRecordedCycle(store);
   const parts = createTradingParts({
     config,
     store,
@@ -102,6 +106,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     events,
     metrics,
     consumer: `trading:${process.pid}:${sessionId}`,
+    previousCycle,
     identity: { pid: process.pid, host: hostname() },
     actor: () => actor,
   });
@@ -112,7 +117,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const halt = await monitor.preflight();
   const actor = createActor(parts.machine, {
     systemId: 'trading',
-    input: { ...rootInput(config, initial, strategies, sessionId), halt: halt?.reason ?? null },
+    input: { ...rootInput(config, initial, strategies, sessionId, previousCycle), halt: halt?.reason ?? null },
     ...(deps.timers ? { clock: deps.timers } : {}),
     ...(deps.inspect ? { inspect: deps.inspect } : {}),
   });
@@ -130,12 +135,8 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     leaseMs: config.safety.leaseMs,
   });
 
-  events.emit(
-    eventLine.sessionStarted(
-      config.executionMode,
-      strategies.map((s) => s.name),
-    ),
-  );
+  const strategyNames = strategies.map((s) => s.name);
+  events.emit(eventLine.sessionStarted(config.executionMode, strategyNames));
   actor.start();
   // Started halted: cancel what rests and say so, as any halt does.
   if (halt) actor.send({ type: 'safety.halt', reason: halt.reason });
@@ -263,12 +264,22 @@ function createSafety(
   });
 }
 
-/** The root's input. The signer closes over the secret so it never enters actor context (which the inspector shows). */
-function rootInput(config: TradingConfig, control: ControlRecord, strategies: StrategyAgent[], sessionId: string) {
+/**
+ * The root's input. The signer closes over the secret so it never enters actor context (which the
+ * inspector shows); cycle numbers go on from the last one recorded, so a restart repeats none.
+ */
+function rootInput(
+  config: TradingConfig,
+  control: ControlRecord,
+  strategies: StrategyAgent[],
+  sessionId: string,
+  previousCycle: number,
+) {
   const sign: ApprovalSigner = (order, epoch, expiresAt) =>
     signApproval(order, { secret: config.hmacSecret, epoch, expiresAt });
   return {
     control,
+    firstCycle: previousCycle + 1,
     cycleMs: config.cycleMs,
     strategies,
     instruments: config.instruments,

@@ -3,7 +3,7 @@
  * and with a standard normal of mean ≈ 0 and variance ≈ 1.
  */
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../../src/adapters/market-data/prng.js';
+import { createRng, restoreRng } from '../../../src/adapters/market-data/prng.js';
 
 describe('seeded PRNG', () => {
   it('repeats for the same seed text and differs for another', () => {
@@ -40,5 +40,16 @@ describe('seeded PRNG', () => {
     }
     expect(Math.abs(s1 / n)).toBeLessThan(0.05);
     expect(s2 / n).toBeCloseTo(1, 1);
+  });
+
+  it('continues exactly from a saved state and refuses a malformed one', () => {
+    const rng = createRng('resume');
+    for (let i = 0; i < 37; i++) rng.normal();
+    const copy = restoreRng(JSON.parse(JSON.stringify(rng.state())) as number[]);
+    const ahead = Array.from({ length: 50 }, () => [rng.next(), rng.normal()]);
+    expect(Array.from({ length: 50 }, () => [copy.next(), copy.normal()])).toEqual(ahead);
+    expect(() => restoreRng([1, 2, 3])).toThrow(/four unsigned/);
+    expect(() => restoreRng([1, 2, 3, -1])).toThrow(/four unsigned/);
+    expect(() => restoreRng([1, 2, 3, 0.5])).toThrow(/four unsigned/);
   });
 });

@@ -131,8 +131,16 @@ describe('synthetic feed', () => {
     expect(atBoundary.nextFundingTs).toBe(Date.UTC(2024, 0, 2, 0, 0));
   });
 
-  it('switches regimes, widens spreads when volatile and trends both ways over a few thousand steps', async () => {
+  it('stays driftless by default: the trend regime never leaves flat', async () => {
     const feed = createSyntheticFeed({ instruments: INSTRUMENTS.slice(0, 1), seed: 21 });
+    for (let i = 0; i < 4_000; i++) {
+      await feed.next(START + i * MINUTE);
+      expect(feed.regime('BTCUSDT')?.trend).toBe('flat');
+    }
+  });
+
+  it('switches regimes, widens spreads when volatile and (demo trend on) trends both ways over a few thousand steps', async () => {
+    const feed = createSyntheticFeed({ instruments: INSTRUMENTS.slice(0, 1), seed: 21, trend: 1 });
     const vols = new Set<string>();
     const trends = new Set<string>();
     let switches = 0;
@@ -177,9 +185,10 @@ describe('synthetic feed', () => {
   });
 
   it('finds extreme funding across several seeds', async () => {
+    // Funding persists for days, so extremes come in spells: each seed is watched for about four days.
     let seedsWithExtreme = 0;
     for (const seed of [101, 102, 103, 104]) {
-      const views = await run(seed, 2_000, INSTRUMENTS.slice(0, 1));
+      const views = await run(seed, 6_000, INSTRUMENTS.slice(0, 1));
       if (views.some((v) => Math.abs(snap(v, 'BTCUSDT').fundingRate ?? 0) > 0.0005)) seedsWithExtreme += 1;
     }
     expect(seedsWithExtreme).toBeGreaterThanOrEqual(3);
@@ -198,6 +207,46 @@ describe('synthetic feed', () => {
     expect(() => createSyntheticFeed({ instruments: INSTRUMENTS, seed: 1, historyLength: 0 })).toThrow(/historyLength/);
     expect(() => createSyntheticFeed({ instruments: INSTRUMENTS, seed: 1, startPrices: { BTCUSDT: -1 } })).toThrow(
       /start price/,
+    );
+  });
+
+  it('gives each symbol its own book: BTC deepest and tightest, alts thinner and wider, unknown symbols the fallback', async () => {
+    const instruments = parseInstruments('BTCUSDT,ETHUSDT,SOLUSDT,DOGEUSDT');
+    const feed = createSyntheticFeed({ instruments, seed: 31 });
+    const spread: Record<string, number> = {};
+    const top: Record<string, number> = {};
+    for (let i = 0; i < 2_000; i++) {
+      for (const [symbol, s] of await feed.next(START + i * MINUTE)) {
+        spread[symbol] = (spread[symbol] ?? 0) + ((s.ask - s.bid) / s.bid) * 1e4;
+        top[symbol] = (top[symbol] ?? 0) + (s.bids[0]?.qty ?? 0) * s.bid + (s.asks[0]?.qty ?? 0) * s.ask;
+      }
+    }
+    const order = (by: Record<string, number>) => Object.keys(by).sort((a, b) => (by[a] ?? 0) - (by[b] ?? 0));
+    expect(order(spread)).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'DOGEUSDT']);
+    expect(order(top)).toEqual(['DOGEUSDT', 'SOLUSDT', 'ETHUSDT', 'BTCUSDT']);
+    // The table's figures, on average over regimes and noise: BTC ≈ 0.2 bp and 2 × 400 k at the touch.
+    expect((spread.BTCUSDT ?? 0) / 2_000).toBeLessThan(0.6);
+    expect((top.BTCUSDT ?? 0) / 2_000).toBeGreaterThan(500_000);
+    expect((spread.DOGEUSDT ?? 0) / 2_000).toBeGreaterThan(2);
+  });
+
+  it('takes per-symbol profiles from its options and refuses a bad one', async () => {
+    const instruments = parseInstruments('BTCUSDT');
+    const wide = createSyntheticFeed({
+      instruments,
+      seed: 1,
+      profiles: { BTCUSDT: { spreadBps: 20, topNotional: 1_000 } },
+    });
+    const s = snap(await wide.next(START), 'BTCUSDT');
+    expect(((s.ask - s.bid) / s.bid) * 1e4).toBeGreaterThan(5);
+    expect((s.bids[0]?.qty ?? 0) * s.bid).toBeLessThan(10_000);
+    expect(() => createSyntheticFeed({ instruments, seed: 1, profiles: { BTCUSDT: { volScale: 0 } } })).toThrow(
+      /volScale for BTCUSDT/,
+    );
+    expect(() => createSyntheticFeed({ instruments, seed: 1, correlation: 1.5 })).toThrow(/correlation/);
+    expect(() => createSyntheticFeed({ instruments, seed: 1, trend: -1 })).toThrow(/trend/);
+    expect(() => createSyntheticFeed({ instruments, seed: 1, fundingHalfLifeHours: 0 })).toThrow(
+      /fundingHalfLifeHours/,
     );
   });
 });

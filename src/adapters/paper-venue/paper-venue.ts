@@ -28,7 +28,7 @@ import { marginProblem } from './margin-account.js';
 import { accountSnapshot, updateMarks, updatePeak } from './marking.js';
 import { loadState, saveState } from './persistence.js';
 import { createSerialQueue } from './serial.js';
-import { findOrder, retire } from './state.js';
+import { createInitialState, findOrder, retire } from './state.js';
 import type { PaperState } from './state.js';
 import { validateOrder } from './validation.js';
 
@@ -37,6 +37,13 @@ export interface PaperVenueOptions {
   instruments: readonly Instrument[];
   clock: Clock;
   config?: PaperVenueConfigInput;
+  /**
+   * 'store' (default): the account is read from `kv` at open and written after every change.
+   * 'process': it lives in this process only, from the starting cash — for a simulation run, which
+   * has nothing to resume and no other reader, and where encoding the account after every change
+   * was a twentieth of a cycle.
+   */
+  persistence?: 'store' | 'process';
 }
 
 export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue> {
@@ -44,7 +51,10 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
   const config = resolvePaperVenueConfig(options.config);
   const instruments = new Map(options.instruments.map((i) => [i.symbol, { ...i }]));
   const queue = createSerialQueue();
-  let state: PaperState = await loadState(kv, config.startingCash);
+  const persistent = options.persistence !== 'process';
+  let state: PaperState = persistent
+    ? await loadState(kv, config.startingCash)
+    : createInitialState(config.startingCash);
   let stale = false;
 
   const isPerp = (symbol: string): boolean =>
@@ -62,6 +72,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
   }
 
   async function commit(): Promise<void> {
+    if (!persistent) return;
     try {
       await saveState(kv, state);
     } catch (err) {

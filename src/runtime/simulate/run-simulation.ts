@@ -64,6 +64,7 @@ export async function runSimulation(
     timers: clock,
     backgroundTimers: false,
     sessionId: 'sim',
+    venuePersistence: 'process',
     feed,
   });
 

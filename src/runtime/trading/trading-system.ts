@@ -63,6 +63,8 @@ export interface TradingSystemDeps {
   onLeaseLost?(): void;
   /** The client order ids' session part; random per start unless given (a simulation fixes it). */
   sessionId?: string;
+  /** Where the paper account lives (see PaperVenueOptions): the store, unless a simulation says otherwise. */
+  venuePersistence?: 'store' | 'process';
 }
 
 export interface TradingSystem {
@@ -88,7 +90,13 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const { store, control, initial, grant, kv, faults } = await takeOwnership(deps);
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const venueConfig = { startingCash: config.startingCash, margin: config.margin };
-  const venue = await openPaperVenue({ kv, instruments: config.instruments, clock, config: venueConfig });
+  const venue = await openPaperVenue({
+    kv,
+    instruments: config.instruments,
+    clock,
+    config: venueConfig,
+    ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
+  });
   const feed = opened ?? (await openSyntheticFeed(config, kv, log));
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openPaperVenue, PAPER_STATE_KEY } from '../../../src/adapters/paper-venue/index.js';
-import { INSTRUMENTS, openHarness, order, SPOT, snapshot, view } from './fixtures.js';
+import { createMemoryKv } from '../../support/memory-kv.js';
+import { INSTRUMENTS, openHarness, order, SPOT, snapshot, testClock, view } from './fixtures.js';
 
 const market = view(snapshot({ bid: 99, ask: 101 }), snapshot({ symbol: SPOT.symbol, bid: 49.99, ask: 50.01 }));
 
@@ -34,6 +35,23 @@ describe('paper venue: persistence', () => {
     // The resting order still fills after the restart.
     const { fills } = await restarted.onMarket(view(snapshot({ bid: 121, ask: 122 })));
     expect(fills.map((f) => f.clientOrderId)).toEqual([resting.clientOrderId]);
+  });
+
+  it("with persistence 'process' the account lives in the process: nothing is read or written", async () => {
+    const kv = createMemoryKv();
+    await kv.set(PAPER_STATE_KEY, { v: 1, not: 'an account this venue may read' });
+    const writesBefore = kv.sets;
+    const venue = await openPaperVenue({
+      kv,
+      instruments: INSTRUMENTS,
+      clock: testClock(1_700_000_000_000),
+      persistence: 'process',
+    });
+    await venue.submit(order({ side: 'BUY', qty: 2 }), market);
+    const account = await venue.account(market);
+    expect(account.positions.map((p) => [p.symbol, p.qty])).toEqual([['TESTUSDT', 2]]);
+    expect(account.cash).toBeLessThan(100_000);
+    expect(kv.sets).toBe(writesBefore);
   });
 
   it('ignores startingCash for an existing account', async () => {

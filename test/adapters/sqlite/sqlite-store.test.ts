@@ -101,6 +101,33 @@ commandQueueContract('sqlite', open, openSecond);
 keyValueStoreContract('sqlite', open, openSecond);
 
 describe('sqlite store specifics', () => {
+  it('claims from an empty queue without the write lock, so a busy writer elsewhere does not block it', async () => {
+    const store = await openSqliteStore({ path: freshPath(), timeoutMs: 50 });
+    const other = new Database(pathOf(store));
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+      // Every cycle claims; with nothing queued it must not wait for (or fail on) the lock.
+      expect(await store.commands.claim('t', { max: 10, leaseMs: 1_000, now: Date.now() })).toEqual([]);
+      other.prepare('ROLLBACK').run();
+      await store.commands.enqueue({
+        id: 'c1',
+        type: 'cancel_all',
+        payload: {},
+        enqueued_at: new Date().toISOString(),
+      });
+      other.prepare('BEGIN IMMEDIATE').run();
+      // With a command queued the claim needs the lock: past the deadline it is a store failure.
+      await expect(store.commands.claim('t', { max: 10, leaseMs: 1_000, now: Date.now() })).rejects.toThrow();
+      other.prepare('ROLLBACK').run();
+      expect((await store.commands.claim('t', { max: 10, leaseMs: 1_000, now: Date.now() })).map((c) => c.id)).toEqual([
+        'c1',
+      ]);
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
   it('creates missing parent directories and describes itself by path', async () => {
     const path = join(freshPath(), '..', 'nested', 'deeper', 'tcs.db');
     const store = await openSqliteStore({ path });

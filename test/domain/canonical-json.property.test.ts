@@ -1,0 +1,67 @@
+/**
+ * canonicalJson writes text directly; it must give exactly the bytes of the definition it replaced
+ * (JSON.stringify of a recursively key-sorted copy without undefined fields, non-finite numbers
+ * refused), for any value: every stored hash and every signed token depends on them.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/domain/canonical-json.js';
+
+/** The previous implementation, kept as the definition. */
+function definition(value: unknown): string {
+  const sortKeys = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sortKeys);
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(v).sort()) {
+        const inner = (v as Record<string, unknown>)[key];
+        if (inner !== undefined) out[key] = sortKeys(inner);
+      }
+      return out;
+    }
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`canonical JSON cannot encode ${v}`);
+    return v;
+  };
+  return JSON.stringify(sortKeys(value));
+}
+
+function outcome(f: () => string): { ok: string } | { error: string } {
+  try {
+    return { ok: f() };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+describe('canonicalJson', () => {
+  it("gives the definition's bytes (or its error) for any value", () => {
+    fc.assert(
+      fc.property(
+        fc.anything({
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withBoxedValues: true,
+          withNullPrototype: true,
+          withSparseArray: true,
+          withTypedArray: true,
+        }),
+        (value) => {
+          expect(outcome(() => canonicalJson(value))).toEqual(outcome(() => definition(value)));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('sorts keys at every depth, drops undefined fields, writes null for holes', () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, undefined, () => 1], c: 'x' }, u: undefined })).toBe(
+      '{"a":{"c":"x","d":[3,null,null]},"b":1}',
+    );
+    expect(canonicalJson(new Date(0))).toBe('{}');
+    // Array-index keys come first, in numeric order, as in any JavaScript object.
+    expect(canonicalJson({ b: 1, 10: 2, 2: 3, a: 4 })).toBe('{"2":3,"10":2,"a":4,"b":1}');
+    expect(canonicalJson(-0)).toBe('0');
+    expect(() => canonicalJson({ x: [Number.NaN] })).toThrow(/cannot encode NaN/);
+  });
+});

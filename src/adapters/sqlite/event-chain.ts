@@ -69,9 +69,21 @@ export function chainAppender(db: SqliteDatabase): AppendChained {
     // Hash what will be read back (the canonical text), so verify() re-derives the same bytes.
     const symbol = event.symbol ?? null;
     const hash = chainHashOfCanonical(prev_hash, { seq, at, kind: event.kind, symbol }, text);
-    const body = JSON.parse(text) as Record<string, unknown>;
     insert.run({ seq, at, kind: event.kind, symbol, body: text, prev_hash, hash });
     moveHead.run({ seq, hash, at });
-    return { seq, at, kind: event.kind, symbol, body, prev_hash, hash };
+    // The body as it will be read back (parsed from the stored text), parsed only if someone looks:
+    // the trading process appends a decision every cycle and never reads the result.
+    let body: Record<string, unknown> | undefined;
+    return {
+      seq,
+      at,
+      kind: event.kind,
+      symbol,
+      get body() {
+        return (body ??= JSON.parse(text) as Record<string, unknown>);
+      },
+      prev_hash,
+      hash,
+    };
   };
 }

@@ -30,6 +30,9 @@ const BENCHMARKS: Entry[] = [
   // Two children now (compiled, then tsx), each with a 5-minute budget.
   { file: 'memory.bench.ts', deadlineMs: 780_000 },
   { file: 'startup.bench.ts', deadlineMs: 900_000 },
+  // 20,000 cycles × 2 cases, then 500,000 cycles for the memory samples (about 8 min here).
+  { file: 'simulate-throughput.bench.ts', deadlineMs: 1_200_000 },
+  { file: 'simulation-report.bench.ts', deadlineMs: 300_000 },
 ];
 
 const SUITE_COMMAND = 'npm run bench';

@@ -101,7 +101,7 @@ function drive(name: string, sink: Sink, finish: () => string): Track {
   };
 }
 
-async function run(): Promise<BenchResult> {
+export async function run(): Promise<BenchResult> {
   const started = performance.now();
   const options = { startingCash: 10_000, cycleMs: 60_000, symbols: ['BTCUSDT', 'ETHUSDT'], strategies: ['a', 'b'] };
   const tracker = createPerformanceTracker(options);

@@ -20,6 +20,7 @@ import type { StrategyAgent } from '../../domain/strategy-agent.js';
 import { eventLine } from '../../domain/event-lines.js';
 import { signApproval } from '../../domain/order-token.js';
 import type { Clock } from '../../ports/clock.js';
+import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import type { Store } from '../../ports/store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
@@ -89,14 +90,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const { feed: opened, config } = await openMarketFeed(deps.config, log, deps.feed);
   const { store, control, initial, grant, kv, faults } = await takeOwnership(deps);
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
-  const venueConfig = { startingCash: config.startingCash, margin: config.margin };
-  const venue = await openPaperVenue({
-    kv,
-    instruments: config.instruments,
-    clock,
-    config: venueConfig,
-    ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
-  });
+  const venue = await openVenue(deps, config, kv);
   const feed = opened ?? (await openSyntheticFeed(config, kv, log));
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
@@ -177,6 +171,17 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
       deps.lines.flush?.();
     },
   };
+}
+
+/** The paper venue on the fenced key-value store (or in the process, for a simulation run). */
+function openVenue(deps: TradingSystemDeps, config: TradingConfig, kv: KeyValueStore): Promise<Venue> {
+  return openPaperVenue({
+    kv,
+    instruments: config.instruments,
+    clock: deps.clock,
+    config: { startingCash: config.startingCash, margin: config.margin },
+    ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
+  });
 }
 
 /**

@@ -7,12 +7,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/domain/canonical-json.js';
 
-/** The previous implementation, kept as the definition. */
+/**
+ * The previous implementation, kept as the definition, with one fix: its copy was a plain object, so
+ * an own "__proto__" key was assigned as the copy's prototype and silently dropped. The copy here has
+ * no prototype, so such a key is printed, as the new writer does. No stored entry or token can hold
+ * one: request bodies are parsed with Fastify's prototype-poisoning protection, and our own keys are
+ * names of fields.
+ */
 function definition(value: unknown): string {
   const sortKeys = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sortKeys);
     if (v !== null && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
+      const out = Object.create(null) as Record<string, unknown>;
       for (const key of Object.keys(v).sort()) {
         const inner = (v as Record<string, unknown>)[key];
         if (inner !== undefined) out[key] = sortKeys(inner);
@@ -59,6 +65,7 @@ describe('canonicalJson', () => {
       '{"a":{"c":"x","d":[3,null,null]},"b":1}',
     );
     expect(canonicalJson(new Date(0))).toBe('{}');
+    expect(canonicalJson(JSON.parse('{"__proto__":1}'))).toBe('{"__proto__":1}');
     // Array-index keys come first, in numeric order, as in any JavaScript object.
     expect(canonicalJson({ b: 1, 10: 2, 2: 3, a: 4 })).toBe('{"2":3,"10":2,"a":4,"b":1}');
     expect(canonicalJson(-0)).toBe('0');

@@ -120,9 +120,11 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     const fundingDone = fetchFunding(state, deadline);
     try {
       const [book, candles] = await Promise.all([
+        // Fresh as of when it arrived, or as of the exchange's own stamp when that is older: a reply
+        // that was late in reaching this process (a loaded machine, a slow network) is old data.
         withRetry(() => exchange.fetchOrderBook(state.ccxtSymbol, bookLimit), policy(deadline), hooks).then((b) => ({
           b,
-          at: now(),
+          at: Math.min(now(), typeof b.timestamp === 'number' && Number.isFinite(b.timestamp) ? b.timestamp : Infinity),
         })),
         withRetry(
           () => exchange.fetchOHLCV(state.ccxtSymbol, '1m', undefined, historyLength),

@@ -87,6 +87,23 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     expect(fake.requests.length - before).toBeGreaterThanOrEqual(4 + 4);
   });
 
+  it("a book stamped earlier by the exchange than it arrived is as old as the exchange's stamp", async () => {
+    // A reply held up on the way (a loaded machine, a slow network) must not pass for fresh data.
+    const clock = { t: T0 };
+    fake = await startFakeExchange({ seed: 7, now: () => clock.t - 4_000 });
+    feed = await createLiveFeed({
+      exchangeId: 'binanceusdm',
+      symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }],
+      baseUrl: fake.url,
+      budgetMs: 3_000,
+      startupMs: 5_000,
+      now: () => clock.t,
+      random: () => 0.5,
+    });
+    const market = await feed.next(clock.t);
+    expect(market.get('BTCUSDT')!.ts).toBe(T0 - 4_000);
+  });
+
   it('returns the last snapshot, with its old stamp, within the budget when the exchange hangs', async () => {
     const clock = { t: T0 };
     const { fake, feed } = await open(clock, 800);

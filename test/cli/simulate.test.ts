@@ -1,0 +1,220 @@
+/**
+ * `tcs simulate` as a user runs it (the real command, as a child process, in temporary
+ * directories): a synthetic run's files and summary table, an event store `tcs audit verify`
+ * accepts, a byte-identical summary.json for the same seed, Ctrl-C ending a long run with a partial
+ * report, and bad arguments refused with exit 2 before anything is written.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitWithin, startTcs } from '../support/processes.js';
+
+const SUMMARY_KEYS = [
+  'cycles',
+  'from',
+  'to',
+  'total_return',
+  'cagr',
+  'volatility',
+  'sharpe',
+  'sortino',
+  'max_drawdown',
+  'max_drawdown_duration',
+  'calmar',
+  'trades',
+  'win_rate',
+  'profit_factor',
+  'turnover',
+  'fees',
+  'funding',
+  'exposure_time',
+  'pnl_by_symbol',
+  'pnl_by_strategy',
+  'denials_by_guard',
+];
+const TRADES_HEADER =
+  'ts,client_order_id,symbol,side,qty,price,notional,fee,liquidity,strategy,kind,realized_pnl,position_after';
+const EQUITY_HEADER = 'ts,nav,cash,drawdown,gross_exposure,net_exposure';
+const SYMBOLS = 'BTCUSDT,ETHUSDT';
+
+// The working directory too is a temporary one, so no .env of the repository is read.
+const root = mkdtempSync(join(tmpdir(), 'tcs-simulate-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const path = (...parts: string[]) => join(root, ...parts);
+
+async function tcs(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const proc = startTcs(args, env, root);
+  const { code } = await exitWithin(proc, 60_000);
+  return { code, stdout: proc.stdout(), stderr: proc.stderr() };
+}
+
+const simulate = (out: string, seed: number) =>
+  tcs(['simulate', '--cycles', '300', '--seed', String(seed), '--symbols', SYMBOLS, '--out', out, '--quiet']);
+
+const summaryOf = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Record<string, unknown>;
+const csvLines = (dir: string, name: string) => readFileSync(join(dir, name), 'utf8').trimEnd().split('\n');
+
+describe('tcs simulate (synthetic market)', () => {
+  let run: Awaited<ReturnType<typeof tcs>>;
+  const out = path('run-a');
+
+  beforeAll(async () => {
+    run = await simulate(out, 3);
+  }, 60_000);
+
+  it('exits 0 and writes the event store, summary.json, trades.csv, equity.csv and report.html', () => {
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['equity.csv', 'events.db', 'report.html', 'summary.json', 'trades.csv']);
+
+    const summary = summaryOf(out);
+    for (const key of SUMMARY_KEYS) expect(summary, key).toHaveProperty(key);
+    expect(summary.cycles).toBe(300);
+    expect(summary.partial).toBe(false);
+    const from = Date.parse(summary.from as string);
+    const to = Date.parse(summary.to as string);
+    expect(to - from).toBe(300 * 60_000);
+    expect(Object.keys(summary.pnl_by_symbol as object).sort()).toEqual(['BTCUSDT', 'ETHUSDT']);
+
+    const equity = csvLines(out, 'equity.csv');
+    expect(equity[0]).toBe(EQUITY_HEADER);
+    expect(equity).toHaveLength(301);
+    // One row per cycle, at each cycle's end: from + 1 cycle … to.
+    expect(Date.parse(equity[1]!.split(',')[0]!)).toBe(from + 60_000);
+    expect(Date.parse(equity[300]!.split(',')[0]!)).toBe(to);
+
+    const trades = csvLines(out, 'trades.csv');
+    expect(trades[0]).toBe(TRADES_HEADER);
+    expect(trades.length - 1).toBe(summary.fills);
+    for (const row of trades.slice(1)) {
+      const ts = Date.parse(row.split(',')[0]!);
+      expect(ts).toBeGreaterThan(from);
+      expect(ts).toBeLessThanOrEqual(to);
+    }
+
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?(https?:)?\/\//i);
+  });
+
+  it('prints the summary as a table on stdout, with the figures of summary.json', () => {
+    const summary = summaryOf(out);
+    const row = (label: string) =>
+      run.stdout
+        .split('\n')
+        .find((l) => l.startsWith(label))
+        ?.slice(label.length)
+        .trim();
+    expect(row('Period')).toBe(`${summary.from as string} → ${summary.to as string}`);
+    expect(row('Cycles')).toBe('300 × 60 s');
+    expect(row('Trades (round trips)')).toBe(String(summary.trades));
+    expect(run.stdout).toMatch(/^Total return\s+-?\d/m);
+    expect(run.stdout).toMatch(/^Sharpe/m);
+    expect(run.stdout).toMatch(/^BTCUSDT\s/m);
+    expect(run.stdout).toMatch(/^ETHUSDT\s/m);
+  });
+
+  it('leaves an event store that tcs audit verify accepts, one entry per cycle', async () => {
+    const res = await tcs(['audit', 'verify'], { STORE_URL: `sqlite:${join(out, 'events.db')}` });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^audit trail intact: 300 entries, head [0-9a-f]{64}$/m);
+  });
+
+  it('writes a byte-identical summary.json for the same seed, and another for another seed', async () => {
+    const again = path('run-a-again');
+    const other = path('run-seed-4');
+    const [same, different] = await Promise.all([simulate(again, 3), simulate(other, 4)]);
+    expect(same.code).toBe(0);
+    expect(different.code).toBe(0);
+    const first = readFileSync(join(out, 'summary.json'));
+    expect(readFileSync(join(again, 'summary.json')).equals(first)).toBe(true);
+    expect(readFileSync(join(again, 'equity.csv')).equals(readFileSync(join(out, 'equity.csv')))).toBe(true);
+    expect(readFileSync(join(other, 'summary.json')).equals(first)).toBe(false);
+  }, 60_000);
+});
+
+describe('tcs simulate, stopped by Ctrl-C', () => {
+  it('exits 130 after the current cycle with a partial report and a valid event store', async () => {
+    const out = path('interrupted');
+    const proc = startTcs(
+      ['simulate', '--cycles', '10000000', '--seed', '3', '--symbols', SYMBOLS, '--out', out],
+      {},
+      root,
+    );
+    try {
+      // Progress is seen in the files: equity.csv is streamed in chunks as the run goes.
+      const equity = join(out, 'equity.csv');
+      const size = () => {
+        try {
+          return statSync(equity).size;
+        } catch {
+          return 0;
+        }
+      };
+      for (let i = 0; i < 300 && size() <= EQUITY_HEADER.length + 1; i++) {
+        expect(proc.child.exitCode, proc.stderr()).toBeNull();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(size()).toBeGreaterThan(EQUITY_HEADER.length + 1);
+      proc.child.kill('SIGINT');
+      const { code } = await exitWithin(proc, 10_000);
+      expect(code, proc.stderr()).toBe(130);
+    } finally {
+      await proc.stop('SIGKILL');
+    }
+    const summary = summaryOf(out);
+    expect(summary.partial).toBe(true);
+    expect(summary.cycles).toBeGreaterThan(0);
+    expect(summary.cycles).toBeLessThan(10_000_000);
+    expect(csvLines(out, 'equity.csv')).toHaveLength((summary.cycles as number) + 1);
+    expect(statSync(join(out, 'report.html')).size).toBeGreaterThan(0);
+    expect(proc.stdout()).toMatch(/^Cycles\s/m);
+
+    const verify = await tcs(['audit', 'verify'], { STORE_URL: `sqlite:${join(out, 'events.db')}` });
+    expect(verify.code, verify.stderr).toBe(0);
+    expect(verify.stdout).toContain(`audit trail intact: ${summary.cycles as number} entries`);
+  }, 60_000);
+});
+
+describe('tcs simulate, bad arguments', () => {
+  it('exits 2 with a message naming the mistake, and writes nothing', async () => {
+    const out = path('never-written');
+    const cases: [string[], RegExp][] = [
+      [['--cycles', '10'], /needs --out DIR/],
+      [['--out', out], /needs --cycles N/],
+      [['--cycles', '0', '--out', out], /--cycles must be a whole number from 1/],
+      [['--cycles', 'ten', '--out', out], /--cycles must be a whole number/],
+      [['--cycles', '10', '--out', out, '--from', '2024-01-01T00:00'], /--from must be an ISO date .* with a zone/],
+      [['--cycles', '10', '--out', out, '--bogus'], /Unknown option '--bogus'/],
+      [['--cycles', '10', '--out', out, '--data', path('no-such-data')], /--data .*no-such-data: no such directory/],
+      [['--data', root, '--seed', '1', '--out', out], /--seed is for the synthetic market/],
+      [['--cycles', '10', '--out', out, '--symbols', 'btcusdt'], /SYMBOLS.*upper case/],
+    ];
+    for (const [args, message] of cases) {
+      const res = await tcs(['simulate', ...args]);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr, args.join(' ')).toMatch(message);
+      expect(res.stdout, args.join(' ')).toBe('');
+    }
+    expect(() => statSync(out)).toThrow();
+  }, 60_000);
+
+  it('refuses a non-empty --out and leaves its files as they were', async () => {
+    const out = path('old-run');
+    mkdirSync(out);
+    writeFileSync(join(out, 'summary.json'), '{"cycles":1}\n');
+    const res = await tcs(['simulate', '--cycles', '10', '--out', out, '--quiet']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`--out ${out} is not empty`);
+    expect(readdirSync(out)).toEqual(['summary.json']);
+    expect(readFileSync(join(out, 'summary.json'), 'utf8')).toBe('{"cycles":1}\n');
+  });
+
+  it('answers --help with the usage, exit 0', async () => {
+    const res = await tcs(['simulate', '--help']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Usage: tcs simulate --cycles N/);
+  });
+});

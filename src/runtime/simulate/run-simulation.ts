@@ -83,9 +83,6 @@ export async function runSimulation(
     while (done < total && !interrupted) {
       if (done > 0) clock.increment(config.cycleMs);
       await system.settled();
-      // A cycle settles in microtasks alone, so without this turn of the event loop the SIGINT
-      // handler (run from the loop's poll phase) never ran and Ctrl-C could not stop the run.
-      await new Promise((resolve) => setImmediate(resolve));
       const snapshot = system.actor.getSnapshot().context;
       recorder.cycleEnded(snapshot.lastCycle, await system.venue.account(), seen.last, clock.now());
       done += 1;

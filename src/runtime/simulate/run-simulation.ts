@@ -21,7 +21,7 @@ import { createProgressBar } from './progress-bar.js';
 import { createRunObserver } from './run-observer.js';
 import { createRunOutput } from './run-output.js';
 import { replayDirectory, RUN_STORE_FILE, simulationConfig } from './simulation-env.js';
-import { openRunMarket } from './simulation-market.js';
+import { dataSymbols, openRunMarket } from './simulation-market.js';
 import type { SimulateOptions } from './simulate-options.js';
 
 /** Commit the run's store this often (cycles): bounded loss on a crash, few commits. */
@@ -42,7 +42,12 @@ export async function runSimulation(
   options: SimulateOptions,
   afterCycle?: CycleHook,
 ): Promise<SimulationResult> {
-  const market = await openRunMarket(simulationConfig(env, options), options, replayDirectory(env, options));
+  const dataDir = replayDirectory(env, options);
+  // A replay trades the directory's symbols unless told otherwise.
+  const symbols =
+    dataDir !== null && options.symbols === null && !env.SYMBOLS?.trim() ? await dataSymbols(dataDir) : null;
+  const asked = simulationConfig(env, symbols === null ? options : { ...options, symbols });
+  const market = await openRunMarket(asked, options, dataDir);
   const { config, start, cycles: total } = market;
   mkdirSync(options.out, { recursive: true, mode: 0o700 });
   const run = await openRunStore(join(options.out, RUN_STORE_FILE));

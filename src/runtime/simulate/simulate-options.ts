@@ -30,7 +30,7 @@ Market:
 
 Trading (each overrides its environment variable; the rest come from the environment/.env):
   --strategies LIST   STRATEGIES, e.g. momentum-ma-crossover,funding-rate-contrarian
-  --symbols LIST      SYMBOLS, e.g. BTCUSDT,ETHUSDT,SOLUSDT
+  --symbols LIST      SYMBOLS, e.g. BTCUSDT,ETHUSDT,SOLUSDT (a replay: the data's symbols by default)
   --cash N            PAPER_STARTING_CASH in USDT (default 100000)
   --cycle-seconds N   CYCLE_SECONDS (default 60; with --data: the data's timeframe, and it must be)
 

@@ -5,6 +5,8 @@
  * cycle length is the data's timeframe; the clock reads each candle's close when its cycle runs, so
  * funding settles at the data's own times. The manifest's instruments replace the built-in table's.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError } from '../config.js';
 import { createSyntheticFeed } from '../../adapters/market-data/index.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
@@ -45,6 +47,31 @@ export async function openRunMarket(
     return { feed, config, start, cycles, description: `synthetic, seed ${config.marketSeed}` };
   }
   return openReplay(config, options, dataDir);
+}
+
+/**
+ * The SYMBOLS of a replay when neither --symbols nor SYMBOLS says: every symbol the directory has
+ * candles for, a perpetual when the manifest says so or it has funding rates, spot otherwise. A
+ * replay of a directory downloaded for two symbols then runs on those two, not on the default three.
+ */
+export async function dataSymbols(dir: string): Promise<string | null> {
+  const { readManifestInstruments } = await import('../../adapters/market-data/file/index.js');
+  const names = (folder: string): string[] => {
+    try {
+      return readdirSync(join(dir, folder))
+        .filter((f) => !f.startsWith('.'))
+        .map((f) => f.replace(/\.(csv|parquet)$/, ''));
+    } catch {
+      return [];
+    }
+  };
+  const declared = new Map((await readManifestInstruments(dir).catch(() => [])).map((i) => [i.symbol, i.kind]));
+  const funded = new Set(names('funding'));
+  const symbols = [...new Set(names('candles'))].sort();
+  if (symbols.length === 0) return null; // the replay itself says what is missing
+  return symbols
+    .map((symbol) => `${symbol}:${declared.get(symbol) ?? (funded.has(symbol) ? 'perp' : 'spot')}`)
+    .join(',');
 }
 
 async function openReplay(config: TradingConfig, options: SimulateOptions, dir: string): Promise<RunMarket> {

@@ -58,6 +58,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
 );
 
+/** Seed 1 rallies: a taker buy, a resting sell that fills as maker, funding over 18 h, a fill above 100 k. */
+const COVERING_RUN: [number, Op[]] = [
+  1,
+  [
+    { kind: 'order', symbol: 0, side: 'BUY', lots: 3_000, limitBps: null, reduceOnly: false, reuseId: false },
+    { kind: 'order', symbol: 0, side: 'SELL', lots: 200, limitBps: 5, reduceOnly: false, reuseId: false },
+    { kind: 'order', symbol: 1, side: 'BUY', lots: 200, limitBps: -5, reduceOnly: false, reuseId: false },
+    { kind: 'advance', hours: 9 },
+    { kind: 'advance', hours: 9 },
+  ],
+];
+
 function onGrid(value: number, step: number): number {
   const decimals = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
   return Number((Math.round(value / step) * step).toFixed(decimals));
@@ -164,7 +176,9 @@ describe('paper venue: accounting property', () => {
           }
         },
       ),
-      { numRuns: 40 },
+      // The random runs, and first one fixed run that surely has every kind of event: 40 random runs
+      // had no maker fill about once in 40 test runs, which failed the coverage check below.
+      { numRuns: 40, examples: [COVERING_RUN] },
     );
     expect(seen.taker).toBeGreaterThan(0);
     expect(seen.maker).toBeGreaterThan(0);

@@ -218,3 +218,21 @@ describe('tcs simulate, bad arguments', () => {
     expect(res.stdout).toMatch(/^Usage: tcs simulate --cycles N/);
   });
 });
+
+describe('tcs simulate with the circuit breaker', () => {
+  it('ends the run where the breaker killed trading: a partial report, and says so', async () => {
+    const out = path('breaker');
+    // A breaker this tight trips within the first few hundred cycles of seed 1's market.
+    const res = await tcs(['simulate', '--cycles', '20000', '--seed', '1', '--out', out], {
+      CIRCUIT_BREAKER_DRAWDOWN: '0.002',
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/the circuit breaker killed trading after (\d+) cycles/);
+    const summary = summaryOf(out);
+    expect(summary.partial).toBe(true);
+    expect(summary.max_drawdown as number).toBeGreaterThanOrEqual(0.002);
+    const cycles = Number(/after (\d+) cycles/.exec(res.stderr)![1]);
+    expect(summary.cycles).toBe(cycles);
+    expect(cycles).toBeLessThan(20_000);
+  });
+});

@@ -42,6 +42,39 @@ export async function runSimulation(
   options: SimulateOptions,
   afterCycle?: CycleHook,
 ): Promise<SimulationResult> {
+  const run = await openRun(env, options);
+  let loop: LoopOutcome;
+  try {
+    loop = await driveCycles(run, options.quiet, afterCycle);
+  } catch (err) {
+    // A run that failed still leaves what it saw: the report of the cycles before the failure.
+    await closeRun(run, 'failed').catch(() => {});
+    try {
+      run.output.finish({ to: run.clock.now(), partial: true });
+    } catch {
+      // The failure is what matters; it is rethrown below.
+    }
+    throw err;
+  }
+  await closeRun(run, loop.interrupted ? 'interrupted' : 'simulation finished');
+  run.output.finish({ to: run.clock.now(), partial: loop.interrupted || loop.done < run.total });
+  if (loop.killed)
+    process.stderr.write(
+      `tcs simulate: the circuit breaker killed trading after ${loop.done} cycles; the run ends there\n`,
+    );
+  if (!options.quiet) {
+    const rate = Math.round(loop.done / Math.max(loop.loopMs / 1000, 1e-3));
+    process.stderr.write(
+      `tcs simulate: ${loop.done} cycles in ${(loop.loopMs / 1000).toFixed(1)} s (${rate} cycles/s); results in ${options.out}\n`,
+    );
+  }
+  return { exitCode: loop.interrupted ? 130 : 0, cycles: loop.done, loopMs: loop.loopMs };
+}
+
+type OpenRun = Awaited<ReturnType<typeof openRun>>;
+
+/** The run's market, store, clock, output and trading system, ready for its first cycle. */
+async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
   const dataDir = replayDirectory(env, options);
   // A replay trades the directory's symbols unless told otherwise.
   const symbols =
@@ -50,71 +83,85 @@ export async function runSimulation(
   const market = await openRunMarket(asked, options, dataDir);
   const { config, start, cycles: total } = market;
   mkdirSync(options.out, { recursive: true, mode: 0o700 });
-  const run = await openRunStore(join(options.out, RUN_STORE_FILE));
+  const runStore = await openRunStore(join(options.out, RUN_STORE_FILE));
   const clock = new SimulatedClock();
   clock.set(start);
-  await run.store.control.initialise(new Date(start).toISOString());
+  await runStore.store.control.initialise(new Date(start).toISOString());
 
   const seen = { last: null as MarketView | null };
-  const feed = watched(market.feed, seen);
   const strategies = (await loadStrategies(config.strategies, config.strategyParams)).map((s) => s.name);
   const output = createRunOutput(options.out, config, { start, market: market.description, strategies, cycles: total });
-  const recorder = createRunObserver(output.sink);
+  const observer = createRunObserver(output.sink);
   const system = await createTradingSystem({
     config,
-    store: { ...run.store, kv: createRunKv() },
-    lines: { emit: (line: EventLine) => recorder.line(line) },
+    store: { ...runStore.store, kv: createRunKv() },
+    lines: { emit: (line: EventLine) => observer.line(line) },
     log: pino({ level: config.logLevel }, process.stderr),
     clock,
     timers: clock,
     backgroundTimers: false,
     sessionId: 'sim',
     venuePersistence: 'process',
-    feed,
+    feed: watched(market.feed, seen),
   });
+  return { config, total, runStore, clock, seen, output, observer, system };
+}
 
-  let interrupted = false;
+interface LoopOutcome {
+  done: number;
+  interrupted: boolean;
+  killed: boolean;
+  loopMs: number;
+}
+
+/** The cycles, one after another, until the planned number, Ctrl-C or a kill. */
+async function driveCycles(run: OpenRun, quiet: boolean, afterCycle?: CycleHook): Promise<LoopOutcome> {
+  const { system, clock, config } = run;
+  const outcome: LoopOutcome = { done: 0, interrupted: false, killed: false, loopMs: 0 };
   const onSigint = () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
+    if (outcome.interrupted) process.exit(130);
+    outcome.interrupted = true;
   };
   process.on('SIGINT', onSigint);
-  const progress = options.quiet ? null : createProgressBar(total);
-  let done = 0;
-  const loopStarted = performance.now();
-  let loopMs = 0;
+  const progress = quiet ? null : createProgressBar(run.total);
+  const started = performance.now();
   try {
     // The first cycle starts at once; every later one when the clock has moved one cycle on.
-    while (done < total && !interrupted) {
-      if (done > 0) clock.increment(config.cycleMs);
+    while (outcome.done < run.total && !outcome.interrupted) {
+      if (outcome.done > 0) clock.increment(config.cycleMs);
       await system.settled();
-      const snapshot = system.actor.getSnapshot().context;
-      recorder.cycleEnded(snapshot.lastCycle, await system.venue.account(), seen.last, clock.now());
-      done += 1;
-      if (done % COMMIT_EVERY === 0) run.commit();
+      const { lastCycle } = system.actor.getSnapshot().context;
+      run.observer.cycleEnded(lastCycle, await system.venue.account(), run.seen.last, clock.now());
+      const done = (outcome.done += 1);
+      if (done % COMMIT_EVERY === 0) run.runStore.commit();
       progress?.update(done, clock.now());
       afterCycle?.(done);
       // A cycle settles in microtasks alone: without a turn of the event loop now and then, the
       // SIGINT handler (and the progress bar's stream) would never run. Every 64 cycles is a few
       // tens of ms of wall time, and costs nothing measurable.
       if (done % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+      // CIRCUIT_BREAKER_DRAWDOWN tripped the kill switch: nothing trades any more, so the run ends here.
+      if (system.state() === 'killed') {
+        outcome.killed = true;
+        break;
+      }
     }
-    loopMs = performance.now() - loopStarted;
+    outcome.loopMs = performance.now() - started;
+    return outcome;
   } finally {
     process.off('SIGINT', onSigint);
     progress?.finish();
-    await system.stop(interrupted ? 'interrupted' : 'simulation finished');
-    run.commit();
-    await run.store.close();
   }
-  output.finish({ to: clock.now(), partial: interrupted || done < total });
-  if (!options.quiet) {
-    const rate = Math.round(done / Math.max(loopMs / 1000, 1e-3));
-    process.stderr.write(
-      `tcs simulate: ${done} cycles in ${(loopMs / 1000).toFixed(1)} s (${rate} cycles/s); results in ${options.out}\n`,
-    );
+}
+
+/** Stops the system (its last decision reaches the event store), commits and closes the run's store. */
+async function closeRun(run: OpenRun, reason: string): Promise<void> {
+  try {
+    await run.system.stop(reason);
+  } finally {
+    run.runStore.commit();
+    await run.runStore.store.close();
   }
-  return { exitCode: interrupted ? 130 : 0, cycles: done, loopMs };
 }
 
 /** The feed, remembering the last market it returned (the prices the report draws). */

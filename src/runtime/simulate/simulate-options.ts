@@ -17,7 +17,8 @@ run's results to --out: events.db (the run's event store; \`STORE_URL=sqlite:DIR
 verify\` checks it), summary.json, trades.csv, equity.csv and report.html (one self-contained page).
 The summary is printed as a table at the end. The same data, configuration and seed give a
 byte-identical summary.json. Ctrl-C stops after the current cycle and still writes the (partial)
-report; the exit code is then 130.
+report; the exit code is then 130. A run whose circuit breaker (CIRCUIT_BREAKER_DRAWDOWN) kills
+trading ends there, with a partial report.
 
 Market:
   --cycles N          Cycles to run (synthetic market: required unless --to is given; with --data:

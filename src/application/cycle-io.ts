@@ -94,7 +94,10 @@ export function createCycleIo(deps: CycleIoDeps) {
     }
     await recordLiquidations(update.liquidations);
     const account = await deps.venue.account(market);
-    return { now, market, account, control };
+    // The cycle's time from here on (tokens, the data's age in the risk engine) is read after the
+    // market: a live feed may take its whole budget, and data judged by the time before the wait
+    // would look up to that budget fresher than it is.
+    return { now: deps.clock.now(), market, account, control };
   };
 
   const recordDecision = async (record: CycleRecord): Promise<void> => {

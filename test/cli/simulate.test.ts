@@ -219,6 +219,44 @@ describe('tcs simulate, bad arguments', () => {
   });
 });
 
+describe('tcs simulate killed outright', () => {
+  it('leaves an event store that is whole as of its last commit (SIGKILL mid-transaction)', async () => {
+    const out = path('sigkill');
+    const proc = startTcs(
+      ['simulate', '--cycles', '10000000', '--seed', '5', '--symbols', SYMBOLS, '--out', out, '--quiet'],
+      {},
+      root,
+    );
+    try {
+      // Past the first commit (2,000 cycles) and into the next open transaction: equity.csv is
+      // streamed in chunks of 1,024 rows, so 3 chunks means more than 3,000 cycles.
+      const equity = join(out, 'equity.csv');
+      const rows = () => {
+        try {
+          return readFileSync(equity, 'utf8').split('\n').length - 2;
+        } catch {
+          return 0;
+        }
+      };
+      for (let i = 0; i < 600 && rows() < 3_000; i++) {
+        expect(proc.child.exitCode, proc.stderr()).toBeNull();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(rows()).toBeGreaterThanOrEqual(3_000);
+      proc.child.kill('SIGKILL');
+      await exitWithin(proc, 10_000);
+    } finally {
+      await proc.stop('SIGKILL');
+    }
+    const verify = await tcs(['audit', 'verify'], { STORE_URL: `sqlite:${join(out, 'events.db')}` });
+    expect(verify.code, verify.stderr).toBe(0);
+    const entries = Number(/audit trail intact: (\d+) entries/.exec(verify.stdout)?.[1]);
+    // Whole commits only: a multiple of 2,000 cycles (and at least the first).
+    expect(entries).toBeGreaterThanOrEqual(2_000);
+    expect(entries % 2_000).toBe(0);
+  }, 90_000);
+});
+
 describe('tcs simulate with the circuit breaker', () => {
   it('ends the run where the breaker killed trading: a partial report, and says so', async () => {
     const out = path('breaker');

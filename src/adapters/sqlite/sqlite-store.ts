@@ -70,16 +70,17 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
 /**
  * The store of one simulation run: the same schema, statements and transactions as the shared store,
  * on a new file that no other process opens. So it drops what sharing costs: no fsync
- * (synchronous=OFF), a rollback journal instead of WAL, no check that the path still names the file,
- * and the writes of many cycles go into one transaction, committed by `commit()` (the simulator calls
- * it every few hundred cycles and at the end) — each store transaction inside becomes a savepoint. A
- * crash loses at most the uncommitted cycles of a run that could not finish anyway; the committed
- * file is an ordinary store (`tcs audit verify` reads it, and switches it to WAL when it does).
+ * (synchronous=OFF), no check that the path still names the file, and the writes of many cycles go
+ * into one transaction, committed by `commit()` (the simulator calls it every 2,000 cycles and at the
+ * end) — each store transaction inside becomes a savepoint. WAL stays, so a crash mid-transaction
+ * leaves the file as of the last commit (an in-memory journal could leave it corrupt); the file is an
+ * ordinary store (`tcs audit verify` reads it).
  */
 export async function openRunStore(path: string): Promise<RunStore> {
   const db = openDatabase(path, { timeoutMs: DEFAULT_STORE_TIMEOUT_MS });
   try {
-    db.pragma('journal_mode = MEMORY');
+    // WAL stays: with an in-memory journal, pages of a big uncommitted transaction spilled into the
+    // file could not be rolled back, and a crash (or a second Ctrl-C) left a corrupt file.
     db.pragma('synchronous = OFF');
     migrate(db);
   } catch (err) {

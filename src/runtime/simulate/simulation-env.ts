@@ -16,7 +16,8 @@ export const RUN_STORE_FILE = 'events.db';
 
 export function simulationConfig(env: NodeJS.ProcessEnv, options: SimulateOptions): TradingConfig {
   const marketData = env.MARKET_DATA?.trim() || 'synthetic';
-  if (marketData.startsWith('live:'))
+  // --data says which market to use; otherwise MARKET_DATA may not name a live feed.
+  if (options.data === null && marketData.startsWith('live:'))
     throw new ConfigError(
       `MARKET_DATA=${marketData}: a simulation replays files or the synthetic market, not a live feed`,
     );

@@ -43,8 +43,13 @@ export async function openRunMarket(
       instruments: config.instruments,
       seed: config.marketSeed,
       stepMs: config.cycleMs,
+      correlation: config.synthetic.correlation,
+      trend: config.synthetic.trend,
+      fundingHalfLifeHours: config.synthetic.fundingHalfLifeHours,
     });
-    return { feed, config, start, cycles, description: `synthetic, seed ${config.marketSeed}` };
+    const { correlation, trend, fundingHalfLifeHours } = config.synthetic;
+    const description = `synthetic, seed ${config.marketSeed}, correlation ${correlation}, trend ${trend}, funding half-life ${fundingHalfLifeHours} h`;
+    return { feed, config, start, cycles, description };
   }
   return openReplay(config, options, dataDir);
 }

@@ -14,6 +14,7 @@ import { killedHint } from '../killed-hint.js';
 import { isSupervised } from '../supervisor-channel.js';
 import { assertStrategiesLoad } from './strategy-check.js';
 import { readTradingConfig } from './trading-config.js';
+import type { TradingConfig } from './trading-config.js';
 import { attachStore } from './attach-store.js';
 import { createTradingSystem } from './trading-system.js';
 
@@ -42,7 +43,7 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: Trading
     say(await resetKillAsOperator(store, reason).catch(closeAnd(store)));
   }
   const lines = createStdoutEventLines();
-  const inspector = options.inspect ? await startInspector(log, config.inspectUrl) : null;
+  const inspector = options.inspect ? await startInspector(log, config, env) : null;
   const system = await createTradingSystem({
     config,
     store,
@@ -79,10 +80,18 @@ function closeAnd(store: { close(): Promise<void> }) {
   };
 }
 
-/** Connects to the Stately inspector over WebSocket (see README: `--inspect`). Loaded only when asked. */
-async function startInspector(log: ReturnType<typeof createLogger>, url: string) {
-  const { createWebSocketInspector } = await import('@statelyai/inspect');
-  const inspector = createWebSocketInspector({ url });
-  log.info({ url }, 'Stately inspector: actor events are sent over WebSocket');
-  return inspector;
+/**
+ * Connects to the Stately inspector over WebSocket (see README: `--inspect`). Loaded only when asked.
+ * With nothing listening it says so once on stderr and trading goes on; the secrets are checked out
+ * of every frame.
+ */
+async function startInspector(log: ReturnType<typeof createLogger>, config: TradingConfig, env: NodeJS.ProcessEnv) {
+  const { connectInspector } = await import('../../adapters/inspector/websocket-inspector.js');
+  log.info({ url: config.inspectUrl }, 'Stately inspector: actor events are sent over WebSocket');
+  return connectInspector({
+    url: config.inspectUrl,
+    secrets: [config.hmacSecret, env.SERVICE_API_KEY?.trim() ?? ''],
+    warn: say,
+    info: (message) => log.info({ url: config.inspectUrl }, message),
+  });
 }

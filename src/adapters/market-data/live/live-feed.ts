@@ -74,7 +74,12 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     timeoutMs: Math.max(250, Math.round(budgetMs / 2)),
   });
   const policy = (deadline: number): RetryPolicy => ({ baseMs: 200, maxMs: 5_000, deadline, attempts: 8 });
-  const hooks = retryHooks(exchange, errors, log, options.random);
+  // A Retry-After outlives the cycle that got it: until it passes no request is sent at all (the
+  // last snapshots are served with their old stamps), or every cycle would knock again and extend the ban.
+  const rateLimit = { blockedUntil: 0 };
+  const hooks = retryHooks(exchange, errors, log, options.random, (ms) => {
+    rateLimit.blockedUntil = Math.max(rateLimit.blockedUntil, Date.now() + ms);
+  });
   const startupDeadline = Date.now() + (options.startupMs ?? 30_000);
 
   const where = options.baseUrl ? ` at ${options.baseUrl}` : '';
@@ -144,6 +149,12 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   };
 
   const fetchAll = async (deadline: number): Promise<void> => {
+    if (Date.now() < rateLimit.blockedUntil) {
+      log('debug', 'rate limited: no market data requests until Retry-After passes', {
+        until: new Date(rateLimit.blockedUntil).toISOString(),
+      });
+      return;
+    }
     const work = Promise.all([...states.values()].map((s) => refresh(s, deadline)));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
@@ -224,14 +235,23 @@ function buildSnapshot(
   };
 }
 
-function retryHooks(exchange: Exchange, errors: CcxtErrors, log: FeedLog, random?: () => number) {
+function retryHooks(
+  exchange: Exchange,
+  errors: CcxtErrors,
+  log: FeedLog,
+  random: (() => number) | undefined,
+  /** Told of every Retry-After the exchange gives, ms. */
+  onRetryAfter: (ms: number) => void,
+) {
   return {
     retryable: (err: unknown) => err instanceof errors.NetworkError,
     retryAfterMs: (err: unknown) => {
       if (!(err instanceof errors.RateLimitExceeded || err instanceof errors.DDoSProtection)) return null;
       const headers = (exchange.last_response_headers ?? {}) as Record<string, string | undefined>;
       const seconds = Number(headers['retry-after'] ?? headers['Retry-After']);
-      return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
+      if (!(Number.isFinite(seconds) && seconds > 0)) return null;
+      onRetryAfter(seconds * 1000);
+      return seconds * 1000;
     },
     onRetry: (err: unknown, attempt: number, waitMs: number) =>
       log('debug', 'retrying a market data request', { attempt, waitMs, err: (err as Error).message }),

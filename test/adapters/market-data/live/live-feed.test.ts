@@ -87,6 +87,28 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     expect(fake.requests.length - before).toBeGreaterThanOrEqual(4 + 4);
   });
 
+  it('sends no request while a Retry-After longer than the cycle budget runs, then fetches again', async () => {
+    const clock = { t: T0 };
+    const { fake, feed } = await open(clock, 800);
+    const fresh = await feed.next(clock.t);
+    fake.rateLimit(1_000, 2);
+    clock.t = T0 + MINUTE;
+    const first = await feed.next(clock.t);
+    const limitedAt = Date.now();
+    expect(fake.rateLimited()).toBeGreaterThan(0);
+    expect(first.get('BTCUSDT')!.ts).toBe(T0);
+    fake.rateLimit(0);
+    const asked = fake.requests.length;
+    // Well inside the 2 s the exchange asked for: nothing is sent, the old snapshot is served.
+    const blocked = await feed.next(clock.t);
+    expect(fake.requests.length).toBe(asked);
+    expect(blocked.get('BTCUSDT')).toEqual(fresh.get('BTCUSDT'));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, limitedAt + 2_100 - Date.now())));
+    const back = await feed.next(clock.t);
+    expect(fake.requests.length).toBeGreaterThan(asked);
+    expect(back.get('BTCUSDT')!.ts).toBe(clock.t);
+  });
+
   it("a book stamped earlier by the exchange than it arrived is as old as the exchange's stamp", async () => {
     // A reply held up on the way (a loaded machine, a slow network) must not pass for fresh data.
     const clock = { t: T0 };

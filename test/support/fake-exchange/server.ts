@@ -38,6 +38,8 @@ export interface FakeExchange {
   rateLimited(): number;
   /** The next `count` requests get a 429 with Retry-After: `retryAfterSeconds`. */
   rateLimit(count: number, retryAfterSeconds?: number): void;
+  /** Answer every request to this path (e.g. /fapi/v1/premiumIndex) with a 400 until called with null. */
+  fail(pathname: string | null): void;
   /** Accept requests but never answer them, until resume(). */
   hang(): void;
   resume(): void;
@@ -67,6 +69,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   let limitedAnswers = 0;
   let retryAfter = 1;
   let silent = false;
+  let failing: string | null = null;
   const hung = new Set<ServerResponse>();
 
   const server = createServer((req, res) => {
@@ -85,6 +88,10 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
         'x-mbx-used-weight-1m': '2400',
       });
       res.end(JSON.stringify({ code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute.' }));
+      return;
+    }
+    if (failing !== null && new URL(req.url ?? '/', 'http://fake').pathname === failing) {
+      reply(res, 400, { code: -1100, msg: 'Illegal characters found in a parameter.' });
       return;
     }
     try {
@@ -128,6 +135,9 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     rateLimit(count, retryAfterSeconds = 1) {
       limited = count;
       retryAfter = retryAfterSeconds;
+    },
+    fail(pathname) {
+      failing = pathname;
     },
     hang() {
       silent = true;

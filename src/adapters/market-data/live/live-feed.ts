@@ -2,7 +2,9 @@
  * The live market feed (`MARKET_DATA=live:<exchange>`): public data through ccxt, no keys. Each
  * `next()` fetches, per symbol and in parallel, the top of the book (10 levels) and the recent 1m
  * candles (closes and volume over the window), and for perpetuals the current funding rate and next
- * funding time (refreshed once a minute or when a funding moment has passed: it changes slowly).
+ * funding time (refreshed once a minute or when a funding moment has passed: it changes slowly; a
+ * perpetual's stamp is never later than its funding's fetch plus that interval, so funding that
+ * cannot be refreshed makes the symbol stale too).
  *
  * A symbol's snapshot is stamped with the time its data arrived, not the cycle's `now`. When a
  * fetch fails (after retries within the cycle's budget) the previous snapshot is served again with
@@ -162,10 +164,13 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     clearTimeout(timer);
   };
 
-  // The first snapshot of every symbol before trading starts: no cycle runs on a market it never saw.
-  while ([...states.values()].some((s) => s.snapshot === null)) {
+  // The first snapshot of every symbol (and a perpetual's funding) before trading starts: no cycle
+  // runs on a market it never saw.
+  const unready = () =>
+    [...states.values()].filter((s) => s.snapshot === null || (s.instrument.kind === 'perp' && s.funding === null));
+  while (unready().length > 0) {
     if (Date.now() >= startupDeadline) {
-      const missing = [...states.values()].filter((s) => s.snapshot === null).map((s) => s.instrument.symbol);
+      const missing = unready().map((s) => s.instrument.symbol);
       throw new Error(`no market data from ${options.exchangeId}${where} for ${missing.join(', ')}`);
     }
     await fetchAll(Math.min(startupDeadline, Date.now() + budgetMs));
@@ -177,7 +182,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     async next(): Promise<MarketView> {
       await fetchAll(Date.now() + budgetMs);
       const view = new Map<string, MarketSnapshot>();
-      for (const [symbol, state] of states) if (state.snapshot) view.set(symbol, withFunding(state));
+      for (const [symbol, state] of states) if (state.snapshot) view.set(symbol, withFunding(state, fundingRefreshMs));
       return view;
     },
     async close() {
@@ -190,10 +195,21 @@ function finiteOrNull(value: number | undefined | null): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-function withFunding(state: SymbolState): MarketSnapshot {
+/**
+ * A perpetual's snapshot with its funding, stamped no fresher than the funding is current (fetched
+ * within one refresh interval): when funding fetches keep failing the symbol goes stale like any
+ * other outage, however fresh the book, rather than serving the last rate indefinitely.
+ */
+function withFunding(state: SymbolState, fundingRefreshMs: number): MarketSnapshot {
   const snapshot = state.snapshot as MarketSnapshot;
   if (state.instrument.kind !== 'perp') return snapshot;
-  return { ...snapshot, fundingRate: state.funding?.rate ?? null, nextFundingTs: state.funding?.next ?? null };
+  const funding = state.funding;
+  return {
+    ...snapshot,
+    ts: funding ? Math.min(snapshot.ts, funding.fetchedAt + fundingRefreshMs) : snapshot.ts,
+    fundingRate: funding?.rate ?? null,
+    nextFundingTs: funding?.next ?? null,
+  };
 }
 
 function levels(side: OrderBook['bids'], count: number): BookLevel[] {

@@ -109,6 +109,19 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     expect(back.get('BTCUSDT')!.ts).toBe(clock.t);
   });
 
+  it('a perpetual whose funding cannot be refreshed is stamped no later than its funding is current', async () => {
+    const clock = { t: T0 };
+    const { fake, feed } = await open(clock, 800);
+    fake.fail('/fapi/v1/premiumIndex');
+    clock.t = T0 + 3 * MINUTE;
+    const view = await feed.next(clock.t);
+    // The book and candles are fresh, but the funding fetched at T0 was due again at T0 + 1 min.
+    expect(view.get('BTCUSDT')!.ts).toBe(T0 + MINUTE);
+    fake.fail(null);
+    clock.t = T0 + 4 * MINUTE;
+    expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(clock.t);
+  });
+
   it("a book stamped earlier by the exchange than it arrived is as old as the exchange's stamp", async () => {
     // A reply held up on the way (a loaded machine, a slow network) must not pass for fresh data.
     const clock = { t: T0 };

@@ -32,6 +32,8 @@ export interface LiveFeedOptions {
   baseUrl?: string;
   /** Longest one `next()` may take, ms (default 5 000). */
   budgetMs?: number;
+  /** ccxt's per-request timeout, ms (default half the budget, so a retry still fits in a cycle). */
+  requestTimeoutMs?: number;
   /** Longest start-up (loading markets and the first data) may take before it fails, ms (default 30 000). */
   startupMs?: number;
   /** Candles in the window of closes and volume (default 60 one-minute candles). */
@@ -59,6 +61,15 @@ interface SymbolState {
   snapshot: MarketSnapshot | null;
   funding: { rate: number | null; next: number | null; fetchedAt: number } | null;
   failing: boolean;
+  /**
+   * Refreshes (and funding fetches) are numbered as they start; a result is applied only when it
+   * started after the one last applied. An abandoned refresh from an earlier cycle that answers late
+   * would otherwise put older data over newer.
+   */
+  started: number;
+  applied: number;
+  fundingStarted: number;
+  fundingApplied: number;
 }
 
 const BINANCE_BOOK_LIMITS = [5, 10, 20, 50, 100, 500, 1000];
@@ -73,7 +84,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   const { exchange, errors } = await openExchange(options.exchangeId, {
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     // One request never takes the whole cycle budget, so a retry still fits.
-    timeoutMs: Math.max(250, Math.round(budgetMs / 2)),
+    timeoutMs: options.requestTimeoutMs ?? Math.max(250, Math.round(budgetMs / 2)),
   });
   const policy = (deadline: number): RetryPolicy => ({ baseMs: 200, maxMs: 5_000, deadline, attempts: 8 });
   // A Retry-After outlives the cycle that got it: until it passes no request is sent at all (the
@@ -99,7 +110,17 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   const states = new Map<string, SymbolState>(
     resolved.map((r) => [
       r.instrument.symbol,
-      { instrument: r.instrument, ccxtSymbol: r.ccxtSymbol, snapshot: null, funding: null, failing: false },
+      {
+        instrument: r.instrument,
+        ccxtSymbol: r.ccxtSymbol,
+        snapshot: null,
+        funding: null,
+        failing: false,
+        started: 0,
+        applied: 0,
+        fundingStarted: 0,
+        fundingApplied: 0,
+      },
     ]),
   );
   const bookLimit = BINANCE_BOOK_LIMITS.find((l) => l >= bookLevels) ?? bookLevels;
@@ -109,8 +130,11 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     const t = now();
     const f = state.funding;
     if (f && t - f.fetchedAt < fundingRefreshMs && (f.next === null || t < f.next)) return;
+    const seq = ++state.fundingStarted;
     try {
       const rate = await withRetry(() => exchange.fetchFundingRate(state.ccxtSymbol), policy(deadline), hooks);
+      if (seq < state.fundingApplied) return;
+      state.fundingApplied = seq;
       state.funding = {
         rate: finiteOrNull(rate.fundingRate),
         next: finiteOrNull(rate.fundingTimestamp ?? rate.nextFundingTimestamp),
@@ -124,6 +148,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
 
   const refresh = async (state: SymbolState, deadline: number): Promise<void> => {
     const symbol = state.instrument.symbol;
+    const seq = ++state.started;
     const fundingDone = fetchFunding(state, deadline);
     try {
       const [book, candles] = await Promise.all([
@@ -140,10 +165,14 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
         ).then((c) => ({ c, at: now() })),
       ]);
       await fundingDone;
-      state.snapshot = buildSnapshot(state, book.b, candles.c, Math.min(book.at, candles.at), bookLevels);
+      const snapshot = buildSnapshot(state, book.b, candles.c, Math.min(book.at, candles.at), bookLevels);
+      if (seq < state.applied) return;
+      state.applied = seq;
+      state.snapshot = snapshot;
       if (state.failing) log('info', 'market data fresh again', { symbol });
       state.failing = false;
     } catch (err) {
+      if (seq < state.applied) return;
       if (!state.failing)
         log('warn', 'market data not refreshed: serving the last snapshot', { symbol, err: (err as Error).message });
       state.failing = true;

@@ -122,6 +122,33 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(clock.t);
   });
 
+  it('a reply from an abandoned cycle that arrives late does not replace newer data', async () => {
+    const clock = { t: T0 };
+    fake = await startFakeExchange({ seed: 7, now: () => clock.t });
+    feed = await createLiveFeed({
+      exchangeId: 'binanceusdm',
+      symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }],
+      baseUrl: fake.url,
+      budgetMs: 800,
+      // Requests outlive the cycle that sent them, so a late answer still lands.
+      requestTimeoutMs: 10_000,
+      startupMs: 5_000,
+      now: () => clock.t,
+      random: () => 0.5,
+    });
+    fake.delayNext('/fapi/v1/depth', 'BTCUSDT', 1_500);
+    clock.t = T0 + MINUTE;
+    const abandonedAt = Date.now();
+    expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(T0);
+    clock.t = T0 + 2 * MINUTE;
+    expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(clock.t);
+    // The abandoned cycle's book (made at T0 + 1 min) arrives now; then a cycle that gets nothing.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, abandonedAt + 2_000 - Date.now())));
+    fake.hang();
+    clock.t = T0 + 3 * MINUTE;
+    expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(T0 + 2 * MINUTE);
+  });
+
   it("a book stamped earlier by the exchange than it arrived is as old as the exchange's stamp", async () => {
     // A reply held up on the way (a loaded machine, a slow network) must not pass for fresh data.
     const clock = { t: T0 };

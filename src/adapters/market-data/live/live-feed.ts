@@ -51,7 +51,10 @@ export interface LiveFeedOptions {
 export interface LiveFeed extends MarketFeed {
   /** ccxt's symbol for each system symbol, e.g. BTCUSDT → BTC/USDT:USDT. */
   readonly ccxtSymbols: ReadonlyMap<string, string>;
-  /** Drops the exchange's pending work (nothing to close: ccxt's REST client keeps no sockets of its own). */
+  /**
+   * Stops the feed: retries waiting are woken and give up, nothing more is sent, and `next()` only
+   * serves the last snapshots (ccxt's REST client keeps no sockets of its own to close).
+   */
   close(): Promise<void>;
 }
 
@@ -90,9 +93,27 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   // A Retry-After outlives the cycle that got it: until it passes no request is sent at all (the
   // last snapshots are served with their old stamps), or every cycle would knock again and extend the ban.
   const rateLimit = { blockedUntil: 0 };
-  const hooks = retryHooks(exchange, errors, log, options.random, (ms) => {
-    rateLimit.blockedUntil = Math.max(rateLimit.blockedUntil, Date.now() + ms);
-  });
+  // Closing wakes every retry's wait, and withRetry then stops instead of asking again.
+  let closed = false;
+  const wakers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => (clearTimeout(timer), wakers.delete(wake), resolve());
+      const timer = setTimeout(wake, ms);
+      wakers.add(wake);
+    });
+  // A request already queued in ccxt's own throttle when the feed closes must not go out either:
+  // the HTTP call behind the throttle refuses once closed (an error no retry repeats).
+  const send = exchange.fetch.bind(exchange);
+  exchange.fetch = (...args: Parameters<Exchange['fetch']>) =>
+    closed ? Promise.reject(new Error('market feed closed: request not sent')) : send(...args);
+  const hooks = {
+    ...retryHooks(exchange, errors, log, options.random, (ms) => {
+      rateLimit.blockedUntil = Math.max(rateLimit.blockedUntil, Date.now() + ms);
+    }),
+    aborted: () => closed,
+    sleep,
+  };
   const startupDeadline = Date.now() + (options.startupMs ?? 30_000);
 
   const where = options.baseUrl ? ` at ${options.baseUrl}` : '';
@@ -180,6 +201,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   };
 
   const fetchAll = async (deadline: number): Promise<void> => {
+    if (closed) return;
     if (Date.now() < rateLimit.blockedUntil) {
       log('debug', 'rate limited: no market data requests until Retry-After passes', {
         until: new Date(rateLimit.blockedUntil).toISOString(),
@@ -215,6 +237,8 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
       return view;
     },
     async close() {
+      closed = true;
+      for (const wake of [...wakers]) wake();
       await exchange.close();
     },
   };

@@ -149,6 +149,24 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(T0 + 2 * MINUTE);
   });
 
+  it('sends nothing once closed, not even the retry of a request refused before', async () => {
+    const clock = { t: T0 };
+    const { fake, feed } = await open(clock, 8_000);
+    fake.rateLimit(1_000, 1);
+    clock.t = T0 + MINUTE;
+    const pending = feed.next(clock.t);
+    // Closed while the refused requests wait out their Retry-After inside the cycle.
+    for (let i = 0; i < 200 && fake.rateLimited() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(fake.rateLimited()).toBeGreaterThan(0);
+    await feed.close();
+    const asked = fake.requests.length;
+    fake.rateLimit(0);
+    expect((await pending).get('BTCUSDT')!.ts).toBe(T0);
+    await feed.next(clock.t);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(fake.requests.length).toBe(asked);
+  });
+
   it("a book stamped earlier by the exchange than it arrived is as old as the exchange's stamp", async () => {
     // A reply held up on the way (a loaded machine, a slow network) must not pass for fresh data.
     const clock = { t: T0 };

@@ -8,4 +8,6 @@ export interface MarketFeed {
   readonly instruments: readonly Instrument[];
   /** The market at epoch ms `now`; successive calls advance the feed by one step. */
   next(now: number): Promise<MarketView>;
+  /** Stops any work still under way (a live feed's retries); nothing is fetched afterwards. */
+  close?(): Promise<void>;
 }

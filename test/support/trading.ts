@@ -48,7 +48,7 @@ export async function openTestTrading(
   kind: StoreKind,
   env: Record<string, string> = {},
   existing?: TestStore,
-  options: Pick<TradingSystemDeps, 'inspect'> = {},
+  options: Pick<TradingSystemDeps, 'inspect' | 'feed'> = {},
 ): Promise<TestTrading> {
   const testStore = existing ?? (await openTestStore(kind));
   const config = readTradingConfig({

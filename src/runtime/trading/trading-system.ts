@@ -52,6 +52,7 @@ export interface TradingSystemDeps {
   clock: Clock;
   /** Timers for the statechart's delays; XState's real timers when omitted. */
   timers?: NonNullable<ActorOptions<typeof tradingMachine>['clock']>;
+  /** The market feed (tests, simulations); opened from MARKET_DATA when omitted. Closed by `stop()` either way. */
   feed?: MarketFeed;
   /** Command polling and heartbeat timers (real time); off in simulated-clock tests. */
   backgroundTimers?: boolean;
@@ -84,10 +85,22 @@ export interface TradingSystem {
 }
 
 export async function createTradingSystem(deps: TradingSystemDeps): Promise<TradingSystem> {
-  const { log, clock } = deps;
+  const { log } = deps;
   // The feed first: a live exchange that cannot be reached stops the start before the store is touched.
   // The synthetic market is opened once the lease is held: it continues from the checkpoint in the store.
   const { feed: opened, config } = await openMarketFeed(deps.config, log, deps.feed);
+  try {
+    return await startTradingSystem(deps, opened, config);
+  } catch (err) {
+    // A live feed opened here would otherwise keep retrying requests for a system that never started.
+    await opened?.close?.().catch(() => {});
+    throw err;
+  }
+}
+
+/** Everything after the market feed is open: ownership, venue, parts, the root actor and its timers. */
+async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | null, config: TradingConfig) {
+  const { log, clock } = deps;
   const { store, control, initial, grant, kv, faults } = await takeOwnership(deps);
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const venue = await openVenue(deps, config, kv);
@@ -157,7 +170,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     state: () => actor.getSnapshot().context.state,
     pumpCommands: parts.commands.pump,
     settled,
-    async stop(reason) {
+    async stop(reason: string) {
       await stopBackground();
       // Let the current step finish so its decision reaches the event store.
       await settled().catch((err: unknown) => log.warn({ err }, 'stopping while a step is still running'));
@@ -165,6 +178,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
       actor.stop();
       await parts.publisher.heartbeat(true).catch(() => {});
       await parts.publisher.metrics().catch(() => {});
+      await feed.close?.().catch((err: unknown) => log.warn({ err }, 'market feed did not close'));
       // Handing the lease back lets a successor start at once instead of waiting for it to run out.
       await deps.store.lease.release(grant).catch(() => {});
       events.emit(eventLine.sessionStopped(reason));

@@ -38,6 +38,10 @@ export interface FakeExchange {
   rateLimited(): number;
   /** The next `count` requests get a 429 with Retry-After: `retryAfterSeconds`. */
   rateLimit(count: number, retryAfterSeconds?: number): void;
+  /** Answer every request to this path (e.g. /fapi/v1/premiumIndex) with a 400 until called with null. */
+  fail(pathname: string | null): void;
+  /** The next request to this path for this symbol is answered `ms` late (the answer is made on arrival). */
+  delayNext(pathname: string, symbol: string, ms: number): void;
   /** Accept requests but never answer them, until resume(). */
   hang(): void;
   resume(): void;
@@ -67,6 +71,9 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   let limitedAnswers = 0;
   let retryAfter = 1;
   let silent = false;
+  let failing: string | null = null;
+  let delay: { pathname: string; symbol: string; ms: number } | null = null;
+  const timers = new Set<NodeJS.Timeout>();
   const hung = new Set<ServerResponse>();
 
   const server = createServer((req, res) => {
@@ -85,6 +92,24 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
         'x-mbx-used-weight-1m': '2400',
       });
       res.end(JSON.stringify({ code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute.' }));
+      return;
+    }
+    if (failing !== null && new URL(req.url ?? '/', 'http://fake').pathname === failing) {
+      reply(res, 400, { code: -1100, msg: 'Illegal characters found in a parameter.' });
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://fake');
+    if (delay && url.pathname === delay.pathname && url.searchParams.get('symbol') === delay.symbol) {
+      const ms = delay.ms;
+      delay = null;
+      const late = lateResponse(res);
+      try {
+        route(req, late);
+      } catch (err) {
+        reply(late, 400, { code: -1100, msg: (err as Error).message });
+      }
+      const timer = setTimeout(() => (timers.delete(timer), late.send()), ms);
+      timers.add(timer);
       return;
     }
     try {
@@ -129,6 +154,12 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
       limited = count;
       retryAfter = retryAfterSeconds;
     },
+    fail(pathname) {
+      failing = pathname;
+    },
+    delayNext(pathname, symbol, ms) {
+      delay = { pathname, symbol, ms };
+    },
     hang() {
       silent = true;
     },
@@ -136,11 +167,34 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
       silent = false;
     },
     async stop() {
+      for (const timer of timers) clearTimeout(timer);
       for (const res of hung) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Holds what `reply` writes until `send()`: an answer made now, delivered late. */
+function lateResponse(res: ServerResponse): ServerResponse & { send(): void } {
+  let head: [number, Record<string, string>] = [200, {}];
+  let body = '';
+  const held = {
+    writeHead(status: number, headers: Record<string, string>) {
+      head = [status, headers];
+      return held;
+    },
+    end(chunk: string) {
+      body = chunk;
+      return held;
+    },
+    send() {
+      if (res.destroyed) return;
+      res.writeHead(...head);
+      res.end(body);
+    },
+  };
+  return held as unknown as ServerResponse & { send(): void };
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

@@ -2,7 +2,9 @@
  * The live market feed (`MARKET_DATA=live:<exchange>`): public data through ccxt, no keys. Each
  * `next()` fetches, per symbol and in parallel, the top of the book (10 levels) and the recent 1m
  * candles (closes and volume over the window), and for perpetuals the current funding rate and next
- * funding time (refreshed once a minute or when a funding moment has passed: it changes slowly).
+ * funding time (refreshed once a minute or when a funding moment has passed: it changes slowly; a
+ * perpetual's stamp is never later than its funding's fetch plus that interval, so funding that
+ * cannot be refreshed makes the symbol stale too).
  *
  * A symbol's snapshot is stamped with the time its data arrived, not the cycle's `now`. When a
  * fetch fails (after retries within the cycle's budget) the previous snapshot is served again with
@@ -30,6 +32,8 @@ export interface LiveFeedOptions {
   baseUrl?: string;
   /** Longest one `next()` may take, ms (default 5 000). */
   budgetMs?: number;
+  /** ccxt's per-request timeout, ms (default half the budget, so a retry still fits in a cycle). */
+  requestTimeoutMs?: number;
   /** Longest start-up (loading markets and the first data) may take before it fails, ms (default 30 000). */
   startupMs?: number;
   /** Candles in the window of closes and volume (default 60 one-minute candles). */
@@ -47,7 +51,10 @@ export interface LiveFeedOptions {
 export interface LiveFeed extends MarketFeed {
   /** ccxt's symbol for each system symbol, e.g. BTCUSDT → BTC/USDT:USDT. */
   readonly ccxtSymbols: ReadonlyMap<string, string>;
-  /** Drops the exchange's pending work (nothing to close: ccxt's REST client keeps no sockets of its own). */
+  /**
+   * Stops the feed: retries waiting are woken and give up, nothing more is sent, and `next()` only
+   * serves the last snapshots (ccxt's REST client keeps no sockets of its own to close).
+   */
   close(): Promise<void>;
 }
 
@@ -57,6 +64,15 @@ interface SymbolState {
   snapshot: MarketSnapshot | null;
   funding: { rate: number | null; next: number | null; fetchedAt: number } | null;
   failing: boolean;
+  /**
+   * Refreshes (and funding fetches) are numbered as they start; a result is applied only when it
+   * started after the one last applied. An abandoned refresh from an earlier cycle that answers late
+   * would otherwise put older data over newer.
+   */
+  started: number;
+  applied: number;
+  fundingStarted: number;
+  fundingApplied: number;
 }
 
 const BINANCE_BOOK_LIMITS = [5, 10, 20, 50, 100, 500, 1000];
@@ -71,10 +87,33 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   const { exchange, errors } = await openExchange(options.exchangeId, {
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     // One request never takes the whole cycle budget, so a retry still fits.
-    timeoutMs: Math.max(250, Math.round(budgetMs / 2)),
+    timeoutMs: options.requestTimeoutMs ?? Math.max(250, Math.round(budgetMs / 2)),
   });
   const policy = (deadline: number): RetryPolicy => ({ baseMs: 200, maxMs: 5_000, deadline, attempts: 8 });
-  const hooks = retryHooks(exchange, errors, log, options.random);
+  // A Retry-After outlives the cycle that got it: until it passes no request is sent at all (the
+  // last snapshots are served with their old stamps), or every cycle would knock again and extend the ban.
+  const rateLimit = { blockedUntil: 0 };
+  // Closing wakes every retry's wait, and withRetry then stops instead of asking again.
+  let closed = false;
+  const wakers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => (clearTimeout(timer), wakers.delete(wake), resolve());
+      const timer = setTimeout(wake, ms);
+      wakers.add(wake);
+    });
+  // A request already queued in ccxt's own throttle when the feed closes must not go out either:
+  // the HTTP call behind the throttle refuses once closed (an error no retry repeats).
+  const send = exchange.fetch.bind(exchange);
+  exchange.fetch = (...args: Parameters<Exchange['fetch']>) =>
+    closed ? Promise.reject(new Error('market feed closed: request not sent')) : send(...args);
+  const hooks = {
+    ...retryHooks(exchange, errors, log, options.random, (ms) => {
+      rateLimit.blockedUntil = Math.max(rateLimit.blockedUntil, Date.now() + ms);
+    }),
+    aborted: () => closed,
+    sleep,
+  };
   const startupDeadline = Date.now() + (options.startupMs ?? 30_000);
 
   const where = options.baseUrl ? ` at ${options.baseUrl}` : '';
@@ -92,7 +131,17 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   const states = new Map<string, SymbolState>(
     resolved.map((r) => [
       r.instrument.symbol,
-      { instrument: r.instrument, ccxtSymbol: r.ccxtSymbol, snapshot: null, funding: null, failing: false },
+      {
+        instrument: r.instrument,
+        ccxtSymbol: r.ccxtSymbol,
+        snapshot: null,
+        funding: null,
+        failing: false,
+        started: 0,
+        applied: 0,
+        fundingStarted: 0,
+        fundingApplied: 0,
+      },
     ]),
   );
   const bookLimit = BINANCE_BOOK_LIMITS.find((l) => l >= bookLevels) ?? bookLevels;
@@ -102,8 +151,11 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     const t = now();
     const f = state.funding;
     if (f && t - f.fetchedAt < fundingRefreshMs && (f.next === null || t < f.next)) return;
+    const seq = ++state.fundingStarted;
     try {
       const rate = await withRetry(() => exchange.fetchFundingRate(state.ccxtSymbol), policy(deadline), hooks);
+      if (seq < state.fundingApplied) return;
+      state.fundingApplied = seq;
       state.funding = {
         rate: finiteOrNull(rate.fundingRate),
         next: finiteOrNull(rate.fundingTimestamp ?? rate.nextFundingTimestamp),
@@ -117,6 +169,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
 
   const refresh = async (state: SymbolState, deadline: number): Promise<void> => {
     const symbol = state.instrument.symbol;
+    const seq = ++state.started;
     const fundingDone = fetchFunding(state, deadline);
     try {
       const [book, candles] = await Promise.all([
@@ -133,10 +186,14 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
         ).then((c) => ({ c, at: now() })),
       ]);
       await fundingDone;
-      state.snapshot = buildSnapshot(state, book.b, candles.c, Math.min(book.at, candles.at), bookLevels);
+      const snapshot = buildSnapshot(state, book.b, candles.c, Math.min(book.at, candles.at), bookLevels);
+      if (seq < state.applied) return;
+      state.applied = seq;
+      state.snapshot = snapshot;
       if (state.failing) log('info', 'market data fresh again', { symbol });
       state.failing = false;
     } catch (err) {
+      if (seq < state.applied) return;
       if (!state.failing)
         log('warn', 'market data not refreshed: serving the last snapshot', { symbol, err: (err as Error).message });
       state.failing = true;
@@ -144,6 +201,13 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   };
 
   const fetchAll = async (deadline: number): Promise<void> => {
+    if (closed) return;
+    if (Date.now() < rateLimit.blockedUntil) {
+      log('debug', 'rate limited: no market data requests until Retry-After passes', {
+        until: new Date(rateLimit.blockedUntil).toISOString(),
+      });
+      return;
+    }
     const work = Promise.all([...states.values()].map((s) => refresh(s, deadline)));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
@@ -151,10 +215,13 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     clearTimeout(timer);
   };
 
-  // The first snapshot of every symbol before trading starts: no cycle runs on a market it never saw.
-  while ([...states.values()].some((s) => s.snapshot === null)) {
+  // The first snapshot of every symbol (and a perpetual's funding) before trading starts: no cycle
+  // runs on a market it never saw.
+  const unready = () =>
+    [...states.values()].filter((s) => s.snapshot === null || (s.instrument.kind === 'perp' && s.funding === null));
+  while (unready().length > 0) {
     if (Date.now() >= startupDeadline) {
-      const missing = [...states.values()].filter((s) => s.snapshot === null).map((s) => s.instrument.symbol);
+      const missing = unready().map((s) => s.instrument.symbol);
       throw new Error(`no market data from ${options.exchangeId}${where} for ${missing.join(', ')}`);
     }
     await fetchAll(Math.min(startupDeadline, Date.now() + budgetMs));
@@ -166,10 +233,12 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     async next(): Promise<MarketView> {
       await fetchAll(Date.now() + budgetMs);
       const view = new Map<string, MarketSnapshot>();
-      for (const [symbol, state] of states) if (state.snapshot) view.set(symbol, withFunding(state));
+      for (const [symbol, state] of states) if (state.snapshot) view.set(symbol, withFunding(state, fundingRefreshMs));
       return view;
     },
     async close() {
+      closed = true;
+      for (const wake of [...wakers]) wake();
       await exchange.close();
     },
   };
@@ -179,10 +248,21 @@ function finiteOrNull(value: number | undefined | null): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-function withFunding(state: SymbolState): MarketSnapshot {
+/**
+ * A perpetual's snapshot with its funding, stamped no fresher than the funding is current (fetched
+ * within one refresh interval): when funding fetches keep failing the symbol goes stale like any
+ * other outage, however fresh the book, rather than serving the last rate indefinitely.
+ */
+function withFunding(state: SymbolState, fundingRefreshMs: number): MarketSnapshot {
   const snapshot = state.snapshot as MarketSnapshot;
   if (state.instrument.kind !== 'perp') return snapshot;
-  return { ...snapshot, fundingRate: state.funding?.rate ?? null, nextFundingTs: state.funding?.next ?? null };
+  const funding = state.funding;
+  return {
+    ...snapshot,
+    ts: funding ? Math.min(snapshot.ts, funding.fetchedAt + fundingRefreshMs) : snapshot.ts,
+    fundingRate: funding?.rate ?? null,
+    nextFundingTs: funding?.next ?? null,
+  };
 }
 
 function levels(side: OrderBook['bids'], count: number): BookLevel[] {
@@ -224,14 +304,23 @@ function buildSnapshot(
   };
 }
 
-function retryHooks(exchange: Exchange, errors: CcxtErrors, log: FeedLog, random?: () => number) {
+function retryHooks(
+  exchange: Exchange,
+  errors: CcxtErrors,
+  log: FeedLog,
+  random: (() => number) | undefined,
+  /** Told of every Retry-After the exchange gives, ms. */
+  onRetryAfter: (ms: number) => void,
+) {
   return {
     retryable: (err: unknown) => err instanceof errors.NetworkError,
     retryAfterMs: (err: unknown) => {
       if (!(err instanceof errors.RateLimitExceeded || err instanceof errors.DDoSProtection)) return null;
       const headers = (exchange.last_response_headers ?? {}) as Record<string, string | undefined>;
       const seconds = Number(headers['retry-after'] ?? headers['Retry-After']);
-      return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
+      if (!(Number.isFinite(seconds) && seconds > 0)) return null;
+      onRetryAfter(seconds * 1000);
+      return seconds * 1000;
     },
     onRetry: (err: unknown, attempt: number, waitMs: number) =>
       log('debug', 'retrying a market data request', { attempt, waitMs, err: (err as Error).message }),

@@ -61,6 +61,15 @@ function positive(value: number | undefined | null): number | null {
 }
 
 function instrumentOf(symbol: string, market: Market, tickMode: boolean): Instrument {
+  // ccxt gives book quantities, volume and amounts of a derivative in contracts: with a contract
+  // worth anything but one unit of the base, every quantity the system reads would be off by that
+  // factor. Refused rather than converted in one place and missed in another.
+  const contractSize = market.contractSize as number | undefined | null;
+  if (contractSize !== undefined && contractSize !== null && contractSize !== 1) {
+    throw new Error(
+      `market ${market.symbol} (${symbol}) has a contract size of ${contractSize} ${market.base}: only markets quoted in units of the base (contract size 1) are supported`,
+    );
+  }
   const step = (precision: number | undefined): number | null =>
     tickMode ? positive(precision) : typeof precision === 'number' ? 10 ** -precision : null;
   const lotSize = step(market.precision.amount) ?? positive(market.limits.amount?.min);
@@ -68,11 +77,10 @@ function instrumentOf(symbol: string, market: Market, tickMode: boolean): Instru
   if (lotSize === null || tickSize === null) {
     throw new Error(`market ${market.symbol} has no usable lot or tick size`);
   }
-  const contractSize = market.contract ? (positive(market.contractSize) ?? 1) : 1;
   return {
     symbol,
     kind: market.swap ? 'perp' : 'spot',
-    lotSize: lotSize * contractSize,
+    lotSize,
     tickSize,
     minNotional: positive(market.limits.cost?.min) ?? 0,
   };

@@ -24,6 +24,8 @@ export interface RetryHooks {
   retryAfterMs?(err: unknown): number | null;
   /** Told of each retry (for logs and counters). */
   onRetry?(err: unknown, attempt: number, waitMs: number): void;
+  /** True once the caller closed: no further attempt or wait (the last error, or a "closed" one, is thrown). */
+  aborted?(): boolean;
   random?: () => number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -43,14 +45,16 @@ export async function withRetry<T>(run: () => Promise<T>, policy: RetryPolicy, h
   const sleep = hooks.sleep ?? defaultSleep;
   const random = hooks.random ?? Math.random;
   for (let attempt = 1; ; attempt++) {
+    if (hooks.aborted?.()) throw new Error('closed: request not sent');
     try {
       return await run();
     } catch (err) {
-      if (attempt >= policy.attempts || !hooks.retryable(err)) throw err;
+      if (attempt >= policy.attempts || !hooks.retryable(err) || hooks.aborted?.()) throw err;
       const wait = Math.max(backoffMs(attempt, policy, random()), hooks.retryAfterMs?.(err) ?? 0);
       if (now() + wait >= policy.deadline) throw err;
       hooks.onRetry?.(err, attempt, wait);
       await sleep(wait);
+      if (hooks.aborted?.()) throw err;
     }
   }
 }

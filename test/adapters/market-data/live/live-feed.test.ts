@@ -87,6 +87,86 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     expect(fake.requests.length - before).toBeGreaterThanOrEqual(4 + 4);
   });
 
+  it('sends no request while a Retry-After longer than the cycle budget runs, then fetches again', async () => {
+    const clock = { t: T0 };
+    const { fake, feed } = await open(clock, 800);
+    const fresh = await feed.next(clock.t);
+    fake.rateLimit(1_000, 2);
+    clock.t = T0 + MINUTE;
+    const first = await feed.next(clock.t);
+    const limitedAt = Date.now();
+    expect(fake.rateLimited()).toBeGreaterThan(0);
+    expect(first.get('BTCUSDT')!.ts).toBe(T0);
+    fake.rateLimit(0);
+    const asked = fake.requests.length;
+    // Well inside the 2 s the exchange asked for: nothing is sent, the old snapshot is served.
+    const blocked = await feed.next(clock.t);
+    expect(fake.requests.length).toBe(asked);
+    expect(blocked.get('BTCUSDT')).toEqual(fresh.get('BTCUSDT'));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, limitedAt + 2_100 - Date.now())));
+    const back = await feed.next(clock.t);
+    expect(fake.requests.length).toBeGreaterThan(asked);
+    expect(back.get('BTCUSDT')!.ts).toBe(clock.t);
+  });
+
+  it('a perpetual whose funding cannot be refreshed is stamped no later than its funding is current', async () => {
+    const clock = { t: T0 };
+    const { fake, feed } = await open(clock, 800);
+    fake.fail('/fapi/v1/premiumIndex');
+    clock.t = T0 + 3 * MINUTE;
+    const view = await feed.next(clock.t);
+    // The book and candles are fresh, but the funding fetched at T0 was due again at T0 + 1 min.
+    expect(view.get('BTCUSDT')!.ts).toBe(T0 + MINUTE);
+    fake.fail(null);
+    clock.t = T0 + 4 * MINUTE;
+    expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(clock.t);
+  });
+
+  it('a reply from an abandoned cycle that arrives late does not replace newer data', async () => {
+    const clock = { t: T0 };
+    fake = await startFakeExchange({ seed: 7, now: () => clock.t });
+    feed = await createLiveFeed({
+      exchangeId: 'binanceusdm',
+      symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }],
+      baseUrl: fake.url,
+      budgetMs: 800,
+      // Requests outlive the cycle that sent them, so a late answer still lands.
+      requestTimeoutMs: 10_000,
+      startupMs: 5_000,
+      now: () => clock.t,
+      random: () => 0.5,
+    });
+    fake.delayNext('/fapi/v1/depth', 'BTCUSDT', 1_500);
+    clock.t = T0 + MINUTE;
+    const abandonedAt = Date.now();
+    expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(T0);
+    clock.t = T0 + 2 * MINUTE;
+    expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(clock.t);
+    // The abandoned cycle's book (made at T0 + 1 min) arrives now; then a cycle that gets nothing.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, abandonedAt + 2_000 - Date.now())));
+    fake.hang();
+    clock.t = T0 + 3 * MINUTE;
+    expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(T0 + 2 * MINUTE);
+  });
+
+  it('sends nothing once closed, not even the retry of a request refused before', async () => {
+    const clock = { t: T0 };
+    const { fake, feed } = await open(clock, 8_000);
+    fake.rateLimit(1_000, 1);
+    clock.t = T0 + MINUTE;
+    const pending = feed.next(clock.t);
+    // Closed while the refused requests wait out their Retry-After inside the cycle.
+    for (let i = 0; i < 200 && fake.rateLimited() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(fake.rateLimited()).toBeGreaterThan(0);
+    await feed.close();
+    const asked = fake.requests.length;
+    fake.rateLimit(0);
+    expect((await pending).get('BTCUSDT')!.ts).toBe(T0);
+    await feed.next(clock.t);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(fake.requests.length).toBe(asked);
+  });
+
   it("a book stamped earlier by the exchange than it arrived is as old as the exchange's stamp", async () => {
     // A reply held up on the way (a loaded machine, a slow network) must not pass for fresh data.
     const clock = { t: T0 };

@@ -1,0 +1,45 @@
+/**
+ * Resolving system symbols against ccxt markets: a derivative whose contract is not one unit of the
+ * base is refused at start, since ccxt reports its book quantities and volume in contracts.
+ */
+import type { MarketInterface as Market } from 'ccxt';
+import { describe, expect, it } from 'vitest';
+import { resolveMarkets } from '../../../../src/adapters/market-data/live/markets.js';
+
+function perp(contractSize: number | undefined): Market {
+  return {
+    symbol: 'BTC/USDT:USDT',
+    base: 'BTC',
+    quote: 'USDT',
+    settle: 'USDT',
+    active: true,
+    swap: true,
+    spot: false,
+    linear: true,
+    contract: true,
+    contractSize,
+    precision: { amount: 0.001, price: 0.1 },
+    limits: { amount: { min: 0.001 }, price: { min: 0.1 }, cost: { min: 100 } },
+  } as unknown as Market;
+}
+
+describe('resolveMarkets', () => {
+  it('takes a perpetual with contract size 1 or none, steps unchanged', () => {
+    for (const size of [1, undefined]) {
+      const [r] = resolveMarkets({ 'BTC/USDT:USDT': perp(size) }, [{ symbol: 'BTCUSDT' }], 'test');
+      expect(r!.instrument).toEqual({
+        symbol: 'BTCUSDT',
+        kind: 'perp',
+        lotSize: 0.001,
+        tickSize: 0.1,
+        minNotional: 100,
+      });
+    }
+  });
+
+  it('refuses a market whose contract is not one unit of the base, naming it and the size', () => {
+    expect(() => resolveMarkets({ 'BTC/USDT:USDT': perp(0.01) }, [{ symbol: 'BTCUSDT' }], 'test')).toThrow(
+      /BTC\/USDT:USDT \(BTCUSDT\) has a contract size of 0\.01 BTC/,
+    );
+  });
+});

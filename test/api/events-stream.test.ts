@@ -43,7 +43,7 @@ describe.each(STORE_KINDS)('the live event stream (%s store)', (kind) => {
     const { base } = await start();
     const none = await fetch(`${base}/control/events`);
     expect(none.status).toBe(401);
-    expect((await none.json()).code).toBe('TCS_UNAUTHORIZED');
+    expect(((await none.json()) as { code: string }).code).toBe('TCS_UNAUTHORIZED');
     const wrong = await fetch(`${base}/control/events`, { headers: { authorization: 'Bearer not-the-key' } });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('content-type')).toContain('application/json');

@@ -29,7 +29,7 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
   let text = '';
   let ended = false;
   // A read that lost the race to a deadline stays pending; the next readOnce takes it up, so no chunk is lost.
-  let inFlight: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
+  let inFlight: Promise<{ done: boolean; value?: Uint8Array | undefined }> | null = null;
   const stream: SseStream = {
     status: response.status,
     messages: [],

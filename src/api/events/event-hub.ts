@@ -149,7 +149,8 @@ export class EventHub {
 
   private async readNew(): Promise<void> {
     for (;;) {
-      // Seqs have no gaps, so "before cursor + 1 + page, newest first" is exactly the next page.
+      // Seqs have no gaps, so "before cursor + 1 + page, newest first" holds the next page; when fewer
+      // are new, the query fills the page with older entries, which are skipped (and end the loop).
       const page = await this.store.events.query({ before: this.cursorSeq + 1 + TAIL_PAGE, limit: TAIL_PAGE });
       const fresh = page.filter((e) => e.seq > this.cursorSeq).sort((a, b) => a.seq - b.seq);
       for (const entry of fresh) {
@@ -157,7 +158,7 @@ export class EventHub {
         this.cursorSeq = entry.seq;
         for (const message of auditMessages(entry)) this.each((c) => c.deliver(message));
       }
-      if (page.length < TAIL_PAGE) return;
+      if (fresh.length < TAIL_PAGE) return;
     }
   }
 

@@ -81,7 +81,7 @@ export class SseClient implements HubClient {
       const page = await events.query({ before: next + REPLAY_PAGE, limit: REPLAY_PAGE });
       const entries = page.filter((e) => e.seq >= next).sort((a, b) => a.seq - b.seq);
       for (const entry of entries) for (const message of auditMessages(entry)) this.send(message);
-      if (page.length < REPLAY_PAGE) break;
+      if (entries.length < REPLAY_PAGE) break; // older entries filled the page: the end is reached
       next += REPLAY_PAGE;
       await this.drained();
     }

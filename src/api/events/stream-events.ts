@@ -12,17 +12,6 @@
  */
 import type { AuditEvent } from '../../ports/event-store.js';
 
-export const STREAM_EVENT_NAMES = [
-  'snapshot',
-  'control',
-  'heartbeat',
-  'decision',
-  'fill',
-  'command',
-  'health',
-  'audit',
-];
-
 /** A stream position: the audit seq, and which of that entry's sub-messages (0 = the entry itself). */
 export interface StreamPosition {
   seq: number;

@@ -20,6 +20,8 @@ import { installJsonParser } from './json-parser.js';
 import { metricsPlugin } from './metrics.js';
 import { rateLimitPlugin } from './rate-limit.js';
 import { controlRoutes } from './routes/control.js';
+import type { EventStreamOptions } from './routes/events.js';
+import { eventRoutes } from './routes/events.js';
 import { publicRoutes } from './routes/public.js';
 import { reportRoutes } from './routes/reports.js';
 import { formatSchemaErrors, strictValidatorCompiler } from './validation.js';
@@ -34,6 +36,8 @@ export interface ApiDeps {
   controlRateLimit: number;
   clock?: Clock;
   version?: string;
+  /** Timers and per-client bounds of GET /control/events (defaults in src/api/events/). */
+  eventStream?: Pick<EventStreamOptions, 'timings' | 'limits'>;
 }
 
 /** A pino logger to use as is, `true` for Fastify's own (Authorization redacted), `false` for none. */
@@ -80,6 +84,7 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
       defaultMode: deps.defaultMode,
       rateLimit: deps.controlRateLimit,
     });
+    await secured.register(eventRoutes, { prefix: '/control', store: deps.store, clock, ...deps.eventStream });
     await secured.register(reportRoutes, { prefix: '/reports', events: deps.store.events });
   });
 }

@@ -1,5 +1,6 @@
 /** Creates the real API (instance + plugin) on a real store for tests, with a freshly generated key. */
 import type { FastifyInstance } from 'fastify';
+import type { ApiDeps } from '../../src/api/app.js';
 import { createApi } from '../../src/api/create-api.js';
 import { parseInstruments } from '../../src/domain/instruments.js';
 import { generateKey } from '../../src/domain/keys.js';
@@ -17,7 +18,7 @@ export interface TestApi extends TestStore {
 
 export async function openTestApi(
   kind: StoreKind,
-  options: { controlRateLimit?: number; apiKeys?: string[] } = {},
+  options: { controlRateLimit?: number; apiKeys?: string[]; eventStream?: ApiDeps['eventStream'] } = {},
 ): Promise<TestApi> {
   const testStore = await openTestStore(kind);
   const key = generateKey();
@@ -27,6 +28,7 @@ export async function openTestApi(
     instruments: parseInstruments(TEST_SYMBOLS),
     defaultMode: 'paper',
     controlRateLimit: options.controlRateLimit ?? 10_000,
+    ...(options.eventStream ? { eventStream: options.eventStream } : {}),
   });
   await app.ready();
   return {

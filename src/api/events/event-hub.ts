@@ -1,0 +1,208 @@
+/**
+ * The one source of live events per API process, fanned out to every connected stream client.
+ * Clients never touch the store for live events: the hub reads each new audit entry once, frames it
+ * once, and hands the same string to every client, so 50 clients cost what one does.
+ *
+ * Where the events come from:
+ * - audit entries (control changes, decisions and their fills, command results, everything else as
+ *   `audit`): a tail of the audit trail from the hub's cursor. It runs at once when the store
+ *   notifies a control change or a new command (ControlStore/CommandQueue `subscribe`: Redis pub/sub,
+ *   SQLite data_version), and on one shared timer (`tailMs`) for what has no notification
+ *   (decisions, command results, audit entries written by the trading process);
+ * - the trading heartbeat: the kv document the trading process publishes, read on one shared timer
+ *   and sent when it moved;
+ * - health: the same check as GET /health on one shared, slower timer, sent when a status changed.
+ * The hub starts with its first client and runs until the API closes.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { HEARTBEAT_KEY } from '../../domain/runtime-documents.js';
+import type { TradingHeartbeat } from '../../domain/runtime-documents.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Store } from '../../ports/store.js';
+import type { Health } from '../health.js';
+import { healthChecker } from '../health.js';
+import type { StreamMessage } from './stream-events.js';
+import { auditMessages, liveMessage } from './stream-events.js';
+
+export interface HubClient {
+  deliver(message: StreamMessage): void;
+  keepAlive(): void;
+  end(): void;
+}
+
+export interface HubTimings {
+  /** Audit tail for what has no notification (decisions, command results). */
+  tailMs: number;
+  heartbeatMs: number;
+  healthMs: number;
+  keepAliveMs: number;
+}
+
+export const DEFAULT_HUB_TIMINGS: HubTimings = {
+  tailMs: 250,
+  heartbeatMs: 1_000,
+  healthMs: 5_000,
+  keepAliveMs: 15_000,
+};
+
+/** Audit entries read per store query by the tail. */
+const TAIL_PAGE = 200;
+
+export class EventHub {
+  private readonly clients = new Set<HubClient>();
+  private readonly timers: ReturnType<typeof setInterval>[] = [];
+  private readonly unsubscribes: (() => Promise<void>)[] = [];
+  private readonly health;
+  private starting: Promise<void> | null = null;
+  private closed = false;
+  /** The seq of the last audit entry fanned out. */
+  private cursorSeq = 0;
+  private tailing: Promise<void> | null = null;
+  private tailAgain = false;
+  private lastBeatTs: number | null = null;
+  private lastHealthKey = '';
+  latestHeartbeat: unknown = null;
+  latestHealth: Health | null = null;
+
+  constructor(
+    private readonly store: Store,
+    clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly timings: HubTimings = DEFAULT_HUB_TIMINGS,
+  ) {
+    this.health = healthChecker(store, clock);
+  }
+
+  get cursor(): number {
+    return this.cursorSeq;
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** Starts the shared watchers once; later calls wait for the first. */
+  start(): Promise<void> {
+    this.starting ??= this.begin();
+    return this.starting;
+  }
+
+  add(client: HubClient): void {
+    if (this.closed) {
+      client.end();
+      return;
+    }
+    this.clients.add(client);
+  }
+
+  remove(client: HubClient): void {
+    this.clients.delete(client);
+  }
+
+  /** Ends every stream and stops the watchers (the API's shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    for (const client of [...this.clients]) client.end();
+    this.clients.clear();
+    await Promise.allSettled(this.unsubscribes.map((u) => u()));
+    await this.tailing;
+  }
+
+  private async begin(): Promise<void> {
+    const [head] = await this.store.events.query({ limit: 1 });
+    this.cursorSeq = head?.seq ?? 0;
+    await Promise.all([this.readHeartbeat(), this.checkHealth()]);
+    if (this.closed) return;
+    const every = (ms: number, fn: () => unknown) => {
+      const timer = setInterval(fn, ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(this.timings.tailMs, () => this.tail());
+    every(this.timings.heartbeatMs, () => void this.readHeartbeat());
+    every(this.timings.healthMs, () => void this.checkHealth());
+    every(this.timings.keepAliveMs, () => this.each((c) => c.keepAlive()));
+    this.unsubscribes.push(
+      await this.store.control.subscribe(() => this.tail()),
+      await this.store.commands.subscribe(() => this.tail()),
+    );
+  }
+
+  /** One tail in flight at a time; a trigger during one runs another right after it. */
+  private tail(): void {
+    if (this.closed) return;
+    if (this.tailing) {
+      this.tailAgain = true;
+      return;
+    }
+    this.tailing = this.readNew()
+      .catch((err: unknown) => this.log.warn({ err }, 'event stream: reading the audit trail failed'))
+      .finally(() => {
+        this.tailing = null;
+        if (this.tailAgain) {
+          this.tailAgain = false;
+          this.tail();
+        }
+      });
+  }
+
+  private async readNew(): Promise<void> {
+    for (;;) {
+      // Seqs have no gaps, so "before cursor + 1 + page, newest first" holds the next page; when fewer
+      // are new, the query fills the page with older entries, which are skipped (and end the loop).
+      const page = await this.store.events.query({ before: this.cursorSeq + 1 + TAIL_PAGE, limit: TAIL_PAGE });
+      const fresh = page.filter((e) => e.seq > this.cursorSeq).sort((a, b) => a.seq - b.seq);
+      for (const entry of fresh) {
+        if (this.closed) return;
+        this.cursorSeq = entry.seq;
+        for (const message of auditMessages(entry)) this.each((c) => c.deliver(message));
+      }
+      if (fresh.length < TAIL_PAGE) return;
+    }
+  }
+
+  private async readHeartbeat(): Promise<void> {
+    try {
+      const beat = await this.store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY);
+      if (beat === null || beat.ts === this.lastBeatTs) return;
+      this.lastBeatTs = beat.ts;
+      const data = {
+        cycle: beat.lastCycle,
+        epoch: beat.epoch,
+        state: beat.state,
+        ts: new Date(beat.ts).toISOString(),
+        last_cycle_at: beat.lastCycleAt === null ? null : new Date(beat.lastCycleAt).toISOString(),
+        halt: beat.halt ?? null,
+        mode: beat.mode,
+        stopped: beat.stopped === true,
+      };
+      this.latestHeartbeat = data;
+      this.fanOut(liveMessage('heartbeat', data));
+    } catch (err) {
+      this.log.warn({ err }, 'event stream: reading the trading heartbeat failed');
+    }
+  }
+
+  private async checkHealth(): Promise<void> {
+    try {
+      const { body } = await this.health.check();
+      const c = body.components;
+      const key = [body.status, body.state, c.store.status, c.event_store.status, c.trading_process.status].join();
+      this.latestHealth = body;
+      if (key === this.lastHealthKey) return;
+      this.lastHealthKey = key;
+      this.fanOut(liveMessage('health', body));
+    } catch (err) {
+      this.log.warn({ err }, 'event stream: the health check failed');
+    }
+  }
+
+  private fanOut(message: StreamMessage): void {
+    if (!this.closed) this.each((c) => c.deliver(message));
+  }
+
+  private each(fn: (client: HubClient) => void): void {
+    for (const client of [...this.clients]) fn(client);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * GET /control/events against the real API listening on loopback and a real store (SQLite and
+ * Redis), read the way the console reads it: fetch with a stream reader and the bearer key.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { openTestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
+import { openSse } from '../support/sse-reader.js';
+import type { SseMessage, SseStream } from '../support/sse-reader.js';
+import { STORE_KINDS } from '../support/stores.js';
+
+const FAST = { tailMs: 20, heartbeatMs: 100, healthMs: 500, keepAliveMs: 15_000 };
+
+describe.each(STORE_KINDS)('the live event stream (%s store)', (kind) => {
+  let api: TestApi | null = null;
+  const streams: SseStream[] = [];
+  afterEach(async () => {
+    for (const s of streams.splice(0)) await s.cancel();
+    await api?.close();
+    api = null;
+  });
+
+  async function start(limits?: { maxBufferedBytes?: number }): Promise<{ api: TestApi; base: string }> {
+    api = await openTestApi(kind, { eventStream: { timings: FAST, ...(limits ? { limits } : {}) } });
+    const base = await api.app.listen({ host: '127.0.0.1', port: 0 });
+    return { api, base };
+  }
+  async function connect(base: string, headers: Record<string, string>): Promise<SseStream> {
+    const s = await openSse(`${base}/control/events`, headers);
+    streams.push(s);
+    return s;
+  }
+  const post = (base: string, t: TestApi, path: string, reason: string) =>
+    fetch(`${base}/control/${path}`, {
+      method: 'POST',
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason }),
+    });
+  const isControl = (epoch: number) => (m: SseMessage) =>
+    m.event === 'control' && (m.data as { epoch: number }).epoch === epoch;
+
+  it('refuses a request without a key or with a wrong one (401, no stream)', async () => {
+    const { base } = await start();
+    const none = await fetch(`${base}/control/events`);
+    expect(none.status).toBe(401);
+    expect(((await none.json()) as { code: string }).code).toBe('TCS_UNAUTHORIZED');
+    const wrong = await fetch(`${base}/control/events`, { headers: { authorization: 'Bearer not-the-key' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('content-type')).toContain('application/json');
+  });
+
+  it('starts with a snapshot and delivers a control change as a `control` event with an id', async () => {
+    const { api: t, base } = await start();
+    const s = await connect(base, t.auth);
+    expect(s.status).toBe(200);
+    expect(s.response.headers.get('content-type')).toContain('text/event-stream');
+    const snapshot = await s.waitFor((m) => m.event === 'snapshot');
+    expect(snapshot.data).toMatchObject({ control: { state: 'running', epoch: 0 } });
+    expect((await post(base, t, 'pause', 'stream test')).status).toBe(200);
+    const change = await s.waitFor(isControl(1));
+    expect(change.data).toMatchObject({ state: 'paused', epoch: 1, reason: 'stream test', from: 'running' });
+    expect(change.id).toBe(String((change.data as { seq: number }).seq));
+  });
+
+  it('replays what a reconnecting client missed (Last-Event-ID), in order and without duplicates, then goes live', async () => {
+    const { api: t, base } = await start();
+    const first = await connect(base, t.auth);
+    await post(base, t, 'pause', 'one');
+    const seen = await first.waitFor(isControl(1));
+    await first.cancel();
+
+    await post(base, t, 'resume', 'two');
+    await t.store.events.append({
+      kind: 'command_executed',
+      at: new Date().toISOString(),
+      symbol: 'BTCUSDT',
+      body: { command_id: 'c-1', type: 'cancel_all', result: { status: 'ok' } },
+    });
+    await post(base, t, 'pause', 'three');
+
+    const again = await connect(base, { ...t.auth, 'last-event-id': seen.id! });
+    await again.waitFor(isControl(3));
+    await post(base, t, 'resume', 'four');
+    await again.waitFor(isControl(4));
+
+    const audited = again.messages.filter(
+      (m) => m.event !== 'snapshot' && m.event !== 'heartbeat' && m.event !== 'health',
+    );
+    const ids = audited.map((m) => Number(m.id));
+    expect(ids[0]).toBeGreaterThan(Number(seen.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+    const controls = audited.filter((m) => m.event === 'control').map((m) => (m.data as { reason: string }).reason);
+    expect(controls).toEqual(['two', 'three', 'four']);
+    expect(audited.find((m) => m.event === 'command')?.data).toMatchObject({ command_id: 'c-1', status: 'ok' });
+  });
+
+  it('refuses a Last-Event-ID it never issued (422)', async () => {
+    const { api: t, base } = await start();
+    const res = await fetch(`${base}/control/events`, { headers: { ...t.auth, 'last-event-id': 'abc' } });
+    expect(res.status).toBe(422);
+  });
+
+  it('drops a client that does not read, while a reading client gets everything and status answers', async () => {
+    const { api: t, base } = await start({ maxBufferedBytes: 256 * 1024 });
+    const slow = await connect(base, t.auth); // never read until the end
+    const fast = await connect(base, t.auth);
+    await fast.waitFor((m) => m.event === 'snapshot');
+    const filler = 'x'.repeat(4096);
+    const total = 4000; // ~16 MB: more than loopback socket buffers plus the 256 KiB bound
+    let last = 0;
+    for (let i = 0; i < total; i++) {
+      const entry = await t.store.events.append({
+        kind: 'command_executed',
+        at: new Date().toISOString(),
+        symbol: null,
+        body: { command_id: `c-${i}`, type: 'cancel_all', result: { status: 'ok', filler } },
+      });
+      last = entry.seq;
+      if (i % 50 === 0) await fast.waitFor((m) => m.id === String(entry.seq), 20_000);
+    }
+    await fast.waitFor((m) => m.id === String(last), 20_000);
+    const status = await fetch(`${base}/control/status`, { headers: t.auth });
+    expect(status.status).toBe(200);
+
+    // The slow client's stream ends (dropped) having received fewer than all the events.
+    expect(await slow.waitForEnd(20_000)).toBe(true);
+    const slowCount = slow.messages.filter((m) => m.event === 'command').length;
+    expect(slowCount).toBeLessThan(total);
+    expect(fast.messages.filter((m) => m.event === 'command')).toHaveLength(total);
+  }, 120_000);
+
+  it('ends every stream when the server closes', async () => {
+    const { api: t, base } = await start();
+    const s = await connect(base, t.auth);
+    await s.waitFor((m) => m.event === 'snapshot');
+    await t.app.close();
+    expect(await s.waitForEnd(5_000)).toBe(true);
+  });
+});

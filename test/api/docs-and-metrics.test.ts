@@ -41,6 +41,7 @@ describe('docs and metrics', () => {
         'GET /metrics',
         'GET /control/mode',
         'GET /control/status',
+        'GET /control/events',
         'POST /control/pause',
         'POST /control/resume',
         'POST /control/kill-switch',

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MARKET_CHECKPOINT_KEY } from '../../src/application/market-time.js';
+import { REPLAY_CURSOR_KEY } from '../../src/runtime/trading/market-feed.js';
 import { PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
 import type { AccountSnapshot } from '../../src/domain/portfolio.js';
 import type { Store } from '../../src/ports/store.js';
@@ -67,5 +68,25 @@ describe.each(STORE_KINDS)('restart on the same store (%s)', (kind) => {
     expect(second.events('cycle_start').map((l) => l.cycle)).toEqual([6]);
     await second.advance(MINUTE);
     expect(await decisionCycles(testStore.store)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe('restart of a historical replay (sqlite)', () => {
+  it("continues at the next candle instead of the data's first one", async () => {
+    const fixture = new URL('../fixtures/market-data/good', import.meta.url).pathname;
+    const env = { ...MARKET_ORDERS, MARKET_DATA: `file:${fixture}`, SYMBOLS: 'BTCUSDT,ETHUSDT:spot' };
+    const testStore: TestStore = await openTestStore('sqlite');
+    cleanups.push(() => testStore.cleanup());
+    const first: TestTrading = await openTestTrading('sqlite', env, testStore);
+    for (let i = 0; i < 2; i++) await first.advance(MINUTE);
+    // The fixture's BTC closes are 42010.5, 42020.5, … one candle per cycle.
+    const before = (await testStore.store.kv.get<{ next: number }>(REPLAY_CURSOR_KEY))?.next;
+    expect(before).toBe(1704067200000 + 3 * MINUTE);
+    await first.system.stop('restart');
+
+    const second = await openTestTrading('sqlite', env, testStore);
+    cleanups.push(() => second.close());
+    // The first cycle after the restart read the fourth candle, not the first one again.
+    expect((await testStore.store.kv.get<{ next: number }>(REPLAY_CURSOR_KEY))?.next).toBe(1704067200000 + 4 * MINUTE);
   });
 });

@@ -96,3 +96,54 @@ function withFeedInstruments(config: TradingConfig, feed: MarketFeed): TradingCo
   const instruments: Instrument[] = config.instruments.map((i) => ({ ...(bySymbol.get(i.symbol) ?? i) }));
   return { ...config, instruments };
 }
+
+/** Where a replay stands in the store: the next candle's open time (null: the data ran out). */
+export const REPLAY_CURSOR_KEY = 'trading:replay-cursor';
+
+interface ReplayCursor {
+  dir: string;
+  next: number | null;
+}
+
+/**
+ * A replay that continues where the last process stopped, as the synthetic market does: the paper
+ * account persists, so a replay restarted from its first candle would mark the account's positions at
+ * prices from days before. Read once the lease is held; the cursor is saved through the fenced store
+ * after every market read. A cursor of another directory is ignored (the replay starts at its data's
+ * start, and the log says so); a replay whose data had run out stays run out.
+ */
+export async function continueReplay(
+  config: TradingConfig,
+  opened: MarketFeed,
+  kv: KeyValueStore,
+  log: Logger,
+): Promise<MarketFeed> {
+  const dir = config.marketData.slice('file:'.length);
+  const { createFileFeed, FeedExhaustedError } = await import('../../adapters/market-data/file/index.js');
+  const saved = await kv.get<ReplayCursor>(REPLAY_CURSOR_KEY);
+  let feed = opened as Awaited<ReturnType<typeof createFileFeed>>;
+  if (saved !== null && saved.dir !== dir) {
+    log.warn(
+      { saved: saved.dir, dir },
+      'the stored replay position is for another data directory: starting at its start',
+    );
+  } else if (saved?.next === null) {
+    log.warn({ dir }, 'this replay had reached the end of its data: every cycle fails FEED_EXHAUSTED');
+    return {
+      instruments: opened.instruments,
+      next: () =>
+        Promise.reject(new FeedExhaustedError(`the replay of ${dir} had already reached the end of its data`)),
+    };
+  } else if (typeof saved?.next === 'number' && saved.next !== feed.nextCandleTime) {
+    feed = await createFileFeed({ dir, instruments: config.instruments, from: saved.next });
+    log.info({ dir, next: new Date(saved.next).toISOString() }, 'the replay continues where the last process stopped');
+  }
+  return {
+    instruments: feed.instruments,
+    async next(now) {
+      const view = await feed.next(now);
+      await kv.set(REPLAY_CURSOR_KEY, { dir, next: feed.nextCandleTime } satisfies ReplayCursor);
+      return view;
+    },
+  };
+}

@@ -39,7 +39,7 @@ import type { LeaseGrant } from '../../ports/trading-lease.js';
 import { startBackground } from './background.js';
 import { holderName, takeTradingLease } from './ownership.js';
 import { createTradingParts } from './trading-parts.js';
-import { openMarketFeed, openSyntheticFeed } from './market-feed.js';
+import { continueReplay, openMarketFeed, openSyntheticFeed } from './market-feed.js';
 import type { TradingConfig } from './trading-config.js';
 
 export interface TradingSystemDeps {
@@ -104,7 +104,7 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
   const { store, control, initial, grant, kv, faults } = await takeOwnership(deps);
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const venue = await openVenue(deps, config, kv);
-  const feed = opened ?? (await openSyntheticFeed(config, kv, log));
+  const feed = await feedAfterLease(deps, opened, config, kv);
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
@@ -185,6 +185,22 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
       deps.lines.flush?.();
     },
   };
+}
+
+/**
+ * The feed once the lease is held: the synthetic market and a replay continue from the position the
+ * last process stored; a live feed, or one the caller gave, is used as it is.
+ */
+async function feedAfterLease(
+  deps: TradingSystemDeps,
+  opened: MarketFeed | null,
+  config: TradingConfig,
+  kv: KeyValueStore,
+): Promise<MarketFeed> {
+  if (opened === null) return openSyntheticFeed(config, kv, deps.log);
+  if (deps.feed === undefined && config.marketData.startsWith('file:'))
+    return continueReplay(config, opened, kv, deps.log);
+  return opened;
 }
 
 /** The paper venue on the fenced key-value store (or in the process, for a simulation run). */

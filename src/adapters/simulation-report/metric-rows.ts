@@ -39,3 +39,29 @@ export function metricRows(s: RunSummary): [string, string][] {
     ['PnL unexplained', money(s.pnl_unexplained)],
   ];
 }
+
+/** PnL per symbol: headers and formatted rows, for the text table and the report alike. */
+export const SYMBOL_PNL_HEADERS = ['Symbol', 'Net PnL', 'Trading', 'Fees', 'Funding', 'Fills', 'Volume'];
+export function symbolPnlRows(s: RunSummary): string[][] {
+  return Object.entries(s.pnl_by_symbol).map(([k, p]) => [
+    k,
+    money(p.net),
+    money(p.trading),
+    money(p.fees),
+    money(p.funding),
+    String(p.fills),
+    money(p.volume),
+  ]);
+}
+
+/** PnL per strategy: headers and formatted rows. */
+export const STRATEGY_PNL_HEADERS = ['Strategy', 'Net PnL', 'Trading', 'Fees', 'Funding'];
+export function strategyPnlRows(s: RunSummary): string[][] {
+  return Object.entries(s.pnl_by_strategy).map(([k, p]) => [
+    k,
+    money(p.net),
+    money(p.trading),
+    money(p.fees),
+    money(p.funding),
+  ]);
+}

@@ -7,7 +7,15 @@
 import type { RunSummary } from '../../domain/performance/run-summary.js';
 import type { RecentFill, ReportSeries } from '../../domain/performance/tracker.js';
 import { chartBundleSource } from './chart-bundle.js';
-import { metricRows, money, num } from './metric-rows.js';
+import {
+  metricRows,
+  money,
+  num,
+  STRATEGY_PNL_HEADERS,
+  strategyPnlRows,
+  SYMBOL_PNL_HEADERS,
+  symbolPnlRows,
+} from './metric-rows.js';
 import { REPORT_SCRIPT } from './report-script.js';
 
 export interface ReportInput {
@@ -73,22 +81,8 @@ export function renderReportHtml(input: ReportInput): string {
   const priceCharts = symbols
     .map((sym, i) => `<h3>${escapeHtml(sym)}</h3><div class="chart small" id="price-chart-${i}"></div>`)
     .join('\n');
-  const bySymbol = Object.entries(s.pnl_by_symbol).map(([k, p]) => [
-    k,
-    money(p.net),
-    money(p.trading),
-    money(p.fees),
-    money(p.funding),
-    String(p.fills),
-    money(p.volume),
-  ]);
-  const byStrategy = Object.entries(s.pnl_by_strategy).map(([k, p]) => [
-    k,
-    money(p.net),
-    money(p.trading),
-    money(p.fees),
-    money(p.funding),
-  ]);
+  const bySymbol = symbolPnlRows(s);
+  const byStrategy = strategyPnlRows(s);
   const denials = Object.entries(s.denials_by_guard).map(([g, n]) => [g, String(n)]);
   return `<!doctype html>
 <html lang="en">
@@ -117,11 +111,11 @@ ${htmlTable(['Metric', 'Value'], metricRows(s))}
 <section><h2>Denied orders by guard</h2>
 ${denials.length > 0 ? htmlTable(['Guard', 'Denials'], denials) : '<p>None.</p>'}
 <h2>PnL by strategy</h2>
-${htmlTable(['Strategy', 'Net', 'Trading', 'Fees', 'Funding'], byStrategy)}
+${htmlTable(STRATEGY_PNL_HEADERS, byStrategy)}
 </section>
 </div>
 <h2>PnL by symbol</h2>
-${htmlTable(['Symbol', 'Net', 'Trading', 'Fees', 'Funding', 'Fills', 'Volume'], bySymbol)}
+${htmlTable(SYMBOL_PNL_HEADERS, bySymbol)}
 <h2>Last ${series.lastTrades.length} fills</h2>
 ${htmlTable(['Time (UTC)', 'Symbol', 'Side', 'Qty', 'Price', 'Fee', 'Realized', 'Strategy'], tradeRows(series.lastTrades), 'lllrrrrl')}
 <p class="legend">Metric definitions: docs/simulation-metrics.md. Charts: TradingView Lightweight Charts™ (Apache-2.0).</p>

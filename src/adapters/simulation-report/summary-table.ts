@@ -4,7 +4,7 @@
  * and in a CI log.
  */
 import type { RunSummary } from '../../domain/performance/run-summary.js';
-import { metricRows, money } from './metric-rows.js';
+import { metricRows, STRATEGY_PNL_HEADERS, strategyPnlRows, SYMBOL_PNL_HEADERS, symbolPnlRows } from './metric-rows.js';
 
 /** Columns padded to their widest cell; the first left-aligned, the others right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -19,32 +19,10 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 
 export function formatSummaryTable(s: RunSummary): string {
   const sections = [table(['Metric', 'Value'], metricRows(s))];
-  const symbols = Object.entries(s.pnl_by_symbol);
-  if (symbols.length > 0) {
-    sections.push(
-      table(
-        ['Symbol', 'Net PnL', 'Trading', 'Fees', 'Funding', 'Fills', 'Volume'],
-        symbols.map(([k, p]) => [
-          k,
-          money(p.net),
-          money(p.trading),
-          money(p.fees),
-          money(p.funding),
-          String(p.fills),
-          money(p.volume),
-        ]),
-      ),
-    );
-  }
-  const strategies = Object.entries(s.pnl_by_strategy);
-  if (strategies.length > 0) {
-    sections.push(
-      table(
-        ['Strategy', 'Net PnL', 'Trading', 'Fees', 'Funding'],
-        strategies.map(([k, p]) => [k, money(p.net), money(p.trading), money(p.fees), money(p.funding)]),
-      ),
-    );
-  }
+  const symbols = symbolPnlRows(s);
+  if (symbols.length > 0) sections.push(table(SYMBOL_PNL_HEADERS, symbols));
+  const strategies = strategyPnlRows(s);
+  if (strategies.length > 0) sections.push(table(STRATEGY_PNL_HEADERS, strategies));
   const guards = Object.entries(s.denials_by_guard);
   sections.push(
     guards.length > 0

@@ -1,27 +1,39 @@
 /**
- * One trading cycle as a statechart (DESIGN.md §2): load the market → decide (the `decision` child:
- * agents → arbiter → allocator → risk → order manager) → record the decision. I/O (market, store)
- * happens only in the `loadMarket` and `recordDecision` actors that the composition root supplies.
+ * One trading cycle as a statechart (DESIGN.md §2): load the market → decide (agents → arbiter →
+ * allocator → risk → order manager, each step a message to a child of the root found by systemId,
+ * every reply naming this actor as `replyTo`) → record the decision. I/O (market, store) happens only
+ * in the `loadMarket` and `recordDecision` actors that the composition root supplies.
  * If the stored control state moved since the cycle began, it stops at once (`superseded`) and
  * submits nothing. Every cycle that gets as far as a result — completed, superseded, failed, or over
  * a `cycleDeadline` — is recorded, so the DecisionLog has an entry per cycle; only a cycle stopped
  * from outside (pause, kill) has none.
+ *
+ * The deciding steps are states of this machine rather than a child machine of their own: a child
+ * would be one more actor created, started, snapshotted and stopped every cycle, which a simulation
+ * run pays a hundred thousand times (issue 9's profile) for no difference in behaviour.
  */
-import { assertEvent, assign, setup } from 'xstate';
-import type { DoneActorEvent, EventObject } from 'xstate';
+import { assign, enqueueActions, sendTo, setup } from 'xstate';
 import type { ArbitrationResult } from '../src/domain/arbitration.js';
 import type { Proposal } from '../src/domain/allocation.js';
 import type { ControlRecord } from '../src/domain/control.js';
 import type { MarketView } from '../src/domain/market.js';
 import type { AccountSnapshot } from '../src/domain/portfolio.js';
+import type { Signal } from '../src/domain/signal.js';
 import { fromPromise } from 'xstate';
-import { decisionMachine } from './decision.machine.js';
-import type { DecisionOutput } from './decision.machine.js';
-import type { SignalsReply, SubmissionOutcome, Verdict } from './messages.js';
+import type {
+  EvaluatedReply,
+  SelectedReply,
+  SignalsReply,
+  SizedReply,
+  SubmissionOutcome,
+  SubmittedReply,
+  Verdict,
+} from './messages.js';
+import { agentOf, allocatorOf, arbiterOf, omsOf, riskOf } from './system.js';
 
 export interface CycleInput {
   cycle: number;
-  /** The control epoch the root was in when the cycle began. */
+  /** The control epoch the root was in when the cycle began; approvals are signed for it. */
   epoch: number;
   /** systemIds of the strategy agent actors. */
   agentIds: string[];
@@ -55,28 +67,40 @@ export interface CycleRecord {
 
 interface CycleContext extends CycleRecord {
   agentIds: string[];
+  /** The loaded market the steps decide on; null until it is loaded. Not part of the record. */
+  market: MarketView | null;
+  /** The arbiter's selection, kept apart from `arbitration` so sizing needs no null check. */
+  selected: Signal[];
 }
+
+type CycleEvent = SignalsReply | SelectedReply | SizedReply | EvaluatedReply | SubmittedReply;
 
 const errorText = (error: unknown) => String((error as Error)?.message ?? error);
 
 export const cycleMachine = setup({
-  types: {} as { context: CycleContext; input: CycleInput; output: CycleRecord },
+  types: {} as { context: CycleContext; input: CycleInput; events: CycleEvent; output: CycleRecord },
   actors: {
     loadMarket: fromPromise<LoadedMarket, { cycle: number; epoch: number }>(async () => {
       throw new Error('loadMarket was not provided');
     }),
-    decide: decisionMachine,
     recordDecision: fromPromise<void, CycleRecord>(async () => {
       throw new Error('recordDecision was not provided');
     }),
   },
+  actions: {
+    // Event lines; the composition root provides the writers.
+    announceSignals: (_, _params: { signals: Signal[] }) => {},
+    announceVerdicts: (_, _params: { verdicts: Verdict[] }) => {},
+  },
   delays: {
-    // A store or feed that never answers must not stall trading silently.
+    // A store, a feed or a child that never answers must not stall trading silently.
     cycleDeadline: 30_000,
   },
   guards: {
     controlMoved: ({ context }, params: { control: ControlRecord }) =>
       params.control.state !== 'running' || params.control.epoch !== context.epoch,
+    lastAgentReply: ({ context }) => context.replies.length + 1 >= context.agentIds.length,
+    noAgents: ({ context }) => context.agentIds.length === 0,
   },
 }).createMachine({
   id: 'cycle',
@@ -86,8 +110,10 @@ export const cycleMachine = setup({
     agentIds: input.agentIds,
     now: null,
     account: null,
+    market: null,
     replies: [],
     arbitration: null,
+    selected: [],
     proposals: [],
     verdicts: [],
     outcomes: [],
@@ -115,7 +141,11 @@ export const cycleMachine = setup({
           },
           {
             target: 'deciding',
-            actions: assign(({ event }) => ({ now: event.output.now, account: event.output.account })),
+            actions: assign(({ event }) => ({
+              now: event.output.now,
+              account: event.output.account,
+              market: event.output.market,
+            })),
           },
         ],
         onError: {
@@ -125,19 +155,149 @@ export const cycleMachine = setup({
       },
     },
     deciding: {
-      invoke: {
-        id: 'decision',
-        src: 'decide',
-        // The market is handed over on the transition that loaded it, so the decision has it from
-        // its first state on; the cycle keeps only what its record needs.
-        input: ({ context, event }) => decisionInput(context, event),
-        onDone: {
+      initial: 'analysing',
+      after: {
+        cycleDeadline: {
           target: 'recording',
-          actions: assign(({ event }) => recordedDecision(event.output)),
+          actions: assign({
+            outcome: 'failed' as const,
+            error: 'cycle deadline exceeded: a step did not answer in time',
+          }),
         },
-        onError: {
-          target: 'recording',
-          actions: assign({ outcome: 'failed' as const, error: ({ event }) => errorText(event.error) }),
+      },
+      states: {
+        analysing: {
+          always: { guard: 'noAgents', target: 'arbitrating' },
+          entry: enqueueActions(({ context, system, self, enqueue }) => {
+            for (const id of context.agentIds) {
+              enqueue.sendTo(agentOf(system, id), {
+                type: 'agent.analyse',
+                cycle: context.cycle,
+                market: context.market!,
+                replyTo: self,
+              });
+            }
+          }),
+          on: {
+            'agent.signals': [
+              {
+                guard: 'lastAgentReply',
+                target: 'arbitrating',
+                actions: [
+                  assign({ replies: ({ context, event }) => [...context.replies, event] }),
+                  { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) },
+                ],
+              },
+              {
+                actions: [
+                  assign({ replies: ({ context, event }) => [...context.replies, event] }),
+                  { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) },
+                ],
+              },
+            ],
+          },
+        },
+        arbitrating: {
+          entry: sendTo(
+            ({ system }) => arbiterOf(system),
+            ({ context, self }) => ({
+              type: 'arbiter.select' as const,
+              cycle: context.cycle,
+              signals: context.replies.flatMap((r) => r.signals),
+              replyTo: self,
+            }),
+          ),
+          on: {
+            'arbiter.selected': [
+              {
+                guard: ({ event }) => event.result.selected.length === 0,
+                target: '#cycle.recording',
+                actions: assign({ arbitration: ({ event }) => event.result }),
+              },
+              {
+                target: 'sizing',
+                actions: assign({
+                  arbitration: ({ event }) => event.result,
+                  selected: ({ event }) => event.result.selected,
+                }),
+              },
+            ],
+          },
+        },
+        sizing: {
+          entry: sendTo(
+            ({ system }) => allocatorOf(system),
+            ({ context, self }) => ({
+              type: 'allocator.size' as const,
+              cycle: context.cycle,
+              selected: context.selected,
+              account: context.account!,
+              market: context.market!,
+              replyTo: self,
+            }),
+          ),
+          on: {
+            'allocator.sized': [
+              {
+                guard: ({ event }) => event.proposals.every((p) => p.order === null),
+                target: '#cycle.recording',
+                actions: assign({ proposals: ({ event }) => event.proposals }),
+              },
+              { target: 'checking', actions: assign({ proposals: ({ event }) => event.proposals }) },
+            ],
+          },
+        },
+        checking: {
+          entry: sendTo(
+            ({ system }) => riskOf(system),
+            ({ context, self }) => ({
+              type: 'risk.evaluate' as const,
+              cycle: context.cycle,
+              orders: context.proposals.flatMap((p) => (p.order ? [p.order] : [])),
+              account: context.account!,
+              market: context.market!,
+              epoch: context.epoch,
+              now: context.now!,
+              replyTo: self,
+            }),
+          ),
+          on: {
+            'risk.evaluated': [
+              {
+                guard: ({ event }) => event.verdicts.every((v) => v.approval === null),
+                target: '#cycle.recording',
+                actions: [
+                  assign({ verdicts: ({ event }) => event.verdicts }),
+                  { type: 'announceVerdicts', params: ({ event }) => ({ verdicts: event.verdicts }) },
+                ],
+              },
+              {
+                target: 'submitting',
+                actions: [
+                  assign({ verdicts: ({ event }) => event.verdicts }),
+                  { type: 'announceVerdicts', params: ({ event }) => ({ verdicts: event.verdicts }) },
+                ],
+              },
+            ],
+          },
+        },
+        submitting: {
+          entry: sendTo(
+            ({ system }) => omsOf(system),
+            ({ context, self }) => ({
+              type: 'oms.submit' as const,
+              purpose: 'cycle' as const,
+              cycle: context.cycle,
+              approvals: context.verdicts.flatMap((v) => (v.approval ? [v.approval] : [])),
+              replyTo: self,
+            }),
+          ),
+          on: {
+            'oms.submitted': {
+              target: '#cycle.recording',
+              actions: assign({ outcomes: ({ event }) => event.outcomes }),
+            },
+          },
         },
       },
     },
@@ -162,26 +322,7 @@ export const cycleMachine = setup({
   output: ({ context }) => toRecord(context),
 });
 
-/** The decision's input from the loadMarket result that led into `deciding`. */
-function decisionInput(context: CycleContext, event: EventObject) {
-  // The only way into `deciding` is the load's done event; assert it, then read its typed output.
-  assertEvent(event, 'xstate.done.actor.load');
-  const loaded = (event as DoneActorEvent<LoadedMarket>).output;
-  return {
-    cycle: context.cycle,
-    epoch: context.epoch,
-    agentIds: context.agentIds,
-    now: loaded.now,
-    market: loaded.market,
-    account: loaded.account,
-  };
-}
-
-function recordedDecision(output: DecisionOutput): Partial<CycleContext> {
-  return { ...output };
-}
-
 function toRecord(context: CycleContext): CycleRecord {
-  const { agentIds: _agentIds, ...record } = context;
+  const { agentIds: _agentIds, market: _market, selected: _selected, ...record } = context;
   return record;
 }

@@ -9,7 +9,6 @@ import { allocatorMachine } from '../machines/allocator.machine.js';
 import { arbiterMachine } from '../machines/arbiter.machine.js';
 import { controlMachine } from '../machines/control.machine.js';
 import { cycleMachine } from '../machines/cycle.machine.js';
-import { decisionMachine } from '../machines/decision.machine.js';
 import { deleverageMachine } from '../machines/deleverage.machine.js';
 import { orderManagerMachine } from '../machines/order-manager.machine.js';
 import { riskMachine } from '../machines/risk.machine.js';
@@ -43,14 +42,7 @@ export const MACHINES: Entry[] = [
     file: 'machines/cycle.machine.ts',
     machine: cycleMachine,
     description:
-      'One trading cycle: load the market → decide (the `decision` child) → the decision is recorded; superseded when the stored control moved.',
-  },
-  {
-    name: 'decisionMachine',
-    file: 'machines/decision.machine.ts',
-    machine: decisionMachine,
-    description:
-      'The deciding part of a cycle, on the loaded market: agents analyse → arbiter selects → allocator sizes → risk checks and signs → order manager submits.',
+      'One trading cycle: load the market → decide (agents analyse → arbiter selects → allocator sizes → risk checks and signs → order manager submits) → the decision is recorded; superseded when the stored control moved.',
   },
   {
     name: 'deleverageMachine',

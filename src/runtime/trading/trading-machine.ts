@@ -7,7 +7,6 @@
 import type { Logger } from 'pino';
 import { fromPromise } from 'xstate';
 import { cycleMachine } from '../../../machines/cycle.machine.js';
-import { decisionMachine } from '../../../machines/decision.machine.js';
 import { deleverageMachine } from '../../../machines/deleverage.machine.js';
 import type { CommandResult, PreparedDeleverage } from '../../../machines/deleverage.machine.js';
 import type { CycleRecord, LoadedMarket } from '../../../machines/cycle.machine.js';
@@ -66,19 +65,17 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
         actors: {
           loadMarket: fromPromise(({ input }) => impl.loadMarket(input)),
           recordDecision: fromPromise(({ input }) => impl.recordDecision(input)),
-          decide: decisionMachine.provide({
-            actions: {
-              announceSignals: (_, { signals }) => signals.forEach((s) => events.emit(eventLine.signalGenerated(s))),
-              announceVerdicts: (_, { verdicts }) => {
-                for (const v of verdicts) {
-                  if (v.approval) events.emit(eventLine.riskApproved(v.order.symbol, v.order.qty, v.approval.token));
-                  else
-                    for (const c of v.decision.checks)
-                      if (!c.passed) events.emit(eventLine.riskRejected(v.order.symbol, c));
-                }
-              },
-            },
-          }),
+        },
+        actions: {
+          announceSignals: (_, { signals }) => signals.forEach((s) => events.emit(eventLine.signalGenerated(s))),
+          announceVerdicts: (_, { verdicts }) => {
+            for (const v of verdicts) {
+              if (v.approval) events.emit(eventLine.riskApproved(v.order.symbol, v.order.qty, v.approval.token));
+              else
+                for (const c of v.decision.checks)
+                  if (!c.passed) events.emit(eventLine.riskRejected(v.order.symbol, c));
+            }
+          },
         },
       }),
       deleverage: deleverageMachine.provide({

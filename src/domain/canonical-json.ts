@@ -56,13 +56,29 @@ function isIndex(key: string): boolean {
   return /^(0|[1-9]\d*)$/.test(key) && Number(key) < 4_294_967_295;
 }
 
+/**
+ * Quoted keys, remembered: the same few dozen keys recur in every entry. Bounded, since a key can
+ * also be data (a symbol, an id); past the bound new keys are simply quoted each time.
+ */
+const QUOTED = new Map<string, string>();
+const QUOTED_MAX = 4_096;
+
+function quotedKey(key: string): string {
+  let quoted = QUOTED.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (QUOTED.size < QUOTED_MAX) QUOTED.set(key, quoted);
+  }
+  return quoted;
+}
+
 function writeObject(object: Record<string, unknown>): string {
   let out = '{';
   let first = true;
   for (const key of keyOrder(object)) {
     const text = write(object[key]);
     if (text === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
+    out += `${first ? '' : ','}${quotedKey(key)}:${text}`;
     first = false;
   }
   return `${out}}`;

@@ -27,6 +27,8 @@ export interface FakeExchangeOptions {
   now?: () => number;
   /** Candle open times never served, per Binance symbol: [from, to) ranges (maintenance). */
   missing?: Record<string, [number, number][]>;
+  /** Candle open times served with an empty volume field, per Binance symbol (a damaged row). */
+  damaged?: Record<string, number[]>;
 }
 
 export interface FakeExchange {
@@ -129,7 +131,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
       case '/fapi/v1/time':
         return reply(res, 200, { serverTime: t });
       case '/fapi/v1/klines':
-        return reply(res, 200, klines(instrument(q), q, t, seed, options.missing ?? {}));
+        return reply(res, 200, klines(instrument(q), q, t, seed, options.missing ?? {}, options.damaged ?? {}));
       case '/fapi/v1/depth':
         return reply(res, 200, depth(instrument(q), q, t, seed));
       case '/fapi/v1/premiumIndex':
@@ -272,6 +274,7 @@ function klines(
   t: number,
   seed: number,
   missing: Record<string, [number, number][]>,
+  damaged: Record<string, number[]>,
 ) {
   const minutes = TIMEFRAME_MINUTES[q.get('interval') ?? ''];
   if (!minutes) throw new Error(`Invalid interval ${q.get('interval')}`);
@@ -292,7 +295,7 @@ function klines(
       String(c.high),
       String(c.low),
       String(c.close),
-      String(c.volume),
+      damaged[inst.id]?.includes(open) ? '' : String(c.volume),
       c.openTime + step - 1,
       quoteVolume.toFixed(4),
       100 + Math.floor(c.volume),

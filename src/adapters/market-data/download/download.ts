@@ -131,6 +131,12 @@ function request<T>(s: Pick<Session, 'exchange' | 'errors'>, run: () => Promise<
   );
 }
 
+/** Open time, open, high, low, close and volume all present and finite. */
+function isWholeCandle(c: OHLCV): boolean {
+  for (let i = 0; i < 6; i++) if (typeof c[i] !== 'number' || !Number.isFinite(c[i])) return false;
+  return true;
+}
+
 async function downloadCandles(s: Session, market: ResolvedMarket, from: number, to: number, step: number) {
   const symbol = market.instrument.symbol;
   const path = join(s.options.out, 'candles', `${symbol}.csv`);
@@ -153,6 +159,9 @@ async function downloadCandles(s: Session, market: ResolvedMarket, from: number,
     const lines: string[] = [];
     for (const c of fresh) {
       const ts = c[0] as number;
+      // A candle with a field the exchange left out or garbled is not written as "undefined": it is
+      // treated as missing, so it is filled flat below and listed in the manifest like any gap.
+      if (!isWholeCandle(c)) continue;
       if (prevTs !== null && ts <= prevTs) continue; // a repeated candle: the first one stands
       if (prevTs !== null && prevClose !== null && ts > prevTs + step) {
         const missing = (ts - prevTs) / step - 1;
@@ -164,8 +173,10 @@ async function downloadCandles(s: Session, market: ResolvedMarket, from: number,
       prevTs = ts;
       prevClose = c[4] as number;
     }
-    await appendLines(path, lines);
+    // The manifest first: a crash between the two leaves it listing a gap the file does not reach
+    // yet (dropped and found again on resume), never file rows filled flat that it does not list.
     await writeManifest(s.options.out, s.manifest);
+    await appendLines(path, lines);
     rows += lines.length;
     since = (prevTs as number) + step;
     s.options.progress.update(task, rows, total, prevTs);

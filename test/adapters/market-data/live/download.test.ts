@@ -129,6 +129,41 @@ describe('data download (fake binanceusdm)', () => {
     }
   });
 
+  it('treats a candle the exchange served with a field missing as a gap: filled flat and listed, never "undefined"', async () => {
+    const damagedAt = FROM + 500 * MINUTE;
+    const damaging = await startFakeExchange({ seed: 3, damaged: { SOLUSDT: [damagedAt] } });
+    try {
+      const out = tempDir();
+      await downloadMarketData({
+        exchange: 'binanceusdm',
+        symbols: ['SOLUSDT'],
+        timeframe: '1m',
+        from: FROM,
+        to: FROM + 1_000 * MINUTE,
+        out,
+        baseUrl: damaging.url,
+        progress: quiet,
+      });
+      const text = read(out, 'candles/SOLUSDT.csv');
+      expect(text).not.toContain('undefined');
+      const rows = text
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',').map(Number));
+      expect(rows).toHaveLength(1_000);
+      const before = candleAt(3, instrumentById('SOLUSDT')!, damagedAt - MINUTE).close;
+      expect(rows[500]).toEqual([damagedAt, before, before, before, before, 0]);
+      expect(JSON.parse(read(out, 'manifest.json')).filledGaps).toEqual({
+        SOLUSDT: [
+          { from: new Date(damagedAt).toISOString(), to: new Date(damagedAt + MINUTE).toISOString(), candles: 1 },
+        ],
+      });
+    } finally {
+      await damaging.stop();
+    }
+  });
+
   it('refuses a resume into a directory of another timeframe', async () => {
     await expect(
       downloadMarketData({

@@ -26,6 +26,11 @@ export interface SafetyHalt {
   message: string;
   /** Epoch ms when the halt began. */
   since: number;
+  /**
+   * The halts this one replaced without trading in between, oldest first (a store away longer than
+   * CONTROL_PLANE_TIMEOUT comes back to a stale API heartbeat): each is recorded when the halt ends.
+   */
+  earlier?: readonly SafetyHalt[];
 }
 
 export interface SafetyMonitorDeps {
@@ -69,7 +74,8 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
 
   const haltFor = (reason: string, message: string) => {
     if (current?.reason === reason) return;
-    current = { reason, message, since: deps.clock.now() };
+    const earlier = current === null ? [] : [...(current.earlier ?? []), { ...current, earlier: undefined }];
+    current = { reason, message, since: deps.clock.now(), ...(earlier.length > 0 ? { earlier } : {}) };
     deps.log('error', `trading halted: ${message}`, { reason });
     if (!quiet) deps.halt(current);
   };

@@ -38,7 +38,7 @@ describe('safety monitor', () => {
       halt: (h: SafetyHalt) => calls.push(`halt:${h.reason}`),
       async recover(h) {
         if (options.recoverFails?.()) throw new Error('venue unreachable');
-        calls.push(`recover:${h.reason}`);
+        calls.push(`recover:${[...(h.earlier ?? []), h].map((x) => x.reason).join('>')}`);
       },
       clear: () => calls.push('clear'),
       log: () => {},
@@ -114,6 +114,38 @@ describe('safety monitor', () => {
     await beat(2);
     await monitor.tick();
     expect(calls).toEqual(['halt:control_plane_lost', 'recover:control_plane_lost', 'clear']);
+    expect(monitor.halted()).toBeNull();
+  });
+
+  it('a halt superseded by another keeps the first one: both are handed to the recovery, in order', async () => {
+    // Found under load: the store was away longer than CONTROL_PLANE_TIMEOUT, so when it came back the
+    // API's heartbeat (which it could not write meanwhile) was stale too; the control_plane_lost halt
+    // replaced the store_unreachable one, and the audit trail never learned the store was lost.
+    let down = false;
+    const { clock, calls, monitor, beat } = await rig({
+      wrap: (store) => ({
+        ...store,
+        read: () => (down ? Promise.reject(new Error('connect ECONNREFUSED')) : store.read()),
+      }),
+    });
+    await beat(1);
+    await monitor.tick();
+    down = true;
+    await monitor.tick();
+    clock.increment(3_000);
+    await monitor.tick();
+    expect(calls).toEqual(['halt:store_unreachable']);
+    const unreachableSince = monitor.halted()!.since;
+    clock.increment(9_000);
+    down = false;
+    await monitor.tick(); // the store is back, the API's last beat is 12 s old
+    expect(calls).toEqual(['halt:store_unreachable', 'halt:control_plane_lost']);
+    expect(monitor.halted()?.earlier?.map((h) => [h.reason, h.since])).toEqual([
+      ['store_unreachable', unreachableSince],
+    ]);
+    await beat(2);
+    await monitor.tick();
+    expect(calls.slice(2)).toEqual(['recover:store_unreachable>control_plane_lost', 'clear']);
     expect(monitor.halted()).toBeNull();
   });
 });

@@ -290,17 +290,25 @@ function createSafety(
     async recover(halt, until) {
       const cancelled = await venue.cancelAll();
       events.emit(eventLine.ordersCancelled(`halt ended: ${halt.reason}`, undefined, cancelled));
-      await store.events.append({
-        kind: 'trading_halt',
-        at: new Date(until).toISOString(),
-        body: {
-          reason: halt.reason,
-          message: halt.message,
-          since: new Date(halt.since).toISOString(),
-          until: new Date(until).toISOString(),
-          cancelled_at_end: cancelled.map((o) => ({ client_order_id: o.clientOrderId, symbol: o.symbol })),
-        },
-      });
+      // One entry per halt, the replaced ones first, each ending when the next began.
+      const halts = [...(halt.earlier ?? []), halt];
+      for (const [i, h] of halts.entries()) {
+        const last = i === halts.length - 1;
+        const end = last ? until : halts[i + 1]!.since;
+        await store.events.append({
+          kind: 'trading_halt',
+          at: new Date(end).toISOString(),
+          body: {
+            reason: h.reason,
+            message: h.message,
+            since: new Date(h.since).toISOString(),
+            until: new Date(end).toISOString(),
+            ...(last
+              ? { cancelled_at_end: cancelled.map((o) => ({ client_order_id: o.clientOrderId, symbol: o.symbol })) }
+              : { replaced_by: halts[i + 1]!.reason }),
+          },
+        });
+      }
       await parts.publisher.accountChanged();
     },
     log: (level, message, details) => log[level](details, message),

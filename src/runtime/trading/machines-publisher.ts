@@ -4,7 +4,7 @@
  * the actors from outside (machines stay pure) and only pokes a coalescer on each snapshot: the
  * document is read from the actors' latest snapshots when the write happens, at most once per
  * PUBLISH_INTERVAL_MS, so a cycle's dozen transitions cost one write and the last state always
- * lands. Never started in simulated-clock runs (`tcs simulate`): they pay nothing for it.
+ * lands; a document whose states did not change since the last write is not written again. Never started in simulated-clock runs (`tcs simulate`): they pay nothing for it.
  * A failed write is logged once per outage and retried; trading never waits for it.
  */
 import type { Logger } from 'pino';
@@ -46,11 +46,19 @@ function cycleChild(snapshot: AnyMachineSnapshot): AnyActorRef | undefined {
 export function startMachinesPublisher(deps: MachinesPublisherDeps): MachinesPublisher {
   const { actor, kv, clock, log } = deps;
   let failing = false;
+  let written = '';
   const coalescer = createCoalescer({
     intervalMs: deps.intervalMs ?? PUBLISH_INTERVAL_MS,
     retryMs: RETRY_MS,
     timers: deps.timers,
-    run: () => kv.set(MACHINES_KEY, snapshotDocument()),
+    async run() {
+      const doc = snapshotDocument();
+      // Snapshots also move on context changes alone (an agent's reply, a queued job): same states, no write.
+      const key = JSON.stringify([doc.cycle, doc.active]);
+      if (key === written) return;
+      await kv.set(MACHINES_KEY, doc);
+      written = key;
+    },
     settled(err) {
       if (err === undefined) {
         if (failing) log.info('machine states: publishing again');

@@ -8,12 +8,13 @@ import type { MachinesDocument } from '../domain/runtime-documents.js';
 
 /**
  * The active StateNode ids of a snapshot (`trading`, `trading.control`, `trading.control.running`,
- * …). `_nodes` is the snapshot's own list of active nodes (XState's typed, if underscored, field):
+ * …), in document order. `_nodes` is the snapshot's own list of active nodes (XState's typed, if underscored, field):
  * reading it is cheaper and surer than re-deriving the configuration from `value`.
  */
 export function activeStateIds(snapshot: AnyMachineSnapshot | undefined): string[] {
   if (!snapshot) return [];
-  return snapshot._nodes.map((node) => node.id);
+  // Document order (a parallel node's regions each with their descendants), whatever order XState keeps.
+  return [...snapshot._nodes].sort((a, b) => a.order - b.order).map((node) => node.id);
 }
 
 export interface MachineSnapshots {

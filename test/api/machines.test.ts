@@ -9,7 +9,9 @@ import { MACHINES_KEY } from '../../src/domain/runtime-documents.js';
 import type { MachinesDocument } from '../../src/domain/runtime-documents.js';
 import { openTestApi } from '../support/api.js';
 import type { TestApi } from '../support/api.js';
-import { STORE_KINDS } from '../support/stores.js';
+import { STORE_KINDS, openTestStore } from '../support/stores.js';
+import { pino } from 'pino';
+import { createMachinesReader } from '../../src/api/statecharts/machines-reader.js';
 
 interface Node {
   id: string;
@@ -101,6 +103,27 @@ describe.each(STORE_KINDS)('GET /control/machines (%s store)', (kind) => {
     const res = await get(api);
     expect(res.statusCode).toBe(503);
     expect(res.json().message).toMatch(/^Could not read the store/);
+  });
+});
+
+describe('the machines reader', () => {
+  it('logs a malformed document once until a good one is read again', async () => {
+    const t = await openTestStore('sqlite');
+    const logged: Array<{ level: number; msg: string }> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    try {
+      const reader = createMachinesReader(t.store.kv, log);
+      await t.store.kv.set(MACHINES_KEY, { ts: 'now' });
+      for (let i = 0; i < 3; i++) expect((await reader.read()).published_at).toBeNull();
+      expect(logged.map((l) => [l.level, l.msg])).toEqual([[40, expect.stringContaining('malformed')]]);
+      await t.store.kv.set(MACHINES_KEY, PUBLISHED);
+      expect((await reader.read()).cycle).toBe(42);
+      await t.store.kv.set(MACHINES_KEY, []);
+      await reader.read();
+      expect(logged).toHaveLength(2);
+    } finally {
+      await t.cleanup();
+    }
   });
 });
 

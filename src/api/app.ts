@@ -22,6 +22,7 @@ import { rateLimitPlugin } from './rate-limit.js';
 import { controlRoutes } from './routes/control.js';
 import type { EventStreamOptions } from './routes/events.js';
 import { eventRoutes } from './routes/events.js';
+import { machineRoutes } from './routes/machines.js';
 import { publicRoutes } from './routes/public.js';
 import { reportRoutes } from './routes/reports.js';
 import { formatSchemaErrors, strictValidatorCompiler } from './validation.js';
@@ -84,6 +85,7 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
       defaultMode: deps.defaultMode,
       rateLimit: deps.controlRateLimit,
     });
+    await secured.register(machineRoutes, { prefix: '/control', kv: deps.store.kv });
     await secured.register(eventRoutes, { prefix: '/control', store: deps.store, clock, ...deps.eventStream });
     await secured.register(reportRoutes, { prefix: '/reports', events: deps.store.events });
   });

@@ -11,12 +11,14 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { finishOpenApiDocument } from './openapi-document.js';
 import { loadRedocBundle } from './redoc-bundle.js';
+import { StateNodeSchema } from './statecharts/schemas.js';
 import { ErrorSchema } from './schemas.js';
 
 export const API_TITLE = 'Trading Control Service';
 
 async function docs(app: FastifyInstance, { version }: { version: string }): Promise<void> {
   app.addSchema(ErrorSchema);
+  app.addSchema(StateNodeSchema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -1,7 +1,8 @@
 /**
  * Documents the trading process publishes in the key-value store for the API to read: heartbeat
- * (for /health), portfolio (for deleverage and the kill's instructions) and metrics text (for
- * /metrics). Keys and shapes live here so both processes agree.
+ * (for /health), portfolio (for deleverage and the kill's instructions), metrics text (for
+ * /metrics) and its machines' active states (for /control/machines and the console's live view).
+ * Keys and shapes live here so both processes agree.
  */
 import type { AccountSnapshot } from './portfolio.js';
 import type { SystemState } from './control.js';
@@ -10,6 +11,7 @@ export const HEARTBEAT_KEY = 'trading:heartbeat';
 export const PORTFOLIO_KEY = 'trading:portfolio';
 export const TRADING_METRICS_KEY = 'trading:metrics';
 export const API_HEARTBEAT_KEY = 'api:heartbeat';
+export const MACHINES_KEY = 'trading:machines';
 
 /**
  * A heartbeat older than this marks its process as stale when the heartbeat does not say how often
@@ -72,4 +74,23 @@ export interface TradingMetricsDocument {
   ts: number;
   /** Prometheus text exposition of the trading process's registry. */
   text: string;
+}
+
+/** The machines whose active states the trading process publishes, by the name the API gives them. */
+export const MACHINE_IDS = ['trading', 'cycle', 'order-manager'] as const;
+export type MachineId = (typeof MACHINE_IDS)[number];
+
+/**
+ * The active states of the root, the current cycle and the order manager: each machine's own
+ * StateNode ids (`trading.control.running.cycling`, `cycle.deciding.sizing`, `oms.mode.accepting`),
+ * ancestors included, so a reader highlights a node without knowing the chart. Written coalesced
+ * (at most one write per ~100 ms), never per transition.
+ */
+export interface MachinesDocument {
+  /** Epoch ms of this write. */
+  ts: number;
+  /** The cycle actor's number, null when no cycle runs. */
+  cycle: number | null;
+  /** `cycle` is [] when no cycle actor exists. */
+  active: Record<MachineId, string[]>;
 }

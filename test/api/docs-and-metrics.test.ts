@@ -42,6 +42,7 @@ describe('docs and metrics', () => {
         'GET /control/mode',
         'GET /control/status',
         'GET /control/events',
+        'GET /control/machines',
         'POST /control/pause',
         'POST /control/resume',
         'POST /control/kill-switch',

@@ -3,13 +3,14 @@
  * Redis), read the way the console reads it: fetch with a stream reader and the bearer key.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { MACHINES_KEY } from '../../src/domain/runtime-documents.js';
 import { openTestApi } from '../support/api.js';
 import type { TestApi } from '../support/api.js';
 import { openSse } from '../support/sse-reader.js';
 import type { SseMessage, SseStream } from '../support/sse-reader.js';
 import { STORE_KINDS } from '../support/stores.js';
 
-const FAST = { tailMs: 20, heartbeatMs: 100, healthMs: 500, keepAliveMs: 15_000 };
+const FAST = { tailMs: 20, heartbeatMs: 100, machinesMs: 50, healthMs: 500, keepAliveMs: 15_000 };
 
 describe.each(STORE_KINDS)('the live event stream (%s store)', (kind) => {
   let api: TestApi | null = null;
@@ -93,6 +94,35 @@ describe.each(STORE_KINDS)('the live event stream (%s store)', (kind) => {
     const controls = audited.filter((m) => m.event === 'control').map((m) => (m.data as { reason: string }).reason);
     expect(controls).toEqual(['two', 'three', 'four']);
     expect(audited.find((m) => m.event === 'command')?.data).toMatchObject({ command_id: 'c-1', status: 'ok' });
+  });
+
+  it('sends a `machines` event when the published machine states change, and the latest in the snapshot', async () => {
+    const { api: t, base } = await start();
+    const s = await connect(base, t.auth);
+    const snapshot = await s.waitFor((m) => m.event === 'snapshot');
+    expect(snapshot.data).toMatchObject({
+      machines: { published_at: null, cycle: null, active: { trading: [], cycle: [], 'order-manager': [] } },
+    });
+    const active = {
+      trading: ['trading', 'trading.control', 'trading.control.paused'],
+      cycle: [],
+      'order-manager': ['oms', 'oms.mode', 'oms.mode.halted', 'oms.work', 'oms.work.idle'],
+    };
+    const ts = Date.UTC(2026, 0, 5, 12, 0, 1);
+    await t.store.kv.set(MACHINES_KEY, { ts, cycle: null, active });
+    const event = await s.waitFor((m) => m.event === 'machines');
+    expect(event.data).toEqual({ published_at: new Date(ts).toISOString(), cycle: null, active });
+    // Sent once per change: the same document read again sends nothing.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(s.messages.filter((m) => m.event === 'machines')).toHaveLength(1);
+    const running = { ...active, trading: ['trading', 'trading.control', 'trading.control.running'] };
+    await t.store.kv.set(MACHINES_KEY, { ts: ts + 100, cycle: 3, active: running });
+    const next = await s.waitFor((m) => m.event === 'machines' && (m.data as { cycle: number | null }).cycle === 3);
+    expect((next.data as { active: unknown }).active).toEqual(running);
+    // A client connecting now gets the latest in its snapshot.
+    const late = await connect(base, t.auth);
+    const lateSnapshot = await late.waitFor((m) => m.event === 'snapshot');
+    expect((lateSnapshot.data as { machines: { cycle: number } }).machines.cycle).toBe(3);
   });
 
   it('refuses a Last-Event-ID it never issued (422)', async () => {

@@ -11,6 +11,8 @@
  *   (decisions, command results, audit entries written by the trading process);
  * - the trading heartbeat: the kv document the trading process publishes, read on one shared timer
  *   and sent when it moved;
+ * - the machines' active states (MACHINES_KEY), likewise on a faster shared timer (the console draws
+ *   transitions from it) and sent when the published document moved;
  * - health: the same check as GET /health on one shared, slower timer, sent when a status changed.
  * The hub starts with its first client and runs until the API closes.
  */
@@ -20,6 +22,8 @@ import type { TradingHeartbeat } from '../../domain/runtime-documents.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import type { Health } from '../health.js';
+import { NOTHING_PUBLISHED, createMachinesReader } from '../statecharts/machines-reader.js';
+import type { MachinesEventData } from '../statecharts/schemas.js';
 import { healthChecker } from '../health.js';
 import type { StreamMessage } from './stream-events.js';
 import { auditMessages, liveMessage } from './stream-events.js';
@@ -34,6 +38,8 @@ export interface HubTimings {
   /** Audit tail for what has no notification (decisions, command results). */
   tailMs: number;
   heartbeatMs: number;
+  /** The machines document: the trading process writes it at most every 100 ms. */
+  machinesMs: number;
   healthMs: number;
   keepAliveMs: number;
 }
@@ -41,6 +47,7 @@ export interface HubTimings {
 export const DEFAULT_HUB_TIMINGS: HubTimings = {
   tailMs: 250,
   heartbeatMs: 1_000,
+  machinesMs: 250,
   healthMs: 5_000,
   keepAliveMs: 15_000,
 };
@@ -61,7 +68,11 @@ export class EventHub {
   private tailAgain = false;
   private lastBeatTs: number | null = null;
   private lastHealthKey = '';
+  private lastMachinesAt: string | null = null;
+  private readonly machines;
   latestHeartbeat: unknown = null;
+  /** The machines' active states last read (nothing published: null time, empty lists). */
+  latestMachines: MachinesEventData = NOTHING_PUBLISHED;
   latestHealth: Health | null = null;
 
   constructor(
@@ -71,6 +82,7 @@ export class EventHub {
     private readonly timings: HubTimings = DEFAULT_HUB_TIMINGS,
   ) {
     this.health = healthChecker(store, clock);
+    this.machines = createMachinesReader(store.kv, log);
   }
 
   get cursor(): number {
@@ -112,7 +124,7 @@ export class EventHub {
   private async begin(): Promise<void> {
     const [head] = await this.store.events.query({ limit: 1 });
     this.cursorSeq = head?.seq ?? 0;
-    await Promise.all([this.readHeartbeat(), this.checkHealth()]);
+    await Promise.all([this.readHeartbeat(), this.readMachines(), this.checkHealth()]);
     if (this.closed) return;
     const every = (ms: number, fn: () => unknown) => {
       const timer = setInterval(fn, ms);
@@ -121,6 +133,7 @@ export class EventHub {
     };
     every(this.timings.tailMs, () => this.tail());
     every(this.timings.heartbeatMs, () => void this.readHeartbeat());
+    every(this.timings.machinesMs, () => void this.readMachines());
     every(this.timings.healthMs, () => void this.checkHealth());
     every(this.timings.keepAliveMs, () => this.each((c) => c.keepAlive()));
     this.unsubscribes.push(
@@ -181,6 +194,18 @@ export class EventHub {
       this.fanOut(liveMessage('heartbeat', data));
     } catch (err) {
       this.log.warn({ err }, 'event stream: reading the trading heartbeat failed');
+    }
+  }
+
+  private async readMachines(): Promise<void> {
+    try {
+      const data = await this.machines.read();
+      if (data.published_at === this.lastMachinesAt) return;
+      this.lastMachinesAt = data.published_at;
+      this.latestMachines = data;
+      this.fanOut(liveMessage('machines', data));
+    } catch (err) {
+      this.log.warn({ err }, 'event stream: reading the machine states failed');
     }
   }
 

@@ -71,6 +71,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = async 
             changed_at: control.changed_at,
           },
           heartbeat: hub.latestHeartbeat,
+          machines: hub.latestMachines,
           health: hub.latestHealth,
           cursor,
           resumed_from: resume === null ? null : header?.trim(),

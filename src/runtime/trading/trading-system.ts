@@ -38,6 +38,7 @@ import { StoreFaultError } from '../../ports/store-errors.js';
 import type { LeaseGrant } from '../../ports/trading-lease.js';
 import { startBackground } from './background.js';
 import { holderName, takeTradingLease } from './ownership.js';
+import { startMachinesPublisher } from './machines-publisher.js';
 import { createTradingParts } from './trading-parts.js';
 import { continueReplay, openMarketFeed, openSyntheticFeed } from './market-feed.js';
 import type { TradingConfig } from './trading-config.js';
@@ -54,7 +55,10 @@ export interface TradingSystemDeps {
   timers?: NonNullable<ActorOptions<typeof tradingMachine>['clock']>;
   /** The market feed (tests, simulations); opened from MARKET_DATA when omitted. Closed by `stop()` either way. */
   feed?: MarketFeed;
-  /** Command polling and heartbeat timers (real time); off in simulated-clock tests. */
+  /**
+   * Command polling, heartbeat timers and the machines' published states (all real time); off in
+   * simulated-clock runs (`tcs simulate`, tests), which drive everything themselves.
+   */
   backgroundTimers?: boolean;
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
   /** What this process remembers of its store (its latch); nothing on a first start. */
@@ -153,6 +157,7 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
   const strategyNames = strategies.map((s) => s.name);
   events.emit(eventLine.sessionStarted(config.executionMode, strategyNames));
   actor.start();
+  const machines = deps.backgroundTimers === false ? null : startMachinesPublisher({ actor, kv, clock, log });
   // Started halted: cancel what rests and say so, as any halt does.
   if (halt) actor.send({ type: 'safety.halt', reason: halt.reason });
   parts.syncControl(await control.read());
@@ -176,6 +181,7 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
       await settled().catch((err: unknown) => log.warn({ err }, 'stopping while a step is still running'));
       actor.send({ type: 'session.stop' });
       actor.stop();
+      await machines?.stop();
       await parts.publisher.heartbeat(true).catch(() => {});
       await parts.publisher.metrics().catch(() => {});
       await feed.close?.().catch((err: unknown) => log.warn({ err }, 'market feed did not close'));

@@ -111,7 +111,7 @@ describe('tcs trade --inspect', () => {
     expect(all).not.toContain(secret); // … and the key that signed them never left the process
     expect(proc.stderr()).not.toMatch(/carried a secret/); // nor was one there to redact
     expect(proc.stderr()).not.toMatch(/no Stately inspector/);
-  });
+  }, 90_000); // bounded by its own waits (30–60 s); a loaded machine needs more than the default 20 s
 
   it('with no inspector listening: one warning naming the URL, and trading goes on as without the flag', async () => {
     const url = `ws://127.0.0.1:${await closedPort()}`;
@@ -138,5 +138,5 @@ describe('tcs trade --inspect', () => {
 
     await proc.stop('SIGTERM');
     expect(await proc.exited).toEqual({ code: 0, signal: null });
-  });
+  }, 90_000); // bounded by its own waits (30–60 s); a loaded machine needs more than the default 20 s
 });

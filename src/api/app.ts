@@ -19,6 +19,7 @@ import { installErrorHandlers } from './errors.js';
 import { installJsonParser } from './json-parser.js';
 import { metricsPlugin } from './metrics.js';
 import { rateLimitPlugin } from './rate-limit.js';
+import { consoleDataRoutes } from './routes/console-data.js';
 import { controlRoutes } from './routes/control.js';
 import type { EventStreamOptions } from './routes/events.js';
 import { eventRoutes } from './routes/events.js';
@@ -86,6 +87,7 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
     });
     await secured.register(eventRoutes, { prefix: '/control', store: deps.store, clock, ...deps.eventStream });
     await secured.register(reportRoutes, { prefix: '/reports', events: deps.store.events });
+    await secured.register(consoleDataRoutes, { store: deps.store, plane, instruments: deps.instruments, clock });
   });
 }
 

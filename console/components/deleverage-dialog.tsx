@@ -25,7 +25,9 @@ export function DeleverageDialog({ c, open, onClose }: { c: ConsoleState; open: 
   const loadPreview = async () => {
     if (!valid) return;
     try {
-      setPreview(await c.api.get<DeleveragePreview>('/control/deleverage/preview', { symbol: chosen, reduce_pct: share }));
+      setPreview(
+        await c.api.get<DeleveragePreview>('/control/deleverage/preview', { symbol: chosen, reduce_pct: share }),
+      );
     } catch (err) {
       c.fail(err);
     }

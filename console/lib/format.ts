@@ -56,17 +56,6 @@ export function utc(iso: string | null | undefined): string {
   return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** How long ago, coarse: "4 s ago", "3 min ago", "2 h ago". */
-export function ago(iso: string | null | undefined, now: number): string {
-  if (!iso) return NONE;
-  const ms = now - new Date(iso).getTime();
-  if (!Number.isFinite(ms)) return NONE;
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  return `${Math.floor(s / 3600)} h ago`;
-}
-
 /**
  * A `datetime-local` input's value (no zone; the console labels those inputs UTC) → ISO 8601 for
  * the API's since/until, or undefined when empty or unreadable.

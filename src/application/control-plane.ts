@@ -139,7 +139,10 @@ export class ControlPlane {
    * What deleverage would prepare right now, from the same portfolio and rule, without auditing or
    * queuing anything: the console shows it before the operator confirms.
    */
-  async previewDeleverage(symbol: string, reducePct: number): Promise<ControlOutcome<DeleveragePreview, UnknownSymbol>> {
+  async previewDeleverage(
+    symbol: string,
+    reducePct: number,
+  ): Promise<ControlOutcome<DeleveragePreview, UnknownSymbol>> {
     const planned = await this.planDeleverage(symbol, reducePct);
     if (!planned.ok) return planned;
     const plan = planned.value;
@@ -151,7 +154,10 @@ export class ControlPlane {
     return { ok: true, value: { symbol, reduce_pct: reducePct, position_qty: plan.position_qty, order, message } };
   }
 
-  private async planDeleverage(symbol: string, reducePct: number): Promise<ControlOutcome<DeleveragePlan, UnknownSymbol>> {
+  private async planDeleverage(
+    symbol: string,
+    reducePct: number,
+  ): Promise<ControlOutcome<DeleveragePlan, UnknownSymbol>> {
     const instrument = this.bySymbol.get(symbol);
     if (!instrument) return unknownSymbol(symbol);
     const portfolio = await this.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY);

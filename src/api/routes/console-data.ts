@@ -59,7 +59,8 @@ export const consoleDataRoutes: FastifyPluginAsyncTypebox<ConsoleDataOptions> = 
       schema: {
         tags: ['control'],
         summary: 'What POST /control/deleverage would prepare now (read-only: nothing queued or audited)',
-        description: 'The same rule and portfolio as POST /control/deleverage; the trading process caps it to the live position.',
+        description:
+          'The same rule and portfolio as POST /control/deleverage; the trading process caps it to the live position.',
         security,
         querystring: Type.Object(
           {
@@ -71,7 +72,8 @@ export const consoleDataRoutes: FastifyPluginAsyncTypebox<ConsoleDataOptions> = 
         response: { 200: DeleveragePreviewSchema, ...protectedErrors },
       },
     },
-    async (request, reply) => answer(reply, await plane.previewDeleverage(request.query.symbol, request.query.reduce_pct)),
+    async (request, reply) =>
+      answer(reply, await plane.previewDeleverage(request.query.symbol, request.query.reduce_pct)),
   );
 
   // A burst of callers (several consoles signing in) shares one re-hash of the chain.

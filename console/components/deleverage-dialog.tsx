@@ -83,7 +83,7 @@ export function DeleverageDialog({ c, open, onClose }: { c: ConsoleState; open: 
       {preview ? (
         <div class="preview" data-testid="deleverage-preview" aria-live="polite">
           <p>
-            Position {qty(preview.position_qty)} {preview.symbol}. {preview.message}
+            Position {qty(preview.position_qty)} {preview.symbol}: {preview.message}
           </p>
           {preview.order ? (
             <table>

@@ -25,6 +25,8 @@ export interface E2e {
   t: TestStore;
   proc: RunningProcess;
   base: string;
+  /** The API key the processes were started with (the console's sign-in needs it). */
+  key: string;
   /** Starts (again) `tcs start` with extra arguments; returns the API's base URL. */
   start(extra?: string[]): Promise<string>;
   lines(): Array<{ event: string; cycle?: number } & Record<string, unknown>>;
@@ -41,7 +43,8 @@ export interface E2e {
   close(): Promise<void>;
 }
 
-export async function openE2e(kind: StoreKind): Promise<E2e> {
+/** `env` adds to or overrides the e2e settings (e.g. a strategy or order style). */
+export async function openE2e(kind: StoreKind, extraEnv: Record<string, string> = {}): Promise<E2e> {
   const dir = mkdtempSync(join(tmpdir(), 'tcs-e2e-'));
   const t = await openTestStore(kind);
   const key = generateKey();
@@ -56,11 +59,13 @@ export async function openE2e(kind: StoreKind): Promise<E2e> {
     HEARTBEAT_MS: '200',
     // A healthy store must not miss its deadline on a loaded CI machine (the fault tests set their own).
     STORE_TIMEOUT_MS: '3000',
+    ...extraEnv,
   };
   const e: E2e = {
     t,
     proc: undefined as unknown as RunningProcess,
     base: '',
+    key,
     async start(extra = []) {
       e.proc = startTcs(['start', ...extra], env, dir);
       const [, base] = await e.proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);

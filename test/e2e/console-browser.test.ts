@@ -37,6 +37,26 @@ describe('operator console in Chromium', () => {
   const portfolio = () => e.t.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY);
   const btcPosition = async () => (await portfolio())?.positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
 
+  /**
+   * Makes the strategy place a resting order and holds it: the always-long strategy buys only while
+   * below its target position, so halve the position (over HTTP), then pause the moment its passive
+   * buy rests (no cycle while paused, so no fill). Tries again if it filled before the pause landed.
+   */
+  const holdRestingOrders = async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const reduce = await e.call('POST', '/control/deleverage', { symbol: 'BTCUSDT', reduce_pct: 0.5 });
+      expect(reduce.status).toBe(200);
+      await vi.waitFor(async () => expect((await portfolio())?.openOrders.length ?? 0).toBeGreaterThan(0), {
+        timeout: 15_000,
+        interval: 20,
+      });
+      expect((await e.call('POST', '/control/pause', { reason: 'hold the resting orders' })).status).toBe(200);
+      if (((await portfolio())?.openOrders.length ?? 0) > 0) return;
+      expect((await e.call('POST', '/control/resume')).status).toBe(200);
+    }
+    throw new Error('no order stayed resting across a pause in 5 attempts');
+  };
+
   it('signs in, follows cycles, pauses, cancels, deleverages, resumes and kills', async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const requested: string[] = [];
@@ -111,8 +131,9 @@ describe('operator console in Chromium', () => {
 
     // Cancel-all for BTCUSDT (the picker; Escape closes a dialog without acting first).
     await page.getByRole('button', { name: 'Cancel orders…' }).click();
+    await page.getByTestId('cancel-dialog').waitFor({ state: 'visible', timeout: 5_000 });
     await page.keyboard.press('Escape');
-    expect(await page.getByTestId('cancel-dialog').isVisible()).toBe(false);
+    await page.getByTestId('cancel-dialog').waitFor({ state: 'hidden', timeout: 5_000 });
     await page.getByRole('button', { name: 'Cancel orders…' }).click();
     await page.getByLabel('Symbols').selectOption('BTCUSDT');
     await shot('cancel-all');
@@ -166,8 +187,12 @@ describe('operator console in Chromium', () => {
     expect(['ok', 'degraded']).toContain(health);
     await page.getByText(/Audit chain: intact/).waitFor({ timeout: 10_000 });
 
-    // The kill switch: orders rest again; the confirmation needs a reason; then killed, none resting.
-    await page.getByTestId('order-row').first().waitFor({ timeout: 15_000 });
+    // The kill switch, with orders resting: passive orders rest until the market reaches them, which
+    // can be the next cycle, so hold them with a pause as soon as one rests (no cycle, no fill).
+    await holdRestingOrders();
+    await stateIs('paused');
+    await page.getByTestId('order-row').first().waitFor({ timeout: 10_000 });
+    // The confirmation needs a reason; then killed, and nothing rests.
     await page.getByRole('button', { name: 'Kill switch…' }).click();
     const kill = page.getByRole('button', { name: 'Kill trading' });
     expect(await kill.isDisabled()).toBe(true);

@@ -46,6 +46,7 @@ export interface ConsoleState {
 }
 
 let nextMessageId = 1;
+const INFO_MESSAGE_MS = 20_000;
 
 export function useConsole(key: string, signOut: (why?: string) => void): ConsoleState {
   const api = useMemo(() => new Api(key), [key]);
@@ -61,10 +62,16 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
   const [messages, setMessages] = useState<Message[]>([]);
   const lastCycle = useRef<number | null>(null);
 
-  const say = useCallback((kind: Message['kind'], text: string) => {
-    setMessages((list) => [...list.slice(-4), { id: nextMessageId++, kind, text }]);
-  }, []);
   const dismiss = useCallback((id: number) => setMessages((list) => list.filter((m) => m.id !== id)), []);
+  // Errors stay until dismissed; confirmations fade after a while so the area does not fill up.
+  const say = useCallback(
+    (kind: Message['kind'], text: string) => {
+      const id = nextMessageId++;
+      setMessages((list) => [...list.slice(-3), { id, kind, text }]);
+      if (kind === 'info') setTimeout(() => dismiss(id), INFO_MESSAGE_MS);
+    },
+    [dismiss],
+  );
   const fail = useCallback(
     (err: unknown) => {
       if (err instanceof ApiError && err.unauthorized) return signOut(REFUSED_KEY);
@@ -145,6 +152,8 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
         case 'control':
           setStatus(data as unknown as ControlStatus);
           refreshAccount();
+          // A state change is a moment to re-check the chain it was just appended to.
+          void verifyAudit();
           return;
         case 'heartbeat': {
           const beat = data as unknown as Heartbeat;
@@ -177,7 +186,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           return;
       }
     },
-    [refreshAccount, say, setStatus],
+    [refreshAccount, say, setStatus, verifyAudit],
   );
 
   useEffect(() => {

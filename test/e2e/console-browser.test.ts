@@ -77,6 +77,8 @@ describe('operator console in Chromium', () => {
     let step = 0;
     const shot = async (name: string) => {
       const path = `${ARTIFACTS}/${String(++step).padStart(2, '0')}-${name}.png`;
+      // From the top, so the sticky banner is where a reader expects it in a full-page image.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path, fullPage: true });
       if (process.env.CONSOLE_DOC_SCREENSHOTS === '1' && DOC_SHOTS.has(name)) {
         copyFileSync(path, `docs/images/console-${name}.png`);

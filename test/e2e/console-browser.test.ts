@@ -78,7 +78,7 @@ describe('operator console in Chromium', () => {
     const shot = async (name: string) => {
       const path = `${ARTIFACTS}/${String(++step).padStart(2, '0')}-${name}.png`;
       // From the top, so the sticky banner is where a reader expects it in a full-page image.
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
       await page.screenshot({ path, fullPage: true });
       if (process.env.CONSOLE_DOC_SCREENSHOTS === '1' && DOC_SHOTS.has(name)) {
         copyFileSync(path, `docs/images/console-${name}.png`);
@@ -96,7 +96,7 @@ describe('operator console in Chromium', () => {
     expectedFailure = /status of 401/;
     await page.getByRole('button', { name: 'Sign in' }).click();
     expect(await text(page.getByTestId('sign-in-error'))).toBe('That key was refused');
-    expect(await page.evaluate(() => sessionStorage.getItem('tcs.apiKey'))).toBeNull();
+    expect(await page.evaluate("sessionStorage.getItem('tcs.apiKey')")).toBeNull();
     await shot('wrong-key');
     expectedFailure = null;
 
@@ -104,7 +104,7 @@ describe('operator console in Chromium', () => {
     await page.getByLabel('API key').fill(e.key);
     await page.getByLabel('API key').press('Enter');
     await stateIs('running');
-    expect(await page.evaluate(() => sessionStorage.getItem('tcs.apiKey'))).toBe(e.key);
+    expect(await page.evaluate("sessionStorage.getItem('tcs.apiKey')")).toBe(e.key);
     await vi.waitFor(async () => expect(await cycleOnScreen()).toBeGreaterThan(0), WAIT);
     const firstCycle = await cycleOnScreen();
     await vi.waitFor(async () => expect(await cycleOnScreen()).toBeGreaterThanOrEqual(firstCycle + 2), WAIT);
@@ -211,7 +211,7 @@ describe('operator console in Chromium', () => {
     // Sign out forgets the key.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('tcs.apiKey'))).toBeNull();
+    expect(await page.evaluate("sessionStorage.getItem('tcs.apiKey')")).toBeNull();
 
     const origin = new URL(e.base).origin;
     expect(requested.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);

@@ -103,6 +103,21 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     [api, fail],
   );
 
+  // The stream sends health only when a status changes; the figures in it (heartbeat age, entries)
+  // are refreshed with each new cycle, at most every few seconds.
+  const refreshHealth = useMemo(
+    () =>
+      coalesce(async () => {
+        try {
+          const res = await fetch('/health', { headers: api.headers(), cache: 'no-store' });
+          setHealth((await res.json()) as Health);
+        } catch {
+          // The stream's health events and the next cycle try again; /health itself is what failed.
+        }
+      }, 3_000),
+    [api],
+  );
+
   const verifyAudit = useCallback(async () => {
     try {
       setAudit(await api.get<AuditVerification>('/reports/audit-chain'));
@@ -161,6 +176,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           if (beat.cycle !== lastCycle.current) {
             lastCycle.current = beat.cycle;
             refreshAccount();
+            refreshHealth();
           }
           return;
         }
@@ -186,7 +202,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           return;
       }
     },
-    [refreshAccount, say, setStatus, verifyAudit],
+    [refreshAccount, refreshHealth, say, setStatus, verifyAudit],
   );
 
   useEffect(() => {

@@ -24,7 +24,7 @@ export function Account({ account }: { account: AccountData | null }) {
       <dl class="figures">
         <Figure label="NAV" value={money(account?.nav)} testId="nav" />
         <Figure label="Peak NAV" value={money(account?.peak_nav)} />
-        <Figure label="Drawdown" value={pct(account?.drawdown)} testId="drawdown" />
+        <Figure label="Drawdown" value={pct(account?.drawdown, 3)} testId="drawdown" />
         <Figure label="Leverage (gross / NAV)" value={ratio(account?.leverage)} testId="leverage" />
         <Figure label="Gross exposure" value={money(account?.gross_exposure)} />
         <Figure label="Margin used" value={money(account?.margin_used)} testId="margin" />

@@ -9,7 +9,7 @@
  * skips, when Chromium cannot start.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
-import type { Browser, ConsoleMessage, Locator, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
 import type { PortfolioDocument } from '../../src/domain/runtime-documents.js';

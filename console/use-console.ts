@@ -147,6 +147,11 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     }
   }, [api, fail]);
 
+  // Active states from the stream (snapshot or `machines` event) onto the trees GET /control/machines gave.
+  const applyMachines = useCallback((event: MachinesEvent) => {
+    setMachines((doc) => (doc && doc !== 'unavailable' ? applyMachinesEvent(doc, event) : doc));
+  }, []);
+
   const onEvent = useCallback(
     (event: SseEvent) => {
       let data: Record<string, unknown>;
@@ -157,10 +162,16 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
       }
       switch (event.event) {
         case 'snapshot': {
-          const snap = data as { control: ControlStatus; heartbeat: Heartbeat | null; health: Health | null };
+          const snap = data as {
+            control: ControlStatus;
+            heartbeat: Heartbeat | null;
+            health: Health | null;
+            machines?: MachinesEvent | null;
+          };
           setStatus(snap.control);
           if (snap.heartbeat) setHeartbeat(snap.heartbeat);
           if (snap.health) setHealth(snap.health);
+          if (snap.machines?.active) applyMachines(snap.machines);
           refreshAccount();
           return;
         }
@@ -194,15 +205,13 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           refreshAccount();
           return;
         case 'machines':
-          setMachines((doc) =>
-            doc && doc !== 'unavailable' ? applyMachinesEvent(doc, data as unknown as MachinesEvent) : doc,
-          );
+          applyMachines(data as unknown as MachinesEvent);
           return;
         default:
           return;
       }
     },
-    [refreshAccount, refreshHealth, say, setStatus, verifyAudit],
+    [applyMachines, refreshAccount, refreshHealth, say, setStatus, verifyAudit],
   );
 
   useEffect(() => {

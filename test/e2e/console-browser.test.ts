@@ -180,11 +180,14 @@ describe('operator console in Chromium', () => {
     expect(guards).toMatch(/\bpass\b|\bfail\b/);
     await shot('decision');
 
-    // Machines: the live view, or a plain "unavailable" where the API has no machine route.
-    await page
-      .getByText(/machine view unavailable|Published|not published/)
-      .first()
-      .waitFor({ timeout: 10_000 });
+    // Machines: the live view with the root's active state highlighted, or a plain "unavailable"
+    // where the API has no machine route (a 404, which the page handles without a console error).
+    const machinesShown = page.locator('[data-testid=machines-unavailable], [data-testid=machine-trading]');
+    await machinesShown.first().waitFor({ timeout: 10_000 });
+    if (await page.getByTestId('machine-trading').isVisible()) {
+      const root = page.locator('[data-testid=machine-trading] [data-state-id="trading.running"][data-active=true]');
+      await root.waitFor({ timeout: 10_000 });
+    }
     const health = await text(page.getByTestId('health-status'));
     expect(['ok', 'degraded']).toContain(health);
     await page.getByText(/Audit chain: intact/).waitFor({ timeout: 10_000 });

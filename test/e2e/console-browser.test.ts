@@ -185,7 +185,8 @@ describe('operator console in Chromium', () => {
     const machinesShown = page.locator('[data-testid=machines-unavailable], [data-testid=machine-trading]');
     await machinesShown.first().waitFor({ timeout: 10_000 });
     if (await page.getByTestId('machine-trading').isVisible()) {
-      const root = page.locator('[data-testid=machine-trading] [data-state-id="trading.running"][data-active=true]');
+      // "running" is nested under the root's own regions (e.g. trading.control.running): match by key.
+      const root = page.locator('[data-testid=machine-trading] li[data-active=true][data-state-id$=".running"]');
       await root.waitFor({ timeout: 10_000 });
     }
     const health = await text(page.getByTestId('health-status'));

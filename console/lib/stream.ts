@@ -11,6 +11,8 @@ export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'refused' | 
 
 export interface StreamOptions {
   key: string;
+  /** The stream's address; the page's own origin by default. */
+  url?: string;
   signal: AbortSignal;
   onEvent(event: SseEvent): void;
   onStatus(status: StreamStatus): void;
@@ -26,7 +28,13 @@ const wait = (ms: number, signal: AbortSignal) =>
   });
 
 /** Runs until aborted or refused. */
-export async function runStream({ key, signal, onEvent, onStatus }: StreamOptions): Promise<void> {
+export async function runStream({
+  key,
+  url = '/control/events',
+  signal,
+  onEvent,
+  onStatus,
+}: StreamOptions): Promise<void> {
   let lastEventId = '';
   let delay = MIN_DELAY_MS;
   onStatus('connecting');
@@ -35,7 +43,7 @@ export async function runStream({ key, signal, onEvent, onStatus }: StreamOption
     try {
       const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: 'text/event-stream' };
       if (lastEventId) headers['last-event-id'] = lastEventId;
-      const res = await fetch('/control/events', { headers, signal, cache: 'no-store' });
+      const res = await fetch(url, { headers, signal, cache: 'no-store' });
       if (res.status === 401) {
         onStatus('refused');
         return;

@@ -43,7 +43,7 @@ export async function runStream({
     try {
       const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: 'text/event-stream' };
       if (lastEventId) headers['last-event-id'] = lastEventId;
-      const res = await fetch(url, { headers, signal, cache: 'no-store' });
+      const res = await fetch(url, { headers, signal });
       if (res.status === 401) {
         onStatus('refused');
         return;

@@ -5,7 +5,8 @@
  * in a tight loop. A 401 anywhere signs the operator out with "That key was refused".
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Api, ApiError, REFUSED_KEY } from './lib/api.js';
+import { Api } from './lib/api.js';
+import { ApiError, REFUSED_KEY } from './lib/api-errors.js';
 import { mergePoints, navPoint } from './lib/chart-points.js';
 import type { NavPoint } from './lib/chart-points.js';
 import { applyMachinesEvent } from './lib/machines.js';

@@ -4,7 +4,8 @@
  * not shown on screen or in a screenshot.
  */
 import { useState } from 'preact/hooks';
-import { Api, ApiError } from '../lib/api.js';
+import { Api } from '../lib/api.js';
+import { ApiError } from '../lib/api-errors.js';
 
 export function SignIn({ onSignedIn, notice }: { onSignedIn(key: string): void; notice: string | null }) {
   const [key, setKey] = useState('');

@@ -2,37 +2,9 @@
  * Calls to the API from the console. The key goes only in the Authorization header, never in a URL
  * or a log line. Failures become an ApiError carrying the API's standard error body (code and
  * message, src/api/errors.ts) so the page can show what the API said; a 401 is told apart because
- * it means the key itself was refused.
+ * it means the key itself was refused (api-errors.ts).
  */
-
-export const REFUSED_KEY = 'That key was refused';
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-
-  get unauthorized(): boolean {
-    return this.status === 401;
-  }
-}
-
-/** The API's error body `{statusCode, code, error, message}`, or what can be said without it. */
-export function errorFromBody(status: number, body: unknown): ApiError {
-  if (status === 401) return new ApiError(401, 'UNAUTHORIZED', REFUSED_KEY);
-  if (typeof body === 'object' && body !== null) {
-    const b = body as Record<string, unknown>;
-    const code = typeof b.code === 'string' ? b.code : `HTTP_${status}`;
-    const message = typeof b.message === 'string' ? b.message : `the API answered ${status}`;
-    return new ApiError(status, code, message);
-  }
-  return new ApiError(status, `HTTP_${status}`, `the API answered ${status}`);
-}
+import { ApiError, errorFromBody } from './api-errors.js';
 
 export type Query = Record<string, string | number | undefined>;
 

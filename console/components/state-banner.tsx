@@ -30,16 +30,18 @@ export function StateBanner({ status, heartbeat, stream }: Props) {
       data-state={state}
       data-epoch={status ? String(status.epoch) : ''}
       aria-label="System state"
-      aria-live="polite"
     >
-      <span class="state-word">{state.toUpperCase()}</span>
-      <span>
-        epoch <strong data-testid="epoch">{status?.epoch ?? '—'}</strong>
+      {/* Only the state change is announced to screen readers, not every cycle's tick. */}
+      <span class="state-change" aria-live="polite">
+        <span class="state-word">{state.toUpperCase()}</span>
+        <span>
+          epoch <strong data-testid="epoch">{status?.epoch ?? '—'}</strong>
+        </span>
+        <span>
+          since <time dateTime={status?.changed_at}>{utc(status?.changed_at)}</time>
+        </span>
+        <span class="reason">reason: {status?.reason ?? '—'}</span>
       </span>
-      <span>
-        since <time dateTime={status?.changed_at}>{utc(status?.changed_at)}</time>
-      </span>
-      <span class="reason">reason: {status?.reason ?? '—'}</span>
       <span>
         cycle <strong data-testid="cycle">{heartbeat?.cycle ?? '—'}</strong>
       </span>

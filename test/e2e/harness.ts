@@ -43,8 +43,7 @@ export interface E2e {
   close(): Promise<void>;
 }
 
-/** `env` adds to or overrides the e2e settings (e.g. a strategy or order style). */
-export async function openE2e(kind: StoreKind, extraEnv: Record<string, string> = {}): Promise<E2e> {
+export async function openE2e(kind: StoreKind): Promise<E2e> {
   const dir = mkdtempSync(join(tmpdir(), 'tcs-e2e-'));
   const t = await openTestStore(kind);
   const key = generateKey();
@@ -59,7 +58,6 @@ export async function openE2e(kind: StoreKind, extraEnv: Record<string, string> 
     HEARTBEAT_MS: '200',
     // A healthy store must not miss its deadline on a loaded CI machine (the fault tests set their own).
     STORE_TIMEOUT_MS: '3000',
-    ...extraEnv,
   };
   const e: E2e = {
     t,

@@ -19,6 +19,8 @@ RUN npm ci && npm cache clean --force
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY machines ./machines
+# The operator console's sources: the build bundles them into dist/console, which the API serves at /.
+COPY console ./console
 RUN npm run build \
  && rm dist/.tsbuildinfo \
  && npm prune --omit=dev \

@@ -19,7 +19,7 @@ const LAYERS = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'var/**', 'docs/**', 'coverage/**', 'dist/**', 'runs/**'] },
+  { ignores: ['node_modules/**', 'var/**', 'docs/**', 'coverage/**', 'dist/**', 'runs/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

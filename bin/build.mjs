@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Compiles src/ and machines/ to dist/ (tsconfig.build.json, incremental, with source maps) and
-// stamps the build. `node bin/build.mjs --if-stale` builds only when dist/ is missing or any .ts
-// under src/ or machines/ (or a tsconfig) is newer than the stamp, and says nothing otherwise: it
-// runs on `npm ci` (prepare), before `npm start` and before the tests, all without a network.
-import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+// Compiles src/ and machines/ to dist/ (tsconfig.build.json, incremental, with source maps),
+// bundles the operator console (console/, Preact + lightweight-charts) with esbuild into
+// dist/console/, and stamps the build. `node bin/build.mjs --if-stale` builds only when dist/ is
+// missing or any source under src/, machines/ or console/ (or a tsconfig) is newer than the stamp,
+// and says nothing otherwise: it runs on `npm ci` (prepare), before `npm start` and before the
+// tests, all without a network.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -13,8 +15,13 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = join(ROOT, 'dist', '.build-stamp');
 const BUILD_INFO = join(ROOT, 'dist', '.tsbuildinfo');
 const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
-const SOURCE_DIRS = ['src', 'machines'];
-const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
+const CONSOLE_SRC = join(ROOT, 'console');
+const CONSOLE_OUT = join(ROOT, 'dist', 'console');
+const CONSOLE_PAGE = join(CONSOLE_OUT, 'index.html');
+const SOURCE_DIRS = ['src', 'machines', 'console'];
+/** Every file type the build reads: TypeScript for tsc and esbuild, the console's page and styles. */
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.css', '.html'];
+const CONFIGS = ['tsconfig.json', 'tsconfig.build.json', 'console/tsconfig.json', 'package-lock.json'];
 
 function say(message) {
   process.stderr.write(`tcs build: ${message}\n`);
@@ -28,7 +35,7 @@ function newestInput() {
     const base = join(ROOT, dir);
     if (!existsSync(base)) continue;
     for (const entry of readdirSync(base, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith('.ts'))
+      if (entry.isFile() && SOURCE_EXTENSIONS.some((ext) => entry.name.endsWith(ext)))
         newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
     }
   }
@@ -40,7 +47,7 @@ function newestInput() {
 }
 
 function staleReason() {
-  if (!existsSync(STAMP) || !existsSync(MAIN)) return 'no build yet';
+  if (!existsSync(STAMP) || !existsSync(MAIN) || !existsSync(CONSOLE_PAGE)) return 'no build yet';
   const newest = newestInput();
   if (newest !== null && newest > statSync(STAMP).mtimeMs) return 'sources changed since the last build';
   return null;
@@ -55,7 +62,7 @@ if (ifStale) {
   }
   const reason = staleReason();
   if (reason === null) process.exit(0);
-  say(`${reason}: compiling src/ and machines/ to dist/`);
+  say(`${reason}: compiling src/ and machines/ and bundling console/ to dist/`);
 }
 
 let tsc;
@@ -79,6 +86,46 @@ if (result.status !== 0) {
   say(`tsc failed (${result.signal ?? `exit ${result.status}`}); dist/ is not up to date`);
   process.exit(result.status || 1);
 }
+await bundleConsole();
 writeFileSync(STAMP, `${startedAt.toISOString()}\n`);
 utimesSync(STAMP, startedAt, startedAt);
 if (ifStale) say('done');
+
+/**
+ * The operator console: one ES module (Preact, lightweight-charts and the console's code, minified,
+ * with a source map), its stylesheet and its page, all local, so the API serves it without a
+ * network. Licence comments of the bundled packages go to app.js.LEGAL.txt beside it.
+ */
+async function bundleConsole() {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    say('esbuild is not installed (a production-only install?); run `npm ci` to get it, then `npm run build`');
+    process.exit(1);
+  }
+  rmSync(CONSOLE_OUT, { recursive: true, force: true });
+  mkdirSync(CONSOLE_OUT, { recursive: true });
+  try {
+    await esbuild.build({
+      entryPoints: { app: join(CONSOLE_SRC, 'main.tsx'), styles: join(CONSOLE_SRC, 'styles.css') },
+      outdir: CONSOLE_OUT,
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: ['chrome111', 'firefox115', 'safari16.4'],
+      minify: true,
+      sourcemap: true,
+      legalComments: 'external',
+      jsx: 'automatic',
+      jsxImportSource: 'preact',
+      tsconfig: join(CONSOLE_SRC, 'tsconfig.json'),
+      define: { 'process.env.NODE_ENV': '"production"' },
+      logLevel: 'warning',
+    });
+  } catch (err) {
+    say(`bundling the console failed: ${err.message}`);
+    process.exit(1);
+  }
+  copyFileSync(join(CONSOLE_SRC, 'index.html'), CONSOLE_PAGE);
+}

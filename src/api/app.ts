@@ -3,7 +3,8 @@
  * The API process (runtime/api-process.ts) creates the instance, registers this plugin and listens;
  * tests and benches do the same through create-api.ts. Wrapped with fastify-plugin so its error
  * handler, 404 handler, parsers and validator apply to the instance it is registered into.
- * Public routes at the root; /control and /reports inside one scope guarded by bearer auth.
+ * Public routes (and the operator console's page at /) at the root; /control and /reports inside
+ * one scope guarded by bearer auth.
  */
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -14,11 +15,13 @@ import { systemClock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { authPlugin } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
+import { consoleAssetsDir, consolePlugin } from './console/console-plugin.js';
 import { docsPlugin } from './docs.js';
 import { installErrorHandlers } from './errors.js';
 import { installJsonParser } from './json-parser.js';
 import { metricsPlugin } from './metrics.js';
 import { rateLimitPlugin } from './rate-limit.js';
+import { consoleDataRoutes } from './routes/console-data.js';
 import { controlRoutes } from './routes/control.js';
 import type { EventStreamOptions } from './routes/events.js';
 import { eventRoutes } from './routes/events.js';
@@ -39,6 +42,8 @@ export interface ApiDeps {
   version?: string;
   /** Timers and per-client bounds of GET /control/events (defaults in src/api/events/). */
   eventStream?: Pick<EventStreamOptions, 'timings' | 'limits'>;
+  /** The operator console's built assets; default dist/console of this checkout, null for none. */
+  consoleRoot?: string | null;
 }
 
 /** A pino logger to use as is, `true` for Fastify's own (Authorization redacted), `false` for none. */
@@ -71,6 +76,7 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   await app.register(rateLimitPlugin);
 
   await app.register(publicRoutes, { store: deps.store, clock });
+  await app.register(consolePlugin, { root: deps.consoleRoot === undefined ? consoleAssetsDir() : deps.consoleRoot });
 
   const plane = new ControlPlane(deps.store, deps.instruments, clock, (r) =>
     app.metrics.controlCalls.inc({ event: r.event.type, outcome: r.outcome }),
@@ -88,6 +94,7 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
     await secured.register(machineRoutes, { prefix: '/control', kv: deps.store.kv });
     await secured.register(eventRoutes, { prefix: '/control', store: deps.store, clock, ...deps.eventStream });
     await secured.register(reportRoutes, { prefix: '/reports', events: deps.store.events });
+    await secured.register(consoleDataRoutes, { store: deps.store, plane, instruments: deps.instruments, clock });
   });
 }
 

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ControlApplyResult, ControlEvent, ControlRecord } from '../domain/control.js';
 import { cancelInstructionsFor, planDeleverage } from '../domain/instructions.js';
+import type { DeleveragePlan } from '../domain/instructions.js';
 import type { Instrument } from '../domain/market.js';
 import { PORTFOLIO_KEY } from '../domain/runtime-documents.js';
 import type { PortfolioDocument } from '../domain/runtime-documents.js';
@@ -15,6 +16,7 @@ import type { Store } from '../ports/store.js';
 import type {
   CancelAllResult,
   ControlOutcome,
+  DeleveragePreview,
   DeleverageResult,
   KillResult,
   StateConflict,
@@ -112,11 +114,9 @@ export class ControlPlane {
     reducePct: number,
     actor: string,
   ): Promise<ControlOutcome<DeleverageResult, UnknownSymbol>> {
-    const instrument = this.bySymbol.get(symbol);
-    if (!instrument) return unknownSymbol(symbol);
-    const portfolio = await this.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY);
-    const position = portfolio?.positions.find((p) => p.symbol === symbol);
-    const plan = planDeleverage(instrument, position, reducePct);
+    const planned = await this.planDeleverage(symbol, reducePct);
+    if (!planned.ok) return planned;
+    const plan = planned.value;
     const base = { action: 'deleverage', symbol, reduce_pct: reducePct, position_qty: plan.position_qty } as const;
     if (plan.kind === 'nothing') {
       const details = { symbol, reduce_pct: reducePct, command_id: null, message: plan.message };
@@ -133,6 +133,36 @@ export class ControlPlane {
     });
     const message = `reduce-only ${plan.order.side} ${plan.order.qty} ${symbol} queued for the trading process`;
     return { ok: true, value: { ...base, order: plan.order, command_id: id, message } };
+  }
+
+  /**
+   * What deleverage would prepare right now, from the same portfolio and rule, without auditing or
+   * queuing anything: the console shows it before the operator confirms.
+   */
+  async previewDeleverage(
+    symbol: string,
+    reducePct: number,
+  ): Promise<ControlOutcome<DeleveragePreview, UnknownSymbol>> {
+    const planned = await this.planDeleverage(symbol, reducePct);
+    if (!planned.ok) return planned;
+    const plan = planned.value;
+    const order = plan.kind === 'order' ? plan.order : null;
+    const message =
+      plan.kind === 'order'
+        ? `would queue a reduce-only ${plan.order.side} ${plan.order.qty} ${symbol} (market)`
+        : plan.message;
+    return { ok: true, value: { symbol, reduce_pct: reducePct, position_qty: plan.position_qty, order, message } };
+  }
+
+  private async planDeleverage(
+    symbol: string,
+    reducePct: number,
+  ): Promise<ControlOutcome<DeleveragePlan, UnknownSymbol>> {
+    const instrument = this.bySymbol.get(symbol);
+    if (!instrument) return unknownSymbol(symbol);
+    const portfolio = await this.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY);
+    const position = portfolio?.positions.find((p) => p.symbol === symbol);
+    return { ok: true, value: planDeleverage(instrument, position, reducePct) };
   }
 
   private audit(call: string, actor: string, details: Record<string, unknown>, symbol: string | null = null) {

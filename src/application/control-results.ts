@@ -49,3 +49,6 @@ export interface DeleverageResult {
   command_id: string | null;
   message: string;
 }
+
+/** A deleverage as it would be prepared now; nothing queued, nothing audited. */
+export type DeleveragePreview = Omit<DeleverageResult, 'action' | 'command_id'>;

@@ -49,6 +49,9 @@ describe('docs and metrics', () => {
         'POST /control/cancel-all',
         'POST /control/deleverage',
         'GET /reports/decisions',
+        'GET /control/portfolio',
+        'GET /control/deleverage/preview',
+        'GET /reports/audit-chain',
       ].sort(),
     );
     for (const [path, ops] of Object.entries(doc.paths)) {

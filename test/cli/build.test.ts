@@ -1,8 +1,9 @@
 /**
  * bin/build.mjs, which `npm ci` (prepare), `npm start` (prestart) and the test setup run with
  * --if-stale: it compiles when there is no build or a source is newer than the last build's stamp,
- * and otherwise does nothing. Run on a small copy of the layout (its own src/, tsconfigs and a link
- * to this repository's node_modules for TypeScript), so the real dist/ is never touched.
+ * and otherwise does nothing; it also bundles the operator console (console/ → dist/console/). Run
+ * on a small copy of the layout (its own src/, console/, tsconfigs and a link to this repository's
+ * node_modules for TypeScript, esbuild and Preact), so the real dist/ is never touched.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -24,6 +25,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** A console entry: Preact's render and JSX, as the real one, so the bundle needs both resolved. */
+const CONSOLE_MAIN = (text: string) => `import { render } from 'preact';\nrender(<p>${text}</p>, document.body);\n`;
+
 // Each test runs the TypeScript compiler once or twice over the whole project: tens of seconds on a
 // loaded 2-core CI machine, so the default 20 s test timeout is too short for what is not a speed test.
 describe('bin/build.mjs', { timeout: 90_000 }, () => {
@@ -34,7 +38,7 @@ describe('bin/build.mjs', { timeout: 90_000 }, () => {
 
   function layout(): void {
     dir = mkdtempSync(join(tmpdir(), 'tcs-build-'));
-    for (const sub of ['bin', 'src/cli', 'machines']) mkdirSync(join(dir, sub), { recursive: true });
+    for (const sub of ['bin', 'src/cli', 'machines', 'console']) mkdirSync(join(dir, sub), { recursive: true });
     copyFileSync(join(ROOT, 'bin/build.mjs'), join(dir, 'bin/build.mjs'));
     copyFileSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
     copyFileSync(join(ROOT, 'tsconfig.build.json'), join(dir, 'tsconfig.build.json'));
@@ -42,6 +46,10 @@ describe('bin/build.mjs', { timeout: 90_000 }, () => {
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     writeFileSync(join(dir, 'src/cli/main.ts'), 'export const answer: number = 41;\n');
     writeFileSync(join(dir, 'machines/m.ts'), 'export const m = 1;\n');
+    copyFileSync(join(ROOT, 'console/tsconfig.json'), join(dir, 'console/tsconfig.json'));
+    writeFileSync(join(dir, 'console/main.tsx'), CONSOLE_MAIN('console 41'));
+    writeFileSync(join(dir, 'console/styles.css'), 'body { margin: 0; }\n');
+    writeFileSync(join(dir, 'console/index.html'), '<!doctype html><script type="module" src="/app.js"></script>\n');
   }
 
   /** Runs the build; resolves with its exit status and everything it printed (tsc: stdout, ours: stderr). */
@@ -71,6 +79,29 @@ describe('bin/build.mjs', { timeout: 90_000 }, () => {
       output: expect.stringContaining('sources changed since the last build: compiling'),
     });
     expect(readFileSync(join(dir, 'dist/src/cli/main.js'), 'utf8')).toContain('answer = 42');
+  });
+
+  it('bundles the console with Preact into dist/console, and rebuilds when a console source changes', () => {
+    layout();
+    expect(build('--if-stale').status).toBe(0);
+    const bundle = () => readFileSync(join(dir, 'dist/console/app.js'), 'utf8');
+    expect(bundle()).toContain('console 41');
+    expect(readFileSync(join(dir, 'dist/console/index.html'), 'utf8')).toContain('/app.js');
+    expect(existsSync(join(dir, 'dist/console/styles.css'))).toBe(true);
+    // No import is left for the browser to resolve: Preact is inside the bundle.
+    expect(bundle()).not.toMatch(/from\s*["']preact/);
+    expect(build('--if-stale')).toEqual({ status: 0, output: '' });
+
+    writeFileSync(join(dir, 'console/main.tsx'), CONSOLE_MAIN('console 42'));
+    const later = new Date(statSync(join(dir, 'dist/.build-stamp')).mtime.getTime() + 5000);
+    utimesSync(join(dir, 'console/main.tsx'), later, later);
+    expect(build('--if-stale').output).toContain('sources changed since the last build');
+    expect(bundle()).toContain('console 42');
+
+    // A page deleted from dist/ is a missing build, as a missing compiled entry point is.
+    rmSync(join(dir, 'dist/console'), { recursive: true });
+    expect(build('--if-stale').output).toContain('no build yet');
+    expect(existsSync(join(dir, 'dist/console/index.html'))).toBe(true);
   });
 
   it('rebuilds from scratch when the compiled entry point is gone', () => {

@@ -25,6 +25,8 @@ export interface E2e {
   t: TestStore;
   proc: RunningProcess;
   base: string;
+  /** The API key the processes were started with (the console's sign-in needs it). */
+  key: string;
   /** Starts (again) `tcs start` with extra arguments; returns the API's base URL. */
   start(extra?: string[]): Promise<string>;
   lines(): Array<{ event: string; cycle?: number } & Record<string, unknown>>;
@@ -61,6 +63,7 @@ export async function openE2e(kind: StoreKind): Promise<E2e> {
     t,
     proc: undefined as unknown as RunningProcess,
     base: '',
+    key,
     async start(extra = []) {
       e.proc = startTcs(['start', ...extra], env, dir);
       const [, base] = await e.proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);

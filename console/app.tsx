@@ -1,0 +1,66 @@
+/**
+ * The console's shell: the sign-in page until a key is accepted, then the banner, the controls and
+ * the panels. Signing out (or a key refused mid-session) clears the key from sessionStorage.
+ */
+import { useCallback, useState } from 'preact/hooks';
+import { Account } from './components/account.js';
+import { Controls } from './components/controls.js';
+import { Decisions } from './components/decisions.js';
+import { HealthPanel } from './components/health.js';
+import { Machines } from './components/machines.js';
+import { Messages } from './components/messages.js';
+import { NavChart } from './components/nav-chart.js';
+import { SignIn } from './components/sign-in.js';
+import { StateBanner } from './components/state-banner.js';
+import { clearKey, loadKey, saveKey } from './lib/session.js';
+import { useConsole } from './use-console.js';
+
+function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): void }) {
+  const c = useConsole(apiKey, signOut);
+  return (
+    <>
+      <header class="top">
+        <h1>Trading Control Service</h1>
+        <StateBanner status={c.status} heartbeat={c.heartbeat} stream={c.stream} />
+        <button type="button" onClick={() => signOut()}>
+          Sign out
+        </button>
+      </header>
+      <Messages messages={c.messages} dismiss={c.dismiss} />
+      <main class="grid">
+        <Controls c={c} />
+        <Account account={c.account} />
+        <NavChart points={c.nav} />
+        <HealthPanel c={c} />
+        <Machines c={c} />
+        <Decisions c={c} />
+      </main>
+      <footer>
+        Charts: TradingView Lightweight Charts™ (Apache-2.0). Times in UTC. API reference at <a href="/docs">/docs</a>.
+      </footer>
+    </>
+  );
+}
+
+export function App() {
+  const [key, setKey] = useState<string | null>(loadKey);
+  const [notice, setNotice] = useState<string | null>(null);
+  const signOut = useCallback((why?: string) => {
+    clearKey();
+    setNotice(why ?? null);
+    setKey(null);
+  }, []);
+  if (!key) {
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(k) => {
+          saveKey(k);
+          setNotice(null);
+          setKey(k);
+        }}
+      />
+    );
+  }
+  return <Console key={key} apiKey={key} signOut={signOut} />;
+}

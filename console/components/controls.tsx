@@ -1,0 +1,58 @@
+/**
+ * The operator's actions: pause and resume at once (both reversible), and the three that act on the
+ * venue behind a confirmation: the kill switch (needs a reason), cancel-all (all symbols or one)
+ * and deleverage (previewed first). Each answer is shown in the message area.
+ */
+import { useState } from 'preact/hooks';
+import type { ConsoleState } from '../use-console.js';
+import type { ControlStatus } from '../lib/types.js';
+import { CancelAllDialog } from './cancel-all-dialog.js';
+import { DeleverageDialog } from './deleverage-dialog.js';
+import { KillDialog } from './kill-dialog.js';
+
+type Open = 'kill' | 'cancel' | 'deleverage' | null;
+
+export function Controls({ c }: { c: ConsoleState }) {
+  const [open, setOpen] = useState<Open>(null);
+  const [busy, setBusy] = useState(false);
+  const state = c.status?.state;
+
+  const transition = async (verb: 'pause' | 'resume') => {
+    setBusy(true);
+    try {
+      const result = await c.api.post<ControlStatus & { changed: boolean }>(`/control/${verb}`, {});
+      c.setStatus(result);
+      c.say('info', result.changed ? `${verb}d: now ${result.state}` : `already ${result.state}`);
+    } catch (err) {
+      c.fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="panel controls" aria-labelledby="controls-title">
+      <h2 id="controls-title">Controls</h2>
+      <div class="buttons">
+        <button type="button" onClick={() => transition('pause')} disabled={busy || state !== 'running'}>
+          Pause
+        </button>
+        <button type="button" onClick={() => transition('resume')} disabled={busy || state !== 'paused'}>
+          Resume
+        </button>
+        <button type="button" onClick={() => setOpen('cancel')}>
+          Cancel orders…
+        </button>
+        <button type="button" onClick={() => setOpen('deleverage')}>
+          Deleverage…
+        </button>
+        <button type="button" class="danger" onClick={() => setOpen('kill')}>
+          Kill switch…
+        </button>
+      </div>
+      <KillDialog c={c} open={open === 'kill'} onClose={() => setOpen(null)} />
+      <CancelAllDialog c={c} open={open === 'cancel'} onClose={() => setOpen(null)} />
+      <DeleverageDialog c={c} open={open === 'deleverage'} onClose={() => setOpen(null)} />
+    </section>
+  );
+}

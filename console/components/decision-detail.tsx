@@ -1,0 +1,77 @@
+/**
+ * One decision: every signal with its weight, score and whether it was selected (and why), then each
+ * proposed order's risk verdict with every guard's value, limit and verdict.
+ */
+import { num, utc } from '../lib/format.js';
+import type { DecisionEntry } from '../lib/types.js';
+
+const direction = (d: number) => (d > 0 ? 'long' : d < 0 ? 'short' : 'flat');
+
+export function DecisionDetail({ entry }: { entry: DecisionEntry }) {
+  const d = entry.decision;
+  const signals = d.signals ?? [];
+  return (
+    <article class="detail" data-testid="decision-detail" aria-label={`Decision of cycle ${d.cycle ?? entry.seq}`}>
+      <h3>
+        Cycle {d.cycle ?? '—'} · {utc(entry.at)} · epoch {d.epoch ?? '—'} · {d.outcome ?? '—'}
+        {d.error ? ` · ${d.error}` : ''}
+      </h3>
+      <table>
+        <caption>Signals ({signals.length})</caption>
+        <thead>
+          <tr>
+            <th scope="col">Agent</th>
+            <th scope="col">Symbol</th>
+            <th scope="col">Direction</th>
+            <th scope="col">Confidence</th>
+            <th scope="col">Weight</th>
+            <th scope="col">Score</th>
+            <th scope="col">Selected</th>
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          {signals.map((s, i) => (
+            <tr key={i} class={s.selected ? 'selected' : ''}>
+              <td>{s.agent}</td>
+              <td>{s.symbol}</td>
+              <td>{direction(s.direction)}</td>
+              <td>{num(s.confidence, 3)}</td>
+              <td>{num(s.weight, 3)}</td>
+              <td>{num(s.score, 3)}</td>
+              <td>{s.selected ? 'selected' : 'no'}</td>
+              <td>{s.reason ?? s.rationale ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {(d.risk ?? []).map((r) => (
+        <table key={r.client_order_id} data-testid="guards">
+          <caption>
+            Risk for {r.symbol} order {r.client_order_id}: {r.approved ? 'approved' : 'rejected'}
+            {r.reduce_only ? ' (reduce-only)' : ''}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Guard</th>
+              <th scope="col">Value</th>
+              <th scope="col">Limit</th>
+              <th scope="col">Verdict</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.guards.map((g) => (
+              <tr key={g.guard} class={g.passed ? 'pass' : 'fail'}>
+                <th scope="row">{g.guard}</th>
+                <td>{num(g.value)}</td>
+                <td>{num(g.limit)}</td>
+                <td>{g.passed ? 'pass' : `fail${g.code ? ` (${g.code})` : ''}`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
+      {(d.risk ?? []).length === 0 ? <p class="note">No order was proposed in this cycle.</p> : null}
+    </article>
+  );
+}

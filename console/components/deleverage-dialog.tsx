@@ -1,0 +1,117 @@
+/**
+ * Deleverage in two steps: preview the reduce-only order the API would prepare now (same rule and
+ * portfolio as the real call, nothing queued), then send it. Changing the symbol or the share
+ * discards the preview, so what is sent is what was shown.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { ConsoleState } from '../use-console.js';
+import { qty } from '../lib/format.js';
+import type { DeleveragePreview } from '../lib/types.js';
+import { Dialog } from './dialog.js';
+
+export function DeleverageDialog({ c, open, onClose }: { c: ConsoleState; open: boolean; onClose(): void }) {
+  const symbols = c.account?.symbols ?? [];
+  const withPosition = c.account?.positions.find((p) => p.qty !== 0)?.symbol;
+  const [symbol, setSymbol] = useState('');
+  const [percent, setPercent] = useState('50');
+  const [preview, setPreview] = useState<DeleveragePreview | null>(null);
+  const [busy, setBusy] = useState(false);
+  const chosen = symbol || withPosition || symbols[0]?.symbol || '';
+  const share = Number(percent) / 100;
+  const valid = chosen !== '' && share > 0 && share <= 1;
+
+  useEffect(() => setPreview(null), [chosen, percent, open]);
+
+  const loadPreview = async () => {
+    if (!valid) return;
+    try {
+      setPreview(
+        await c.api.get<DeleveragePreview>('/control/deleverage/preview', { symbol: chosen, reduce_pct: share }),
+      );
+    } catch (err) {
+      c.fail(err);
+    }
+  };
+  const confirm = async () => {
+    if (!preview?.order) return;
+    setBusy(true);
+    try {
+      const result = await c.api.post<{ message: string }>('/control/deleverage', {
+        symbol: preview.symbol,
+        reduce_pct: preview.reduce_pct,
+      });
+      c.say('info', result.message);
+      onClose();
+    } catch (err) {
+      c.fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      open={open}
+      title="Deleverage a position"
+      confirm="Send deleverage"
+      busy={busy}
+      canConfirm={preview?.order != null}
+      onConfirm={confirm}
+      onClose={onClose}
+      testId="deleverage-dialog"
+    >
+      <label for="deleverage-symbol">Symbol</label>
+      <select id="deleverage-symbol" value={chosen} onChange={(e) => setSymbol(e.currentTarget.value)}>
+        {symbols.map((s) => (
+          <option key={s.symbol} value={s.symbol}>
+            {s.symbol}
+          </option>
+        ))}
+      </select>
+      <label for="deleverage-pct">Reduce by (% of the position, 1–100)</label>
+      <input
+        id="deleverage-pct"
+        type="number"
+        min={1}
+        max={100}
+        step="any"
+        value={percent}
+        onInput={(e) => setPercent(e.currentTarget.value)}
+      />
+      <button type="button" onClick={loadPreview} disabled={!valid}>
+        Preview order
+      </button>
+      {preview ? (
+        <div class="preview" data-testid="deleverage-preview" aria-live="polite">
+          <p>
+            Position {qty(preview.position_qty)} {preview.symbol}: {preview.message}
+          </p>
+          {preview.order ? (
+            <table>
+              <caption>Prepared reduce-only order</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Symbol</th>
+                  <th scope="col">Side</th>
+                  <th scope="col">Qty</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Reduce-only</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <td>{preview.order.symbol}</td>
+                  <td>{preview.order.side}</td>
+                  <td>{qty(preview.order.qty)}</td>
+                  <td>{preview.order.type}</td>
+                  <td>yes</td>
+                </tr>
+              </tbody>
+            </table>
+          ) : null}
+        </div>
+      ) : (
+        <p>Preview the order before sending it.</p>
+      )}
+    </Dialog>
+  );
+}

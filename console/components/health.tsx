@@ -1,0 +1,73 @@
+/**
+ * Health of each component (store, event store, trading process) as GET /health reports it, kept
+ * current by the stream's `health` events, and the audit chain's verification, re-run on request.
+ */
+import { useState } from 'preact/hooks';
+import type { ConsoleState } from '../use-console.js';
+import { utc } from '../lib/format.js';
+
+function Row({ name, status, detail }: { name: string; status: string; detail: string }) {
+  return (
+    <tr class={`status-${status}`}>
+      <th scope="row">{name}</th>
+      <td data-testid={`health-${name.replace(/\s+/g, '-')}`}>{status}</td>
+      <td>{detail}</td>
+    </tr>
+  );
+}
+
+export function HealthPanel({ c }: { c: ConsoleState }) {
+  const [checking, setChecking] = useState(false);
+  const h = c.health;
+  const store = h?.components.store;
+  const events = h?.components.event_store;
+  const trading = h?.components.trading_process;
+  const audit = c.audit;
+  const verify = async () => {
+    setChecking(true);
+    await c.verifyAudit();
+    setChecking(false);
+  };
+  return (
+    <section class="panel health" aria-labelledby="health-title">
+      <h2 id="health-title">Health</h2>
+      <p>
+        Overall <strong data-testid="health-status">{h?.status ?? '—'}</strong>, checked {utc(h?.checked_at)}
+      </p>
+      <table>
+        <caption>Components</caption>
+        <thead>
+          <tr>
+            <th scope="col">Component</th>
+            <th scope="col">Status</th>
+            <th scope="col">Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          <Row
+            name="store"
+            status={store?.status ?? '—'}
+            detail={`${store?.kind ?? ''}${store?.latency_ms != null ? `, ${store.latency_ms} ms` : ''}${store?.reason ? `, ${store.reason}` : ''}`}
+          />
+          <Row name="event store" status={events?.status ?? '—'} detail={`${events?.entries ?? '—'} entries`} />
+          <Row
+            name="trading process"
+            status={trading?.status ?? '—'}
+            detail={`heartbeat ${trading?.heartbeat_age_ms ?? '—'} ms old, last cycle ${trading?.last_cycle ?? '—'}, ${trading?.mode ?? ''}`}
+          />
+        </tbody>
+      </table>
+      <p data-testid="audit-status" data-ok={audit ? String(audit.ok) : ''}>
+        Audit chain:{' '}
+        {audit === null
+          ? 'not checked yet'
+          : audit.ok
+            ? `intact, ${audit.count} entries (checked ${utc(audit.checked_at)})`
+            : `BROKEN at entry ${audit.first_bad?.seq}: ${audit.first_bad?.reason}`}{' '}
+        <button type="button" onClick={verify} disabled={checking}>
+          {checking ? 'Verifying…' : 'Verify now'}
+        </button>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * The kill switch's confirmation: it asks for a reason (recorded in the audit trail) and says what
+ * the switch does and that only a manual restart undoes it.
+ */
+import { useState } from 'preact/hooks';
+import type { ConsoleState } from '../use-console.js';
+import type { ControlStatus } from '../lib/types.js';
+import { Dialog } from './dialog.js';
+
+interface KillResult {
+  action: 'killed';
+  reason: string;
+  cancel_instructions: { tool: string; symbol: string }[];
+}
+
+export function KillDialog({ c, open, onClose }: { c: ConsoleState; open: boolean; onClose(): void }) {
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    if (!reason.trim()) return;
+    setBusy(true);
+    try {
+      const result = await c.api.post<KillResult>('/control/kill-switch', { reason: reason.trim() });
+      c.setStatus(await c.api.get<ControlStatus>('/control/status'));
+      c.say('info', `killed: cancels queued for ${result.cancel_instructions.map((i) => i.symbol).join(', ')}`);
+      setReason('');
+      onClose();
+    } catch (err) {
+      c.fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      open={open}
+      title="Pull the kill switch"
+      confirm="Kill trading"
+      danger
+      busy={busy}
+      canConfirm={reason.trim().length > 0}
+      onConfirm={confirm}
+      onClose={onClose}
+      testId="kill-dialog"
+    >
+      <p>
+        Stops trading at once: the cycle in flight is stopped, nothing more is submitted and every resting order is
+        cancelled. Only a manual restart (<code>npm start -- --reset-kill --reason …</code>) ends it.
+      </p>
+      <label for="kill-reason">Reason (required, recorded in the audit trail)</label>
+      <input
+        id="kill-reason"
+        name="reason"
+        required
+        maxLength={500}
+        value={reason}
+        onInput={(e) => setReason(e.currentTarget.value)}
+        autoComplete="off"
+      />
+    </Dialog>
+  );
+}

@@ -24,6 +24,7 @@ interface Entry {
 const BENCHMARKS: Entry[] = [
   { file: 'api-status.bench.ts', deadlineMs: 180_000 },
   { file: 'stream-clients.bench.ts', deadlineMs: 180_000 },
+  { file: 'console-latency.bench.ts', deadlineMs: 180_000 },
   { file: 'transition.bench.ts', deadlineMs: 300_000 },
   { file: 'kill-latency.bench.ts', deadlineMs: 480_000 },
   { file: 'health-outage.bench.ts', deadlineMs: 180_000 },

@@ -1,11 +1,12 @@
 /**
  * EventStore over the `events` table: chained appends (one IMMEDIATE transaction each), indexed
  * newest-first queries, and verification that re-hashes the chain and holds its tail against the
- * `event_head` row, all from a single read snapshot.
+ * `event_head` row (from one snapshot of the head, page by page, yielding between pages).
  */
 import { ChainWalk } from '../../domain/chain-walk.js';
-import type { ChainHead } from '../../domain/chain-walk.js';
+import type { ChainProblem } from '../../domain/chain-walk.js';
 import type { AuditEvent, ChainVerification, EventQuery, EventStore, NewAuditEvent } from '../../ports/event-store.js';
+import { setImmediate as yieldTurn } from 'node:timers/promises';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './connection.js';
 import { headReader, rowToEvent } from './event-chain.js';
@@ -15,10 +16,13 @@ import type { FileIdentity } from './file-identity.js';
 
 type QueryStatement = Statement<Array<string | number>, EventRow>;
 
+/** Entries re-hashed between two turns of the event loop while verifying (a few ms each). */
+const VERIFY_PAGE = 500;
+
 export class SqliteEventStore implements EventStore {
   private readonly queries = new Map<string, QueryStatement>();
   private readonly appendTx: (event: NewAuditEvent) => AuditEvent;
-  private readonly verifyTx: () => ChainVerification;
+  private readonly verifyWalk: () => Promise<ChainVerification>;
   private readonly countStmt;
 
   constructor(
@@ -29,21 +33,37 @@ export class SqliteEventStore implements EventStore {
     const tx = db.transaction((event: NewAuditEvent) => appendChained(event));
     this.appendTx = (event) => tx.immediate(event);
     this.countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM events');
-    const all = db.prepare<[], EventRow>(
-      'SELECT seq, at, kind, symbol, body, prev_hash, hash FROM events ORDER BY seq',
+    const page = db.prepare<[number, number], EventRow>(
+      'SELECT seq, at, kind, symbol, body, prev_hash, hash FROM events WHERE seq > ? AND seq <= ? ORDER BY seq',
+    );
+    const firstBeyond = db.prepare<[number], EventRow>(
+      'SELECT seq, at, kind, symbol, body, prev_hash, hash FROM events WHERE seq > ? ORDER BY seq LIMIT 1',
     );
     const readHead = headReader(db);
-    // A deferred transaction pins one snapshot (from its first read on), so the head, the count and
-    // the rows are of one instant and a concurrent append cannot make them disagree.
-    // Read before iterating: better-sqlite3 allows no other statement while an iterator is open.
-    const verify = db.transaction((): ChainVerification => {
+    // One deferred transaction pins one snapshot for the head, the count and the first entry beyond
+    // the head, so a concurrent append cannot make them disagree. Entries at or below the head are
+    // written once and never change (a change is what verify exists to find), so they are then read
+    // page by page outside it, yielding between pages: the process keeps serving while it walks.
+    const start = db.transaction(() => {
       const head = readHead();
       const count = this.countStmt.get()?.n ?? 0;
+      return { head, count, beyond: head === undefined ? undefined : firstBeyond.get(head.seq) };
+    });
+    this.verifyWalk = async () => {
+      const { head, count, beyond } = start.deferred();
       if (head === undefined)
         return { ok: false, count, firstBad: { seq: Math.max(count, 1), reason: 'the chain head record is missing' } };
-      return verifyRows(all.iterate(), count, head);
-    });
-    this.verifyTx = () => verify.deferred();
+      const walk = new ChainWalk(head);
+      for (let from = 0; from === 0 || from < head.seq; from += VERIFY_PAGE) {
+        if (from > 0) await yieldTurn();
+        // The first page starts below seq 1 too: a row slipped in at seq 0 or below is found, not skipped.
+        const after = from === 0 ? Number.MIN_SAFE_INTEGER : from;
+        const problem = walkRows(walk, page.all(after, Math.min(from + VERIFY_PAGE, head.seq)));
+        if (problem) return { ok: false, count, firstBad: problem };
+      }
+      const problem = (beyond ? walkRows(walk, [beyond]) : null) ?? walk.end();
+      return problem ? { ok: false, count, firstBad: problem } : { ok: true, count, head: head.hash };
+    };
   }
 
   async append(event: NewAuditEvent): Promise<AuditEvent> {
@@ -61,8 +81,8 @@ export class SqliteEventStore implements EventStore {
     return stmt.all(...built.params).map(rowToEvent);
   }
 
-  async verify(): Promise<ChainVerification> {
-    return this.verifyTx();
+  verify(): Promise<ChainVerification> {
+    return this.verifyWalk();
   }
 
   async count(): Promise<number> {
@@ -70,20 +90,17 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-/** Walks rows in seq order against the head; `count` is the number of rows in the trail either way. */
-function verifyRows(rows: Iterable<EventRow>, count: number, head: ChainHead): ChainVerification {
-  const walk = new ChainWalk(head);
+/** Feeds rows (in seq order) to the walk; the first problem, or null. */
+function walkRows(walk: ChainWalk, rows: readonly EventRow[]): ChainProblem | null {
   for (const row of rows) {
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(row.body) as Record<string, unknown>;
     } catch {
-      const firstBad = walk.gapBefore(row.seq) ?? { seq: row.seq, reason: 'body is not valid JSON' };
-      return { ok: false, count, firstBad };
+      return walk.gapBefore(row.seq) ?? { seq: row.seq, reason: 'body is not valid JSON' };
     }
     const problem = walk.next({ ...row, body });
-    if (problem) return { ok: false, count, firstBad: problem };
+    if (problem) return problem;
   }
-  const problem = walk.end();
-  return problem ? { ok: false, count, firstBad: problem } : { ok: true, count, head: head.hash };
+  return null;
 }

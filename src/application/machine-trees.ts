@@ -53,3 +53,15 @@ export function machineViews(): readonly MachineView[] {
   ];
   return views;
 }
+
+/** Every state node id of each machine, to judge a published document against. */
+export function knownStateIds(): Record<MachineId, Set<string>> {
+  const ids = (node: StateTreeNode, into: Set<string>): Set<string> => {
+    into.add(node.id);
+    for (const child of node.children) ids(child, into);
+    return into;
+  };
+  const out = {} as Record<MachineId, Set<string>>;
+  for (const view of machineViews()) out[view.id] = ids(view.root, new Set());
+  return out;
+}

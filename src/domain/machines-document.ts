@@ -3,16 +3,28 @@
  * whatever a store holds under MACHINES_KEY, so it checks the shape instead of trusting it. A
  * document that is not what the trading process writes (another version, a hand edit, a torn
  * value) is refused as a whole: showing half a chart as if it were the truth would mislead more
- * than showing none.
+ * than showing none. Lists are bounded, and with the machines' own ids given every id must be one
+ * of them, once: the document reaches every stream client in each snapshot, so a flood of ids would
+ * outgrow their buffers.
  */
 import { MACHINE_IDS } from './runtime-documents.js';
 import type { MachineId, MachinesDocument } from './runtime-documents.js';
 
-const isStringArray = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string');
+/** More active nodes than any of the three machines has (the largest has a few dozen states). */
+export const MAX_ACTIVE_IDS = 256;
+const MAX_ID_LENGTH = 200;
 
-/** The document when it has exactly the published shape, otherwise null. */
-export function parseMachinesDocument(value: unknown): MachinesDocument | null {
+/** Each machine's state node ids. */
+export type KnownStateIds = Readonly<Record<MachineId, ReadonlySet<string>>>;
+
+const isIdList = (value: unknown, known: ReadonlySet<string> | undefined): value is string[] =>
+  Array.isArray(value) &&
+  value.length <= MAX_ACTIVE_IDS &&
+  value.every((item) => typeof item === 'string' && item.length <= MAX_ID_LENGTH && (known?.has(item) ?? true)) &&
+  (known === undefined || new Set(value).size === value.length);
+
+/** The document when it has exactly the published shape (and only `known` ids, when given), otherwise null. */
+export function parseMachinesDocument(value: unknown, known?: KnownStateIds): MachinesDocument | null {
   if (typeof value !== 'object' || value === null) return null;
   const { ts, cycle, active } = value as Record<string, unknown>;
   if (typeof ts !== 'number' || !Number.isFinite(ts) || ts < 0) return null;
@@ -21,7 +33,7 @@ export function parseMachinesDocument(value: unknown): MachinesDocument | null {
   const out = {} as Record<MachineId, string[]>;
   for (const id of MACHINE_IDS) {
     const states = (active as Record<string, unknown>)[id];
-    if (!isStringArray(states)) return null;
+    if (!isIdList(states, known?.[id])) return null;
     out[id] = [...states];
   }
   return { ts, cycle, active: out };

@@ -33,4 +33,22 @@ describe('parseMachinesDocument', () => {
     const extra = { ...good, active: { ...good.active, other: ['x'] } };
     expect(Object.keys(parseMachinesDocument(extra)!.active)).toEqual(['trading', 'cycle', 'order-manager']);
   });
+
+  it("with the machines' own ids given, refuses an id they do not have, a repeated one, and a flood", () => {
+    // Found in review: 200,000 ids were accepted; the snapshot then outgrew every stream client's
+    // buffer and each console was dropped on connect, again and again.
+    const known = {
+      trading: new Set(['trading', 'trading.control']),
+      cycle: new Set(['cycle', 'cycle.loading']),
+      'order-manager': new Set(['oms']),
+    };
+    expect(parseMachinesDocument(good, known)).toEqual(good);
+    const foreign = { ...good, active: { ...good.active, trading: ['trading', 'trading.elsewhere'] } };
+    expect(parseMachinesDocument(foreign, known)).toBeNull();
+    const repeated = { ...good, active: { ...good.active, trading: ['trading', 'trading'] } };
+    expect(parseMachinesDocument(repeated, known)).toBeNull();
+    const flood = { ...good, active: { ...good.active, cycle: Array.from({ length: 200_000 }, (_, i) => `s${i}`) } };
+    expect(parseMachinesDocument(flood, known)).toBeNull();
+    expect(parseMachinesDocument(flood)).toBeNull(); // bounded even without the ids
+  });
 });

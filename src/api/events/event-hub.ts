@@ -70,6 +70,8 @@ export class EventHub {
   private lastHealthKey = '';
   private lastMachinesAt: string | null = null;
   private readonly machines;
+  /** Watchers whose last read failed: each says so once per outage, and once when it works again. */
+  private readonly failing = new Set<string>();
   latestHeartbeat: unknown = null;
   /** The machines' active states last read (nothing published: null time, empty lists). */
   latestMachines: MachinesEventData = NOTHING_PUBLISHED;
@@ -150,7 +152,10 @@ export class EventHub {
       return;
     }
     this.tailing = this.readNew()
-      .catch((err: unknown) => this.log.warn({ err }, 'event stream: reading the audit trail failed'))
+      .then(
+        () => this.worked('reading the audit trail'),
+        (err: unknown) => this.failed('reading the audit trail', err),
+      )
       .finally(() => {
         this.tailing = null;
         if (this.tailAgain) {
@@ -178,6 +183,7 @@ export class EventHub {
   private async readHeartbeat(): Promise<void> {
     try {
       const beat = await this.store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY);
+      this.worked('reading the trading heartbeat');
       if (beat === null || beat.ts === this.lastBeatTs) return;
       this.lastBeatTs = beat.ts;
       const data = {
@@ -193,25 +199,27 @@ export class EventHub {
       this.latestHeartbeat = data;
       this.fanOut(liveMessage('heartbeat', data));
     } catch (err) {
-      this.log.warn({ err }, 'event stream: reading the trading heartbeat failed');
+      this.failed('reading the trading heartbeat', err);
     }
   }
 
   private async readMachines(): Promise<void> {
     try {
       const data = await this.machines.read();
+      this.worked('reading the machine states');
       if (data.published_at === this.lastMachinesAt) return;
       this.lastMachinesAt = data.published_at;
       this.latestMachines = data;
       this.fanOut(liveMessage('machines', data));
     } catch (err) {
-      this.log.warn({ err }, 'event stream: reading the machine states failed');
+      this.failed('reading the machine states', err);
     }
   }
 
   private async checkHealth(): Promise<void> {
     try {
       const { body } = await this.health.check();
+      this.worked('the health check');
       const c = body.components;
       const key = [body.status, body.state, c.store.status, c.event_store.status, c.trading_process.status].join();
       this.latestHealth = body;
@@ -219,8 +227,18 @@ export class EventHub {
       this.lastHealthKey = key;
       this.fanOut(liveMessage('health', body));
     } catch (err) {
-      this.log.warn({ err }, 'event stream: the health check failed');
+      this.failed('the health check', err);
     }
+  }
+
+  private failed(what: string, err: unknown): void {
+    if (this.failing.has(what)) return;
+    this.failing.add(what);
+    this.log.warn({ err }, `event stream: ${what} failed; retrying quietly until it works again`);
+  }
+
+  private worked(what: string): void {
+    if (this.failing.delete(what)) this.log.info(`event stream: ${what} works again`);
   }
 
   private fanOut(message: StreamMessage): void {

@@ -104,13 +104,23 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     [api, fail],
   );
 
+  // A new decision reloads the first page of decisions; at short cycle intervals at most once a second.
+  const refreshDecisions = useMemo(
+    () =>
+      coalesce(async () => {
+        setDecisionsTick((n) => n + 1);
+      }, 1_000),
+    [],
+  );
+
   // The stream sends health only when a status changes; the figures in it (heartbeat age, entries)
   // are refreshed with each new cycle, at most every few seconds.
   const refreshHealth = useMemo(
     () =>
       coalesce(async () => {
         try {
-          const res = await fetch('/health', { headers: api.headers(), cache: 'no-store' });
+          // Public: the key is not sent where it is not needed.
+          const res = await fetch('/health', { cache: 'no-store' });
           setHealth((await res.json()) as Health);
         } catch {
           // The stream's health events and the next cycle try again; /health itself is what failed.
@@ -179,8 +189,8 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
         case 'control':
           setStatus(data as unknown as ControlStatus);
           refreshAccount();
-          // A state change is a moment to re-check the chain it was just appended to.
-          void verifyAudit();
+          // The chain is re-checked on sign-in and on "Verify now" only: a check re-reads the whole
+          // trail, and every open console reacting to every change would multiply that cost.
           return;
         case 'heartbeat': {
           const beat = data as unknown as Heartbeat;
@@ -196,7 +206,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           setHealth(data as unknown as Health);
           return;
         case 'decision':
-          setDecisionsTick((n) => n + 1);
+          refreshDecisions();
           return;
         case 'fill':
           refreshAccount();
@@ -212,7 +222,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           return;
       }
     },
-    [applyMachines, refreshAccount, refreshHealth, say, setStatus, verifyAudit],
+    [applyMachines, refreshAccount, refreshDecisions, refreshHealth, say, setStatus],
   );
 
   useEffect(() => {

@@ -1,12 +1,13 @@
 /**
  * Deleverage in two steps: preview the reduce-only order the API would prepare now (same rule and
  * portfolio as the real call, nothing queued), then send it. Changing the symbol or the share
- * discards the preview, so what is sent is what was shown.
+ * discards the preview. The API plans the order again when the send arrives; when a fill in between
+ * made it differ from the preview, the console says so plainly and the message stays.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleState } from '../use-console.js';
 import { qty } from '../lib/format.js';
-import type { DeleveragePreview } from '../lib/types.js';
+import type { DeleverageOrder, DeleveragePreview } from '../lib/types.js';
 import { Dialog } from './dialog.js';
 
 export function DeleverageDialog({ c, open, onClose }: { c: ConsoleState; open: boolean; onClose(): void }) {
@@ -36,11 +37,21 @@ export function DeleverageDialog({ c, open, onClose }: { c: ConsoleState; open: 
     if (!preview?.order) return;
     setBusy(true);
     try {
-      const result = await c.api.post<{ message: string }>('/control/deleverage', {
+      const result = await c.api.post<{ message: string; order: DeleverageOrder | null }>('/control/deleverage', {
         symbol: preview.symbol,
         reduce_pct: preview.reduce_pct,
       });
-      c.say('info', result.message);
+      // The API plans again from the portfolio as it is when the call arrives: a fill in between
+      // changes the order. It is still reduce-only, but the operator confirmed another one: say so, and
+      // keep saying it (an error stays until dismissed).
+      const sent = result.order;
+      if (sent === null || sent.side !== preview.order.side || sent.qty !== preview.order.qty) {
+        c.say(
+          'error',
+          `The position changed between the preview and the send: the order prepared is ${describe(sent)}, ` +
+            `not the ${describe(preview.order)} shown. ${result.message}`,
+        );
+      } else c.say('info', result.message);
       onClose();
     } catch (err) {
       c.fail(err);
@@ -114,4 +125,8 @@ export function DeleverageDialog({ c, open, onClose }: { c: ConsoleState; open: 
       )}
     </Dialog>
   );
+}
+
+function describe(order: DeleverageOrder | null): string {
+  return order === null ? 'nothing (no position left to reduce)' : `${order.side} ${qty(order.qty)} ${order.symbol}`;
 }

@@ -19,16 +19,24 @@ export function KillDialog({ c, open, onClose }: { c: ConsoleState; open: boolea
   const confirm = async () => {
     if (!reason.trim()) return;
     setBusy(true);
+    let result: KillResult;
     try {
-      const result = await c.api.post<KillResult>('/control/kill-switch', { reason: reason.trim() });
-      c.setStatus(await c.api.get<ControlStatus>('/control/status'));
-      c.say('info', `killed: cancels queued for ${result.cancel_instructions.map((i) => i.symbol).join(', ')}`);
-      setReason('');
-      onClose();
+      result = await c.api.post<KillResult>('/control/kill-switch', { reason: reason.trim() });
     } catch (err) {
       c.fail(err);
-    } finally {
       setBusy(false);
+      return;
+    }
+    // The kill is recorded: the dialog closes whatever happens next (the stream brings the banner
+    // too), so a failed follow-up read can never make a kill look as if it had failed.
+    c.say('info', `killed: cancels queued for ${result.cancel_instructions.map((i) => i.symbol).join(', ')}`);
+    setReason('');
+    setBusy(false);
+    onClose();
+    try {
+      c.setStatus(await c.api.get<ControlStatus>('/control/status'));
+    } catch (err) {
+      c.fail(err);
     }
   };
   return (

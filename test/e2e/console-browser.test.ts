@@ -69,8 +69,6 @@ describe('operator console in Chromium', () => {
       if (m.type() !== 'error') return;
       const where = m.location().url;
       if (/Failed to load resource/.test(m.text()) && expectedFailure?.test(`${m.text()} ${where}`)) return;
-      // The machine view's route may not be merged yet: its 404 is shown as "unavailable".
-      if (/status of 404/.test(m.text()) && where.endsWith('/control/machines')) return;
       errors.push(`${m.text()} (${where})`);
     });
     page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
@@ -180,15 +178,12 @@ describe('operator console in Chromium', () => {
     expect(guards).toMatch(/\bpass\b|\bfail\b/);
     await shot('decision');
 
-    // Machines: the live view with the root's active state highlighted, or a plain "unavailable"
-    // where the API has no machine route (a 404, which the page handles without a console error).
-    const machinesShown = page.locator('[data-testid=machines-unavailable], [data-testid=machine-trading]');
-    await machinesShown.first().waitFor({ timeout: 10_000 });
-    if (await page.getByTestId('machine-trading').isVisible()) {
-      // "running" is nested under the root's own regions (e.g. trading.control.running): match by key.
-      const root = page.locator('[data-testid=machine-trading] li[data-active=true][data-state-id$=".running"]');
-      await root.waitFor({ timeout: 10_000 });
-    }
+    // Machines: the live view of the root statechart with its active state highlighted ("running" is
+    // nested under the root's own regions, e.g. trading.control.running: matched by its key).
+    const activeRoot = (state: string) =>
+      page.locator(`[data-testid=machine-trading] li[data-active=true][data-state-id$=".${state}"]`);
+    await activeRoot('running').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('machines-unavailable').count()).toBe(0);
     const health = await text(page.getByTestId('health-status'));
     expect(['ok', 'degraded']).toContain(health);
     await page.getByText(/Audit chain: intact/).waitFor({ timeout: 10_000 });
@@ -197,6 +192,7 @@ describe('operator console in Chromium', () => {
     // can be the next cycle, so hold them with a pause as soon as one rests (no cycle, no fill).
     await holdRestingOrders();
     await stateIs('paused');
+    await activeRoot('paused').waitFor({ timeout: 10_000 }); // the trading process published it
     await page.getByTestId('order-row').first().waitFor({ timeout: 10_000 });
     // The confirmation needs a reason; then killed, and nothing rests.
     await page.getByRole('button', { name: 'Kill switch…' }).click();

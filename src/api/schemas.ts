@@ -115,24 +115,23 @@ export function deleverageBody(symbols: readonly string[]) {
   );
 }
 
+/** The reduce-only market order a deleverage prepares (and its preview shows). */
+export const DeleverageOrderSchema = Type.Object({
+  symbol: Type.String(),
+  side: Type.Union([Type.Literal('BUY'), Type.Literal('SELL')]),
+  qty: Type.Number(),
+  type: Type.Literal('market'),
+  reduce_only: Type.Literal(true),
+});
+
 export const DeleverageResultSchema = Type.Object({
   action: Type.Literal('deleverage'),
   symbol: Type.String(),
   reduce_pct: Type.Number(),
   position_qty: Type.Number({ description: 'Signed position in the last snapshot the trading process published' }),
-  order: Type.Union(
-    [
-      Type.Object({
-        symbol: Type.String(),
-        side: Type.Union([Type.Literal('BUY'), Type.Literal('SELL')]),
-        qty: Type.Number(),
-        type: Type.Literal('market'),
-        reduce_only: Type.Literal(true),
-      }),
-      Type.Null(),
-    ],
-    { description: 'The prepared reduce-only order, or null when there is nothing to reduce' },
-  ),
+  order: Type.Union([DeleverageOrderSchema, Type.Null()], {
+    description: 'The prepared reduce-only order, or null when there is nothing to reduce',
+  }),
   command_id: Type.Union([Type.String(), Type.Null()]),
   message: Type.String(),
 });

@@ -4,6 +4,7 @@
  * serialise the answers, so nothing but these fields ever leaves.
  */
 import { Type } from 'typebox';
+import { DeleverageOrderSchema } from '../schemas.js';
 
 const Num = Type.Union([Type.Number(), Type.Null()]);
 
@@ -59,19 +60,9 @@ export const DeleveragePreviewSchema = Type.Object({
   symbol: Type.String(),
   reduce_pct: Type.Number(),
   position_qty: Type.Number({ description: 'Signed position in the last snapshot the trading process published' }),
-  order: Type.Union(
-    [
-      Type.Object({
-        symbol: Type.String(),
-        side: Type.Union([Type.Literal('BUY'), Type.Literal('SELL')]),
-        qty: Type.Number(),
-        type: Type.Literal('market'),
-        reduce_only: Type.Literal(true),
-      }),
-      Type.Null(),
-    ],
-    { description: 'The reduce-only order POST /control/deleverage would prepare now, or null' },
-  ),
+  order: Type.Union([DeleverageOrderSchema, Type.Null()], {
+    description: 'The reduce-only order POST /control/deleverage would prepare now, or null',
+  }),
   message: Type.String(),
 });
 

@@ -21,6 +21,9 @@ import type { ControlStore } from '../ports/control-store.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
 import { StoreFaultError } from '../ports/store-errors.js';
 
+/** Replaced halts remembered until the halt ends (each becomes an audit entry then). */
+const MAX_EARLIER_HALTS = 64;
+
 export interface SafetyHalt {
   reason: string;
   message: string;
@@ -74,7 +77,9 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
 
   const haltFor = (reason: string, message: string) => {
     if (current?.reason === reason) return;
-    const earlier = current === null ? [] : [...(current.earlier ?? []), { ...current, earlier: undefined }];
+    let earlier = current === null ? [] : [...(current.earlier ?? []), { ...current, earlier: undefined }];
+    // Bounded for a halt that flaps for hours: the first (where it began) and the latest are kept.
+    if (earlier.length > MAX_EARLIER_HALTS) earlier = [earlier[0]!, ...earlier.slice(-(MAX_EARLIER_HALTS - 1))];
     current = { reason, message, since: deps.clock.now(), ...(earlier.length > 0 ? { earlier } : {}) };
     deps.log('error', `trading halted: ${message}`, { reason });
     if (!quiet) deps.halt(current);

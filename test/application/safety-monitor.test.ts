@@ -148,4 +148,32 @@ describe('safety monitor', () => {
     expect(calls.slice(2)).toEqual(['recover:store_unreachable>control_plane_lost', 'clear']);
     expect(monitor.halted()).toBeNull();
   });
+
+  it('a halt that flaps for hours remembers a bounded list: where it began and the latest', async () => {
+    let down = false;
+    const { clock, monitor, beat } = await rig({
+      wrap: (store) => ({
+        ...store,
+        read: () => (down ? Promise.reject(new Error('connect ECONNREFUSED')) : store.read()),
+      }),
+    });
+    await beat(1);
+    await monitor.tick();
+    let first: number | undefined;
+    for (let i = 0; i < 100; i++) {
+      down = true;
+      await monitor.tick();
+      clock.increment(3_000);
+      await monitor.tick(); // store_unreachable
+      first ??= monitor.halted()!.since;
+      down = false;
+      clock.increment(8_000);
+      await monitor.tick(); // back, but the API's beat is stale: control_plane_lost
+    }
+    const earlier = monitor.halted()!.earlier!;
+    expect(earlier).toHaveLength(64);
+    expect(earlier[0]).toMatchObject({ reason: 'store_unreachable', since: first });
+    expect(earlier.at(-1)!.reason).toBe('store_unreachable');
+    expect(monitor.halted()!.reason).toBe('control_plane_lost');
+  });
 });

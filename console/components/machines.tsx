@@ -1,10 +1,11 @@
 /**
  * The actor system made visible: each machine's state tree from its definition, nested, with the
  * active states highlighted from what the trading process last published (GET /control/machines,
- * then SSE `machines` events). Parallel regions are marked, as the order manager has several.
+ * then SSE `machines` events). Parallel regions are marked, as the order manager has several. When
+ * the trading process is stopped or stale the view says so and is dimmed: its last states are not live.
  */
 import type { ConsoleState } from '../use-console.js';
-import { activeLeaves, shortId } from '../lib/machines.js';
+import { activeLeaves, shortId, staleMachinesReason } from '../lib/machines.js';
 import type { MachineView, StateNode } from '../lib/machines.js';
 import { utc } from '../lib/format.js';
 
@@ -44,6 +45,7 @@ function Machine({ m }: { m: MachineView }) {
 
 export function Machines({ c }: { c: ConsoleState }) {
   const doc = c.machines;
+  const stale = staleMachinesReason(c.heartbeat, c.health?.components.trading_process);
   return (
     <section class="panel machines" aria-labelledby="machines-title">
       <h2 id="machines-title">Actor system</h2>
@@ -58,7 +60,12 @@ export function Machines({ c }: { c: ConsoleState }) {
               ? `Published ${utc(doc.published_at)}, cycle ${doc.cycle ?? '—'}`
               : 'The trading process has not published its machines yet.'}
           </p>
-          <div class="machine-list">
+          {stale ? (
+            <p class="message warn" role="status" data-testid="machines-stale">
+              Not live: {stale}. These are the states it last published.
+            </p>
+          ) : null}
+          <div class={`machine-list${stale ? ' stale' : ''}`}>
             {doc.machines.map((m) => (
               <Machine key={m.id} m={m} />
             ))}

@@ -66,3 +66,18 @@ export function shortId(id: string): string {
   const dot = id.indexOf('.');
   return dot === -1 ? id : id.slice(dot + 1);
 }
+
+/**
+ * Why the published states may no longer be the live ones, or null: the trading process writes
+ * only when a state changes, so after it stopped or crashed its last states would stay highlighted
+ * as if it were still running.
+ */
+export function staleMachinesReason(
+  heartbeat: { stopped: boolean } | null,
+  trading: { status: 'ok' | 'stale' | 'unknown' | 'down' } | null | undefined,
+): string | null {
+  if (heartbeat?.stopped) return 'the trading process has stopped';
+  if (trading?.status === 'stale') return 'the trading process has missed its heartbeats';
+  if (trading?.status === 'down') return 'the trading process is not running';
+  return null;
+}

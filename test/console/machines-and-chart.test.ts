@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mergePoints, navPoint } from '../../console/lib/chart-points.js';
-import { activeLeaves, applyMachinesEvent, shortId } from '../../console/lib/machines.js';
+import { activeLeaves, applyMachinesEvent, shortId, staleMachinesReason } from '../../console/lib/machines.js';
 import type { MachinesDocument, StateNode } from '../../console/lib/machines.js';
 
 const node = (id: string, type: StateNode['type'], children: StateNode[] = []): StateNode => ({
@@ -95,5 +95,13 @@ describe('NAV chart points', () => {
     expect(series.map((p) => p.nav)).toEqual([99, 98]);
     expect(series.map((p) => p.time)).toEqual([b!.time, a!.time]);
     expect(mergePoints(series, [], 1)).toEqual([series[1]]);
+  });
+
+  it('says when the published states may be old: a stopped, stale or missing trading process', () => {
+    expect(staleMachinesReason({ stopped: false }, { status: 'ok' })).toBeNull();
+    expect(staleMachinesReason(null, null)).toBeNull();
+    expect(staleMachinesReason({ stopped: true }, { status: 'ok' })).toMatch(/stopped/);
+    expect(staleMachinesReason({ stopped: false }, { status: 'stale' })).toMatch(/missed its heartbeats/);
+    expect(staleMachinesReason(null, { status: 'down' })).toMatch(/not running/);
   });
 });

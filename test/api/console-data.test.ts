@@ -158,6 +158,31 @@ describe('console data routes', () => {
     expect(Date.parse(body.checked_at)).not.toBeNaN();
   });
 
+  it('GET /reports/audit-chain: calls that arrive together share one walk of the chain', async () => {
+    // Found in review: on SQLite the walk ran synchronously, so the "shared" check never was.
+    api = await openTestApi('sqlite');
+    for (let i = 0; i < 4_000; i++)
+      await api.store.events.append({ kind: 'note', at: new Date().toISOString(), body: { i } });
+    const events = api.store.events;
+    const verify = events.verify.bind(events);
+    let walks = 0;
+    events.verify = () => {
+      walks += 1;
+      return verify();
+    };
+    // Over real sockets: each request arrives in its own turn of the event loop, as from three consoles.
+    const base = await api.app.listen({ host: '127.0.0.1', port: 0 });
+    const bodies = await Promise.all(
+      [1, 2, 3].map(() =>
+        fetch(`${base}/reports/audit-chain`, { headers: api.auth }).then(
+          (r) => r.json() as Promise<{ ok: boolean; count: number; head: string }>,
+        ),
+      ),
+    );
+    expect(walks).toBe(1);
+    expect(bodies.map((b) => [b.ok, b.count, b.head])).toEqual(Array(3).fill([true, 4_000, bodies[0]!.head]));
+  });
+
   it('GET /reports/audit-chain: a tampered entry is named, with why', async () => {
     api = await openTestApi('sqlite');
     for (const reason of ['a', 'b', 'c']) {

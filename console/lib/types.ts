@@ -2,6 +2,9 @@
  * The shapes the console reads from the API (see the OpenAPI document at /openapi.json and
  * src/api/events/schemas.ts). Only the fields the console shows are named.
  */
+import type { Static } from 'typebox';
+import type { AccountSchema, AuditVerificationSchema, DeleveragePreviewSchema } from '../../src/api/console/schemas.js';
+import type { DeleverageOrderSchema } from '../../src/api/schemas.js';
 
 export type SystemState = 'running' | 'paused' | 'killed';
 
@@ -41,70 +44,12 @@ export interface Health {
   };
 }
 
-export interface Position {
-  symbol: string;
-  kind: string;
-  qty: number;
-  entry_price: number;
-  mark_price: number;
-  notional: number;
-  unrealized_pnl: number;
-  realized_pnl: number;
-}
-
-export interface OpenOrder {
-  client_order_id: string;
-  symbol: string;
-  side: string;
-  type: string;
-  qty: number;
-  filled_qty: number;
-  limit_price: number | null;
-  reduce_only: boolean;
-  status: string;
-  created_at: string;
-}
-
-export interface Account {
-  symbols: { symbol: string; kind: string; lot_size: number }[];
-  published_at: string | null;
-  nav: number | null;
-  peak_nav: number | null;
-  cash: number | null;
-  realized_pnl: number | null;
-  unrealized_pnl: number | null;
-  drawdown: number | null;
-  gross_exposure: number | null;
-  leverage: number | null;
-  margin_used: number | null;
-  positions: Position[];
-  open_orders: OpenOrder[];
-}
-
-export interface DeleverageOrder {
-  symbol: string;
-  side: 'BUY' | 'SELL';
-  qty: number;
-  type: 'market';
-  reduce_only: true;
-}
-
-export interface DeleveragePreview {
-  symbol: string;
-  reduce_pct: number;
-  position_qty: number;
-  order: DeleverageOrder | null;
-  message: string;
-}
-
-export interface AuditVerification {
-  ok: boolean;
-  count: number;
-  head: string | null;
-  first_bad: { seq: number; reason: string } | null;
-  checked_at: string;
-  duration_ms: number;
-}
+// The API's own response schemas, as types only (erased by the bundler: no server code reaches the
+// page), so the page and the routes cannot drift apart.
+export type Account = Static<typeof AccountSchema>;
+export type DeleverageOrder = Static<typeof DeleverageOrderSchema>;
+export type DeleveragePreview = Static<typeof DeleveragePreviewSchema>;
+export type AuditVerification = Static<typeof AuditVerificationSchema>;
 
 export interface SignalRow {
   agent: string;

@@ -4,46 +4,13 @@
  * leverage computed as the trading process's own gauges compute them, and the margin it reported).
  * Pure, so the route stays "read, then answer" and the tests can hold the figures to the formulas.
  */
+import type { Static } from 'typebox';
 import type { Instrument } from '../../domain/market.js';
 import type { PortfolioDocument, TradingMetricsDocument } from '../../domain/runtime-documents.js';
+import type { AccountSchema } from './schemas.js';
 
-export interface AccountView {
-  symbols: { symbol: string; kind: string; lot_size: number }[];
-  published_at: string | null;
-  nav: number | null;
-  peak_nav: number | null;
-  cash: number | null;
-  realized_pnl: number | null;
-  unrealized_pnl: number | null;
-  funding_pnl: number | null;
-  fees_paid: number | null;
-  drawdown: number | null;
-  gross_exposure: number | null;
-  leverage: number | null;
-  margin_used: number | null;
-  positions: {
-    symbol: string;
-    kind: string;
-    qty: number;
-    entry_price: number;
-    mark_price: number;
-    notional: number;
-    unrealized_pnl: number;
-    realized_pnl: number;
-  }[];
-  open_orders: {
-    client_order_id: string;
-    symbol: string;
-    side: string;
-    type: string;
-    qty: number;
-    filled_qty: number;
-    limit_price: number | null;
-    reduce_only: boolean;
-    status: string;
-    created_at: string;
-  }[];
-}
+/** GET /control/portfolio's body, as its schema (which also serialises it) defines it. */
+export type AccountView = Static<typeof AccountSchema>;
 
 /**
  * The trading process's `tcs_trading_margin_used` gauge from its metrics text: it alone knows the

@@ -16,6 +16,14 @@ import type { TestStore } from '../support/stores.js';
 
 const T0 = Date.UTC(2026, 0, 5);
 
+/** The real control store, whose reads are refused (as by a stopped server) while `down()` holds. */
+const readRefusedWhile =
+  (down: () => boolean) =>
+  (store: ControlStore): ControlStore => ({
+    ...store,
+    read: () => (down() ? Promise.reject(new Error('connect ECONNREFUSED')) : store.read()),
+  });
+
 describe('safety monitor', () => {
   let t: TestStore | undefined;
   afterEach(async () => {
@@ -68,10 +76,7 @@ describe('safety monitor', () => {
   it('a store that fails briefly halts nothing; one silent for STORE_LOSS_HALT_MS halts', async () => {
     let down = false;
     const { clock, calls, monitor, beat } = await rig({
-      wrap: (store) => ({
-        ...store,
-        read: () => (down ? Promise.reject(new Error('connect ECONNREFUSED')) : store.read()),
-      }),
+      wrap: readRefusedWhile(() => down),
     });
     await beat(1);
     await monitor.tick();
@@ -123,10 +128,7 @@ describe('safety monitor', () => {
     // replaced the store_unreachable one, and the audit trail never learned the store was lost.
     let down = false;
     const { clock, calls, monitor, beat } = await rig({
-      wrap: (store) => ({
-        ...store,
-        read: () => (down ? Promise.reject(new Error('connect ECONNREFUSED')) : store.read()),
-      }),
+      wrap: readRefusedWhile(() => down),
     });
     await beat(1);
     await monitor.tick();
@@ -152,10 +154,7 @@ describe('safety monitor', () => {
   it('a halt that flaps for hours remembers a bounded list: where it began and the latest', async () => {
     let down = false;
     const { clock, monitor, beat } = await rig({
-      wrap: (store) => ({
-        ...store,
-        read: () => (down ? Promise.reject(new Error('connect ECONNREFUSED')) : store.read()),
-      }),
+      wrap: readRefusedWhile(() => down),
     });
     await beat(1);
     await monitor.tick();

@@ -223,6 +223,9 @@ Options:
     help: SIMULATE_HELP,
     async run(args) {
       const options = parseSimulateArgs(args);
+      // Arguments are checked here first, so a mistake is told without starting a second process.
+      const { runSimulationProcess, youngGenerationChosen } = await import('../runtime/simulate/simulate-process.js');
+      if (!youngGenerationChosen()) return runSimulationProcess(args);
       const { runSimulation } = await import('../runtime/simulate/run-simulation.js');
       return (await runSimulation(loadEnv(), options)).exitCode;
     },

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitWithin, startTcs } from '../support/processes.js';
+import { childPids, exitWithin, startTcs } from '../support/processes.js';
 import { REQUIRED_SUMMARY_KEYS } from '../support/summary-keys.js';
 
 const TRADES_HEADER =
@@ -221,7 +221,11 @@ describe('tcs simulate killed outright', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(rows()).toBeGreaterThanOrEqual(3_000);
-      proc.child.kill('SIGKILL');
+      // The simulating process is the child `tcs simulate` starts (simulate-process.ts): kill it, and
+      // the parent goes with it (it exits as its child did).
+      const [simulating] = childPids(proc.child.pid!);
+      expect(simulating, 'the simulating child process').toBeDefined();
+      process.kill(simulating!, 'SIGKILL');
       await exitWithin(proc, 10_000);
     } finally {
       await proc.stop('SIGKILL');

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { createActor, waitFor } from 'xstate';
-import type { Actor, ActorOptions, InspectionEvent, Observer } from 'xstate';
+import type { Actor, ActorOptions, InspectionEvent, Observer, SnapshotFrom } from 'xstate';
 import { findOms } from '../../../machines/system.js';
 import type { ApprovalSigner } from '../../../machines/risk.machine.js';
 import type { tradingMachine } from '../../../machines/trading.machine.js';
@@ -360,9 +360,13 @@ function rootInput(
 /** Resolves when no cycle runs, the order manager is idle and no deleverage actor is working. */
 async function settle(actor: Actor<typeof tradingMachine>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  await waitFor(actor, (s) => !s.matches({ control: { running: 'cycling' } }), { timeout: timeoutMs });
+  // Each waitFor arms a timer and a subscription; a simulation settles every cycle, and the order
+  // manager is idle in most of them, so what already holds is not waited for.
+  const cycleDone = (s: SnapshotFrom<typeof actor>) => !s.matches({ control: { running: 'cycling' } });
+  if (!cycleDone(actor.getSnapshot())) await waitFor(actor, cycleDone, { timeout: timeoutMs });
   const oms = findOms(actor.system);
-  if (oms) await waitFor(oms, (s) => s.matches({ work: 'idle' }), { timeout: timeoutMs });
+  const omsIdle = (s: SnapshotFrom<NonNullable<typeof oms>>) => s.matches({ work: 'idle' });
+  if (oms && !omsIdle(oms.getSnapshot())) await waitFor(oms, omsIdle, { timeout: timeoutMs });
   // Deleverage actors finish on their own turns after the order manager answers them.
   while (deleveraging(actor)) {
     if (Date.now() > deadline) throw new Error(`a deleverage was still running after ${timeoutMs} ms`);

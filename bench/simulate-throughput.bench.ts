@@ -6,7 +6,10 @@
  * of one long run (SIM_BENCH_MEMORY_CYCLES, default 500,000; 0 skips it), to see that memory stays
  * flat. SIM_BENCH_CYCLES (default 20,000) sets the throughput runs' length.
  *
- *   node bin/run-ts.mjs bench/simulate-throughput.bench.ts
+ * `tcs simulate` runs the simulation in a child process with a larger young generation
+ * (simulate-process.ts); this benchmark runs it in its own process, so give it the same flags:
+ *
+ *   node --expose-gc --min-semi-space-size=32 --max-semi-space-size=64 bin/run-ts.mjs bench/simulate-throughput.bench.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +19,7 @@ import { generateKey } from '../src/domain/keys.js';
 import { readTradingConfig } from '../src/runtime/trading/trading-config.js';
 import { runSimulation } from '../src/runtime/simulate/run-simulation.js';
 import type { SimulateOptions } from '../src/runtime/simulate/simulate-options.js';
+import { SIMULATION_NODE_FLAGS, youngGenerationChosen } from '../src/runtime/simulate/simulate-process.js';
 import { runPlainLoop } from './plain-loop.js';
 import { int, mb } from './stats.js';
 import { printResult, runDirectly } from './support.js';
@@ -101,10 +105,13 @@ export async function run(): Promise<BenchResult> {
   const result: BenchResult = {
     id: 'simulate-throughput',
     title: 'Simulation throughput: tcs simulate beside a plain loop of the same domain functions',
-    command: 'node --expose-gc bin/run-ts.mjs bench/simulate-throughput.bench.ts',
+    command: `node --expose-gc ${SIMULATION_NODE_FLAGS.join(' ')} bin/run-ts.mjs bench/simulate-throughput.bench.ts`,
     method: [
       `runSimulation (what \`tcs simulate --cycles ${CYCLES} --seed 1 --quiet\` runs) with the default strategies (2 agents), CYCLE_SECONDS 60, the synthetic market; cycles/s of the cycle loop alone.`,
       'Plain loop (bench/plain-loop.ts): the same synthetic feed, agents, arbitration, sizing, risk review with signing and the paper venue on an in-process key-value store, with no actors and no event store.',
+      youngGenerationChosen()
+        ? `Young generation sized on the command line (${process.execArgv.filter((a) => a.includes('semi')).join(' ')}), as \`tcs simulate\` sizes it for its child process.`
+        : `Young generation left at Node's default: NOT what \`tcs simulate\` runs with (${SIMULATION_NODE_FLAGS.join(' ')}).`,
       `Memory: one run of ${int(MEMORY_CYCLES)} cycles at 3 symbols, heap used (after gc when --expose-gc) and RSS every 50,000 cycles.`,
     ],
     tables: [

@@ -18,7 +18,9 @@ verify\` checks it), summary.json, trades.csv, equity.csv and report.html (one s
 The summary is printed as a table at the end. The same data, configuration and seed give a
 byte-identical summary.json. Ctrl-C stops after the current cycle and still writes the (partial)
 report; the exit code is then 130. A run whose circuit breaker (CIRCUIT_BREAKER_DRAWDOWN) kills
-trading ends there, with a partial report.
+trading ends there, with a partial report. The run itself goes on in a child Node process with a
+larger young generation (--min-semi-space-size=32 --max-semi-space-size=64: garbage collection is
+much of a run's time); if NODE_OPTIONS already sets a semi-space size, it runs in this process.
 
 Market:
   --cycles N          Cycles to run (synthetic market: required unless --to is given; with --data:

@@ -224,8 +224,10 @@ Options:
     async run(args) {
       const options = parseSimulateArgs(args);
       // Arguments are checked here first, so a mistake is told without starting a second process.
-      const { runSimulationProcess, youngGenerationChosen } = await import('../runtime/simulate/simulate-process.js');
+      const { listenToParent, runSimulationProcess, youngGenerationChosen } =
+        await import('../runtime/simulate/simulate-process.js');
       if (!youngGenerationChosen()) return runSimulationProcess(args);
+      listenToParent();
       const { runSimulation } = await import('../runtime/simulate/run-simulation.js');
       return (await runSimulation(loadEnv(), options)).exitCode;
     },

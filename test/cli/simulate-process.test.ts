@@ -16,15 +16,21 @@ import type { RunningProcess } from '../support/processes.js';
 const root = mkdtempSync(join(tmpdir(), 'tcs-simulate-process-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const alive = (pid: number) =>
-  existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+/** Running (not gone, not a zombie); a process reaped between two reads counts as gone. */
+function alive(pid: number): boolean {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
+}
 
 /** A run far longer than any test, started in `out`; resolves once equity.csv shows cycles done. */
-async function startLongRun(out: string, env: NodeJS.ProcessEnv = {}): Promise<RunningProcess> {
+async function startLongRun(out: string, env: NodeJS.ProcessEnv = {}, detached = false): Promise<RunningProcess> {
   const proc = startTcs(
     ['simulate', '--cycles', '10000000', '--seed', '2', '--symbols', 'BTCUSDT', '--out', out, '--quiet'],
     env,
-    root,
+    { cwd: root, detached },
   );
   const equity = join(out, 'equity.csv');
   const size = () => (existsSync(equity) ? statSync(equity).size : 0);
@@ -86,6 +92,25 @@ describe('tcs simulate in its own process', () => {
     }
   }, 60_000);
 
+  it("a terminal's Ctrl-C (SIGINT to the whole group) counts once: exit 130 with a partial report", async () => {
+    // Both processes get the signal, and the child also gets the parent's message for it; taken as
+    // a second Ctrl-C, that would end the child at once with no report.
+    for (let round = 0; round < 3; round++) {
+      const out = join(root, `group-${round}`);
+      const proc = await startLongRun(out, {}, true);
+      const children = childPids(proc.child.pid!);
+      try {
+        expect(children).toHaveLength(1);
+        process.kill(-proc.child.pid!, 'SIGINT');
+        const { code } = await exitWithin(proc, 15_000);
+        expect(code, proc.stderr()).toBe(130);
+        expect(summaryOf(out).partial).toBe(true);
+      } finally {
+        await endAll(proc, children);
+      }
+    }
+  }, 90_000);
+
   it('passes SIGTERM on, and exits by the signal its child died of', async () => {
     const proc = await startLongRun(join(root, 'term'));
     const children = childPids(proc.child.pid!);
@@ -94,6 +119,29 @@ describe('tcs simulate in its own process', () => {
       const { code, signal } = await exitWithin(proc, 10_000);
       expect({ code, signal }).toEqual({ code: null, signal: 'SIGTERM' });
       expect(await gone(children[0]!, 5_000)).toBe(true);
+    } finally {
+      await endAll(proc, children);
+    }
+  }, 60_000);
+
+  it('a SIGINT while the child is still starting is not lost: both processes end', async () => {
+    const proc = startTcs(
+      ['simulate', '--cycles', '10000000', '--seed', '2', '--symbols', 'BTCUSDT', '--out', join(root, 'early')],
+      {},
+      root,
+    );
+    let children: number[] = [];
+    try {
+      for (let i = 0; i < 400 && children.length === 0 && proc.child.exitCode === null; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+        children = childPids(proc.child.pid!);
+      }
+      expect(children, proc.stderr()).toHaveLength(1);
+      proc.child.kill('SIGINT');
+      // Ended as a Ctrl-C ends it there: by the signal while starting, or with exit 130 had the loop begun.
+      const { code, signal } = await exitWithin(proc, 15_000);
+      expect(signal === 'SIGINT' || code === 130, `code ${code}, signal ${signal}`).toBe(true);
+      expect(await gone(children[0]!, 5_000), 'the child still runs').toBe(true);
     } finally {
       await endAll(proc, children);
     }

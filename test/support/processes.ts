@@ -25,6 +25,8 @@ export interface ChildPlacement {
   cwd?: string;
   uid?: number;
   gid?: number;
+  /** A process group of its own, so a test can signal the whole group as a terminal's Ctrl-C does. */
+  detached?: boolean;
 }
 
 export function startTcs(args: string[], env: NodeJS.ProcessEnv, cwd?: string | ChildPlacement): RunningProcess {

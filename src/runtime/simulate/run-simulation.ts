@@ -22,7 +22,7 @@ import { createRunObserver } from './run-observer.js';
 import { createRunOutput } from './run-output.js';
 import { replayDirectory, RUN_STORE_FILE, simulationConfig } from './simulation-env.js';
 import { dataSymbols, openRunMarket } from './simulation-market.js';
-import { isInterruptMessage } from './simulate-process.js';
+import { runInterrupt } from './run-interrupt.js';
 import type { SimulateOptions } from './simulate-options.js';
 
 /** Commit the run's store this often (cycles): bounded loss on a crash, few commits. */
@@ -119,28 +119,12 @@ interface LoopOutcome {
 async function driveCycles(run: OpenRun, quiet: boolean, afterCycle?: CycleHook): Promise<LoopOutcome> {
   const { system, clock, config } = run;
   const outcome: LoopOutcome = { done: 0, interrupted: false, killed: false, loopMs: 0 };
-  // Ctrl-C ends the run after the current cycle; a second Ctrl-C ends the process at once.
-  const onSigint = () => {
-    if (outcome.interrupted) process.exit(130);
-    outcome.interrupted = true;
-  };
-  // Run as the child of `tcs simulate` (simulate-process.ts), the parent passes on a SIGINT sent to
-  // it alone as a message, and going away (even by SIGKILL) closes the channel: both end the run like
-  // a first Ctrl-C, never like a second one, since a terminal's Ctrl-C reaches both processes.
-  const onParentInterrupt = (message?: unknown) => {
-    if (message === undefined || isInterruptMessage(message)) outcome.interrupted = true;
-  };
-  const onParentGone = () => onParentInterrupt();
-  process.on('SIGINT', onSigint);
-  if (process.channel) {
-    process.on('message', onParentInterrupt);
-    process.on('disconnect', onParentGone);
-  }
+  runInterrupt.loopStarted();
   const progress = quiet ? null : createProgressBar(run.total);
   const started = performance.now();
   try {
     // The first cycle starts at once; every later one when the clock has moved one cycle on.
-    while (outcome.done < run.total && !outcome.interrupted) {
+    while (outcome.done < run.total && !runInterrupt.requested) {
       if (outcome.done > 0) clock.increment(config.cycleMs);
       await system.settled();
       const { lastCycle } = system.actor.getSnapshot().context;
@@ -160,13 +144,10 @@ async function driveCycles(run: OpenRun, quiet: boolean, afterCycle?: CycleHook)
       }
     }
     outcome.loopMs = performance.now() - started;
+    outcome.interrupted = runInterrupt.requested;
     return outcome;
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('message', onParentInterrupt);
-    process.off('disconnect', onParentGone);
-    // A 'message' listener holds the channel open; it must not keep this process alive after the run.
-    process.channel?.unref();
+    runInterrupt.loopEnded();
     progress?.finish();
   }
 }

@@ -3,15 +3,16 @@
  *
  * Why: a run allocates short-lived objects at a high rate (every cycle's actor snapshots, events,
  * market view and decision entry), and with Node's default semi-spaces (growing from 1 MB to 16 MB)
- * garbage collection took 14–16 % of a run. Semi-spaces of 32–64 MB made runs 5–15 % faster (BENCHMARKS.md,
- * "Simulation throughput"). V8 reads these sizes only when the process starts, so they cannot be set
- * from inside this one; and they are not set for every `tcs` command, because the long-running API and
- * trading processes would carry the larger heap for nothing.
+ * garbage collection took 14–16 % of a run. Semi-spaces of 32–64 MB made runs about 15 % faster
+ * (BENCHMARKS.md, "Simulation throughput"). V8 reads these sizes only when the process starts, so
+ * they cannot be set from inside this one; and they are not set for every `tcs` command, because the
+ * long-running API and trading processes would carry the larger heap for nothing.
  *
  * The parent only waits and passes signals on: a SIGINT sent to it alone reaches the child as a
- * message (a terminal's Ctrl-C reaches both processes, and the child must not count it twice), SIGTERM
- * and SIGHUP are passed on as signals, and the child's exit status becomes the parent's. If the parent
- * dies, even by SIGKILL, the child sees its channel close and ends the run as after a Ctrl-C.
+ * message once the child listens (a terminal's Ctrl-C reaches both processes, and the child must not
+ * count it twice), and as a SIGINT before that; SIGTERM and SIGHUP are passed on as signals, and the
+ * child's exit status becomes the parent's. If the parent dies, even by SIGKILL, the child sees its
+ * channel close and ends the run as after a Ctrl-C (run-interrupt.ts).
  * A process that already runs with a semi-space size chosen (the child itself, or a user's
  * NODE_OPTIONS) runs the simulation in-process.
  */
@@ -19,14 +20,37 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { constants } from 'node:os';
 import { tcsNodeArgs } from '../package-root.js';
+import { parentInterrupted } from './run-interrupt.js';
 
 /** The young generation a simulation runs with (MB per semi-space). */
 export const SIMULATION_NODE_FLAGS = ['--min-semi-space-size=32', '--max-semi-space-size=64'] as const;
 
 const INTERRUPT = { type: 'tcs-simulate-interrupt' } as const;
+/** The child listens for INTERRUPT from here on; before it, it is still starting. */
+const LISTENING = { type: 'tcs-simulate-listening' } as const;
 
-export function isInterruptMessage(message: unknown): boolean {
+function isInterruptMessage(message: unknown): boolean {
   return (message as { type?: unknown } | null)?.type === INTERRUPT.type;
+}
+
+/**
+ * In the child, before anything else: the parent's interrupt message and its channel closing reach
+ * the run (run-interrupt.ts says what they do). The channel stays unref'd (main.ts), so listening
+ * never keeps the process alive.
+ */
+export function listenToParent(): void {
+  if (typeof process.send !== 'function') return; // not started with a channel
+  process.on('message', (message) => {
+    if (isInterruptMessage(message)) parentInterrupted();
+  });
+  process.on('disconnect', parentInterrupted);
+  // 'disconnect' is not replayed to a late listener: a parent already gone is seen here.
+  if (!process.connected) {
+    parentInterrupted();
+    return;
+  }
+  process.channel?.unref();
+  process.send(LISTENING);
 }
 
 /** True when this process's young generation was already chosen on its command line or in NODE_OPTIONS. */
@@ -38,16 +62,28 @@ export function youngGenerationChosen(
   return execArgv.some(chosen) || nodeOptions.split(/\s+/).some(chosen);
 }
 
+/** Signals whose default action dumps core: the child's crash is reported by its status, not repeated here. */
+const CORE_SIGNALS = new Set<NodeJS.Signals>(['SIGABRT', 'SIGSEGV', 'SIGBUS', 'SIGILL', 'SIGFPE', 'SIGQUIT']);
+
+/** The parent's own Node flags the child gets too (an --inspect port would clash, so not those). */
+function passedNodeFlags(execArgv: readonly string[]): string[] {
+  return execArgv.filter((flag) => !/^--inspect/.test(flag));
+}
+
 /** Runs `tcs simulate <args>` in a child process with SIMULATION_NODE_FLAGS; resolves to its exit code. */
 export async function runSimulationProcess(args: readonly string[]): Promise<number> {
-  const child = spawn(process.execPath, [...SIMULATION_NODE_FLAGS, ...tcsNodeArgs(['simulate', ...args])], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  // The handlers come first: a signal that arrived while spawn() ran would otherwise find Node's
+  // default action and end this process, leaving the child to start a run with nobody waiting for it.
+  let child: ReturnType<typeof spawn> | undefined;
+  let interruptedEarly = false;
+  let listening = false;
+  // Until the child listens, it is still starting, where a Ctrl-C ends the process: so does this.
   const interrupt = () => {
-    if (child.connected) child.send(INTERRUPT, () => {});
+    if (child === undefined) interruptedEarly = true;
+    else if (!listening) child.kill('SIGINT');
+    else if (child.connected) child.send(INTERRUPT, () => {});
   };
-  const passOn = (signal: NodeJS.Signals) => () => child.kill(signal);
+  const passOn = (signal: NodeJS.Signals) => () => child?.kill(signal);
   const handlers: [NodeJS.Signals, () => void][] = [
     ['SIGINT', interrupt],
     ['SIGTERM', passOn('SIGTERM')],
@@ -55,12 +91,24 @@ export async function runSimulationProcess(args: readonly string[]): Promise<num
   ];
   for (const [signal, handler] of handlers) process.on(signal, handler);
   try {
+    child = spawn(
+      process.execPath,
+      [...passedNodeFlags(process.execArgv), ...SIMULATION_NODE_FLAGS, ...tcsNodeArgs(['simulate', ...args])],
+      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    );
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    child.on('message', (message) => {
+      if ((message as { type?: unknown } | null)?.type === LISTENING.type) listening = true;
+    });
+    if (interruptedEarly) child.kill('SIGINT');
     const [code, signal] = await exited;
     if (signal === null) return code ?? 1;
+    const status = 128 + (constants.signals[signal] ?? 0);
+    if (CORE_SIGNALS.has(signal)) return status;
     // Die the way the child died, so whoever started `tcs simulate` sees the same status.
     for (const [name, handler] of handlers) process.off(name, handler);
     process.kill(process.pid, signal);
-    return 128 + (constants.signals[signal] ?? 0);
+    return status;
   } finally {
     for (const [name, handler] of handlers) process.off(name, handler);
   }

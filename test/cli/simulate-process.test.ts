@@ -147,6 +147,28 @@ describe('tcs simulate in its own process', () => {
     }
   }, 60_000);
 
+  it('a parent killed while the child is still starting leaves no run going', async () => {
+    const proc = startTcs(
+      ['simulate', '--cycles', '10000000', '--seed', '2', '--symbols', 'BTCUSDT', '--out', join(root, 'early-kill')],
+      {},
+      root,
+    );
+    let children: number[] = [];
+    try {
+      for (let i = 0; i < 400 && children.length === 0 && proc.child.exitCode === null; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+        children = childPids(proc.child.pid!);
+      }
+      expect(children, proc.stderr()).toHaveLength(1);
+      proc.child.kill('SIGKILL');
+      await exitWithin(proc, 10_000);
+      // Gone before its first cycle (the channel closed before it listened) or after it (a partial report).
+      expect(await gone(children[0]!, 20_000), 'the child still runs').toBe(true);
+    } finally {
+      await endAll(proc, children);
+    }
+  }, 60_000);
+
   it('runs in one process when NODE_OPTIONS already sizes the young generation', async () => {
     const out = join(root, 'in-process');
     const proc = await startLongRun(out, { NODE_OPTIONS: '--max-semi-space-size=32' });

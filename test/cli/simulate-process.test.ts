@@ -25,13 +25,23 @@ function alive(pid: number): boolean {
   }
 }
 
-/** A run far longer than any test, started in `out`; resolves once equity.csv shows cycles done. */
+/** A run far longer than any test, written to `out`. */
+const longRun = (out: string) => [
+  'simulate',
+  '--cycles',
+  '10000000',
+  '--seed',
+  '2',
+  '--symbols',
+  'BTCUSDT',
+  '--out',
+  out,
+  '--quiet',
+];
+
+/** Starts a long run; resolves once equity.csv shows cycles done. */
 async function startLongRun(out: string, env: NodeJS.ProcessEnv = {}, detached = false): Promise<RunningProcess> {
-  const proc = startTcs(
-    ['simulate', '--cycles', '10000000', '--seed', '2', '--symbols', 'BTCUSDT', '--out', out, '--quiet'],
-    env,
-    { cwd: root, detached },
-  );
+  const proc = startTcs(longRun(out), env, { cwd: root, detached });
   const equity = join(out, 'equity.csv');
   const size = () => (existsSync(equity) ? statSync(equity).size : 0);
   for (let i = 0; i < 300 && size() < 200; i++) {
@@ -40,6 +50,22 @@ async function startLongRun(out: string, env: NodeJS.ProcessEnv = {}, detached =
   }
   expect(size(), proc.stderr()).toBeGreaterThanOrEqual(200);
   return proc;
+}
+
+/** Starts a long run and sends the parent `signal` as soon as its child exists, still starting. */
+async function signalWhileStarting(out: string, signal: NodeJS.Signals) {
+  const proc = startTcs(longRun(out), {}, root);
+  let children: number[] = [];
+  for (let i = 0; i < 400 && children.length === 0 && proc.child.exitCode === null; i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    children = childPids(proc.child.pid!);
+  }
+  if (children.length !== 1) {
+    await endAll(proc, children);
+    throw new Error(`expected one child process, found ${children.length}\n${proc.stderr()}`);
+  }
+  proc.child.kill(signal);
+  return { proc, children };
 }
 
 /** Ends what a test started, by pid, whatever state it was left in. */
@@ -125,19 +151,8 @@ describe('tcs simulate in its own process', () => {
   }, 60_000);
 
   it('a SIGINT while the child is still starting is not lost: both processes end', async () => {
-    const proc = startTcs(
-      ['simulate', '--cycles', '10000000', '--seed', '2', '--symbols', 'BTCUSDT', '--out', join(root, 'early')],
-      {},
-      root,
-    );
-    let children: number[] = [];
+    const { proc, children } = await signalWhileStarting(join(root, 'early'), 'SIGINT');
     try {
-      for (let i = 0; i < 400 && children.length === 0 && proc.child.exitCode === null; i++) {
-        await new Promise((r) => setTimeout(r, 5));
-        children = childPids(proc.child.pid!);
-      }
-      expect(children, proc.stderr()).toHaveLength(1);
-      proc.child.kill('SIGINT');
       // Ended as a Ctrl-C ends it there: by the signal while starting, or with exit 130 had the loop begun.
       const { code, signal } = await exitWithin(proc, 15_000);
       expect(signal === 'SIGINT' || code === 130, `code ${code}, signal ${signal}`).toBe(true);
@@ -148,19 +163,8 @@ describe('tcs simulate in its own process', () => {
   }, 60_000);
 
   it('a parent killed while the child is still starting leaves no run going', async () => {
-    const proc = startTcs(
-      ['simulate', '--cycles', '10000000', '--seed', '2', '--symbols', 'BTCUSDT', '--out', join(root, 'early-kill')],
-      {},
-      root,
-    );
-    let children: number[] = [];
+    const { proc, children } = await signalWhileStarting(join(root, 'early-kill'), 'SIGKILL');
     try {
-      for (let i = 0; i < 400 && children.length === 0 && proc.child.exitCode === null; i++) {
-        await new Promise((r) => setTimeout(r, 5));
-        children = childPids(proc.child.pid!);
-      }
-      expect(children, proc.stderr()).toHaveLength(1);
-      proc.child.kill('SIGKILL');
       await exitWithin(proc, 10_000);
       // Gone before its first cycle (the channel closed before it listened) or after it (a partial report).
       expect(await gone(children[0]!, 20_000), 'the child still runs').toBe(true);

@@ -29,8 +29,8 @@ const INTERRUPT = { type: 'tcs-simulate-interrupt' } as const;
 /** The child listens for INTERRUPT from here on; before it, it is still starting. */
 const LISTENING = { type: 'tcs-simulate-listening' } as const;
 
-function isInterruptMessage(message: unknown): boolean {
-  return (message as { type?: unknown } | null)?.type === INTERRUPT.type;
+function isMessage(message: unknown, kind: { type: string }): boolean {
+  return (message as { type?: unknown } | null)?.type === kind.type;
 }
 
 /**
@@ -41,7 +41,7 @@ function isInterruptMessage(message: unknown): boolean {
 export function listenToParent(): void {
   if (typeof process.send !== 'function') return; // not started with a channel
   process.on('message', (message) => {
-    if (isInterruptMessage(message)) parentInterrupted();
+    if (isMessage(message, INTERRUPT)) parentInterrupted();
   });
   process.on('disconnect', parentInterrupted);
   // 'disconnect' is not replayed to a late listener: a parent already gone is seen here.
@@ -72,23 +72,19 @@ function passedNodeFlags(execArgv: readonly string[]): string[] {
 
 /** Runs `tcs simulate <args>` in a child process with SIMULATION_NODE_FLAGS; resolves to its exit code. */
 export async function runSimulationProcess(args: readonly string[]): Promise<number> {
-  // The handlers come first: a signal that arrived while spawn() ran would otherwise find Node's
-  // default action and end this process, leaving the child to start a run with nobody waiting for it.
   let child: ReturnType<typeof spawn> | undefined;
-  let interruptedEarly = false;
   let listening = false;
-  // Until the child listens, it is still starting, where a Ctrl-C ends the process: so does this.
-  const interrupt = () => {
-    if (child === undefined) interruptedEarly = true;
-    else if (!listening) child.kill('SIGINT');
-    else if (child.connected) child.send(INTERRUPT, () => {});
+  // A SIGINT reaches a listening child as a message; before that the child is still starting, where
+  // a Ctrl-C ends the process, and gets the signal itself, as it gets SIGTERM and SIGHUP.
+  const forward = (signal: NodeJS.Signals) => () => {
+    if (child === undefined) return; // handlers run from the event loop, after spawn() has returned
+    if (signal === 'SIGINT' && listening) {
+      if (child.connected) child.send(INTERRUPT, () => {});
+    } else child.kill(signal);
   };
-  const passOn = (signal: NodeJS.Signals) => () => child?.kill(signal);
-  const handlers: [NodeJS.Signals, () => void][] = [
-    ['SIGINT', interrupt],
-    ['SIGTERM', passOn('SIGTERM')],
-    ['SIGHUP', passOn('SIGHUP')],
-  ];
+  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => [signal, forward(signal)] as const);
+  // Installed before spawn(): a signal arriving meanwhile would otherwise meet the default action
+  // and end this process, leaving the child to run with nobody waiting for it.
   for (const [signal, handler] of handlers) process.on(signal, handler);
   try {
     child = spawn(
@@ -98,9 +94,8 @@ export async function runSimulationProcess(args: readonly string[]): Promise<num
     );
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     child.on('message', (message) => {
-      if ((message as { type?: unknown } | null)?.type === LISTENING.type) listening = true;
+      if (isMessage(message, LISTENING)) listening = true;
     });
-    if (interruptedEarly) child.kill('SIGINT');
     const [code, signal] = await exited;
     if (signal === null) return code ?? 1;
     const status = 128 + (constants.signals[signal] ?? 0);

@@ -5,8 +5,9 @@
  * StoreFaultError instead of being returned, so no caller — the API's routes, the trading process's
  * cycle, order gate, heartbeat — can mistake a replaced, emptied or rolled-back store for the one it
  * knew. A compare-and-set that lost returns the record it lost to, judged the same way, so a retry
- * never decides on a record nobody trusted. The memory moves only forward, and only after
- * `remember` (the trading process's latch file) has stored the move.
+ * never decides on a record nobody trusted. A change notification only starts such a read. The
+ * memory moves only forward, and only after `remember` (the trading process's latch file) has
+ * stored the move.
  */
 import type { ControlRecord } from '../domain/control.js';
 import { judgeRecord } from '../domain/store-identity.js';
@@ -61,9 +62,11 @@ export function trustedControl(inner: ControlStore, options: TrustedControlOptio
     return record;
   };
 
+  const read = async () => judge(await inner.read(), () => inner.read());
+
   return {
     memory: () => memory,
-    read: async () => judge(await inner.read(), () => inner.read()),
+    read,
     initialise: (at) => inner.initialise(at),
     adopt: (record, audit) => inner.adopt(record, audit),
     async compareAndSet(change) {
@@ -71,15 +74,40 @@ export function trustedControl(inner: ControlStore, options: TrustedControlOptio
       if (result.written) return result;
       return { written: false, current: await judge(result.current, () => inner.read()) };
     },
-    subscribe: (listener) =>
-      inner.subscribe((record) => {
-        judge(record).then(listener, (err: unknown) => {
-          options.distrusted?.(
-            err instanceof StoreFaultError
-              ? err
-              : new StoreFaultError('rolled_back', `a control notification could not be judged: ${String(err)}`),
-          );
-        });
-      }),
+    subscribe: (listener) => inner.subscribe(hintToRead(read, listener, options.distrusted)),
+  };
+}
+
+/**
+ * A notification is a hint that the record changed, never a record to judge: it travels apart from
+ * the replies to reads (Redis: another connection), so it can arrive after a read that already saw
+ * a newer epoch, and judged as it came it looked like a store gone back in time. Each hint starts a
+ * read instead (one at a time; hints during a read ask for one more), and the listener hears what
+ * that read returned and was judged. A read that fails for any reason other than a fault is left to
+ * the next hint or re-read (the trading process's safety tick and cycles re-read anyway).
+ */
+function hintToRead(
+  read: () => Promise<ControlRecord>,
+  listener: (record: ControlRecord) => void,
+  distrusted: ((err: StoreFaultError) => void) | undefined,
+): () => void {
+  let reading = false;
+  let again = false;
+  const readUntilQuiet = async () => {
+    reading = true;
+    try {
+      do {
+        again = false;
+        listener(await read());
+      } while (again);
+    } catch (err) {
+      if (err instanceof StoreFaultError) distrusted?.(err);
+    } finally {
+      reading = false;
+    }
+  };
+  return () => {
+    if (reading) again = true;
+    else void readUntilQuiet();
   };
 }

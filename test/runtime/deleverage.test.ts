@@ -5,6 +5,7 @@
  * completes it once; a flat position completes with no order.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
 import type { InspectionEvent } from 'xstate';
 import { applyControl } from '../../src/application/control-transition.js';
 import { COMMAND_LEASE_MS } from '../../src/application/command-pump.js';
@@ -49,8 +50,9 @@ describe('deleverage through the actor system', () => {
     const position = await btc();
     expect(position).toBeGreaterThan(0); // the first cycle bought
     await applyControl(t!.store.control, { type: 'control.kill', reason: 'test' }, who);
+    // The store's notification starts a read; the root is killed once that read has reached it.
+    await waitFor(t!.system.actor, (s) => s.context.state === 'killed', { timeout: 5_000 });
     await t!.advance(0);
-    expect(t!.system.state()).toBe('killed');
 
     await deleverage('dlv-1', 0.5);
     const done = await until('dlv-1', 'done');

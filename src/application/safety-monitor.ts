@@ -6,6 +6,11 @@
  *    lease passed to another process: `store_empty`, `store_replaced`, `store_rolled_back`,
  *    `store_fenced`; only the operator's adoption (or the original store coming back) ends it;
  *  - the store has not answered for STORE_LOSS_HALT_MS: `store_unreachable`;
+ *  - the store answers reads but has refused (or not confirmed) this process's writes for
+ *    STORE_LOSS_HALT_MS: `store_write_refused` (a write probe every tick: disk full, a Redis turned
+ *    replica, a SQLite lock held elsewhere — reads alone would not see it);
+ *  - the trading lease has not been confirmed for three quarters of its duration: `lease_unconfirmed`
+ *    (src/application/lease-keeper.ts: it stops new exposure before the lease can run out);
  *  - no API heartbeat has moved for CONTROL_PLANE_TIMEOUT: `control_plane_lost` (nobody could stop it).
  * It never reads a fault as `running`. It resumes by itself only when the store answers, is trusted
  * (its record agrees with what this process remembers) and an API is seen again: first the open
@@ -20,6 +25,10 @@ import type { Clock } from '../ports/clock.js';
 import type { ControlStore } from '../ports/control-store.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
 import { StoreFaultError } from '../ports/store-errors.js';
+import type { LeaseStanding } from './lease-keeper.js';
+
+/** The document the write probe rewrites every tick (nobody reads it). */
+export const TRADING_PROBE_KEY = 'trading:write-probe';
 
 /** Replaced halts remembered until the halt ends (each becomes an audit entry then). */
 const MAX_EARLIER_HALTS = 64;
@@ -45,6 +54,13 @@ export interface SafetyMonitorDeps {
   controlPlaneTimeoutMs: number | null;
   /** How long the store may be unreachable before trading halts and cancels, ms. */
   storeLossHaltMs: number;
+  /**
+   * Writes with this process's fence, for the write probe (TRADING_PROBE_KEY); the key-value store
+   * `kv` is only read. Omitted: no write probe (a store view that cannot write).
+   */
+  probeKv?: KeyValueStore;
+  /** How sure the process is of its trading lease; omitted: no lease to judge. */
+  lease?(): LeaseStanding;
   /** Brings the root to a trusted record (the same path as store notifications). */
   syncControl(record: ControlRecord): void;
   halt(halt: SafetyHalt): void;
@@ -70,6 +86,7 @@ export interface SafetyMonitor {
 export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
   let current: SafetyHalt | null = null;
   let unreachableSince: number | null = null;
+  let unwritableSince: number | null = null;
   let apiMarker: string | null = null;
   let apiSeenAt: number | null = null;
   let ticking = false;
@@ -109,6 +126,40 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
     }
   };
 
+  /**
+   * The write probe: null while writes go through (or have failed for less than STORE_LOSS_HALT_MS),
+   * otherwise the halt. A fault (a superseded fence) is the fault's halt at once.
+   */
+  const checkWrites = async (): Promise<[string, string] | null> => {
+    if (!deps.probeKv) return null;
+    try {
+      await deps.probeKv.set(TRADING_PROBE_KEY, { ts: deps.clock.now() });
+      unwritableSince = null;
+      return null;
+    } catch (err) {
+      if (err instanceof StoreFaultError) return [`store_${err.kind}`, err.message];
+      const now = deps.clock.now();
+      unwritableSince ??= now;
+      const refused = now - unwritableSince;
+      if (refused < deps.storeLossHaltMs) return null;
+      return [
+        'store_write_refused',
+        `the store answers reads but has not taken a write for ${refused} ms (STORE_LOSS_HALT_MS ${deps.storeLossHaltMs}): ${(err as Error).message}`,
+      ];
+    }
+  };
+
+  const checkLease = (): [string, string] | null => {
+    const standing = deps.lease?.() ?? { kind: 'held' };
+    if (standing.kind === 'held') return null;
+    if (standing.kind === 'lost')
+      return ['store_fenced', `the trading lease passed to another process (${standing.to}): this one stops`];
+    return [
+      'lease_unconfirmed',
+      `the trading lease has not been confirmed for ${standing.sinceConfirmedMs} ms: no new exposure before it could run out`,
+    ];
+  };
+
   const checkControlPlane = async (): Promise<[string, string] | null> => {
     const timeout = deps.controlPlaneTimeoutMs;
     if (timeout === null) return null;
@@ -137,16 +188,17 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
       haltFor(store[0], store[1]);
       return;
     }
-    let plane: [string, string] | null;
+    let found: [string, string] | null;
     try {
-      plane = await checkControlPlane();
+      found = (await checkWrites()) ?? checkLease() ?? (await checkControlPlane());
     } catch {
       return; // the store failed right after answering: judged again on the next tick
     }
-    if (plane) {
-      haltFor(plane[0], plane[1]);
+    if (found) {
+      haltFor(found[0], found[1]);
       return;
     }
+    if (unwritableSince !== null) return; // writes failing, not for long yet: nothing heals meanwhile
     if (current === null) return;
     const ended = current;
     try {
@@ -173,8 +225,8 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
         const store = await checkStore();
         if (store !== 'ok' && store !== 'wait') haltFor(store[0], store[1]);
         else if (store === 'ok') {
-          const plane = await checkControlPlane();
-          if (plane) haltFor(plane[0], plane[1]);
+          const found = (await checkWrites()) ?? checkLease() ?? (await checkControlPlane());
+          if (found) haltFor(found[0], found[1]);
         }
       } finally {
         quiet = false;

@@ -28,13 +28,15 @@ export function withControl(store: Store, control: ControlStore): Store {
  */
 export function fencedKv(
   kv: KeyValueStore,
-  fence: number,
+  fence: number | (() => number),
   onFault: (err: StoreFaultError) => void = () => {},
 ): KeyValueStore {
+  // A function when the token can move (the lease taken back after it ran out on a slow store).
+  const current = typeof fence === 'number' ? () => fence : fence;
   return {
     get: (key) => kv.get(key),
     set: (key, value) =>
-      kv.set(key, value, fence).catch((err: unknown) => {
+      kv.set(key, value, current()).catch((err: unknown) => {
         if (err instanceof StoreFaultError) onFault(err);
         throw err;
       }),

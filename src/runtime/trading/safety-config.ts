@@ -18,7 +18,7 @@ export interface SafetyConfig {
 
 export function readSafetyConfig(env: NodeJS.ProcessEnv): SafetyConfig {
   const timeout = readNumber(env, 'CONTROL_PLANE_TIMEOUT', 10, 0, 3600);
-  const leaseMs = readInt(env, 'TRADING_LEASE_MS', 10_000, 300, 600_000);
+  const leaseMs = readInt(env, 'TRADING_LEASE_MS', 10_000, 2_000, 600_000);
   const storeLossHaltMs = readInt(env, 'STORE_LOSS_HALT_MS', 3_000, 100, 600_000);
   if (storeLossHaltMs * 3 > leaseMs * 2) {
     // The last renewal may be a third of the lease old when the store goes away, and noticing takes a

@@ -35,7 +35,8 @@ import { trustedControl } from '../../application/trusted-control.js';
 import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
 import { StoreFaultError } from '../../ports/store-errors.js';
-import type { LeaseGrant } from '../../ports/trading-lease.js';
+import { createLeaseKeeper } from '../../application/lease-keeper.js';
+import type { LeaseKeeper } from '../../application/lease-keeper.js';
 import { startBackground } from './background.js';
 import { holderName, takeTradingLease } from './ownership.js';
 import { startMachinesPublisher } from './machines-publisher.js';
@@ -105,7 +106,7 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
 /** Everything after the market feed is open: ownership, venue, parts, the root actor and its timers. */
 async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | null, config: TradingConfig) {
   const { log, clock } = deps;
-  const { store, control, initial, grant, kv, faults } = await takeOwnership(deps);
+  const { store, control, initial, keeper, kv, faults } = await takeOwnership(deps);
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const venue = await openVenue(deps, config, kv);
   const feed = await feedAfterLease(deps, opened, config, kv);
@@ -130,7 +131,7 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
     actor: () => actor,
   });
 
-  const monitor = createSafety(deps, store, venue, events, parts, () => actor);
+  const monitor = createSafety(deps, store, venue, events, parts, () => actor, { kv, lease: keeper });
   faults.to = monitor;
   // Fail closed from the first instant: a store or control plane already lost starts the root halted.
   const halt = await monitor.preflight();
@@ -150,7 +151,7 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
     heartbeat: () => parts.publisher.heartbeat(),
     publishMetrics: parts.publisher.metrics,
     safetyTick: () => monitor.tick(),
-    renewLease: leaseRenewal(deps, grant, monitor),
+    renewLease: leaseRenewal(deps, keeper, monitor),
     leaseMs: config.safety.leaseMs,
   });
 
@@ -186,7 +187,7 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
       await parts.publisher.metrics().catch(() => {});
       await feed.close?.().catch((err: unknown) => log.warn({ err }, 'market feed did not close'));
       // Handing the lease back lets a successor start at once instead of waiting for it to run out.
-      await deps.store.lease.release(grant).catch(() => {});
+      await keeper.release().catch(() => {});
       events.emit(eventLine.sessionStopped(reason));
       deps.lines.flush?.();
     },
@@ -221,25 +222,21 @@ function openVenue(deps: TradingSystemDeps, config: TradingConfig, kv: KeyValueS
 }
 
 /**
- * Renews the lease; when it passed to another process, halts at once and lets the process stop (once:
- * renewals never overlap, and a lost lease is not reported twice).
+ * Renews the lease (a renewal the store did not confirm is not one: the safety monitor halts before
+ * the lease could run out, see lease-keeper.ts); when another process held it since, halts at once
+ * and lets the process stop, once.
  */
-function leaseRenewal(deps: TradingSystemDeps, grant: LeaseGrant, monitor: SafetyMonitor): () => Promise<void> {
-  let renewing = false;
-  let lost = false;
+function leaseRenewal(deps: TradingSystemDeps, keeper: LeaseKeeper, monitor: SafetyMonitor): () => Promise<void> {
+  let reported = false;
   return async () => {
-    if (renewing || lost) return;
-    renewing = true;
-    try {
-      // Unreachable store: `true`, the safety monitor halts on its own after STORE_LOSS_HALT_MS.
-      const kept = await deps.store.lease.renew(grant, deps.config.safety.leaseMs).catch(() => true);
-      if (kept) return;
-      lost = true;
-      monitor.fault(new StoreFaultError('fenced', 'the trading lease passed to another process: this one stops'));
-      deps.onLeaseLost?.();
-    } finally {
-      renewing = false;
-    }
+    await keeper.renew();
+    const standing = keeper.standing();
+    if (standing.kind !== 'lost' || reported) return;
+    reported = true;
+    monitor.fault(
+      new StoreFaultError('fenced', `the trading lease passed to another process (${standing.to}): this one stops`),
+    );
+    deps.onLeaseLost?.();
   };
 }
 
@@ -258,14 +255,27 @@ async function takeOwnership(deps: TradingSystemDeps) {
     distrusted: (err) => faults.to?.fault(err),
   });
   const initial = await control.read();
+  const grantedAt = deps.clock.now();
   const grant = await takeTradingLease(deps.store.lease, holderName(), deps.config.safety.leaseMs);
+  const keeper = createLeaseKeeper({
+    lease: deps.store.lease,
+    grant,
+    grantedAt,
+    ttlMs: deps.config.safety.leaseMs,
+    clock: deps.clock,
+    log: (level, message, details) => deps.log[level](details, message),
+  });
   const store = withControl(deps.store, control);
   return {
     store,
     control,
     initial,
-    grant,
-    kv: fencedKv(deps.store.kv, grant.fence, (err) => faults.to?.fault(err)),
+    keeper,
+    kv: fencedKv(
+      deps.store.kv,
+      () => keeper.fence(),
+      (err) => faults.to?.fault(err),
+    ),
     faults,
   };
 }
@@ -282,12 +292,15 @@ function createSafety(
   events: TradingEvents,
   parts: ReturnType<typeof createTradingParts>,
   actor: () => Actor<typeof tradingMachine>,
+  own: { kv: KeyValueStore; lease: LeaseKeeper },
 ): SafetyMonitor {
   const { config, clock, log } = deps;
   return createSafetyMonitor({
     clock,
     control: store.control,
     kv: store.kv,
+    probeKv: own.kv,
+    lease: () => own.lease.standing(),
     controlPlaneTimeoutMs: config.safety.controlPlaneTimeoutMs,
     storeLossHaltMs: config.safety.storeLossHaltMs,
     syncControl: parts.syncControl,

@@ -38,6 +38,8 @@ export interface ApiDeps {
   defaultMode: string;
   /** Control POSTs per key per minute (kill-switch exempt). */
   controlRateLimit: number;
+  /** How long a control change that keeps losing races is retried before 503 (default CONTROL_DEADLINE_MS). */
+  controlDeadlineMs?: number;
   clock?: Clock;
   version?: string;
   /** Timers and per-client bounds of GET /control/events (defaults in src/api/events/). */
@@ -78,8 +80,12 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   await app.register(publicRoutes, { store: deps.store, clock });
   await app.register(consolePlugin, { root: deps.consoleRoot === undefined ? consoleAssetsDir() : deps.consoleRoot });
 
-  const plane = new ControlPlane(deps.store, deps.instruments, clock, (r) =>
-    app.metrics.controlCalls.inc({ event: r.event.type, outcome: r.outcome }),
+  const plane = new ControlPlane(
+    deps.store,
+    deps.instruments,
+    clock,
+    (r) => app.metrics.controlCalls.inc({ event: r.event.type, outcome: r.outcome }),
+    deps.controlDeadlineMs,
   );
   const symbols = deps.instruments.map((i) => i.symbol);
   await app.register(async (secured) => {

@@ -6,7 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { STATUS_CODES } from 'node:http';
-import { isStoreFailure } from '../ports/store-errors.js';
+import { ControlContentionError, isStoreFailure } from '../ports/store-errors.js';
 import { storeFailureReply } from './store-failure-reply.js';
 
 export interface ErrorBody {
@@ -27,6 +27,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return sendError(reply, 422, err.code ?? 'FST_ERR_VALIDATION', err.message);
     }
     const status = err.statusCode ?? 500;
+    if (err instanceof ControlContentionError) {
+      // Other writers kept winning the race (or a kill is being recorded): nothing was written.
+      request.log.warn({ code: err.code, reason: err.message }, 'control change contended');
+      reply.header('Retry-After', String(err.retryAfterS));
+      return sendError(reply, 503, err.code, `The change was NOT recorded: ${err.message}`);
+    }
     if (status >= 500) {
       // A store that failed is not a bug: 503 with what was not done and why (adapters redact it).
       if (isStoreFailure(err)) {

@@ -25,6 +25,10 @@ export const protectedErrors = {
   401: errorRef('Missing, malformed or invalid bearer token'),
   422: errorRef('Request validation failed (wrong type, unknown field, out of range)'),
   500: errorRef('Internal server error (no details are revealed)'),
+  503: errorRef(
+    'Nothing was done: the store is unavailable or not the one this service knew (TCS_STORE_*), or other ' +
+      'writers kept changing the control record (TCS_CONTROL_CONTENDED, with Retry-After); press again',
+  ),
 };
 
 /** Pause and resume when killed. */

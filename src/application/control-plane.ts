@@ -24,6 +24,8 @@ import type {
   UnknownSymbol,
 } from './control-results.js';
 import { applyControl } from './control-transition.js';
+import type { ControlWriteOptions } from './control-transition.js';
+import { killPriority } from './kill-priority.js';
 import { pullKillSwitch } from './kill-switch.js';
 
 export const DEFAULT_REASONS = {
@@ -36,6 +38,7 @@ export type PauseOrResume = Extract<ControlEvent, { type: 'control.pause' | 'con
 
 export class ControlPlane {
   private readonly bySymbol: Map<string, Instrument>;
+  private readonly writes: ControlWriteOptions;
 
   constructor(
     private readonly store: Store,
@@ -43,8 +46,15 @@ export class ControlPlane {
     private readonly clock: Clock,
     /** Told every statechart outcome (the API counts them in its metrics). */
     private readonly onOutcome: (result: ControlApplyResult) => void = () => {},
+    /** How long a change that keeps losing races is retried (default CONTROL_DEADLINE_MS). */
+    deadlineMs?: number,
   ) {
     this.bySymbol = new Map(instruments.map((i) => [i.symbol, i]));
+    this.writes = {
+      priority: killPriority(store.kv),
+      clock,
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    };
   }
 
   status(): Promise<ControlRecord> {
@@ -53,7 +63,7 @@ export class ControlPlane {
 
   /** Pause or resume: `changed: false` when already there, a state conflict when killed. */
   async transition(event: PauseOrResume, actor: string): Promise<ControlOutcome<TransitionResult, StateConflict>> {
-    const result = await applyControl(this.store.control, event, { actor, at: this.isoNow() });
+    const result = await applyControl(this.store.control, event, { actor, at: this.isoNow() }, this.writes);
     this.onOutcome(result);
     if (result.outcome === 'refused') {
       const verb = event.type === 'control.pause' ? 'pause' : 'resume';
@@ -79,10 +89,13 @@ export class ControlPlane {
 
   /** The emergency button: always succeeds, also when already killed; the cancels are queued once per kill. */
   async kill(reason: string, actor: string): Promise<ControlOutcome<KillResult>> {
-    const { result, instructions } = await pullKillSwitch(this.store, this.instruments, reason, {
-      actor,
-      at: this.isoNow(),
-    });
+    const { result, instructions } = await pullKillSwitch(
+      this.store,
+      this.instruments,
+      reason,
+      { actor, at: this.isoNow() },
+      this.writes,
+    );
     this.onOutcome(result);
     return { ok: true, value: { action: 'killed', reason, cancel_instructions: instructions } };
   }

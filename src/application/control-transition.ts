@@ -2,19 +2,41 @@
  * The control transition, the one way the system state changes: read the stored record, let the
  * control statechart decide (machines/control.machine.ts), and write the result with a
  * compare-and-set on the epoch, so two callers in different processes can never both move the
- * state from the same record. A lost race re-reads and decides again. Every call is audited, also
- * when nothing changed or the statechart refused.
+ * state from the same record. A lost race decides again on the record it lost to, until a deadline
+ * (then ControlContentionError: nothing written); a kill has priority over every other change
+ * (kill-priority.ts). Every call is audited, also when nothing changed or the statechart refused.
  */
 import { decideControl } from '../../machines/control.machine.js';
 import type { ControlActor, ControlApplyResult, ControlEvent, ControlRecord } from '../domain/control.js';
+import { systemClock } from '../ports/clock.js';
+import type { Clock } from '../ports/clock.js';
 import type { ControlStore } from '../ports/control-store.js';
+import { ControlContentionError } from '../ports/store-errors.js';
+import type { KillPriority } from './kill-priority.js';
 
-/** Far more than a few processes racing ever need; reaching it means something writes in a loop. */
-const MAX_ATTEMPTS = 50;
+/**
+ * How long a control change keeps deciding again after losing the race for the record before it
+ * gives up (ControlContentionError: nothing written, the API answers 503 with Retry-After). Far
+ * more than a few processes racing ever need, far less than an operator waits for an answer.
+ */
+export const CONTROL_DEADLINE_MS = 2_000;
+
+export interface ControlWriteOptions {
+  /**
+   * Fairness among control writers (kill-priority.ts): a kill that lost a race announces itself and
+   * other changes stand aside while it is pending. Without it this writer neither yields nor announces.
+   */
+  priority?: KillPriority;
+  /** Lost races are retried for this long (default CONTROL_DEADLINE_MS). */
+  deadlineMs?: number;
+  /** "now" for the deadline and the priority mark (the system clock by default). */
+  clock?: Clock;
+}
 
 /**
  * Callers in one process take turns per store, so they do not all decide on the same record and
- * lose the compare-and-set to each other; retries are left for races with other processes.
+ * lose the compare-and-set to each other; retries are left for races with other processes. A kill
+ * does not wait for its turn: it must never queue behind the changes it is meant to override.
  */
 const turns = new WeakMap<ControlStore, Promise<unknown>>();
 
@@ -28,30 +50,35 @@ function inTurn<T>(store: ControlStore, task: () => Promise<T>): Promise<T> {
   return result;
 }
 
-/** A short random pause after a lost race, so two processes do not collide again in lockstep. */
-function backOff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(25, attempt)));
-}
-
-export class ControlContentionError extends Error {
-  constructor(what: string) {
-    super(`${what}: the control record kept changing under ${MAX_ATTEMPTS} attempts; nothing was written, try again`);
-    this.name = 'ControlContentionError';
-  }
+/**
+ * A short random pause after a lost race, so two processes do not collide again in lockstep; it
+ * grows with the attempts up to 50 ms. A kill pauses at most 2 ms: it has priority (see above).
+ */
+function backOff(attempt: number, kill: boolean): Promise<void> {
+  const ceiling = kill ? 2 : Math.min(50, 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
 }
 
 /** Offers `event` to the statechart on the stored state and records the outcome atomically. */
-export function applyControl(store: ControlStore, event: ControlEvent, who: ControlActor): Promise<ControlApplyResult> {
-  return inTurn(store, () => decideAndWrite(store, event, who));
+export function applyControl(
+  store: ControlStore,
+  event: ControlEvent,
+  who: ControlActor,
+  options: ControlWriteOptions = {},
+): Promise<ControlApplyResult> {
+  const run = () => decideAndWrite(store, event, who, options);
+  return event.type === 'control.kill' ? run() : inTurn(store, run);
 }
 
 async function decideAndWrite(
   store: ControlStore,
   event: ControlEvent,
   who: ControlActor,
+  options: ControlWriteOptions,
 ): Promise<ControlApplyResult> {
-  let current = await store.read();
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  const kill = event.type === 'control.kill';
+  return withDeadline<ControlApplyResult>(`control ${event.type}`, kill, options, async (attempt) => {
+    const current = attempt.current ?? (await store.read());
     const decision = decideControl(current.state, event);
     const next: ControlRecord | null =
       decision.outcome === 'changed'
@@ -62,6 +89,7 @@ async function decideAndWrite(
       expectedEpoch: current.epoch,
       expectedStoreId: current.store_id,
       next,
+      timeoutMs: attempt.remainingMs,
       audit: {
         kind: 'control',
         at: who.at,
@@ -77,11 +105,63 @@ async function decideAndWrite(
         },
       },
     });
-    if (written.written) return { ...decision, event, record };
-    current = written.current;
-    await backOff(attempt);
+    return written.written ? { done: { ...decision, event, record } } : { lostTo: written.current };
+  });
+}
+
+interface Attempt {
+  /** The record the last lost race returned (null on the first attempt: read it). */
+  current: ControlRecord | null;
+  /** Time left before the deadline, for the store's own retries. */
+  remainingMs: number;
+}
+
+/**
+ * Runs `attempt` until it is done or the deadline passes (ControlContentionError), pausing a little
+ * between lost races. Only a kill announces itself after a lost race (and withdraws at the end);
+ * every other change first checks that no kill is pending and waits while one is.
+ */
+async function withDeadline<T>(
+  what: string,
+  kill: boolean,
+  options: ControlWriteOptions,
+  attempt: (a: Attempt) => Promise<{ done: T } | { lostTo: ControlRecord }>,
+): Promise<T> {
+  const clock = options.clock ?? systemClock;
+  const deadlineMs = options.deadlineMs ?? CONTROL_DEADLINE_MS;
+  const deadline = clock.now() + deadlineMs;
+  const { priority } = options;
+  let announced = false;
+  let current: ControlRecord | null = null;
+  try {
+    for (let n = 1; ; n++) {
+      // Standing aside: decided after the kill, this change is judged on the killed record.
+      if (!kill && priority) await standAside(priority, clock, deadline, what, n);
+      const outcome = await attempt({ current, remainingMs: Math.max(1, deadline - clock.now()) });
+      if ('done' in outcome) return outcome.done;
+      current = outcome.lostTo;
+      if (clock.now() >= deadline)
+        throw new ControlContentionError(
+          `${what}: the control record kept changing under other writers for ${deadlineMs} ms; nothing was written, try again`,
+        );
+      if (kill && priority && !announced) {
+        await priority.announce(deadline);
+        announced = true;
+      }
+      await backOff(n, kill);
+    }
+  } finally {
+    if (announced) await priority?.withdraw().catch(() => {});
   }
-  throw new ControlContentionError(`control ${event.type}`);
+}
+
+/** Waits while a kill is pending (a fresh record is read afterwards); past the deadline, gives up. */
+async function standAside(priority: KillPriority, clock: Clock, deadline: number, what: string, attempt: number) {
+  while (await priority.pending(clock.now())) {
+    if (clock.now() >= deadline)
+      throw new ControlContentionError(`${what}: a kill was still being recorded at the deadline; nothing was written`);
+    await backOff(attempt, false);
+  }
 }
 
 /**
@@ -90,29 +170,36 @@ async function decideAndWrite(
  * transitions: it is the statechart starting over from its initial state, recorded as such. Returns
  * the record unchanged (and writes nothing) when the system is not killed.
  */
-export function resetKill(store: ControlStore, who: ControlActor, reason: string): Promise<ControlRecord> {
-  return inTurn(store, () => writeReset(store, who, reason));
-}
-
-async function writeReset(store: ControlStore, who: ControlActor, reason: string): Promise<ControlRecord> {
-  let current = await store.read();
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    if (current.state !== 'killed') return current;
-    const next: ControlRecord = { ...current, state: 'running', epoch: current.epoch + 1, reason, changed_at: who.at };
-    const written = await store.compareAndSet({
-      expectedEpoch: current.epoch,
-      expectedStoreId: current.store_id,
-      next,
-      audit: {
-        kind: 'kill_reset',
-        at: who.at,
-        symbol: null,
-        body: { reason, from: 'killed', to: 'running', epoch: next.epoch, actor: who.actor },
-      },
-    });
-    if (written.written) return next;
-    current = written.current;
-    await backOff(attempt);
-  }
-  throw new ControlContentionError('control kill reset');
+export function resetKill(
+  store: ControlStore,
+  who: ControlActor,
+  reason: string,
+  options: ControlWriteOptions = {},
+): Promise<ControlRecord> {
+  return inTurn(store, () =>
+    withDeadline<ControlRecord>('control kill reset', false, options, async (attempt) => {
+      const current = attempt.current ?? (await store.read());
+      if (current.state !== 'killed') return { done: current };
+      const next: ControlRecord = {
+        ...current,
+        state: 'running',
+        epoch: current.epoch + 1,
+        reason,
+        changed_at: who.at,
+      };
+      const written = await store.compareAndSet({
+        expectedEpoch: current.epoch,
+        expectedStoreId: current.store_id,
+        next,
+        timeoutMs: attempt.remainingMs,
+        audit: {
+          kind: 'kill_reset',
+          at: who.at,
+          symbol: null,
+          body: { reason, from: 'killed', to: 'running', epoch: next.epoch, actor: who.actor },
+        },
+      });
+      return written.written ? { done: next } : { lostTo: written.current };
+    }),
+  );
 }

@@ -2,7 +2,8 @@
  * Pulling the kill switch, for every caller (the API's endpoint and the trading process's drawdown
  * circuit breaker): the store transition to killed, then the durable command that cancels every open
  * order of the whitelist. The command id is derived from the kill's epoch, so repeated presses and
- * retries queue it once; the trading process executes it at least once even if it crashes.
+ * retries queue it once; the trading process executes it at least once even if it crashes. A kill
+ * that loses races for the record takes priority over other control writers (kill-priority.ts).
  */
 import type { ControlActor, ControlApplyResult } from '../domain/control.js';
 import { cancelInstructionsFor } from '../domain/instructions.js';
@@ -11,14 +12,17 @@ import type { Instrument } from '../domain/market.js';
 import { StoreUnavailableError } from '../ports/store-errors.js';
 import type { Store } from '../ports/store.js';
 import { applyControl } from './control-transition.js';
+import type { ControlWriteOptions } from './control-transition.js';
+import { killPriority } from './kill-priority.js';
 
 export async function pullKillSwitch(
   store: Store,
   instruments: readonly Instrument[],
   reason: string,
   who: ControlActor,
+  options: ControlWriteOptions = { priority: killPriority(store.kv) },
 ): Promise<{ result: ControlApplyResult; instructions: CancelInstruction[] }> {
-  const result = await applyControl(store.control, { type: 'control.kill', reason }, who);
+  const result = await applyControl(store.control, { type: 'control.kill', reason }, who, options);
   const instructions = cancelInstructionsFor(instruments);
   try {
     await store.commands.enqueue({

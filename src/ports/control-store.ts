@@ -17,6 +17,11 @@ export interface ControlChange {
   next: ControlRecord | null;
   /** Appended to the audit chain in the same atomic step, whatever `next` is. */
   audit: NewAuditEvent;
+  /**
+   * How long the store may keep retrying its own races (another writer extending the audit chain)
+   * before it gives up with ControlContentionError; unbounded while the store answers when omitted.
+   */
+  timeoutMs?: number;
 }
 
 export type ControlWriteResult = { written: true } | { written: false; current: ControlRecord };

@@ -36,6 +36,18 @@ export const EMPTY_STORE_MESSAGE =
   'the store has no control record: it was never initialised or it lost its data. Nothing trades on it; ' +
   'if it is a deliberate new store, accept it with `tcs store adopt --reason "…"`';
 
+/**
+ * A control change that kept losing the race for the record to other writers until its deadline (or
+ * stood aside for a kill in progress): nothing was recorded; trying again shortly will work. Not a
+ * store failure and not a bug: the API answers 503 with Retry-After.
+ */
+export class ControlContentionError extends Error {
+  override name = 'ControlContentionError';
+  readonly code = 'TCS_CONTROL_CONTENDED';
+  /** Seconds after which trying again is sensible. */
+  readonly retryAfterS = 1;
+}
+
 /** True for either store failure (as opposed to a bug). */
 export function isStoreFailure(err: unknown): err is StoreUnavailableError | StoreFaultError {
   return err instanceof StoreUnavailableError || err instanceof StoreFaultError;

@@ -134,7 +134,7 @@ export async function run(): Promise<BenchResult> {
     command: 'node bin/run-ts.mjs bench/api-status.bench.ts',
     method: [
       `autocannon 8, ${CONNECTIONS} connections, ${DURATION_S} s per measurement after a ${WARMUP_S} s warm-up of each target, one worker thread for the load generator; servers in the main thread on 127.0.0.1. Order: bare, redis, sqlite, sqlite, redis, bare; a store's req/s is the mean of its two measurements, its ratio divides that by the mean of the two bare figures.`,
-      "Status: createApi on each store (Redis database 15 with a fresh prefix; a SQLite file in a temp dir), Bearer key, full plugin stack (auth hook, metrics hook, rate-limit plugin registered, request log without a logger). Nothing else writes to the store. Bare: a Fastify instance with only `app.get('/bare', () => ({state:'running'}))`.",
+      "Status: createApi on each store (Redis database 15 with a fresh prefix; a SQLite file in a temp dir), Bearer key, full plugin stack (auth hook, metrics hook, rate-limit plugin registered), no logger. Nothing else writes to the store. Bare: a Fastify instance with only `app.get('/bare', () => ({state:'running'}))`.",
       'req/s is autocannon\'s mean of per-second samples; latencies come from autocannon\'s histogram, which records whole milliseconds (so "4 ms" means 4 ≤ t < 5 ms).',
     ],
     tables: [

@@ -58,6 +58,8 @@ declare module 'autocannon' {
 
   export interface Instance extends PromiseLike<Result> {
     stop(): void;
+    /** Every response (emitted by the instance when it runs in this thread, not with `workers`). */
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void): this;
   }
 
   function autocannon(options: Options): Instance;

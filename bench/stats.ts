@@ -51,19 +51,18 @@ export function int(value: number): string {
   return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a';
 }
 
-/** A table as a benchmark returns it: rendered as Markdown by run-all and as text on stdout. */
+/** A table as a benchmark returns it: rendered as Markdown by run-all and on stdout. */
 export interface Table {
   headers: string[];
   rows: string[][];
 }
 
+/** Padded as prettier pads a Markdown table, so output pasted into BENCHMARKS.md stays formatted. */
 export function markdownTable(table: Table): string {
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [line(table.headers), line(table.headers.map(() => '---')), ...table.rows.map(line)].join('\n');
-}
-
-export function textTable(table: Table): string {
-  const widths = table.headers.map((h, i) => Math.max(h.length, ...table.rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  const widths = table.headers.map((h, i) =>
+    Math.max(3, [...h].length, ...table.rows.map((r) => [...(r[i] ?? '')].length)),
+  );
+  const pad = (cell: string, i: number) => cell + ' '.repeat(widths[i]! - [...cell].length);
+  const line = (cells: string[]) => `| ${cells.map(pad).join(' | ')} |`;
   return [line(table.headers), line(widths.map((w) => '-'.repeat(w))), ...table.rows.map(line)].join('\n');
 }

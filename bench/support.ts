@@ -16,7 +16,7 @@ import type { Store } from '../src/ports/store.js';
 import { generateKey } from '../src/domain/keys.js';
 import { TEST_REDIS_URL } from '../test/support/redis.js';
 import type { Table } from './stats.js';
-import { textTable } from './stats.js';
+import { markdownTable } from './stats.js';
 
 export type StoreKind = 'sqlite' | 'redis';
 
@@ -77,15 +77,27 @@ export function sendToParent(message: unknown): Promise<void> {
   });
 }
 
+/**
+ * The result as Markdown on stdout (tables padded as prettier pads them), ready to paste into a
+ * section of BENCHMARKS.md: the command, the machine's load average, the method, tables, aims, notes.
+ */
 export function printResult(result: BenchResult): void {
-  const out: string[] = [`\n== ${result.title} (${result.seconds.toFixed(1)} s) ==`];
+  const [one, five, fifteen] = loadavg().map((v) => v.toFixed(2));
+  const out: string[] = [
+    `\n### ${result.title}`,
+    '',
+    `Run ${new Date().toISOString()} with \`${result.command}\` (${result.seconds.toFixed(1)} s); load average at the end ${one} / ${five} / ${fifteen} (1 / 5 / 15 min) on ${availableParallelism()} cores.`,
+    '',
+  ];
+  for (const line of result.method) out.push(`- ${line}`);
+  out.push('');
   for (const table of result.tables) {
-    if (table.caption) out.push(table.caption);
-    out.push(textTable(table), '');
+    if (table.caption) out.push(`_${table.caption}_`, '');
+    out.push(markdownTable(table), '');
   }
   for (const aim of result.aims)
-    out.push(`aim: ${aim.text} → ${aim.met === null ? 'not measured' : aim.met ? 'met' : 'NOT met'}`);
-  for (const note of result.notes) out.push(`note: ${note}`);
+    out.push(`- aim: ${aim.text} → ${aim.met === null ? 'not measured' : aim.met ? 'met' : '**not met**'}`);
+  for (const note of result.notes) out.push(`- ${note}`);
   console.log(out.join('\n'));
 }
 

@@ -21,6 +21,8 @@ import { installErrorHandlers } from './errors.js';
 import { installJsonParser } from './json-parser.js';
 import { metricsPlugin } from './metrics.js';
 import { rateLimitPlugin } from './rate-limit.js';
+import { requestLogPlugin } from './request-log.js';
+import type { RequestLog } from './request-log.js';
 import { consoleDataRoutes } from './routes/console-data.js';
 import { controlRoutes } from './routes/control.js';
 import type { EventStreamOptions } from './routes/events.js';
@@ -46,16 +48,25 @@ export interface ApiDeps {
   eventStream?: Pick<EventStreamOptions, 'timings' | 'limits'>;
   /** The operator console's built assets; default dist/console of this checkout, null for none. */
   consoleRoot?: string | null;
+  /** The request log given to apiServerOptions: refused requests are counted, not logged one by one. */
+  requestLog?: RequestLog;
 }
 
-/** A pino logger to use as is, `true` for Fastify's own (Authorization redacted), `false` for none. */
-export function apiServerOptions(logger: FastifyBaseLogger | boolean = false): FastifyServerOptions {
+/**
+ * A pino logger to use as is, `true` for Fastify's own (Authorization redacted), `false` for none.
+ * `requestLog` replaces Fastify's request lines (request-log.ts); register the API plugin with the same one.
+ */
+export function apiServerOptions(
+  logger: FastifyBaseLogger | boolean = false,
+  requestLog?: RequestLog,
+): FastifyServerOptions {
   const logging =
     typeof logger === 'object'
       ? { loggerInstance: logger }
       : { logger: logger ? { redact: ['req.headers.authorization'] } : false };
   return {
     ...logging,
+    ...(requestLog ? { logController: requestLog } : {}),
     bodyLimit: 64 * 1024,
     // Keep-alive sockets must not hold a shutdown open.
     forceCloseConnections: true,
@@ -72,6 +83,7 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   installJsonParser(app);
   installErrorHandlers(app);
 
+  if (deps.requestLog) await app.register(requestLogPlugin, { requestLog: deps.requestLog });
   await app.register(authPlugin, { apiKeys: deps.apiKeys });
   await app.register(metricsPlugin, { store: deps.store });
   await app.register(docsPlugin, { version: deps.version ?? '0.1.0' });

@@ -2,20 +2,27 @@
  * Bearer authentication for /control and /reports (spec section 5). Every accepted key is compared
  * in constant time (sha256 digests through timingSafeEqual, all keys checked, no early exit), so
  * neither the key nor which rotation slot matched leaks through timing. The request learns only a
- * key id, never the key. A request with two Authorization headers is refused outright. `authPlugin`
- * shares both (the `keyId` request decoration and the `authenticate` hook) with every scope, under
- * the name other plugins depend on.
+ * key id, never the key. A request with two Authorization headers is refused outright. A refused
+ * request is marked with the reason (`authRefusal`) and is not logged on its own: request-log.ts
+ * counts refusals per window, so a flood of bad keys cannot fill the log. `authPlugin` shares the
+ * decorations and the `authenticate` hook with every scope, under the name other plugins depend on.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { keyId } from '../domain/keys.js';
 import { sendError } from './errors.js';
+import type { RefusalReason } from './refusal-tally.js';
+
+/** Why authentication refused a request; never anything of the credential itself. */
+export type AuthRefusal = Exclude<RefusalReason, 'not_found'>;
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Id of the API key that authenticated this request (see runtime/keys.ts), '' when none. */
     keyId: string;
+    /** Why this request was refused with 401, null when it was not (or did not need a key). */
+    authRefusal: AuthRefusal | null;
   }
   interface FastifyInstance {
     /** onRequest hook refusing a request without an accepted bearer key (401). */
@@ -28,6 +35,7 @@ export const AUTH_PLUGIN = 'tcs-auth';
 export const authPlugin = fp<{ apiKeys: readonly string[] }>(
   async (app, { apiKeys }) => {
     app.decorateRequest('keyId', '');
+    app.decorateRequest('authRefusal', null);
     app.decorate('authenticate', bearerAuth(apiKeys));
   },
   { name: AUTH_PLUGIN, fastify: '5.x' },
@@ -50,17 +58,17 @@ export function bearerAuth(apiKeys: readonly string[]): onRequestHookHandler {
 
   return function authenticate(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
     if (authorizationHeaderCount(request.raw.rawHeaders) > 1) {
-      unauthorized(reply, 'more than one Authorization header: send exactly one', true);
+      refuse(request, reply, 'duplicate_header', 'more than one Authorization header: send exactly one');
       return;
     }
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
-      unauthorized(reply, 'missing bearer token: send Authorization: Bearer <SERVICE_API_KEY>', false);
+      refuse(request, reply, 'missing', 'missing bearer token: send Authorization: Bearer <SERVICE_API_KEY>');
       return;
     }
     const match = BEARER.exec(header);
     if (!match?.[1]) {
-      unauthorized(reply, 'malformed Authorization header: expected Bearer <SERVICE_API_KEY>', true);
+      refuse(request, reply, 'malformed', 'malformed Authorization header: expected Bearer <SERVICE_API_KEY>');
       return;
     }
     const presented = digest(match[1]);
@@ -70,7 +78,7 @@ export function bearerAuth(apiKeys: readonly string[]): onRequestHookHandler {
       if (timingSafeEqual(presented, key.digest)) matchedId = key.id;
     }
     if (matchedId === '') {
-      unauthorized(reply, 'invalid bearer token', true);
+      refuse(request, reply, 'invalid', 'invalid bearer token');
       return;
     }
     request.keyId = matchedId;
@@ -88,7 +96,10 @@ function authorizationHeaderCount(rawHeaders: readonly string[]): number {
   return count;
 }
 
-function unauthorized(reply: FastifyReply, message: string, invalidToken: boolean): void {
+function refuse(request: FastifyRequest, reply: FastifyReply, reason: AuthRefusal, message: string): void {
+  request.authRefusal = reason;
+  // RFC 6750: a request without credentials gets no error code; one with bad credentials gets invalid_token.
+  const invalidToken = reason !== 'missing';
   reply.header('WWW-Authenticate', invalidToken ? 'Bearer realm="tcs", error="invalid_token"' : 'Bearer realm="tcs"');
   sendError(reply, 401, 'TCS_UNAUTHORIZED', message);
 }

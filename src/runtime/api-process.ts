@@ -19,6 +19,7 @@ import { NO_MEMORY } from '../domain/store-identity.js';
 import { systemClock } from '../ports/clock.js';
 import { StoreFaultError } from '../ports/store-errors.js';
 import { api, apiServerOptions } from '../api/app.js';
+import { RequestLog } from '../api/request-log.js';
 import { ConfigError, readApiConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
@@ -38,7 +39,9 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
     raw,
     trustedControl(raw.control, { memory: NO_MEMORY, lastResetEpoch: () => lastKillResetEpoch(raw.events) }),
   );
-  const app = Fastify(apiServerOptions(logger));
+  // Refused requests (bad keys, unknown routes) are counted per window, not logged one by one.
+  const requestLog = new RequestLog();
+  const app = Fastify(apiServerOptions(logger, requestLog));
   let stopBeat = () => {};
   app.addHook('onClose', async () => {
     stopBeat();
@@ -51,6 +54,7 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
     defaultMode: config.executionMode,
     controlRateLimit: config.controlRateLimit,
     version: packageVersion,
+    requestLog,
   });
 
   exitCleanlyOnSignals(logger, 'api', () => app.close());

@@ -15,5 +15,14 @@ export async function lastKillResetEpoch(events: EventStore): Promise<number | n
 
 /** What a latch says the process remembers. */
 export function memoryOf(latch: TradingLatch): StoreMemory {
-  return { storeId: latch.storeId, epoch: latch.epoch, killedAt: latch.state === 'killed' ? latch.epoch : null };
+  const head =
+    latch.auditSeq !== undefined && latch.auditHash !== undefined
+      ? { seq: latch.auditSeq, hash: latch.auditHash }
+      : null;
+  return {
+    storeId: latch.storeId,
+    epoch: latch.epoch,
+    killedAt: latch.state === 'killed' ? latch.epoch : null,
+    ...(head ? { head } : {}),
+  };
 }

@@ -2,8 +2,8 @@
  * Fail closed: decides, on every tick, whether the trading process may open exposure at all. It halts
  * trading (the root's `safety.halt`: no cycle, the order manager halted, every open order cancelled —
  * cancel on disconnect, as exchanges offer it) when:
- *  - the store answered but is not the one this process knew (empty, replaced, rolled back) or the
- *    lease passed to another process: `store_empty`, `store_replaced`, `store_rolled_back`,
+ *  - the store answered but is not the one this process knew (empty, replaced, rolled back — by its
+ *    epoch or by its audit trail's head) or the lease passed to another process: `store_empty`, `store_replaced`, `store_rolled_back`,
  *    `store_fenced`; only the operator's adoption (or the original store coming back) ends it;
  *  - the store has not answered for STORE_LOSS_HALT_MS: `store_unreachable`;
  *  - the store answers reads but has refused (or not confirmed) this process's writes for
@@ -59,6 +59,11 @@ export interface SafetyMonitorDeps {
    * `kv` is only read. Omitted: no write probe (a store view that cannot write).
    */
   probeKv?: KeyValueStore;
+  /**
+   * Judges the store's audit trail head against the one remembered (TrustedControl.checkHead): a
+   * StoreFaultError when it went back. Omitted: the trail is not judged.
+   */
+  checkHead?(): Promise<void>;
   /** How sure the process is of its trading lease; omitted: no lease to judge. */
   lease?(): LeaseStanding;
   /** Brings the root to a trusted record (the same path as store notifications). */
@@ -112,6 +117,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
       const record = await deps.control.read();
       unreachableSince = null;
       if (!quiet) deps.syncControl(record);
+      await deps.checkHead?.();
       return 'ok';
     } catch (err) {
       if (err instanceof StoreFaultError) return [`store_${err.kind}`, err.message];

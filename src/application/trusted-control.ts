@@ -10,9 +10,11 @@
  * stored the move.
  */
 import type { ControlRecord } from '../domain/control.js';
-import { judgeRecord } from '../domain/store-identity.js';
-import type { StoreMemory, StoreVerdict } from '../domain/store-identity.js';
+import { GENESIS_HASH } from '../domain/hash-chain.js';
+import { judgeHead, judgeRecord } from '../domain/store-identity.js';
+import type { AuditHead, StoreMemory, StoreVerdict } from '../domain/store-identity.js';
 import type { ControlStore } from '../ports/control-store.js';
+import type { EventStore } from '../ports/event-store.js';
 import { StoreFaultError } from '../ports/store-errors.js';
 
 export interface TrustedControlOptions {
@@ -23,11 +25,19 @@ export interface TrustedControlOptions {
   lastResetEpoch?(): Promise<number | null>;
   /** Told about a record that was not trusted (a notification that will not be delivered). */
   distrusted?(err: StoreFaultError): void;
+  /** The store's audit trail, for checkHead(); without it the trail is not judged. */
+  events?: EventStore;
 }
 
 export interface TrustedControl extends ControlStore {
   /** What this process remembers now. */
   memory(): StoreMemory;
+  /**
+   * Judges the store's audit trail head against the one remembered (src/domain/store-identity.ts
+   * judgeHead) and moves the memory forward. A trail gone back is StoreFaultError 'rolled_back', and
+   * stays so for every later read and check until the memory moves to another (adopted) identity.
+   */
+  checkHead(): Promise<void>;
 }
 
 export function trustedControl(inner: ControlStore, options: TrustedControlOptions): TrustedControl {
@@ -62,11 +72,51 @@ export function trustedControl(inner: ControlStore, options: TrustedControlOptio
     return record;
   };
 
-  const read = async () => judge(await inner.read(), () => inner.read());
+  let lastRecord: ControlRecord | null = null;
+  // A trail found gone back: sticky for the identity it was found on (restores do not undo themselves).
+  let headFault: { storeId: string | null; err: StoreFaultError } | null = null;
+  const stillFaulted = () => {
+    if (headFault !== null && headFault.storeId === memory.storeId) throw headFault.err;
+  };
+
+  const read = async () => {
+    stillFaulted();
+    lastRecord = await judge(await inner.read(), () => inner.read());
+    return lastRecord;
+  };
+
+  const checkHead = async () => {
+    const events = options.events;
+    if (!events) return;
+    stillFaulted();
+    const record = lastRecord ?? (await read());
+    const [newest] = await events.query({ limit: 1 });
+    const head: AuditHead = newest ? { seq: newest.seq, hash: newest.hash } : { seq: 0, hash: GENESIS_HASH };
+    const seen = memory.head ?? null;
+    let hashAtSeen: string | null | undefined;
+    if (seen !== null && seen.seq > 0 && head.seq > seen.seq) {
+      const [entry] = await events.query({ limit: 1, before: seen.seq + 1 });
+      hashAtSeen = entry?.seq === seen.seq ? entry.hash : null;
+    }
+    const verdict = judgeHead(memory, head, hashAtSeen);
+    if (!verdict.ok) {
+      headFault = { storeId: memory.storeId, err: new StoreFaultError('rolled_back', verdict.message) };
+      throw headFault.err;
+    }
+    const next = verdict.memory;
+    if (next === memory) return;
+    const save = saving.then(() => options.remember?.(next, record));
+    saving = save.catch(() => undefined);
+    await save;
+    // Only forward, and only on the identity it was judged for.
+    if (next.storeId === memory.storeId && (next.head?.seq ?? 0) >= (memory.head?.seq ?? 0))
+      memory = { ...memory, head: next.head ?? null };
+  };
 
   return {
     memory: () => memory,
     read,
+    checkHead,
     initialise: (at) => inner.initialise(at),
     adopt: (record, audit) => inner.adopt(record, audit),
     async compareAndSet(change) {

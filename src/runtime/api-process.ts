@@ -35,10 +35,12 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const raw = await openStore(config.storeUrl, { timeoutMs: config.storeTimeoutMs });
   // The API remembers the store it serves: a store that empties, is replaced or goes back in time
   // under it is answered with 503, never served as a fresh `running` (src/application/trusted-control.ts).
-  const store = withControl(
-    raw,
-    trustedControl(raw.control, { memory: NO_MEMORY, lastResetEpoch: () => lastKillResetEpoch(raw.events) }),
-  );
+  const trusted = trustedControl(raw.control, {
+    memory: NO_MEMORY,
+    events: raw.events,
+    lastResetEpoch: () => lastKillResetEpoch(raw.events),
+  });
+  const store = withControl(raw, trusted);
   // Refused requests (bad keys, unknown routes) are counted per window, not logged one by one.
   const requestLog = new RequestLog();
   const app = Fastify(apiServerOptions(logger, requestLog));
@@ -66,9 +68,11 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
     // Beat only while this API trusts the store: an API that answers every control call with 503 is
     // no control plane, and the trading process must not take it for one. A store with no record yet
     // is the exception: the trading process's first start is about to create it.
+    // It also judges the audit trail's head against what this API has seen: a trail gone back (a
+    // restore at the same epoch) makes every route answer 503 until the store is adopted.
     precondition: () =>
       store.control.read().then(
-        () => undefined,
+        () => trusted.checkHead(),
         (err: unknown) => {
           if (!(err instanceof StoreFaultError && err.kind === 'empty')) throw err;
         },

@@ -1,20 +1,55 @@
-/** `tcs audit verify`: re-hashes the event store's chain and reports the first bad entry. */
+/**
+ * `tcs audit verify`: re-hashes the event store's chain and reports the first bad entry. Where a
+ * trading latch is (TRADING_LATCH_PATH), the trail is also held against the head the trading process
+ * last saw on this store: a chain that is intact but ends before it, or holds another entry there,
+ * lost its tail (a restored backup) and is reported as such.
+ */
 import { openStore } from '../adapters/open-store.js';
+import { latchFile } from '../adapters/latch/latch-file.js';
+import type { TradingLatch } from '../ports/latch.js';
+import type { Store } from '../ports/store.js';
 import { readStoreUrl } from './config.js';
+import { readSafetyConfig } from './trading/safety-config.js';
 
 export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> {
   const store = await openStore(readStoreUrl(env));
   try {
     const result = await store.events.verify();
-    if (result.ok) {
-      console.log(`audit trail intact: ${result.count} entries, head ${result.head}`);
-      return 0;
+    if (!result.ok) {
+      console.error(
+        `audit trail BROKEN at entry ${result.firstBad.seq}: ${result.firstBad.reason} (${result.count} entries)`,
+      );
+      return 1;
     }
-    console.error(
-      `audit trail BROKEN at entry ${result.firstBad.seq}: ${result.firstBad.reason} (${result.count} entries)`,
-    );
-    return 1;
+    const behind = await behindLatch(store, result.count, env);
+    if (behind !== null) {
+      console.error(`audit trail intact but INCOMPLETE: ${result.count} entries; ${behind}`);
+      return 1;
+    }
+    console.log(`audit trail intact: ${result.count} entries, head ${result.head}`);
+    return 0;
   } finally {
     await store.close();
   }
+}
+
+/** Why the trail falls short of what the trading latch here remembers, or null when it does not. */
+async function behindLatch(store: Store, count: number, env: NodeJS.ProcessEnv): Promise<string | null> {
+  const path = readSafetyConfig(env).latchPath;
+  let latch: TradingLatch | null;
+  try {
+    latch = await latchFile(path).load();
+  } catch {
+    return null; // an unreadable latch is the trading process's to report
+  }
+  if (latch?.auditSeq === undefined || latch.auditHash === undefined) return null;
+  const record = await store.control.read().catch(() => null);
+  if (record?.store_id !== latch.storeId) return null; // another (or an adopted) store: not comparable
+  const remembered = `entry ${latch.auditSeq} (hash ${latch.auditHash.slice(0, 12)}…)`;
+  if (count < latch.auditSeq)
+    return `the trading latch ${path} remembers ${remembered} on this store: entries were lost (a restored backup?)`;
+  const [entry] = await store.events.query({ limit: 1, before: latch.auditSeq + 1 });
+  if (latch.auditSeq > 0 && entry?.hash !== latch.auditHash)
+    return `the trading latch ${path} remembers another ${remembered} on this store: it was restored and written on`;
+  return null;
 }

@@ -1,7 +1,7 @@
 /**
  * `tcs store adopt --reason TEXT`: the operator's explicit, audited acceptance of a store that the
  * processes refuse as a fault — empty (lost its data), replaced (another identity) or rolled back
- * (an older epoch). It writes a new control record with a fresh identity that names the identity the
+ * (an older epoch, or an audit trail that ends before the head the latch remembers). It writes a new control record with a fresh identity that names the identity the
  * trading latch remembers (`adopted_from`), so the processes that remember that store accept this one;
  * its epoch is above every epoch seen; its state is `killed` when the store or the latch was killed,
  * or the store lost data (a kill survives the loss of its store), otherwise `paused`, so nothing
@@ -32,14 +32,15 @@ async function currentRecord(store: Store): Promise<ControlRecord | null> {
 /** Whether a process remembering `memory` trusts this store as it is. */
 async function trustedBy(store: Store, memory: ReturnType<typeof memoryOf>): Promise<boolean> {
   const events = store.events;
-  const view = trustedControl(store.control, { memory, lastResetEpoch: () => lastKillResetEpoch(events) });
-  return view.read().then(
-    () => true,
-    (err: unknown) => {
-      if (err instanceof StoreFaultError) return false;
-      throw err;
-    },
-  );
+  const view = trustedControl(store.control, { memory, events, lastResetEpoch: () => lastKillResetEpoch(events) });
+  try {
+    await view.read();
+    await view.checkHead();
+    return true;
+  } catch (err) {
+    if (err instanceof StoreFaultError) return false;
+    throw err;
+  }
 }
 
 export async function adoptStore(env: NodeJS.ProcessEnv, reason: string): Promise<number> {
@@ -57,6 +58,7 @@ export async function adoptStore(env: NodeJS.ProcessEnv, reason: string): Promis
     const at = new Date().toISOString();
     // Killed when anything says so, and whenever the store lost data (empty, or not ahead of the
     // latch): a kill may have been among what was lost, and a loss must never undo a kill.
+    // (A trail gone back at the same epoch is such a loss too: it is why the store was refused.)
     const lostData = current === null || (latch !== null && current.epoch <= latch.epoch);
     const killed = current?.state === 'killed' || latch?.state === 'killed' || lostData;
     const adopted: ControlRecord = {

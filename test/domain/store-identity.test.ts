@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ControlRecord } from '../../src/domain/control.js';
-import { judgeRecord, NO_MEMORY } from '../../src/domain/store-identity.js';
+import { judgeHead, judgeRecord, NO_MEMORY } from '../../src/domain/store-identity.js';
 
 const rec = (over: Partial<ControlRecord>): ControlRecord => ({
   state: 'running',
@@ -64,5 +64,33 @@ describe('judgeRecord', () => {
       ok: true,
       memory: { killedAt: 7 },
     });
+  });
+});
+
+describe('judgeHead', () => {
+  const h = (seq: number, c = 'a') => ({ seq, hash: c.repeat(64) });
+  const seen = (head: { seq: number; hash: string } | null) => ({ ...knows(4), head });
+
+  it('a process that has seen no trail takes the head it finds', () => {
+    expect(judgeHead(seen(null), h(9))).toEqual({ ok: true, memory: seen(h(9)) });
+  });
+
+  it('a trail that ends before the head seen is rolled back, at the same epoch', () => {
+    expect(judgeHead(seen(h(68)), h(36))).toMatchObject({ ok: false, kind: 'rolled_back' });
+  });
+
+  it('the same head is trusted; another entry at the same seq is not', () => {
+    expect(judgeHead(seen(h(5)), h(5))).toEqual({ ok: true, memory: seen(h(5)) });
+    expect(judgeHead(seen(h(5)), h(5, 'b'))).toMatchObject({ ok: false, kind: 'rolled_back' });
+  });
+
+  it('a longer trail is trusted only when it holds the entry seen, and then remembered', () => {
+    expect(judgeHead(seen(h(5)), h(9, 'c'), 'a'.repeat(64))).toEqual({ ok: true, memory: seen(h(9, 'c')) });
+    expect(judgeHead(seen(h(5)), h(9, 'c'), 'b'.repeat(64))).toMatchObject({ ok: false, kind: 'rolled_back' });
+    expect(judgeHead(seen(h(5)), h(9, 'c'), null)).toMatchObject({ ok: false, kind: 'rolled_back' });
+  });
+
+  it('a remembered empty trail is on every chain', () => {
+    expect(judgeHead(seen({ seq: 0, hash: '0'.repeat(64) }), h(3))).toEqual({ ok: true, memory: seen(h(3)) });
   });
 });

@@ -23,11 +23,16 @@ export function latchFile(path: string): LatchFile {
       }
       return parseLatch(path, text);
     },
-    async save(latch) {
+    async save(given) {
+      let latch = given;
       // Never lower what is on disk for the same store (a process that lost the race for the lease
       // may still save what it read): the latch only moves forward, or to an adopted store.
       const onDisk = await this.load().catch(() => null);
       if (onDisk && onDisk.storeId === latch.storeId && onDisk.epoch > latch.epoch) return;
+      if (onDisk?.storeId === latch.storeId && (onDisk.auditSeq ?? 0) > (latch.auditSeq ?? 0)) {
+        // The head never goes back either (a slower save of an older head must not win).
+        latch = { ...latch, auditSeq: onDisk.auditSeq!, auditHash: onDisk.auditHash! };
+      }
       const dir = dirname(path);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const temporary = `${path}.${process.pid}.tmp`;
@@ -64,10 +69,22 @@ function parseLatch(path: string, text: string): TradingLatch {
   if (typeof d.storeId !== 'string' || d.storeId === '') throw bad('no storeId');
   if (typeof d.epoch !== 'number' || !Number.isInteger(d.epoch) || d.epoch < 0) throw bad('no epoch');
   if (!(SYSTEM_STATES as readonly unknown[]).includes(d.state)) throw bad('no state');
+  const head =
+    d.auditSeq === undefined && d.auditHash === undefined
+      ? {}
+      : typeof d.auditSeq === 'number' &&
+          Number.isInteger(d.auditSeq) &&
+          d.auditSeq >= 0 &&
+          typeof d.auditHash === 'string' &&
+          /^[0-9a-f]{64}$/.test(d.auditHash)
+        ? { auditSeq: d.auditSeq, auditHash: d.auditHash }
+        : null;
+  if (head === null) throw bad('a malformed audit head');
   return {
     storeId: d.storeId,
     epoch: d.epoch,
     state: d.state as TradingLatch['state'],
+    ...head,
     updatedAt: String(d.updatedAt),
   };
 }

@@ -43,6 +43,7 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
       storeId: moved.storeId ?? record.store_id,
       epoch: moved.epoch,
       state: record.state,
+      ...(moved.head ? { auditSeq: moved.head.seq, auditHash: moved.head.hash } : {}),
       updatedAt: new Date(options.now()).toISOString(),
     });
   let lastProblem = '';
@@ -53,7 +54,13 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
       if (!remembered) await store.control.initialise(new Date(options.now()).toISOString());
       // Judged as the trading system will judge it (throws the fault), without moving any memory yet.
       const events = store.events;
-      await trustedControl(store.control, { memory, lastResetEpoch: () => lastKillResetEpoch(events) }).read();
+      const trusted = trustedControl(store.control, {
+        memory,
+        events,
+        lastResetEpoch: () => lastKillResetEpoch(events),
+      });
+      await trusted.read();
+      await trusted.checkHead();
       if (remembered === null)
         options.log.info({ latch: latch.path }, 'first start here: no latch yet; this store will be remembered in it');
       return { store, memory, remember };

@@ -32,6 +32,7 @@ import { fencedKv, withControl } from '../../application/store-views.js';
 import { lastKillResetEpoch } from '../../application/kill-reset-proof.js';
 import { lastRecordedCycle } from '../../application/cycle-numbers.js';
 import { trustedControl } from '../../application/trusted-control.js';
+import type { TrustedControl } from '../../application/trusted-control.js';
 import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
 import { StoreFaultError } from '../../ports/store-errors.js';
@@ -131,7 +132,7 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
     actor: () => actor,
   });
 
-  const monitor = createSafety(deps, store, venue, events, parts, () => actor, { kv, lease: keeper });
+  const monitor = createSafety(deps, store, venue, events, parts, () => actor, { kv, lease: keeper, control });
   faults.to = monitor;
   // Fail closed from the first instant: a store or control plane already lost starts the root halted.
   const halt = await monitor.preflight();
@@ -250,6 +251,7 @@ async function takeOwnership(deps: TradingSystemDeps) {
   const events = deps.store.events;
   const control = trustedControl(deps.store.control, {
     memory: deps.memory ?? NO_MEMORY,
+    events,
     ...(deps.remember ? { remember: deps.remember } : {}),
     lastResetEpoch: () => lastKillResetEpoch(events),
     distrusted: (err) => faults.to?.fault(err),
@@ -292,7 +294,7 @@ function createSafety(
   events: TradingEvents,
   parts: ReturnType<typeof createTradingParts>,
   actor: () => Actor<typeof tradingMachine>,
-  own: { kv: KeyValueStore; lease: LeaseKeeper },
+  own: { kv: KeyValueStore; lease: LeaseKeeper; control: TrustedControl },
 ): SafetyMonitor {
   const { config, clock, log } = deps;
   return createSafetyMonitor({
@@ -301,6 +303,7 @@ function createSafety(
     kv: store.kv,
     probeKv: own.kv,
     lease: () => own.lease.standing(),
+    checkHead: () => own.control.checkHead(),
     controlPlaneTimeoutMs: config.safety.controlPlaneTimeoutMs,
     storeLossHaltMs: config.safety.storeLossHaltMs,
     syncControl: parts.syncControl,

@@ -4,6 +4,7 @@
  * connection; each part lives in its own file.
  */
 import { performance } from 'node:perf_hooks';
+import type { Clock } from '../../ports/clock.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../../ports/store.js';
 import type { Store } from '../../ports/store.js';
 import { guardStore } from '../guard-store.js';
@@ -15,7 +16,7 @@ import type { SqliteDatabase } from './connection.js';
 import { SqliteControlStore } from './control-store.js';
 import { chainAppender } from './event-chain.js';
 import { SqliteEventStore } from './event-store.js';
-import { fileIdentity } from './file-identity.js';
+import { fileIdentity, UNCHECKED_FILE } from './file-identity.js';
 import type { FileIdentity } from './file-identity.js';
 import { sqliteFailure } from './failures.js';
 import { SqliteKeyValueStore } from './kv-store.js';
@@ -41,6 +42,8 @@ export interface SqliteStoreOptions {
    * it waits from timers, the event loop keeps running (lock-wait.ts).
    */
   timeoutMs?: number;
+  /** Measures the age of the last file check that reads rely on (file-identity.ts); tests inject one. */
+  fileCheckClock?: Clock;
 }
 
 /** A run file that one `tcs simulate` process owns alone: see openRunStore. */
@@ -64,7 +67,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   let file;
   try {
     migrate(db);
-    file = fileIdentity(options.path);
+    file = fileIdentity(options.path, options.fileCheckClock);
     stopBusyWaiting(db);
   } catch (err) {
     db.close();
@@ -93,7 +96,7 @@ export async function openRunStore(path: string): Promise<RunStore> {
     db.close();
     throw err;
   }
-  const store = assemble(db, { assertSame() {} }, { path });
+  const store = assemble(db, UNCHECKED_FILE, { path });
   const begin = db.prepare('BEGIN');
   const commitStatement = db.prepare('COMMIT');
   begin.run();
@@ -118,10 +121,10 @@ export async function openRunStore(path: string): Promise<RunStore> {
 function assemble(db: SqliteDatabase, file: FileIdentity, options: SqliteStoreOptions): Store {
   const appendChained = chainAppender(db);
   // The watcher needs readers from the stores and the stores need the watcher: late-bind the readers.
-  // The watcher reads in its own turn (a poll), with the file check of any read.
+  // The watcher reads in its own turn (a poll): it relies on a recent file check like any read.
   const readers: WatchedState = {
     readControl: () => {
-      file.assertSame();
+      file.assertRecent();
       return control.readRecord();
     },
     lastCommandOrd: () => commands.lastOrd(),

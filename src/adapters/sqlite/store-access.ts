@@ -1,8 +1,8 @@
 /**
  * The one way the SQLite stores reach the file: every call goes through the file check
  * (file-identity.ts) and the lock wait (lock-wait.ts). A write checks that the path still names the
- * file opened before each try, so nothing is written into a file nobody else sees; so does a read.
- * Both wait for another process's lock from timers, never inside the call; writes
+ * file opened before each try, so nothing is written into a file nobody else sees; a read relies on
+ * a recent check. Both wait for another process's lock from timers, never inside the call; writes
  * in the order they were made. Reads are not queued behind a waiting write: in WAL they never need
  * the lock, and they answer with the store as it is (the waiting write has not happened yet).
  */
@@ -20,7 +20,7 @@ export function storeAccess(file: FileIdentity, lock: LockWait): StoreAccess {
   return {
     read: (op) =>
       lock.now(() => {
-        file.assertSame();
+        file.assertRecent();
         return op();
       }),
     write: (op) =>

@@ -122,7 +122,7 @@ export class SqliteCommandQueue implements CommandQueue {
     return this.access.write(() => this.claimTx(consumer, options));
   }
 
-  async complete(id: string, result: Record<string, unknown>, at: string): Promise<CommandRecord> {
+  complete(id: string, result: Record<string, unknown>, at: string): Promise<CommandRecord> {
     return this.access.write(() => this.completeTx(id, result, at));
   }
 

@@ -88,7 +88,8 @@ export class SqliteControlStore implements ControlStore {
     this.adoptTx = (record, audit) => adopt.immediate(record, audit);
   }
 
-  async read(): Promise<ControlRecord> {
+  // Not async: the access's promise is the answer, without another one around it (the hottest read).
+  read(): Promise<ControlRecord> {
     return this.access.read(this.readRecord);
   }
 

@@ -68,7 +68,7 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  async append(event: NewAuditEvent): Promise<AuditEvent> {
+  append(event: NewAuditEvent): Promise<AuditEvent> {
     return this.access.write(() => this.appendTx(event));
   }
 
@@ -92,7 +92,7 @@ export class SqliteEventStore implements EventStore {
     return this.verifyWalk();
   }
 
-  async count(): Promise<number> {
+  count(): Promise<number> {
     return this.access.read(() => this.countStmt.get()?.n ?? 0);
   }
 }

@@ -53,15 +53,15 @@ export class SqliteTradingLease implements TradingLease {
     this.releaseTx = (grant) => release.immediate(grant);
   }
 
-  async acquire(holder: string, ttlMs: number, options: { steal?: string } = {}): Promise<LeaseAttempt> {
+  acquire(holder: string, ttlMs: number, options: { steal?: string } = {}): Promise<LeaseAttempt> {
     return this.access.write(() => this.acquireTx(holder, ttlMs, options.steal));
   }
 
-  async renew(grant: LeaseGrant, ttlMs: number): Promise<boolean> {
+  renew(grant: LeaseGrant, ttlMs: number): Promise<boolean> {
     return this.access.write(() => this.renewTx(grant, ttlMs));
   }
 
-  async release(grant: LeaseGrant): Promise<void> {
-    await this.access.write(() => this.releaseTx(grant));
+  release(grant: LeaseGrant): Promise<void> {
+    return this.access.write(() => this.releaseTx(grant));
   }
 }

@@ -4,9 +4,12 @@
  * subscribed we poll it and, when it moves, look at what the subscribers care about (the control
  * epoch, the newest command). Writes on this connection do not move data_version, so the stores call
  * `localWrite()` after committing. The timer is unref()'d and exists only while there are subscribers.
+ * A look that fails is made again at the next poll (a look that met another connection's lock says
+ * nothing; any other failure is reported once), so no change is lost to one failed read.
  */
 import type { ControlRecord } from '../../domain/control.js';
 import type { SqliteDatabase } from './connection.js';
+import { isLockBusy } from './lock-wait.js';
 
 export interface WatchedState {
   readControl(): ControlRecord;
@@ -25,6 +28,8 @@ export class ChangeWatcher {
   private lastDataVersion = 0;
   private lastEpoch = 0;
   private lastOrd = 0;
+  /** A look that did not complete: the next poll looks again even if data_version did not move. */
+  private unchecked = false;
   private closed = false;
 
   constructor(
@@ -44,9 +49,17 @@ export class ChangeWatcher {
     return this.add(this.commandListeners, listener);
   }
 
-  /** Called after a commit on this connection, which data_version does not report to itself. */
+  /**
+   * Called after a commit on this connection, which data_version does not report to itself. Never
+   * throws: the writer's commit stands whatever the look finds; a failed look is left to the poll.
+   */
   localWrite(): void {
-    if (this.timer !== undefined) this.check();
+    if (this.timer === undefined) return;
+    try {
+      this.check();
+    } catch {
+      this.unchecked = true;
+    }
   }
 
   close(): void {
@@ -98,10 +111,14 @@ export class ChangeWatcher {
   private poll(): void {
     try {
       const version = this.readDataVersion();
-      if (version === this.lastDataVersion) return;
+      if (version === this.lastDataVersion && !this.unchecked) return;
       this.lastDataVersion = version;
+      this.unchecked = true;
       this.check();
+      this.unchecked = false;
     } catch (err) {
+      if (isLockBusy(err)) return; // no answer yet: look again at the next poll
+      this.unchecked = false; // reported once, not at every poll
       this.onError(err);
     }
   }

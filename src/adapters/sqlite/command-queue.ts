@@ -8,6 +8,7 @@ import type { Command, CommandRecord, CommandStatus, CommandType } from '../../d
 import type { ClaimOptions, CommandQueue } from '../../ports/command-queue.js';
 import type { ChangeWatcher } from './change-watcher.js';
 import type { SqliteDatabase } from './connection.js';
+import type { StoreAccess } from './store-access.js';
 
 interface CommandRow {
   ord: number;
@@ -47,6 +48,7 @@ export class SqliteCommandQueue implements CommandQueue {
   constructor(
     db: SqliteDatabase,
     private readonly watcher: ChangeWatcher,
+    private readonly access: StoreAccess,
   ) {
     const byId = db.prepare<[string], CommandRow>(`SELECT ${COLUMNS} FROM commands WHERE id = ?`);
     const maxOrd = db.prepare<[], { ord: number | null }>('SELECT max(ord) AS ord FROM commands');
@@ -110,22 +112,22 @@ export class SqliteCommandQueue implements CommandQueue {
   }
 
   async enqueue(command: Command): Promise<{ record: CommandRecord; duplicate: boolean }> {
-    const outcome = this.enqueueTx(command);
+    const outcome = await this.access.write(() => this.enqueueTx(command));
     if (!outcome.duplicate) this.watcher.localWrite();
     return outcome;
   }
 
   async claim(consumer: string, options: ClaimOptions): Promise<CommandRecord[]> {
-    if (!this.anyOpen()) return [];
-    return this.claimTx(consumer, options);
+    if (!(await this.access.read(this.anyOpen))) return [];
+    return this.access.write(() => this.claimTx(consumer, options));
   }
 
-  async complete(id: string, result: Record<string, unknown>, at: string): Promise<CommandRecord> {
-    return this.completeTx(id, result, at);
+  complete(id: string, result: Record<string, unknown>, at: string): Promise<CommandRecord> {
+    return this.access.write(() => this.completeTx(id, result, at));
   }
 
   async get(id: string): Promise<CommandRecord | null> {
-    const row = this.getRow(id);
+    const row = await this.access.read(() => this.getRow(id));
     return row === undefined ? null : rowToRecord(row);
   }
 

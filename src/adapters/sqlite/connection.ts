@@ -1,7 +1,10 @@
 /**
  * Opens the SQLite file with the settings two processes need to share it safely: WAL (readers never
- * block the writer), a busy timeout (a writer waits for the other process's transaction instead of
- * failing) and synchronous=NORMAL (durable at every checkpoint, fast commits; WAL keeps it consistent).
+ * block the writer), a busy timeout while opening (switching to WAL and migrating wait for the other
+ * process's transaction instead of failing) and synchronous=NORMAL (durable at every checkpoint, fast
+ * commits; WAL keeps it consistent). Once a shared store is open, `stopBusyWaiting` turns the busy
+ * timeout off: SQLite's wait is a sleep inside the call that stops the whole event loop, so from then
+ * on the store waits for the lock from timers (lock-wait.ts).
  */
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -10,7 +13,7 @@ import { StoreFaultError } from '../../ports/store-errors.js';
 
 export type SqliteDatabase = Database.Database;
 
-/** How long a statement waits for another process's write lock (STORE_TIMEOUT_MS; then SQLITE_BUSY). */
+/** How long opening waits for another process's write lock (STORE_TIMEOUT_MS; then SQLITE_BUSY). */
 const BUSY_TIMEOUT_MS = 500;
 
 /**
@@ -53,4 +56,12 @@ export function openDatabase(path: string, options: { mustExist?: boolean; timeo
     throw err;
   }
   return db;
+}
+
+/**
+ * From here on a statement that meets another connection's lock fails at once with SQLITE_BUSY
+ * instead of sleeping in the call; the store retries it from a timer until its deadline.
+ */
+export function stopBusyWaiting(db: SqliteDatabase): void {
+  db.pragma('busy_timeout = 0');
 }

@@ -14,7 +14,7 @@ import { EMPTY_STORE_MESSAGE, StoreFaultError } from '../../ports/store-errors.j
 import type { ChangeWatcher } from './change-watcher.js';
 import type { SqliteDatabase } from './connection.js';
 import type { AppendChained } from './event-chain.js';
-import type { FileIdentity } from './file-identity.js';
+import type { StoreAccess } from './store-access.js';
 
 interface ControlRow {
   state: SystemState;
@@ -26,6 +26,7 @@ interface ControlRow {
 }
 
 export class SqliteControlStore implements ControlStore {
+  /** The control row, without the file check (the caller's access makes it). */
   readonly readRecord: () => ControlRecord;
   private readonly casTx: (change: ControlChange) => ControlWriteResult;
   private readonly initialiseTx: (at: string) => 'created' | 'exists';
@@ -35,7 +36,7 @@ export class SqliteControlStore implements ControlStore {
     db: SqliteDatabase,
     appendChained: AppendChained,
     private readonly watcher: ChangeWatcher,
-    private readonly file: FileIdentity,
+    private readonly access: StoreAccess,
   ) {
     const select = db.prepare<[], ControlRow>(
       'SELECT state, epoch, reason, changed_at, store_id, adopted_from FROM control WHERE id = 1',
@@ -50,7 +51,6 @@ export class SqliteControlStore implements ControlStore {
     const hasEvents = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM events LIMIT 1)');
 
     this.readRecord = () => {
-      this.file.assertSame();
       const row = select.get();
       if (row === undefined || row.store_id === null) throw new StoreFaultError('empty', EMPTY_STORE_MESSAGE);
       return { ...row };
@@ -68,7 +68,6 @@ export class SqliteControlStore implements ControlStore {
     this.casTx = (change) => cas.immediate(change);
 
     const initialise = db.transaction((at: string): 'created' | 'exists' => {
-      this.file.assertSame();
       if (select.get()?.store_id) return 'exists';
       if ((hasEvents.get()?.n ?? 0) > 0) {
         throw new StoreFaultError(
@@ -83,30 +82,30 @@ export class SqliteControlStore implements ControlStore {
     this.initialiseTx = (at) => initialise.immediate(at);
 
     const adopt = db.transaction((record: ControlRecord, audit: NewAuditEvent) => {
-      this.file.assertSame();
       replace.run(record);
       appendChained(audit);
     });
     this.adoptTx = (record, audit) => adopt.immediate(record, audit);
   }
 
-  async read(): Promise<ControlRecord> {
-    return this.readRecord();
+  // Not async: the access's promise is the answer, without another one around it (the hottest read).
+  read(): Promise<ControlRecord> {
+    return this.access.read(this.readRecord);
   }
 
   async initialise(at: string): Promise<'created' | 'exists'> {
-    const outcome = this.initialiseTx(at);
+    const outcome = await this.access.write(() => this.initialiseTx(at));
     if (outcome === 'created') this.watcher.localWrite();
     return outcome;
   }
 
   async adopt(record: ControlRecord, audit: NewAuditEvent): Promise<void> {
-    this.adoptTx(record, audit);
+    await this.access.write(() => this.adoptTx(record, audit));
     this.watcher.localWrite();
   }
 
   async compareAndSet(change: ControlChange): Promise<ControlWriteResult> {
-    const result = this.casTx(change);
+    const result = await this.access.write(() => this.casTx(change));
     if (result.written && change.next) this.watcher.localWrite();
     return result;
   }

@@ -12,7 +12,8 @@ import type { SqliteDatabase } from './connection.js';
 import { headReader, rowToEvent } from './event-chain.js';
 import type { AppendChained, EventRow } from './event-chain.js';
 import { buildEventQuery } from './event-query.js';
-import type { FileIdentity } from './file-identity.js';
+import type { BuiltQuery } from './event-query.js';
+import type { StoreAccess } from './store-access.js';
 
 type QueryStatement = Statement<Array<string | number>, EventRow>;
 
@@ -28,7 +29,7 @@ export class SqliteEventStore implements EventStore {
   constructor(
     private readonly db: SqliteDatabase,
     appendChained: AppendChained,
-    private readonly file: FileIdentity,
+    private readonly access: StoreAccess,
   ) {
     const tx = db.transaction((event: NewAuditEvent) => appendChained(event));
     this.appendTx = (event) => tx.immediate(event);
@@ -50,7 +51,7 @@ export class SqliteEventStore implements EventStore {
       return { head, count, beyond: head === undefined ? undefined : firstBeyond.get(head.seq) };
     });
     this.verifyWalk = async () => {
-      const { head, count, beyond } = start.deferred();
+      const { head, count, beyond } = await access.read(() => start.deferred());
       if (head === undefined)
         return { ok: false, count, firstBad: { seq: Math.max(count, 1), reason: 'the chain head record is missing' } };
       const walk = new ChainWalk(head);
@@ -58,7 +59,8 @@ export class SqliteEventStore implements EventStore {
         if (from > 0) await yieldTurn();
         // The first page starts below seq 1 too: a row slipped in at seq 0 or below is found, not skipped.
         const after = from === 0 ? Number.MIN_SAFE_INTEGER : from;
-        const problem = walkRows(walk, page.all(after, Math.min(from + VERIFY_PAGE, head.seq)));
+        const rows = await access.read(() => page.all(after, Math.min(from + VERIFY_PAGE, head.seq)));
+        const problem = walkRows(walk, rows);
         if (problem) return { ok: false, count, firstBad: problem };
       }
       const problem = (beyond ? walkRows(walk, [beyond]) : null) ?? walk.end();
@@ -66,27 +68,32 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  async append(event: NewAuditEvent): Promise<AuditEvent> {
-    this.file.assertSame();
-    return this.appendTx(event);
+  append(event: NewAuditEvent): Promise<AuditEvent> {
+    return this.access.write(() => this.appendTx(event));
   }
 
   async query(query: EventQuery): Promise<AuditEvent[]> {
     const built = buildEventQuery(query);
+    const stmt = this.statementFor(built);
+    return (await this.access.read(() => stmt.all(...built.params))).map(rowToEvent);
+  }
+
+  /** One prepared statement per query shape, made on first use. */
+  private statementFor(built: BuiltQuery): QueryStatement {
     let stmt = this.queries.get(built.key);
     if (stmt === undefined) {
       stmt = this.db.prepare<Array<string | number>, EventRow>(built.sql);
       this.queries.set(built.key, stmt);
     }
-    return stmt.all(...built.params).map(rowToEvent);
+    return stmt;
   }
 
   verify(): Promise<ChainVerification> {
     return this.verifyWalk();
   }
 
-  async count(): Promise<number> {
-    return this.countStmt.get()?.n ?? 0;
+  count(): Promise<number> {
+    return this.access.read(() => this.countStmt.get()?.n ?? 0);
   }
 }
 

@@ -6,7 +6,7 @@
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 import { staleFence } from '../../ports/store-errors.js';
 import type { SqliteDatabase } from './connection.js';
-import type { FileIdentity } from './file-identity.js';
+import type { StoreAccess } from './store-access.js';
 
 export class SqliteKeyValueStore implements KeyValueStore {
   private readonly select;
@@ -16,7 +16,7 @@ export class SqliteKeyValueStore implements KeyValueStore {
 
   constructor(
     db: SqliteDatabase,
-    private readonly file: FileIdentity,
+    private readonly access: StoreAccess,
   ) {
     this.select = db.prepare<[string], { value: string }>('SELECT value FROM kv WHERE key = ?');
     this.upsert = db.prepare<[string, string]>(
@@ -33,7 +33,7 @@ export class SqliteKeyValueStore implements KeyValueStore {
   }
 
   async get<T = unknown>(key: string): Promise<T | null> {
-    const row = this.select.get(key);
+    const row = await this.access.read(() => this.select.get(key));
     return row === undefined ? null : (JSON.parse(row.value) as T);
   }
 
@@ -41,12 +41,13 @@ export class SqliteKeyValueStore implements KeyValueStore {
     const text = JSON.stringify(value);
     // JSON.stringify(undefined) (or a function) yields undefined: refuse rather than store garbage.
     if (text === undefined) throw new TypeError(`kv value for ${key} is not JSON-serialisable`);
-    this.file.assertSame();
-    if (fence === undefined) this.upsert.run(key, text);
-    else this.fencedUpsert(key, text, fence);
+    await this.access.write(() => {
+      if (fence === undefined) this.upsert.run(key, text);
+      else this.fencedUpsert(key, text, fence);
+    });
   }
 
   async delete(key: string): Promise<void> {
-    this.remove.run(key);
+    await this.access.write(() => this.remove.run(key));
   }
 }

@@ -4,22 +4,25 @@
  * connection; each part lives in its own file.
  */
 import { performance } from 'node:perf_hooks';
+import type { Clock } from '../../ports/clock.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../../ports/store.js';
 import type { Store } from '../../ports/store.js';
 import { guardStore } from '../guard-store.js';
 import { ChangeWatcher } from './change-watcher.js';
 import type { WatchedState } from './change-watcher.js';
 import { SqliteCommandQueue } from './command-queue.js';
-import { openDatabase } from './connection.js';
+import { openDatabase, stopBusyWaiting } from './connection.js';
 import type { SqliteDatabase } from './connection.js';
 import { SqliteControlStore } from './control-store.js';
 import { chainAppender } from './event-chain.js';
 import { SqliteEventStore } from './event-store.js';
-import { fileIdentity } from './file-identity.js';
+import { fileIdentity, UNCHECKED_FILE } from './file-identity.js';
 import type { FileIdentity } from './file-identity.js';
 import { sqliteFailure } from './failures.js';
 import { SqliteKeyValueStore } from './kv-store.js';
+import { lockWaiter } from './lock-wait.js';
 import { migrate } from './schema.js';
+import { storeAccess } from './store-access.js';
 import { SqliteTradingLease } from './trading-lease.js';
 
 export interface SqliteStoreOptions {
@@ -34,8 +37,13 @@ export interface SqliteStoreOptions {
    * store at this path must not quietly start a new one after the file was deleted.
    */
   mustExist?: boolean;
-  /** How long a statement waits for another process's write lock, in ms (default DEFAULT_STORE_TIMEOUT_MS). */
+  /**
+   * How long a call waits for another process's write lock, in ms (default DEFAULT_STORE_TIMEOUT_MS);
+   * it waits from timers, the event loop keeps running (lock-wait.ts).
+   */
   timeoutMs?: number;
+  /** Measures the age of the last file check that reads rely on (file-identity.ts); tests inject one. */
+  fileCheckClock?: Clock;
 }
 
 /** A run file that one `tcs simulate` process owns alone: see openRunStore. */
@@ -59,7 +67,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   let file;
   try {
     migrate(db);
-    file = fileIdentity(options.path);
+    file = fileIdentity(options.path, options.fileCheckClock);
+    stopBusyWaiting(db);
   } catch (err) {
     db.close();
     throw err;
@@ -87,7 +96,7 @@ export async function openRunStore(path: string): Promise<RunStore> {
     db.close();
     throw err;
   }
-  const store = assemble(db, { assertSame() {} }, { path });
+  const store = assemble(db, UNCHECKED_FILE, { path });
   const begin = db.prepare('BEGIN');
   const commitStatement = db.prepare('COMMIT');
   begin.run();
@@ -112,18 +121,26 @@ export async function openRunStore(path: string): Promise<RunStore> {
 function assemble(db: SqliteDatabase, file: FileIdentity, options: SqliteStoreOptions): Store {
   const appendChained = chainAppender(db);
   // The watcher needs readers from the stores and the stores need the watcher: late-bind the readers.
-  const readers: WatchedState = { readControl: () => control.readRecord(), lastCommandOrd: () => commands.lastOrd() };
+  // The watcher reads in its own turn (a poll): it relies on a recent file check like any read.
+  const readers: WatchedState = {
+    readControl: () => {
+      file.assertRecent();
+      return control.readRecord();
+    },
+    lastCommandOrd: () => commands.lastOrd(),
+  };
   const watcher = new ChangeWatcher(
     db,
     readers,
     options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     options.onError ?? reportToStderr,
   );
-  const control = new SqliteControlStore(db, appendChained, watcher, file);
-  const commands = new SqliteCommandQueue(db, watcher);
-  const events = new SqliteEventStore(db, appendChained, file);
-  const kv = new SqliteKeyValueStore(db, file);
-  const lease = new SqliteTradingLease(db, file);
+  const access = storeAccess(file, lockWaiter(options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS));
+  const control = new SqliteControlStore(db, appendChained, watcher, access);
+  const commands = new SqliteCommandQueue(db, watcher, access);
+  const events = new SqliteEventStore(db, appendChained, access);
+  const kv = new SqliteKeyValueStore(db, access);
+  const lease = new SqliteTradingLease(db, access);
   const ping = db.prepare('SELECT 1');
 
   const store: Store = {

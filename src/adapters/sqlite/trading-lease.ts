@@ -7,7 +7,7 @@
  */
 import type { LeaseAttempt, LeaseGrant, TradingLease } from '../../ports/trading-lease.js';
 import type { SqliteDatabase } from './connection.js';
-import type { FileIdentity } from './file-identity.js';
+import type { StoreAccess } from './store-access.js';
 
 interface LeaseRow {
   holder: string;
@@ -22,7 +22,7 @@ export class SqliteTradingLease implements TradingLease {
 
   constructor(
     db: SqliteDatabase,
-    private readonly file: FileIdentity,
+    private readonly access: StoreAccess,
     now: () => number = Date.now,
   ) {
     const select = db.prepare<[], LeaseRow>('SELECT holder, fence, expires_at FROM lease WHERE id = 1');
@@ -53,18 +53,15 @@ export class SqliteTradingLease implements TradingLease {
     this.releaseTx = (grant) => release.immediate(grant);
   }
 
-  async acquire(holder: string, ttlMs: number, options: { steal?: string } = {}): Promise<LeaseAttempt> {
-    this.file.assertSame();
-    return this.acquireTx(holder, ttlMs, options.steal);
+  acquire(holder: string, ttlMs: number, options: { steal?: string } = {}): Promise<LeaseAttempt> {
+    return this.access.write(() => this.acquireTx(holder, ttlMs, options.steal));
   }
 
-  async renew(grant: LeaseGrant, ttlMs: number): Promise<boolean> {
-    this.file.assertSame();
-    return this.renewTx(grant, ttlMs);
+  renew(grant: LeaseGrant, ttlMs: number): Promise<boolean> {
+    return this.access.write(() => this.renewTx(grant, ttlMs));
   }
 
-  async release(grant: LeaseGrant): Promise<void> {
-    this.file.assertSame();
-    this.releaseTx(grant);
+  release(grant: LeaseGrant): Promise<void> {
+    return this.access.write(() => this.releaseTx(grant));
   }
 }

@@ -1,0 +1,32 @@
+/**
+ * The one way the SQLite stores reach the file: every call goes through the file check
+ * (file-identity.ts) and the lock wait (lock-wait.ts). A write checks that the path still names the
+ * file opened before each try, so nothing is written into a file nobody else sees; a read relies on
+ * a recent check. Both wait for another process's lock from timers, never inside the call; writes
+ * in the order they were made. Reads are not queued behind a waiting write: in WAL they never need
+ * the lock, and they answer with the store as it is (the waiting write has not happened yet).
+ */
+import type { FileIdentity } from './file-identity.js';
+import type { LockWait } from './lock-wait.js';
+
+export interface StoreAccess {
+  /** `op` reads only (one statement, or a read transaction). */
+  read<T>(op: () => T): Promise<T>;
+  /** `op` writes: one statement, or one whole transaction function. */
+  write<T>(op: () => T): Promise<T>;
+}
+
+export function storeAccess(file: FileIdentity, lock: LockWait): StoreAccess {
+  return {
+    read: (op) =>
+      lock.now(() => {
+        file.assertRecent();
+        return op();
+      }),
+    write: (op) =>
+      lock.inOrder(() => {
+        file.assertSame();
+        return op();
+      }),
+  };
+}

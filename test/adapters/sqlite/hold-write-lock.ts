@@ -1,0 +1,37 @@
+/**
+ * Another OS process holding a SQLite file's write lock (fixtures/lock-holder.ts), for the tests of
+ * what the store does meanwhile. `release` lets the lock go and waits until the holder says so;
+ * `stop` ends the process by its pid, whatever state it is in (for afterEach).
+ */
+import { fileURLToPath } from 'node:url';
+import { startNode } from '../../support/processes.js';
+
+const HOLDER = fileURLToPath(new URL('./fixtures/lock-holder.ts', import.meta.url));
+
+/** Bound on the holder starting (tsx compiles it first) and on it answering "release". */
+const HOLDER_BOUND_MS = 30_000;
+
+export interface LockHolder {
+  pid: number;
+  release(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function holdWriteLock(path: string): Promise<LockHolder> {
+  const proc = startNode(['--import', 'tsx', HOLDER, path], {});
+  try {
+    await proc.waitFor(/^locked$/m, HOLDER_BOUND_MS);
+  } catch (err) {
+    await proc.stop('SIGKILL');
+    throw err;
+  }
+  return {
+    pid: proc.child.pid!,
+    async release() {
+      proc.child.stdin.write('release\n');
+      await proc.waitFor(/^released$/m, HOLDER_BOUND_MS);
+      await proc.exited;
+    },
+    stop: () => proc.stop('SIGKILL'),
+  };
+}

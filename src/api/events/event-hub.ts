@@ -18,8 +18,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { HEARTBEAT_KEY } from '../../domain/runtime-documents.js';
-import type { TradingHeartbeat } from '../../domain/runtime-documents.js';
 import type { Clock } from '../../ports/clock.js';
+import { readDocument } from '../../ports/documents.js';
 import type { Store } from '../../ports/store.js';
 import type { Health } from '../health.js';
 import { NOTHING_PUBLISHED, createMachinesReader } from '../statecharts/machines-reader.js';
@@ -182,7 +182,9 @@ export class EventHub {
 
   private async readHeartbeat(): Promise<void> {
     try {
-      const beat = await this.store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY);
+      // A refused heartbeat (malformed, another version) fails like a failed read: logged once per
+      // outage, nothing sent, the last good one kept for new clients' snapshots.
+      const beat = await readDocument(this.store.kv, HEARTBEAT_KEY);
       this.worked('reading the trading heartbeat');
       if (beat === null || beat.ts === this.lastBeatTs) return;
       this.lastBeatTs = beat.ts;

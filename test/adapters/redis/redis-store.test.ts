@@ -17,6 +17,7 @@ import { controlStoreContract } from '../../contracts/control-store.contract.js'
 import { eventStoreAnchorContract } from '../../contracts/event-store-anchor.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
+import { sharedDocumentsContract } from '../../contracts/shared-documents.contract.js';
 import { deletePrefix, requireRedis, TEST_REDIS_URL, uniquePrefix } from '../../support/redis.js';
 import { initialised } from '../../support/stores.js';
 import { storeIdentityContract } from '../../contracts/store-identity.contract.js';
@@ -111,6 +112,7 @@ eventStoreAnchorContract('redis', open, openSecond, {
 });
 commandQueueContract('redis', open, openSecond);
 keyValueStoreContract('redis', open, openSecond);
+sharedDocumentsContract('redis', open, openSecond);
 
 describe('Redis store specifics', () => {
   it('describes itself with the password masked and the prefix shown', () => {

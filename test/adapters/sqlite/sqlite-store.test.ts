@@ -23,6 +23,7 @@ import { controlStoreContract } from '../../contracts/control-store.contract.js'
 import { eventStoreAnchorContract } from '../../contracts/event-store-anchor.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
+import { sharedDocumentsContract } from '../../contracts/shared-documents.contract.js';
 import { readAll } from '../../contracts/support.js';
 import { initialised } from '../../support/stores.js';
 import { storeIdentityContract } from '../../contracts/store-identity.contract.js';
@@ -99,6 +100,7 @@ eventStoreAnchorContract('sqlite', open, openSecond, {
 });
 commandQueueContract('sqlite', open, openSecond);
 keyValueStoreContract('sqlite', open, openSecond);
+sharedDocumentsContract('sqlite', open, openSecond);
 
 describe('sqlite store specifics', () => {
   it('claims from an empty queue without the write lock, so a busy writer elsewhere does not block it', async () => {

@@ -23,6 +23,7 @@ import { initialised } from '../../support/stores.js';
 import { storeIdentityContract } from '../../contracts/store-identity.contract.js';
 import { tradingLeaseContract } from '../../contracts/trading-lease.contract.js';
 import { applyControl } from '../../../src/application/control-transition.js';
+import { cancelPayload } from '../../support/commands.js';
 
 const prefixes: string[] = [];
 const prefixOf = new WeakMap<Store, string>();
@@ -199,7 +200,7 @@ describe('Redis store specifics', () => {
       await mine.commands.enqueue({
         id: 'c1',
         type: 'cancel_all',
-        payload: {},
+        payload: cancelPayload(),
         enqueued_at: '2024-01-01T00:00:02.000Z',
       });
       await mine.kv.set('doc', { mine: true });

@@ -29,6 +29,7 @@ import { initialised } from '../../support/stores.js';
 import { storeIdentityContract } from '../../contracts/store-identity.contract.js';
 import { tradingLeaseContract } from '../../contracts/trading-lease.contract.js';
 import { applyControl } from '../../../src/application/control-transition.js';
+import { cancelPayload, killCancelsPayload } from '../../support/commands.js';
 
 const dirs: string[] = [];
 let latestPath: string | undefined;
@@ -114,7 +115,7 @@ describe('sqlite store specifics', () => {
       await store.commands.enqueue({
         id: 'c1',
         type: 'cancel_all',
-        payload: {},
+        payload: cancelPayload(),
         enqueued_at: new Date().toISOString(),
       });
       other.prepare('BEGIN IMMEDIATE').run();
@@ -208,7 +209,7 @@ describe('sqlite store specifics', () => {
     await first.commands.enqueue({
       id: 'c1',
       type: 'kill_cancels',
-      payload: {},
+      payload: killCancelsPayload(),
       enqueued_at: '2024-01-01T00:00:00.000Z',
     });
     await first.kv.set('heartbeat', { at: 1 });

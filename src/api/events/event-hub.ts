@@ -25,6 +25,7 @@ import type { Health } from '../health.js';
 import { NOTHING_PUBLISHED, createMachinesReader } from '../statecharts/machines-reader.js';
 import type { MachinesEventData } from '../statecharts/schemas.js';
 import { healthChecker } from '../health.js';
+import type { HeartbeatEventData } from './schemas.js';
 import type { StreamMessage } from './stream-events.js';
 import { auditMessages, liveMessage } from './stream-events.js';
 
@@ -72,7 +73,7 @@ export class EventHub {
   private readonly machines;
   /** Watchers whose last read failed: each says so once per outage, and once when it works again. */
   private readonly failing = new Set<string>();
-  latestHeartbeat: unknown = null;
+  latestHeartbeat: HeartbeatEventData | null = null;
   /** The machines' active states last read (nothing published: null time, empty lists). */
   latestMachines: MachinesEventData = NOTHING_PUBLISHED;
   latestHealth: Health | null = null;
@@ -188,7 +189,7 @@ export class EventHub {
       this.worked('reading the trading heartbeat');
       if (beat === null || beat.ts === this.lastBeatTs) return;
       this.lastBeatTs = beat.ts;
-      const data = {
+      const data: HeartbeatEventData = {
         cycle: beat.lastCycle,
         epoch: beat.epoch,
         state: beat.state,

@@ -293,7 +293,7 @@ async function memoryChild(): Promise<void> {
   let bench: Awaited<ReturnType<typeof openBenchStore>> | null = null;
   let cyclingMs = 0;
   const sample = async (cycle: number) => {
-    const doc = bench && cycle >= 0 ? await bench.store.kv.get<PaperStateDocument>(PAPER_STATE_KEY) : null;
+    const doc = bench && cycle >= 0 ? ((await bench.store.kv.get(PAPER_STATE_KEY)) as PaperStateDocument | null) : null;
     const paperStateBytes = doc ? Buffer.byteLength(JSON.stringify(doc)) : 0;
     const terminalOrders = doc?.done.length ?? 0;
     gc();

@@ -53,7 +53,7 @@ export function HealthPanel({ c }: { c: ConsoleState }) {
           <Row
             name="trading process"
             status={trading?.status ?? '—'}
-            detail={`heartbeat ${trading?.heartbeat_age_ms ?? '—'} ms old, last cycle ${trading?.last_cycle ?? '—'}, ${trading?.mode ?? ''}`}
+            detail={`heartbeat ${trading?.heartbeat_age_ms ?? '—'} ms old, last cycle ${trading?.last_cycle ?? '—'}, ${trading?.mode ?? ''}${trading?.reason ? `, ${trading.reason}` : ''}`}
           />
         </tbody>
       </table>

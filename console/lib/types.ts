@@ -1,51 +1,20 @@
 /**
  * The shapes the console reads from the API (see the OpenAPI document at /openapi.json and
- * src/api/events/schemas.ts). Only the fields the console shows are named.
+ * src/api/events/schemas.ts). Where the API has a schema, the type here is that schema's Static
+ * type, imported as a type only (erased by the bundler: no server code reaches the page), so the
+ * page and the routes cannot drift apart: the control status, the stream's heartbeat, /health, the
+ * account, deleverage and the audit chain. The decision report's rows below are the audit entry's
+ * free-form body, which has no schema; only the fields the console shows are named.
  */
 import type { Static } from 'typebox';
 import type { AccountSchema, AuditVerificationSchema, DeleveragePreviewSchema } from '../../src/api/console/schemas.js';
-import type { DeleverageOrderSchema } from '../../src/api/schemas.js';
+import type { HeartbeatEventSchema } from '../../src/api/events/schemas.js';
+import type { HealthSchema } from '../../src/api/health.js';
+import type { DeleverageOrderSchema, StatusSchema } from '../../src/api/schemas.js';
 
-export type SystemState = 'running' | 'paused' | 'killed';
-
-export interface ControlStatus {
-  state: SystemState;
-  epoch: number;
-  reason: string | null;
-  changed_at: string;
-}
-
-export interface Heartbeat {
-  cycle: number;
-  epoch: number;
-  state: SystemState;
-  ts: string;
-  last_cycle_at: string | null;
-  halt: string | null;
-  mode: string;
-  stopped: boolean;
-}
-
-type ComponentStatus = 'ok' | 'stale' | 'unknown' | 'down';
-
-export interface Health {
-  status: 'ok' | 'degraded' | 'down';
-  state: SystemState | null;
-  checked_at: string;
-  components: {
-    store: { status: ComponentStatus; kind: string; latency_ms: number | null; reason?: string; error?: string };
-    event_store: { status: ComponentStatus; entries: number | null };
-    trading_process: {
-      status: ComponentStatus;
-      heartbeat_age_ms: number | null;
-      last_cycle: number | null;
-      mode: string | null;
-    };
-  };
-}
-
-// The API's own response schemas, as types only (erased by the bundler: no server code reaches the
-// page), so the page and the routes cannot drift apart.
+export type ControlStatus = Static<typeof StatusSchema>;
+export type Heartbeat = Static<typeof HeartbeatEventSchema>;
+export type Health = Static<typeof HealthSchema>;
 export type Account = Static<typeof AccountSchema>;
 export type DeleverageOrder = Static<typeof DeleverageOrderSchema>;
 export type DeleveragePreview = Static<typeof DeleveragePreviewSchema>;

@@ -17,6 +17,7 @@ import { authPlugin } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
 import { consoleAssetsDir, consolePlugin } from './console/console-plugin.js';
 import { docsPlugin } from './docs.js';
+import { createDocumentFaultLog } from './document-faults.js';
 import { installErrorHandlers } from './errors.js';
 import { installJsonParser } from './json-parser.js';
 import { metricsPlugin } from './metrics.js';
@@ -81,7 +82,8 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   app.setValidatorCompiler(strictValidatorCompiler());
   app.setSchemaErrorFormatter(formatSchemaErrors);
   installJsonParser(app);
-  installErrorHandlers(app);
+  const documentFaults = createDocumentFaultLog(app.log);
+  installErrorHandlers(app, documentFaults);
 
   if (deps.requestLog) await app.register(requestLogPlugin, { requestLog: deps.requestLog });
   await app.register(authPlugin, { apiKeys: deps.apiKeys });
@@ -112,7 +114,13 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
     await secured.register(machineRoutes, { prefix: '/control', kv: deps.store.kv });
     await secured.register(eventRoutes, { prefix: '/control', store: deps.store, clock, ...deps.eventStream });
     await secured.register(reportRoutes, { prefix: '/reports', events: deps.store.events });
-    await secured.register(consoleDataRoutes, { store: deps.store, plane, instruments: deps.instruments, clock });
+    await secured.register(consoleDataRoutes, {
+      store: deps.store,
+      plane,
+      instruments: deps.instruments,
+      clock,
+      documentFaults,
+    });
   });
 }
 

@@ -1,12 +1,16 @@
 /**
  * One error handler and one 404 handler, so every error has Fastify's standard body
  * `{statusCode, code, error, message}`; routes that answer an application failure use `sendError`
- * for the same body. Validation failures become 422 (spec section 7). A 500 never
+ * for the same body. Validation failures become 422 (spec section 7); a store failure or a refused
+ * shared document 503. A 500 never
  * carries the original message or a stack: those go to the log only.
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import { DocumentError } from '../domain/documents/document-error.js';
 import { ControlContentionError, isStoreFailure } from '../ports/store-errors.js';
+import { documentFaultReply } from './document-faults.js';
+import type { DocumentFaultLog } from './document-faults.js';
 import { storeFailureReply } from './store-failure-reply.js';
 
 export interface ErrorBody {
@@ -21,7 +25,7 @@ export function sendError(reply: FastifyReply, statusCode: number, code: string,
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
 
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(app: FastifyInstance, documentFaults: DocumentFaultLog): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err.validation) {
       return sendError(reply, 422, err.code ?? 'FST_ERR_VALIDATION', err.message);
@@ -38,6 +42,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
       if (isStoreFailure(err)) {
         request.log.warn({ code: err.code, msg: err.message }, 'store failure');
         const { code, message } = storeFailureReply(err, request);
+        return sendError(reply, 503, code, message);
+      }
+      // A shared document that is malformed or of another version is a fault, never data: 503.
+      if (err instanceof DocumentError) {
+        documentFaults.refused(err);
+        const { code, message } = documentFaultReply(err);
         return sendError(reply, 503, code, message);
       }
       request.log.error({ err }, 'request failed');

@@ -10,9 +10,10 @@
  */
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
+import { DocumentError } from '../domain/documents/document-error.js';
 import { HEARTBEAT_KEY, heartbeatStaleAfterMs } from '../domain/runtime-documents.js';
-import type { TradingHeartbeat } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
+import { readDocument } from '../ports/documents.js';
 import { StoreFaultError, isStoreFailure } from '../ports/store-errors.js';
 import type { Store } from '../ports/store.js';
 import { SystemStateSchema } from './schemas.js';
@@ -53,6 +54,12 @@ export const HealthSchema = Type.Object({
       heartbeat_age_ms: Nullable(Type.Number()),
       last_cycle: Nullable(Type.Integer()),
       mode: Nullable(Type.String()),
+      reason: Type.Optional(
+        Type.String({
+          description:
+            'Why the status is unknown when a heartbeat is stored but refused: malformed, or of a version this release does not read',
+        }),
+      ),
     }),
   }),
 });
@@ -84,7 +91,7 @@ export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DE
         store.control.read(),
         probeWrite(),
         store.events.count(),
-        store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY),
+        readDocument(store.kv, HEARTBEAT_KEY),
       ] as const);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
@@ -105,6 +112,9 @@ export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DE
       }
 
       const beat = heartbeat.status === 'fulfilled' ? heartbeat.value : null;
+      // A stored heartbeat that is not one (malformed, another version) says nothing about the
+      // trading process: unknown, with the reason, never judged as if it were data.
+      const refused = heartbeat.status === 'rejected' && heartbeat.reason instanceof DocumentError;
       const age = beat ? Math.max(0, clock.now() - beat.ts) : null;
       const tradingStatus: Health['components']['trading_process']['status'] =
         beat === null || age === null ? 'unknown' : age > heartbeatStaleAfterMs(beat) ? 'stale' : 'ok';
@@ -122,6 +132,7 @@ export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DE
             heartbeat_age_ms: age,
             last_cycle: beat?.lastCycle ?? null,
             mode: beat?.mode ?? null,
+            ...(refused ? { reason: (heartbeat.reason as DocumentError).message } : {}),
           },
         },
       };

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SYSTEM_STATES } from '../domain/control.js';
 import { TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
-import type { TradingMetricsDocument } from '../domain/runtime-documents.js';
+import { readDocument } from '../ports/documents.js';
 import type { Store } from '../ports/store.js';
 import { mergeExpositions } from './exposition.js';
 
@@ -70,7 +70,9 @@ function createApiMetrics(store: Store): ApiMetrics {
     controlCalls,
     async render() {
       const own = await registry.metrics();
-      const trading = await store.kv.get<TradingMetricsDocument>(TRADING_METRICS_KEY).catch(() => null);
+      // Best effort: an unreadable or refused document (malformed, another version) leaves out the
+      // trading process's figures; /health says whether the trading process is there.
+      const trading = await readDocument(store.kv, TRADING_METRICS_KEY).catch(() => null);
       return mergeExpositions(trading?.text ? [own, trading.text] : [own]);
     },
   };

@@ -7,6 +7,7 @@
 import { API_HEARTBEAT_KEY } from '../domain/runtime-documents.js';
 import type { ApiHeartbeat } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
+import { writeDocument } from '../ports/documents.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
 
 export interface ApiHeartbeatDeps {
@@ -27,7 +28,7 @@ export function startApiHeartbeat(deps: ApiHeartbeatDeps): () => void {
       await deps.precondition?.();
       seq += 1;
       const doc: ApiHeartbeat = { ...deps.identity, ts: deps.clock.now(), seq };
-      await deps.kv.set(API_HEARTBEAT_KEY, doc);
+      await writeDocument(deps.kv, API_HEARTBEAT_KEY, doc);
     };
     write().catch(deps.onError);
   };

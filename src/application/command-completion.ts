@@ -2,8 +2,11 @@
  * Completing a command: mark it done in the queue with its result, append `command_executed` to the
  * audit trail, emit the event line, and let the account be published again. Completing a command
  * that is already done changes nothing in the queue (at-least-once delivery, idempotent by id).
+ * A stored command that did not decode is completed the same way with `status: 'rejected'` and the
+ * reason, without being executed: the caller who queued it, the audit trail and the log all learn
+ * that it will never run, and it is not claimed again every lease.
  */
-import type { CommandRecord } from '../domain/commands.js';
+import type { CommandRecord, MalformedCommandRecord } from '../domain/commands.js';
 import { eventLine } from '../domain/event-lines.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
@@ -22,17 +25,48 @@ export type CompleteCommand = (
   result: Record<string, unknown> & { status: string },
 ) => Promise<void>;
 
+/** The symbol a command is about, for its audit entry (null when it names several or none). */
+function commandSymbol(command: CommandRecord): string | null {
+  return command.type === 'deleverage' ? command.payload.symbol : null;
+}
+
+async function record(
+  deps: Pick<CommandCompletionDeps, 'store' | 'clock' | 'events'>,
+  command: { id: string; type: string },
+  symbol: string | null,
+  result: Record<string, unknown> & { status: string },
+): Promise<void> {
+  const at = new Date(deps.clock.now()).toISOString();
+  await deps.store.commands.complete(command.id, result, at);
+  await deps.store.events.append({
+    kind: 'command_executed',
+    at,
+    symbol,
+    body: { command_id: command.id, type: command.type, result },
+  });
+  deps.events.emit(eventLine.commandExecuted(command.id, command.type, result.status));
+}
+
 export function createCommandCompletion(deps: CommandCompletionDeps): CompleteCommand {
   return async (command, result) => {
-    const at = new Date(deps.clock.now()).toISOString();
-    await deps.store.commands.complete(command.id, result, at);
-    await deps.store.events.append({
-      kind: 'command_executed',
-      at,
-      symbol: typeof command.payload.symbol === 'string' ? command.payload.symbol : null,
-      body: { command_id: command.id, type: command.type, result },
-    });
-    deps.events.emit(eventLine.commandExecuted(command.id, command.type, result.status));
+    await record(deps, command, commandSymbol(command), result);
     await deps.accountChanged();
+  };
+}
+
+export type RejectCommand = (command: MalformedCommandRecord) => Promise<void>;
+
+export function createCommandRejection(
+  deps: Pick<CommandCompletionDeps, 'store' | 'clock' | 'events'> & {
+    log(message: string, details: Record<string, unknown>): void;
+  },
+): RejectCommand {
+  return async (command) => {
+    deps.log('a stored command is malformed; completed as rejected, not executed', {
+      command: command.id,
+      type: command.type,
+      problem: command.problem,
+    });
+    await record(deps, command, null, { status: 'rejected', message: command.problem });
   };
 }

@@ -10,8 +10,8 @@ import { cancelInstructionsFor, planDeleverage } from '../domain/instructions.js
 import type { DeleveragePlan } from '../domain/instructions.js';
 import type { Instrument } from '../domain/market.js';
 import { PORTFOLIO_KEY } from '../domain/runtime-documents.js';
-import type { PortfolioDocument } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
+import { readDocument } from '../ports/documents.js';
 import type { Store } from '../ports/store.js';
 import type {
   CancelAllResult,
@@ -173,7 +173,8 @@ export class ControlPlane {
   ): Promise<ControlOutcome<DeleveragePlan, UnknownSymbol>> {
     const instrument = this.bySymbol.get(symbol);
     if (!instrument) return unknownSymbol(symbol);
-    const portfolio = await this.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY);
+    // A refused portfolio (malformed, another version) is a DocumentError: the route answers 503.
+    const portfolio = await readDocument(this.store.kv, PORTFOLIO_KEY);
     const position = portfolio?.positions.find((p) => p.symbol === symbol);
     return { ok: true, value: planDeleverage(instrument, position, reducePct) };
   }

@@ -4,13 +4,18 @@
  * end of every cycle) and the last heartbeat (which also covers a cycle whose decision was never
  * written). The larger wins; an empty store starts at cycle 1.
  */
+import { DocumentError } from '../domain/documents/document-error.js';
 import { HEARTBEAT_KEY } from '../domain/runtime-documents.js';
-import type { TradingHeartbeat } from '../domain/runtime-documents.js';
+import { readDocument } from '../ports/documents.js';
 import type { Store } from '../ports/store.js';
 
 export async function lastRecordedCycle(store: Pick<Store, 'events' | 'kv'>): Promise<number> {
   const [decision] = await store.events.query({ kind: 'decision', limit: 1 });
-  const heartbeat = await store.kv.get<Partial<TradingHeartbeat>>(HEARTBEAT_KEY);
+  // A refused heartbeat says nothing about the last cycle: the decisions alone decide.
+  const heartbeat = await readDocument(store.kv, HEARTBEAT_KEY).catch((err: unknown) => {
+    if (err instanceof DocumentError) return null;
+    throw err;
+  });
   return Math.max(0, wholeNumber(decision?.body.cycle), wholeNumber(heartbeat?.lastCycle));
 }
 

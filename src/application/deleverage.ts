@@ -1,8 +1,9 @@
 /**
  * Preparing a deleverage command for the risk actor: the live position (not the API's snapshot), the
  * reduce-only order from it, the market and account the risk engine judges it on, and the stored
- * control epoch to sign it for. When there is nothing to send (flat, less than a lot, a bad payload)
- * the result says so and the command completes without an order.
+ * control epoch to sign it for. When there is nothing to send (flat, less than a lot, a symbol this
+ * process does not trade) the result says so and the command completes without an order. The payload
+ * arrives decoded and validated by the queue (src/domain/commands.ts).
  */
 import { deleverageOrder } from '../domain/deleverage.js';
 import type { CommandRecord } from '../domain/commands.js';
@@ -23,7 +24,11 @@ export interface DeleveragePreparationDeps {
 
 export function createDeleveragePreparation(deps: DeleveragePreparationDeps) {
   return async (command: CommandRecord): Promise<PreparedDeleverage> => {
-    const symbol = String(command.payload.symbol);
+    // The root routes only deleverage commands here; anything else is a wiring error, not an order.
+    if (command.type !== 'deleverage') {
+      return { kind: 'result', result: { status: 'invalid', message: `${command.type} is not a deleverage` } };
+    }
+    const { symbol } = command.payload;
     const market = await deps.market();
     const account = await deps.venue.account(market);
     const position = account.positions.find((p) => p.symbol === symbol)?.qty ?? 0;

@@ -96,9 +96,7 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
       // Routed to its own actor by the root; reaching here is a wiring error, and the lease retries it.
       throw new Error(`deleverage ${command.id} reached the order manager directly; it must go through risk`);
     }
-    const instructions = Array.isArray(command.payload.instructions)
-      ? (command.payload.instructions as Array<{ symbol: string }>)
-      : [];
+    const { instructions } = command.payload; // decoded and validated by the queue
     try {
       const result = await cancel(
         instructions.map((i) => i.symbol),

@@ -10,6 +10,7 @@ import type { AccountSnapshot } from '../domain/portfolio.js';
 import { HEARTBEAT_KEY, PORTFOLIO_KEY, TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
 import type { TradingHeartbeat } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
+import { writeDocument } from '../ports/documents.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
 import type { Venue } from '../ports/venue.js';
 
@@ -53,18 +54,18 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       mode: deps.mode,
       stopped,
     };
-    await deps.kv.set(HEARTBEAT_KEY, doc);
+    await writeDocument(deps.kv, HEARTBEAT_KEY, doc);
   };
   return {
     async accountChanged() {
       const account = await deps.venue.account();
       deps.metrics.observeAccount(account);
-      await deps.kv.set(PORTFOLIO_KEY, account);
+      await writeDocument(deps.kv, PORTFOLIO_KEY, account);
       await heartbeat();
     },
     heartbeat,
     async metrics() {
-      await deps.kv.set(TRADING_METRICS_KEY, { ts: deps.clock.now(), text: await deps.metrics.text() });
+      await writeDocument(deps.kv, TRADING_METRICS_KEY, { ts: deps.clock.now(), text: await deps.metrics.text() });
     },
   };
 }

@@ -12,6 +12,8 @@
  *  - the trading lease has not been confirmed for three quarters of its duration: `lease_unconfirmed`
  *    (src/application/lease-keeper.ts: it stops new exposure before the lease can run out);
  *  - no API heartbeat has moved for CONTROL_PLANE_TIMEOUT: `control_plane_lost` (nobody could stop it).
+ *    A stored API heartbeat that is malformed or of an unknown version is no heartbeat: it never
+ *    counts as an API seen (logged once until a good one is read again).
  * It never reads a fault as `running`. It resumes by itself only when the store answers, is trusted
  * (its record agrees with what this process remembers) and an API is seen again: first the open
  * orders are cancelled once more and the halt is recorded in the audit trail (it could not be while
@@ -19,10 +21,12 @@
  * own command deadlines.
  */
 import type { ControlRecord } from '../domain/control.js';
+import { DocumentError } from '../domain/documents/document-error.js';
 import { API_HEARTBEAT_KEY } from '../domain/runtime-documents.js';
 import type { ApiHeartbeat } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
 import type { ControlStore } from '../ports/control-store.js';
+import { readDocument } from '../ports/documents.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
 import { StoreFaultError } from '../ports/store-errors.js';
 import type { LeaseStanding } from './lease-keeper.js';
@@ -96,6 +100,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
   let apiSeenAt: number | null = null;
   let ticking = false;
   let quiet = false;
+  let apiBeatRefused = false;
 
   const haltFor = (reason: string, message: string) => {
     if (current?.reason === reason) return;
@@ -166,11 +171,32 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
     ];
   };
 
+  /** The API's heartbeat; null when absent or refused (a fault, never a sign of life). */
+  const readApiHeartbeat = async (): Promise<ApiHeartbeat | null> => {
+    try {
+      const beat = await readDocument(deps.kv, API_HEARTBEAT_KEY);
+      if (apiBeatRefused) deps.log('info', 'the API heartbeat is readable again', { key: API_HEARTBEAT_KEY });
+      apiBeatRefused = false;
+      return beat;
+    } catch (err) {
+      if (!(err instanceof DocumentError)) throw err;
+      if (!apiBeatRefused) {
+        deps.log('warn', 'the stored API heartbeat is refused; it does not count as an API seen', {
+          key: err.key,
+          fault: err.kind,
+          detail: err.message,
+        });
+      }
+      apiBeatRefused = true;
+      return null;
+    }
+  };
+
   const checkControlPlane = async (): Promise<[string, string] | null> => {
     const timeout = deps.controlPlaneTimeoutMs;
     if (timeout === null) return null;
     const now = deps.clock.now();
-    const beat = await deps.kv.get<ApiHeartbeat>(API_HEARTBEAT_KEY);
+    const beat = await readApiHeartbeat();
     const marker = beat ? `${beat.host}:${beat.pid}:${beat.seq}` : null;
     if (beat && marker !== apiMarker) {
       // The first beat seen is judged by its own timestamp (it may be an old one left by an API that

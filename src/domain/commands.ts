@@ -1,25 +1,172 @@
 /**
- * Commands: work the API asks the trading process to carry out (cancel-all, deleverage, the kill's
- * cancels), as records in the command queue. Shared by the queue port, its adapters, the order
- * manager machine and the application's command execution, so it lives in the domain.
+ * Commands: work the API asks the trading process to carry out (cancel-all, the kill's cancels,
+ * deleverage), as records in the command queue. A discriminated union on `type`, each payload with
+ * one TypeBox schema and a version: the queue adapters encode a command only when its payload is
+ * its schema's (so no writer stores what the reader refuses) and decode each stored one against it
+ * when read. A stored command that does not decode (not JSON, an unknown type, the wrong shape,
+ * another version) comes back as a MalformedCommandRecord, which is never executed: the trading
+ * process completes it as `rejected` with the reason (src/application/command-completion.ts).
+ *
+ * The version travels in the stored payload as `v` (as the shared documents carry theirs), so the
+ * queue's tables and hashes keep their layout. A payload with no `v` was written by the release
+ * before versions; it is read as version 1 when it validates as one (that release wrote exactly
+ * these payloads), so commands queued across a rolling restart still run.
  */
+import { Type } from 'typebox';
+import type { Static, TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import type { CancelInstruction, DeleverageOrder } from './instructions.js';
+import type { Same } from './documents/same.js';
 
-export type CommandType = 'cancel_all' | 'deleverage' | 'kill_cancels';
+const CancelInstructionSchema = Type.Object({
+  tool: Type.Union([Type.Literal('cancel_all_orders'), Type.Literal('cancel_spot_all_orders')]),
+  symbol: Type.String({ minLength: 1 }),
+});
+const _instructionAgrees: Same<Static<typeof CancelInstructionSchema>, CancelInstruction> = true;
 
-export interface Command {
+const DeleverageOrderSchema = Type.Object({
+  symbol: Type.String({ minLength: 1 }),
+  side: Type.Union([Type.Literal('BUY'), Type.Literal('SELL')]),
+  qty: Type.Number({ exclusiveMinimum: 0 }),
+  type: Type.Literal('market'),
+  reduce_only: Type.Literal(true),
+});
+const _orderAgrees: Same<Static<typeof DeleverageOrderSchema>, DeleverageOrder> = true;
+
+/** The API key id (or `trading-process`) that asked for it. */
+const Actor = Type.String();
+
+const PAYLOADS = {
+  cancel_all: { version: 1, schema: Type.Object({ instructions: Type.Array(CancelInstructionSchema), actor: Actor }) },
+  kill_cancels: {
+    version: 1,
+    schema: Type.Object({ instructions: Type.Array(CancelInstructionSchema), reason: Type.String(), actor: Actor }),
+  },
+  deleverage: {
+    version: 1,
+    schema: Type.Object({
+      symbol: Type.String({ minLength: 1 }),
+      /** Fraction of the position to close, in (0, 1]. */
+      reduce_pct: Type.Number({ exclusiveMinimum: 0, maximum: 1 }),
+      /** The order the API prepared from its snapshot; the trading process re-caps it to the live position. */
+      prepared: DeleverageOrderSchema,
+      actor: Actor,
+    }),
+  },
+} as const satisfies Record<string, { version: number; schema: TSchema }>;
+
+export type CommandType = keyof typeof PAYLOADS;
+export type CommandPayload<T extends CommandType> = Static<(typeof PAYLOADS)[T]['schema']>;
+
+const VALIDATORS = Object.fromEntries(
+  Object.entries(PAYLOADS).map(([type, { schema }]) => [type, Compile(schema)]),
+) as { [T in CommandType]: ReturnType<typeof Compile<(typeof PAYLOADS)[T]['schema']>> };
+
+interface CommandOf<T extends CommandType> {
   id: string;
-  type: CommandType;
-  payload: Record<string, unknown>;
+  type: T;
+  payload: CommandPayload<T>;
   /** ISO 8601 UTC. */
   enqueued_at: string;
 }
 
+export type CancelAllCommand = CommandOf<'cancel_all'>;
+export type KillCancelsCommand = CommandOf<'kill_cancels'>;
+export type DeleverageCommand = CommandOf<'deleverage'>;
+export type Command = CancelAllCommand | KillCancelsCommand | DeleverageCommand;
+
 export type CommandStatus = 'pending' | 'claimed' | 'done';
 
-export interface CommandRecord extends Command {
+/** Where a stored command stands in the queue. */
+export interface CommandState {
   status: CommandStatus;
   /** How many times it was claimed. */
   attempts: number;
   result: Record<string, unknown> | null;
   completed_at: string | null;
+}
+
+/** A stored command that decoded: one of the commands this release runs. */
+export type CommandRecord = Command & CommandState;
+
+/** A stored command that did not decode: never executed, completed as `rejected` with `problem`. */
+export interface MalformedCommandRecord extends CommandState {
+  id: string;
+  /** As stored (it may be no type this release knows). */
+  type: string;
+  enqueued_at: string;
+  /** Why it is not a command, for the log, the audit trail and its result. */
+  problem: string;
+}
+
+export type StoredCommand = CommandRecord | MalformedCommandRecord;
+
+export function isMalformed(command: StoredCommand): command is MalformedCommandRecord {
+  return 'problem' in command;
+}
+
+const isCommandType = (type: string): type is CommandType => Object.hasOwn(PAYLOADS, type);
+
+/** Errors shown per malformed payload: enough to find the field, bounded for the log. */
+const MAX_ERRORS_SHOWN = 3;
+
+/**
+ * The payload text to store for `command`, with its version. A payload its reader would refuse is a
+ * bug in the caller: refused here (TypeError) before anything reaches the queue.
+ */
+export function encodeCommandPayload(command: Command): string {
+  // The type too: a caller that cast its way past the union would otherwise store a command nobody runs.
+  if (!isCommandType(command.type)) {
+    throw new TypeError(`refused to queue ${command.id}: unknown command type ${JSON.stringify(command.type)}`);
+  }
+  const validator = VALIDATORS[command.type];
+  if (!validator.Check(command.payload)) {
+    const detail = validator
+      .Errors(command.payload)
+      .slice(0, MAX_ERRORS_SHOWN)
+      .map((e) => `${e.instancePath || '/'} ${e.message}`)
+      .join('; ');
+    throw new TypeError(`refused to queue ${command.type} ${command.id}: ${detail}`);
+  }
+  return JSON.stringify({ ...command.payload, v: PAYLOADS[command.type].version });
+}
+
+/** A stored command as the queue holds it: the payload still as text. */
+export interface StoredCommandFields extends CommandState {
+  id: string;
+  type: string;
+  payload: string;
+  enqueued_at: string;
+}
+
+/** The stored command decoded against its type's schema and version, or malformed with the reason. */
+export function decodeStoredCommand(stored: StoredCommandFields): StoredCommand {
+  const { payload: text, ...rest } = stored;
+  const malformed = (problem: string): MalformedCommandRecord => ({ ...rest, problem });
+  const type = stored.type;
+  if (!isCommandType(type)) return malformed(`unknown command type ${JSON.stringify(type)}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return malformed(`the ${type} payload is not JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return malformed(`the ${type} payload is not a JSON object`);
+  }
+  const { v, ...payload } = parsed as Record<string, unknown>;
+  const expected = PAYLOADS[type].version;
+  if (v !== undefined && v !== expected) {
+    return malformed(`the ${type} payload is version ${JSON.stringify(v)}, not the ${expected} this release runs`);
+  }
+  const validator = VALIDATORS[type];
+  if (!validator.Check(payload)) {
+    const detail = validator
+      .Errors(payload)
+      .slice(0, MAX_ERRORS_SHOWN)
+      .map((e) => `${e.instancePath || '/'} ${e.message}`)
+      .join('; ');
+    return malformed(`the ${type} payload is not a version ${expected} ${type}: ${detail}`);
+  }
+  return { ...rest, type, payload } as CommandRecord;
 }

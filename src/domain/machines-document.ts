@@ -1,40 +1,40 @@
 /**
- * Reading the machines document (runtime-documents.ts) back from the key-value store: the API takes
- * whatever a store holds under MACHINES_KEY, so it checks the shape instead of trusting it. A
- * document that is not what the trading process writes (another version, a hand edit, a torn
- * value) is refused as a whole: showing half a chart as if it were the truth would mislead more
- * than showing none. Lists are bounded, and with the machines' own ids given every id must be one
- * of them, once: the document reaches every stream client in each snapshot, so a flood of ids would
- * outgrow their buffers.
+ * Reading the machines document (MACHINES_KEY) back from the key-value store: beyond its schema
+ * (src/domain/documents/machines.ts, bounded lists), every id must be one of the machines' own, once:
+ * the document reaches every stream client in each snapshot, so a flood of foreign ids would outgrow
+ * their buffers, and an id no chart has would be drawn nowhere. A document that fails either check
+ * is refused as a whole: showing half a chart as if it were the truth would mislead more than none.
  */
-import { MACHINE_IDS } from './runtime-documents.js';
+import { DocumentError } from './documents/document-error.js';
+import { decodeDocument } from './documents/registry.js';
+import { MACHINES_KEY, MACHINE_IDS } from './runtime-documents.js';
 import type { MachineId, MachinesDocument } from './runtime-documents.js';
-
-/** More active nodes than any of the three machines has (the largest has a few dozen states). */
-export const MAX_ACTIVE_IDS = 256;
-const MAX_ID_LENGTH = 200;
 
 /** Each machine's state node ids. */
 export type KnownStateIds = Readonly<Record<MachineId, ReadonlySet<string>>>;
 
-const isIdList = (value: unknown, known: ReadonlySet<string> | undefined): value is string[] =>
-  Array.isArray(value) &&
-  value.length <= MAX_ACTIVE_IDS &&
-  value.every((item) => typeof item === 'string' && item.length <= MAX_ID_LENGTH && (known?.has(item) ?? true)) &&
-  (known === undefined || new Set(value).size === value.length);
-
-/** The document when it has exactly the published shape (and only `known` ids, when given), otherwise null. */
-export function parseMachinesDocument(value: unknown, known?: KnownStateIds): MachinesDocument | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const { ts, cycle, active } = value as Record<string, unknown>;
-  if (typeof ts !== 'number' || !Number.isFinite(ts) || ts < 0) return null;
-  if (cycle !== null && (typeof cycle !== 'number' || !Number.isInteger(cycle))) return null;
-  if (typeof active !== 'object' || active === null) return null;
-  const out = {} as Record<MachineId, string[]>;
+/**
+ * The document with only the three machines, when (with `known` given) every id is one of theirs and
+ * none repeats; otherwise null.
+ */
+export function knownStatesOnly(doc: MachinesDocument, known?: KnownStateIds): MachinesDocument | null {
+  const active = {} as Record<MachineId, string[]>;
   for (const id of MACHINE_IDS) {
-    const states = (active as Record<string, unknown>)[id];
-    if (!isIdList(states, known?.[id])) return null;
-    out[id] = [...states];
+    const states = doc.active[id];
+    const ids = known?.[id];
+    if (ids !== undefined && (!states.every((s) => ids.has(s)) || new Set(states).size !== states.length)) return null;
+    active[id] = [...states];
   }
-  return { ts, cycle, active: out };
+  return { ts: doc.ts, cycle: doc.cycle, active };
+}
+
+/** A stored value as a machines document (schema, version and `known` ids), otherwise null. */
+export function parseMachinesDocument(value: unknown, known?: KnownStateIds): MachinesDocument | null {
+  try {
+    const doc = decodeDocument(MACHINES_KEY, value);
+    return doc === null ? null : knownStatesOnly(doc, known);
+  } catch (err) {
+    if (err instanceof DocumentError) return null;
+    throw err;
+  }
 }

@@ -1,17 +1,26 @@
 /**
- * Documents the trading process publishes in the key-value store for the API to read: heartbeat
- * (for /health), portfolio (for deleverage and the kill's instructions), metrics text (for
- * /metrics) and its machines' active states (for /control/machines and the console's live view).
- * Keys and shapes live here so both processes agree.
+ * Documents the processes share in the key-value store: the trading process's heartbeat (for
+ * /health), portfolio (for deleverage and the kill's instructions), metrics text (for /metrics), its
+ * machines' active states (for /control/machines and the console's live view) and its replay cursor;
+ * the API's heartbeat (for the trading process's control-plane check). Keys and types live here; each
+ * type is its schema's Static type (src/domain/documents/), and the registry (documents/registry.ts)
+ * gives each key its schema and version, so both processes agree and neither trusts a cast.
  */
-import type { AccountSnapshot } from './portfolio.js';
-import type { SystemState } from './control.js';
+import type { Static } from 'typebox';
+import type { ApiHeartbeatSchema } from './documents/api-heartbeat.js';
+import type { MachinesDocumentSchema } from './documents/machines.js';
+import type { PortfolioSchema } from './documents/portfolio.js';
+import type { TradingHeartbeatSchema } from './documents/trading-heartbeat.js';
+import type { TradingMetricsSchema } from './documents/trading-metrics.js';
+import type { MACHINE_IDS } from './documents/machines.js';
 
 export const HEARTBEAT_KEY = 'trading:heartbeat';
 export const PORTFOLIO_KEY = 'trading:portfolio';
 export const TRADING_METRICS_KEY = 'trading:metrics';
 export const API_HEARTBEAT_KEY = 'api:heartbeat';
 export const MACHINES_KEY = 'trading:machines';
+/** Where a file replay stands, for the next trading process (src/runtime/trading/market-feed.ts). */
+export const REPLAY_CURSOR_KEY = 'trading:replay-cursor';
 
 /**
  * A heartbeat older than this marks its process as stale when the heartbeat does not say how often
@@ -34,63 +43,11 @@ export function heartbeatStaleAfterMs(beat: Pick<TradingHeartbeat, 'intervalMs'>
   return Math.max(HEARTBEAT_STALE_INTERVALS * interval, HEARTBEAT_STALE_FLOOR_MS);
 }
 
-export interface TradingHeartbeat {
-  pid: number;
-  /** Epoch ms of this heartbeat. */
-  ts: number;
-  /** How often this process beats (HEARTBEAT_MS), so a reader can tell a late beat from a missing one. */
-  intervalMs?: number;
-  state: SystemState;
-  epoch: number;
-  /** Last completed cycle number (0 before the first). */
-  lastCycle: number;
-  /** Epoch ms when the last cycle ended, null before the first. */
-  lastCycleAt: number | null;
-  mode: string;
-  /** Host name, so a restart on the same host can tell a dead predecessor from a live one. */
-  host?: string;
-  /** True in the last heartbeat of a process that stopped cleanly. */
-  stopped?: boolean;
-  /** Why trading is halted for safety (src/application/safety-monitor.ts), null when it is not. */
-  halt?: string | null;
-}
+export type TradingHeartbeat = Static<typeof TradingHeartbeatSchema>;
+export type ApiHeartbeat = Static<typeof ApiHeartbeatSchema>;
+export type PortfolioDocument = Static<typeof PortfolioSchema>;
+export type TradingMetricsDocument = Static<typeof TradingMetricsSchema>;
+export type MachinesDocument = Static<typeof MachinesDocumentSchema>;
 
-/**
- * The API process's heartbeat: the trading process opens no new exposure when it has not seen it
- * move for CONTROL_PLANE_TIMEOUT. `seq` grows with every beat, so the trading process measures the
- * silence on its own clock (a change seen), never by comparing another host's clock with its own.
- */
-export interface ApiHeartbeat {
-  pid: number;
-  host: string;
-  /** Epoch ms of this beat (only used to judge the first beat a trading process sees). */
-  ts: number;
-  seq: number;
-}
-
-export type PortfolioDocument = AccountSnapshot;
-
-export interface TradingMetricsDocument {
-  ts: number;
-  /** Prometheus text exposition of the trading process's registry. */
-  text: string;
-}
-
-/** The machines whose active states the trading process publishes, by the name the API gives them. */
-export const MACHINE_IDS = ['trading', 'cycle', 'order-manager'] as const;
+export { MACHINE_IDS } from './documents/machines.js';
 export type MachineId = (typeof MACHINE_IDS)[number];
-
-/**
- * The active states of the root, the current cycle and the order manager: each machine's own
- * StateNode ids (`trading.control.running.cycling`, `cycle.deciding.sizing`, `oms.mode.accepting`),
- * ancestors included, so a reader highlights a node without knowing the chart. Written coalesced
- * (at most one write per ~100 ms), never per transition.
- */
-export interface MachinesDocument {
-  /** Epoch ms of this write. */
-  ts: number;
-  /** The cycle actor's number, null when no cycle runs. */
-  cycle: number | null;
-  /** `cycle` is [] when no cycle actor exists. */
-  active: Record<MachineId, string[]>;
-}

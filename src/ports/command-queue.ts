@@ -3,7 +3,7 @@
  * the kill's cancels). At least once, idempotent by id. Every adapter must pass
  * test/contracts/command-queue.contract.ts.
  */
-import type { Command, CommandRecord } from '../domain/commands.js';
+import type { Command, StoredCommand } from '../domain/commands.js';
 
 export interface ClaimOptions {
   /** Most commands to hand out. */
@@ -15,13 +15,20 @@ export interface ClaimOptions {
 }
 
 export interface CommandQueue {
-  /** Idempotent by id: enqueuing an existing id changes nothing and returns duplicate: true. */
-  enqueue(command: Command): Promise<{ record: CommandRecord; duplicate: boolean }>;
-  /** Pending commands, and claimed ones whose lease expired, oldest first. */
-  claim(consumer: string, options: ClaimOptions): Promise<CommandRecord[]>;
+  /**
+   * Idempotent by id: enqueuing an existing id changes nothing and returns duplicate: true. A payload
+   * that is not its type's schema is refused (TypeError) and nothing is stored.
+   */
+  enqueue(command: Command): Promise<{ record: StoredCommand; duplicate: boolean }>;
+  /**
+   * Pending commands, and claimed ones whose lease expired, oldest first. Each is decoded against its
+   * type's schema and version (src/domain/commands.ts); one that does not decode is claimed like any
+   * other and handed back as a MalformedCommandRecord, never as a command.
+   */
+  claim(consumer: string, options: ClaimOptions): Promise<StoredCommand[]>;
   /** Marks done with its result. Completing a done command is a no-op returning the stored record. */
-  complete(id: string, result: Record<string, unknown>, at: string): Promise<CommandRecord>;
-  get(id: string): Promise<CommandRecord | null>;
+  complete(id: string, result: Record<string, unknown>, at: string): Promise<StoredCommand>;
+  get(id: string): Promise<StoredCommand | null>;
   /** Calls `listener` soon after any process enqueues a command. */
   subscribe(listener: () => void): Promise<() => Promise<void>>;
 }

@@ -1,9 +1,14 @@
 /**
  * Key-value port for small JSON documents the two processes share: the trading process's heartbeat,
- * portfolio snapshot and metrics, and the paper venue's account. Each `set` is atomic per key.
+ * portfolio snapshot and metrics, and the paper venue's account. Each `set` is atomic per key. The
+ * shared documents have one schema and version each (src/domain/documents/registry.ts).
  */
 export interface KeyValueStore {
-  get<T = unknown>(key: string): Promise<T | null>;
+  /**
+   * The stored JSON value, null when absent. Deliberately `unknown`: a shared document is read
+   * through readDocument (src/ports/documents.ts), which validates it; nothing casts a store's bytes.
+   */
+  get(key: string): Promise<unknown>;
   /**
    * With `fence` (the trading lease's fencing token, src/ports/trading-lease.ts), the write happens
    * only while no newer token has been issued; otherwise nothing is written and StoreFaultError

@@ -5,6 +5,7 @@
  * GET /reports/audit-chain (the chain verified, and a broken one named). All behind the key.
  */
 import Database from 'better-sqlite3';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PORTFOLIO_KEY, TRADING_METRICS_KEY } from '../../src/domain/runtime-documents.js';
 import type { PortfolioDocument } from '../../src/domain/runtime-documents.js';
@@ -110,6 +111,36 @@ describe('console data routes', () => {
         created_at: '2026-01-05T11:59:00.000Z',
       },
     ]);
+  });
+
+  it('GET /control/portfolio and the deleverage preview: a malformed or unknown-version account is 503 with the reason, logged once', async () => {
+    const logged: Array<{ level: number; msg: string }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    api = await openTestApi('sqlite', { logger });
+    const warnings = () => logged.filter((l) => l.level >= 40).map((l) => l.msg);
+    for (const stored of [
+      { ...PORTFOLIO, nav: 'lots' },
+      { ...PORTFOLIO, positions: [{ symbol: 'BTCUSDT', qty: 2 }] },
+      { ...PORTFOLIO, v: 7 },
+    ]) {
+      await api.store.kv.set(PORTFOLIO_KEY, stored);
+      for (const url of [
+        '/control/portfolio',
+        '/control/portfolio',
+        '/control/deleverage/preview?symbol=BTCUSDT&reduce_pct=0.5',
+      ]) {
+        const res = await get(url);
+        expect(res.statusCode, `${url} ${JSON.stringify(stored)}`).toBe(503);
+        expect(res.json()).toMatchObject({ code: 'TCS_DOCUMENT_INVALID' });
+        expect(res.json().message).toContain('trading:portfolio');
+      }
+    }
+    expect(warnings()).toHaveLength(1); // one line for the outage, not one per request
+    await api.store.kv.set(PORTFOLIO_KEY, PORTFOLIO);
+    expect((await get('/control/portfolio')).json().nav).toBe(95_000);
+    await api.store.kv.set(PORTFOLIO_KEY, { ...PORTFOLIO, v: 7 });
+    expect((await get('/control/portfolio')).statusCode).toBe(503);
+    expect(warnings()).toHaveLength(2); // a new outage is logged again
   });
 
   it('GET /control/deleverage/preview: the order the POST then prepares, and nothing queued or audited', async () => {

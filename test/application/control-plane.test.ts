@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ControlApplyResult } from '../../src/domain/control.js';
 import { parseInstruments } from '../../src/domain/instruments.js';
 import { PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
-import type { PortfolioDocument } from '../../src/domain/runtime-documents.js';
+import { writeDocument } from '../../src/ports/documents.js';
+import { SAMPLE_DOCUMENTS } from '../support/documents.js';
 import { ControlPlane } from '../../src/application/control-plane.js';
 import { openTestStore } from '../support/stores.js';
 import type { TestStore } from '../support/stores.js';
@@ -102,8 +103,9 @@ describe('ControlPlane on sqlite', () => {
     const flat = await plane.deleverage('BTCUSDT', 0.5, 'k1');
     expect(flat).toMatchObject({ ok: true, value: { order: null, command_id: null, position_qty: 0 } });
 
-    const portfolio = { positions: [{ symbol: 'BTCUSDT', qty: 2 }] } as unknown as PortfolioDocument;
-    await t.store.kv.set(PORTFOLIO_KEY, portfolio);
+    const published = SAMPLE_DOCUMENTS[PORTFOLIO_KEY];
+    const position = { ...published.positions[0]!, symbol: 'BTCUSDT', qty: 2 };
+    await writeDocument(t.store.kv, PORTFOLIO_KEY, { ...published, positions: [position] });
     const reduce = await plane.deleverage('BTCUSDT', 0.5, 'k1');
     if (!reduce.ok) throw new Error(`expected ok, got ${reduce.error}`);
     expect(reduce.value.order).toEqual({ symbol: 'BTCUSDT', side: 'SELL', qty: 1, type: 'market', reduce_only: true });

@@ -5,6 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastRecordedCycle } from '../../src/application/cycle-numbers.js';
 import { HEARTBEAT_KEY } from '../../src/domain/runtime-documents.js';
+import { writeDocument } from '../../src/ports/documents.js';
+import { SAMPLE_DOCUMENTS } from '../support/documents.js';
 import { openTestStore } from '../support/stores.js';
 import type { TestStore } from '../support/stores.js';
 
@@ -25,9 +27,12 @@ describe('lastRecordedCycle', () => {
     await decision(7);
     expect(await lastRecordedCycle(store)).toBe(7);
     // A process that died after its heartbeat but before the decision was written.
-    await store.kv.set(HEARTBEAT_KEY, { lastCycle: 9 });
+    await writeDocument(store.kv, HEARTBEAT_KEY, { ...SAMPLE_DOCUMENTS[HEARTBEAT_KEY], lastCycle: 9 });
     expect(await lastRecordedCycle(store)).toBe(9);
-    await store.kv.set(HEARTBEAT_KEY, { lastCycle: 'nine' });
+    // A heartbeat that is not one (here a partial one) says nothing about the last cycle.
+    await store.kv.set(HEARTBEAT_KEY, { lastCycle: 12 });
+    expect(await lastRecordedCycle(store)).toBe(7);
+    await store.kv.set(HEARTBEAT_KEY, { ...SAMPLE_DOCUMENTS[HEARTBEAT_KEY], lastCycle: 'nine' });
     await decision(null);
     expect(await lastRecordedCycle(store)).toBe(0);
   });

@@ -5,13 +5,14 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { Command, CommandRecord } from '../../src/domain/commands.js';
+import { cancelPayload, deleveragePayload, killCancelsPayload } from '../support/commands.js';
 import { isoAt, storeHarness } from './support.js';
 import type { StoreFactory } from './support.js';
 
 const NOW = Date.UTC(2024, 0, 1, 12);
 const LEASE = 30_000;
 
-function command(id: string, seconds: number, payload: Record<string, unknown> = { symbols: ['BTC-USD'] }): Command {
+function command(id: string, seconds: number, payload = cancelPayload(['BTC-USD'])): Command {
   return { id, type: 'cancel_all', payload, enqueued_at: isoAt(seconds) };
 }
 
@@ -24,7 +25,7 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
       const cmd: Command = {
         id: 'cmd-1',
         type: 'deleverage',
-        payload: { symbol: 'ETH-USD', reduce_pct: 0.5, nested: { a: [1, 2] } },
+        payload: deleveragePayload('ETH-USD', 0.5, 2.5),
         enqueued_at: isoAt(1),
       };
       const { record, duplicate } = await store.commands.enqueue(cmd);
@@ -35,14 +36,30 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
       expect(await store.commands.get('missing')).toBeNull();
     });
 
+    it("enqueue refuses a payload that is not its type's schema, and stores nothing", async () => {
+      const store = await stores.one();
+      const bad = [
+        { id: 'b1', type: 'cancel_all', payload: { symbols: ['BTC-USD'] } },
+        { id: 'b2', type: 'deleverage', payload: { ...deleveragePayload('ETH-USD', 0.5), reduce_pct: 1.5 } },
+        { id: 'b3', type: 'kill_cancels', payload: cancelPayload() }, // no reason
+        { id: 'b4', type: 'flatten', payload: cancelPayload() },
+      ];
+      for (const b of bad) {
+        const cmd = { ...b, enqueued_at: isoAt(1) } as unknown as Command;
+        await expect(store.commands.enqueue(cmd), b.id).rejects.toThrow(/refused to queue/);
+        expect(await store.commands.get(b.id)).toBeNull();
+      }
+      expect(await store.commands.claim('worker', { max: 10, leaseMs: LEASE, now: NOW })).toEqual([]);
+    });
+
     it('enqueue is idempotent by id: a duplicate changes nothing', async () => {
       const [a, b] = await stores.two();
-      const original = command('dup', 1, { symbols: ['BTC-USD'] });
+      const original = command('dup', 1, cancelPayload(['BTC-USD']));
       const first = await a.commands.enqueue(original);
       const again = await b.commands.enqueue({
         id: 'dup',
         type: 'kill_cancels',
-        payload: { other: true },
+        payload: killCancelsPayload(['ETH-USD']),
         enqueued_at: isoAt(9),
       });
       expect(again.duplicate).toBe(true);

@@ -12,10 +12,10 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import type { Browser, ConsoleMessage, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
-import type { PortfolioDocument } from '../../src/domain/runtime-documents.js';
 import { launchChromium } from '../support/chromium.js';
 import { CYCLE_MS, openE2e } from './harness.js';
 import type { E2e } from './harness.js';
+import { readDocument } from '../../src/ports/documents.js';
 
 const ARTIFACTS = 'test-artifacts/console';
 /** Steps whose screenshots the README shows. */
@@ -34,7 +34,7 @@ describe('operator console in Chromium', () => {
     await e?.close();
   });
 
-  const portfolio = () => e.t.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY);
+  const portfolio = () => readDocument(e.t.store.kv, PORTFOLIO_KEY);
   const btcPosition = async () => (await portfolio())?.positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
 
   /**

@@ -16,6 +16,7 @@ import type { RunningProcess } from '../support/processes.js';
 import { openTestStore } from '../support/stores.js';
 import type { StoreKind, TestStore } from '../support/stores.js';
 import { PERMISSIVE_ENV } from '../support/trading.js';
+import { readDocument } from '../../src/ports/documents.js';
 
 /** CYCLE_SECONDS of every e2e run. */
 export const CYCLE_MS = 500;
@@ -83,7 +84,7 @@ export async function openE2e(kind: StoreKind): Promise<E2e> {
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         ...(body ? { body: JSON.stringify(body) } : {}),
       }),
-    heartbeat: () => t.store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY),
+    heartbeat: () => readDocument(t.store.kv, HEARTBEAT_KEY),
     async heartbeatsSpan(pid, ms) {
       const seen: TradingHeartbeat[] = [];
       await vi.waitFor(

@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
-import type { PortfolioDocument } from '../../src/domain/runtime-documents.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { CYCLE_MS, openE2e } from './harness.js';
 import type { E2e } from './harness.js';
+import { readDocument } from '../../src/ports/documents.js';
 
 describe.each(STORE_KINDS)('kill switch and crash recovery on %s', (kind) => {
   let e: E2e | undefined;
@@ -16,7 +16,7 @@ describe.each(STORE_KINDS)('kill switch and crash recovery on %s', (kind) => {
     await e?.close();
     e = undefined;
   });
-  const portfolio = () => e!.t.store.kv.get<PortfolioDocument>(PORTFOLIO_KEY);
+  const portfolio = () => readDocument(e!.t.store.kv, PORTFOLIO_KEY);
   const someOrdersRest = () =>
     vi.waitFor(async () => expect((await portfolio())?.openOrders.length ?? 0).toBeGreaterThan(0), {
       timeout: 15_000,

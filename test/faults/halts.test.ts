@@ -17,8 +17,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRedisStore } from '../../src/adapters/redis/redis-store.js';
 import { generateKey } from '../../src/domain/keys.js';
-import { PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
-import type { PortfolioDocument } from '../../src/domain/runtime-documents.js';
+import { HEARTBEAT_KEY, PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
 import type { Store } from '../../src/ports/store.js';
 import { callApi, eventually } from '../support/fault-api.js';
 import { startApi, startTcs } from '../support/processes.js';
@@ -26,6 +25,7 @@ import type { RunningProcess } from '../support/processes.js';
 import { startOwnRedis } from '../support/redis-server.js';
 import type { OwnRedis } from '../support/redis-server.js';
 import { PERMISSIVE_ENV } from '../support/trading.js';
+import { readDocument } from '../../src/ports/documents.js';
 
 const CYCLE_MS = 300;
 
@@ -95,7 +95,7 @@ async function startTrader(rig: Rig): Promise<RunningProcess> {
 
 async function restingIds(rig: Rig): Promise<string[]> {
   rig.look ??= await openRedisStore({ url: rig.redis.url, timeoutMs: 2000 });
-  const portfolio = await rig.look.kv.get<PortfolioDocument>(PORTFOLIO_KEY);
+  const portfolio = await readDocument(rig.look.kv, PORTFOLIO_KEY);
   return (portfolio?.openOrders ?? []).filter((o) => o.status === 'open').map((o) => o.clientOrderId);
 }
 
@@ -130,7 +130,7 @@ describe('fail closed (real processes, own redis-server)', () => {
     const beats: number[] = [];
     await eventually(
       async () => {
-        const beat = await r.look!.kv.get<{ ts: number; halt: string | null }>('trading:heartbeat');
+        const beat = await readDocument(r.look!.kv, HEARTBEAT_KEY);
         if (beat?.halt === 'control_plane_lost' && beat.ts !== beats.at(-1)) beats.push(beat.ts);
         return beats.length > 1 && beats.at(-1)! - beats[0]! >= 4 * CYCLE_MS;
       },

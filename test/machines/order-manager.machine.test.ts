@@ -13,6 +13,7 @@ import type { ApprovedOrder } from '../../src/domain/orders.js';
 import type { CommandRecord } from '../../src/domain/commands.js';
 import { approval, collector, deferred, flush } from './support.js';
 import type { Collector, Deferred } from './support.js';
+import { cancelPayload } from '../support/commands.js';
 
 interface Execution {
   job: OmsJob;
@@ -53,7 +54,7 @@ function command(id: string): CommandRecord {
   return {
     id,
     type: 'cancel_all',
-    payload: {},
+    payload: cancelPayload(),
     enqueued_at: '2024-01-01T00:00:00.000Z',
     status: 'claimed',
     attempts: 1,

@@ -21,6 +21,7 @@ import type { OrderRequest, Side } from '../../src/domain/orders.js';
 import type { AccountSnapshot } from '../../src/domain/portfolio.js';
 import { openTestTrading } from '../support/trading.js';
 import type { TestTrading } from '../support/trading.js';
+import { cancelPayload, deleveragePayload } from '../support/commands.js';
 
 const RANDOM = fileURLToPath(new URL('../fixtures/strategies/random-signals.ts', import.meta.url));
 const LIMITS = { symbol: 0.3, total: 0.6, leverage: 1, drawdown: 0.002 };
@@ -171,13 +172,18 @@ describe('the whole cycle keeps its limits', () => {
           if (breached) {
             breaches += 1;
             // The account can reach flat: cancel what rests, then deleverage every position fully.
-            await t.store.commands.enqueue({ id: 'cx', type: 'cancel_all', payload: {}, enqueued_at: 'x' });
+            await t.store.commands.enqueue({
+              id: 'cx',
+              type: 'cancel_all',
+              payload: cancelPayload(),
+              enqueued_at: 'x',
+            });
             await t.system.pumpCommands();
             await t.system.settled();
             for (const p of (await t.system.venue.account()).positions) {
               if (p.qty === 0) continue;
               const id = `flat-${p.symbol}`;
-              const payload = { symbol: p.symbol, reduce_pct: 1 };
+              const payload = deleveragePayload(p.symbol, 1, Math.abs(p.qty));
               await t.store.commands.enqueue({ id, type: 'deleverage', payload, enqueued_at: 'x' });
             }
             await t.system.pumpCommands();

@@ -11,6 +11,7 @@ import { applyControl } from '../../src/application/control-transition.js';
 import { COMMAND_LEASE_MS } from '../../src/application/command-pump.js';
 import { openTestTrading } from '../support/trading.js';
 import type { TestTrading } from '../support/trading.js';
+import { deleveragePayload } from '../support/commands.js';
 
 const who = { actor: 'test', at: '2026-01-05T12:00:00.000Z' };
 
@@ -30,7 +31,7 @@ describe('deleverage through the actor system', () => {
     await t!.store.commands.enqueue({
       id,
       type: 'deleverage',
-      payload: { symbol: 'BTCUSDT', reduce_pct: reducePct },
+      payload: deleveragePayload('BTCUSDT', reducePct),
       enqueued_at: who.at,
     });
     await t!.system.pumpCommands();

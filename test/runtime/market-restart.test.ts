@@ -7,14 +7,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MARKET_CHECKPOINT_KEY } from '../../src/application/market-time.js';
-import { REPLAY_CURSOR_KEY } from '../../src/runtime/trading/market-feed.js';
-import { PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
-import type { AccountSnapshot } from '../../src/domain/portfolio.js';
+import { PORTFOLIO_KEY, REPLAY_CURSOR_KEY } from '../../src/domain/runtime-documents.js';
 import type { Store } from '../../src/ports/store.js';
 import { STORE_KINDS, openTestStore } from '../support/stores.js';
 import type { TestStore } from '../support/stores.js';
 import { openTestTrading } from '../support/trading.js';
 import type { TestTrading } from '../support/trading.js';
+import { readDocument } from '../../src/ports/documents.js';
 
 const MINUTE = 60_000;
 /** Market orders fill at once, so the account holds a BTC position marked every cycle. */
@@ -26,10 +25,11 @@ afterEach(async () => {
 
 /** The BTC closes the market had reached (from its stored checkpoint) and the account's BTC mark. */
 async function btcState(store: Store) {
-  const checkpoint = await store.kv.get<{ steps: number; symbols: Record<string, { closes: number[] }> }>(
-    MARKET_CHECKPOINT_KEY,
-  );
-  const account = await store.kv.get<AccountSnapshot>(PORTFOLIO_KEY);
+  const checkpoint = (await store.kv.get(MARKET_CHECKPOINT_KEY)) as {
+    steps: number;
+    symbols: Record<string, { closes: number[] }>;
+  } | null;
+  const account = await readDocument(store.kv, PORTFOLIO_KEY);
   const mark = account?.positions.find((p) => p.symbol === 'BTCUSDT')?.markPrice;
   return { closes: checkpoint?.symbols.BTCUSDT?.closes ?? [], steps: checkpoint?.steps ?? -1, mark };
 }
@@ -80,13 +80,13 @@ describe('restart of a historical replay (sqlite)', () => {
     const first: TestTrading = await openTestTrading('sqlite', env, testStore);
     for (let i = 0; i < 2; i++) await first.advance(MINUTE);
     // The fixture's BTC closes are 42010.5, 42020.5, … one candle per cycle.
-    const before = (await testStore.store.kv.get<{ next: number }>(REPLAY_CURSOR_KEY))?.next;
+    const before = (await readDocument(testStore.store.kv, REPLAY_CURSOR_KEY))?.next;
     expect(before).toBe(1704067200000 + 3 * MINUTE);
     await first.system.stop('restart');
 
     const second = await openTestTrading('sqlite', env, testStore);
     cleanups.push(() => second.close());
     // The first cycle after the restart read the fourth candle, not the first one again.
-    expect((await testStore.store.kv.get<{ next: number }>(REPLAY_CURSOR_KEY))?.next).toBe(1704067200000 + 4 * MINUTE);
+    expect((await readDocument(testStore.store.kv, REPLAY_CURSOR_KEY))?.next).toBe(1704067200000 + 4 * MINUTE);
   });
 });

@@ -1,5 +1,5 @@
 /** Creates the real API (instance + plugin) on a real store for tests, with a freshly generated key. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../src/api/app.js';
 import { createApi } from '../../src/api/create-api.js';
 import { parseInstruments } from '../../src/domain/instruments.js';
@@ -18,18 +18,26 @@ export interface TestApi extends TestStore {
 
 export async function openTestApi(
   kind: StoreKind,
-  options: { controlRateLimit?: number; apiKeys?: string[]; eventStream?: ApiDeps['eventStream'] } = {},
+  options: {
+    controlRateLimit?: number;
+    apiKeys?: string[];
+    eventStream?: ApiDeps['eventStream'];
+    logger?: FastifyBaseLogger;
+  } = {},
 ): Promise<TestApi> {
   const testStore = await openTestStore(kind);
   const key = generateKey();
-  const app = await createApi({
-    store: testStore.store,
-    apiKeys: options.apiKeys ?? [key],
-    instruments: parseInstruments(TEST_SYMBOLS),
-    defaultMode: 'paper',
-    controlRateLimit: options.controlRateLimit ?? 10_000,
-    ...(options.eventStream ? { eventStream: options.eventStream } : {}),
-  });
+  const app = await createApi(
+    {
+      store: testStore.store,
+      apiKeys: options.apiKeys ?? [key],
+      instruments: parseInstruments(TEST_SYMBOLS),
+      defaultMode: 'paper',
+      controlRateLimit: options.controlRateLimit ?? 10_000,
+      ...(options.eventStream ? { eventStream: options.eventStream } : {}),
+    },
+    options.logger ?? false,
+  );
   await app.ready();
   return {
     ...testStore,

@@ -5,7 +5,8 @@
  * idle time with Redis's own clock, while the port hands leases the caller's `now`.
  */
 import type { Redis } from 'ioredis';
-import type { Command, CommandRecord, CommandStatus, CommandType } from '../../domain/commands.js';
+import { decodeStoredCommand, encodeCommandPayload } from '../../domain/commands.js';
+import type { Command, CommandStatus, StoredCommand } from '../../domain/commands.js';
 import type { ClaimOptions, CommandQueue } from '../../ports/command-queue.js';
 import type { RedisKeys } from './keys.js';
 import { claimCommandsScript, completeCommandScript, enqueueCommandScript } from './lua-sources.js';
@@ -18,16 +19,17 @@ export class RedisCommandQueue implements CommandQueue {
     private readonly notifier: Notifier,
   ) {}
 
-  async enqueue(command: Command): Promise<{ record: CommandRecord; duplicate: boolean }> {
+  async enqueue(command: Command): Promise<{ record: StoredCommand; duplicate: boolean }> {
+    const payload = encodeCommandPayload(command);
     const reply = (await enqueueCommandScript.run(
       this.redis,
       [this.keys.command(command.id), this.keys.commandsPending, this.keys.commandsOrder],
-      [command.id, command.type, JSON.stringify(command.payload), command.enqueued_at, this.keys.commandsChannel],
+      [command.id, command.type, payload, command.enqueued_at, this.keys.commandsChannel],
     )) as [number, string[]];
     return { duplicate: reply[0] === 1, record: decodeCommand(pairs(reply[1])) };
   }
 
-  async claim(consumer: string, options: ClaimOptions): Promise<CommandRecord[]> {
+  async claim(consumer: string, options: ClaimOptions): Promise<StoredCommand[]> {
     if (options.max < 1) return [];
     const reply = (await claimCommandsScript.run(
       this.redis,
@@ -43,7 +45,7 @@ export class RedisCommandQueue implements CommandQueue {
     return reply.map((fields) => decodeCommand(pairs(fields)));
   }
 
-  async complete(id: string, result: Record<string, unknown>, at: string): Promise<CommandRecord> {
+  async complete(id: string, result: Record<string, unknown>, at: string): Promise<StoredCommand> {
     const reply = (await completeCommandScript.run(
       this.redis,
       [this.keys.command(id), this.keys.commandsPending, this.keys.commandsLeased],
@@ -53,7 +55,7 @@ export class RedisCommandQueue implements CommandQueue {
     return decodeCommand(pairs(reply));
   }
 
-  async get(id: string): Promise<CommandRecord | null> {
+  async get(id: string): Promise<StoredCommand | null> {
     const fields = await this.redis.hgetall(this.keys.command(id));
     return fields.id === undefined ? null : decodeCommand(fields);
   }
@@ -70,16 +72,19 @@ function pairs(flat: readonly string[]): Record<string, string> {
   return out;
 }
 
-/** The port's view of a stored command; internal fields (order, lease, consumer) stay inside. */
-function decodeCommand(fields: Record<string, string>): CommandRecord {
-  return {
+/**
+ * The port's view of a stored command, its payload decoded against its type's schema (malformed
+ * when it is not); internal fields (order, lease, consumer) stay inside.
+ */
+function decodeCommand(fields: Record<string, string>): StoredCommand {
+  return decodeStoredCommand({
     id: fields.id ?? '',
-    type: fields.type as CommandType,
-    payload: JSON.parse(fields.payload ?? '{}') as Record<string, unknown>,
+    type: fields.type ?? '',
+    payload: fields.payload ?? '',
     enqueued_at: fields.enqueued_at ?? '',
     status: (fields.status ?? 'pending') as CommandStatus,
     attempts: Number(fields.attempts ?? 0),
     result: fields.result === undefined ? null : (JSON.parse(fields.result) as Record<string, unknown>),
     completed_at: fields.completed_at ?? null,
-  };
+  });
 }

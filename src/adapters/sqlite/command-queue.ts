@@ -4,7 +4,8 @@
  * the same command within its lease. Leases are absolute epoch-ms deadlines computed from the caller's
  * `now`, which keeps them testable and independent of this machine's clock.
  */
-import type { Command, CommandRecord, CommandStatus, CommandType } from '../../domain/commands.js';
+import { decodeStoredCommand, encodeCommandPayload } from '../../domain/commands.js';
+import type { Command, CommandStatus, StoredCommand } from '../../domain/commands.js';
 import type { ClaimOptions, CommandQueue } from '../../ports/command-queue.js';
 import type { ChangeWatcher } from './change-watcher.js';
 import type { SqliteDatabase } from './connection.js';
@@ -13,7 +14,7 @@ import type { StoreAccess } from './store-access.js';
 interface CommandRow {
   ord: number;
   id: string;
-  type: CommandType;
+  type: string;
   payload: string;
   enqueued_at: string;
   status: CommandStatus;
@@ -24,26 +25,27 @@ interface CommandRow {
 
 const COLUMNS = 'ord, id, type, payload, enqueued_at, status, attempts, result, completed_at';
 
-function rowToRecord(row: CommandRow): CommandRecord {
-  return {
+/** The port's view of a row, its payload decoded against its type's schema (malformed when it is not). */
+function rowToRecord(row: CommandRow): StoredCommand {
+  return decodeStoredCommand({
     id: row.id,
     type: row.type,
-    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    payload: row.payload,
     enqueued_at: row.enqueued_at,
     status: row.status,
     attempts: row.attempts,
     result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
     completed_at: row.completed_at,
-  };
+  });
 }
 
 export class SqliteCommandQueue implements CommandQueue {
   readonly lastOrd: () => number;
   private readonly getRow: (id: string) => CommandRow | undefined;
-  private readonly enqueueTx: (command: Command) => { record: CommandRecord; duplicate: boolean };
-  private readonly claimTx: (consumer: string, options: ClaimOptions) => CommandRecord[];
+  private readonly enqueueTx: (command: Command, payload: string) => { record: StoredCommand; duplicate: boolean };
+  private readonly claimTx: (consumer: string, options: ClaimOptions) => StoredCommand[];
   private readonly anyOpen: () => boolean;
-  private readonly completeTx: (id: string, result: Record<string, unknown>, at: string) => CommandRecord;
+  private readonly completeTx: (id: string, result: Record<string, unknown>, at: string) => StoredCommand;
 
   constructor(
     db: SqliteDatabase,
@@ -72,18 +74,18 @@ export class SqliteCommandQueue implements CommandQueue {
     this.getRow = (id) => byId.get(id);
     this.lastOrd = () => maxOrd.get()?.ord ?? 0;
 
-    const enqueue = db.transaction((command: Command) => {
+    const enqueue = db.transaction((command: Command, payload: string) => {
       const { changes } = insert.run({
         id: command.id,
         type: command.type,
-        payload: JSON.stringify(command.payload),
+        payload,
         enqueued_at: command.enqueued_at,
       });
       const row = byId.get(command.id);
       if (row === undefined) throw new Error(`sqlite: command ${command.id} vanished during enqueue`);
       return { record: rowToRecord(row), duplicate: changes === 0 };
     });
-    this.enqueueTx = (command) => enqueue.immediate(command);
+    this.enqueueTx = (command, payload) => enqueue.immediate(command, payload);
 
     // Read first, without the write lock: on an empty queue (almost every cycle) no IMMEDIATE
     // transaction is taken at all. Seeing nothing here is what a claim would have found at this instant.
@@ -111,22 +113,23 @@ export class SqliteCommandQueue implements CommandQueue {
     this.completeTx = (id, result, at) => complete.immediate(id, result, at);
   }
 
-  async enqueue(command: Command): Promise<{ record: CommandRecord; duplicate: boolean }> {
-    const outcome = await this.access.write(() => this.enqueueTx(command));
+  async enqueue(command: Command): Promise<{ record: StoredCommand; duplicate: boolean }> {
+    const payload = encodeCommandPayload(command);
+    const outcome = await this.access.write(() => this.enqueueTx(command, payload));
     if (!outcome.duplicate) this.watcher.localWrite();
     return outcome;
   }
 
-  async claim(consumer: string, options: ClaimOptions): Promise<CommandRecord[]> {
+  async claim(consumer: string, options: ClaimOptions): Promise<StoredCommand[]> {
     if (!(await this.access.read(this.anyOpen))) return [];
     return this.access.write(() => this.claimTx(consumer, options));
   }
 
-  complete(id: string, result: Record<string, unknown>, at: string): Promise<CommandRecord> {
+  complete(id: string, result: Record<string, unknown>, at: string): Promise<StoredCommand> {
     return this.access.write(() => this.completeTx(id, result, at));
   }
 
-  async get(id: string): Promise<CommandRecord | null> {
+  async get(id: string): Promise<StoredCommand | null> {
     const row = await this.access.read(() => this.getRow(id));
     return row === undefined ? null : rowToRecord(row);
   }

@@ -18,13 +18,14 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { HEARTBEAT_KEY } from '../../domain/runtime-documents.js';
-import type { TradingHeartbeat } from '../../domain/runtime-documents.js';
 import type { Clock } from '../../ports/clock.js';
+import { readDocument } from '../../ports/documents.js';
 import type { Store } from '../../ports/store.js';
 import type { Health } from '../health.js';
 import { NOTHING_PUBLISHED, createMachinesReader } from '../statecharts/machines-reader.js';
 import type { MachinesEventData } from '../statecharts/schemas.js';
 import { healthChecker } from '../health.js';
+import type { HeartbeatEventData } from './schemas.js';
 import type { StreamMessage } from './stream-events.js';
 import { auditMessages, liveMessage } from './stream-events.js';
 
@@ -72,7 +73,7 @@ export class EventHub {
   private readonly machines;
   /** Watchers whose last read failed: each says so once per outage, and once when it works again. */
   private readonly failing = new Set<string>();
-  latestHeartbeat: unknown = null;
+  latestHeartbeat: HeartbeatEventData | null = null;
   /** The machines' active states last read (nothing published: null time, empty lists). */
   latestMachines: MachinesEventData = NOTHING_PUBLISHED;
   latestHealth: Health | null = null;
@@ -182,11 +183,13 @@ export class EventHub {
 
   private async readHeartbeat(): Promise<void> {
     try {
-      const beat = await this.store.kv.get<TradingHeartbeat>(HEARTBEAT_KEY);
+      // A refused heartbeat (malformed, another version) fails like a failed read: logged once per
+      // outage, nothing sent, the last good one kept for new clients' snapshots.
+      const beat = await readDocument(this.store.kv, HEARTBEAT_KEY);
       this.worked('reading the trading heartbeat');
       if (beat === null || beat.ts === this.lastBeatTs) return;
       this.lastBeatTs = beat.ts;
-      const data = {
+      const data: HeartbeatEventData = {
         cycle: beat.lastCycle,
         epoch: beat.epoch,
         state: beat.state,

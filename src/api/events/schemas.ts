@@ -4,6 +4,8 @@
  * messages of a stream), and the Last-Event-ID header a reconnecting client sends.
  */
 import { Type } from 'typebox';
+import type { Static } from 'typebox';
+import { SystemStateSchema } from '../schemas.js';
 
 export const LAST_EVENT_ID_PATTERN = '^\\s*\\d{1,15}(\\.\\d{1,6})?\\s*$';
 
@@ -17,6 +19,22 @@ export const EventsHeaders = Type.Object({
     }),
   ),
 });
+
+/**
+ * The `heartbeat` event's data (and the snapshot's `heartbeat`): the trading process's heartbeat
+ * document as the stream shows it. The console's Heartbeat type is this schema's Static type.
+ */
+export const HeartbeatEventSchema = Type.Object({
+  cycle: Type.Integer({ minimum: 0 }),
+  epoch: Type.Integer({ minimum: 0 }),
+  state: SystemStateSchema,
+  ts: Type.String({ format: 'date-time' }),
+  last_cycle_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  halt: Type.Union([Type.String(), Type.Null()]),
+  mode: Type.String(),
+  stopped: Type.Boolean(),
+});
+export type HeartbeatEventData = Static<typeof HeartbeatEventSchema>;
 
 const EVENTS_TEXT = [
   'Server-Sent Events, one JSON object per `data:` line. Every message has an `id:`:',

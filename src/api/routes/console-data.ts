@@ -10,11 +10,12 @@ import { Type } from 'typebox';
 import type { ControlPlane } from '../../application/control-plane.js';
 import type { Instrument } from '../../domain/market.js';
 import { PORTFOLIO_KEY, TRADING_METRICS_KEY } from '../../domain/runtime-documents.js';
-import type { PortfolioDocument, TradingMetricsDocument } from '../../domain/runtime-documents.js';
 import type { Clock } from '../../ports/clock.js';
+import { readDocument } from '../../ports/documents.js';
 import type { ChainVerification } from '../../ports/event-store.js';
 import type { Store } from '../../ports/store.js';
 import { accountView } from '../console/account-view.js';
+import type { DocumentFaultLog } from '../document-faults.js';
 import { AccountSchema, AuditVerificationSchema, DeleveragePreviewSchema } from '../console/schemas.js';
 import { protectedErrors, symbolSchema } from '../schemas.js';
 import { answer } from './control-failures.js';
@@ -24,13 +25,14 @@ export interface ConsoleDataOptions {
   plane: ControlPlane;
   instruments: readonly Instrument[];
   clock: Clock;
+  documentFaults: DocumentFaultLog;
 }
 
 const security = [{ bearerAuth: [] }];
 
 export const consoleDataRoutes: FastifyPluginAsyncTypebox<ConsoleDataOptions> = async (
   app,
-  { store, plane, instruments, clock },
+  { store, plane, instruments, clock, documentFaults },
 ) => {
   const symbols = instruments.map((i) => i.symbol);
 
@@ -45,10 +47,13 @@ export const consoleDataRoutes: FastifyPluginAsyncTypebox<ConsoleDataOptions> = 
       },
     },
     async () => {
+      // A refused document (malformed, another version) rejects: 503 through the error handler.
       const [portfolio, metrics] = await Promise.all([
-        store.kv.get<PortfolioDocument>(PORTFOLIO_KEY),
-        store.kv.get<TradingMetricsDocument>(TRADING_METRICS_KEY),
+        readDocument(store.kv, PORTFOLIO_KEY),
+        readDocument(store.kv, TRADING_METRICS_KEY),
       ]);
+      documentFaults.accepted(PORTFOLIO_KEY);
+      documentFaults.accepted(TRADING_METRICS_KEY);
       return accountView(instruments, portfolio, metrics);
     },
   );

@@ -16,6 +16,7 @@ import type { Timers } from '../../application/coalescer.js';
 import { machinesDocument } from '../../application/machine-states.js';
 import { MACHINES_KEY } from '../../domain/runtime-documents.js';
 import type { Clock } from '../../ports/clock.js';
+import { writeDocument } from '../../ports/documents.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 
 /** At most one write per this many ms; the console's view lags a transition by about this much. */
@@ -56,7 +57,7 @@ export function startMachinesPublisher(deps: MachinesPublisherDeps): MachinesPub
       // Snapshots also move on context changes alone (an agent's reply, a queued job): same states, no write.
       const key = JSON.stringify([doc.cycle, doc.active]);
       if (key === written) return;
-      await kv.set(MACHINES_KEY, doc);
+      await writeDocument(kv, MACHINES_KEY, doc);
       written = key;
     },
     settled(err) {

@@ -10,6 +10,8 @@ import type { Logger } from 'pino';
 import { createSyntheticFeed } from '../../adapters/market-data/index.js';
 import { persistingFeed, savedMarketCheckpoint } from '../../application/market-time.js';
 import type { Instrument } from '../../domain/market.js';
+import { REPLAY_CURSOR_KEY } from '../../domain/runtime-documents.js';
+import { readDocument, writeDocument } from '../../ports/documents.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import { ConfigError } from '../config.js';
@@ -97,14 +99,6 @@ function withFeedInstruments(config: TradingConfig, feed: MarketFeed): TradingCo
   return { ...config, instruments };
 }
 
-/** Where a replay stands in the store: the next candle's open time (null: the data ran out). */
-export const REPLAY_CURSOR_KEY = 'trading:replay-cursor';
-
-interface ReplayCursor {
-  dir: string;
-  next: number | null;
-}
-
 /**
  * A replay that continues where the last process stopped, as the synthetic market does: the paper
  * account persists, so a replay restarted from its first candle would mark the account's positions at
@@ -120,7 +114,9 @@ export async function continueReplay(
 ): Promise<MarketFeed> {
   const dir = config.marketData.slice('file:'.length);
   const { createFileFeed, FeedExhaustedError } = await import('../../adapters/market-data/file/index.js');
-  const saved = await kv.get<ReplayCursor>(REPLAY_CURSOR_KEY);
+  // A refused cursor (malformed, another version) fails the start with a DocumentError naming it:
+  // starting over at the data's start would mark the persisted account at old prices.
+  const saved = await readDocument(kv, REPLAY_CURSOR_KEY);
   let feed = opened as Awaited<ReturnType<typeof createFileFeed>>;
   if (saved !== null && saved.dir !== dir) {
     log.warn(
@@ -142,7 +138,7 @@ export async function continueReplay(
     instruments: feed.instruments,
     async next(now) {
       const view = await feed.next(now);
-      await kv.set(REPLAY_CURSOR_KEY, { dir, next: feed.nextCandleTime } satisfies ReplayCursor);
+      await writeDocument(kv, REPLAY_CURSOR_KEY, { dir, next: feed.nextCandleTime });
       return view;
     },
   };

@@ -10,7 +10,7 @@ import type { Actor } from 'xstate';
 import { findOms } from '../../../machines/system.js';
 import type { OmsMode } from '../../../machines/order-manager.machine.js';
 import type { tradingMachine } from '../../../machines/trading.machine.js';
-import { createCommandCompletion } from '../../application/command-completion.js';
+import { createCommandCompletion, createCommandRejection } from '../../application/command-completion.js';
 import type { CompleteCommand } from '../../application/command-completion.js';
 import { createCommandPump } from '../../application/command-pump.js';
 import type { CommandPump } from '../../application/command-pump.js';
@@ -90,8 +90,12 @@ export function createTradingParts(
     },
   });
   const syncControl = createControlSync({ epoch: () => root().epoch, send: (event) => deps.actor().send(event) });
-  const commands = createCommandPump(store.commands, clock, deps.consumer, (command) =>
-    deps.actor().send({ type: 'command.received', command }),
+  const commands = createCommandPump(
+    store.commands,
+    clock,
+    deps.consumer,
+    (command) => deps.actor().send({ type: 'command.received', command }),
+    createCommandRejection({ store, clock, events, log: (message, details) => log.error(details, message) }),
   );
   // The market of the latest cycle; commands between cycles act on it (or on a fresh read).
   const market = { last: null as MarketView | null };

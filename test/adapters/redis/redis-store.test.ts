@@ -17,11 +17,13 @@ import { controlStoreContract } from '../../contracts/control-store.contract.js'
 import { eventStoreAnchorContract } from '../../contracts/event-store-anchor.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
+import { sharedDocumentsContract } from '../../contracts/shared-documents.contract.js';
 import { deletePrefix, requireRedis, TEST_REDIS_URL, uniquePrefix } from '../../support/redis.js';
 import { initialised } from '../../support/stores.js';
 import { storeIdentityContract } from '../../contracts/store-identity.contract.js';
 import { tradingLeaseContract } from '../../contracts/trading-lease.contract.js';
 import { applyControl } from '../../../src/application/control-transition.js';
+import { cancelPayload } from '../../support/commands.js';
 
 const prefixes: string[] = [];
 const prefixOf = new WeakMap<Store, string>();
@@ -111,6 +113,7 @@ eventStoreAnchorContract('redis', open, openSecond, {
 });
 commandQueueContract('redis', open, openSecond);
 keyValueStoreContract('redis', open, openSecond);
+sharedDocumentsContract('redis', open, openSecond);
 
 describe('Redis store specifics', () => {
   it('describes itself with the password masked and the prefix shown', () => {
@@ -197,7 +200,7 @@ describe('Redis store specifics', () => {
       await mine.commands.enqueue({
         id: 'c1',
         type: 'cancel_all',
-        payload: {},
+        payload: cancelPayload(),
         enqueued_at: '2024-01-01T00:00:02.000Z',
       });
       await mine.kv.set('doc', { mine: true });

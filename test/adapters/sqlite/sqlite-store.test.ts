@@ -23,11 +23,13 @@ import { controlStoreContract } from '../../contracts/control-store.contract.js'
 import { eventStoreAnchorContract } from '../../contracts/event-store-anchor.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
+import { sharedDocumentsContract } from '../../contracts/shared-documents.contract.js';
 import { readAll } from '../../contracts/support.js';
 import { initialised } from '../../support/stores.js';
 import { storeIdentityContract } from '../../contracts/store-identity.contract.js';
 import { tradingLeaseContract } from '../../contracts/trading-lease.contract.js';
 import { applyControl } from '../../../src/application/control-transition.js';
+import { cancelPayload, killCancelsPayload } from '../../support/commands.js';
 
 const dirs: string[] = [];
 let latestPath: string | undefined;
@@ -99,6 +101,7 @@ eventStoreAnchorContract('sqlite', open, openSecond, {
 });
 commandQueueContract('sqlite', open, openSecond);
 keyValueStoreContract('sqlite', open, openSecond);
+sharedDocumentsContract('sqlite', open, openSecond);
 
 describe('sqlite store specifics', () => {
   it('claims from an empty queue without the write lock, so a busy writer elsewhere does not block it', async () => {
@@ -112,7 +115,7 @@ describe('sqlite store specifics', () => {
       await store.commands.enqueue({
         id: 'c1',
         type: 'cancel_all',
-        payload: {},
+        payload: cancelPayload(),
         enqueued_at: new Date().toISOString(),
       });
       other.prepare('BEGIN IMMEDIATE').run();
@@ -206,7 +209,7 @@ describe('sqlite store specifics', () => {
     await first.commands.enqueue({
       id: 'c1',
       type: 'kill_cancels',
-      payload: {},
+      payload: killCancelsPayload(),
       enqueued_at: '2024-01-01T00:00:00.000Z',
     });
     await first.kv.set('heartbeat', { at: 1 });

@@ -1,0 +1,29 @@
+/**
+ * The trading process's heartbeat (HEARTBEAT_KEY): what /health, the event stream and the next
+ * trading process's cycle numbering read. Written on every HEARTBEAT_MS and after account changes.
+ */
+import { Type } from 'typebox';
+import { SystemStateSchema } from './system-state.js';
+
+const EpochMs = Type.Number({ minimum: 0 });
+
+export const TradingHeartbeatSchema = Type.Object({
+  pid: Type.Integer({ minimum: 0 }),
+  /** Epoch ms of this heartbeat. */
+  ts: EpochMs,
+  /** How often this process beats (HEARTBEAT_MS), so a reader can tell a late beat from a missing one. */
+  intervalMs: Type.Optional(Type.Number({ minimum: 0 })),
+  state: SystemStateSchema,
+  epoch: Type.Integer({ minimum: 0 }),
+  /** Last completed cycle number (0 before the first). */
+  lastCycle: Type.Integer({ minimum: 0 }),
+  /** Epoch ms when the last cycle ended, null before the first. */
+  lastCycleAt: Type.Union([EpochMs, Type.Null()]),
+  mode: Type.String(),
+  /** Host name, so a restart on the same host can tell a dead predecessor from a live one. */
+  host: Type.Optional(Type.String()),
+  /** True in the last heartbeat of a process that stopped cleanly. */
+  stopped: Type.Optional(Type.Boolean()),
+  /** Why trading is halted for safety (src/application/safety-monitor.ts), null when it is not. */
+  halt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});

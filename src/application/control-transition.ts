@@ -51,11 +51,11 @@ function inTurn<T>(store: ControlStore, task: () => Promise<T>): Promise<T> {
 }
 
 /**
- * A short random pause after a lost race, so two processes do not collide again in lockstep; it
- * grows with the attempts up to 50 ms. A kill pauses at most 2 ms: it has priority (see above).
+ * A short random pause after lost races, so two processes do not collide again in lockstep; it grows
+ * with the attempts up to 50 ms. A kill pauses at most 2 ms: it has priority (see above).
  */
 function backOff(attempt: number, kill: boolean): Promise<void> {
-  const ceiling = kill ? 2 : Math.min(50, 2 ** attempt);
+  const ceiling = kill ? 2 : Math.min(50, 2 * attempt);
   return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
 }
 
@@ -139,7 +139,6 @@ async function withDeadline<T>(
       if (!kill && priority) await standAside(priority, clock, deadline, what, n);
       const outcome = await attempt({ current, remainingMs: Math.max(1, deadline - clock.now()) });
       if ('done' in outcome) return outcome.done;
-      current = outcome.lostTo;
       if (clock.now() >= deadline)
         throw new ControlContentionError(
           `${what}: the control record kept changing under other writers for ${deadlineMs} ms; nothing was written, try again`,
@@ -148,7 +147,15 @@ async function withDeadline<T>(
         await priority.announce(deadline);
         announced = true;
       }
-      await backOff(n, kill);
+      // The record a lost race returns is as fresh as it gets: decide on it at once. After a second
+      // loss, pause (so two writers do not collide in lockstep) and read afresh, since the record
+      // returned before the pause is stale by the end of it.
+      if (n === 1) {
+        current = outcome.lostTo;
+      } else {
+        await backOff(n, kill);
+        current = null;
+      }
     }
   } finally {
     if (announced) await priority?.withdraw().catch(() => {});

@@ -9,9 +9,10 @@
  * stays with the compare-and-set. The mark names its own end, judged on each reader's clock; a mark
  * left by a process that died expires with the kill's deadline.
  */
+import { DocumentError } from '../domain/documents/document-error.js';
+import { KILL_PENDING_KEY } from '../domain/runtime-documents.js';
+import { readDocument, writeDocument } from '../ports/documents.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
-
-export const KILL_PENDING_KEY = 'control:kill-pending';
 
 export interface KillPriority {
   /** A kill is being written until `untilMs` (epoch ms) at the latest. */
@@ -24,11 +25,15 @@ export interface KillPriority {
 
 export function killPriority(kv: KeyValueStore): KillPriority {
   return {
-    announce: (untilMs) => kv.set(KILL_PENDING_KEY, { until: untilMs }),
+    announce: (untilMs) => writeDocument(kv, KILL_PENDING_KEY, { until: untilMs }),
     withdraw: () => kv.delete(KILL_PENDING_KEY),
     async pending(now) {
-      const mark = await kv.get<{ until?: unknown }>(KILL_PENDING_KEY);
-      return typeof mark?.until === 'number' && mark.until > now;
+      // A mark that does not decode is no kill's: the compare-and-set still decides, fairly or not.
+      const mark = await readDocument(kv, KILL_PENDING_KEY).catch((err: unknown) => {
+        if (err instanceof DocumentError) return null;
+        throw err;
+      });
+      return mark !== null && mark.until > now;
     },
   };
 }

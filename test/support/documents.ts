@@ -6,6 +6,7 @@ import type { DocumentKey, DocumentOf } from '../../src/domain/documents/registr
 import {
   API_HEARTBEAT_KEY,
   HEARTBEAT_KEY,
+  KILL_PENDING_KEY,
   MACHINES_KEY,
   PORTFOLIO_KEY,
   REPLAY_CURSOR_KEY,
@@ -29,6 +30,7 @@ export const SAMPLE_DOCUMENTS: { [K in DocumentKey]: DocumentOf<K> } = {
     halt: null,
   },
   [API_HEARTBEAT_KEY]: { pid: 77, host: 'api-1', ts: T0, seq: 12 },
+  [KILL_PENDING_KEY]: { until: T0 + 2_000 },
   [PORTFOLIO_KEY]: {
     nav: 10_050.25,
     peakNav: 10_100,

@@ -15,6 +15,7 @@ import { Compile } from 'typebox/compile';
 import {
   API_HEARTBEAT_KEY,
   HEARTBEAT_KEY,
+  KILL_PENDING_KEY,
   MACHINES_KEY,
   PORTFOLIO_KEY,
   REPLAY_CURSOR_KEY,
@@ -22,6 +23,7 @@ import {
 } from '../runtime-documents.js';
 import { ApiHeartbeatSchema } from './api-heartbeat.js';
 import { DocumentError } from './document-error.js';
+import { KillPendingSchema } from './kill-pending.js';
 import { MachinesDocumentSchema } from './machines.js';
 import { PortfolioSchema } from './portfolio.js';
 import { ReplayCursorSchema } from './replay-cursor.js';
@@ -42,6 +44,7 @@ export const DOCUMENTS = {
   [TRADING_METRICS_KEY]: entry(1, TradingMetricsSchema),
   [MACHINES_KEY]: entry(1, MachinesDocumentSchema),
   [REPLAY_CURSOR_KEY]: entry(1, ReplayCursorSchema),
+  [KILL_PENDING_KEY]: entry(1, KillPendingSchema),
 } as const;
 
 export type DocumentKey = keyof typeof DOCUMENTS;

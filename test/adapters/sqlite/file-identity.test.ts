@@ -13,6 +13,7 @@ import { applyControl } from '../../../src/application/control-transition.js';
 import { StoreFaultError } from '../../../src/ports/store-errors.js';
 import type { Store } from '../../../src/ports/store.js';
 import { initialised } from '../../support/stores.js';
+import { cancelPayload } from '../../support/commands.js';
 
 function replaced(run: () => unknown): void {
   expect(run).toThrow(StoreFaultError);
@@ -127,7 +128,9 @@ describe('file identity in the store', () => {
     await rejectsReplaced(s.kv.delete('before'));
     await rejectsReplaced(s.events.append({ kind: 'decision', at, symbol: null, body: {} }));
     await rejectsReplaced(applyControl(s.control, { type: 'control.kill', reason: 'gone' }, { actor: 't', at }));
-    await rejectsReplaced(s.commands.enqueue({ id: 'c1', type: 'cancel_all', payload: {}, enqueued_at: at }));
+    await rejectsReplaced(
+      s.commands.enqueue({ id: 'c1', type: 'cancel_all', payload: cancelPayload(), enqueued_at: at }),
+    );
     await rejectsReplaced(s.commands.complete('c1', {}, at));
     await rejectsReplaced(s.lease.renew(grant.grant, 10_000));
     await rejectsReplaced(s.lease.release(grant.grant));

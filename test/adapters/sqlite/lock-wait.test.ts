@@ -18,6 +18,7 @@ import type { Store } from '../../../src/ports/store.js';
 import { initialised } from '../../support/stores.js';
 import { holdWriteLock } from './hold-write-lock.js';
 import type { LockHolder } from './hold-write-lock.js';
+import { cancelPayload } from '../../support/commands.js';
 
 function busy(): Error {
   return Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
@@ -188,7 +189,10 @@ describe('lock wait: a store whose file another process has locked', () => {
       track('control', applyControl(store.control, { type: 'control.pause', reason: 'locked' }, { actor: 't', at })),
       track('append', store.events.append({ kind: 'decision', at, symbol: null, body: { n: 1 } })),
       track('kv', store.kv.set('k', { v: 1 })),
-      track('enqueue', store.commands.enqueue({ id: 'c1', type: 'cancel_all', payload: {}, enqueued_at: at })),
+      track(
+        'enqueue',
+        store.commands.enqueue({ id: 'c1', type: 'cancel_all', payload: cancelPayload(), enqueued_at: at }),
+      ),
     ]);
     // Two full turns of the event loop: a write that waited inside its call would have ended already.
     await nextTurn();

@@ -367,13 +367,17 @@ describe('sqlite store specifics', () => {
         { timeout: 15_000 },
       );
       let childOut = '';
+      let childErr = '';
+      proc.stderr?.on('data', (c: Buffer) => (childErr += c.toString()));
       proc.stdout?.on('data', (chunk: Buffer) => {
         childOut += chunk.toString();
         if (childOut.includes('ready\n')) childReady = true;
       });
       const child = new Promise<{ stdout: string }>((resolve, reject) =>
         proc.on('exit', (code) =>
-          code === 0 ? resolve({ stdout: childOut.split('ready\n')[1] ?? '' }) : reject(new Error(`child ${code}`)),
+          code === 0
+            ? resolve({ stdout: childOut.split('ready\n')[1] ?? '' })
+            : reject(new Error(`child ${code} ${childErr}`)),
         ),
       ).finally(() => {
         childDone = true;

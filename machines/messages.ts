@@ -11,7 +11,7 @@ import type { MarketView } from '../src/domain/market.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
 import type { RiskDecision } from '../src/domain/risk/risk-engine.js';
 import type { Signal } from '../src/domain/signal.js';
-import type { CommandRecord } from '../src/domain/commands.js';
+import type { CancelCommandRecord, CommandRecord } from '../src/domain/commands.js';
 
 export interface AnalyseRequest {
   type: 'agent.analyse';
@@ -114,10 +114,16 @@ export interface SubmittedReply {
 export type OrderManagerControl =
   | { type: 'oms.resume' }
   | { type: 'oms.halt' }
+  /** Killed: stop for good. The kill's cancels arrive as its command (kill_cancels), one job. */
   | { type: 'oms.kill'; reason: string }
   /** A safety halt (store or control plane lost): stop accepting and cancel every open order. */
   | { type: 'oms.safety'; reason: string }
-  | { type: 'oms.command'; command: CommandRecord };
+  /**
+   * Cancel open orders (of `symbols`, or all): a job like any other venue mutation, first in line.
+   * `receipt` names a waiter outside the actor system to tell when it is done (src/application/job-receipts.ts).
+   */
+  | { type: 'oms.cancel'; reason: string; symbols: readonly string[] | null; receipt: string | null }
+  | { type: 'oms.command'; command: CancelCommandRecord };
 
 /** A queued command as the root receives it: cancels go to the order manager, deleverage to its own actor. */
 export interface CommandReceived {

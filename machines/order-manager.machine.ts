@@ -1,27 +1,45 @@
 /**
- * The order manager (OMS) as an actor. Two parallel regions:
+ * The order manager (OMS) as an actor: the one way out to the venue. Every venue mutation — a cycle's
+ * or a command's submissions, and every cancel, whoever asked for it (a cancel-all or kill command, a
+ * safety halt, the drawdown breaker, a halt's end) — is a job here, carried out one at a time by the
+ * `executeJob` actor that the composition root supplies (src/application/order-execution.ts, the only
+ * module that calls the venue's mutators). Two parallel regions:
  *  - mode: halted (initial, and while paused) ⇄ accepting (running) → stopped (killed; no way back).
- *  - work: one job at a time (submit a cycle's approvals, cancel all, execute a queued command)
- *    through the `executeJob` actor that the composition root supplies (the venue I/O lives there).
+ *  - work: one job at a time.
  * Outside `accepting`, submissions are refused at once. A pause or kill refuses every queued
  * submission; a submission already in flight is not torn away — the executor checks this machine's
  * mode synchronously right before each venue call, so it sends nothing more after the mode changed,
  * and its reply says truthfully which orders did reach the venue. Nothing approved before a pause
- * or kill is submitted after it. A kill also queues a cancel of every open order, first in line; so
- * does a safety halt (`oms.safety`: the store or the control plane was lost), which halts like a pause.
- * Commands (cancel-all, the kill's cancels) and a command's reduce-only submissions (deleverage,
- * `purpose: 'command'`) run in every mode: they only reduce risk.
+ * or kill is submitted after it. Cancels go first in line (resting orders must not wait behind
+ * submissions): a safety halt's (`oms.safety`, which halts like a pause), a kill's (its `kill_cancels`
+ * command: one job, one audit entry) and any other requested one (`oms.cancel`). Cancels and a
+ * command's reduce-only submissions (deleverage, `purpose: 'command'`) run in every mode: they only
+ * reduce risk.
  */
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { AnyActorRef } from 'xstate';
 import type { ApprovedOrder } from '../src/domain/orders.js';
-import type { CommandRecord } from '../src/domain/commands.js';
+import type { CancelCommandRecord } from '../src/domain/commands.js';
 import type { OrderManagerControl, SubmissionOutcome, SubmissionPurpose, SubmitRequest } from './messages.js';
 
 export type OmsJob =
   | { kind: 'submit'; purpose: SubmissionPurpose; cycle: number; approvals: ApprovedOrder[]; replyTo: AnyActorRef }
-  | { kind: 'cancel_all'; reason: string }
-  | { kind: 'command'; command: CommandRecord };
+  | CancelJob;
+
+/** Cancel open orders of `symbols` (null: all). For a command, its completion is the job's audit entry. */
+export interface CancelJob {
+  kind: 'cancel';
+  reason: string;
+  symbols: readonly string[] | null;
+  command: CancelCommandRecord | null;
+  receipt: string | null;
+}
+
+/** The job that carries out a cancel-all or kill-cancels command. */
+function commandCancel(command: CancelCommandRecord): CancelJob {
+  const symbols = command.payload.instructions.map((i) => i.symbol);
+  return { kind: 'cancel', reason: command.type, symbols, command, receipt: null };
+}
 
 export interface JobResult {
   /** For submit jobs: one outcome per approval. */
@@ -74,24 +92,25 @@ export const orderManagerMachine = setup({
             ]
           : context.queue,
     }),
+    /** A command's cancel: the kill's first in line, a cancel-all in the order it came. */
     enqueueCommand: assign({
-      queue: ({ context, event }) =>
-        event.type === 'oms.command' ? [...context.queue, { kind: 'command', command: event.command }] : context.queue,
+      queue: ({ context, event }) => {
+        if (event.type !== 'oms.command') return context.queue;
+        const job = commandCancel(event.command);
+        return event.command.type === 'kill_cancels' ? [job, ...context.queue] : [...context.queue, job];
+      },
     }),
-    /** A kill's (or a safety halt's) cancels go first: resting orders must not wait behind anything. */
-    enqueueCancelAllFirst: assign({
-      queue: ({ context, event }) => [
-        {
-          kind: 'cancel_all',
-          reason:
-            event.type === 'oms.kill'
-              ? `kill: ${event.reason}`
-              : event.type === 'oms.safety'
-                ? `halt: ${event.reason}`
-                : 'kill',
-        } as OmsJob,
-        ...context.queue,
-      ],
+    /** A halt's or a requested cancel goes first: resting orders must not wait behind anything. */
+    enqueueCancelFirst: assign({
+      queue: ({ context, event }) => {
+        const job: CancelJob | null =
+          event.type === 'oms.safety'
+            ? { kind: 'cancel', reason: `halt: ${event.reason}`, symbols: null, command: null, receipt: null }
+            : event.type === 'oms.cancel'
+              ? { kind: 'cancel', reason: event.reason, symbols: event.symbols, command: null, receipt: event.receipt }
+              : null;
+        return job === null ? context.queue : [job, ...context.queue];
+      },
     }),
     refuseSubmitNow: enqueueActions(({ event, enqueue }, params: { mode: Exclude<OmsMode, 'accepting'> }) => {
       if (event.type !== 'oms.submit') return;
@@ -134,11 +153,8 @@ export const orderManagerMachine = setup({
         halted: {
           on: {
             'oms.resume': 'accepting',
-            'oms.safety': { actions: 'enqueueCancelAllFirst' },
-            'oms.kill': {
-              target: 'stopped',
-              actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelAllFirst'],
-            },
+            'oms.safety': { actions: 'enqueueCancelFirst' },
+            'oms.kill': { target: 'stopped', actions: { type: 'refuseQueuedSubmits', params: { mode: 'stopped' } } },
             'oms.submit': [
               { guard: 'forCommand', actions: 'enqueueSubmit' },
               { actions: { type: 'refuseSubmitNow', params: { mode: 'halted' } } },
@@ -150,19 +166,15 @@ export const orderManagerMachine = setup({
             'oms.halt': { target: 'halted', actions: { type: 'refuseQueuedSubmits', params: { mode: 'halted' } } },
             'oms.safety': {
               target: 'halted',
-              actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'halted' } }, 'enqueueCancelAllFirst'],
+              actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'halted' } }, 'enqueueCancelFirst'],
             },
-            'oms.kill': {
-              target: 'stopped',
-              actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelAllFirst'],
-            },
+            'oms.kill': { target: 'stopped', actions: { type: 'refuseQueuedSubmits', params: { mode: 'stopped' } } },
             'oms.submit': { actions: 'enqueueSubmit' },
           },
         },
         stopped: {
           on: {
-            'oms.kill': { actions: 'enqueueCancelAllFirst' },
-            'oms.safety': { actions: 'enqueueCancelAllFirst' },
+            'oms.safety': { actions: 'enqueueCancelFirst' },
             'oms.submit': [
               { guard: 'forCommand', actions: 'enqueueSubmit' },
               { actions: { type: 'refuseSubmitNow', params: { mode: 'stopped' } } },
@@ -206,5 +218,6 @@ export const orderManagerMachine = setup({
   },
   on: {
     'oms.command': { actions: 'enqueueCommand' },
+    'oms.cancel': { actions: 'enqueueCancelFirst' },
   },
 });

@@ -13,7 +13,7 @@ import type { riskMachine } from './risk.machine.js';
 
 type OmsRef = ActorRefFrom<typeof orderManagerMachine>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- XState's own AnyActorSystem is ActorSystem<any>, not exported
-type AnyActorSystem = ActorSystem<any>;
+export type AnyActorSystem = ActorSystem<any>;
 
 /** The systemId of a strategy agent's actor. */
 export const agentSystemId = (strategyName: string): string => `agent:${strategyName}`;
@@ -30,5 +30,7 @@ export const allocatorOf = (system: AnyActorSystem) =>
   required<ActorRefFrom<typeof allocatorMachine>>(system, 'allocator');
 export const riskOf = (system: AnyActorSystem) => required<ActorRefFrom<typeof riskMachine>>(system, 'risk');
 export const omsOf = (system: AnyActorSystem) => required<OmsRef>(system, 'oms');
+/** The root actor (systemId `trading`), for implementations that report back to it through `system`. */
+export const rootOf = (system: AnyActorSystem) => required<AnyActorRef>(system, 'trading');
 /** The order manager when it is still in the system (it is gone after the root stops). */
 export const findOms = (system: AnyActorSystem) => system.get('oms') as OmsRef | undefined;

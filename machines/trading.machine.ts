@@ -11,15 +11,21 @@
  * At entry the root spawns its children with systemIds: one actor per strategy agent
  * (`agent:<name>`), `arbiter`, `allocator`, `risk` and `oms`. `starting` jumps straight to the state
  * the store holds, so no cycle can start before the process knows it is paused or killed.
- * A safety halt (SafetyEvent: the store or the control plane was lost) is orthogonal to the control
- * state: in any state it cancels every open order, and while running it holds the root in
- * `running.halted` (no cycle, the order manager halted) until `safety.clear`.
+ * The safety halt lives here too, and only here (the heartbeat, the order manager's mode and the
+ * audit trail derive from it). The safety monitor only reports what it observes (SafetyEvent): a fault
+ * halts — orthogonal to the control state: in any state it cancels every open order, and while
+ * running it holds the root in `running.halted` (no cycle, the order manager halted); the checks
+ * passing again start the halt's recovery (`recoverHalt`: cancel once more, record the halt in the
+ * audit trail), and only its success ends the halt.
  */
-import { assign, enqueueActions, sendTo, setup, spawnChild } from 'xstate';
+import { assign, enqueueActions, fromPromise, sendTo, setup, spawnChild } from 'xstate';
 import type { ArbitrationOptions } from '../src/domain/arbitration.js';
 import type { ControlRecord, SystemState } from '../src/domain/control.js';
 import type { Instrument } from '../src/domain/market.js';
+import type { CancelCommandRecord } from '../src/domain/commands.js';
 import type { StrategyAgent } from '../src/domain/strategy-agent.js';
+import { haltOn } from '../src/domain/halts.js';
+import type { SafetyHalt } from '../src/domain/halts.js';
 import { agentMachine } from './agent.machine.js';
 import { allocatorMachine } from './allocator.machine.js';
 import type { AllocatorInput } from './allocator.machine.js';
@@ -44,7 +50,7 @@ export interface TradingInput {
   allocation: Omit<AllocatorInput, 'instruments'>;
   risk: RiskInput;
   /** A safety halt already in force at start (see SafetyEvent); none by default. */
-  halt?: string | null;
+  halt?: SafetyHalt | null;
   /** The first cycle's number: after a restart, one past the last recorded cycle; 1 by default. */
   firstCycle?: number;
 }
@@ -56,14 +62,27 @@ export type RootControlEvent =
   | { type: 'control.kill'; reason: string; epoch: number };
 
 /**
- * The safety halt, orthogonal to the control state: the trading process lost its store, found it
- * emptied, replaced or rolled back, or lost sight of the control plane. While halted nothing new is
- * opened (no cycle runs, the order manager refuses submissions) and every open order is cancelled;
- * `safety.clear` comes only when the store and the control record agree again.
+ * What the safety monitor observed, at `at` (epoch ms): a fault (the trading process lost its store,
+ * found it emptied, replaced or rolled back, its writes refused, its lease unsure, or lost sight of the
+ * control plane), or every check passing. Observations repeat every tick; the root decides: a fault
+ * with a new reason halts (nothing new is opened: no cycle runs, the order manager refuses
+ * submissions, every open order is cancelled); the checks passing while halted start the recovery.
  */
-export type SafetyEvent = { type: 'safety.halt'; reason: string } | { type: 'safety.clear' };
+export type SafetyEvent =
+  { type: 'safety.halt'; reason: string; message: string; at: number } | { type: 'safety.clear'; at: number };
 
-export type TradingEvent = RootControlEvent | CommandReceived | SafetyEvent | { type: 'session.stop' };
+/** The halt recovery's end (a spawned `recoverHalt` actor, id HALT_RECOVERY). */
+type RecoveryEvent =
+  | { type: 'xstate.done.actor.halt-recovery'; output: SafetyHalt }
+  | { type: 'xstate.error.actor.halt-recovery'; error: unknown };
+
+export type TradingEvent = RootControlEvent | CommandReceived | SafetyEvent | RecoveryEvent | { type: 'session.stop' };
+
+/** What the halt recovery is given: the halt that is ending and when the checks passed. */
+export interface HaltRecoveryInput {
+  halt: SafetyHalt;
+  until: number;
+}
 
 interface TradingContext {
   /** The highest control epoch the root has been sent. */
@@ -75,10 +94,15 @@ interface TradingContext {
   cycleMs: number;
   agentIds: string[];
   lastCycle: CycleRecord | null;
-  /** Why trading is halted for safety, null when it is not (see SafetyEvent). */
-  halt: string | null;
+  /** The safety halt in force, null when there is none (see SafetyEvent). */
+  halt: SafetyHalt | null;
+  /** True while a `recoverHalt` actor is ending the halt. */
+  recovering: boolean;
   children: Omit<TradingInput, 'control' | 'cycleMs' | 'firstCycle'>;
 }
+
+/** What the root's context tells the world (the heartbeat): its state, epoch, last cycle and halt. */
+export type TradingContextView = Pick<TradingContext, 'state' | 'epoch' | 'lastCycle' | 'halt'>;
 
 /** Adds `rememberControl` to each control transition, so the root always knows the current epoch. */
 type ControlAction = 'acknowledge' | 'rememberControl';
@@ -95,7 +119,7 @@ function remembering<T extends Record<string, { readonly target?: string; readon
   return out as Remembered<T>;
 }
 
-/** What every safety.halt does, in any state: remember why, cancel open orders, say so. */
+/** What a fault with a new reason does, in any state: remember it, cancel open orders, say so. */
 const HALT_ACTIONS = [
   'rememberHalt',
   'omsSafety',
@@ -104,6 +128,9 @@ const HALT_ACTIONS = [
     params: ({ event }: { event: TradingEvent }) => ({ reason: event.type === 'safety.halt' ? event.reason : '' }),
   },
 ] as const;
+
+/** What the end of a recovery does in any state: the halt is over (it was recorded), say so. */
+const HALT_ENDED = ['endHalt', 'announceHaltEnded'] as const;
 
 export const tradingMachine = setup({
   types: {} as { context: TradingContext; input: TradingInput; events: TradingEvent },
@@ -115,6 +142,10 @@ export const tradingMachine = setup({
     oms: orderManagerMachine,
     cycle: cycleMachine,
     deleverage: deleverageMachine,
+    // Supplied by the composition root: cancel once more, then record the halt in the audit trail.
+    recoverHalt: fromPromise<SafetyHalt, HaltRecoveryInput>(async () => {
+      throw new Error('recoverHalt was not provided');
+    }),
   },
   actions: {
     acknowledge: () => {},
@@ -130,8 +161,34 @@ export const tradingMachine = setup({
       ({ system }) => omsOf(system),
       ({ event }) => ({ type: 'oms.kill', reason: 'reason' in event ? event.reason : 'killed' }),
     ),
-    rememberHalt: assign({ halt: ({ event }) => (event.type === 'safety.halt' ? event.reason : null) }),
-    clearHalt: assign({ halt: null }),
+    omsCancel: sendTo(
+      ({ system }) => omsOf(system),
+      (_, params: { reason: string }) => ({
+        type: 'oms.cancel' as const,
+        reason: params.reason,
+        symbols: null,
+        receipt: null,
+      }),
+    ),
+    rememberHalt: assign({
+      halt: ({ context, event }) =>
+        event.type === 'safety.halt' ? (haltOn(context.halt, event, event.at) ?? context.halt) : context.halt,
+    }),
+    markRecovering: assign({ recovering: true }),
+    endHalt: assign({ halt: null, recovering: false }),
+    /**
+     * A recovery that finished after a new fault replaced its halt: what it recorded (that halt and the
+     * ones it had replaced) is not recorded again when the new halt ends.
+     */
+    forgetRecorded: assign(({ context, event }) => {
+      if (event.type !== 'xstate.done.actor.halt-recovery' || context.halt === null) return { recovering: false };
+      const recorded = event.output.since;
+      return {
+        recovering: false,
+        halt: { ...context.halt, earlier: context.halt.earlier.filter((h) => h.since > recorded) },
+      };
+    }),
+    recoveryFailed: assign({ recovering: false }),
     /** Every safety.halt cancels open orders again (the last try may have failed with the store). */
     omsSafety: sendTo(
       ({ system }) => omsOf(system),
@@ -141,8 +198,11 @@ export const tradingMachine = setup({
     announceCycleStart: (_, _params: { cycle: number }) => {},
     announceCycleEnd: (_, _params: { cycle: number }) => {},
     announceState: (_, _params: { state: SystemState; epoch: number }) => {},
+    /** Queues the kill's cancel command (src/application/kill-switch.ts) when nobody did yet. */
+    requestKillCancels: (_, _params: { epoch: number; reason: string }) => {},
     announceHalt: (_, _params: { reason: string }) => {},
     announceHaltEnded: () => {},
+    reportRecoveryError: (_, _params: { error: unknown }) => {},
     reportCycle: (_, _params: { record: CycleRecord }) => {},
     reportCycleError: (_, _params: { cycle: number; error: unknown }) => {},
   },
@@ -152,6 +212,16 @@ export const tradingMachine = setup({
   guards: {
     bootsInto: ({ context }, params: { state: SystemState }) => context.boot === params.state,
     isHalted: ({ context }) => context.halt !== null,
+    /** A fault whose reason is not the halt's already (observations repeat every tick). */
+    newFault: ({ context, event }) => event.type === 'safety.halt' && context.halt?.reason !== event.reason,
+    /** The checks pass while halted and no recovery runs yet. */
+    mayRecover: ({ context }) => context.halt !== null && !context.recovering,
+    /** The recovery that ended recorded the halt still in force (no new fault came meanwhile). */
+    recoveredCurrent: ({ context, event }) =>
+      event.type === 'xstate.done.actor.halt-recovery' &&
+      context.halt !== null &&
+      context.halt.reason === event.output.reason &&
+      context.halt.since === event.output.since,
   },
 }).createMachine({
   id: 'trading',
@@ -164,6 +234,7 @@ export const tradingMachine = setup({
     agentIds: input.strategies.map((s) => agentSystemId(s.name)),
     lastCycle: null,
     halt: input.halt ?? null,
+    recovering: false,
     children: {
       strategies: input.strategies,
       instruments: input.instruments,
@@ -198,7 +269,12 @@ export const tradingMachine = setup({
   states: {
     starting: {
       always: [
-        { guard: { type: 'bootsInto', params: { state: 'killed' } }, target: 'control.killed' },
+        // A start on a killed store cancels what may still rest at the venue (the kill's own cancels ran before).
+        {
+          guard: { type: 'bootsInto', params: { state: 'killed' } },
+          target: 'control.killed',
+          actions: { type: 'omsCancel', params: { reason: 'started killed' } },
+        },
         { guard: { type: 'bootsInto', params: { state: 'paused' } }, target: 'control.paused' },
         { target: 'control.running' },
       ],
@@ -209,7 +285,7 @@ export const tradingMachine = setup({
         running: {
           on: {
             ...remembering(controlStates.running.on),
-            'safety.halt': { target: '.halted', actions: HALT_ACTIONS },
+            'safety.halt': { guard: 'newFault', target: '.halted', actions: HALT_ACTIONS },
           },
           entry: [
             'omsResume',
@@ -223,7 +299,11 @@ export const tradingMachine = setup({
             halted: {
               entry: 'omsHalt',
               on: {
-                'safety.clear': { target: 'cycling', actions: ['clearHalt', 'omsResume', 'announceHaltEnded'] },
+                'xstate.done.actor.halt-recovery': {
+                  guard: 'recoveredCurrent',
+                  target: 'cycling',
+                  actions: [...HALT_ENDED, 'omsResume'],
+                },
               },
             },
             cycling: {
@@ -266,6 +346,15 @@ export const tradingMachine = setup({
           ...controlStates.killed,
           entry: [
             'omsKill',
+            // The kill's cancels are its command (kill_cancels, one per kill epoch): queued here too,
+            // idempotently, in case the API could not queue it; the order manager runs it once.
+            {
+              type: 'requestKillCancels',
+              params: ({ context, event }) => ({
+                epoch: context.epoch,
+                reason: 'reason' in event ? event.reason : 'killed',
+              }),
+            },
             { type: 'enterState', params: { state: 'killed' } },
             { type: 'announceState', params: ({ context }) => ({ state: 'killed', epoch: context.epoch }) },
           ],
@@ -277,8 +366,25 @@ export const tradingMachine = setup({
   on: {
     'session.stop': '.stopped',
     // Paused or killed: remember the halt and cancel every open order; the state stays as it is.
-    'safety.halt': { actions: HALT_ACTIONS },
-    'safety.clear': { guard: 'isHalted', actions: ['clearHalt', 'announceHaltEnded'] },
+    'safety.halt': { guard: 'newFault', actions: HALT_ACTIONS },
+    // The checks pass: the halt ends only once the recovery (cancel, audit) succeeded.
+    'safety.clear': {
+      guard: 'mayRecover',
+      actions: [
+        spawnChild('recoverHalt', {
+          id: 'halt-recovery',
+          input: ({ context, event }) => ({ halt: context.halt!, until: (event as { at: number }).at }),
+        }),
+        'markRecovering',
+      ],
+    },
+    'xstate.done.actor.halt-recovery': [
+      { guard: 'recoveredCurrent', actions: HALT_ENDED },
+      { actions: 'forgetRecorded' },
+    ],
+    'xstate.error.actor.halt-recovery': {
+      actions: ['recoveryFailed', { type: 'reportRecoveryError', params: ({ event }) => ({ error: event.error }) }],
+    },
     // Commands only lower risk, so they are taken in every state. Cancels go to the order manager; a
     // deleverage gets its own actor, which takes its order through risk like every other order.
     'command.received': [
@@ -296,7 +402,7 @@ export const tradingMachine = setup({
       {
         actions: sendTo(
           ({ system }) => omsOf(system),
-          ({ event }) => ({ type: 'oms.command' as const, command: event.command }),
+          ({ event }) => ({ type: 'oms.command' as const, command: event.command as CancelCommandRecord }),
         ),
       },
     ],

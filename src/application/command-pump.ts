@@ -15,7 +15,8 @@ const CLAIM_BATCH = 50;
 export const COMMAND_LEASE_MS = 30_000;
 
 export interface CommandPump {
-  pump(): Promise<void>;
+  /** Claims what is queued and hands each command to `deliver` (the root actor). */
+  pump(deliver: (command: CommandRecord) => void): Promise<void>;
   /** The command's work ended (completed or failed); it may be handed over again. */
   release(commandId: string): void;
 }
@@ -24,12 +25,11 @@ export function createCommandPump(
   commands: CommandQueue,
   clock: Clock,
   consumer: string,
-  deliver: (command: CommandRecord) => void,
   reject: (command: MalformedCommandRecord) => Promise<void>,
 ): CommandPump {
   const inFlight = new Set<string>();
   return {
-    async pump() {
+    async pump(deliver) {
       const claimed = await commands.claim(consumer, { max: CLAIM_BATCH, leaseMs: COMMAND_LEASE_MS, now: clock.now() });
       const malformed: MalformedCommandRecord[] = [];
       for (const command of claimed) {

@@ -1,7 +1,8 @@
 /**
  * The cycle's two I/O steps, supplied to the cycle statechart: `loadMarket` (re-read the control
- * record, pick up queued commands, advance the market, let resting orders fill, record the venue's
- * liquidations as event lines and audit entries) and `recordDecision`
+ * record, pick up queued commands, advance the market, cancel through the order manager what could add
+ * risk in a drawdown breach, let resting orders fill, record the venue's liquidations as event lines
+ * and audit entries) and `recordDecision`
  * (the DecisionLog entry in the hash-chained event store, then the account for the API, and the
  * optional drawdown circuit breaker).
  */
@@ -17,6 +18,7 @@ import type { Venue } from '../ports/venue.js';
 import type { CycleRecord, LoadedMarket } from '../../machines/cycle.machine.js';
 import { checkCircuitBreaker, drawdownOf } from './circuit-breaker.js';
 import { decisionEntry } from './decision-entry.js';
+import type { CancelRequest } from './oms-cancel.js';
 
 export interface CycleIoDeps {
   store: Store;
@@ -28,15 +30,22 @@ export interface CycleIoDeps {
   /** RISK_MAX_DRAWDOWN: in a breach, resting orders that could add risk are cancelled. */
   maxDrawdown: number;
   instruments: readonly Instrument[];
-  /** Brings the root actor to a record's state (the same path as store notifications). */
-  syncControl(record: ControlRecord): void;
-  pumpCommands(): Promise<void>;
   /** Keeps the cycle's market for work done between cycles (commands). */
   rememberMarket(market: MarketView): void;
   /** Publishes the account after the cycle. */
   accountChanged(): Promise<void>;
   /** When the cycle began (its cycle_start), for the entry's duration. */
   cycleStartedAt(cycle: number): number | undefined;
+}
+
+/** What a cycle's steps reach in the running system, given per cycle by the actor that runs them. */
+export interface CycleLinks {
+  /** Cancels through the order manager (a job like every venue mutation). */
+  cancel: CancelRequest;
+  /** Brings the root actor to a record's state (the same path as store notifications). */
+  syncControl(record: ControlRecord): void;
+  /** Claims queued commands and hands them to the root actor. */
+  pumpCommands(): Promise<void>;
 }
 
 export function createCycleIo(deps: CycleIoDeps) {
@@ -60,32 +69,31 @@ export function createCycleIo(deps: CycleIoDeps) {
    * the breach may still rest at the venue and fill during it. So when the account, marked to the new
    * market, is in breach, the resting orders of every symbol that has an order able to add risk are
    * cancelled before the market can fill them (cancels are always allowed; a reduce-only close caught
-   * up in it is sized again by the allocator in the same cycle).
+   * up in it is sized again by the allocator in the same cycle). The cancel is an order manager job.
    */
-  const cancelOpeningOrdersInBreach = async (market: MarketView): Promise<void> => {
+  const cancelOpeningOrdersInBreach = async (market: MarketView, cancel: CancelRequest): Promise<void> => {
     const marked = await deps.venue.account(market);
     if (drawdownOf(marked) < deps.maxDrawdown) return;
     const symbols = [
       ...new Set(marked.openOrders.filter((o) => o.status === 'open' && !o.reduceOnly).map((o) => o.symbol)),
     ];
     if (symbols.length === 0) return;
-    const cancelled = await deps.venue.cancelAll(symbols);
-    deps.events.emit(eventLine.ordersCancelled('drawdown_breach', symbols, cancelled));
+    await cancel('drawdown_breach', symbols);
   };
 
-  const loadMarket = async ({ epoch }: { epoch: number }): Promise<LoadedMarket> => {
+  const loadMarket = async ({ epoch }: { epoch: number }, links: CycleLinks): Promise<LoadedMarket> => {
     // The notification path is fast but not guaranteed; re-reading here bounds any miss to a cycle.
     const control = await deps.store.control.read();
-    deps.syncControl(control);
+    links.syncControl(control);
     const now = deps.clock.now();
     if (control.state !== 'running' || control.epoch !== epoch) {
       // The cycle is superseded: touch neither the market nor the venue (nothing fills while paused).
       return { now, market: new Map(), account: await deps.venue.account(), control };
     }
-    await deps.pumpCommands();
+    await links.pumpCommands();
     const market = await deps.feed.next(now);
     deps.rememberMarket(market);
-    await cancelOpeningOrdersInBreach(market);
+    await cancelOpeningOrdersInBreach(market, links.cancel);
     const update = await deps.venue.onMarket(market);
     for (const fill of update.fills) deps.events.emit(eventLine.orderFilled(fill));
     if (update.cancelled.length > 0) {
@@ -100,7 +108,7 @@ export function createCycleIo(deps: CycleIoDeps) {
     return { now: deps.clock.now(), market, account, control };
   };
 
-  const recordDecision = async (record: CycleRecord): Promise<void> => {
+  const recordDecision = async (record: CycleRecord, links: CycleLinks): Promise<void> => {
     const now = deps.clock.now();
     const startedAt = deps.cycleStartedAt(record.cycle) ?? record.now ?? now;
     const entry = decisionEntry(record, Math.round(now - startedAt));
@@ -109,7 +117,7 @@ export function createCycleIo(deps: CycleIoDeps) {
     await deps.accountChanged();
     const account = await deps.venue.account();
     const tripped = await checkCircuitBreaker(deps.store, deps.instruments, account, deps.circuitBreakerDrawdown, at);
-    if (tripped) deps.syncControl(tripped);
+    if (tripped) links.syncControl(tripped);
   };
 
   return { loadMarket, recordDecision };

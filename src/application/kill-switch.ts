@@ -10,6 +10,7 @@ import { cancelInstructionsFor } from '../domain/instructions.js';
 import type { CancelInstruction } from '../domain/instructions.js';
 import type { Instrument } from '../domain/market.js';
 import { StoreUnavailableError } from '../ports/store-errors.js';
+import type { CommandQueue } from '../ports/command-queue.js';
 import type { Store } from '../ports/store.js';
 import { applyControl } from './control-transition.js';
 import type { ControlWriteOptions } from './control-transition.js';
@@ -25,17 +26,32 @@ export async function pullKillSwitch(
   const result = await applyControl(store.control, { type: 'control.kill', reason }, who, options);
   const instructions = cancelInstructionsFor(instruments);
   try {
-    await store.commands.enqueue({
-      id: `kill-cancels-epoch-${result.record.epoch}`,
-      type: 'kill_cancels',
-      payload: { instructions, reason: result.record.reason ?? reason, actor: who.actor },
-      enqueued_at: who.at,
-    });
+    await queueKillCancels(store.commands, instruments, result.record.epoch, result.record.reason ?? reason, who);
   } catch (err) {
     if (err instanceof StoreUnavailableError) throw new KillCancelsNotQueuedError(result.record.epoch, err);
     throw err;
   }
   return { result, instructions };
+}
+
+/**
+ * Queues the cancels of the kill at `epoch` (the kill_cancels command, one per kill: its id is the
+ * epoch, so every caller — the API, the breaker, the trading process entering `killed` — queues the
+ * same command, and the order manager runs it once: one cancel job, one audit entry).
+ */
+export async function queueKillCancels(
+  commands: CommandQueue,
+  instruments: readonly Instrument[],
+  epoch: number,
+  reason: string,
+  who: ControlActor,
+): Promise<void> {
+  await commands.enqueue({
+    id: `kill-cancels-epoch-${epoch}`,
+    type: 'kill_cancels',
+    payload: { instructions: cancelInstructionsFor(instruments), reason, actor: who.actor },
+    enqueued_at: who.at,
+  });
 }
 
 /**

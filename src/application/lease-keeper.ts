@@ -94,3 +94,19 @@ export function createLeaseKeeper(deps: LeaseKeeperDeps): LeaseKeeper {
     release: () => lease.release(grant),
   };
 }
+
+/**
+ * The renewal the background timer runs: renews, and the first time the lease turns out to have been
+ * held by another process since, calls `lost` once (the process halts and stops: its memory of the
+ * account may be stale).
+ */
+export function renewalOf(keeper: LeaseKeeper, lost: (to: string) => void): () => Promise<void> {
+  let reported = false;
+  return async () => {
+    await keeper.renew();
+    const standing = keeper.standing();
+    if (standing.kind !== 'lost' || reported) return;
+    reported = true;
+    lost(standing.to);
+  };
+}

@@ -1,13 +1,16 @@
 /**
- * What the order manager's jobs do at the venue (the OMS machine decides *whether*; this decides
- * *how*). Submissions: each approval passes the order gate (src/application/order-gate.ts) and only
- * then reaches the venue, with nothing async in between; the reply says truthfully, per order, what
- * reached the venue. Cancels (the kill's, and the cancel-all and kill-cancel commands) are carried
- * out, recorded and, for commands, completed in the queue. Deleverage never comes here as a command:
- * its order is prepared, judged by the risk actor and submitted like any other (machines/deleverage).
+ * The one way out to the venue: the only module that calls the venue's mutators (submit, cancel),
+ * as the order manager's jobs (the OMS machine decides *whether* and *when*; this decides *how*).
+ * A test (test/project/venue-mutators.test.ts) fails when anything else calls them.
+ * Submissions: each approval passes the order gate (src/application/order-gate.ts) and only then
+ * reaches the venue, with nothing async in between; the reply says truthfully, per order, what
+ * reached the venue. Cancels, whoever asked for them (a cancel-all or kill-cancels command, a safety
+ * halt, the drawdown breaker, a halt's end), are carried out the same way: an event line, and one
+ * audit entry — the command's completion for a command, `orders_cancelled` otherwise — then the
+ * waiter named by the job's receipt, if any, is told. Deleverage never comes here as a command: its
+ * order is prepared, judged by the risk actor and submitted like any other (machines/deleverage).
  */
 import type { Logger } from 'pino';
-import type { CommandRecord } from '../domain/commands.js';
 import { eventLine } from '../domain/event-lines.js';
 import type { MarketView } from '../domain/market.js';
 import type { Fill, VenueOrder } from '../domain/orders.js';
@@ -16,8 +19,9 @@ import type { Store } from '../ports/store.js';
 import type { TradingEvents } from '../ports/trading-events.js';
 import type { Venue } from '../ports/venue.js';
 import type { SubmissionOutcome } from '../../machines/messages.js';
-import type { JobResult, OmsJob } from '../../machines/order-manager.machine.js';
+import type { CancelJob, JobResult, OmsJob, OmsMode } from '../../machines/order-manager.machine.js';
 import type { CompleteCommand } from './command-completion.js';
+import type { JobReceipts } from './job-receipts.js';
 import type { OrderGate } from './order-gate.js';
 
 export interface OrderExecutionDeps {
@@ -33,10 +37,18 @@ export interface OrderExecutionDeps {
   market(): Promise<MarketView>;
   /** Publishes the account after anything that changed it outside a cycle. */
   accountChanged(): Promise<void>;
+  /** Where a cancel's waiter outside the actor system is told (the job's receipt). */
+  receipts: JobReceipts;
   log: Logger;
 }
 
-export type JobExecutor = (job: OmsJob, signal: AbortSignal) => Promise<JobResult>;
+/** What a job runs with: its abort signal and the order manager's mode, read right before each venue call. */
+export interface JobContext {
+  signal: AbortSignal;
+  mode(): OmsMode;
+}
+
+export type JobExecutor = (job: OmsJob, context: JobContext) => Promise<JobResult>;
 
 export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
   const announceResult = (order: VenueOrder, fills: Fill[]) => {
@@ -46,14 +58,14 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
     for (const fill of fills) deps.events.emit(eventLine.orderFilled(fill));
   };
 
-  const submit = async (job: Extract<OmsJob, { kind: 'submit' }>, signal: AbortSignal): Promise<JobResult> => {
+  const submit = async (job: Extract<OmsJob, { kind: 'submit' }>, { signal, mode }: JobContext): Promise<JobResult> => {
     const outcomes: SubmissionOutcome[] = [];
     for (const approval of job.approvals) {
       const clientOrderId = approval.order.clientOrderId;
       try {
         const market = await deps.market();
         // Nothing async between the gate's verdict and the venue call.
-        const refusal = await deps.gate(approval, signal, job.purpose);
+        const refusal = await deps.gate(approval, signal, job.purpose, mode);
         if (refusal) {
           deps.events.emit(eventLine.orderRefused(clientOrderId, refusal.code));
           outcomes.push({ clientOrderId, status: 'refused', ...refusal });
@@ -81,52 +93,33 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
     return { outcomes };
   };
 
-  const cancel = async (symbols: string[] | undefined, reason: string) => {
-    const cancelled = await deps.venue.cancelAll(symbols);
-    deps.events.emit(eventLine.ordersCancelled(reason, symbols, cancelled));
-    return {
-      status: 'done',
-      cancelled: cancelled.map((o) => ({ client_order_id: o.clientOrderId, symbol: o.symbol })),
-    };
-  };
-
-  const runCommand = async (command: CommandRecord): Promise<JobResult> => {
-    if (command.status === 'done') return { outcomes: [] };
-    if (command.type === 'deleverage') {
-      // Routed to its own actor by the root; reaching here is a wiring error, and the lease retries it.
-      throw new Error(`deleverage ${command.id} reached the order manager directly; it must go through risk`);
-    }
-    const { instructions } = command.payload; // decoded and validated by the queue
+  const cancel = async (job: CancelJob): Promise<JobResult> => {
+    const { command } = job;
     try {
-      const result = await cancel(
-        instructions.map((i) => i.symbol),
-        command.type,
-      );
-      await deps.completeCommand(command, result);
+      const cancelled = await deps.venue.cancelAll(job.symbols ?? undefined);
+      deps.events.emit(eventLine.ordersCancelled(job.reason, job.symbols ? [...job.symbols] : undefined, cancelled));
+      const result = {
+        status: 'done',
+        cancelled: cancelled.map((o) => ({ client_order_id: o.clientOrderId, symbol: o.symbol })),
+      };
+      if (command) await deps.completeCommand(command, result);
+      else
+        await deps.store.events.append({
+          kind: 'orders_cancelled',
+          at: new Date(deps.clock.now()).toISOString(),
+          body: { reason: job.reason, symbols: job.symbols, ...result },
+        });
+      // A command's completion published the account already.
+      if (!command) await deps.accountChanged();
+      deps.receipts.settle(job.receipt, cancelled);
     } catch (err) {
-      // Left claimed: the lease expires and the command is retried (at least once, idempotent).
-      deps.log.error({ err, command: command.id }, 'command failed; it will be retried after its lease');
+      // A command is left claimed: its lease expires and it is retried (at least once, idempotent).
+      if (command) deps.log.error({ err, command: command.id }, 'command failed; it will be retried after its lease');
+      deps.receipts.fail(job.receipt, err);
       throw err;
     }
     return { outcomes: [] };
   };
 
-  return async (job, signal) => {
-    switch (job.kind) {
-      case 'submit':
-        return submit(job, signal);
-      case 'cancel_all': {
-        const result = await cancel(undefined, job.reason);
-        await deps.store.events.append({
-          kind: 'orders_cancelled',
-          at: new Date(deps.clock.now()).toISOString(),
-          body: { reason: job.reason, ...result },
-        });
-        await deps.accountChanged();
-        return { outcomes: [] };
-      }
-      case 'command':
-        return runCommand(job.command);
-    }
-  };
+  return (job, context) => (job.kind === 'submit' ? submit(job, context) : cancel(job));
 }

@@ -24,8 +24,6 @@ export interface OrderGateDeps {
   clock: Clock;
   secret: string;
   ledger: UsedTokenLedger;
-  /** The order manager's current mode, read synchronously right before the verdict. */
-  orderManagerMode(): OmsMode;
 }
 
 /** Returns a refusal, or null when the order may go to the venue now. */
@@ -33,10 +31,12 @@ export type OrderGate = (
   approval: ApprovedOrder,
   signal: AbortSignal,
   purpose: SubmissionPurpose,
+  /** The order manager's current mode, read synchronously right before the verdict. */
+  orderManagerMode: () => OmsMode,
 ) => Promise<Refusal | null>;
 
 export function createOrderGate(deps: OrderGateDeps): OrderGate {
-  return async (approval, signal, purpose) => {
+  return async (approval, signal, purpose, orderManagerMode) => {
     const control = await deps.control.read();
     if (signal.aborted) return { code: 'ABORTED', message: 'the job was aborted before submission' };
     // Only a reduce-only order may pass in every state; anything else under the command purpose is a bug.
@@ -44,7 +44,7 @@ export function createOrderGate(deps: OrderGateDeps): OrderGate {
       return { code: 'NOT_REDUCE_ONLY', message: 'a command may only submit reduce-only orders' };
     }
     if (purpose === 'cycle') {
-      const mode = deps.orderManagerMode();
+      const mode = orderManagerMode();
       if (mode !== 'accepting') {
         return {
           code: mode === 'stopped' ? 'TRADING_KILLED' : 'TRADING_PAUSED',

@@ -1,7 +1,7 @@
 /**
  * What the trading process publishes for the API in the key-value store: the account (portfolio
- * document and account gauges), the heartbeat (state, epoch, last cycle; read from the root actor's
- * snapshot, never from copies kept on the side) and the metrics text. Rendering every metric costs
+ * document and account gauges), the heartbeat (state, epoch, last cycle, halt: the root actor's
+ * context, given by whoever saw it change — never copies kept on the side) and the metrics text. Rendering every metric costs
  * more than the rest of a cycle's writes and a scrape needs it only every few seconds, so the text
  * is published with the heartbeat timer, not per cycle.
  */
@@ -14,14 +14,12 @@ import { writeDocument } from '../ports/documents.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
 import type { Venue } from '../ports/venue.js';
 
-/** The root actor's view that a heartbeat reports. */
+/** The root actor's context as far as a heartbeat reports it (machines/trading.machine.ts). */
 export interface RootView {
   state: SystemState;
   epoch: number;
-  lastCycle: number;
-  lastCycleAt: number | null;
-  /** Why trading is halted for safety, null when it is not. */
-  halt: string | null;
+  lastCycle: { cycle: number; now: number | null } | null;
+  halt: { reason: string } | null;
 }
 
 export interface PublisherDeps {
@@ -33,22 +31,27 @@ export interface PublisherDeps {
   heartbeatMs: number;
   /** Who this process is, for the single-instance check and the operator. */
   identity: { pid: number; host: string };
-  root(): RootView;
+  /** The last cycle recorded before this process started, reported until a cycle of its own ends. */
+  previousCycle: number;
   metrics: { observeAccount(account: AccountSnapshot): void; text(): Promise<string> };
 }
 
 export interface Publisher {
-  /** Publishes the venue's current account, then a heartbeat. */
+  /** Publishes the venue's current account. */
   accountChanged(): Promise<void>;
-  heartbeat(stopped?: boolean): Promise<void>;
+  heartbeat(root: RootView, stopped?: boolean): Promise<void>;
   metrics(): Promise<void>;
 }
 
 export function createPublisher(deps: PublisherDeps): Publisher {
-  const heartbeat = async (stopped = false) => {
+  const heartbeat = async (root: RootView, stopped = false) => {
     const doc: TradingHeartbeat = {
       ...deps.identity,
-      ...deps.root(),
+      state: root.state,
+      epoch: root.epoch,
+      lastCycle: root.lastCycle?.cycle ?? deps.previousCycle,
+      lastCycleAt: root.lastCycle?.now ?? null,
+      halt: root.halt?.reason ?? null,
       ts: deps.clock.now(),
       intervalMs: deps.heartbeatMs,
       mode: deps.mode,
@@ -61,7 +64,6 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       const account = await deps.venue.account();
       deps.metrics.observeAccount(account);
       await writeDocument(deps.kv, PORTFOLIO_KEY, account);
-      await heartbeat();
     },
     heartbeat,
     async metrics() {

@@ -1,10 +1,15 @@
 /**
- * Fail closed: decides, on every tick, whether the trading process may open exposure at all. It halts
- * trading (the root's `safety.halt`: no cycle, the order manager halted, every open order cancelled —
- * cancel on disconnect, as exchanges offer it) when:
+ * Fail closed: every tick (SAFETY_TICK_MS) the safety monitor checks whether the trading process may
+ * open exposure at all, and reports what it observed to the root statechart, which alone owns the
+ * halt (machines/trading.machine.ts): a fault (`safety.halt`) or every check passing
+ * (`safety.clear`). The root halts on a fault with a new reason (no cycle, the order manager halted,
+ * every open order cancelled — cancel on disconnect, as exchanges offer it) and, when the checks pass
+ * again while halted, recovers (cancels once more, records the halt in the audit trail, which it could
+ * not reach while the store was away) before trading again. The faults:
  *  - the store answered but is not the one this process knew (empty, replaced, rolled back — by its
- *    epoch or by its audit trail's head) or the lease passed to another process: `store_empty`, `store_replaced`, `store_rolled_back`,
- *    `store_fenced`; only the operator's adoption (or the original store coming back) ends it;
+ *    epoch or by its audit trail's head) or the lease passed to another process: `store_empty`,
+ *    `store_replaced`, `store_rolled_back`, `store_fenced`; only the operator's adoption (or the
+ *    original store coming back) ends it;
  *  - the store has not answered for STORE_LOSS_HALT_MS: `store_unreachable`;
  *  - the store answers reads but has refused (or not confirmed) this process's writes for
  *    STORE_LOSS_HALT_MS: `store_write_refused` (a write probe every tick: disk full, a Redis turned
@@ -12,13 +17,9 @@
  *  - the trading lease has not been confirmed for three quarters of its duration: `lease_unconfirmed`
  *    (src/application/lease-keeper.ts: it stops new exposure before the lease can run out);
  *  - no API heartbeat has moved for CONTROL_PLANE_TIMEOUT: `control_plane_lost` (nobody could stop it).
- *    A stored API heartbeat that is malformed or of an unknown version is no heartbeat: it never
- *    counts as an API seen (logged once until a good one is read again).
- * It never reads a fault as `running`. It resumes by itself only when the store answers, is trusted
- * (its record agrees with what this process remembers) and an API is seen again: first the open
- * orders are cancelled once more and the halt is recorded in the audit trail (it could not be while
- * the store was away), then `safety.clear`. Ticks never overlap; a tick is bounded by the store's
- * own command deadlines.
+ * It never reads a fault as `running`. While the store has failed for less than STORE_LOSS_HALT_MS it
+ * reports nothing (nothing can be submitted meanwhile anyway: every cycle and every order gate reads
+ * the store first). Ticks never overlap; a tick is bounded by the store's own command deadlines.
  */
 import type { ControlRecord } from '../domain/control.js';
 import { DocumentError } from '../domain/documents/document-error.js';
@@ -29,25 +30,12 @@ import type { ControlStore } from '../ports/control-store.js';
 import { readDocument } from '../ports/documents.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
 import { StoreFaultError } from '../ports/store-errors.js';
+import type { SafetyFault } from '../domain/halts.js';
+import type { SafetyEvent } from '../../machines/trading.machine.js';
 import type { LeaseStanding } from './lease-keeper.js';
 
 /** The document the write probe rewrites every tick (nobody reads it). */
 export const TRADING_PROBE_KEY = 'trading:write-probe';
-
-/** Replaced halts remembered until the halt ends (each becomes an audit entry then). */
-const MAX_EARLIER_HALTS = 64;
-
-export interface SafetyHalt {
-  reason: string;
-  message: string;
-  /** Epoch ms when the halt began. */
-  since: number;
-  /**
-   * The halts this one replaced without trading in between, oldest first (a store away longer than
-   * CONTROL_PLANE_TIMEOUT comes back to a stale API heartbeat): each is recorded when the halt ends.
-   */
-  earlier?: readonly SafetyHalt[];
-}
 
 export interface SafetyMonitorDeps {
   clock: Clock;
@@ -70,46 +58,47 @@ export interface SafetyMonitorDeps {
   checkHead?(): Promise<void>;
   /** How sure the process is of its trading lease; omitted: no lease to judge. */
   lease?(): LeaseStanding;
-  /** Brings the root to a trusted record (the same path as store notifications). */
-  syncControl(record: ControlRecord): void;
-  halt(halt: SafetyHalt): void;
-  /** Cancels every open order at the venue and records the halt that ends; throws when it cannot. */
-  recover(halt: SafetyHalt, until: number): Promise<void>;
-  clear(): void;
+  /** Where observations go: the root actor (its `safety.halt` and `safety.clear` events). */
+  report(observation: SafetyObservation): void;
   log(level: 'warn' | 'error' | 'info', message: string, details: Record<string, unknown>): void;
 }
 
+export type SafetyObservation = SafetyEvent;
+
 export interface SafetyMonitor {
-  tick(): Promise<void>;
   /**
-   * The checks of a tick before the root actor exists: the halt they call for is only remembered
-   * (and returned), for the root to start in it; nothing is sent and no record is synced.
+   * One round of checks, reported. Returns the trusted control record the round read (null when the
+   * store did not answer), so the caller can bring the root to it: a missed notification is then
+   * bounded to a tick.
    */
-  preflight(): Promise<SafetyHalt | null>;
-  /** The current halt, null when trading may open exposure. */
-  halted(): SafetyHalt | null;
-  /** A fault seen elsewhere (a fenced write refused, a distrusted notification): halt at once. */
+  tick(): Promise<ControlRecord | null>;
+  /** A fault seen elsewhere (a fenced write refused, a distrusted notification): reported at once. */
   fault(err: StoreFaultError): void;
 }
 
-export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
-  let current: SafetyHalt | null = null;
+/**
+ * The checks of a tick before the root actor exists, for the root to start in the halt they call for
+ * (null: none); nothing is reported and no record is synced.
+ */
+export type SafetyPreflight = () => Promise<SafetyFault | null>;
+
+/** The safety monitor, and the preflight that shares its checks' state. */
+export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { preflight: SafetyPreflight } {
   let unreachableSince: number | null = null;
   let unwritableSince: number | null = null;
   let apiMarker: string | null = null;
   let apiSeenAt: number | null = null;
   let ticking = false;
-  let quiet = false;
   let apiBeatRefused = false;
+  /** The record the current round read. */
+  let read: ControlRecord | null = null;
+  /** The last fault reported, so each is logged once (the root decides what it means). */
+  let lastReason: string | null = null;
 
-  const haltFor = (reason: string, message: string) => {
-    if (current?.reason === reason) return;
-    let earlier = current === null ? [] : [...(current.earlier ?? []), { ...current, earlier: undefined }];
-    // Bounded for a halt that flaps for hours: the first (where it began) and the latest are kept.
-    if (earlier.length > MAX_EARLIER_HALTS) earlier = [earlier[0]!, ...earlier.slice(-(MAX_EARLIER_HALTS - 1))];
-    current = { reason, message, since: deps.clock.now(), ...(earlier.length > 0 ? { earlier } : {}) };
-    deps.log('error', `trading halted: ${message}`, { reason });
-    if (!quiet) deps.halt(current);
+  const reportFault = ([reason, message]: [string, string]) => {
+    if (reason !== lastReason) deps.log('error', `safety check failed: ${message}`, { reason });
+    lastReason = reason;
+    deps.report({ type: 'safety.halt', reason, message, at: deps.clock.now() });
   };
 
   /**
@@ -119,9 +108,8 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
    */
   const checkStore = async (): Promise<'ok' | 'wait' | [string, string]> => {
     try {
-      const record = await deps.control.read();
+      read = await deps.control.read();
       unreachableSince = null;
-      if (!quiet) deps.syncControl(record);
       await deps.checkHead?.();
       return 'ok';
     } catch (err) {
@@ -213,63 +201,41 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor {
     ];
   };
 
-  const tick = async () => {
+  /** The fault the checks find now; 'wait' while the store has failed too briefly to judge. */
+  const check = async (): Promise<[string, string] | null | 'wait'> => {
     const store = await checkStore();
-    if (store === 'wait') return;
-    if (store !== 'ok') {
-      haltFor(store[0], store[1]);
-      return;
-    }
-    let found: [string, string] | null;
+    if (store !== 'ok') return store;
     try {
-      found = (await checkWrites()) ?? checkLease() ?? (await checkControlPlane());
+      const found = (await checkWrites()) ?? checkLease() ?? (await checkControlPlane());
+      // Writes failing, not for long yet: nothing to report (and nothing heals meanwhile).
+      return found ?? (unwritableSince !== null ? 'wait' : null);
     } catch {
-      return; // the store failed right after answering: judged again on the next tick
+      return 'wait'; // the store failed right after answering: judged again on the next tick
     }
-    if (found) {
-      haltFor(found[0], found[1]);
-      return;
-    }
-    if (unwritableSince !== null) return; // writes failing, not for long yet: nothing heals meanwhile
-    if (current === null) return;
-    const ended = current;
-    try {
-      await deps.recover(ended, deps.clock.now());
-    } catch (err) {
-      deps.log('warn', 'the halt cannot end yet: cancelling open orders or recording it failed', {
-        err,
-        reason: ended.reason,
-      });
-      return;
-    }
-    if (current !== ended) return;
-    current = null;
-    deps.log('info', 'trading halt ended: the store and the control record agree again', { reason: ended.reason });
-    deps.clear();
+  };
+
+  const tick = async () => {
+    const found = await check();
+    if (found === 'wait') return;
+    if (found) return reportFault(found);
+    if (lastReason !== null) deps.log('info', 'the safety checks pass again', { was: lastReason });
+    lastReason = null;
+    deps.report({ type: 'safety.clear', at: deps.clock.now() });
   };
 
   return {
-    halted: () => current,
-    fault: (err) => haltFor(`store_${err.kind}`, err.message),
+    fault: (err) => reportFault([`store_${err.kind}`, err.message]),
     async preflight() {
-      quiet = true;
-      try {
-        const store = await checkStore();
-        if (store !== 'ok' && store !== 'wait') haltFor(store[0], store[1]);
-        else if (store === 'ok') {
-          const found = (await checkWrites()) ?? checkLease() ?? (await checkControlPlane());
-          if (found) haltFor(found[0], found[1]);
-        }
-      } finally {
-        quiet = false;
-      }
-      return current;
+      const found = await check();
+      return found === null || found === 'wait' ? null : { reason: found[0], message: found[1] };
     },
     async tick() {
-      if (ticking) return;
+      if (ticking) return null;
       ticking = true;
+      read = null;
       try {
         await tick();
+        return read;
       } finally {
         ticking = false;
       }

@@ -89,6 +89,9 @@ export interface CommandState {
 /** A stored command that decoded: one of the commands this release runs. */
 export type CommandRecord = Command & CommandState;
 
+/** The commands the order manager carries out as cancels (deleverage goes through risk instead). */
+export type CancelCommandRecord = Extract<CommandRecord, { type: 'cancel_all' | 'kill_cancels' }>;
+
 /** A stored command that did not decode: never executed, completed as `rejected` with `problem`. */
 export interface MalformedCommandRecord extends CommandState {
   id: string;

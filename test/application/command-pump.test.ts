@@ -60,14 +60,8 @@ describe.each(STORE_KINDS)('command pump on %s', (kind) => {
     clock.set(NOW);
     const delivered: string[] = [];
     const rejected: string[] = [];
-    const pump = createCommandPump(
-      t.store.commands,
-      clock,
-      'test',
-      (command) => delivered.push(command.id),
-      async (command) => void rejected.push(command.id),
-    );
-    await pump.pump();
+    const pump = createCommandPump(t.store.commands, clock, 'test', async (command) => void rejected.push(command.id));
+    await pump.pump((command) => delivered.push(command.id));
     expect(delivered).toEqual(['good']);
     expect(rejected.sort()).toEqual(MALFORMED.map((m) => m.id).sort());
   });
@@ -114,8 +108,8 @@ describe.each(STORE_KINDS)('command pump on %s', (kind) => {
       log: (message, details) => logged.push(`${message} ${String(details.command)}`),
     });
     const delivered: string[] = [];
-    const pump = createCommandPump(t.store.commands, clock, 'test', (c) => delivered.push(c.id), reject);
-    await pump.pump();
+    const pump = createCommandPump(t.store.commands, clock, 'test', reject);
+    await pump.pump((c) => delivered.push(c.id));
     expect(delivered).toEqual([]);
     for (const { id } of MALFORMED) {
       const stored = await t.store.commands.get(id);
@@ -129,7 +123,7 @@ describe.each(STORE_KINDS)('command pump on %s', (kind) => {
     expect(lines.map((l) => l.event)).toEqual(MALFORMED.map(() => 'command_executed'));
     expect(logged).toHaveLength(MALFORMED.length);
     clock.increment(60_000); // past every lease: nothing is handed out again
-    await pump.pump();
+    await pump.pump((c) => delivered.push(c.id));
     expect(await t.store.commands.claim('other', { max: 10, leaseMs: 30_000, now: NOW + 120_000 })).toEqual([]);
   });
 });

@@ -19,6 +19,9 @@ import { generateKey } from '../../src/domain/keys.js';
 import { createCommandCompletion } from '../../src/application/command-completion.js';
 import { createOrderExecution } from '../../src/application/order-execution.js';
 import type { JobExecutor } from '../../src/application/order-execution.js';
+import { killCancelsPayload } from '../support/commands.js';
+import { createJobReceipts } from '../../src/application/job-receipts.js';
+import type { JobReceipts } from '../../src/application/job-receipts.js';
 import { createOrderGate } from '../../src/application/order-gate.js';
 import { STORE_KINDS, openTestStore } from '../support/stores.js';
 import type { TestStore } from '../support/stores.js';
@@ -39,8 +42,10 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
   const clock = { now: () => NOW };
   afterEach(async () => t.cleanup());
 
+  let receipts: JobReceipts;
   async function setup() {
     omsMode = 'accepting';
+    receipts = createJobReceipts();
     t = await openTestStore(kind);
     const instruments = parseInstruments('BTCUSDT,ETHUSDT');
     venue = await openPaperVenue({ kv: t.store.kv, instruments, clock });
@@ -59,9 +64,9 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
         clock,
         secret: SECRET,
         ledger: new UsedTokenLedger(),
-        orderManagerMode: () => omsMode,
       }),
       completeCommand: createCommandCompletion({ store: t.store, clock, events, accountChanged }),
+      receipts,
       market: async () => market,
       accountChanged,
       log: pino({ level: 'silent' }),
@@ -84,8 +89,12 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
   const approve = (o: OrderRequest, epoch = 0, expiresAt = NOW + 10_000) =>
     signApproval(o, { secret: SECRET, epoch, expiresAt });
   const submit = async (approvals: ApprovedOrder[], signal = new AbortController().signal) =>
-    (await execute({ kind: 'submit', purpose: 'cycle', cycle: 1, approvals, replyTo: undefined as never }, signal))
-      .outcomes;
+    (
+      await execute(
+        { kind: 'submit', purpose: 'cycle', cycle: 1, approvals, replyTo: undefined as never },
+        { signal, mode: () => omsMode },
+      )
+    ).outcomes;
 
   it('submits a valid approval exactly once', async () => {
     await setup();
@@ -145,7 +154,7 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
       (
         await execute(
           { kind: 'submit', purpose: 'command', cycle: 0, approvals: [approve(o, 1)], replyTo: undefined as never },
-          new AbortController().signal,
+          { signal: new AbortController().signal, mode: () => omsMode },
         )
       ).outcomes[0];
     expect(await asCommand(order({ type: 'market', limitPrice: null }))).toMatchObject({
@@ -177,6 +186,46 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     });
     await applyControl(t.store.control, { type: 'control.kill', reason: 'test' }, who);
     expect((await submit([approve(order(), 1)]))[0]).toMatchObject({ status: 'refused', code: 'TRADING_KILLED' });
+    expect(await venue.openOrders()).toHaveLength(0);
+  });
+
+  it('a cancel, whoever asked for it, is an event line, one orders_cancelled audit entry, and settles its receipt', async () => {
+    await setup();
+    await submit([approve(order()), approve(order())]);
+    const { id, done } = receipts.open();
+    const before = await t.store.events.count();
+    await execute(
+      { kind: 'cancel', reason: 'drawdown_breach', symbols: ['BTCUSDT'], command: null, receipt: id },
+      { signal: new AbortController().signal, mode: () => omsMode },
+    );
+    expect((await done).map((o) => o.symbol)).toEqual(['BTCUSDT', 'BTCUSDT']);
+    expect(await venue.openOrders()).toHaveLength(0);
+    expect(lines.filter((l) => l.includes('"orders_cancelled"'))).toHaveLength(1);
+    const entries = await t.store.events.query({ limit: 10 });
+    expect(entries.filter((e) => e.seq > before).map((e) => [e.kind, e.body.reason])).toEqual([
+      ['orders_cancelled', 'drawdown_breach'],
+    ]);
+  });
+
+  it("a command's cancel has the command's completion as its one audit entry", async () => {
+    await setup();
+    await submit([approve(order())]);
+    const command = {
+      id: 'kill-cancels-epoch-1',
+      type: 'kill_cancels' as const,
+      payload: killCancelsPayload(['BTCUSDT']),
+      enqueued_at: new Date(NOW).toISOString(),
+    };
+    await t.store.commands.enqueue(command);
+    const [claimed] = await t.store.commands.claim('t', { max: 1, leaseMs: 30_000, now: NOW });
+    const before = await t.store.events.count();
+    await execute(
+      { kind: 'cancel', reason: 'kill_cancels', symbols: ['BTCUSDT'], command: claimed as never, receipt: null },
+      { signal: new AbortController().signal, mode: () => omsMode },
+    );
+    const entries = (await t.store.events.query({ limit: 10 })).filter((e) => e.seq > before);
+    expect(entries.map((e) => e.kind)).toEqual(['command_executed']);
+    expect(await t.store.commands.get(command.id)).toMatchObject({ status: 'done', result: { status: 'done' } });
     expect(await venue.openOrders()).toHaveLength(0);
   });
 });

@@ -137,10 +137,7 @@ function safetyMonitorOn(store: Store) {
     kv: store.kv,
     controlPlaneTimeoutMs: 10_000,
     storeLossHaltMs: 3_000,
-    syncControl: () => {},
-    halt: (h) => halts.push(h.reason),
-    recover: async () => {},
-    clear: () => {},
+    report: (o) => void (o.type === 'safety.halt' && halts.push(o.reason)),
     log: (level, message, details) => {
       if (level !== 'info') warnings.push(`${message} ${JSON.stringify(details)}`);
     },

@@ -110,7 +110,7 @@ describe('a Redis restarted from an older snapshot under a running trader', () =
     await redis.restart(); // loads dump.rdb: the trail as it was at SAVE
 
     await until(() => t.halt() === 'store_rolled_back', 'a store_rolled_back halt', 15_000);
-    expect(t.system.safety.halted()?.message).toMatch(/audit trail ends at entry \d+/);
+    expect(t.haltMessage()).toMatch(/audit trail ends at entry \d+/);
     const cycles = ends();
     // Still halted a good while later (no heal: only the operator's adoption accepts it).
     const later = Date.now() + 1_500;

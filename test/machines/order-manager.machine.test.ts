@@ -1,8 +1,10 @@
-// Order manager (the safety gate), alone, with a controllable fake `executeJob`: starts halted and
-// refuses submits at once (TRADING_PAUSED); runs submits only while accepting; a halt or kill refuses
-// every queued submit and lets the one in flight report what really happened; a kill queues cancel_all ahead of all
-// else and latches `stopped` (TRADING_KILLED, no resume); commands run in every mode in FIFO order;
-// one job at a time; a failing job yields SUBMIT_FAILED and the OMS keeps working.
+// Order manager (the safety gate, the one way out to the venue), alone, with a controllable fake
+// `executeJob`: starts halted and refuses submits at once (TRADING_PAUSED); runs submits only while
+// accepting; a halt or kill refuses every queued submit and lets the one in flight report what really
+// happened; a kill latches `stopped` (TRADING_KILLED, no resume) and its cancels are its command
+// (kill_cancels), which goes ahead of all else; a safety halt's and a requested cancel go first too;
+// cancel-all commands run in every mode in FIFO order; one job at a time; a failing job yields
+// SUBMIT_FAILED and the OMS keeps working.
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { Actor } from 'xstate';
@@ -10,10 +12,10 @@ import { orderManagerMachine } from '../../machines/order-manager.machine.js';
 import type { JobResult, OmsJob } from '../../machines/order-manager.machine.js';
 import type { SubmissionOutcome, SubmittedReply } from '../../machines/messages.js';
 import type { ApprovedOrder } from '../../src/domain/orders.js';
-import type { CommandRecord } from '../../src/domain/commands.js';
+import type { CancelCommandRecord } from '../../src/domain/commands.js';
 import { approval, collector, deferred, flush } from './support.js';
 import type { Collector, Deferred } from './support.js';
-import { cancelPayload } from '../support/commands.js';
+import { cancelPayload, killCancelsPayload } from '../support/commands.js';
 
 interface Execution {
   job: OmsJob;
@@ -46,11 +48,11 @@ function fakeExecutor() {
 
 function describeJob(job: OmsJob): string {
   if (job.kind === 'submit') return `submit:${job.cycle}`;
-  if (job.kind === 'command') return `command:${job.command.id}`;
-  return 'cancel_all';
+  if (job.command) return `command:${job.command.id}`;
+  return `cancel:${job.reason}`;
 }
 
-function command(id: string): CommandRecord {
+function command(id: string): CancelCommandRecord {
   return {
     id,
     type: 'cancel_all',
@@ -61,6 +63,16 @@ function command(id: string): CommandRecord {
     result: null,
     completed_at: null,
   };
+}
+
+/** The kill's cancels as the queue hands them over. */
+function killCommand(id: string): CancelCommandRecord {
+  return { ...command(id), type: 'kill_cancels', payload: killCancelsPayload() };
+}
+
+/** The job that carries out a cancel command. */
+function commandJob(c: CancelCommandRecord): OmsJob {
+  return { kind: 'cancel', reason: c.type, symbols: ['BTCUSDT'], command: c, receipt: null };
 }
 
 function submitted(clientOrderId: string): SubmissionOutcome {
@@ -216,10 +228,7 @@ describe('order manager: accepting', () => {
 describe("order manager: a command's reduce-only submission", () => {
   it.each(['halted', 'stopped'] as const)('is executed while %s, not refused', async (target) => {
     const { oms, exec, replies } = startOms();
-    if (target === 'stopped') {
-      oms.send({ type: 'oms.kill', reason: 'test' });
-      exec.calls[0]!.control.resolve({ outcomes: [] }); // the kill's cancels
-    }
+    if (target === 'stopped') oms.send({ type: 'oms.kill', reason: 'test' });
     const approvals = [approval('dlv-1', { reduceOnly: true, side: 'SELL' })];
     await flush();
     submit(oms, replies, 0, approvals, 'command');
@@ -238,16 +247,17 @@ describe("order manager: a command's reduce-only submission", () => {
     submit(oms, replies, 2, [approval('cyc-0')]);
     oms.send({ type: 'oms.halt' });
     oms.send({ type: 'oms.kill', reason: 'test' });
+    oms.send({ type: 'oms.command', command: killCommand('kill-1') });
     expect(replyFor(replies, 2)).toEqual([
       { type: 'oms.submitted', cycle: 2, outcomes: refusedAll([approval('cyc-0')], 'TRADING_PAUSED') },
     ]);
     exec.calls[0]!.control.resolve({ outcomes: [submitted('busy-0')] });
     await flush();
     // The kill's cancels go first, then the command's submission still runs.
-    expect(exec.kinds()).toEqual(['submit:1', 'cancel_all']);
+    expect(exec.kinds()).toEqual(['submit:1', 'command:kill-1']);
     exec.calls[1]!.control.resolve({ outcomes: [] });
     await flush();
-    expect(exec.kinds()).toEqual(['submit:1', 'cancel_all', 'submit:0']);
+    expect(exec.kinds()).toEqual(['submit:1', 'command:kill-1', 'submit:0']);
     expect(exec.calls[2]!.job).toMatchObject({ purpose: 'command' });
   });
 });
@@ -313,7 +323,7 @@ describe('order manager: halt', () => {
 });
 
 describe('order manager: kill', () => {
-  it('stops, refuses queued submits with TRADING_KILLED, lets the one in flight report, and runs cancel_all before anything else queued', async () => {
+  it("stops, refuses queued submits with TRADING_KILLED, lets the one in flight report, and runs the kill's cancels before anything else queued", async () => {
     const { oms, exec, replies } = startOms();
     oms.send({ type: 'oms.resume' });
     const first = [approval('f-0')];
@@ -325,6 +335,7 @@ describe('order manager: kill', () => {
     const inFlight = exec.calls[0]!;
 
     oms.send({ type: 'oms.kill', reason: 'operator kill' });
+    oms.send({ type: 'oms.command', command: killCommand('kill-1') });
     expect(mode(oms)).toBe('stopped');
     expect(inFlight.signal.aborted).toBe(false);
     expect(replyFor(replies, 2)).toEqual([
@@ -336,22 +347,26 @@ describe('order manager: kill', () => {
       { type: 'oms.submitted', cycle: 1, outcomes: refusedAll(first, 'TRADING_KILLED') },
     ]);
 
-    expect(exec.calls[1]!.job).toEqual({ kind: 'cancel_all', reason: 'kill: operator kill' });
+    expect(exec.calls[1]!.job).toEqual(commandJob(killCommand('kill-1')));
     exec.calls[1]!.control.resolve({ outcomes: [] });
     await flush();
     exec.calls[2]!.control.resolve({ outcomes: [] });
     await flush();
     exec.calls[3]!.control.resolve({ outcomes: [] });
     await flush();
-    expect(exec.kinds()).toEqual(['submit:1', 'cancel_all', 'command:c1', 'command:c2']);
+    expect(exec.kinds()).toEqual(['submit:1', 'command:kill-1', 'command:c1', 'command:c2']);
     expect(exec.maxConcurrent()).toBe(1);
   });
 
-  it('from halted and idle still runs cancel_all', async () => {
+  it('a kill alone queues no cancel of its own (its command brings them); a requested cancel runs first in any mode', async () => {
     const { oms, exec } = startOms();
     oms.send({ type: 'oms.kill', reason: 'boot killed' });
     expect(mode(oms)).toBe('stopped');
-    expect(exec.calls.map((c) => c.job)).toEqual([{ kind: 'cancel_all', reason: 'kill: boot killed' }]);
+    expect(exec.calls).toEqual([]);
+    oms.send({ type: 'oms.cancel', reason: 'started killed', symbols: null, receipt: 'r-1' });
+    expect(exec.calls.map((c) => c.job)).toEqual([
+      { kind: 'cancel', reason: 'started killed', symbols: null, command: null, receipt: 'r-1' },
+    ]);
   });
 
   it('a safety halt stops accepting like a pause, refuses queued submits and cancels every open order first', async () => {
@@ -367,12 +382,18 @@ describe('order manager: kill', () => {
     ]);
     exec.calls[0]!.control.resolve({ outcomes: [] });
     await flush();
-    expect(exec.calls[1]!.job).toEqual({ kind: 'cancel_all', reason: 'halt: store_unreachable' });
+    expect(exec.calls[1]!.job).toEqual({
+      kind: 'cancel',
+      reason: 'halt: store_unreachable',
+      symbols: null,
+      command: null,
+      receipt: null,
+    });
     // Halted (or killed), another halt cancels again: the last try may have failed with the store.
     oms.send({ type: 'oms.safety', reason: 'store_unreachable' });
     exec.calls[1]!.control.resolve({ outcomes: [] });
     await flush();
-    expect(exec.kinds()).toEqual(['submit:1', 'cancel_all', 'cancel_all']);
+    expect(exec.kinds()).toEqual(['submit:1', 'cancel:halt: store_unreachable', 'cancel:halt: store_unreachable']);
     oms.send({ type: 'oms.resume' });
     expect(mode(oms)).toBe('accepting');
   });
@@ -381,7 +402,6 @@ describe('order manager: kill', () => {
     const { oms, exec, replies } = startOms();
     oms.send({ type: 'oms.resume' });
     oms.send({ type: 'oms.kill', reason: 'k' });
-    exec.calls[0]!.control.resolve({ outcomes: [] });
     await flush();
 
     oms.send({ type: 'oms.resume' });
@@ -396,20 +416,21 @@ describe('order manager: kill', () => {
       { type: 'oms.submitted', cycle: 9, outcomes: refusedAll(approvals, 'TRADING_KILLED') },
     ]);
     await flush();
-    expect(exec.kinds()).toEqual(['cancel_all']);
+    expect(exec.kinds()).toEqual([]);
   });
 
-  it('a kill while a command runs lets it finish, then cancel_all runs before the other queued commands', async () => {
+  it("a kill while a command runs lets it finish, then the kill's cancels run before the other queued commands", async () => {
     const { oms, exec } = startOms();
     oms.send({ type: 'oms.command', command: command('c1') });
     oms.send({ type: 'oms.command', command: command('c2') });
     oms.send({ type: 'oms.kill', reason: 'k' });
+    oms.send({ type: 'oms.command', command: killCommand('kill-1') });
     expect(exec.calls[0]!.signal.aborted).toBe(false);
     for (let i = 0; i < 3; i++) {
       exec.calls[i]!.control.resolve({ outcomes: [] });
       await flush();
     }
-    expect(exec.kinds()).toEqual(['command:c1', 'cancel_all', 'command:c2']);
+    expect(exec.kinds()).toEqual(['command:c1', 'command:kill-1', 'command:c2']);
   });
 });
 
@@ -419,11 +440,7 @@ describe('order manager: commands and serialisation', () => {
     async (target) => {
       const { oms, exec } = startOms();
       if (target === 'accepting') oms.send({ type: 'oms.resume' });
-      if (target === 'stopped') {
-        oms.send({ type: 'oms.kill', reason: 'k' });
-        exec.calls[0]!.control.resolve({ outcomes: [] });
-        await flush();
-      }
+      if (target === 'stopped') oms.send({ type: 'oms.kill', reason: 'k' });
       expect(mode(oms)).toBe(target);
       const before = exec.calls.length;
       for (const id of ['c1', 'c2', 'c3']) oms.send({ type: 'oms.command', command: command(id) });
@@ -434,7 +451,7 @@ describe('order manager: commands and serialisation', () => {
         await flush();
       }
       expect(exec.kinds().slice(before)).toEqual(['command:c1', 'command:c2', 'command:c3']);
-      expect(exec.calls[before]!.job).toEqual({ kind: 'command', command: command('c1') });
+      expect(exec.calls[before]!.job).toEqual(commandJob(command('c1')));
       expect(exec.maxConcurrent()).toBe(1);
       expect(oms.getSnapshot().value).toEqual({ mode: target, work: 'idle' });
     },

@@ -3,14 +3,17 @@
 // starts cycle 1 at once and the next one cycleMs after the previous ended; pause stops the cycle in
 // flight and runs none while paused; resume starts one at once; kill reaches control.killed, sends
 // oms.kill, ignores later control events and keeps the root alive until session.stop; the epoch in
-// context follows the events' epochs.
+// context follows the events' epochs. The safety halt is the root's: a fault halts (cancels, holds
+// running in `halted`), the same fault again changes nothing, another replaces it and is remembered;
+// the checks passing start a recovery, and only its success ends the halt.
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
 import type { AnyEventObject } from 'xstate';
 import type { CycleInput, CycleRecord, cycleMachine } from '../../machines/cycle.machine.js';
 import type { orderManagerMachine } from '../../machines/order-manager.machine.js';
 import { controlEventFor, tradingMachine } from '../../machines/trading.machine.js';
-import type { TradingInput } from '../../machines/trading.machine.js';
+import type { HaltRecoveryInput, TradingInput } from '../../machines/trading.machine.js';
+import type { SafetyHalt } from '../../src/domain/halts.js';
 import type { ControlRecord, SystemState } from '../../src/domain/control.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/domain/risk/risk-engine.js';
 import type { StrategyAgent } from '../../src/domain/strategy-agent.js';
@@ -48,6 +51,8 @@ function boot(state: SystemState, epoch = 4) {
   const cycles: CycleRun[] = [];
   const omsEvents: AnyEventObject[] = [];
   const announced: { state: SystemState; epoch: number }[] = [];
+  const recoveries: { input: HaltRecoveryInput; control: Deferred<SafetyHalt> }[] = [];
+  const haltsAnnounced: string[] = [];
 
   const fakeCycle = fromPromise<CycleRecord, CycleInput>(({ input, signal }) => {
     const control = deferred<CycleRecord>();
@@ -65,11 +70,18 @@ function boot(state: SystemState, epoch = 4) {
       // The root only uses the cycle's input and output and the OMS's inbox, so simpler fakes stand in.
       cycle: fakeCycle as unknown as typeof cycleMachine,
       oms: fakeOms as unknown as typeof orderManagerMachine,
+      recoverHalt: fromPromise<SafetyHalt, HaltRecoveryInput>(({ input }) => {
+        const control = deferred<SafetyHalt>();
+        recoveries.push({ input, control });
+        return control.promise;
+      }),
     },
     actions: {
       announceState: (_, params) => {
         announced.push(params);
       },
+      announceHalt: (_, { reason }) => void haltsAnnounced.push(reason),
+      announceHaltEnded: () => void haltsAnnounced.push('ended'),
     },
   });
   const control: ControlRecord = {
@@ -103,7 +115,7 @@ function boot(state: SystemState, epoch = 4) {
     await flush();
   };
   const omsTypes = () => omsEvents.map((e) => e.type);
-  return { actor, clock, cycles, omsEvents, omsTypes, announced, finishCycle };
+  return { actor, clock, cycles, omsEvents, omsTypes, announced, finishCycle, recoveries, haltsAnnounced };
 }
 
 type Booted = ReturnType<typeof boot>;
@@ -135,8 +147,12 @@ describe('trading machine: boot', () => {
     h.clock.increment(CYCLE_MS * 10);
     await flush();
     expect(h.cycles).toHaveLength(0);
-    // The boot kill has no control event to take a reason from, so the OMS is told the generic 'killed'.
-    expect(h.omsEvents).toEqual([{ type: 'oms.kill', reason: 'killed' }]);
+    // A start on a killed store cancels what may still rest; the boot kill has no control event to
+    // take a reason from, so the OMS is told the generic 'killed'.
+    expect(h.omsEvents).toEqual([
+      { type: 'oms.cancel', reason: 'started killed', symbols: null, receipt: null },
+      { type: 'oms.kill', reason: 'killed' },
+    ]);
     expect(h.announced).toEqual([{ state: 'killed', epoch: 9 }]);
     expect(h.actor.getSnapshot().status).toBe('active');
   });
@@ -320,5 +336,112 @@ describe('trading machine: epoch', () => {
       reason: '',
       epoch: 12,
     });
+  });
+});
+
+describe('trading machine: the safety halt', () => {
+  const fault = (h: Booted, reason: string, at: number) =>
+    h.actor.send({ type: 'safety.halt', reason, message: `${reason} happened`, at });
+  const clear = (h: Booted, at: number) => h.actor.send({ type: 'safety.clear', at });
+  const halt = (h: Booted) => h.actor.getSnapshot().context.halt;
+
+  it('a fault halts a running root: no cycle, the order manager halted and cancelling; the same fault again changes nothing', async () => {
+    const h = boot('running');
+    await h.finishCycle(0);
+    fault(h, 'store_unreachable', 1_000);
+    expect(value(h)).toEqual({ control: { running: 'halted' } });
+    expect(halt(h)).toEqual({
+      reason: 'store_unreachable',
+      message: 'store_unreachable happened',
+      since: 1_000,
+      earlier: [],
+    });
+    expect(h.omsTypes().slice(-2)).toEqual(['oms.safety', 'oms.halt']);
+    fault(h, 'store_unreachable', 1_250);
+    expect(h.omsTypes().filter((t) => t === 'oms.safety')).toHaveLength(1);
+    expect(h.haltsAnnounced).toEqual(['store_unreachable']);
+    h.clock.increment(CYCLE_MS * 5);
+    await flush();
+    expect(h.cycles).toHaveLength(1);
+  });
+
+  it('another fault replaces the halt, remembers the first and cancels again', () => {
+    const h = boot('running');
+    fault(h, 'store_unreachable', 1_000);
+    fault(h, 'control_plane_lost', 2_000);
+    expect(halt(h)).toMatchObject({
+      reason: 'control_plane_lost',
+      since: 2_000,
+      earlier: [{ reason: 'store_unreachable', since: 1_000, earlier: [] }],
+    });
+    expect(h.omsTypes().filter((t) => t === 'oms.safety')).toHaveLength(2);
+  });
+
+  it('the checks passing start one recovery; only its success ends the halt and trading resumes', async () => {
+    const h = boot('running');
+    await h.finishCycle(0);
+    fault(h, 'store_unreachable', 1_000);
+    clear(h, 3_000);
+    clear(h, 3_250);
+    expect(h.recoveries).toHaveLength(1);
+    expect(h.recoveries[0]!.input).toEqual({ halt: halt(h), until: 3_000 });
+    expect(value(h)).toEqual({ control: { running: 'halted' } });
+    h.recoveries[0]!.control.resolve(halt(h)!);
+    await flush();
+    expect(halt(h)).toBeNull();
+    expect(value(h)).toEqual({ control: { running: 'cycling' } });
+    expect(h.haltsAnnounced).toEqual(['store_unreachable', 'ended']);
+    expect(h.omsTypes().at(-1)).toBe('oms.resume');
+  });
+
+  it('a recovery that fails leaves the halt; the next passing check tries again', async () => {
+    const h = boot('running');
+    fault(h, 'store_unreachable', 1_000);
+    clear(h, 2_000);
+    h.recoveries[0]!.control.reject(new Error('the store failed again'));
+    await flush();
+    expect(halt(h)).toMatchObject({ reason: 'store_unreachable' });
+    expect(value(h)).toEqual({ control: { running: 'halted' } });
+    clear(h, 3_000);
+    expect(h.recoveries).toHaveLength(2);
+  });
+
+  it('a fault during a recovery wins: the halt stays, without the halts the recovery recorded', async () => {
+    const h = boot('running');
+    fault(h, 'store_unreachable', 1_000);
+    clear(h, 2_000);
+    const recorded = halt(h)!;
+    fault(h, 'store_rolled_back', 2_500);
+    h.recoveries[0]!.control.resolve(recorded);
+    await flush();
+    expect(halt(h)).toEqual({
+      reason: 'store_rolled_back',
+      message: 'store_rolled_back happened',
+      since: 2_500,
+      earlier: [],
+    });
+    expect(value(h)).toEqual({ control: { running: 'halted' } });
+    expect(h.haltsAnnounced).toEqual(['store_unreachable', 'store_rolled_back']);
+  });
+
+  it('paused or killed, a fault cancels and is remembered, and a recovery ends it without a cycle', async () => {
+    const h = boot('paused', 7);
+    fault(h, 'control_plane_lost', 1_000);
+    expect(value(h)).toEqual({ control: 'paused' });
+    expect(h.omsTypes()).toEqual(['oms.halt', 'oms.safety']);
+    clear(h, 2_000);
+    h.recoveries[0]!.control.resolve(halt(h)!);
+    await flush();
+    expect(halt(h)).toBeNull();
+    expect(value(h)).toEqual({ control: 'paused' });
+    expect(h.cycles).toHaveLength(0);
+  });
+
+  it('a resume while halted lands in halted, not in a cycle', () => {
+    const h = boot('paused', 7);
+    fault(h, 'store_unreachable', 1_000);
+    send(h, 'control.resume', 8);
+    expect(value(h)).toEqual({ control: { running: 'halted' } });
+    expect(h.cycles).toHaveLength(0);
   });
 });

@@ -65,7 +65,10 @@ describe('deleverage through the actor system', () => {
         (e as unknown as { orders: { clientOrderId: string }[] }).orders[0]?.clientOrderId === 'dlv-dlv-1',
     );
     expect(judged).toHaveLength(1);
+    // The deleverage once; and the kill's cancels, which the trading process queued itself on entering
+    // killed (this kill was written straight to the store, with no API to queue them).
     expect(t!.events('command_executed')).toEqual([
+      { event: 'command_executed', command_id: 'kill-cancels-epoch-1', type: 'kill_cancels', status: 'done' },
       { event: 'command_executed', command_id: 'dlv-1', type: 'deleverage', status: 'submitted' },
     ]);
   });

@@ -19,8 +19,10 @@ export interface LiveTrading {
   lines: Array<Record<string, unknown> & { event: string }>;
   /** How many times the system said its lease passed to another process. */
   leaseLost(): number;
-  /** The root's safety halt now (null when none). */
+  /** The reason of the root's safety halt now (null when none). */
   halt(): string | null;
+  /** The message of the root's safety halt now (null when none). */
+  haltMessage(): string | null;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,8 @@ export async function openLiveTrading(store: Store, url: string, env: Record<str
     system,
     lines,
     leaseLost: () => lost,
-    halt: () => system.actor.getSnapshot().context.halt,
+    halt: () => system.actor.getSnapshot().context.halt?.reason ?? null,
+    haltMessage: () => system.actor.getSnapshot().context.halt?.message ?? null,
     close: () => system.stop('test over'),
   };
 }

@@ -1,70 +1,89 @@
 /**
  * The root statechart with this process's implementations supplied through `.provide()`: the order
  * manager's job executor, the cycle's market load and decision record, the deleverage actor's
- * preparation and completion, and the announcements that become event lines. Only wiring: what each
- * implementation does lives in src/application/.
+ * preparation and completion, the halt's recovery, and the announcements that become event lines and
+ * heartbeats. Only wiring: what each implementation does lives in src/application/. Implementations
+ * reach other actors through the `system` XState gives them (the order manager for a cancel, the root
+ * to report back to), never through a reference to an actor made later.
  */
 import type { Logger } from 'pino';
 import { fromPromise } from 'xstate';
+import type { AnyActorRef } from 'xstate';
 import { cycleMachine } from '../../../machines/cycle.machine.js';
 import { deleverageMachine } from '../../../machines/deleverage.machine.js';
 import type { CommandResult, PreparedDeleverage } from '../../../machines/deleverage.machine.js';
 import type { CycleRecord, LoadedMarket } from '../../../machines/cycle.machine.js';
 import { orderManagerMachine } from '../../../machines/order-manager.machine.js';
+import type { OmsMode } from '../../../machines/order-manager.machine.js';
+import { findOms, rootOf } from '../../../machines/system.js';
+import type { AnyActorSystem } from '../../../machines/system.js';
 import { tradingMachine } from '../../../machines/trading.machine.js';
+import type { HaltRecoveryInput, TradingContextView } from '../../../machines/trading.machine.js';
 import type { CommandRecord } from '../../domain/commands.js';
-import type { SystemState } from '../../domain/control.js';
 import { eventLine } from '../../domain/event-lines.js';
+import type { SafetyHalt } from '../../domain/halts.js';
 import type { Clock } from '../../ports/clock.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
+import type { CycleLinks } from '../../application/cycle-io.js';
 import type { JobExecutor } from '../../application/order-execution.js';
+import type { CancelRequest } from '../../application/oms-cancel.js';
 
 export interface TradingMachineImplementations {
   clock: Clock;
   events: TradingEvents;
   log: Logger;
+  /** What a cycle's steps and a halt's recovery reach in the running system, from XState's `system`. */
+  links(system: AnyActorSystem): CycleLinks;
   executeJob: JobExecutor;
-  loadMarket(input: { cycle: number; epoch: number }): Promise<LoadedMarket>;
-  recordDecision(record: CycleRecord): Promise<void>;
+  loadMarket(input: { cycle: number; epoch: number }, links: CycleLinks): Promise<LoadedMarket>;
+  recordDecision(record: CycleRecord, links: CycleLinks): Promise<void>;
   prepareDeleverage(command: CommandRecord): Promise<PreparedDeleverage>;
   completeCommand(command: CommandRecord, result: CommandResult): Promise<void>;
+  recoverHalt(input: HaltRecoveryInput, cancel: CancelRequest): Promise<SafetyHalt>;
+  /** Queues the kill's cancel command (idempotent) and hands queued commands to the root. */
+  requestKillCancels(epoch: number, reason: string, root: AnyActorRef): void;
   /** A command's work ended (done or failed); it may be claimed again after its lease. */
   commandSettled(commandId: string): void;
   cycleStarted(cycle: number): void;
   /** Returns the cycle's duration in ms. */
   cycleEnded(cycle: number): number;
-  stateEntered(state: SystemState): void;
-  /** A safety halt began or ended (the heartbeat says so to the API). */
-  haltChanged(): void;
+  /** The root's state, halt or last cycle changed: the heartbeat says so to the API. */
+  rootChanged(view: TradingContextView): void;
   cycleReported(record: CycleRecord | null, error?: unknown): void;
 }
 
+/** The order manager's mode, read synchronously from its snapshot; `stopped` once it is gone. */
+function omsModeIn(system: AnyActorSystem): OmsMode {
+  const oms = findOms(system)?.getSnapshot();
+  if (!oms) return 'stopped';
+  if (oms.matches({ mode: 'accepting' })) return 'accepting';
+  return oms.matches({ mode: 'stopped' }) ? 'stopped' : 'halted';
+}
+
 export function provideTradingMachine(impl: TradingMachineImplementations) {
-  const { events, log } = impl;
+  const { events, log, links } = impl;
   return tradingMachine.provide({
     actors: {
       oms: orderManagerMachine.provide({
         actors: {
-          executeJob: fromPromise(async ({ input, signal }) => {
+          executeJob: fromPromise(async ({ input, signal, system }) => {
+            const command = input.job.kind === 'cancel' ? input.job.command : null;
             try {
-              return await impl.executeJob(input.job, signal);
+              return await impl.executeJob(input.job, { signal, mode: () => omsModeIn(system) });
             } catch (err) {
               // The order manager turns this into refusals / a lease retry; it must still be seen.
-              log.error(
-                { err, job: input.job.kind === 'command' ? input.job.command.id : input.job.kind },
-                'job failed',
-              );
+              log.error({ err, job: command?.id ?? input.job.kind }, 'job failed');
               throw err;
             } finally {
-              if (input.job.kind === 'command') impl.commandSettled(input.job.command.id);
+              if (command) impl.commandSettled(command.id);
             }
           }),
         },
       }),
       cycle: cycleMachine.provide({
         actors: {
-          loadMarket: fromPromise(({ input }) => impl.loadMarket(input)),
-          recordDecision: fromPromise(({ input }) => impl.recordDecision(input)),
+          loadMarket: fromPromise(({ input, system }) => impl.loadMarket(input, links(system))),
+          recordDecision: fromPromise(({ input, system }) => impl.recordDecision(input, links(system))),
         },
         actions: {
           announceSignals: (_, { signals }) => signals.forEach((s) => events.emit(eventLine.signalGenerated(s))),
@@ -85,6 +104,7 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
         },
         actions: { settled: (_, { commandId }) => impl.commandSettled(commandId) },
       }),
+      recoverHalt: fromPromise(({ input, system }) => impl.recoverHalt(input, links(system).cancel)),
     },
     actions: {
       announceCycleStart: (_, { cycle }) => {
@@ -92,20 +112,31 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
         events.emit(eventLine.cycleStart(cycle, impl.clock.now()));
       },
       announceCycleEnd: (_, { cycle }) => events.emit(eventLine.cycleEnd(cycle, impl.cycleEnded(cycle))),
-      announceState: (_, { state, epoch }) => {
-        impl.stateEntered(state);
+      announceState: ({ context }, { state, epoch }) => {
+        impl.rootChanged(context);
         events.emit(eventLine.controlChanged(state, epoch));
       },
-      announceHalt: (_, { reason }) => {
+      requestKillCancels: ({ system }, { epoch, reason }) => impl.requestKillCancels(epoch, reason, rootOf(system)),
+      announceHalt: ({ context }, { reason }) => {
+        log.error({ reason }, `trading halted: ${context.halt?.message ?? reason}`);
         events.emit(eventLine.tradingHalted(reason));
-        impl.haltChanged();
+        impl.rootChanged(context);
       },
-      announceHaltEnded: () => {
+      announceHaltEnded: ({ context }) => {
+        log.info('trading halt ended: recorded in the audit trail, open orders cancelled once more');
         events.emit(eventLine.tradingHaltEnded());
-        impl.haltChanged();
+        impl.rootChanged(context);
       },
-      reportCycle: (_, { record }) => impl.cycleReported(record),
-      reportCycleError: (_, { error }) => impl.cycleReported(null, error),
+      reportRecoveryError: (_, { error }) =>
+        log.warn({ err: error }, 'the halt cannot end yet: cancelling open orders or recording it failed'),
+      reportCycle: ({ context }, { record }) => {
+        impl.cycleReported(record);
+        impl.rootChanged(context);
+      },
+      reportCycleError: ({ context }, { error }) => {
+        impl.cycleReported(null, error);
+        impl.rootChanged(context);
+      },
     },
   });
 }

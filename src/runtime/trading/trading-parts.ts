@@ -1,29 +1,30 @@
 /**
- * The named parts of the trading process, built from the application layer and wired to each other
- * and to the root actor: publisher (account, heartbeat, metrics), control sync, command pump, order
- * gate and execution, command completion, deleverage preparation and cycle I/O; and the root machine
- * with them supplied. The root actor is reached through `actor()` because it is created from the
- * machine built here.
+ * The named parts of the trading process, built from the application layer and wired to each other:
+ * publisher (account, heartbeat, metrics), command pump, order gate and execution (the one way out to
+ * the venue), job receipts, command completion, deleverage preparation, cycle I/O and halt recovery;
+ * and the root machine with them supplied. Nothing here refers to the root actor: it is created from
+ * the machine built here, and the implementations reach it through XState's `system` at run time.
  */
 import type { Logger } from 'pino';
-import type { Actor } from 'xstate';
-import { findOms } from '../../../machines/system.js';
-import type { OmsMode } from '../../../machines/order-manager.machine.js';
-import type { tradingMachine } from '../../../machines/trading.machine.js';
+import type { AnyActorRef } from 'xstate';
+import { omsOf, rootOf } from '../../../machines/system.js';
+import type { AnyActorSystem } from '../../../machines/system.js';
 import { createCommandCompletion, createCommandRejection } from '../../application/command-completion.js';
-import type { CompleteCommand } from '../../application/command-completion.js';
 import { createCommandPump } from '../../application/command-pump.js';
 import type { CommandPump } from '../../application/command-pump.js';
 import { createControlSync } from '../../application/control-sync.js';
 import { createCycleIo } from '../../application/cycle-io.js';
+import type { CycleLinks } from '../../application/cycle-io.js';
 import { createDeleveragePreparation } from '../../application/deleverage.js';
+import { createHaltRecovery } from '../../application/halt-recovery.js';
+import { createJobReceipts } from '../../application/job-receipts.js';
+import { queueKillCancels } from '../../application/kill-switch.js';
+import { cancelThroughOms } from '../../application/oms-cancel.js';
 import { createOrderExecution } from '../../application/order-execution.js';
-import type { JobExecutor } from '../../application/order-execution.js';
 import { createOrderGate } from '../../application/order-gate.js';
 import { createPublisher } from '../../application/publisher.js';
 import type { Publisher } from '../../application/publisher.js';
 import type { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
-import type { ControlRecord } from '../../domain/control.js';
 import type { MarketView } from '../../domain/market.js';
 import { UsedTokenLedger } from '../../domain/used-token-ledger.js';
 import type { Clock } from '../../ports/clock.js';
@@ -50,26 +51,20 @@ export interface TradingPartsDeps {
   /** The last cycle recorded before this process started (0 on a fresh store), for the heartbeat until a cycle ends. */
   previousCycle: number;
   identity: { pid: number; host: string };
-  actor(): Actor<typeof tradingMachine>;
 }
 
-/** The parts other parts and the root machine are built from. */
-interface TradingParts {
+export interface TradingParts {
   publisher: Publisher;
-  syncControl(record: ControlRecord): void;
   commands: CommandPump;
-  /** The market of the latest cycle. */
-  market: { last: MarketView | null };
-  completeCommand: CompleteCommand;
-  executeJob: JobExecutor;
-  prepareDeleverage: ReturnType<typeof createDeleveragePreparation>;
+  /** Claims queued commands and hands them to `root`. */
+  pumpInto(root: AnyActorRef): Promise<void>;
+  /** Brings `root` to a stored record (the same path as store notifications). */
+  syncControlOf(root: AnyActorRef): CycleLinks['syncControl'];
+  machine: ReturnType<typeof provideTradingMachine>;
 }
 
-export function createTradingParts(
-  deps: TradingPartsDeps,
-): TradingParts & { machine: ReturnType<typeof provideTradingMachine> } {
-  const { config, store, venue, clock, log, events, metrics } = deps;
-  const root = () => deps.actor().getSnapshot().context;
+export function createTradingParts(deps: TradingPartsDeps): TradingParts {
+  const { config, store, venue, clock, log, events } = deps;
   const publisher = createPublisher({
     kv: deps.kv,
     venue,
@@ -77,26 +72,40 @@ export function createTradingParts(
     mode: config.executionMode,
     heartbeatMs: config.heartbeatMs,
     identity: deps.identity,
-    metrics,
-    root: () => {
-      const { state, epoch, lastCycle, halt } = root();
-      return {
-        state,
-        epoch,
-        lastCycle: lastCycle?.cycle ?? deps.previousCycle,
-        lastCycleAt: lastCycle?.now ?? null,
-        halt,
-      };
-    },
+    previousCycle: deps.previousCycle,
+    metrics: deps.metrics,
   });
-  const syncControl = createControlSync({ epoch: () => root().epoch, send: (event) => deps.actor().send(event) });
   const commands = createCommandPump(
     store.commands,
     clock,
     deps.consumer,
-    (command) => deps.actor().send({ type: 'command.received', command }),
     createCommandRejection({ store, clock, events, log: (message, details) => log.error(details, message) }),
   );
+  const pumpInto = (root: AnyActorRef) => commands.pump((command) => root.send({ type: 'command.received', command }));
+  const syncControlOf = (root: AnyActorRef) =>
+    createControlSync({
+      epoch: () => (root.getSnapshot() as { context: { epoch: number } }).context.epoch,
+      send: (event) => root.send(event),
+    });
+  return {
+    publisher,
+    commands,
+    pumpInto,
+    syncControlOf,
+    machine: machineWith(deps, publisher, commands, pumpInto, syncControlOf),
+  };
+}
+
+/** The root machine with the application's parts supplied. */
+function machineWith(
+  deps: TradingPartsDeps,
+  publisher: Publisher,
+  commands: CommandPump,
+  pumpInto: TradingParts['pumpInto'],
+  syncControlOf: TradingParts['syncControlOf'],
+) {
+  const { config, store, venue, clock, log, events, metrics } = deps;
+  const receipts = createJobReceipts();
   // The market of the latest cycle; commands between cycles act on it (or on a fresh read).
   const market = { last: null as MarketView | null };
   const currentMarket = async () => (market.last ??= await deps.feed.next(clock.now()));
@@ -106,73 +115,57 @@ export function createTradingParts(
     clock,
     secret: config.hmacSecret,
     ledger: new UsedTokenLedger(),
-    orderManagerMode: () => omsMode(deps.actor()),
   });
-  const executeJob = createOrderExecution({
-    venue,
-    store,
-    clock,
-    mode: config.executionMode,
-    events,
-    gate,
-    completeCommand,
-    log,
-    market: currentMarket,
-    accountChanged: publisher.accountChanged,
-  });
-  const prepareDeleverage = createDeleveragePreparation({
-    venue,
-    control: store.control,
-    clock,
-    instruments: new Map(config.instruments.map((i) => [i.symbol, i])),
-    market: currentMarket,
-  });
-  const parts = { publisher, syncControl, commands, market, completeCommand, executeJob, prepareDeleverage };
-  return { ...parts, machine: machineWith(deps, parts) };
-}
-
-/** The root machine with the parts supplied, and the cycle's I/O built on them. */
-function machineWith(deps: TradingPartsDeps, parts: Omit<ReturnType<typeof createTradingParts>, 'machine'>) {
-  const { config, store, venue, clock, log, events, metrics } = deps;
   const cycleStarts = new Map<number, number>();
-  const io = createCycleIo({
-    store,
-    venue,
-    feed: deps.feed,
-    clock,
-    events,
-    syncControl: parts.syncControl,
-    circuitBreakerDrawdown: config.circuitBreakerDrawdown,
-    maxDrawdown: config.riskLimits.maxDrawdown,
-    instruments: config.instruments,
-    pumpCommands: parts.commands.pump,
-    rememberMarket: (market) => (parts.market.last = market),
-    accountChanged: parts.publisher.accountChanged,
-    cycleStartedAt: (cycle) => cycleStarts.get(cycle),
-  });
+  const io = cycleIoOf(deps, publisher, market, cycleStarts);
+  const warn = (what: string) => (err: unknown) => log.warn({ err }, what);
   return provideTradingMachine({
     clock,
     events,
     log,
-    executeJob: parts.executeJob,
-    completeCommand: parts.completeCommand,
+    links: (system: AnyActorSystem): CycleLinks => ({
+      cancel: cancelThroughOms(omsOf(system), receipts),
+      syncControl: syncControlOf(rootOf(system)),
+      pumpCommands: () => pumpInto(rootOf(system)),
+    }),
+    executeJob: createOrderExecution({
+      venue,
+      store,
+      clock,
+      mode: config.executionMode,
+      events,
+      gate,
+      completeCommand,
+      receipts,
+      log,
+      market: currentMarket,
+      accountChanged: publisher.accountChanged,
+    }),
     loadMarket: io.loadMarket,
     recordDecision: io.recordDecision,
-    prepareDeleverage: parts.prepareDeleverage,
-    commandSettled: parts.commands.release,
+    prepareDeleverage: createDeleveragePreparation({
+      venue,
+      control: store.control,
+      clock,
+      instruments: new Map(config.instruments.map((i) => [i.symbol, i])),
+      market: currentMarket,
+    }),
+    completeCommand,
+    recoverHalt: createHaltRecovery(store.events),
+    requestKillCancels: (epoch, reason, root) => {
+      const who = { actor: `trading:${deps.identity.pid}`, at: new Date(clock.now()).toISOString() };
+      void queueKillCancels(store.commands, config.instruments, epoch, reason, who)
+        .then(() => pumpInto(root))
+        .catch(warn("queueing the kill's cancels failed; the API queues them too, and a restart does"));
+    },
+    commandSettled: commands.release,
     cycleStarted: (cycle) => cycleStarts.set(cycle, clock.now()),
     cycleEnded: (cycle) => {
       const started = cycleStarts.get(cycle) ?? clock.now();
       cycleStarts.delete(cycle);
       return Math.max(0, Math.round(clock.now() - started));
     },
-    stateEntered: () =>
-      void parts.publisher.heartbeat().catch((err: unknown) => log.warn({ err }, 'heartbeat write failed')),
-    // After the action's macrostep, so the heartbeat reads the root's context with the halt applied.
-    haltChanged: () =>
-      queueMicrotask(
-        () => void parts.publisher.heartbeat().catch((err: unknown) => log.debug({ err }, 'heartbeat write failed')),
-      ),
+    rootChanged: (view) => void publisher.heartbeat(view).catch(warn('heartbeat write failed')),
     cycleReported: (record, error) => {
       metrics.cycles.inc({ outcome: record?.outcome ?? 'failed' });
       if (record?.error) log.error({ cycle: record.cycle, error: record.error }, 'cycle failed');
@@ -181,10 +174,25 @@ function machineWith(deps: TradingPartsDeps, parts: Omit<ReturnType<typeof creat
   });
 }
 
-/** The order manager's mode, read synchronously from its snapshot; `stopped` once it is gone. */
-function omsMode(actor: Actor<typeof tradingMachine>): OmsMode {
-  const oms = findOms(actor.system)?.getSnapshot();
-  if (!oms) return 'stopped';
-  if (oms.matches({ mode: 'accepting' })) return 'accepting';
-  return oms.matches({ mode: 'stopped' }) ? 'stopped' : 'halted';
+/** The cycle's two I/O steps over this process's store, venue and feed. */
+function cycleIoOf(
+  deps: TradingPartsDeps,
+  publisher: Publisher,
+  market: { last: MarketView | null },
+  cycleStarts: Map<number, number>,
+) {
+  const { config } = deps;
+  return createCycleIo({
+    store: deps.store,
+    venue: deps.venue,
+    feed: deps.feed,
+    clock: deps.clock,
+    events: deps.events,
+    circuitBreakerDrawdown: config.circuitBreakerDrawdown,
+    maxDrawdown: config.riskLimits.maxDrawdown,
+    instruments: config.instruments,
+    rememberMarket: (latest) => (market.last = latest),
+    accountChanged: publisher.accountChanged,
+    cycleStartedAt: (cycle) => cycleStarts.get(cycle),
+  });
 }

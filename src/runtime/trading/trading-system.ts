@@ -1,18 +1,19 @@
 /**
- * Assembles the trading actor system: loads strategies, opens the paper venue on the store, builds
- * the application parts (order gate and execution, command completion, deleverage preparation, cycle
- * I/O, publisher, command pump, control sync), supplies them to the root statechart, and connects it
- * to the store. Used by the trading process and, with a SimulatedClock, by tests and benchmarks.
- * State is read from the root actor's snapshot; nothing here keeps a copy of it.
+ * Composes the trading actor system: ownership of the store (trusted control, lease, fenced writes),
+ * strategies, the paper venue, the application parts and the root statechart built from them, the
+ * safety monitor, and what runs beside the root (store notifications, timers, the machines
+ * publisher). Used by the trading process and, with a SimulatedClock, by tests and benchmarks. Only
+ * composition: the trading state lives in the root actor, read from its snapshot; nothing here keeps
+ * a copy of it, and nothing refers to the root before it exists (parts made earlier report to it
+ * through an inbox it is connected to once created).
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { createActor, waitFor } from 'xstate';
-import type { Actor, ActorOptions, InspectionEvent, Observer, SnapshotFrom } from 'xstate';
-import { findOms } from '../../../machines/system.js';
+import { createActor } from 'xstate';
+import type { Actor, ActorOptions, InspectionEvent, Observer } from 'xstate';
 import type { ApprovalSigner } from '../../../machines/risk.machine.js';
-import type { tradingMachine } from '../../../machines/trading.machine.js';
+import type { SafetyEvent, tradingMachine } from '../../../machines/trading.machine.js';
 import { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
 import { openPaperVenue } from '../../adapters/paper-venue/index.js';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
@@ -26,24 +27,22 @@ import type { Store } from '../../ports/store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { Venue } from '../../ports/venue.js';
 import { loadStrategies } from '../../strategies/registry.js';
+import { lastRecordedCycle } from '../../application/cycle-numbers.js';
+import { renewalOf } from '../../application/lease-keeper.js';
+import { createRootInbox } from '../../application/root-inbox.js';
+import type { RootInbox } from '../../application/root-inbox.js';
 import { createSafetyMonitor } from '../../application/safety-monitor.js';
 import type { SafetyMonitor } from '../../application/safety-monitor.js';
-import { fencedKv, withControl } from '../../application/store-views.js';
-import { lastKillResetEpoch } from '../../application/kill-reset-proof.js';
-import { lastRecordedCycle } from '../../application/cycle-numbers.js';
-import { trustedControl } from '../../application/trusted-control.js';
-import type { TrustedControl } from '../../application/trusted-control.js';
-import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
-import { StoreFaultError } from '../../ports/store-errors.js';
-import { createLeaseKeeper } from '../../application/lease-keeper.js';
-import type { LeaseKeeper } from '../../application/lease-keeper.js';
 import { startBackground } from './background.js';
-import { holderName, takeTradingLease } from './ownership.js';
 import { startMachinesPublisher } from './machines-publisher.js';
-import { createTradingParts } from './trading-parts.js';
 import { continueReplay, openMarketFeed, openSyntheticFeed } from './market-feed.js';
+import { settle } from './settle.js';
+import { takeOwnership } from './take-ownership.js';
+import type { Ownership } from './take-ownership.js';
 import type { TradingConfig } from './trading-config.js';
+import { createTradingParts } from './trading-parts.js';
+import type { TradingParts } from './trading-parts.js';
 
 export interface TradingSystemDeps {
   config: TradingConfig;
@@ -107,7 +106,21 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
 /** Everything after the market feed is open: ownership, venue, parts, the root actor and its timers. */
 async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | null, config: TradingConfig) {
   const { log, clock } = deps;
-  const { store, control, initial, keeper, kv, faults } = await takeOwnership(deps);
+  // Faults the store views and the safety checks notice, kept for the root until it exists.
+  const inbox = createRootInbox<SafetyEvent>();
+  const monitorLog = (level: 'warn' | 'info' | 'error', message: string, details: Record<string, unknown>) =>
+    log[level](details, message);
+  const owned = await takeOwnership({
+    store: deps.store,
+    clock,
+    leaseMs: config.safety.leaseMs,
+    ...(deps.memory ? { memory: deps.memory } : {}),
+    ...(deps.remember ? { remember: deps.remember } : {}),
+    log: monitorLog,
+    fault: (err) =>
+      inbox.send({ type: 'safety.halt', reason: `store_${err.kind}`, message: err.message, at: clock.now() }),
+  });
+  const { store, kv, keeper } = owned;
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const venue = await openVenue(deps, config, kv);
   const feed = await feedAfterLease(deps, opened, config, kv);
@@ -129,67 +142,111 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
     consumer: `trading:${process.pid}:${sessionId}`,
     previousCycle,
     identity: { pid: process.pid, host: hostname() },
-    actor: () => actor,
   });
-
-  const monitor = createSafety(deps, store, venue, events, parts, () => actor, { kv, lease: keeper, control });
-  faults.to = monitor;
+  const monitor = createSafetyMonitor({
+    clock,
+    control: store.control,
+    kv: store.kv,
+    probeKv: kv,
+    lease: () => keeper.standing(),
+    checkHead: () => owned.control.checkHead(),
+    controlPlaneTimeoutMs: config.safety.controlPlaneTimeoutMs,
+    storeLossHaltMs: config.safety.storeLossHaltMs,
+    report: (observation) => inbox.send(observation),
+    log: monitorLog,
+  });
   // Fail closed from the first instant: a store or control plane already lost starts the root halted.
-  const halt = await monitor.preflight();
+  const fault = await monitor.preflight();
   const actor = createActor(parts.machine, {
     systemId: 'trading',
-    input: { ...rootInput(config, initial, strategies, sessionId, previousCycle), halt: halt?.reason ?? null },
+    input: {
+      ...rootInput(config, owned.initial, strategies, sessionId, previousCycle),
+      halt: fault ? { ...fault, since: clock.now(), earlier: [] } : null,
+    },
     ...(deps.timers ? { clock: deps.timers } : {}),
     ...(deps.inspect ? { inspect: deps.inspect } : {}),
   });
+  return run({ deps, config, owned, parts, monitor, inbox, actor, feed, venue, metrics, events, strategies });
+}
+interface Running {
+  deps: TradingSystemDeps;
+  config: TradingConfig;
+  owned: Ownership;
+  parts: TradingParts;
+  monitor: SafetyMonitor;
+  inbox: RootInbox<SafetyEvent>;
+  actor: Actor<typeof tradingMachine>;
+  feed: MarketFeed;
+  venue: Venue;
+  metrics: TradingMetrics;
+  events: TradingEvents;
+  strategies: StrategyAgent[];
+}
+
+/** Starts the root actor and what runs beside it (store notifications, timers, the machines publisher). */
+async function run(r: Running): Promise<TradingSystem> {
+  const { deps, config, owned, parts, actor } = r;
+  const syncControl = parts.syncControlOf(actor);
+  const pumpCommands = () => parts.pumpInto(actor);
+  const heartbeat = (stopped = false) => parts.publisher.heartbeat(actor.getSnapshot().context, stopped);
   const stopBackground = await startBackground({
-    store,
-    log,
+    store: owned.store,
+    log: deps.log,
     heartbeatMs: config.heartbeatMs,
     timers: deps.backgroundTimers !== false,
-    syncControl: parts.syncControl,
-    pumpCommands: parts.commands.pump,
-    heartbeat: () => parts.publisher.heartbeat(),
+    syncControl,
+    pumpCommands,
+    heartbeat: () => heartbeat(),
     publishMetrics: parts.publisher.metrics,
-    safetyTick: () => monitor.tick(),
-    renewLease: leaseRenewal(deps, keeper, monitor),
+    safetyTick: async () => {
+      const record = await r.monitor.tick();
+      if (record) syncControl(record);
+    },
+    renewLease: renewalOf(owned.keeper, (to) => {
+      const message = `the trading lease passed to another process (${to}): this one stops`;
+      r.inbox.send({ type: 'safety.halt', reason: 'store_fenced', message, at: deps.clock.now() });
+      deps.onLeaseLost?.();
+    }),
     leaseMs: config.safety.leaseMs,
   });
-
-  const strategyNames = strategies.map((s) => s.name);
-  events.emit(eventLine.sessionStarted(config.executionMode, strategyNames));
+  r.events.emit(
+    eventLine.sessionStarted(
+      config.executionMode,
+      r.strategies.map((s) => s.name),
+    ),
+  );
   actor.start();
-  const machines = deps.backgroundTimers === false ? null : startMachinesPublisher({ actor, kv, clock, log });
-  // Started halted: cancel what rests and say so, as any halt does.
-  if (halt) actor.send({ type: 'safety.halt', reason: halt.reason });
-  parts.syncControl(await control.read());
-  await parts.commands.pump();
-  await parts.publisher.heartbeat();
+  r.inbox.connect(actor);
+  const machines =
+    deps.backgroundTimers === false
+      ? null
+      : startMachinesPublisher({ actor, kv: r.owned.kv, clock: deps.clock, log: deps.log });
+  syncControl(await owned.store.control.read());
+  await pumpCommands();
+  await heartbeat();
   await parts.publisher.metrics();
-
   const settled = (timeoutMs = 10_000) => settle(actor, timeoutMs);
-
   return {
     actor,
-    venue,
-    metrics,
-    safety: monitor,
+    venue: r.venue,
+    metrics: r.metrics,
+    safety: r.monitor,
     state: () => actor.getSnapshot().context.state,
-    pumpCommands: parts.commands.pump,
+    pumpCommands,
     settled,
     async stop(reason: string) {
       await stopBackground();
       // Let the current step finish so its decision reaches the event store.
-      await settled().catch((err: unknown) => log.warn({ err }, 'stopping while a step is still running'));
+      await settled().catch((err: unknown) => deps.log.warn({ err }, 'stopping while a step is still running'));
       actor.send({ type: 'session.stop' });
       actor.stop();
       await machines?.stop();
-      await parts.publisher.heartbeat(true).catch(() => {});
+      await heartbeat(true).catch(() => {});
       await parts.publisher.metrics().catch(() => {});
-      await feed.close?.().catch((err: unknown) => log.warn({ err }, 'market feed did not close'));
+      await r.feed.close?.().catch((err: unknown) => deps.log.warn({ err }, 'market feed did not close'));
       // Handing the lease back lets a successor start at once instead of waiting for it to run out.
-      await keeper.release().catch(() => {});
-      events.emit(eventLine.sessionStopped(reason));
+      await owned.keeper.release().catch(() => {});
+      r.events.emit(eventLine.sessionStopped(reason));
       deps.lines.flush?.();
     },
   };
@@ -219,121 +276,6 @@ function openVenue(deps: TradingSystemDeps, config: TradingConfig, kv: KeyValueS
     clock: deps.clock,
     config: { startingCash: config.startingCash, margin: config.margin },
     ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
-  });
-}
-
-/**
- * Renews the lease (a renewal the store did not confirm is not one: the safety monitor halts before
- * the lease could run out, see lease-keeper.ts); when another process held it since, halts at once
- * and lets the process stop, once.
- */
-function leaseRenewal(deps: TradingSystemDeps, keeper: LeaseKeeper, monitor: SafetyMonitor): () => Promise<void> {
-  let reported = false;
-  return async () => {
-    await keeper.renew();
-    const standing = keeper.standing();
-    if (standing.kind !== 'lost' || reported) return;
-    reported = true;
-    monitor.fault(
-      new StoreFaultError('fenced', `the trading lease passed to another process (${standing.to}): this one stops`),
-    );
-    deps.onLeaseLost?.();
-  };
-}
-
-/**
- * The trusted view of the store (judged against what this process remembers), the first record read
- * through it — a store this process does not trust stops here, before the lease or the account are
- * touched — then the trading lease and the key-value store fenced with its token.
- */
-async function takeOwnership(deps: TradingSystemDeps) {
-  const faults: { to: SafetyMonitor | null } = { to: null };
-  const events = deps.store.events;
-  const control = trustedControl(deps.store.control, {
-    memory: deps.memory ?? NO_MEMORY,
-    events,
-    ...(deps.remember ? { remember: deps.remember } : {}),
-    lastResetEpoch: () => lastKillResetEpoch(events),
-    distrusted: (err) => faults.to?.fault(err),
-  });
-  const initial = await control.read();
-  const grantedAt = deps.clock.now();
-  const grant = await takeTradingLease(deps.store.lease, holderName(), deps.config.safety.leaseMs);
-  const keeper = createLeaseKeeper({
-    lease: deps.store.lease,
-    grant,
-    grantedAt,
-    ttlMs: deps.config.safety.leaseMs,
-    clock: deps.clock,
-    log: (level, message, details) => deps.log[level](details, message),
-  });
-  const store = withControl(deps.store, control);
-  return {
-    store,
-    control,
-    initial,
-    keeper,
-    kv: fencedKv(
-      deps.store.kv,
-      () => keeper.fence(),
-      (err) => faults.to?.fault(err),
-    ),
-    faults,
-  };
-}
-
-/**
- * The safety monitor wired to this process: a halt goes to the root actor (which cancels open orders
- * through the order manager); ending one cancels once more at the venue (the first try may have
- * failed with the store) and records the halt in the audit trail, which it could not reach before.
- */
-function createSafety(
-  deps: TradingSystemDeps,
-  store: Store,
-  venue: Venue,
-  events: TradingEvents,
-  parts: ReturnType<typeof createTradingParts>,
-  actor: () => Actor<typeof tradingMachine>,
-  own: { kv: KeyValueStore; lease: LeaseKeeper; control: TrustedControl },
-): SafetyMonitor {
-  const { config, clock, log } = deps;
-  return createSafetyMonitor({
-    clock,
-    control: store.control,
-    kv: store.kv,
-    probeKv: own.kv,
-    lease: () => own.lease.standing(),
-    checkHead: () => own.control.checkHead(),
-    controlPlaneTimeoutMs: config.safety.controlPlaneTimeoutMs,
-    storeLossHaltMs: config.safety.storeLossHaltMs,
-    syncControl: parts.syncControl,
-    halt: (halt) => actor().send({ type: 'safety.halt', reason: halt.reason }),
-    clear: () => actor().send({ type: 'safety.clear' }),
-    async recover(halt, until) {
-      const cancelled = await venue.cancelAll();
-      events.emit(eventLine.ordersCancelled(`halt ended: ${halt.reason}`, undefined, cancelled));
-      // One entry per halt, the replaced ones first, each ending when the next began.
-      const halts = [...(halt.earlier ?? []), halt];
-      for (const [i, h] of halts.entries()) {
-        const last = i === halts.length - 1;
-        const end = last ? until : halts[i + 1]!.since;
-        await store.events.append({
-          kind: 'trading_halt',
-          at: new Date(end).toISOString(),
-          body: {
-            reason: h.reason,
-            message: h.message,
-            since: new Date(h.since).toISOString(),
-            until: new Date(end).toISOString(),
-            ...(last
-              ? { cancelled_at_end: cancelled.map((o) => ({ client_order_id: o.clientOrderId, symbol: o.symbol })) }
-              : { replaced_by: halts[i + 1]!.reason }),
-          },
-        });
-      }
-      await parts.publisher.accountChanged();
-    },
-    log: (level, message, details) => log[level](details, message),
   });
 }
 
@@ -371,27 +313,4 @@ function rootInput(
       feedStaleMs: config.feedStaleMs,
     },
   };
-}
-
-/** Resolves when no cycle runs, the order manager is idle and no deleverage actor is working. */
-async function settle(actor: Actor<typeof tradingMachine>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  // Each waitFor arms a timer and a subscription; a simulation settles every cycle, and the order
-  // manager is idle in most of them, so what already holds is not waited for.
-  const cycleDone = (s: SnapshotFrom<typeof actor>) => !s.matches({ control: { running: 'cycling' } });
-  if (!cycleDone(actor.getSnapshot())) await waitFor(actor, cycleDone, { timeout: timeoutMs });
-  const oms = findOms(actor.system);
-  const omsIdle = (s: SnapshotFrom<NonNullable<typeof oms>>) => s.matches({ work: 'idle' });
-  if (oms && !omsIdle(oms.getSnapshot())) await waitFor(oms, omsIdle, { timeout: timeoutMs });
-  // Deleverage actors finish on their own turns after the order manager answers them.
-  while (deleveraging(actor)) {
-    if (Date.now() > deadline) throw new Error(`a deleverage was still running after ${timeoutMs} ms`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-function deleveraging(actor: Actor<typeof tradingMachine>): boolean {
-  return Object.entries(actor.getSnapshot().children).some(
-    ([id, child]) => id.startsWith('deleverage:') && child?.getSnapshot().status === 'active',
-  );
 }

@@ -142,13 +142,17 @@ describe('paper venue: liquidation', () => {
       // No drawdown limit here: these tests are about the venue's liquidation alone.
       maxDrawdown: Number.POSITIVE_INFINITY,
       instruments: INSTRUMENTS,
-      syncControl: () => {},
-      pumpCommands: async () => {},
       rememberMarket: () => {},
       accountChanged: async () => {},
       cycleStartedAt: () => undefined,
     });
-    return { lines, loadMarket: () => io.loadMarket({ epoch: 0 }) };
+    // No order manager here: a cancel the breaker asked for would fail the test loudly.
+    const links = {
+      cancel: () => Promise.reject(new Error('no cancel expected here')),
+      syncControl: () => {},
+      pumpCommands: async () => {},
+    };
+    return { lines, loadMarket: () => io.loadMarket({ epoch: 0 }, links) };
   }
 
   it('closes the account at maintenance, cancels its resting orders, and records a line and an audit entry', async () => {

@@ -6,6 +6,7 @@
  * --reset-kill it ends a kill first (audited); started on a killed store it says so on stderr.
  */
 import { systemClock } from '../../ports/clock.js';
+import { readInt } from '../config.js';
 import { createLogger } from '../logger.js';
 import { exitCleanlyOnSignals } from '../shutdown.js';
 import { createStdoutEventLines } from '../../adapters/event-lines/stdout-event-lines.js';
@@ -26,6 +27,13 @@ export interface TradingProcessOptions {
 
 const say = (message: string) => process.stderr.write(`tcs: ${message}\n`);
 
+/**
+ * Test-only: how often a process waiting for its store retries it (1 s otherwise). The fault tests
+ * set 100 ms and count the retries, instead of watching a waiting process for seconds of wall time.
+ * Not an operator setting, so not in .env.example.
+ */
+const TEST_STORE_RETRY_ENV = 'TCS_TEST_STORE_RETRY_MS';
+
 export async function runTradingProcess(env: NodeJS.ProcessEnv, options: TradingProcessOptions): Promise<void> {
   const config = readTradingConfig(env); // ConfigError → exit 2 with the message
   await assertStrategiesLoad(config);
@@ -35,7 +43,7 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: Trading
     storeTimeoutMs: config.storeTimeoutMs,
     latchPath: config.safety.latchPath,
     log,
-    retryMs: 1_000,
+    retryMs: readInt(env, TEST_STORE_RETRY_ENV, 1_000, 10, 60_000),
     now: () => systemClock.now(),
   });
   if (options.resetKill) {

@@ -94,12 +94,14 @@ function closeAnd(store: { close(): Promise<void> }) {
  * of every frame.
  */
 async function startInspector(log: ReturnType<typeof createLogger>, config: TradingConfig, env: NodeJS.ProcessEnv) {
-  const { connectInspector } = await import('../../adapters/inspector/websocket-inspector.js');
+  const { connectInspector, INSPECTOR_RETRY_MS } = await import('../../adapters/inspector/websocket-inspector.js');
   log.info({ url: config.inspectUrl }, 'Stately inspector: actor events are sent over WebSocket');
   return connectInspector({
     url: config.inspectUrl,
     secrets: [config.hmacSecret, env.SERVICE_API_KEY?.trim() ?? ''],
     warn: say,
     info: (message) => log.info({ url: config.inspectUrl }, message),
+    // Test-only (not in .env.example): the e2e test retries every 100 ms instead of waiting out 5 s.
+    retryMs: readInt(env, 'TCS_TEST_INSPECT_RETRY_MS', INSPECTOR_RETRY_MS, 10, 60_000),
   });
 }

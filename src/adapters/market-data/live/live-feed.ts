@@ -31,6 +31,8 @@ export interface LiveFeedOptions {
   symbols: readonly { symbol: string; kind?: InstrumentKind }[];
   /** LIVE_EXCHANGE_URL: another origin for the exchange's REST API (tests, proxies). */
   baseUrl?: string;
+  /** ccxt's throttle interval, ms (the exchange's own by default; tests against the fake set 1). */
+  rateLimitMs?: number;
   /** Longest one `next()` may take, ms (default 5 000). */
   budgetMs?: number;
   /** ccxt's per-request timeout, ms (default half the budget, so a retry still fits in a cycle). */
@@ -102,6 +104,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   const log: FeedLog = options.log ?? (() => {});
   const { exchange, errors } = await openExchange(options.exchangeId, {
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.rateLimitMs === undefined ? {} : { rateLimitMs: options.rateLimitMs }),
     // One request never takes the whole cycle budget, so a retry still fits.
     timeoutMs: options.requestTimeoutMs ?? Math.max(250, Math.round(budgetMs / 2)),
   });

@@ -34,6 +34,7 @@ async function open(clock: { t: number }, budgetMs = 3_000, elapsed?: ElapsedTim
     exchangeId: 'binanceusdm',
     symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }, { symbol: 'SOLUSDT' }],
     baseUrl: fake.url,
+    rateLimitMs: 1, // the fake has no rate to respect (ccxt's throttle is tested in exchange.test.ts)
     budgetMs,
     startupMs: 5_000,
     now: () => clock.t,
@@ -155,6 +156,7 @@ describe('live feed (binanceusdm, fake exchange)', () => {
       exchangeId: 'binanceusdm',
       symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }],
       baseUrl: fake.url,
+      rateLimitMs: 1, // the fake has no rate to respect (ccxt's throttle is tested in exchange.test.ts)
       budgetMs: 800,
       // Requests outlive the cycle that sent them, so a late answer still lands.
       requestTimeoutMs: 10_000,
@@ -202,6 +204,7 @@ describe('live feed (binanceusdm, fake exchange)', () => {
       exchangeId: 'binanceusdm',
       symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }],
       baseUrl: fake.url,
+      rateLimitMs: 1, // the fake has no rate to respect (ccxt's throttle is tested in exchange.test.ts)
       budgetMs: 3_000,
       startupMs: 5_000,
       now: () => clock.t,

@@ -4,7 +4,9 @@
  * loaded only when a download actually starts.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError } from './config.js';
+import { ConfigError, readInt } from './config.js';
+
+const TEST_RATE_LIMIT_ENV = 'TCS_TEST_EXCHANGE_RATE_LIMIT_MS';
 
 export const DATA_DOWNLOAD_HELP = `Usage: tcs data download --exchange ID --symbols A,B --timeframe TF --from ISO --to ISO --out DIR
 
@@ -102,10 +104,18 @@ function time(name: string, raw: string): number {
 export async function runDataDownload(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const parsed = parseDataDownloadArgs(args);
   const baseUrl = env.LIVE_EXCHANGE_URL?.trim();
+  // Test-only (not in .env.example): the e2e test against the local fake exchange turns ccxt's
+  // throttle down to 1 ms, rather than wait out Binance's request weights.
+  const rateLimitMs = env[TEST_RATE_LIMIT_ENV]?.trim() ? readInt(env, TEST_RATE_LIMIT_ENV, 0, 1, 60_000) : undefined;
   const { downloadMarketData } = await import('../adapters/market-data/download/download.js');
   const { createProgress } = await import('../adapters/market-data/download/progress.js');
   const progress = createProgress(process.stderr);
-  const result = await downloadMarketData({ ...parsed, ...(baseUrl ? { baseUrl } : {}), progress });
+  const result = await downloadMarketData({
+    ...parsed,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(rateLimitMs === undefined ? {} : { rateLimitMs }),
+    progress,
+  });
   const gaps = Object.entries(result.filledGaps).filter(([, list]) => list.length > 0);
   for (const [symbol, list] of gaps) {
     const candles = list.reduce((sum, g) => sum + g.candles, 0);

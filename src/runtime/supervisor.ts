@@ -111,7 +111,7 @@ class Supervisor {
     const healthy = Date.now() - startedAt > HEALTHY_AFTER_MS;
     const count = healthy ? 1 : (this.consecutive.get(spec.name) ?? 0) + 1;
     this.consecutive.set(spec.name, count);
-    const delay = backoffMs(count);
+    const delay = backoffMs(count, this.options.restart.firstBackoffMs);
     this.options.log(
       `${spec.name} exited (${how}); restarting in ${delay} ms ` +
         `(failure ${failures}; ${maxFailures} within ${windowMs / 1000} s stop everything)`,

@@ -2,13 +2,25 @@
  * GET /control/events against the real API listening on loopback and a real store (SQLite and
  * Redis), read the way the console reads it: fetch with a stream reader and the bearer key.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MACHINES_KEY } from '../../src/domain/runtime-documents.js';
+import type { KeyValueStore } from '../../src/ports/key-value-store.js';
 import { openTestApi } from '../support/api.js';
 import type { TestApi } from '../support/api.js';
 import { openSse } from '../support/sse-reader.js';
 import type { SseMessage, SseStream } from '../support/sse-reader.js';
 import { STORE_KINDS } from '../support/stores.js';
+
+/** Counts the reads of `key` through `kv` from now on (the hub reads through the same object). */
+function countReads(kv: KeyValueStore, key: string): { count: number } {
+  const reads = { count: 0 };
+  const get = kv.get.bind(kv);
+  kv.get = ((k: string) => {
+    if (k === key) reads.count += 1;
+    return get(k);
+  }) as KeyValueStore['get'];
+  return reads;
+}
 
 const FAST = { tailMs: 20, heartbeatMs: 100, machinesMs: 50, healthMs: 500, keepAliveMs: 15_000 };
 
@@ -112,8 +124,10 @@ describe.each(STORE_KINDS)('the live event stream (%s store)', (kind) => {
     await t.store.kv.set(MACHINES_KEY, { ts, cycle: null, active });
     const event = await s.waitFor((m) => m.event === 'machines');
     expect(event.data).toEqual({ published_at: new Date(ts).toISOString(), cycle: null, active });
-    // Sent once per change: the same document read again sends nothing.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Sent once per change: the same document read again sends nothing (five more reads of it: what
+    // the first ones would have sent has had the later ticks to arrive).
+    const reads = countReads(t.store.kv, MACHINES_KEY);
+    await vi.waitFor(() => expect(reads.count).toBeGreaterThanOrEqual(5));
     expect(s.messages.filter((m) => m.event === 'machines')).toHaveLength(1);
     const running = { ...active, trading: ['trading', 'trading.control', 'trading.control.running'] };
     await t.store.kv.set(MACHINES_KEY, { ts: ts + 100, cycle: 3, active: running });

@@ -5,7 +5,7 @@
  * the caller's retry; a failed latch save does not move the memory. And the fenced view of the
  * key-value store reports a refused write at once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyControl, resetKill } from '../../src/application/control-transition.js';
 import { lastKillResetEpoch } from '../../src/application/kill-reset-proof.js';
 import { fencedKv } from '../../src/application/store-views.js';
@@ -90,8 +90,14 @@ describe('fenced key-value view', () => {
     const heard: StoreFaultError[] = [];
     const kv = fencedKv(t.store.kv, first.grant.fence, (err) => heard.push(err));
     await kv.set('paper:state', { v: 1 });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await t.store.lease.acquire('second', 10_000)).toMatchObject({ acquired: true });
+    // The 50 ms lease runs out (on the store's clock) and the next taker wins.
+    await vi.waitFor(
+      async () => expect(await t!.store.lease.acquire('second', 10_000)).toMatchObject({ acquired: true }),
+      {
+        timeout: 5_000,
+        interval: 20,
+      },
+    );
     await expect(kv.set('paper:state', { v: 2 })).rejects.toMatchObject({ kind: 'fenced' });
     expect(heard.map((e) => e.kind)).toEqual(['fenced']);
     expect(await t.store.kv.get('paper:state')).toEqual({ v: 1 });

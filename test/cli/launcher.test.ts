@@ -23,6 +23,9 @@ const FAILS_WHEN_SUPERVISED = fileURLToPath(
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
 
+/** Restarts after 20, 40, 80… ms instead of 0.5, 1, 2… s (test-only knob, src/runtime/restart-policy.ts). */
+const FAST_RESTARTS = { TCS_TEST_RESTART_BACKOFF_MS: '20' };
+
 describe('tcs start stops instead of looping', () => {
   let dir = '';
   let proc: RunningProcess | undefined;
@@ -90,10 +93,20 @@ describe('tcs start stops instead of looping', () => {
 
   it('an unreachable store: a child failing 5 times within 60 s stops everything, exit 1', async () => {
     const port = await closedPort();
-    proc = startTcs(['start'], env({ STORE_URL: `redis://127.0.0.1:${port}/0` }), dir);
-    // 4 backoffs (0.5 + 1 + 2 + 4 s) and 5 start-ups (slow on a loaded 2-core box): bounded, not "forever".
+    // The restart backoff is the test knob's 20 ms doubling, not 0.5 s doubling: the test waits for
+    // five real failures (five API start-ups), not for 7.5 s of timers. The lines prove the doubling.
+    proc = startTcs(['start'], env({ STORE_URL: `redis://127.0.0.1:${port}/0`, ...FAST_RESTARTS }), dir);
     const { code } = await exitWithin(proc, 60_000);
     expect(code).toBe(1);
+    const restarts = [
+      ...proc.stderr().matchAll(/^tcs: api exited \(exit 1: .*\); restarting in (\d+) ms \(failure (\d)/gm),
+    ];
+    expect(restarts.map((m) => [Number(m[1]), Number(m[2])])).toEqual([
+      [20, 1],
+      [40, 2],
+      [80, 3],
+      [160, 4],
+    ]);
     expect(lastLine(proc.stderr())).toMatch(
       /^tcs: api failed 5 times within 60 s \(last: exit 1: cannot connect to Redis at .*\); stopped everything$/,
     );
@@ -104,13 +117,18 @@ describe('tcs start stops instead of looping', () => {
     const port = await closedPort();
     proc = startTcs(
       ['start'],
-      env({ STORE_URL: `redis://127.0.0.1:${port}/0`, RESTART_MAX_FAILURES: '2', RESTART_WINDOW_SECONDS: '10' }),
+      env({
+        STORE_URL: `redis://127.0.0.1:${port}/0`,
+        RESTART_MAX_FAILURES: '2',
+        RESTART_WINDOW_SECONDS: '10',
+        ...FAST_RESTARTS,
+      }),
       dir,
     );
     expect((await exitWithin(proc, 20_000)).code).toBe(1);
     expect(lastLine(proc.stderr())).toMatch(/^tcs: api failed 2 times within 10 s /);
 
-    // 8 failures need 0.5 + 1 + … + 32 (capped at 30) s of backoff: never within 30 s.
+    // 8 failures need 0.5 + 1 + … + 32 (capped at 30) s of backoff: never within 30 s (the real backoff here).
     rmSync(dir, { recursive: true, force: true });
     proc = startTcs(['start'], env({ RESTART_MAX_FAILURES: '8', RESTART_WINDOW_SECONDS: '30' }), dir);
     expect((await exitWithin(proc, 15_000)).code).toBe(2);

@@ -118,11 +118,12 @@ describe('tcs simulate, stopped by Ctrl-C', () => {
     const out = path('interrupted');
     const proc = startTcs(
       ['simulate', '--cycles', '10000000', '--seed', '3', '--symbols', SYMBOLS, '--out', out],
-      {},
+      { TCS_TEST_SIM_FLUSH_EVERY: '16' },
       root,
     );
     try {
-      // Progress is seen in the files: equity.csv is streamed in chunks as the run goes.
+      // Progress is seen in the files: equity.csv is streamed in chunks as the run goes (of 16 rows
+      // here, by the test-only knob; 1,024 otherwise).
       const equity = join(out, 'equity.csv');
       const size = () => {
         try {
@@ -198,16 +199,19 @@ describe('tcs simulate, bad arguments', () => {
 });
 
 describe('tcs simulate killed outright', () => {
+  const FLUSH_EVERY = 200;
   it('leaves an event store that is whole as of its last commit (SIGKILL mid-transaction)', async () => {
     const out = path('sigkill');
+    // The run commits its store and writes equity.csv every 200 cycles (the test-only knob; every
+    // 2,000 and 1,024 otherwise), so the test needs hundreds of cycles, not thousands.
     const proc = startTcs(
       ['simulate', '--cycles', '10000000', '--seed', '5', '--symbols', SYMBOLS, '--out', out, '--quiet'],
-      {},
+      { TCS_TEST_SIM_FLUSH_EVERY: String(FLUSH_EVERY) },
       root,
     );
     try {
-      // Past the first commit (2,000 cycles) and into the next open transaction: equity.csv is
-      // streamed in chunks of 1,024 rows, so 3 chunks means more than 3,000 cycles.
+      // Past the first commit (200 cycles) and into the next open transaction: 400 rows of
+      // equity.csv mean the 400th cycle has ended.
       const equity = join(out, 'equity.csv');
       const rows = () => {
         try {
@@ -216,11 +220,11 @@ describe('tcs simulate killed outright', () => {
           return 0;
         }
       };
-      for (let i = 0; i < 600 && rows() < 3_000; i++) {
+      for (let i = 0; i < 600 && rows() < 2 * FLUSH_EVERY; i++) {
         expect(proc.child.exitCode, proc.stderr()).toBeNull();
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(rows()).toBeGreaterThanOrEqual(3_000);
+      expect(rows()).toBeGreaterThanOrEqual(2 * FLUSH_EVERY);
       // The simulating process is the child `tcs simulate` starts (simulate-process.ts): kill it, and
       // the parent goes with it (it exits as its child did).
       const [simulating] = childPids(proc.child.pid!);
@@ -233,9 +237,9 @@ describe('tcs simulate killed outright', () => {
     const verify = await tcs(['audit', 'verify'], { STORE_URL: `sqlite:${join(out, 'events.db')}` });
     expect(verify.code, verify.stderr).toBe(0);
     const entries = Number(/audit trail intact: (\d+) entries/.exec(verify.stdout)?.[1]);
-    // Whole commits only: a multiple of 2,000 cycles (and at least the first).
-    expect(entries).toBeGreaterThanOrEqual(2_000);
-    expect(entries % 2_000).toBe(0);
+    // Whole commits only: a multiple of 200 cycles (and at least the first).
+    expect(entries).toBeGreaterThanOrEqual(FLUSH_EVERY);
+    expect(entries % FLUSH_EVERY).toBe(0);
   }, 90_000);
 });
 

@@ -75,7 +75,8 @@ describe('download → check → simulate (fake binanceusdm)', () => {
         '--out',
         data,
       ],
-      { LIVE_EXCHANGE_URL: fake.url },
+      // ccxt's throttle at 1 ms (test-only knob): the fake has no rate to respect.
+      { LIVE_EXCHANGE_URL: fake.url, TCS_TEST_EXCHANGE_RATE_LIMIT_MS: '1' },
     );
     expect(res.code, res.stderr).toBe(0);
     expect(fake.requests.some((r) => r.startsWith('/fapi/v1/klines'))).toBe(true);

@@ -18,8 +18,11 @@ import type { StoreKind, TestStore } from '../support/stores.js';
 import { PERMISSIVE_ENV } from '../support/trading.js';
 import { readDocument } from '../../src/ports/documents.js';
 
-/** CYCLE_SECONDS of every e2e run. */
-export const CYCLE_MS = 500;
+/**
+ * CYCLE_SECONDS of every e2e run. The synthetic market moves once a cycle and the first passive
+ * order fills about a dozen cycles in, so the tests that wait for fills wait for cycles: short ones.
+ */
+export const CYCLE_MS = 250;
 export const SPEC_EVENTS = ['cycle_start', 'signal_generated', 'risk_approved', 'order_submitted', 'cycle_end'];
 
 export interface E2e {
@@ -57,6 +60,8 @@ export async function openE2e(kind: StoreKind): Promise<E2e> {
     PORT: '0',
     LOG_LEVEL: 'info',
     HEARTBEAT_MS: '200',
+    // A SIGKILLed child is restarted after 20, 40… ms rather than 0.5, 1… s (test-only knob).
+    TCS_TEST_RESTART_BACKOFF_MS: '20',
     // A healthy store must not miss its deadline on a loaded CI machine (the fault tests set their own).
     STORE_TIMEOUT_MS: '3000',
   };

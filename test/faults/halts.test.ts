@@ -26,6 +26,7 @@ import { startOwnRedis } from '../support/redis-server.js';
 import type { OwnRedis } from '../support/redis-server.js';
 import { PERMISSIVE_ENV } from '../support/trading.js';
 import { readDocument } from '../../src/ports/documents.js';
+import { COUNTED_RETRIES_ENV, expectWaitingWithoutTrading, STORE_RETRY_MS } from './support.js';
 
 const CYCLE_MS = 300;
 
@@ -55,6 +56,7 @@ async function openRig(appendOnly: boolean): Promise<Rig> {
     CONTROL_PLANE_TIMEOUT: '1.5',
     STORE_LOSS_HALT_MS: '1000',
     STORE_TIMEOUT_MS: '1000',
+    TCS_TEST_STORE_RETRY_MS: String(STORE_RETRY_MS),
     LOG_LEVEL: 'info',
   };
   return { redis, dir, env, key, api: null, trader: null, look: null };
@@ -199,13 +201,14 @@ describe('fail closed (real processes, own redis-server)', () => {
     await r.redis.restart({ empty: true });
     trader.child.kill('SIGKILL');
     await trader.exited;
-    const again = startTcs(['trade'], r.env, r.dir);
+    const again = startTcs(['trade'], { ...r.env, ...COUNTED_RETRIES_ENV }, r.dir);
     r.trader = again;
     await again.waitFor(/not trading: the store has no control record/, 30_000);
     // The API remembers the store it served: the empty one is a fault, never `running` at epoch 0.
     const status = await callApi(r.api.baseUrl, r.key, 'GET', '/control/status');
     expect(status.status).toBe(503);
-    await new Promise((resolve) => setTimeout(resolve, 4 * CYCLE_MS));
+    // Alive and refusing over several of its own retries of the store, trading nothing meanwhile.
+    await expectWaitingWithoutTrading(again, /the store has no control record/);
     expect(lines(again).filter((l) => l.event === 'cycle_start' || l.event === 'order_submitted')).toEqual([]);
     r.look = await openRedisStore({ url: r.redis.url, timeoutMs: 2000 });
     await expect(r.look.control.read()).rejects.toMatchObject({ kind: 'empty' });

@@ -17,7 +17,14 @@ import type { RunningProcess } from '../support/processes.js';
 import { startOwnRedis } from '../support/redis-server.js';
 import type { OwnRedis } from '../support/redis-server.js';
 import { expectHealthDown, expectStoreFailure } from './expect-store-failure.js';
-import { endAll, expectWaitingWithoutTrading, scratch, SLOW_BOUND_MS, traderEnv } from './support.js';
+import {
+  COUNTED_RETRIES_ENV,
+  endAll,
+  expectWaitingWithoutTrading,
+  scratch,
+  SLOW_BOUND_MS,
+  traderEnv,
+} from './support.js';
 
 /** The control record's key under the default prefix (src/adapters/redis/keys.ts). */
 const CONTROL_KEY = 'tcs:control';
@@ -41,8 +48,8 @@ describe('Redis restarted empty after a kill', () => {
     const key = generateKey();
     const env = traderEnv(redis.url);
     const tradeDir = dirs.dir('redis-trade');
-    const trade = () => {
-      const proc = startTcs(['trade'], env, tradeDir);
+    const trade = (extra: Record<string, string> = {}) => {
+      const proc = startTcs(['trade'], { ...env, ...extra }, tradeDir);
       procs.push(proc);
       return proc;
     };
@@ -72,7 +79,7 @@ describe('Redis restarted empty after a kill', () => {
     await redis.restart({ empty: true });
     first.child.kill('SIGKILL');
     await first.exited;
-    const second = trade();
+    const second = trade(COUNTED_RETRIES_ENV);
 
     // It keeps trying the store (new connections to this redis-server) and never trades.
     await admin.connect();

@@ -16,7 +16,14 @@ import { callApi } from '../support/fault-api.js';
 import { startApi, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { expectHealthDown, expectStoreFailure } from './expect-store-failure.js';
-import { endAll, expectWaitingWithoutTrading, scratch, SLOW_BOUND_MS, traderEnv } from './support.js';
+import {
+  COUNTED_RETRIES_ENV,
+  endAll,
+  expectWaitingWithoutTrading,
+  scratch,
+  SLOW_BOUND_MS,
+  traderEnv,
+} from './support.js';
 
 describe('SQLite file deleted while killed', () => {
   const dirs = scratch();
@@ -33,8 +40,8 @@ describe('SQLite file deleted while killed', () => {
     const key = generateKey();
     const env = traderEnv(`sqlite:${path}`);
     const tradeDir = dirs.dir('sqlite-trade');
-    const trade = () => {
-      const proc = startTcs(['trade'], env, tradeDir);
+    const trade = (extra: Record<string, string> = {}) => {
+      const proc = startTcs(['trade'], { ...env, ...extra }, tradeDir);
       procs.push(proc);
       return proc;
     };
@@ -63,7 +70,7 @@ describe('SQLite file deleted while killed', () => {
     for (const file of files) rmSync(file, { force: true });
     first.child.kill('SIGKILL');
     await first.exited;
-    const second = trade();
+    const second = trade(COUNTED_RETRIES_ENV);
 
     await expectWaitingWithoutTrading(second, /does not exist: it was deleted/, async () => {
       expect(existsSync(path), 'a new database file was created').toBe(false);

@@ -3,8 +3,9 @@
  * directories (each process its own cwd, so the trading process's latch lives in its own
  * var/trading-latch.json), the environment of a trading process that trades every half second, the
  * event lines it printed, and the proof of an absence — a restarted trading process that says on its
- * own stderr that it is waiting ("not trading: …"), stays alive for a window of several cycle
- * lengths, and prints neither a cycle nor an order in it. Every process is ended by its own pid.
+ * own stderr that it is waiting ("not trading: …"), stays alive while it retries the store several
+ * times (counted from its own debug lines, not on the test's clock), and prints neither a cycle nor
+ * an order meanwhile. Every process is ended by its own pid.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +18,17 @@ import { PERMISSIVE_ENV } from '../support/trading.js';
 /** CYCLE_SECONDS of every trading process here. */
 export const CYCLE_MS = 500;
 
-/** How long a waiting process is watched: 8 cycle lengths (the attach loop retries every second). */
-export const QUIET_WINDOW_MS = 8 * CYCLE_MS;
+/**
+ * How often a trading process waiting for its store retries it here: the test-only knob
+ * TCS_TEST_STORE_RETRY_MS (src/runtime/trading/trading-process.ts; 1 s in production).
+ */
+export const STORE_RETRY_MS = 100;
+
+/** A waiting process is watched over this many of its own retries of the store. */
+export const QUIET_RETRIES = 8;
+
+/** The extra environment of a process whose store retries a test counts (one debug line each). */
+export const COUNTED_RETRIES_ENV = { LOG_LEVEL: 'debug' };
 
 /**
  * Bound on a process starting, and on an API answer: these files assert what happens, not how fast
@@ -59,6 +69,7 @@ export function traderEnv(storeUrl: string, extra: Record<string, string> = {}):
     STORE_URL: storeUrl,
     LOG_LEVEL: 'info',
     HEARTBEAT_MS: '200',
+    TCS_TEST_STORE_RETRY_MS: String(STORE_RETRY_MS),
     // A healthy store must not miss its deadline on a loaded 2-core machine.
     STORE_TIMEOUT_MS: '3000',
     ...extra,
@@ -76,8 +87,11 @@ export function eventLines(proc: RunningProcess): EventLine[] {
 
 /**
  * Proves that `proc` trades nothing while the store is faulted: it must first say on stderr that it
- * is not trading and why (`because`), then stay alive (not exited, not stopped) for QUIET_WINDOW_MS
- * while `stillWaiting` holds at every look, and print no cycle_start and no order_submitted.
+ * is not trading and why (`because`), then stay alive (not exited, not stopped) over QUIET_RETRIES
+ * of its own retries of the store, each still refused for that reason (its debug lines: start it
+ * with COUNTED_RETRIES_ENV), while `stillWaiting` holds at every look, and print no cycle_start and
+ * no order_submitted. The window is counted on the process's own loop, so a loaded machine
+ * lengthens it instead of shortening the proof.
  */
 export async function expectWaitingWithoutTrading(
   proc: RunningProcess,
@@ -86,18 +100,23 @@ export async function expectWaitingWithoutTrading(
 ): Promise<void> {
   // Until it says so, it must not trade either: a cycle or an order fails at once, saying what it did.
   const said = new RegExp(`not trading: [^\\n]*${because.source}`);
-  const saidBy = Date.now() + 60_000;
+  const saidBy = Date.now() + SLOW_BOUND_MS;
   while (!said.test(proc.stderr())) {
     expect(proc.stdout(), 'it traded instead of waiting').not.toMatch(TRADED);
     expect(proc.child.exitCode, proc.stderr().slice(-2000)).toBeNull();
     expect(Date.now(), `no ${said} on stderr:\n${proc.stderr().slice(-2000)}`).toBeLessThan(saidBy);
     await new Promise((r) => setTimeout(r, 50));
   }
-  const until = Date.now() + QUIET_WINDOW_MS;
-  while (Date.now() < until) {
+  const retry = new RegExp(`"msg":"still not trading: [^\\n]*${because.source}`, 'g');
+  const retries = () => (proc.stderr().match(retry) ?? []).length;
+  const from = retries();
+  const retriedBy = Date.now() + SLOW_BOUND_MS;
+  while (retries() - from < QUIET_RETRIES) {
     expect(proc.child.exitCode, proc.stderr().slice(-2000)).toBeNull();
+    expect(proc.stdout(), 'it traded instead of waiting').not.toMatch(TRADED);
     await stillWaiting();
-    await new Promise((r) => setTimeout(r, 250));
+    expect(Date.now(), `fewer than ${QUIET_RETRIES} retries:\n${proc.stderr().slice(-2000)}`).toBeLessThan(retriedBy);
+    await new Promise((r) => setTimeout(r, 50));
   }
   expect(proc.child.exitCode, proc.stderr().slice(-2000)).toBeNull();
   expect(processState(proc.child.pid!)).not.toBe('T'); // alive and running, not frozen

@@ -38,7 +38,9 @@ describe.each(STORE_KINDS)('twenty trading processes started at once on %s', (ki
 
   it('exactly one trades, nineteen exit 1 on the lease; the audit trail and the account agree', async () => {
     t = await openTestStore(kind);
-    const env = traderEnv(t.url, { CONTROL_PLANE_TIMEOUT: '0' });
+    // Cycles of 0.2 s: the winner's first passive order fills about a dozen cycles in (the synthetic
+    // market moves once a cycle), so the test waits for those cycles, not for seconds of them.
+    const env = traderEnv(t.url, { CONTROL_PLANE_TIMEOUT: '0', CYCLE_SECONDS: '0.2' });
     const cwds = Array.from({ length: TRADERS }, (_, i) => dirs.dir(`trader${i}`));
     for (const cwd of cwds) procs.push(startTcs(['trade'], env, cwd));
 

@@ -162,16 +162,19 @@ describe('the machines publisher on the real actor system', () => {
     const closed = await t.openAnother();
     await closed.close(); // a real store whose every command now fails
     let down = true;
+    let refused = 0;
     const kv: KeyValueStore = {
       get: (key) => t!.store.kv.get(key),
-      set: (key, value) => (down ? closed.kv.set(key, value) : t!.store.kv.set(key, value)),
+      set: (key, value) => (down ? (refused++, closed.kv.set(key, value)) : t!.store.kv.set(key, value)),
       delete: (key) => t!.store.kv.delete(key),
     };
     const logged: Array<{ level: number; msg: string }> = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
-    publisher = startMachinesPublisher({ actor: t.system.actor, kv, clock: t.clock, log, intervalMs: 5 });
+    // Retried every 20 ms here (1 s by default), so three tries come without a wait of seconds.
+    const deps = { actor: t.system.actor, kv, clock: t.clock, log, intervalMs: 5, retryMs: 20 };
+    publisher = startMachinesPublisher(deps);
     await t.advance(CYCLE); // trading goes on while nothing can be published
-    await new Promise((resolve) => setTimeout(resolve, 2_300)); // three tries, a second apart
+    await vi.waitFor(() => expect(refused).toBeGreaterThanOrEqual(3)); // three tries, all refused
     expect(logged.filter((l) => l.msg.startsWith('machine states'))).toEqual([
       expect.objectContaining({ level: 40, msg: expect.stringContaining('publishing failed') }),
     ]);

@@ -14,7 +14,8 @@ import type { TradingSystem, TradingSystemDeps } from '../../src/runtime/trading
 import { openTestStore } from './stores.js';
 import type { StoreKind, TestStore } from './stores.js';
 
-export const ALWAYS_LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
+/** A .js strategy: processes started with it load no tsx (see the fixture's comment). */
+export const ALWAYS_LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.js', import.meta.url));
 export const START = Date.UTC(2026, 0, 5, 12, 0, 0);
 
 export interface TestTrading extends TestStore {

@@ -38,9 +38,11 @@ const MAX_PENDING = 500;
 /** A slow inspector gets nothing more beyond this many unsent bytes, rather than growing memory. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const TERMINAL = new Set(['done', 'error', 'stopped']);
+/** How often a missing inspector is tried again, unless `retryMs` says otherwise. */
+export const INSPECTOR_RETRY_MS = 5_000;
 
 export function connectInspector(options: InspectorLinkOptions): InspectorLink {
-  const retryMs = options.retryMs ?? 5_000;
+  const retryMs = options.retryMs ?? INSPECTOR_RETRY_MS;
   const secrets = options.secrets.filter((s) => s.length >= 8);
   const registrations = new Map<string, string>(); // sessionId → frame
   let pending: string[] = [];

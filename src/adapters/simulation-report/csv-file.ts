@@ -21,6 +21,8 @@ export class CsvFile {
   constructor(
     readonly path: string,
     private readonly columns: readonly string[],
+    /** Rows per write (BATCH_ROWS by default). */
+    private readonly batchRows = BATCH_ROWS,
   ) {
     this.fd = openSync(path, 'w');
     writeSync(this.fd, `${columns.join(',')}\n`);
@@ -34,7 +36,7 @@ export class CsvFile {
     let line = field(values[0]!);
     for (let i = 1; i < values.length; i++) line += `,${field(values[i]!)}`;
     this.pending.push(`${line}\n`);
-    if (this.pending.length >= BATCH_ROWS) this.flush();
+    if (this.pending.length >= this.batchRows) this.flush();
   }
 
   /**
@@ -49,7 +51,7 @@ export class CsvFile {
     let line = isoTs;
     for (const n of numbers) line += `,${n}`;
     this.pending.push(`${line}\n`);
-    if (this.pending.length >= BATCH_ROWS) this.flush();
+    if (this.pending.length >= this.batchRows) this.flush();
   }
 
   flush(): void {

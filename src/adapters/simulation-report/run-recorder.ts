@@ -40,6 +40,8 @@ export interface RunRecorderOptions extends TrackerOptions {
   title?: string;
   /** Run settings shown in the report (seed, data, strategies…). */
   settings?: Record<string, string>;
+  /** Rows per write of the CSV files (CsvFile's default otherwise). */
+  csvBatchRows?: number;
 }
 
 export interface RunFiles {
@@ -67,8 +69,8 @@ export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
     equity: join(options.dir, 'equity.csv'),
   };
   const tracker = createPerformanceTracker(options);
-  const trades = new CsvFile(files.trades, TRADE_COLUMNS);
-  const equity = new CsvFile(files.equity, EQUITY_COLUMNS);
+  const trades = new CsvFile(files.trades, TRADE_COLUMNS, options.csvBatchRows);
+  const equity = new CsvFile(files.equity, EQUITY_COLUMNS, options.csvBatchRows);
   let finished = false;
 
   return {

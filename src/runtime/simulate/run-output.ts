@@ -21,6 +21,8 @@ export interface RunDescription {
   market: string;
   strategies: readonly string[];
   cycles: number;
+  /** Rows per write of the CSV files (the recorder's default otherwise). */
+  csvBatchRows?: number;
 }
 
 export function createRunOutput(out: string, config: TradingConfig, run: RunDescription): RunOutput {
@@ -32,6 +34,7 @@ export function createRunOutput(out: string, config: TradingConfig, run: RunDesc
     symbols,
     strategies: run.strategies,
     title: `Simulation: ${run.strategies.join(', ')} on ${symbols.join(', ')}`,
+    ...(run.csvBatchRows === undefined ? {} : { csvBatchRows: run.csvBatchRows }),
     settings: {
       market: run.market,
       strategies: run.strategies.join(', '),

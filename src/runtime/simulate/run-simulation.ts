@@ -16,6 +16,7 @@ import type { EventLine } from '../../domain/event-lines.js';
 import type { MarketView } from '../../domain/market.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import { loadStrategies } from '../../strategies/registry.js';
+import { readInt } from '../config.js';
 import { createTradingSystem } from '../trading/trading-system.js';
 import { createProgressBar } from './progress-bar.js';
 import { createRunObserver } from './run-observer.js';
@@ -27,6 +28,13 @@ import type { SimulateOptions } from './simulate-options.js';
 
 /** Commit the run's store this often (cycles): bounded loss on a crash, few commits. */
 const COMMIT_EVERY = 2_000;
+
+/**
+ * Test-only (not in .env.example): commit the store and write the CSV files every N cycles (rows),
+ * so the tests that watch a run's files or kill it mid-transaction need dozens or hundreds of
+ * cycles instead of thousands of simulated cycles of CPU.
+ */
+const TEST_FLUSH_ENV = 'TCS_TEST_SIM_FLUSH_EVERY';
 
 export interface SimulationResult {
   exitCode: 0 | 130;
@@ -91,7 +99,14 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
 
   const seen = { last: null as MarketView | null };
   const strategies = (await loadStrategies(config.strategies, config.strategyParams)).map((s) => s.name);
-  const output = createRunOutput(options.out, config, { start, market: market.description, strategies, cycles: total });
+  const flushEvery = env[TEST_FLUSH_ENV]?.trim() ? readInt(env, TEST_FLUSH_ENV, COMMIT_EVERY, 1, 1_000_000) : null;
+  const output = createRunOutput(options.out, config, {
+    start,
+    market: market.description,
+    strategies,
+    cycles: total,
+    ...(flushEvery === null ? {} : { csvBatchRows: flushEvery }),
+  });
   const observer = createRunObserver(output.sink);
   const system = await createTradingSystem({
     config,
@@ -105,7 +120,7 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
     venuePersistence: 'process',
     feed: watched(market.feed, seen),
   });
-  return { config, total, runStore, clock, seen, output, observer, system };
+  return { config, total, runStore, clock, seen, output, observer, system, commitEvery: flushEvery ?? COMMIT_EVERY };
 }
 
 interface LoopOutcome {
@@ -130,7 +145,7 @@ async function driveCycles(run: OpenRun, quiet: boolean, afterCycle?: CycleHook)
       const { lastCycle } = system.actor.getSnapshot().context;
       run.observer.cycleEnded(lastCycle, await system.venue.account(), run.seen.last, clock.now());
       const done = (outcome.done += 1);
-      if (done % COMMIT_EVERY === 0) run.runStore.commit();
+      if (done % run.commitEvery === 0) run.runStore.commit();
       progress?.update(done, clock.now());
       afterCycle?.(done);
       // A cycle settles in microtasks alone: without a turn of the event loop now and then, the

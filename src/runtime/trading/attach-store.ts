@@ -73,6 +73,9 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
           { latch: latch.path, remembered },
           `not trading: ${problem}. Waiting for the store (retrying every ${options.retryMs} ms)`,
         );
+      } else {
+        // Said once above; each further refusal only at debug, where a test counts them.
+        options.log.debug(`still not trading: ${problem}`);
       }
       await new Promise((resolve) => setTimeout(resolve, options.retryMs));
     }

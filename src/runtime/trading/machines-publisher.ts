@@ -31,6 +31,8 @@ export interface MachinesPublisherDeps {
   clock: Clock;
   log: Logger;
   intervalMs?: number;
+  /** After a failed write, ms (RETRY_MS by default). */
+  retryMs?: number;
   timers?: Timers;
 }
 
@@ -50,7 +52,7 @@ export function startMachinesPublisher(deps: MachinesPublisherDeps): MachinesPub
   let written = '';
   const coalescer = createCoalescer({
     intervalMs: deps.intervalMs ?? PUBLISH_INTERVAL_MS,
-    retryMs: RETRY_MS,
+    retryMs: deps.retryMs ?? RETRY_MS,
     timers: deps.timers,
     async run() {
       const doc = snapshotDocument();

@@ -6,6 +6,7 @@
  * --reset-kill it ends a kill first (audited); started on a killed store it says so on stderr.
  */
 import { systemClock } from '../../ports/clock.js';
+import { readInt } from '../config.js';
 import { createLogger } from '../logger.js';
 import { exitCleanlyOnSignals } from '../shutdown.js';
 import { createStdoutEventLines } from '../../adapters/event-lines/stdout-event-lines.js';
@@ -26,6 +27,13 @@ export interface TradingProcessOptions {
 
 const say = (message: string) => process.stderr.write(`tcs: ${message}\n`);
 
+/**
+ * Test-only: how often a process waiting for its store retries it (1 s otherwise). The fault tests
+ * set 100 ms and count the retries, instead of watching a waiting process for seconds of wall time.
+ * Not an operator setting, so not in .env.example.
+ */
+const TEST_STORE_RETRY_ENV = 'TCS_TEST_STORE_RETRY_MS';
+
 export async function runTradingProcess(env: NodeJS.ProcessEnv, options: TradingProcessOptions): Promise<void> {
   const config = readTradingConfig(env); // ConfigError → exit 2 with the message
   await assertStrategiesLoad(config);
@@ -35,7 +43,7 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: Trading
     storeTimeoutMs: config.storeTimeoutMs,
     latchPath: config.safety.latchPath,
     log,
-    retryMs: 1_000,
+    retryMs: readInt(env, TEST_STORE_RETRY_ENV, 1_000, 10, 60_000),
     now: () => systemClock.now(),
   });
   if (options.resetKill) {
@@ -86,12 +94,14 @@ function closeAnd(store: { close(): Promise<void> }) {
  * of every frame.
  */
 async function startInspector(log: ReturnType<typeof createLogger>, config: TradingConfig, env: NodeJS.ProcessEnv) {
-  const { connectInspector } = await import('../../adapters/inspector/websocket-inspector.js');
+  const { connectInspector, INSPECTOR_RETRY_MS } = await import('../../adapters/inspector/websocket-inspector.js');
   log.info({ url: config.inspectUrl }, 'Stately inspector: actor events are sent over WebSocket');
   return connectInspector({
     url: config.inspectUrl,
     secrets: [config.hmacSecret, env.SERVICE_API_KEY?.trim() ?? ''],
     warn: say,
     info: (message) => log.info({ url: config.inspectUrl }, message),
+    // Test-only (not in .env.example): the e2e test retries every 100 ms instead of waiting out 5 s.
+    retryMs: readInt(env, 'TCS_TEST_INSPECT_RETRY_MS', INSPECTOR_RETRY_MS, 10, 60_000),
   });
 }

@@ -3,6 +3,7 @@
  * after the actors started still gets every live actor's registration and the recent events; nothing
  * answering is said once however many retries fail; a secret in a snapshot is redacted and reported.
  */
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup } from 'xstate';
 import { WebSocketServer } from 'ws';
@@ -57,12 +58,17 @@ describe('connectInspector', () => {
 
   it('an inspector that comes up late sees the actor registered before it, and the events since; one warning', async () => {
     const port = await closedPort();
+    // No inspector there, only a listener that hangs up at once: it counts the link's tries.
+    const tries = { count: 0 };
+    const hangUp = createServer((socket) => (tries.count++, socket.destroy()));
+    await new Promise<void>((resolve) => hangUp.listen(port, '127.0.0.1', resolve));
     const { link: l, warnings } = link(port);
     const actor = createActor(counter, { inspect: l.inspect }).start();
     cleanups.push(() => actor.stop());
-    // More events than the package's adapter keeps (200) while nothing listens, over several retries.
+    // More events than the package's adapter keeps (200) while no inspector answers, over five tries.
     for (let i = 0; i < 300; i++) actor.send({ type: 'bump' });
-    await new Promise((r) => setTimeout(r, 300));
+    await vi.waitFor(() => expect(tries.count).toBeGreaterThanOrEqual(5), { timeout: 5_000 });
+    await new Promise<void>((resolve) => hangUp.close(() => resolve()));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
       new RegExp(`no Stately inspector at ws://127.0.0.1:${port} .*trading goes on without the inspector`),

@@ -42,8 +42,11 @@ export interface FakeExchange {
   rateLimit(count: number, retryAfterSeconds?: number): void;
   /** Answer every request to this path (e.g. /fapi/v1/premiumIndex) with a 400 until called with null. */
   fail(pathname: string | null): void;
-  /** The next request to this path for this symbol is answered `ms` late (the answer is made on arrival). */
-  delayNext(pathname: string, symbol: string, ms: number): void;
+  /**
+   * The next request to this path for this symbol is answered only when the returned function is
+   * called (the answer is made on arrival): a reply that arrives as late as the test decides.
+   */
+  holdNext(pathname: string, symbol: string): () => void;
   /** Accept requests but never answer them, until resume(). */
   hang(): void;
   resume(): void;
@@ -74,8 +77,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   let retryAfter = 1;
   let silent = false;
   let failing: string | null = null;
-  let delay: { pathname: string; symbol: string; ms: number } | null = null;
-  const timers = new Set<NodeJS.Timeout>();
+  let hold: { pathname: string; symbol: string; held: Array<() => void> } | null = null;
   const hung = new Set<ServerResponse>();
 
   const server = createServer((req, res) => {
@@ -101,17 +103,16 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
       return;
     }
     const url = new URL(req.url ?? '/', 'http://fake');
-    if (delay && url.pathname === delay.pathname && url.searchParams.get('symbol') === delay.symbol) {
-      const ms = delay.ms;
-      delay = null;
+    if (hold && url.pathname === hold.pathname && url.searchParams.get('symbol') === hold.symbol) {
+      const held = hold.held;
+      hold = null;
       const late = lateResponse(res);
       try {
         route(req, late);
       } catch (err) {
         reply(late, 400, { code: -1100, msg: (err as Error).message });
       }
-      const timer = setTimeout(() => (timers.delete(timer), late.send()), ms);
-      timers.add(timer);
+      held.push(() => late.send());
       return;
     }
     try {
@@ -159,8 +160,12 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     fail(pathname) {
       failing = pathname;
     },
-    delayNext(pathname, symbol, ms) {
-      delay = { pathname, symbol, ms };
+    holdNext(pathname, symbol) {
+      const held: Array<() => void> = [];
+      hold = { pathname, symbol, held };
+      return () => {
+        for (const send of held.splice(0)) send();
+      };
     },
     hang() {
       silent = true;
@@ -169,7 +174,6 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
       silent = false;
     },
     async stop() {
-      for (const timer of timers) clearTimeout(timer);
       for (const res of hung) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

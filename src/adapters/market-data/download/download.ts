@@ -49,6 +49,8 @@ export interface DownloadOptions {
   out: string;
   /** LIVE_EXCHANGE_URL: another origin for the exchange's REST API (tests, proxies). */
   baseUrl?: string;
+  /** ccxt's throttle interval, ms (the exchange's own by default; tests against the fake set 1). */
+  rateLimitMs?: number;
   progress: Progress;
 }
 
@@ -77,6 +79,7 @@ export async function downloadMarketData(options: DownloadOptions): Promise<Down
   const to = Math.min(Math.floor(options.to / step), Math.floor(Date.now() / step)) * step;
   const { exchange, errors } = await openExchange(options.exchange, {
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.rateLimitMs === undefined ? {} : { rateLimitMs: options.rateLimitMs }),
     timeoutMs: 30_000,
   });
   await request({ exchange, errors }, () => exchange.loadMarkets());

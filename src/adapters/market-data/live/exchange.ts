@@ -13,6 +13,11 @@ export interface ExchangeOptions {
   baseUrl?: string;
   /** ccxt's per-request timeout, ms. */
   timeoutMs?: number;
+  /**
+   * ccxt's throttle interval per unit of request weight, ms; the exchange's published rate by
+   * default. The tests against the local fake exchange (no rate to respect) set 1.
+   */
+  rateLimitMs?: number;
 }
 
 /** The ccxt error classes the feed and the downloader judge errors by (loaded with ccxt). */
@@ -38,6 +43,7 @@ export async function openExchange(id: string, options: ExchangeOptions = {}): P
     // ccxt's own throttle keeps us within the exchange's published request rate.
     enableRateLimit: true,
     timeout: options.timeoutMs ?? 10_000,
+    ...(options.rateLimitMs === undefined ? {} : { rateLimit: options.rateLimitMs }),
   });
   if (options.baseUrl) pointExchangeAt(exchange, options.baseUrl);
   return { exchange, errors: ccxt as unknown as CcxtErrors };

@@ -12,6 +12,7 @@
  * closes still have a price. `next()` always returns within its budget: hung requests are left to
  * ccxt's own timeout and the cycle goes on without them. Nothing here throws after start-up.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Exchange, OrderBook, OHLCV } from 'ccxt';
 import type { BookLevel, Instrument, InstrumentKind, MarketSnapshot, MarketView } from '../../../domain/market.js';
 import type { MarketFeed } from '../../../ports/market-feed.js';
@@ -30,6 +31,8 @@ export interface LiveFeedOptions {
   symbols: readonly { symbol: string; kind?: InstrumentKind }[];
   /** LIVE_EXCHANGE_URL: another origin for the exchange's REST API (tests, proxies). */
   baseUrl?: string;
+  /** ccxt's throttle interval, ms (the exchange's own by default; tests against the fake set 1). */
+  rateLimitMs?: number;
   /** Longest one `next()` may take, ms (default 5 000). */
   budgetMs?: number;
   /** ccxt's per-request timeout, ms (default half the budget, so a retry still fits in a cycle). */
@@ -42,11 +45,25 @@ export interface LiveFeedOptions {
   bookLevels?: number;
   /** How often current funding is refreshed, ms (default 60 000). */
   fundingRefreshMs?: number;
-  /** Receive time (epoch ms) stamped on snapshots; the process clock by default. Budgets run on real time. */
+  /** Receive time (epoch ms) stamped on snapshots; the process clock by default. Budgets run on `elapsed`. */
   now?: () => number;
+  /** The time budgets, Retry-After and retry waits run on: real time unless a test steps it. */
+  elapsed?: ElapsedTime;
   random?: () => number;
   log?: FeedLog;
 }
+
+/** Elapsed time as the feed measures and waits it (real time by default). */
+export interface ElapsedTime {
+  now(): number;
+  /** Resolves after `ms`, or at once when `signal` aborts (the feed closed); never rejects. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+const REAL_TIME: ElapsedTime = {
+  now: Date.now,
+  sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => {}),
+};
 
 export interface LiveFeed extends MarketFeed {
   /** ccxt's symbol for each system symbol, e.g. BTCUSDT → BTC/USDT:USDT. */
@@ -79,6 +96,7 @@ const BINANCE_BOOK_LIMITS = [5, 10, 20, 50, 100, 500, 1000];
 
 export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed> {
   const now = options.now ?? Date.now;
+  const elapsed = options.elapsed ?? REAL_TIME;
   const budgetMs = options.budgetMs ?? 5_000;
   const historyLength = options.historyLength ?? 60;
   const bookLevels = options.bookLevels ?? 10;
@@ -86,6 +104,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   const log: FeedLog = options.log ?? (() => {});
   const { exchange, errors } = await openExchange(options.exchangeId, {
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.rateLimitMs === undefined ? {} : { rateLimitMs: options.rateLimitMs }),
     // One request never takes the whole cycle budget, so a retry still fits.
     timeoutMs: options.requestTimeoutMs ?? Math.max(250, Math.round(budgetMs / 2)),
   });
@@ -93,15 +112,10 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   // A Retry-After outlives the cycle that got it: until it passes no request is sent at all (the
   // last snapshots are served with their old stamps), or every cycle would knock again and extend the ban.
   const rateLimit = { blockedUntil: 0 };
-  // Closing wakes every retry's wait, and withRetry then stops instead of asking again.
+  // Closing wakes every retry's wait (and clears its timer), and withRetry then stops instead of asking again.
   let closed = false;
-  const wakers = new Set<() => void>();
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const wake = () => (clearTimeout(timer), wakers.delete(wake), resolve());
-      const timer = setTimeout(wake, ms);
-      wakers.add(wake);
-    });
+  const closing = new AbortController();
+  const sleep = (ms: number) => elapsed.sleep(ms, closing.signal);
   // A request already queued in ccxt's own throttle when the feed closes must not go out either:
   // the HTTP call behind the throttle refuses once closed (an error no retry repeats).
   const send = exchange.fetch.bind(exchange);
@@ -109,12 +123,13 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     closed ? Promise.reject(new Error('market feed closed: request not sent')) : send(...args);
   const hooks = {
     ...retryHooks(exchange, errors, log, options.random, (ms) => {
-      rateLimit.blockedUntil = Math.max(rateLimit.blockedUntil, Date.now() + ms);
+      rateLimit.blockedUntil = Math.max(rateLimit.blockedUntil, elapsed.now() + ms);
     }),
     aborted: () => closed,
     sleep,
+    now: elapsed.now,
   };
-  const startupDeadline = Date.now() + (options.startupMs ?? 30_000);
+  const startupDeadline = elapsed.now() + (options.startupMs ?? 30_000);
 
   const where = options.baseUrl ? ` at ${options.baseUrl}` : '';
   try {
@@ -202,7 +217,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
 
   const fetchAll = async (deadline: number): Promise<void> => {
     if (closed) return;
-    if (Date.now() < rateLimit.blockedUntil) {
+    if (elapsed.now() < rateLimit.blockedUntil) {
       log('debug', 'rate limited: no market data requests until Retry-After passes', {
         until: new Date(rateLimit.blockedUntil).toISOString(),
       });
@@ -210,7 +225,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     }
     const work = Promise.all([...states.values()].map((s) => refresh(s, deadline)));
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - elapsed.now()))));
     await Promise.race([work, late]);
     clearTimeout(timer);
   };
@@ -220,25 +235,25 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
   const unready = () =>
     [...states.values()].filter((s) => s.snapshot === null || (s.instrument.kind === 'perp' && s.funding === null));
   while (unready().length > 0) {
-    if (Date.now() >= startupDeadline) {
+    if (elapsed.now() >= startupDeadline) {
       const missing = unready().map((s) => s.instrument.symbol);
       throw new Error(`no market data from ${options.exchangeId}${where} for ${missing.join(', ')}`);
     }
-    await fetchAll(Math.min(startupDeadline, Date.now() + budgetMs));
+    await fetchAll(Math.min(startupDeadline, elapsed.now() + budgetMs));
   }
 
   return {
     instruments: [...states.values()].map((s) => ({ ...s.instrument })),
     ccxtSymbols: new Map([...states.values()].map((s) => [s.instrument.symbol, s.ccxtSymbol])),
     async next(): Promise<MarketView> {
-      await fetchAll(Date.now() + budgetMs);
+      await fetchAll(elapsed.now() + budgetMs);
       const view = new Map<string, MarketSnapshot>();
       for (const [symbol, state] of states) if (state.snapshot) view.set(symbol, withFunding(state, fundingRefreshMs));
       return view;
     },
     async close() {
       closed = true;
-      for (const wake of [...wakers]) wake();
+      closing.abort();
       await exchange.close();
     },
   };

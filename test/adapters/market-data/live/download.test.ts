@@ -36,6 +36,9 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** ccxt's throttle interval here: the fake has no rate to respect (the throttle: exchange.test.ts). */
+const NO_THROTTLE = 1;
+
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tcs-download-'));
   dirs.push(dir);
@@ -51,6 +54,7 @@ const download = (out: string) =>
     to: TO,
     out,
     baseUrl: fake.url,
+    rateLimitMs: NO_THROTTLE,
     progress: quiet,
   });
 
@@ -142,6 +146,7 @@ describe('data download (fake binanceusdm)', () => {
         to: FROM + 1_000 * MINUTE,
         out,
         baseUrl: damaging.url,
+        rateLimitMs: NO_THROTTLE,
         progress: quiet,
       });
       const text = read(out, 'candles/SOLUSDT.csv');
@@ -174,6 +179,7 @@ describe('data download (fake binanceusdm)', () => {
         to: TO,
         out: full,
         baseUrl: fake.url,
+        rateLimitMs: NO_THROTTLE,
         progress: quiet,
       }),
     ).rejects.toThrow(/timeframe 1m, not 5m/);
@@ -271,7 +277,7 @@ describe('data download (fake binanceusdm)', () => {
           '--out',
           out,
         ],
-        { LIVE_EXCHANGE_URL: fake.url },
+        { LIVE_EXCHANGE_URL: fake.url, TCS_TEST_EXCHANGE_RATE_LIMIT_MS: String(NO_THROTTLE) },
       );
     } finally {
       process.stderr.write = write;

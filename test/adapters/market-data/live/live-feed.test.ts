@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLiveFeed } from '../../../../src/adapters/market-data/live/index.js';
-import type { LiveFeed } from '../../../../src/adapters/market-data/live/index.js';
+import type { ElapsedTime, LiveFeed } from '../../../../src/adapters/market-data/live/index.js';
 import { startFakeExchange } from '../../../support/fake-exchange/server.js';
 import type { FakeExchange } from '../../../support/fake-exchange/server.js';
 import {
@@ -28,18 +28,37 @@ afterEach(async () => {
   feed = undefined;
 });
 
-async function open(clock: { t: number }, budgetMs = 3_000) {
+async function open(clock: { t: number }, budgetMs = 3_000, elapsed?: ElapsedTime) {
   fake = await startFakeExchange({ seed: 7, now: () => clock.t });
   feed = await createLiveFeed({
     exchangeId: 'binanceusdm',
     symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }, { symbol: 'SOLUSDT' }],
     baseUrl: fake.url,
+    rateLimitMs: 1, // the fake has no rate to respect (ccxt's throttle is tested in exchange.test.ts)
     budgetMs,
     startupMs: 5_000,
     now: () => clock.t,
     random: () => 0.5,
+    ...(elapsed ? { elapsed } : {}),
   });
   return { fake, feed };
+}
+
+/**
+ * The feed's elapsed time (budgets, Retry-After, retry waits) under the test's hand: real time plus
+ * what the test moved it on, and waits that record their length and pass at once.
+ */
+function steppedTime() {
+  const time = {
+    offset: 0,
+    waits: [] as number[],
+    now: () => Date.now() + time.offset,
+    sleep: async (ms: number) => {
+      time.waits.push(ms);
+      time.offset += ms;
+    },
+  };
+  return time;
 }
 
 describe('live feed (binanceusdm, fake exchange)', () => {
@@ -76,34 +95,41 @@ describe('live feed (binanceusdm, fake exchange)', () => {
 
   it('waits out a burst of 429s and then serves fresh data', async () => {
     const clock = { t: T0 };
-    const { fake, feed } = await open(clock, 8_000);
+    const time = steppedTime();
+    const { fake, feed } = await open(clock, 8_000, time);
+    time.waits.length = 0;
     fake.rateLimit(4, 1);
     const before = fake.requests.length;
     clock.t = T0 + MINUTE;
     const view = await feed.next(clock.t);
     expect(view.get('BTCUSDT')!.ts).toBe(clock.t);
     expect(view.get('SOLUSDT')!.ts).toBe(clock.t);
-    // The four refused requests were asked again.
+    // The four refused requests were asked again, each after the 1 s the exchange asked for.
     expect(fake.requests.length - before).toBeGreaterThanOrEqual(4 + 4);
+    expect(time.waits).toHaveLength(4);
+    for (const wait of time.waits) expect(wait).toBeGreaterThanOrEqual(1_000);
   });
 
   it('sends no request while a Retry-After longer than the cycle budget runs, then fetches again', async () => {
     const clock = { t: T0 };
-    const { fake, feed } = await open(clock, 800);
+    const time = steppedTime();
+    const { fake, feed } = await open(clock, 800, time);
     const fresh = await feed.next(clock.t);
-    fake.rateLimit(1_000, 2);
+    fake.rateLimit(1_000, 60);
     clock.t = T0 + MINUTE;
     const first = await feed.next(clock.t);
-    const limitedAt = Date.now();
     expect(fake.rateLimited()).toBeGreaterThan(0);
     expect(first.get('BTCUSDT')!.ts).toBe(T0);
     fake.rateLimit(0);
     const asked = fake.requests.length;
-    // Well inside the 2 s the exchange asked for: nothing is sent, the old snapshot is served.
+    // Inside the 60 s the exchange asked for: nothing is sent, the old snapshot is served.
     const blocked = await feed.next(clock.t);
     expect(fake.requests.length).toBe(asked);
     expect(blocked.get('BTCUSDT')).toEqual(fresh.get('BTCUSDT'));
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, limitedAt + 2_100 - Date.now())));
+    time.offset += 30_000; // still inside it on the feed's clock
+    await feed.next(clock.t);
+    expect(fake.requests.length).toBe(asked);
+    time.offset += 30_100; // now past it
     const back = await feed.next(clock.t);
     expect(fake.requests.length).toBeGreaterThan(asked);
     expect(back.get('BTCUSDT')!.ts).toBe(clock.t);
@@ -125,10 +151,12 @@ describe('live feed (binanceusdm, fake exchange)', () => {
   it('a reply from an abandoned cycle that arrives late does not replace newer data', async () => {
     const clock = { t: T0 };
     fake = await startFakeExchange({ seed: 7, now: () => clock.t });
+    const exchange = fake;
     feed = await createLiveFeed({
       exchangeId: 'binanceusdm',
       symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }],
       baseUrl: fake.url,
+      rateLimitMs: 1, // the fake has no rate to respect (ccxt's throttle is tested in exchange.test.ts)
       budgetMs: 800,
       // Requests outlive the cycle that sent them, so a late answer still lands.
       requestTimeoutMs: 10_000,
@@ -136,22 +164,24 @@ describe('live feed (binanceusdm, fake exchange)', () => {
       now: () => clock.t,
       random: () => 0.5,
     });
-    fake.delayNext('/fapi/v1/depth', 'BTCUSDT', 1_500);
+    const release = fake.holdNext('/fapi/v1/depth', 'BTCUSDT');
     clock.t = T0 + MINUTE;
-    const abandonedAt = Date.now();
     expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(T0);
     clock.t = T0 + 2 * MINUTE;
     expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(clock.t);
-    // The abandoned cycle's book (made at T0 + 1 min) arrives now; then a cycle that gets nothing.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, abandonedAt + 2_000 - Date.now())));
-    fake.hang();
+    // The abandoned cycle's book (made at T0 + 1 min) is sent now, then a cycle that gets nothing:
+    // the late book reaches the feed (loopback) well within that cycle's 800 ms budget.
+    exchange.hang();
+    release();
     clock.t = T0 + 3 * MINUTE;
     expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(T0 + 2 * MINUTE);
   });
 
   it('sends nothing once closed, not even the retry of a request refused before', async () => {
     const clock = { t: T0 };
-    const { fake, feed } = await open(clock, 8_000);
+    // A budget longer than the test: `next()` can then only return once every request and retry of
+    // its cycle has ended, so the count taken after it is final (no wait for a retry that may come).
+    const { fake, feed } = await open(clock, 120_000);
     fake.rateLimit(1_000, 1);
     clock.t = T0 + MINUTE;
     const pending = feed.next(clock.t);
@@ -163,7 +193,6 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     fake.rateLimit(0);
     expect((await pending).get('BTCUSDT')!.ts).toBe(T0);
     await feed.next(clock.t);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(fake.requests.length).toBe(asked);
   });
 
@@ -175,6 +204,7 @@ describe('live feed (binanceusdm, fake exchange)', () => {
       exchangeId: 'binanceusdm',
       symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }],
       baseUrl: fake.url,
+      rateLimitMs: 1, // the fake has no rate to respect (ccxt's throttle is tested in exchange.test.ts)
       budgetMs: 3_000,
       startupMs: 5_000,
       now: () => clock.t,

@@ -6,8 +6,10 @@
  * and traded on without the entries and fills made after the backup. The latch remembers the audit
  * trail's head beside the epoch: a trail that ends before it is a store gone back in time, and the
  * process waits for the operator instead of trading; `tcs audit verify` run beside the latch says so.
- * The same on Redis under a running trader: `SAVE`, more trading, the server killed and restarted
- * from its snapshot: the trader halts (`store_rolled_back`) and stays halted.
+ * `tcs store adopt` accepts it on purpose (the trading process then starts killed). The same on Redis
+ * under a running trader: `SAVE`, more trading, the server killed and restarted from its snapshot:
+ * the trader halts (`store_rolled_back`) and stays halted; and an API that saw the trail move answers
+ * 503 once it comes back shorter.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,10 +20,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openRedisStore } from '../../src/adapters/redis/redis-store.js';
 import { generateKey } from '../../src/domain/keys.js';
 import type { Store } from '../../src/ports/store.js';
-import { eventually } from '../support/fault-api.js';
+import { API_HEARTBEAT_KEY } from '../../src/domain/runtime-documents.js';
+import { readDocument } from '../../src/ports/documents.js';
+import { callApi, eventually } from '../support/fault-api.js';
 import { openLiveTrading, until } from '../support/live-trading.js';
 import type { LiveTrading } from '../support/live-trading.js';
-import { exitWithin, startTcs } from '../support/processes.js';
+import { exitWithin, startApi, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { startOwnRedis } from '../support/redis-server.js';
 import type { OwnRedis } from '../support/redis-server.js';
@@ -78,6 +82,16 @@ describe('a SQLite backup restored at the same control epoch', () => {
     procs.push(verify);
     expect((await exitWithin(verify, 15_000)).code).toBe(1);
     expect(verify.stderr()).toMatch(/latch/);
+
+    // Accepted on purpose: the operator's adoption, audited; the trading process then starts killed
+    // (entries were lost, and a kill may have been among them).
+    await second.stop();
+    const adopt = startTcs(['store', 'adopt', '--reason', 'restored from the backup on purpose'], env, dir);
+    procs.push(adopt);
+    expect((await exitWithin(adopt, 15_000)).code).toBe(0);
+    const third = startTcs(['trade'], env, dir);
+    procs.push(third);
+    await third.waitFor(/"event":"control_changed","state":"killed"/, 20_000);
   }, 90_000);
 });
 
@@ -117,5 +131,51 @@ describe('a Redis restarted from an older snapshot under a running trader', () =
     await until(() => Date.now() > later, 'a while');
     expect(t.halt()).toBe('store_rolled_back');
     expect(ends()).toBe(cycles);
+  }, 60_000);
+});
+
+describe('an API whose Redis comes back from an older snapshot', () => {
+  let redis: OwnRedis | undefined;
+  let api: { proc: RunningProcess; baseUrl: string } | undefined;
+  let look: Store | undefined;
+  afterEach(async () => {
+    await api?.proc.stop();
+    await look?.close();
+    await redis?.cleanup();
+    api = look = redis = undefined;
+  }, 30_000);
+
+  it('answers 503 (rolled back) for what it has seen go back, at the same epoch', async () => {
+    redis = await startOwnRedis();
+    look = await initialised(await openRedisStore({ url: redis.url, timeoutMs: 1_000 }));
+    const key = generateKey();
+    api = await startApi({ STORE_URL: redis.url, SERVICE_API_KEY: key, API_HEARTBEAT_MS: '100', LOG_LEVEL: 'info' });
+    const { baseUrl } = api;
+    const admin = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    await admin.call('SAVE');
+    admin.disconnect();
+    // Two audited calls after the snapshot that move no epoch (a resume while running, a cancel-all):
+    // the trail moves on, the control record stays exactly as it was at the snapshot.
+    expect((await callApi(baseUrl, key, 'POST', '/control/resume', { reason: 'a' })).body).toMatchObject({
+      changed: false,
+    });
+    expect((await callApi(baseUrl, key, 'POST', '/control/cancel-all', { symbols: null })).status).toBe(200);
+    // Each API heartbeat judges the trail first: two more beats and the API has seen the new head.
+    const beat = async () => (await readDocument(look!.kv, API_HEARTBEAT_KEY))?.seq ?? 0;
+    const seen = await beat();
+    await eventually(async () => (await beat()) >= seen + 2, 'two API heartbeats', 10_000);
+    await look.close();
+    look = undefined;
+
+    await redis.kill();
+    await redis.restart(); // loads dump.rdb: the trail as it was at SAVE, the same epoch 0
+    // Unavailable while Redis restarts, then the fault: the trail it saw is gone.
+    const code = async () =>
+      (await callApi(baseUrl, key, 'GET', '/control/status').catch(() => ({ body: {} as Record<string, unknown> })))
+        .body.code;
+    await eventually(async () => (await code()) === 'TCS_STORE_FAULT', 'a 503 store fault', 10_000);
+    const status = await callApi(baseUrl, key, 'GET', '/control/status');
+    expect(status.body).toMatchObject({ code: 'TCS_STORE_FAULT' });
+    expect(String(status.body.message), String(status.body.message)).toMatch(/rolled_back.*audit trail ends at entry/);
   }, 60_000);
 });

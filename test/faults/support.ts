@@ -33,7 +33,7 @@ export const COUNTED_RETRIES_ENV = { LOG_LEVEL: 'debug' };
 /**
  * Bound on a process starting, and on an API answer: these files assert what happens, not how fast
  * (the API's own deadlines have their tests and bench/), and they share a 2-core machine with the
- * twenty traders of twenty-traders.test.ts.
+ * ten traders of traders-at-once.test.ts.
  */
 export const SLOW_BOUND_MS = 60_000;
 

@@ -114,8 +114,12 @@ export interface SubmittedReply {
 export type OrderManagerControl =
   | { type: 'oms.resume' }
   | { type: 'oms.halt' }
-  /** Killed: stop for good. The kill's cancels arrive as its command (kill_cancels), one job. */
-  | { type: 'oms.kill'; reason: string }
+  /**
+   * Killed at `epoch` (null when started killed): stop for good and cancel at once, first in line. The
+   * kill's command (kill_cancels, same key) then completes with this cancel's result: one venue call,
+   * one audit entry (the command's).
+   */
+  | { type: 'oms.kill'; reason: string; epoch: number | null }
   /** A safety halt (store or control plane lost): stop accepting and cancel every open order. */
   | { type: 'oms.safety'; reason: string }
   /**

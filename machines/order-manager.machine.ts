@@ -11,14 +11,16 @@
  * mode synchronously right before each venue call, so it sends nothing more after the mode changed,
  * and its reply says truthfully which orders did reach the venue. Nothing approved before a pause
  * or kill is submitted after it. Cancels go first in line (resting orders must not wait behind
- * submissions): a safety halt's (`oms.safety`, which halts like a pause), a kill's (its `kill_cancels`
- * command: one job, one audit entry) and any other requested one (`oms.cancel`). Cancels and a
+ * submissions): a safety halt's (`oms.safety`, which halts like a pause), a kill's (at once, and its
+ * `kill_cancels` command completes with that cancel's result: one venue call, one audit entry) and any
+ * other requested one (`oms.cancel`). Cancels and a
  * command's reduce-only submissions (deleverage, `purpose: 'command'`) run in every mode: they only
  * reduce risk.
  */
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { AnyActorRef } from 'xstate';
 import type { ApprovedOrder } from '../src/domain/orders.js';
+import { killCancelsId } from '../src/domain/commands.js';
 import type { CancelCommandRecord } from '../src/domain/commands.js';
 import type { OrderManagerControl, SubmissionOutcome, SubmissionPurpose, SubmitRequest } from './messages.js';
 
@@ -33,12 +35,17 @@ export interface CancelJob {
   symbols: readonly string[] | null;
   command: CancelCommandRecord | null;
   receipt: string | null;
+  /**
+   * Jobs with the same key are one cancel: the first reaches the venue, the later ones (the kill's
+   * command after the kill's own first-in-line cancel) complete with its result. Null for none.
+   */
+  key: string | null;
 }
 
 /** The job that carries out a cancel-all or kill-cancels command. */
 function commandCancel(command: CancelCommandRecord): CancelJob {
   const symbols = command.payload.instructions.map((i) => i.symbol);
-  return { kind: 'cancel', reason: command.type, symbols, command, receipt: null };
+  return { kind: 'cancel', reason: command.type, symbols, command, receipt: null, key: command.id };
 }
 
 export interface JobResult {
@@ -103,12 +110,23 @@ export const orderManagerMachine = setup({
     /** A halt's or a requested cancel goes first: resting orders must not wait behind anything. */
     enqueueCancelFirst: assign({
       queue: ({ context, event }) => {
-        const job: CancelJob | null =
+        const cancel = (reason: string, rest: Partial<CancelJob> = {}): CancelJob => ({
+          kind: 'cancel',
+          reason,
+          symbols: null,
+          command: null,
+          receipt: null,
+          key: null,
+          ...rest,
+        });
+        const job =
           event.type === 'oms.safety'
-            ? { kind: 'cancel', reason: `halt: ${event.reason}`, symbols: null, command: null, receipt: null }
+            ? cancel(`halt: ${event.reason}`)
             : event.type === 'oms.cancel'
-              ? { kind: 'cancel', reason: event.reason, symbols: event.symbols, command: null, receipt: event.receipt }
-              : null;
+              ? cancel(event.reason, { symbols: event.symbols, receipt: event.receipt })
+              : event.type === 'oms.kill' && event.epoch !== null
+                ? cancel(`kill: ${event.reason}`, { key: killCancelsId(event.epoch) })
+                : null;
         return job === null ? context.queue : [job, ...context.queue];
       },
     }),
@@ -154,7 +172,10 @@ export const orderManagerMachine = setup({
           on: {
             'oms.resume': 'accepting',
             'oms.safety': { actions: 'enqueueCancelFirst' },
-            'oms.kill': { target: 'stopped', actions: { type: 'refuseQueuedSubmits', params: { mode: 'stopped' } } },
+            'oms.kill': {
+              target: 'stopped',
+              actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelFirst'],
+            },
             'oms.submit': [
               { guard: 'forCommand', actions: 'enqueueSubmit' },
               { actions: { type: 'refuseSubmitNow', params: { mode: 'halted' } } },
@@ -168,12 +189,16 @@ export const orderManagerMachine = setup({
               target: 'halted',
               actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'halted' } }, 'enqueueCancelFirst'],
             },
-            'oms.kill': { target: 'stopped', actions: { type: 'refuseQueuedSubmits', params: { mode: 'stopped' } } },
+            'oms.kill': {
+              target: 'stopped',
+              actions: [{ type: 'refuseQueuedSubmits', params: { mode: 'stopped' } }, 'enqueueCancelFirst'],
+            },
             'oms.submit': { actions: 'enqueueSubmit' },
           },
         },
         stopped: {
           on: {
+            'oms.kill': { actions: 'enqueueCancelFirst' },
             'oms.safety': { actions: 'enqueueCancelFirst' },
             'oms.submit': [
               { guard: 'forCommand', actions: 'enqueueSubmit' },

@@ -159,7 +159,12 @@ export const tradingMachine = setup({
     omsHalt: sendTo(({ system }) => omsOf(system), { type: 'oms.halt' }),
     omsKill: sendTo(
       ({ system }) => omsOf(system),
-      ({ event }) => ({ type: 'oms.kill', reason: 'reason' in event ? event.reason : 'killed' }),
+      ({ event }) => ({
+        type: 'oms.kill',
+        reason: 'reason' in event ? event.reason : 'killed',
+        // Started killed: the kill's cancels ran before; `started killed` cancels what may rest.
+        epoch: event.type === 'control.kill' ? event.epoch : null,
+      }),
     ),
     omsCancel: sendTo(
       ({ system }) => omsOf(system),

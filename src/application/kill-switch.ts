@@ -6,6 +6,7 @@
  * that loses races for the record takes priority over other control writers (kill-priority.ts).
  */
 import type { ControlActor, ControlApplyResult } from '../domain/control.js';
+import { killCancelsId } from '../domain/commands.js';
 import { cancelInstructionsFor } from '../domain/instructions.js';
 import type { CancelInstruction } from '../domain/instructions.js';
 import type { Instrument } from '../domain/market.js';
@@ -47,7 +48,7 @@ export async function queueKillCancels(
   who: ControlActor,
 ): Promise<void> {
   await commands.enqueue({
-    id: `kill-cancels-epoch-${epoch}`,
+    id: killCancelsId(epoch),
     type: 'kill_cancels',
     payload: { instructions: cancelInstructionsFor(instruments), reason, actor: who.actor },
     enqueued_at: who.at,

@@ -7,7 +7,8 @@
  * reached the venue. Cancels, whoever asked for them (a cancel-all or kill-cancels command, a safety
  * halt, the drawdown breaker, a halt's end), are carried out the same way: an event line, and one
  * audit entry — the command's completion for a command, `orders_cancelled` otherwise — then the
- * waiter named by the job's receipt, if any, is told. Deleverage never comes here as a command: its
+ * waiter named by the job's receipt, if any, is told. A kill cancels at once (first in line) and its
+ * command, keyed the same, completes with that result: one venue call, one audit entry. Deleverage never comes here as a command: its
  * order is prepared, judged by the risk actor and submitted like any other (machines/deleverage).
  */
 import type { Logger } from 'pino';
@@ -23,6 +24,9 @@ import type { CancelJob, JobResult, OmsJob, OmsMode } from '../../machines/order
 import type { CompleteCommand } from './command-completion.js';
 import type { JobReceipts } from './job-receipts.js';
 import type { OrderGate } from './order-gate.js';
+
+/** Keyed cancels remembered (a kill's cancel until its command completes with it). */
+const MAX_KEYS_REMEMBERED = 16;
 
 export interface OrderExecutionDeps {
   venue: Venue;
@@ -93,17 +97,34 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
     return { outcomes };
   };
 
+  // Cancels already made, by key (the kill's, made at once, then its command): bounded, the newest kept.
+  const madeByKey = new Map<string, VenueOrder[]>();
+  const remember = (key: string, cancelled: VenueOrder[]) => {
+    madeByKey.set(key, cancelled);
+    if (madeByKey.size > MAX_KEYS_REMEMBERED) madeByKey.delete(madeByKey.keys().next().value!);
+  };
+
+  /** The venue call of a cancel, once per key: a later job with the same key gets the first's result. */
+  const cancelAtVenue = async (job: CancelJob): Promise<VenueOrder[]> => {
+    const made = job.key === null ? undefined : madeByKey.get(job.key);
+    if (made) return made;
+    const cancelled = await deps.venue.cancelAll(job.symbols ?? undefined);
+    deps.events.emit(eventLine.ordersCancelled(job.reason, job.symbols ? [...job.symbols] : undefined, cancelled));
+    if (job.key !== null) remember(job.key, cancelled);
+    return cancelled;
+  };
+
   const cancel = async (job: CancelJob): Promise<JobResult> => {
     const { command } = job;
     try {
-      const cancelled = await deps.venue.cancelAll(job.symbols ?? undefined);
-      deps.events.emit(eventLine.ordersCancelled(job.reason, job.symbols ? [...job.symbols] : undefined, cancelled));
+      const cancelled = await cancelAtVenue(job);
       const result = {
         status: 'done',
         cancelled: cancelled.map((o) => ({ client_order_id: o.clientOrderId, symbol: o.symbol })),
       };
       if (command) await deps.completeCommand(command, result);
-      else
+      // A keyed cancel without its command (the kill's, made at once) is audited by the command.
+      else if (job.key === null)
         await deps.store.events.append({
           kind: 'orders_cancelled',
           at: new Date(deps.clock.now()).toISOString(),

@@ -89,6 +89,9 @@ export interface CommandState {
 /** A stored command that decoded: one of the commands this release runs. */
 export type CommandRecord = Command & CommandState;
 
+/** The id of the kill's cancel command: one per kill, so every caller queues the same one. */
+export const killCancelsId = (epoch: number): string => `kill-cancels-epoch-${epoch}`;
+
 /** The commands the order manager carries out as cancels (deleverage goes through risk instead). */
 export type CancelCommandRecord = Extract<CommandRecord, { type: 'cancel_all' | 'kill_cancels' }>;
 

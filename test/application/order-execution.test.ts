@@ -195,7 +195,7 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     const { id, done } = receipts.open();
     const before = await t.store.events.count();
     await execute(
-      { kind: 'cancel', reason: 'drawdown_breach', symbols: ['BTCUSDT'], command: null, receipt: id },
+      { kind: 'cancel', reason: 'drawdown_breach', symbols: ['BTCUSDT'], command: null, receipt: id, key: null },
       { signal: new AbortController().signal, mode: () => omsMode },
     );
     expect((await done).map((o) => o.symbol)).toEqual(['BTCUSDT', 'BTCUSDT']);
@@ -220,12 +220,49 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     const [claimed] = await t.store.commands.claim('t', { max: 1, leaseMs: 30_000, now: NOW });
     const before = await t.store.events.count();
     await execute(
-      { kind: 'cancel', reason: 'kill_cancels', symbols: ['BTCUSDT'], command: claimed as never, receipt: null },
+      {
+        kind: 'cancel',
+        reason: 'kill_cancels',
+        symbols: ['BTCUSDT'],
+        command: claimed as never,
+        receipt: null,
+        key: command.id,
+      },
       { signal: new AbortController().signal, mode: () => omsMode },
     );
     const entries = (await t.store.events.query({ limit: 10 })).filter((e) => e.seq > before);
     expect(entries.map((e) => e.kind)).toEqual(['command_executed']);
     expect(await t.store.commands.get(command.id)).toMatchObject({ status: 'done', result: { status: 'done' } });
     expect(await venue.openOrders()).toHaveLength(0);
+  });
+
+  it("a kill's cancel made at once and then its command are one venue call and one audit entry, the command's", async () => {
+    await setup();
+    await submit([approve(order()), approve(order())]);
+    const context = { signal: new AbortController().signal, mode: () => omsMode };
+    const command = {
+      id: 'kill-cancels-epoch-4',
+      type: 'kill_cancels' as const,
+      payload: killCancelsPayload(['BTCUSDT', 'ETHUSDT']),
+      enqueued_at: new Date(NOW).toISOString(),
+    };
+    await t.store.commands.enqueue(command);
+    const [claimed] = await t.store.commands.claim('t', { max: 1, leaseMs: 30_000, now: NOW });
+    const before = await t.store.events.count();
+    let venueCalls = 0;
+    const cancelAll = venue.cancelAll.bind(venue);
+    venue.cancelAll = (symbols) => (venueCalls++, cancelAll(symbols));
+    const keyed = { kind: 'cancel' as const, receipt: null, key: command.id };
+    await execute({ ...keyed, reason: 'kill: operator', symbols: null, command: null }, context);
+    await execute(
+      { ...keyed, reason: 'kill_cancels', symbols: ['BTCUSDT', 'ETHUSDT'], command: claimed as never },
+      context,
+    );
+    expect(venueCalls).toBe(1);
+    expect(lines.filter((l) => l.includes('"orders_cancelled"'))).toHaveLength(1);
+    const entries = (await t.store.events.query({ limit: 10 })).filter((e) => e.seq > before);
+    expect(entries.map((e) => e.kind)).toEqual(['command_executed']);
+    const done = await t.store.commands.get(command.id);
+    expect((done?.result as { cancelled: unknown[] }).cancelled).toHaveLength(2);
   });
 });

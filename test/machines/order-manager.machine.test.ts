@@ -1,8 +1,8 @@
 // Order manager (the safety gate, the one way out to the venue), alone, with a controllable fake
 // `executeJob`: starts halted and refuses submits at once (TRADING_PAUSED); runs submits only while
 // accepting; a halt or kill refuses every queued submit and lets the one in flight report what really
-// happened; a kill latches `stopped` (TRADING_KILLED, no resume) and its cancels are its command
-// (kill_cancels), which goes ahead of all else; a safety halt's and a requested cancel go first too;
+// happened; a kill latches `stopped` (TRADING_KILLED, no resume) and cancels at once, keyed as its
+// command (kill_cancels, which goes ahead of all else too); a safety halt's and a requested cancel go first;
 // cancel-all commands run in every mode in FIFO order; one job at a time; a failing job yields
 // SUBMIT_FAILED and the OMS keeps working.
 import { describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ function fakeExecutor() {
 function describeJob(job: OmsJob): string {
   if (job.kind === 'submit') return `submit:${job.cycle}`;
   if (job.command) return `command:${job.command.id}`;
-  return `cancel:${job.reason}`;
+  return job.key ? `cancel:${job.key}` : `cancel:${job.reason}`;
 }
 
 function command(id: string): CancelCommandRecord {
@@ -65,6 +65,9 @@ function command(id: string): CancelCommandRecord {
   };
 }
 
+/** The kill's cancel command at epoch 1, and the key of the kill's own first-in-line cancel. */
+const KILL_1 = 'kill-cancels-epoch-1';
+
 /** The kill's cancels as the queue hands them over. */
 function killCommand(id: string): CancelCommandRecord {
   return { ...command(id), type: 'kill_cancels', payload: killCancelsPayload() };
@@ -72,7 +75,7 @@ function killCommand(id: string): CancelCommandRecord {
 
 /** The job that carries out a cancel command. */
 function commandJob(c: CancelCommandRecord): OmsJob {
-  return { kind: 'cancel', reason: c.type, symbols: ['BTCUSDT'], command: c, receipt: null };
+  return { kind: 'cancel', reason: c.type, symbols: ['BTCUSDT'], command: c, receipt: null, key: c.id };
 }
 
 function submitted(clientOrderId: string): SubmissionOutcome {
@@ -228,7 +231,10 @@ describe('order manager: accepting', () => {
 describe("order manager: a command's reduce-only submission", () => {
   it.each(['halted', 'stopped'] as const)('is executed while %s, not refused', async (target) => {
     const { oms, exec, replies } = startOms();
-    if (target === 'stopped') oms.send({ type: 'oms.kill', reason: 'test' });
+    if (target === 'stopped') {
+      oms.send({ type: 'oms.kill', reason: 'test', epoch: 1 });
+      exec.calls[0]!.control.resolve({ outcomes: [] }); // the kill's cancel
+    }
     const approvals = [approval('dlv-1', { reduceOnly: true, side: 'SELL' })];
     await flush();
     submit(oms, replies, 0, approvals, 'command');
@@ -246,19 +252,22 @@ describe("order manager: a command's reduce-only submission", () => {
     submit(oms, replies, 0, [approval('dlv-2', { reduceOnly: true, side: 'SELL' })], 'command');
     submit(oms, replies, 2, [approval('cyc-0')]);
     oms.send({ type: 'oms.halt' });
-    oms.send({ type: 'oms.kill', reason: 'test' });
-    oms.send({ type: 'oms.command', command: killCommand('kill-1') });
+    oms.send({ type: 'oms.kill', reason: 'test', epoch: 1 });
+    oms.send({ type: 'oms.command', command: killCommand(KILL_1) });
     expect(replyFor(replies, 2)).toEqual([
       { type: 'oms.submitted', cycle: 2, outcomes: refusedAll([approval('cyc-0')], 'TRADING_PAUSED') },
     ]);
     exec.calls[0]!.control.resolve({ outcomes: [submitted('busy-0')] });
     await flush();
-    // The kill's cancels go first, then the command's submission still runs.
-    expect(exec.kinds()).toEqual(['submit:1', 'command:kill-1']);
-    exec.calls[1]!.control.resolve({ outcomes: [] });
-    await flush();
-    expect(exec.kinds()).toEqual(['submit:1', 'command:kill-1', 'submit:0']);
-    expect(exec.calls[2]!.job).toMatchObject({ purpose: 'command' });
+    // The kill's cancels go first (its command, then its own cancel with the same key: one venue
+    // call, see order-execution), then the command's submission still runs.
+    expect(exec.kinds()).toEqual(['submit:1', `command:${KILL_1}`]);
+    for (const i of [1, 2]) {
+      exec.calls[i]!.control.resolve({ outcomes: [] });
+      await flush();
+    }
+    expect(exec.kinds()).toEqual(['submit:1', `command:${KILL_1}`, `cancel:${KILL_1}`, 'submit:0']);
+    expect(exec.calls[3]!.job).toMatchObject({ purpose: 'command' });
   });
 });
 
@@ -334,8 +343,8 @@ describe('order manager: kill', () => {
     oms.send({ type: 'oms.command', command: command('c2') });
     const inFlight = exec.calls[0]!;
 
-    oms.send({ type: 'oms.kill', reason: 'operator kill' });
-    oms.send({ type: 'oms.command', command: killCommand('kill-1') });
+    oms.send({ type: 'oms.kill', reason: 'operator kill', epoch: 1 });
+    oms.send({ type: 'oms.command', command: killCommand(KILL_1) });
     expect(mode(oms)).toBe('stopped');
     expect(inFlight.signal.aborted).toBe(false);
     expect(replyFor(replies, 2)).toEqual([
@@ -347,25 +356,37 @@ describe('order manager: kill', () => {
       { type: 'oms.submitted', cycle: 1, outcomes: refusedAll(first, 'TRADING_KILLED') },
     ]);
 
-    expect(exec.calls[1]!.job).toEqual(commandJob(killCommand('kill-1')));
-    exec.calls[1]!.control.resolve({ outcomes: [] });
-    await flush();
-    exec.calls[2]!.control.resolve({ outcomes: [] });
-    await flush();
-    exec.calls[3]!.control.resolve({ outcomes: [] });
-    await flush();
-    expect(exec.kinds()).toEqual(['submit:1', 'command:kill-1', 'command:c1', 'command:c2']);
+    expect(exec.calls[1]!.job).toEqual(commandJob(killCommand(KILL_1)));
+    for (const i of [1, 2, 3, 4]) {
+      exec.calls[i]!.control.resolve({ outcomes: [] });
+      await flush();
+    }
+    expect(exec.kinds()).toEqual(['submit:1', `command:${KILL_1}`, `cancel:${KILL_1}`, 'command:c1', 'command:c2']);
     expect(exec.maxConcurrent()).toBe(1);
   });
 
-  it('a kill alone queues no cancel of its own (its command brings them); a requested cancel runs first in any mode', async () => {
+  it('a kill cancels at once, keyed as its command; a start on a killed store has no kill to key, and a requested cancel runs first in any mode', async () => {
     const { oms, exec } = startOms();
-    oms.send({ type: 'oms.kill', reason: 'boot killed' });
+    oms.send({ type: 'oms.kill', reason: 'operator', epoch: 3 });
     expect(mode(oms)).toBe('stopped');
-    expect(exec.calls).toEqual([]);
-    oms.send({ type: 'oms.cancel', reason: 'started killed', symbols: null, receipt: 'r-1' });
     expect(exec.calls.map((c) => c.job)).toEqual([
-      { kind: 'cancel', reason: 'started killed', symbols: null, command: null, receipt: 'r-1' },
+      {
+        kind: 'cancel',
+        reason: 'kill: operator',
+        symbols: null,
+        command: null,
+        receipt: null,
+        key: 'kill-cancels-epoch-3',
+      },
+    ]);
+    exec.calls[0]!.control.resolve({ outcomes: [] });
+    await flush();
+    const booted = startOms();
+    booted.oms.send({ type: 'oms.kill', reason: 'killed', epoch: null });
+    expect(booted.exec.calls).toEqual([]);
+    booted.oms.send({ type: 'oms.cancel', reason: 'started killed', symbols: null, receipt: 'r-1' });
+    expect(booted.exec.calls.map((c) => c.job)).toEqual([
+      { kind: 'cancel', reason: 'started killed', symbols: null, command: null, receipt: 'r-1', key: null },
     ]);
   });
 
@@ -388,6 +409,7 @@ describe('order manager: kill', () => {
       symbols: null,
       command: null,
       receipt: null,
+      key: null,
     });
     // Halted (or killed), another halt cancels again: the last try may have failed with the store.
     oms.send({ type: 'oms.safety', reason: 'store_unreachable' });
@@ -401,7 +423,8 @@ describe('order manager: kill', () => {
   it('refuses later submits with TRADING_KILLED and cannot be resumed', async () => {
     const { oms, exec, replies } = startOms();
     oms.send({ type: 'oms.resume' });
-    oms.send({ type: 'oms.kill', reason: 'k' });
+    oms.send({ type: 'oms.kill', reason: 'k', epoch: 1 });
+    exec.calls[0]!.control.resolve({ outcomes: [] });
     await flush();
 
     oms.send({ type: 'oms.resume' });
@@ -416,21 +439,21 @@ describe('order manager: kill', () => {
       { type: 'oms.submitted', cycle: 9, outcomes: refusedAll(approvals, 'TRADING_KILLED') },
     ]);
     await flush();
-    expect(exec.kinds()).toEqual([]);
+    expect(exec.kinds()).toEqual([`cancel:${KILL_1}`]);
   });
 
   it("a kill while a command runs lets it finish, then the kill's cancels run before the other queued commands", async () => {
     const { oms, exec } = startOms();
     oms.send({ type: 'oms.command', command: command('c1') });
     oms.send({ type: 'oms.command', command: command('c2') });
-    oms.send({ type: 'oms.kill', reason: 'k' });
-    oms.send({ type: 'oms.command', command: killCommand('kill-1') });
+    oms.send({ type: 'oms.kill', reason: 'k', epoch: 1 });
+    oms.send({ type: 'oms.command', command: killCommand(KILL_1) });
     expect(exec.calls[0]!.signal.aborted).toBe(false);
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       exec.calls[i]!.control.resolve({ outcomes: [] });
       await flush();
     }
-    expect(exec.kinds()).toEqual(['command:c1', 'command:kill-1', 'command:c2']);
+    expect(exec.kinds()).toEqual(['command:c1', `command:${KILL_1}`, `cancel:${KILL_1}`, 'command:c2']);
   });
 });
 
@@ -440,7 +463,11 @@ describe('order manager: commands and serialisation', () => {
     async (target) => {
       const { oms, exec } = startOms();
       if (target === 'accepting') oms.send({ type: 'oms.resume' });
-      if (target === 'stopped') oms.send({ type: 'oms.kill', reason: 'k' });
+      if (target === 'stopped') {
+        oms.send({ type: 'oms.kill', reason: 'k', epoch: 1 });
+        exec.calls[0]!.control.resolve({ outcomes: [] }); // the kill's cancel
+        await flush();
+      }
       expect(mode(oms)).toBe(target);
       const before = exec.calls.length;
       for (const id of ['c1', 'c2', 'c3']) oms.send({ type: 'oms.command', command: command(id) });

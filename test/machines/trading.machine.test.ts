@@ -151,7 +151,7 @@ describe('trading machine: boot', () => {
     // take a reason from, so the OMS is told the generic 'killed'.
     expect(h.omsEvents).toEqual([
       { type: 'oms.cancel', reason: 'started killed', symbols: null, receipt: null },
-      { type: 'oms.kill', reason: 'killed' },
+      { type: 'oms.kill', reason: 'killed', epoch: null },
     ]);
     expect(h.announced).toEqual([{ state: 'killed', epoch: 9 }]);
     expect(h.actor.getSnapshot().status).toBe('active');
@@ -265,7 +265,7 @@ describe('trading machine: kill', () => {
       send(h, 'control.kill', 5, 'operator: runaway losses');
       expect(value(h)).toEqual({ control: 'killed' });
       if (inFlight) expect(inFlight.signal.aborted).toBe(true);
-      expect(h.omsEvents.at(-1)).toEqual({ type: 'oms.kill', reason: 'operator: runaway losses' });
+      expect(h.omsEvents.at(-1)).toEqual({ type: 'oms.kill', reason: 'operator: runaway losses', epoch: 5 });
       expect(h.actor.getSnapshot().context.epoch).toBe(5);
       expect(h.announced.at(-1)).toEqual({ state: 'killed', epoch: 5 });
     },

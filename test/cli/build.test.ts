@@ -85,6 +85,9 @@ describe('bin/build.mjs', { timeout: 90_000 }, () => {
     });
     expect(readFileSync(join(dir, 'dist/src/cli/main.js'), 'utf8')).toContain('answer = 41');
     expect(existsSync(join(dir, 'dist/src/cli/main.js.map'))).toBe(true);
+    // What `tcs` runs: the compiled CLI bundled, with its map.
+    expect(existsSync(join(dir, 'dist/cli/main.js'))).toBe(true);
+    expect(existsSync(join(dir, 'dist/cli/main.js.map'))).toBe(true);
     expect(existsSync(join(dir, 'dist/machines/m.js'))).toBe(true);
 
     expect(build('--if-stale')).toEqual({ status: 0, output: '' });

@@ -1,6 +1,7 @@
 /**
- * `tcs` runs compiled JavaScript: every process of `tcs start` (supervisor, API, trading) runs
- * dist/ with source maps on and never loads tsx or a TypeScript source, and tsx is loaded (lazily,
+ * `tcs` runs compiled JavaScript: every process of `tcs start` (supervisor, API, trading) runs the
+ * bundled CLI in dist/cli/ (made from dist/src/ by the build) with source maps on and never loads tsx
+ * or a TypeScript source, and tsx is loaded (lazily,
  * only then) when a user strategy given by path is a .ts file. Evidence comes from each process
  * itself: its /proc command line, and test/support/module-log.mjs, a `--import` preload that logs
  * every module URL a process resolves and whether source maps were on when it exited. Development
@@ -17,7 +18,7 @@ import type { RunningProcess } from '../support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MODULE_LOG = fileURLToPath(new URL('../support/module-log.mjs', import.meta.url));
-const COMPILED_MAIN = join(ROOT, 'dist/src/cli/main.js');
+const COMPILED_MAIN = join(ROOT, 'dist/cli/main.js');
 const FIXTURES = join(ROOT, 'test/fixtures/strategies');
 const TSX_URL = /\/node_modules\/tsx\//;
 
@@ -158,7 +159,7 @@ describe('the compiled runtime', () => {
     const run = startNode([join(dir, 'bin/tcs.mjs'), '--help'], {}, dir);
     expect((await run.exited).code).toBe(1);
     expect(run.stderr()).toBe(
-      `tcs: ${join(dir, 'dist/src/cli/main.js')} is missing: build it first with \`npm run build\`\n`,
+      `tcs: ${join(dir, 'dist/cli/main.js')} is missing: build it first with \`npm run build\`\n`,
     );
   });
 });

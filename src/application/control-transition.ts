@@ -11,6 +11,7 @@ import type { ControlActor, ControlApplyResult, ControlEvent, ControlRecord } fr
 import { systemClock } from '../ports/clock.js';
 import type { Clock } from '../ports/clock.js';
 import type { ControlStore } from '../ports/control-store.js';
+import type { NewAuditEvent } from '../ports/event-store.js';
 import { ControlContentionError } from '../ports/store-errors.js';
 import type { KillPriority } from './kill-priority.js';
 
@@ -85,28 +86,31 @@ async function decideAndWrite(
         ? { ...current, state: decision.to, epoch: current.epoch + 1, reason: event.reason, changed_at: who.at }
         : null;
     const record = next ?? current;
-    const written = await store.compareAndSet({
-      expectedEpoch: current.epoch,
-      expectedStoreId: current.store_id,
-      next,
-      timeoutMs: attempt.remainingMs,
-      audit: {
-        kind: 'control',
-        at: who.at,
-        symbol: null,
-        body: {
-          event: event.type,
-          reason: event.reason,
-          outcome: decision.outcome,
-          from: decision.from,
-          to: decision.to,
-          epoch: record.epoch,
-          actor: who.actor,
-        },
-      },
-    });
-    return written.written ? { done: { ...decision, event, record } } : { lostTo: written.current };
+    const body = { event: event.type, reason: event.reason, ...decision, epoch: record.epoch, actor: who.actor };
+    const written = await writeOn(store, current, next, attempt, { kind: 'control', at: who.at, symbol: null, body });
+    return written === true ? { done: { ...decision, event, record } } : { lostTo: written };
   });
+}
+
+/**
+ * One compare-and-set on `current`: true when written, otherwise the record it lost to (for the next
+ * decision), within the attempt's remaining time for the store's own retries.
+ */
+async function writeOn(
+  store: ControlStore,
+  current: ControlRecord,
+  next: ControlRecord | null,
+  attempt: Attempt,
+  audit: NewAuditEvent,
+): Promise<true | ControlRecord> {
+  const written = await store.compareAndSet({
+    expectedEpoch: current.epoch,
+    expectedStoreId: current.store_id,
+    next,
+    timeoutMs: attempt.remainingMs,
+    audit,
+  });
+  return written.written ? true : written.current;
 }
 
 interface Attempt {
@@ -194,19 +198,14 @@ export function resetKill(
         reason,
         changed_at: who.at,
       };
-      const written = await store.compareAndSet({
-        expectedEpoch: current.epoch,
-        expectedStoreId: current.store_id,
-        next,
-        timeoutMs: attempt.remainingMs,
-        audit: {
-          kind: 'kill_reset',
-          at: who.at,
-          symbol: null,
-          body: { reason, from: 'killed', to: 'running', epoch: next.epoch, actor: who.actor },
-        },
+      const body = { reason, from: 'killed', to: 'running', epoch: next.epoch, actor: who.actor };
+      const written = await writeOn(store, current, next, attempt, {
+        kind: 'kill_reset',
+        at: who.at,
+        symbol: null,
+        body,
       });
-      return written.written ? { done: next } : { lostTo: written.current };
+      return written === true ? { done: next } : { lostTo: written };
     }),
   );
 }

@@ -25,7 +25,7 @@ import type { Instrument } from '../src/domain/market.js';
 import type { CancelCommandRecord } from '../src/domain/commands.js';
 import type { StrategyAgent } from '../src/domain/strategy-agent.js';
 import { haltOn } from '../src/domain/halts.js';
-import type { SafetyHalt } from '../src/domain/halts.js';
+import type { SafetyFault, SafetyHalt } from '../src/domain/halts.js';
 import { agentMachine } from './agent.machine.js';
 import { allocatorMachine } from './allocator.machine.js';
 import type { AllocatorInput } from './allocator.machine.js';
@@ -98,7 +98,22 @@ interface TradingContext {
   halt: SafetyHalt | null;
   /** True while a `recoverHalt` actor is ending the halt. */
   recovering: boolean;
+  /**
+   * The first fault with the halt's own reason observed while its recovery ran: the recovery then
+   * does not end the halt (the fault is back), it only closes the period it recorded.
+   */
+  faultDuringRecovery: (SafetyFault & { at: number }) | null;
   children: Omit<TradingInput, 'control' | 'cycleMs' | 'firstCycle'>;
+}
+
+/** The recovery that ended recorded the halt that is still in force (the same one, not a newer). */
+function recordedCurrent(context: TradingContext, event: TradingEvent): boolean {
+  return (
+    event.type === 'xstate.done.actor.halt-recovery' &&
+    context.halt !== null &&
+    context.halt.reason === event.output.reason &&
+    context.halt.since === event.output.since
+  );
 }
 
 /** What the root's context tells the world (the heartbeat): its state, epoch, last cycle and halt. */
@@ -179,21 +194,44 @@ export const tradingMachine = setup({
       halt: ({ context, event }) =>
         event.type === 'safety.halt' ? (haltOn(context.halt, event, event.at) ?? context.halt) : context.halt,
     }),
-    markRecovering: assign({ recovering: true }),
-    endHalt: assign({ halt: null, recovering: false }),
+    markRecovering: assign({ recovering: true, faultDuringRecovery: null }),
+    noteFaultDuringRecovery: assign({
+      faultDuringRecovery: ({ context, event }) =>
+        context.faultDuringRecovery ??
+        (event.type === 'safety.halt' ? { reason: event.reason, message: event.message, at: event.at } : null),
+    }),
+    endHalt: assign({ halt: null, recovering: false, faultDuringRecovery: null }),
+    /**
+     * The recovery recorded the halt up to the passing check, but the same fault came back meanwhile:
+     * that period is closed (it is in the audit trail), and a new halt begins when the fault was seen.
+     */
+    haltAgain: assign(({ context }) => {
+      const fault = context.faultDuringRecovery!;
+      return {
+        halt: { reason: fault.reason, message: fault.message, since: fault.at, earlier: [] },
+        recovering: false,
+        faultDuringRecovery: null,
+      };
+    }),
+    omsSafetyAgain: sendTo(
+      ({ system }) => omsOf(system),
+      ({ context }) => ({ type: 'oms.safety' as const, reason: context.halt?.reason ?? 'halt' }),
+    ),
     /**
      * A recovery that finished after a new fault replaced its halt: what it recorded (that halt and the
      * ones it had replaced) is not recorded again when the new halt ends.
      */
     forgetRecorded: assign(({ context, event }) => {
-      if (event.type !== 'xstate.done.actor.halt-recovery' || context.halt === null) return { recovering: false };
+      if (event.type !== 'xstate.done.actor.halt-recovery' || context.halt === null)
+        return { recovering: false, faultDuringRecovery: null };
       const recorded = event.output.since;
       return {
         recovering: false,
+        faultDuringRecovery: null,
         halt: { ...context.halt, earlier: context.halt.earlier.filter((h) => h.since > recorded) },
       };
     }),
-    recoveryFailed: assign({ recovering: false }),
+    recoveryFailed: assign({ recovering: false, faultDuringRecovery: null }),
     /** Every safety.halt cancels open orders again (the last try may have failed with the store). */
     omsSafety: sendTo(
       ({ system }) => omsOf(system),
@@ -221,12 +259,13 @@ export const tradingMachine = setup({
     newFault: ({ context, event }) => event.type === 'safety.halt' && context.halt?.reason !== event.reason,
     /** The checks pass while halted and no recovery runs yet. */
     mayRecover: ({ context }) => context.halt !== null && !context.recovering,
-    /** The recovery that ended recorded the halt still in force (no new fault came meanwhile). */
-    recoveredCurrent: ({ context, event }) =>
-      event.type === 'xstate.done.actor.halt-recovery' &&
-      context.halt !== null &&
-      context.halt.reason === event.output.reason &&
-      context.halt.since === event.output.since,
+    /** A recovery runs (a fault with the halt's own reason then keeps the halt, see faultDuringRecovery). */
+    isRecovering: ({ context }) => context.recovering,
+    /** The recovery that ended recorded the halt still in force, and no fault came back meanwhile. */
+    recoveredCurrent: ({ context, event }) => recordedCurrent(context, event) && context.faultDuringRecovery === null,
+    /** The recovery recorded the halt still in force, but its fault came back meanwhile. */
+    recordedButFaultBack: ({ context, event }) =>
+      recordedCurrent(context, event) && context.faultDuringRecovery !== null,
   },
 }).createMachine({
   id: 'trading',
@@ -240,6 +279,7 @@ export const tradingMachine = setup({
     lastCycle: null,
     halt: input.halt ?? null,
     recovering: false,
+    faultDuringRecovery: null,
     children: {
       strategies: input.strategies,
       instruments: input.instruments,
@@ -371,7 +411,10 @@ export const tradingMachine = setup({
   on: {
     'session.stop': '.stopped',
     // Paused or killed: remember the halt and cancel every open order; the state stays as it is.
-    'safety.halt': { guard: 'newFault', actions: HALT_ACTIONS },
+    'safety.halt': [
+      { guard: 'newFault', actions: HALT_ACTIONS },
+      { guard: 'isRecovering', actions: 'noteFaultDuringRecovery' },
+    ],
     // The checks pass: the halt ends only once the recovery (cancel, audit) succeeded.
     'safety.clear': {
       guard: 'mayRecover',
@@ -385,6 +428,15 @@ export const tradingMachine = setup({
     },
     'xstate.done.actor.halt-recovery': [
       { guard: 'recoveredCurrent', actions: HALT_ENDED },
+      {
+        guard: 'recordedButFaultBack',
+        actions: [
+          'haltAgain',
+          'announceHaltEnded',
+          { type: 'announceHalt', params: ({ context }) => ({ reason: context.halt?.reason ?? '' }) },
+          'omsSafetyAgain',
+        ],
+      },
       { actions: 'forgetRecorded' },
     ],
     'xstate.error.actor.halt-recovery': {

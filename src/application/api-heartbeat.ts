@@ -23,14 +23,22 @@ export interface ApiHeartbeatDeps {
 /** Beats at once and then every `intervalMs`; returns a function that stops it. */
 export function startApiHeartbeat(deps: ApiHeartbeatDeps): () => void {
   let seq = 0;
+  let beating = false;
   const beat = () => {
+    // A beat slower than the interval (a slow store) is not joined by another: they never overlap.
+    if (beating) return;
+    beating = true;
     const write = async () => {
       await deps.precondition?.();
       seq += 1;
       const doc: ApiHeartbeat = { ...deps.identity, ts: deps.clock.now(), seq };
       await writeDocument(deps.kv, API_HEARTBEAT_KEY, doc);
     };
-    write().catch(deps.onError);
+    write()
+      .catch(deps.onError)
+      .finally(() => {
+        beating = false;
+      });
   };
   beat();
   const timer = setInterval(beat, deps.intervalMs);

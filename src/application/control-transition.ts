@@ -87,7 +87,8 @@ async function decideAndWrite(
         : null;
     const record = next ?? current;
     const body = { event: event.type, reason: event.reason, ...decision, epoch: record.epoch, actor: who.actor };
-    const written = await writeOn(store, current, next, attempt, { kind: 'control', at: who.at, symbol: null, body });
+    const audit = { kind: 'control', at: who.at, symbol: null, body };
+    const written = await writeOn(store, current, next, attempt, audit, kill);
     return written === true ? { done: { ...decision, event, record } } : { lostTo: written };
   });
 }
@@ -102,6 +103,7 @@ async function writeOn(
   next: ControlRecord | null,
   attempt: Attempt,
   audit: NewAuditEvent,
+  priority = false,
 ): Promise<true | ControlRecord> {
   const written = await store.compareAndSet({
     expectedEpoch: current.epoch,
@@ -109,6 +111,7 @@ async function writeOn(
     next,
     timeoutMs: attempt.remainingMs,
     audit,
+    priority,
   });
   return written.written ? true : written.current;
 }
@@ -148,7 +151,8 @@ async function withDeadline<T>(
           `${what}: the control record kept changing under other writers for ${deadlineMs} ms; nothing was written, try again`,
         );
       if (kill && priority && !announced) {
-        await priority.announce(deadline);
+        // Only about who goes first: a mark that cannot be written must not stop the kill itself.
+        await priority.announce(deadline).catch(() => {});
         announced = true;
       }
       // The record a lost race returns is as fresh as it gets: decide on it at once. After a second

@@ -12,8 +12,6 @@ export interface JobReceipts {
   open(): { id: string; done: Promise<VenueOrder[]> };
   settle(id: string | null, cancelled: VenueOrder[]): void;
   fail(id: string | null, err: unknown): void;
-  /** Receipts not settled yet. */
-  pending(): number;
 }
 
 export function createJobReceipts(): JobReceipts {
@@ -35,6 +33,5 @@ export function createJobReceipts(): JobReceipts {
       waiting.get(id)?.reject(err);
       waiting.delete(id);
     },
-    pending: () => waiting.size,
   };
 }

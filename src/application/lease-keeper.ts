@@ -51,12 +51,19 @@ export function createLeaseKeeper(deps: LeaseKeeperDeps): LeaseKeeper {
   let renewing = false;
 
   const takeBack = async (startedAt: number) => {
-    const attempt = await lease.acquire(grant.holder, ttlMs);
+    let attempt = await lease.acquire(grant.holder, ttlMs);
+    // Held under our own name: an earlier take-back landed though its reply was lost (its fence is
+    // then the next one), so take it from ourselves, allowing for that one fence more.
+    let ours = 1;
+    if (!attempt.acquired && attempt.heldBy.holder === grant.holder) {
+      attempt = await lease.acquire(grant.holder, ttlMs, { steal: grant.holder });
+      ours = 2;
+    }
     if (!attempt.acquired) {
       lostTo = attempt.heldBy.holder;
       return;
     }
-    if (attempt.grant.fence !== grant.fence + 1) {
+    if (attempt.grant.fence > grant.fence + ours) {
       // Someone held it between our token and this one: hand it back and stop.
       lostTo = `a process that held fence ${grant.fence + 1}…${attempt.grant.fence - 1}`;
       await lease.release(attempt.grant).catch(() => {});

@@ -68,7 +68,9 @@ export function trustedControl(inner: ControlStore, options: TrustedControlOptio
     const save = saving.then(() => options.remember?.(next, record));
     saving = save.catch(() => undefined); // a failed save fails this read only; the next one retries it
     await save;
-    if (next.storeId !== memory.storeId || next.epoch >= memory.epoch) memory = next;
+    if (next.storeId !== memory.storeId) memory = next;
+    // The same store: forward only, and keeping a head a concurrent check moved meanwhile.
+    else if (next.epoch >= memory.epoch) memory = { ...next, ...furthestHead(next.head, memory.head) };
     return record;
   };
 
@@ -79,38 +81,55 @@ export function trustedControl(inner: ControlStore, options: TrustedControlOptio
     if (headFault !== null && headFault.storeId === memory.storeId) throw headFault.err;
   };
 
+  // Judged first, then the fault: an adoption moves the memory to the new identity, which ends it.
   const read = async () => {
+    const record = await judge(await inner.read(), () => inner.read());
     stillFaulted();
-    lastRecord = await judge(await inner.read(), () => inner.read());
-    return lastRecord;
+    lastRecord = record;
+    return record;
   };
 
-  const checkHead = async () => {
+  /** One check: everything is judged against the memory as it was when the check began. */
+  const checkHeadOnce = async () => {
     const events = options.events;
     if (!events) return;
     stillFaulted();
     const record = lastRecord ?? (await read());
+    const base = memory;
     const [newest] = await events.query({ limit: 1 });
     const head: AuditHead = newest ? { seq: newest.seq, hash: newest.hash } : { seq: 0, hash: GENESIS_HASH };
-    const seen = memory.head ?? null;
+    const seen = base.head ?? null;
     let hashAtSeen: string | null | undefined;
     if (seen !== null && seen.seq > 0 && head.seq > seen.seq) {
       const [entry] = await events.query({ limit: 1, before: seen.seq + 1 });
       hashAtSeen = entry?.seq === seen.seq ? entry.hash : null;
     }
-    const verdict = judgeHead(memory, head, hashAtSeen);
+    const verdict = judgeHead(base, head, hashAtSeen);
     if (!verdict.ok) {
-      headFault = { storeId: memory.storeId, err: new StoreFaultError('rolled_back', verdict.message) };
+      headFault = { storeId: base.storeId, err: new StoreFaultError('rolled_back', verdict.message) };
       throw headFault.err;
     }
-    const next = verdict.memory;
-    if (next === memory) return;
-    const save = saving.then(() => options.remember?.(next, record));
+    if (verdict.memory === base) return;
+    const moved = verdict.memory.head ?? null;
+    // Saved with the memory as it is by then (a read may have moved its epoch, or seen a kill).
+    const save = saving.then(() => {
+      if (memory.storeId !== base.storeId) return;
+      return options.remember?.({ ...memory, ...furthestHead(moved, memory.head) }, lastRecord ?? record);
+    });
     saving = save.catch(() => undefined);
     await save;
     // Only forward, and only on the identity it was judged for.
-    if (next.storeId === memory.storeId && (next.head?.seq ?? 0) >= (memory.head?.seq ?? 0))
-      memory = { ...memory, head: next.head ?? null };
+    if (memory.storeId === base.storeId) memory = { ...memory, ...furthestHead(moved, memory.head) };
+  };
+
+  // Checks never overlap (an API heartbeat slower than its interval would start another): a check
+  // judged against a memory that a newer check moved meanwhile looked like a trail gone back.
+  let checking: Promise<void> | null = null;
+  const checkHead = () => {
+    checking ??= checkHeadOnce().finally(() => {
+      checking = null;
+    });
+    return checking;
   };
 
   return {
@@ -126,6 +145,12 @@ export function trustedControl(inner: ControlStore, options: TrustedControlOptio
     },
     subscribe: (listener) => inner.subscribe(hintToRead(read, listener, options.distrusted)),
   };
+}
+
+/** The further of two heads (by seq), as the `head` field of a memory; nothing when neither is known. */
+function furthestHead(a: AuditHead | null | undefined, b: AuditHead | null | undefined): { head?: AuditHead } {
+  const head = !a ? b : !b ? a : a.seq >= b.seq ? a : b;
+  return head ? { head } : {};
 }
 
 /**

@@ -22,6 +22,8 @@ export interface ControlChange {
    * before it gives up with ControlContentionError; unbounded while the store answers when omitted.
    */
   timeoutMs?: number;
+  /** A kill: goes ahead of this process's other writes still waiting for the store (never of a running one). */
+  priority?: boolean;
 }
 
 export type ControlWriteResult = { written: true } | { written: false; current: ControlRecord };

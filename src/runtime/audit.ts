@@ -43,8 +43,9 @@ async function behindLatch(store: Store, count: number, env: NodeJS.ProcessEnv):
     return null; // an unreadable latch is the trading process's to report
   }
   if (latch?.auditSeq === undefined || latch.auditHash === undefined) return null;
+  // An emptied store (no record) is compared too: losing everything is the worst of losses.
   const record = await store.control.read().catch(() => null);
-  if (record?.store_id !== latch.storeId) return null; // another (or an adopted) store: not comparable
+  if (record !== null && record.store_id !== latch.storeId) return null; // another (an adopted) store
   const remembered = `entry ${latch.auditSeq} (hash ${latch.auditHash.slice(0, 12)}…)`;
   if (count < latch.auditSeq)
     return `the trading latch ${path} remembers ${remembered} on this store: entries were lost (a restored backup?)`;

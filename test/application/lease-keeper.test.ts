@@ -2,7 +2,8 @@
  * The lease keeper on a real Redis lease: a renewal that fails is not a renewal (the standing turns
  * unconfirmed a quarter of a lease before it could run out); a lease that ran out with nobody taking
  * it meanwhile is taken back with the next token; one that another process held meanwhile is lost,
- * and the token this process got by trying is handed back.
+ * and the token this process got by trying is handed back; one held under this process's own name (a
+ * take-back whose reply was lost) is taken back from itself (found in review).
  */
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,5 +83,16 @@ describe('lease keeper', () => {
     expect(keeper.standing()).toMatchObject({ kind: 'lost' });
     // Handed back: a third process takes it at once.
     expect(await t!.store.lease.acquire('third#3', 10_000)).toMatchObject({ acquired: true });
+  });
+
+  it('a take-back that landed though its reply was lost is taken back from ourselves, not lost to another', async () => {
+    const keeper = await keep(50);
+    const fence = keeper.fence();
+    await ranOut();
+    // Our own take-back, applied by the store, its reply never seen: held under our name, fence + 1.
+    expect(await t!.store.lease.acquire('me#1', 10_000)).toMatchObject({ acquired: true, grant: { fence: fence + 1 } });
+    await keeper.renew();
+    expect(keeper.standing()).toEqual({ kind: 'held' });
+    expect(keeper.fence()).toBe(fence + 2);
   });
 });

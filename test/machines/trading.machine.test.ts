@@ -424,6 +424,34 @@ describe('trading machine: the safety halt', () => {
     expect(h.haltsAnnounced).toEqual(['store_unreachable', 'store_rolled_back']);
   });
 
+  it('the same fault back while a recovery runs keeps the halt: the recorded period closes, a new one begins, nothing cycles', async () => {
+    const h = boot('running');
+    await h.finishCycle(0);
+    fault(h, 'lease_unconfirmed', 1_000);
+    clear(h, 2_000);
+    fault(h, 'lease_unconfirmed', 2_250); // the next tick: the fault is back before the recovery ended
+    const sentBefore = h.omsTypes().length;
+    h.recoveries[0]!.control.resolve(halt(h)!);
+    await flush();
+    expect(halt(h)).toEqual({
+      reason: 'lease_unconfirmed',
+      message: 'lease_unconfirmed happened',
+      since: 2_250,
+      earlier: [],
+    });
+    expect(value(h)).toEqual({ control: { running: 'halted' } });
+    // The order manager was never resumed, and is told to cancel once more.
+    expect(h.omsTypes().slice(sentBefore)).toEqual(['oms.safety']);
+    expect(h.cycles).toHaveLength(1);
+    expect(h.haltsAnnounced).toEqual(['lease_unconfirmed', 'ended', 'lease_unconfirmed']);
+    // And it still ends the normal way once the checks pass and stay passing.
+    clear(h, 3_000);
+    h.recoveries[1]!.control.resolve(halt(h)!);
+    await flush();
+    expect(halt(h)).toBeNull();
+    expect(value(h)).toEqual({ control: { running: 'cycling' } });
+  });
+
   it('paused or killed, a fault cancels and is remembered, and a recovery ends it without a cycle', async () => {
     const h = boot('paused', 7);
     fault(h, 'control_plane_lost', 1_000);

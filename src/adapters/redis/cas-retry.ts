@@ -41,13 +41,30 @@ export async function retryCas<T>(
   }
 }
 
-/** Runs tasks one at a time, in call order; a failing task does not block the ones after it. */
+/**
+ * Runs tasks one at a time, in call order; a failing task does not block the ones after it. A task
+ * run `first` (a kill's control write) goes ahead of every task still waiting: it waits at most for
+ * the one running, never for a queue of pauses and appends.
+ */
 export class Mutex {
-  private tail: Promise<unknown> = Promise.resolve();
+  private running = false;
+  private readonly waiting: Array<() => void> = [];
 
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task, task);
-    this.tail = result.catch(() => undefined);
-    return result;
+  run<T>(task: () => Promise<T>, first = false): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const start = () => {
+        this.running = true;
+        Promise.resolve()
+          .then(task)
+          .then(resolve, reject)
+          .finally(() => {
+            this.running = false;
+            this.waiting.shift()?.();
+          });
+      };
+      if (!this.running) start();
+      else if (first) this.waiting.unshift(start);
+      else this.waiting.push(start);
+    });
   }
 }

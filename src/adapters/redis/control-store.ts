@@ -80,19 +80,23 @@ export class RedisControlStore implements ControlStore {
   }
 
   compareAndSet(change: ControlChange): Promise<ControlWriteResult> {
-    return this.chain.mutex.run(() =>
-      // Retries only when the audit chain's head moved (another writer appended an event); an epoch
-      // that moved is the caller's to decide again on.
-      retryCas(
-        `control write at epoch ${change.expectedEpoch}`,
-        async () => {
-          const { record, head } = await this.snapshot();
-          if (record.epoch !== change.expectedEpoch || record.store_id !== change.expectedStoreId)
-            return { written: false, current: record } as const;
-          return (await this.write(record, change.next, head, change.audit)) ? ({ written: true } as const) : undefined;
-        },
-        change.timeoutMs,
-      ),
+    return this.chain.mutex.run(
+      () =>
+        // Retries only when the audit chain's head moved (another writer appended an event); an epoch
+        // that moved is the caller's to decide again on.
+        retryCas(
+          `control write at epoch ${change.expectedEpoch}`,
+          async () => {
+            const { record, head } = await this.snapshot();
+            if (record.epoch !== change.expectedEpoch || record.store_id !== change.expectedStoreId)
+              return { written: false, current: record } as const;
+            return (await this.write(record, change.next, head, change.audit))
+              ? ({ written: true } as const)
+              : undefined;
+          },
+          change.timeoutMs,
+        ),
+      change.priority === true,
     );
   }
 

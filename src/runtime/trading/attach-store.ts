@@ -42,7 +42,8 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
     latch.save({
       storeId: moved.storeId ?? record.store_id,
       epoch: moved.epoch,
-      state: record.state,
+      // A kill this process remembers is written as killed, whatever record the caller had at hand.
+      state: moved.killedAt !== null ? 'killed' : record.state,
       ...(moved.head ? { auditSeq: moved.head.seq, auditHash: moved.head.hash } : {}),
       updatedAt: new Date(options.now()).toISOString(),
     });

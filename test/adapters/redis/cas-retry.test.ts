@@ -3,10 +3,12 @@
  * that keeps losing the race for the chain head to other writers is never given up while the store
  * answers — `cancel_all` jobs failed with "audit append: gave up after 50 attempts" and their
  * `orders_cancelled` entries went missing. A caller with a deadline of its own (a control change)
- * gets ControlContentionError when it passes, never an endless wait.
+ * gets ControlContentionError when it passes, never an endless wait. The mutex writers of one process
+ * share runs tasks one at a time; a kill's write goes ahead of those still waiting (found in review:
+ * it queued behind this process's pauses and appends).
  */
 import { describe, expect, it } from 'vitest';
-import { retryCas } from '../../../src/adapters/redis/cas-retry.js';
+import { Mutex, retryCas } from '../../../src/adapters/redis/cas-retry.js';
 import { ControlContentionError } from '../../../src/ports/store-errors.js';
 
 describe('retryCas', () => {
@@ -29,5 +31,27 @@ describe('retryCas', () => {
   it('with a deadline, gives up with ControlContentionError once it passed', async () => {
     const attempt = () => Promise.resolve(undefined);
     await expect(retryCas('control write at epoch 3', attempt, 30)).rejects.toBeInstanceOf(ControlContentionError);
+  });
+});
+
+describe('Mutex', () => {
+  it('runs tasks one at a time in call order; a task run first waits only for the running one', async () => {
+    const mutex = new Mutex();
+    const order: string[] = [];
+    let release: () => void = () => {};
+    const running = mutex.run(async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      order.push('running');
+    });
+    const waiting = ['pause-1', 'append-2', 'pause-3'].map((name) => mutex.run(async () => void order.push(name)));
+    const kill = mutex.run(async () => void order.push('kill'), true);
+    const failing = mutex.run(() => Promise.reject(new Error('boom')));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(order).toEqual([]);
+    release();
+    await Promise.all([running, ...waiting, kill, failing.catch(() => {})]);
+    expect(order).toEqual(['running', 'kill', 'pause-1', 'append-2', 'pause-3']);
+    await expect(failing).rejects.toThrow('boom');
+    expect(await mutex.run(async () => 'after a failure')).toBe('after a failure');
   });
 });

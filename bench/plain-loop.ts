@@ -6,6 +6,7 @@
  * actor system and the audit trail.
  */
 import { performance } from 'node:perf_hooks';
+import { analyseAll } from '../machines/agent.machine.js';
 import { review } from '../machines/risk.machine.js';
 import type { Verdict } from '../machines/messages.js';
 import { createRunKv } from '../src/adapters/memory/run-kv.js';
@@ -16,6 +17,8 @@ import { arbitrate } from '../src/domain/arbitration.js';
 import type { Signal } from '../src/domain/signal.js';
 import { signApproval } from '../src/domain/order-token.js';
 import { loadStrategies } from '../src/strategies/registry.js';
+import { ResampleCache } from '../src/domain/strategy-input.js';
+import { strategyHistory } from '../src/runtime/trading/strategy-history.js';
 import type { TradingConfig } from '../src/runtime/trading/trading-config.js';
 import { SIM_START } from './trading.js';
 
@@ -27,10 +30,12 @@ export interface PlainLoopResult {
 
 export async function runPlainLoop(config: TradingConfig, cycles: number): Promise<PlainLoopResult> {
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
+  const history = strategyHistory(strategies, config.cycleMs);
   const feed = createSyntheticFeed({
     instruments: config.instruments,
     seed: config.marketSeed,
     stepMs: config.cycleMs,
+    historyLength: history.bars,
   });
   let now = SIM_START;
   const clock = { now: () => now };
@@ -58,16 +63,26 @@ export async function runPlainLoop(config: TradingConfig, cycles: number): Promi
     await venue.onMarket(market);
     const account = await venue.account(market);
     const signals: Signal[] = [];
-    for (const agent of strategies)
-      for (const instrument of config.instruments) {
-        const snapshot = market.get(instrument.symbol);
-        const signal = snapshot ? agent.analyse(snapshot, instrument) : null;
-        if (signal) signals.push(signal);
-      }
-    const { selected } = arbitrate(signals, config.arbitration);
+    const resampled = new ResampleCache(history.baseBarMs);
+    strategies.forEach((agent, i) => {
+      const request = {
+        type: 'agent.analyse' as const,
+        cycle,
+        market,
+        account,
+        owners,
+        resampled,
+        replyTo: undefined as never,
+      };
+      signals.push(...analyseAll(agent, config.instruments, request, history.plans[i]).signals);
+    });
+    const holdings = new Map<string, string | null>(
+      account.positions.filter((p) => p.qty !== 0).map((p) => [p.symbol, owners.get(p.symbol) ?? null]),
+    );
+    const { selected, maxOrders } = arbitrate(signals, config.arbitration, holdings);
     const proposals = allocate(
       selected,
-      { account, market, instruments, cycle, owners },
+      { account, market, instruments, cycle, owners, maxOrders },
       {
         riskFraction: config.riskFraction,
         noTradeBand: config.noTradeBand,

@@ -1,37 +1,61 @@
 /**
  * A strategy agent as an actor: on `agent.analyse` it runs its strategy over every instrument's
- * snapshot and replies `agent.signals`. A strategy that throws costs only that symbol's signal and
- * is reported in `errors`; the agent keeps serving.
+ * snapshot and replies `agent.signals`. It gives the strategy what it declared (src/domain/
+ * strategy-input.ts): never less history than its `lookback` (a symbol without it is skipped), its
+ * `timeframe`'s candles, its own position and the account's NAV. What comes back is held to the
+ * signal contract: a signal for another symbol or agent, or with a non-integer direction or a
+ * confidence outside [0, 1], is discarded and reported in `invalid`. A strategy that throws costs
+ * only that symbol's signal and is reported in `errors`; the agent keeps serving.
  */
 import { sendTo, setup } from 'xstate';
 import type { Instrument } from '../src/domain/market.js';
 import type { Signal } from '../src/domain/signal.js';
 import type { StrategyAgent } from '../src/domain/strategy-agent.js';
+import { contractBreach, hasHistory, strategySnapshot } from '../src/domain/strategy-input.js';
+import type { HistoryPlan } from '../src/domain/strategy-input.js';
 import type { AnalyseRequest, SignalsReply } from './messages.js';
 
 export interface AgentInput {
   strategy: StrategyAgent;
   instruments: readonly Instrument[];
+  /** What the strategy declared, resolved against the feed (historyPlan); none: no declaration. */
+  plan?: HistoryPlan;
 }
+
+const NO_PLAN: HistoryPlan = { lookback: 0, timeframeMs: null, baseBars: 0 };
 
 export function analyseAll(
   strategy: StrategyAgent,
   instruments: readonly Instrument[],
   request: AnalyseRequest,
+  plan: HistoryPlan = NO_PLAN,
 ): SignalsReply {
   const signals: Signal[] = [];
   const errors: string[] = [];
+  const invalid: SignalsReply['invalid'] = [];
+  const nav = request.account?.nav ?? Number.NaN;
   for (const instrument of instruments) {
     const snapshot = request.market.get(instrument.symbol);
     if (!snapshot) continue;
+    const higher = plan.timeframeMs === null ? null : (request.resampled?.get(snapshot, plan.timeframeMs) ?? null);
+    if (!hasHistory(plan, snapshot.bars, higher)) continue;
+    const position =
+      request.owners?.get(instrument.symbol) === strategy.name
+        ? (request.account?.positions.find((p) => p.symbol === instrument.symbol)?.qty ?? 0)
+        : 0;
+    let signal: Signal | null;
     try {
-      const signal = strategy.analyse(snapshot, instrument);
-      if (signal) signals.push(signal);
+      signal = strategy.analyse(strategySnapshot(snapshot, higher, position, nav), instrument);
     } catch (err) {
-      errors.push(`${instrument.symbol}: ${(err as Error).message}`);
+      errors.push(`${instrument.symbol}: ${(err as Error)?.message ?? String(err)}`);
+      continue;
     }
+    if (signal === null || signal === undefined) continue;
+    const breach = contractBreach(signal, strategy.name, instrument.symbol);
+    if (breach === null) signals.push(signal);
+    else invalid.push({ symbol: instrument.symbol, reason: breach });
   }
-  return { type: 'agent.signals', cycle: request.cycle, agent: strategy.name, signals, errors };
+  return { type: 'agent.signals', cycle: request.cycle, agent: strategy.name, signals, errors, invalid };
 }
 
 export const agentMachine = setup({
@@ -43,7 +67,7 @@ export const agentMachine = setup({
     'agent.analyse': {
       actions: sendTo(
         ({ event }) => event.replyTo,
-        ({ context, event }) => analyseAll(context.strategy, context.instruments, event),
+        ({ context, event }) => analyseAll(context.strategy, context.instruments, event, context.plan),
       ),
     },
   },

@@ -36,6 +36,7 @@ function size(context: AllocatorContext, event: SizeRequest): Proposal[] {
           instruments: context.instruments,
           cycle: event.cycle,
           owners: context.owners,
+          ...(event.maxOrders !== undefined ? { maxOrders: event.maxOrders } : {}),
         },
         context.settings,
       ),

@@ -21,7 +21,11 @@ export const arbiterMachine = setup({
         ({ context, event }) => ({
           type: 'arbiter.selected' as const,
           cycle: event.cycle,
-          result: safely(() => arbitrate(event.signals, context.options), { ranked: [], selected: [] }),
+          result: safely(() => arbitrate(event.signals, context.options, event.holdings), {
+            ranked: [],
+            selected: [],
+            maxOrders: 0,
+          }),
         }),
       ),
     },

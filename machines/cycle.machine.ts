@@ -29,7 +29,17 @@ import type {
   SubmittedReply,
   Verdict,
 } from './messages.js';
-import { agentOf, allocatorOf, arbiterOf, omsOf, riskOf } from './system.js';
+import { agentOf, allocatorOf, arbiterOf, omsOf, ownersOf, riskOf } from './system.js';
+import { ResampleCache } from '../src/domain/strategy-input.js';
+
+/** symbol → the agent whose signal set the position the account holds there (symbols held only). */
+function holdings(account: AccountSnapshot, owners: ReadonlyMap<string, string>): Map<string, string | null> {
+  const held = new Map<string, string | null>();
+  for (const p of account.positions) if (p.qty !== 0) held.set(p.symbol, owners.get(p.symbol) ?? null);
+  for (const o of account.openOrders)
+    if (o.status === 'open' && !held.has(o.symbol)) held.set(o.symbol, owners.get(o.symbol) ?? null);
+  return held;
+}
 
 export interface CycleInput {
   cycle: number;
@@ -37,6 +47,8 @@ export interface CycleInput {
   epoch: number;
   /** systemIds of the strategy agent actors. */
   agentIds: string[];
+  /** The feed's bar length (for the higher-timeframe candles agents declared); default one minute. */
+  baseBarMs?: number;
 }
 
 export interface LoadedMarket {
@@ -67,6 +79,7 @@ export interface CycleRecord {
 
 interface CycleContext extends CycleRecord {
   agentIds: string[];
+  baseBarMs: number;
   /** The loaded market the steps decide on; null until it is loaded. Not part of the record. */
   market: MarketView | null;
   /** The arbiter's selection, kept apart from `arbitration` so sizing needs no null check. */
@@ -108,6 +121,7 @@ export const cycleMachine = setup({
     cycle: input.cycle,
     epoch: input.epoch,
     agentIds: input.agentIds,
+    baseBarMs: input.baseBarMs ?? 60_000,
     now: null,
     account: null,
     market: null,
@@ -169,11 +183,18 @@ export const cycleMachine = setup({
         analysing: {
           always: { guard: 'noAgents', target: 'arbitrating' },
           entry: enqueueActions(({ context, system, self, enqueue }) => {
+            // Each agent is told its own position: which agent set a symbol's position is the
+            // allocator's memory, read (not changed) from its snapshot.
+            const owners = ownersOf(system);
+            const resampled = new ResampleCache(context.baseBarMs);
             for (const id of context.agentIds) {
               enqueue.sendTo(agentOf(system, id), {
                 type: 'agent.analyse',
                 cycle: context.cycle,
                 market: context.market!,
+                account: context.account!,
+                owners,
+                resampled,
                 replyTo: self,
               });
             }
@@ -200,10 +221,11 @@ export const cycleMachine = setup({
         arbitrating: {
           entry: sendTo(
             ({ system }) => arbiterOf(system),
-            ({ context, self }) => ({
+            ({ context, system, self }) => ({
               type: 'arbiter.select' as const,
               cycle: context.cycle,
               signals: context.replies.flatMap((r) => r.signals),
+              holdings: holdings(context.account!, ownersOf(system)),
               replyTo: self,
             }),
           ),
@@ -231,6 +253,7 @@ export const cycleMachine = setup({
               type: 'allocator.size' as const,
               cycle: context.cycle,
               selected: context.selected,
+              maxOrders: context.arbitration?.maxOrders ?? 1,
               account: context.account!,
               market: context.market!,
               replyTo: self,
@@ -323,6 +346,6 @@ export const cycleMachine = setup({
 });
 
 function toRecord(context: CycleContext): CycleRecord {
-  const { agentIds: _agentIds, market: _market, selected: _selected, ...record } = context;
+  const { agentIds: _agentIds, baseBarMs: _baseBarMs, market: _market, selected: _selected, ...record } = context;
   return record;
 }

@@ -4,19 +4,26 @@
  * other's references.
  */
 import type { AnyActorRef } from 'xstate';
-import type { ArbitrationResult } from '../src/domain/arbitration.js';
+import type { ArbitrationResult, Holdings } from '../src/domain/arbitration.js';
 import type { Proposal } from '../src/domain/allocation.js';
 import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import type { MarketView } from '../src/domain/market.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
 import type { RiskDecision } from '../src/domain/risk/risk-engine.js';
 import type { Signal } from '../src/domain/signal.js';
+import type { ResampleCache } from '../src/domain/strategy-input.js';
 import type { CancelCommandRecord, CommandRecord } from '../src/domain/commands.js';
 
 export interface AnalyseRequest {
   type: 'agent.analyse';
   cycle: number;
   market: MarketView;
+  /** The account the cycle decides on: each agent is told its own position and the NAV. */
+  account?: AccountSnapshot;
+  /** symbol → the agent whose signal set its position (the allocator's memory). */
+  owners?: ReadonlyMap<string, string>;
+  /** Higher-timeframe candles of this cycle, shared by every agent. */
+  resampled?: ResampleCache;
   replyTo: AnyActorRef;
 }
 export interface SignalsReply {
@@ -26,12 +33,16 @@ export interface SignalsReply {
   signals: Signal[];
   /** Errors thrown by the strategy, one per symbol that failed (the agent itself keeps running). */
   errors: string[];
+  /** Signals discarded as INVALID_SIGNAL: they broke the contract (another symbol or agent, bad numbers). */
+  invalid: { symbol: string; reason: string }[];
 }
 
 export interface SelectRequest {
   type: 'arbiter.select';
   cycle: number;
   signals: Signal[];
+  /** What is held or resting per symbol and which agent set it: exits for anything else change nothing. */
+  holdings?: Holdings;
   replyTo: AnyActorRef;
 }
 export interface SelectedReply {
@@ -44,6 +55,8 @@ export interface SizeRequest {
   type: 'allocator.size';
   cycle: number;
   selected: Signal[];
+  /** Selected signals that may become orders (ArbitrationResult.maxOrders); exits are not counted. */
+  maxOrders?: number;
   account: AccountSnapshot;
   market: MarketView;
   replyTo: AnyActorRef;

@@ -34,3 +34,14 @@ export const omsOf = (system: AnyActorSystem) => required<OmsRef>(system, 'oms')
 export const rootOf = (system: AnyActorSystem) => required<AnyActorRef>(system, 'trading');
 /** The order manager when it is still in the system (it is gone after the root stops). */
 export const findOms = (system: AnyActorSystem) => system.get('oms') as OmsRef | undefined;
+
+/**
+ * The allocator's memory of which agent set each symbol's position, read (never changed) from its
+ * snapshot so agents can be told their own positions and the arbiter which exits change something.
+ * Empty when the allocator keeps none (a stand-in in a test) or is gone.
+ */
+export function ownersOf(system: AnyActorSystem): ReadonlyMap<string, string> {
+  const context: unknown = (system.get('allocator') as AnyActorRef | undefined)?.getSnapshot()?.context;
+  const owners = (context as { owners?: unknown } | undefined)?.owners;
+  return owners instanceof Map ? (owners as ReadonlyMap<string, string>) : new Map();
+}

@@ -24,6 +24,7 @@ import type { ControlRecord, SystemState } from '../src/domain/control.js';
 import type { Instrument } from '../src/domain/market.js';
 import type { CancelCommandRecord } from '../src/domain/commands.js';
 import type { StrategyAgent } from '../src/domain/strategy-agent.js';
+import type { HistoryPlan } from '../src/domain/strategy-input.js';
 import { haltOn } from '../src/domain/halts.js';
 import type { SafetyFault, SafetyHalt } from '../src/domain/halts.js';
 import { agentMachine } from './agent.machine.js';
@@ -53,6 +54,11 @@ export interface TradingInput {
   halt?: SafetyHalt | null;
   /** The first cycle's number: after a restart, one past the last recorded cycle; 1 by default. */
   firstCycle?: number;
+  /**
+   * The feed's bar length and what each strategy (same order) declared of it (historyPlan, checked
+   * at start). Absent: one-minute bars, no declarations.
+   */
+  history?: { baseBarMs: number; plans: readonly HistoryPlan[] };
 }
 
 /** Control events as the root receives them: the API's events plus the epoch the store assigned. */
@@ -286,12 +292,18 @@ export const tradingMachine = setup({
       arbitration: input.arbitration,
       allocation: input.allocation,
       risk: input.risk,
+      ...(input.history ? { history: input.history } : {}),
     },
   }),
   entry: enqueueActions(({ context, enqueue }) => {
     context.children.strategies.forEach((strategy, i) => {
       const id = context.agentIds[i]!;
-      enqueue.spawnChild('agent', { id, systemId: id, input: { strategy, instruments: context.children.instruments } });
+      const plan = context.children.history?.plans[i];
+      enqueue.spawnChild('agent', {
+        id,
+        systemId: id,
+        input: { strategy, instruments: context.children.instruments, ...(plan ? { plan } : {}) },
+      });
     });
     enqueue.spawnChild('arbiter', { id: 'arbiter', systemId: 'arbiter', input: context.children.arbitration });
     enqueue.spawnChild('allocator', {
@@ -359,7 +371,12 @@ export const tradingMachine = setup({
               exit: { type: 'announceCycleEnd', params: ({ context }) => ({ cycle: context.cycle }) },
               invoke: {
                 src: 'cycle',
-                input: ({ context }) => ({ cycle: context.cycle, epoch: context.epoch, agentIds: context.agentIds }),
+                input: ({ context }) => ({
+                  cycle: context.cycle,
+                  epoch: context.epoch,
+                  agentIds: context.agentIds,
+                  baseBarMs: context.children.history?.baseBarMs ?? 60_000,
+                }),
                 onDone: {
                   target: 'waiting',
                   actions: [

@@ -29,6 +29,7 @@ export async function savedMarketCheckpoint(kv: KeyValueStore): Promise<unknown>
 export function persistingFeed(feed: CheckpointedFeed, kv: KeyValueStore): MarketFeed {
   return {
     instruments: feed.instruments,
+    ...(feed.barMs === undefined ? {} : { barMs: feed.barMs }),
     async next(now: number): Promise<MarketView> {
       const view = await feed.next(now);
       await kv.set(MARKET_CHECKPOINT_KEY, feed.checkpoint());

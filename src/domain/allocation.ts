@@ -5,7 +5,11 @@
  *
  * * Same direction, larger: an increase, scaled down to fit the risk limits (sizing.fitToLimits).
  * * Same direction, smaller: a reduce-only order for the difference, in the configured style.
- * * A change smaller than the no-trade band is not traded (WITHIN_BAND).
+ * * A change smaller than the no-trade band is not traded (WITHIN_BAND), a flip included: a target
+ *   on the other side that is within the band of the position is not worth crossing the spread for.
+ * * A flip whose new target is itself within the band of flat only closes (no dust position opens).
+ * * At most `maxOrders` directional signals become orders per cycle, best-ranked first; a signal that
+ *   changes nothing spends no budget, and the rest are skipped MAX_ORDERS_REACHED. Exits never count.
  * * Flat — an exit signal (direction 0) from the agent whose signal set the position, or a spot
  *   signal to sell — closes the whole position with a reduce-only market order.
  * * Opposite direction: split in two, a reduce-only market close of the whole position, then an
@@ -73,6 +77,8 @@ export interface AllocationContext {
   cycle: number;
   /** Which agent's signal set each held symbol's target; an exit closes only its own. Absent: any. */
   owners?: ReadonlyMap<string, string>;
+  /** Directional signals that may become orders (the arbiter's budget); default: no limit. */
+  maxOrders?: number;
 }
 
 export function allocate(
@@ -91,9 +97,22 @@ export function allocate(
     pending.push({ order: full, price });
     proposals.push({ signal, order: full, skipped: null, sizing });
   };
+  const budget = ctx.maxOrders ?? Number.POSITIVE_INFINITY;
+  let spent = 0;
   for (const signal of selected) {
+    const directional = Number.isFinite(signal.direction) && Math.sign(signal.direction) !== 0;
+    if (directional && spent >= budget) {
+      proposals.push({
+        signal,
+        order: null,
+        skipped: { code: 'MAX_ORDERS_REACHED', message: `${budget} signal(s) already became orders this cycle` },
+      });
+      continue;
+    }
+    const before = pending.length;
     const skipped = allocateOne(signal, ctx, settings, pending, emit);
     if (skipped) proposals.push({ signal, order: null, skipped });
+    if (directional && pending.length > before) spent += 1;
   }
   return proposals;
 }
@@ -141,22 +160,29 @@ function allocateOne(
   if (instrument.kind === 'spot' && target < 0) target = 0;
   if (target === 0) return close(signal, snapshot, instrument, held, expected, 0, 'close', emit);
 
-  let from = expected;
-  if (held !== 0 && Math.sign(held) !== Math.sign(target)) {
-    // Reduce, then flip: the close goes first; the opening order is judged as if it had filled.
-    const skippedClose = close(signal, snapshot, instrument, held, expected, target, 'flip_close', emit);
-    if (skippedClose) return skippedClose;
-    from = expected - held;
-  }
-  const delta = target - from;
   const band = (settings.noTradeBand ?? DEFAULT_NO_TRADE_BAND) * settings.riskFraction * Math.max(nav, 0);
-  const side: Side = delta > 0 ? 'BUY' : 'SELL';
-  const price = side === 'BUY' ? snapshot.ask : snapshot.bid;
-  if (Math.abs(delta) * price <= band && from === expected)
+  const flipping = held !== 0 && Math.sign(held) !== Math.sign(target);
+  // The whole change is judged against the band, a flip's too: both legs cross the spread and pay fees.
+  const change = target - expected;
+  const changeSide: Side = change > 0 ? 'BUY' : 'SELL';
+  if (Math.abs(change) * (changeSide === 'BUY' ? snapshot.ask : snapshot.bid) <= band)
     return {
       code: 'WITHIN_BAND',
       message: `target ${fmt(target)} is within the no-trade band of the expected position ${fmt(expected)}`,
     };
+  let from = expected;
+  if (flipping) {
+    // Reduce, then flip: the close goes first; the opening order is judged as if it had filled.
+    const skippedClose = close(signal, snapshot, instrument, held, expected, target, 'flip_close', emit);
+    if (skippedClose) return skippedClose;
+    from = expected - held;
+    const openSide: Side = target - from > 0 ? 'BUY' : 'SELL';
+    // A new side within the band of flat is not opened: closing was the change worth making.
+    if (Math.abs(target - from) * (openSide === 'BUY' ? snapshot.ask : snapshot.bid) <= band) return null;
+  }
+  const delta = target - from;
+  const side: Side = delta > 0 ? 'BUY' : 'SELL';
+  const price = side === 'BUY' ? snapshot.ask : snapshot.bid;
   const shrinking = Math.sign(delta) === -Math.sign(held) && Math.abs(target) < Math.abs(held) && from === expected;
   if (shrinking) {
     const qty = floorToLot(Math.min(Math.abs(delta), Math.abs(held)), instrument.lotSize);

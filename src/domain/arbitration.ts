@@ -1,12 +1,19 @@
 /**
- * Weighted arbitration (spec step 2): every signal is scored weight × confidence and the best are
- * selected, at most `maxOrders` per cycle and at most one per symbol. Every signal comes back with
- * its weight, score and the reason it was or was not selected, for the audit trail.
+ * Weighted arbitration (spec step 2): every signal is scored weight × confidence and the best signal
+ * of each symbol is selected, every symbol considered. `maxOrders` is not spent here but by the
+ * allocator, on signals that turn into orders: a selected signal that changes nothing (its target is
+ * within the no-trade band of what is held) costs no budget, so it cannot crowd out another symbol's
+ * signal that would trade (that other signal used to be dropped as MAX_ORDERS_REACHED and, from a
+ * one-off event such as a cross, never came back). Every signal comes back with its weight, score and
+ * the reason it was or was not selected, for the audit trail.
  *
  * Exits: a signal with direction 0 means "flat" — its agent no longer wants the position it asked
- * for (see signal.ts). Exits only lower risk, so they are selected (reason EXIT) outside the
- * `maxOrders` budget and without the confidence floor, for every symbol no directional signal was
- * selected for; an exit needs a score > 0 like any signal (an agent weighted 0 is switched off, exits too).
+ * for (see signal.ts). When `holdings` is given, an exit for a symbol where nothing is held or resting
+ * is NOTHING_TO_EXIT and one from an agent that did not set the symbol's position is EXIT_NOT_OWNER,
+ * neither selected (they would change nothing). Exits only lower risk, so they are selected (reason
+ * EXIT) without the confidence floor and outside the order budget, for every symbol no directional
+ * signal was selected for; an exit needs a score > 0 like any signal (an agent weighted 0 is
+ * switched off, exits too).
  *
  * Ranking is a total order, so the result does not depend on the order agents reported in:
  *   1. higher score first,
@@ -24,9 +31,12 @@ export interface ArbitrationOptions {
   weights?: Readonly<Record<string, number>>;
   /** Signals with confidence below this are ignored. In [0, 1]. */
   minConfidence?: number;
-  /** Most signals selected per cycle. Integer ≥ 0. */
+  /** Most selected signals that may turn into orders per cycle (spent by the allocator). Integer ≥ 0. */
   maxOrders?: number;
 }
+
+/** symbol → the agent whose signal set the position held or resting there (null: not known). */
+export type Holdings = ReadonlyMap<string, string | null>;
 
 export const DEFAULT_AGENT_WEIGHT = 1;
 
@@ -37,14 +47,19 @@ export type ArbitrationReason =
   | 'SELECTED'
   /** direction 0 (flat), selected outside the maxOrders budget. */
   | 'EXIT'
-  /** direction or confidence not a finite number, or confidence outside [0, 1]. */
+  /** direction not an integer, confidence not a number in [0, 1]. */
   | 'INVALID_SIGNAL'
   | 'BELOW_MIN_CONFIDENCE'
   /** weight × confidence is 0 (e.g. an agent weighted 0 is switched off). */
   | 'ZERO_SCORE'
   /** a better-ranked signal for the same symbol was selected. */
   | 'SYMBOL_ALREADY_SELECTED'
-  | 'MAX_ORDERS_REACHED';
+  /** the allocator's order budget was spent by better-ranked signals. */
+  | 'MAX_ORDERS_REACHED'
+  /** an exit for a symbol where nothing is held or resting. */
+  | 'NOTHING_TO_EXIT'
+  /** an exit from an agent that did not set the symbol's position. */
+  | 'EXIT_NOT_OWNER';
 
 export interface ScoredSignal {
   signal: Signal;
@@ -58,11 +73,17 @@ export interface ScoredSignal {
 export interface ArbitrationResult {
   /** Every input signal, in rank order. */
   ranked: ScoredSignal[];
-  /** The selected signals, best first. */
+  /** The selected signals, best first: directional ones, then exits. */
   selected: Signal[];
+  /** How many selected signals may become orders this cycle (the allocator spends it). */
+  maxOrders: number;
 }
 
-export function arbitrate(signals: readonly Signal[], options: ArbitrationOptions = {}): ArbitrationResult {
+export function arbitrate(
+  signals: readonly Signal[],
+  options: ArbitrationOptions = {},
+  holdings?: Holdings,
+): ArbitrationResult {
   const { weights, minConfidence, maxOrders } = validateOptions(options);
 
   const scored = signals.map((signal) => {
@@ -74,7 +95,9 @@ export function arbitrate(signals: readonly Signal[], options: ArbitrationOption
       signal,
       weight,
       score,
-      eligibility: valid ? eligibility(signal, score, minConfidence) : 'INVALID_SIGNAL',
+      eligibility: valid
+        ? (exitBlock(signal, holdings) ?? eligibility(signal, score, minConfidence))
+        : 'INVALID_SIGNAL',
     } as const;
   });
   scored.sort((a, b) => Number(a.eligibility !== null) - Number(b.eligibility !== null) || compareRank(a, b));
@@ -85,7 +108,6 @@ export function arbitrate(signals: readonly Signal[], options: ArbitrationOption
     if (blocked !== null) return blocked;
     if (isExit(signal)) return 'EXIT'; // decided below, once every directional signal has had its turn
     if (takenSymbols.has(signal.symbol)) return 'SYMBOL_ALREADY_SELECTED';
-    if (selected.length >= maxOrders) return 'MAX_ORDERS_REACHED';
     takenSymbols.add(signal.symbol);
     selected.push(signal);
     return 'SELECTED';
@@ -102,7 +124,14 @@ export function arbitrate(signals: readonly Signal[], options: ArbitrationOption
     const reason = reasons[i]!;
     return { signal, weight, score, selected: reason === 'SELECTED' || reason === 'EXIT', reason };
   });
-  return { ranked, selected };
+  return { ranked, selected, maxOrders };
+}
+
+/** Why an exit would change nothing (see the module comment), or null. */
+function exitBlock(s: Signal, holdings: Holdings | undefined): ArbitrationReason | null {
+  if (holdings === undefined || !isExit(s)) return null;
+  if (!holdings.has(s.symbol)) return 'NOTHING_TO_EXIT';
+  return holdings.get(s.symbol) === s.agent ? null : 'EXIT_NOT_OWNER';
 }
 
 function isExit(s: Signal): boolean {
@@ -110,7 +139,7 @@ function isExit(s: Signal): boolean {
 }
 
 function isValidSignal(s: Signal): boolean {
-  return Number.isFinite(s.direction) && Number.isFinite(s.confidence) && s.confidence >= 0 && s.confidence <= 1;
+  return Number.isInteger(s.direction) && Number.isFinite(s.confidence) && s.confidence >= 0 && s.confidence <= 1;
 }
 
 /** Why a valid signal cannot be selected at all, or null when it competes. */

@@ -8,7 +8,7 @@
  * series, so the latest `period` values). Returns null when fewer than `period` values are available,
  * so callers must handle "not enough data" explicitly instead of averaging a short window.
  */
-export function sma(values: readonly number[], period: number, end: number = values.length): number | null {
+export function sma(values: ArrayLike<number>, period: number, end: number = values.length): number | null {
   if (!Number.isInteger(period) || period < 1)
     throw new RangeError(`sma period must be a positive integer, got ${period}`);
   if (!Number.isInteger(end) || end > values.length)

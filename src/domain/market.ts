@@ -2,6 +2,7 @@
  * Market vocabulary: instruments and the per-symbol snapshot every strategy, guard and the paper
  * venue read. Prices in quote currency (USDT), quantities in base units.
  */
+import type { Bars } from './bars.js';
 import { floorToStep } from './steps.js';
 
 export type InstrumentKind = 'perp' | 'spot';
@@ -34,15 +35,24 @@ export interface MarketSnapshot {
   bids: BookLevel[];
   /** Best first (lowest ask first). */
   asks: BookLevel[];
-  /** Recent closes, oldest first (one per cycle); the last one equals `last`. */
-  closes: number[];
-  /** Base-unit volume traded over the recent window (the same window as `closes`). */
+  /**
+   * The feed's window of base-timeframe candles, oldest first; the last one is the bar that just
+   * closed (its close equals `last`). Views of the feed's memory, valid for this cycle (bars.ts).
+   */
+  bars: Bars;
+  /** Base-unit volume traded over the last `VOLUME_WINDOW_BARS` bars (what the liquidity guard reads). */
   volume: number;
   /** Current perpetual funding rate per funding interval (e.g. 0.0001 = 0.01 %); null for spot. */
   fundingRate: number | null;
   /** Epoch ms of the next funding payment; null for spot. */
   nextFundingTs: number | null;
 }
+
+/**
+ * Bars the `volume` figure sums: an hour of one-minute candles, whatever the window strategies need,
+ * so a longer strategy lookback never loosens the liquidity guard.
+ */
+export const VOLUME_WINDOW_BARS = 60;
 
 /** All symbols' snapshots for one cycle. */
 export type MarketView = ReadonlyMap<string, MarketSnapshot>;

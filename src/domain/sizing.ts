@@ -25,9 +25,14 @@ export const DEFAULT_RISK_FRACTION = 0.1;
 /**
  * No-trade band, as a fraction of the full-confidence target (riskFraction × NAV): a change of
  * target smaller than this is not traded, so a confidence that wobbles from cycle to cycle does not
- * churn the position (and pay fees) for nothing. 0.25 with riskFraction 0.1 = 2.5 % of NAV.
+ * churn the position (and pay fees) for nothing. 0.2 with riskFraction 0.1 = 2 % of NAV.
+ *
+ * Strictly below the least confidence the built-ins enter with (0.25: a fresh cross's floor, funding
+ * just past its threshold), and far enough below it that no rounding decides: at 0.25 the band was
+ * the same number as the entry, and 98.9 % of fresh entries from flat were skipped by `<=` on the
+ * spread between the mid the target was sized at and the side it was compared on.
  */
-export const DEFAULT_NO_TRADE_BAND = 0.25;
+export const DEFAULT_NO_TRADE_BAND = 0.2;
 
 /** The signed target position in base units, before rounding. */
 export function targetQty(

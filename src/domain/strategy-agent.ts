@@ -3,18 +3,57 @@
  * src/strategies/strategy.ts for how to write one). Machines and the strategy layer both use it, so
  * it lives in the domain.
  */
+import type { Bars } from './bars.js';
 import type { Instrument, MarketSnapshot } from './market.js';
 import type { Signal } from './signal.js';
+
+/**
+ * What `analyse` receives: the symbol's market snapshot plus what the agent declared it needs and
+ * what it holds. Every field is read-only; the bar arrays are views valid for this call.
+ */
+export interface StrategySnapshot extends Readonly<MarketSnapshot> {
+  /**
+   * The base-timeframe candles (the feed's: one per market step), at least `lookback` of them when
+   * the agent declared a lookback and no `timeframe`. The last bar is the one that just closed.
+   */
+  readonly candles: Bars;
+  /**
+   * The declared `timeframe`'s completed candles, resampled from the base ones (at least `lookback`
+   * of them); null when the agent declared no timeframe.
+   */
+  readonly higher: Bars | null;
+  /** The closes of `candles` as a plain array (made on first read): today's interface, kept as is. */
+  readonly closes: number[];
+  /**
+   * This agent's position in the symbol, signed base units: what the account holds there when this
+   * agent's signal set it, else 0 (another agent's trade is not this one's to manage).
+   */
+  readonly position: number;
+  /** The account's net asset value in the quote currency (USDT) at the cycle's marks. */
+  readonly nav: number;
+}
 
 export interface StrategyAgent {
   /** Unique among loaded agents; becomes `Signal.agent` and the key of the arbitration weights. */
   readonly name: string;
   /**
-   * One symbol, one cycle. Returns null when there is nothing to say (not enough data, no edge).
-   * A returned Signal has `agent === name`, `symbol === snapshot.symbol`, direction +1 or −1 and
-   * confidence in [0, 1]; arbitration discards anything else as INVALID_SIGNAL.
+   * Bars of history `analyse` needs (of `timeframe` when declared, else of the feed's base
+   * timeframe). The trading process fills this much history before the first cycle and never calls
+   * `analyse` with less; a feed that cannot provide it is an error at start. Absent: no promise
+   * beyond the feed's default window (60 base bars).
    */
-  analyse(snapshot: MarketSnapshot, instrument: Instrument): Signal | null;
+  readonly lookback?: number;
+  /**
+   * A timeframe coarser than the feed's (`5m`, `15m`, `1h`, `4h`, `1d`, …: see timeframes.ts), a
+   * whole multiple of it; its candles arrive in `snapshot.higher`.
+   */
+  readonly timeframe?: string;
+  /**
+   * One symbol, one cycle. Returns null when there is nothing to say (no edge). A returned Signal has
+   * `agent === name`, `symbol === snapshot.symbol`, direction +1, −1 or 0 and confidence in [0, 1];
+   * anything else is discarded as INVALID_SIGNAL.
+   */
+  analyse(snapshot: StrategySnapshot, instrument: Instrument): Signal | null;
 }
 
 /**

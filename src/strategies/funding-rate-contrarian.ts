@@ -9,16 +9,16 @@
  * threshold keeps a just-triggered signal usable instead of near-zero. On the scale every agent
  * shares (signal.ts), 0.25 is a quarter of the risk budget, as a fresh momentum cross is.
  *
- * Exit: once |funding| is back at or below `exitRate` the crowding it faded is gone, so it signals
- * flat (direction 0, confidence 1) and the allocator closes the position this agent opened (and only
- * that one). Between `exitRate` and `threshold` it says nothing and the position is held, so a rate
+ * Exit: once |funding| is back at or below `exitRate` the crowding it faded is gone, so, when it
+ * holds a position in the symbol, it signals flat (direction 0, confidence 1) and the allocator closes
+ * the position this agent opened (and only that one). Holding nothing, it says nothing. Between `exitRate` and `threshold` it says nothing and the position is held, so a rate
  * hovering near the threshold does not open and close on alternate cycles.
  */
 import { clamp } from '../domain/indicators.js';
-import type { Instrument, MarketSnapshot } from '../domain/market.js';
+import type { Instrument } from '../domain/market.js';
 import type { Signal } from '../domain/signal.js';
 import { requireNumber, resolveParams } from './strategy.js';
-import type { StrategyAgent, StrategyFactory } from '../domain/strategy-agent.js';
+import type { StrategyAgent, StrategyFactory, StrategySnapshot } from '../domain/strategy-agent.js';
 
 export const FUNDING_RATE_CONTRARIAN = 'funding_rate_contrarian';
 
@@ -46,15 +46,18 @@ export const createFundingRateContrarian: StrategyFactory<FundingRateContrarianP
   const p = validate(resolveParams(FUNDING_RATE_CONTRARIAN, DEFAULT_FUNDING_RATE_CONTRARIAN_PARAMS, params));
   return {
     name: FUNDING_RATE_CONTRARIAN,
-    analyse: (snapshot: MarketSnapshot, instrument: Instrument): Signal | null => analyse(p, snapshot, instrument),
+    // Funding alone: the current rate is all it reads, so it asks for no history.
+    lookback: 1,
+    analyse: (snapshot: StrategySnapshot, instrument: Instrument): Signal | null => analyse(p, snapshot, instrument),
   } satisfies StrategyAgent;
 };
 
-function analyse(p: FundingRateContrarianParams, snapshot: MarketSnapshot, instrument: Instrument): Signal | null {
+function analyse(p: FundingRateContrarianParams, snapshot: StrategySnapshot, instrument: Instrument): Signal | null {
   const funding = snapshot.fundingRate;
   if (instrument.kind !== 'perp' || funding === null || !Number.isFinite(funding)) return null;
   const exitRate = p.exitRate ?? p.threshold / 2;
-  if (Math.abs(funding) <= exitRate)
+  if (Math.abs(funding) <= exitRate) {
+    if (snapshot.position === 0) return null;
     return {
       agent: FUNDING_RATE_CONTRARIAN,
       symbol: snapshot.symbol,
@@ -62,6 +65,7 @@ function analyse(p: FundingRateContrarianParams, snapshot: MarketSnapshot, instr
       confidence: 1,
       rationale: `funding ${(funding * 100).toFixed(4)}% back within ±${(exitRate * 100).toFixed(4)}%: exit`,
     };
+  }
   if (Math.abs(funding) <= p.threshold) return null;
   const direction = funding > 0 ? -1 : 1;
   return {

@@ -73,6 +73,12 @@ export async function loadStrategies(
       `STRATEGIES is empty: list at least one of ${BUILTIN_STRATEGY_NAMES.join(', ')} or a module path such as ./my-strategy.ts`,
     );
   }
+  // A parameter set for an entry that is not loaded would be silently ignored: a typo must fail.
+  const stray = Object.keys(params).filter((key) => !entries.includes(key));
+  if (stray.length > 0)
+    throw new Error(
+      `STRATEGY_PARAMS has parameters for ${stray.map((k) => JSON.stringify(k)).join(', ')}, which ${stray.length === 1 ? 'is' : 'are'} not in STRATEGIES (${entries.join(',')}); keys are STRATEGIES entries exactly as written`,
+    );
   const agents: StrategyAgent[] = [];
   for (const entry of entries) {
     const entryParams = params[entry];

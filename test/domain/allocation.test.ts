@@ -2,6 +2,7 @@
 // on the slice-per-signal allocator: at 50 M NAV nothing traded (never scaled down); a reduction was
 // sent as a plain order and denied by drawdown; spot sells were sized from NAV, not holdings; a
 // funding-contrarian short was never closed when funding normalised.
+import { strategySnapshot } from '../../src/domain/strategy-input.js';
 import { describe, expect, it } from 'vitest';
 import { allocate } from '../../src/domain/allocation.js';
 import type { AllocationSettings } from '../../src/domain/allocation.js';
@@ -91,10 +92,17 @@ describe('allocate: target positions', () => {
 describe('exits', () => {
   it('a funding-contrarian short is closed when funding normalises', () => {
     const agent = createFundingRateContrarian();
-    const crowded = agent.analyse(snapshot('BTCUSDT', 100, { fundingRate: 0.002 }), BTC)!;
+    const crowded = agent.analyse(
+      strategySnapshot(snapshot('BTCUSDT', 100, { fundingRate: 0.002 }), null, 0, 1e4),
+      BTC,
+    )!;
     const short = run([crowded], account(), new Map());
     expect(short[0]!.order).toMatchObject({ side: 'SELL', reduceOnly: false });
-    const normal = agent.analyse(snapshot('BTCUSDT', 100, { fundingRate: 0.0001 }), BTC)!;
+    // Holding its short, the agent says flat once funding is normal.
+    const normal = agent.analyse(
+      strategySnapshot(snapshot('BTCUSDT', 100, { fundingRate: 0.0001 }), null, -10, 1e4),
+      BTC,
+    )!;
     expect(normal).toMatchObject({ direction: 0 });
     const held = account({ positions: [position('BTCUSDT', -10, 100)] });
     const [exit] = run([normal], held, new Map([['BTCUSDT', crowded.agent]]));

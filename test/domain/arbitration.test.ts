@@ -21,14 +21,16 @@ describe('arbitrate', () => {
       sig('funding', 'SOLUSDT', 1, 0.05),
     ];
     const result = arbitrate(signals, { weights: { funding: 2 }, minConfidence: 0.1 });
-    // The SOL exit (direction 0) is selected outside the one-order budget: exits only lower risk.
-    expect(result.selected).toEqual([signals[1], signals[2]]);
+    // Every symbol's best signal is selected, directional first, then exits; the allocator spends the
+    // one-order budget on those that turn into orders (issue 19: a cross dropped here never came back).
+    expect(result.selected).toEqual([signals[1], signals[0], signals[2]]);
+    expect(result.maxOrders).toBe(1);
     expect(
       result.ranked.map((r) => [r.signal.agent, r.signal.symbol, r.weight, r.score, r.selected, r.reason]),
     ).toEqual([
       ['funding', 'ETHUSDT', 2, 1, true, 'SELECTED'],
       ['momentum', 'SOLUSDT', 1, 0.9, true, 'EXIT'],
-      ['momentum', 'BTCUSDT', 1, 0.6, false, 'MAX_ORDERS_REACHED'],
+      ['momentum', 'BTCUSDT', 1, 0.6, true, 'SELECTED'],
       ['funding', 'SOLUSDT', 2, 0.1, false, 'BELOW_MIN_CONFIDENCE'],
     ]);
   });
@@ -52,9 +54,30 @@ describe('arbitrate', () => {
   it('defaults: weight 1, minConfidence 0.1, one order', () => {
     const signals = [sig('a', 'BTCUSDT', 1, 0.09), sig('b', 'ETHUSDT', 1, 0.1), sig('c', 'SOLUSDT', -1, 0.2)];
     const result = arbitrate(signals);
-    expect(result.selected).toEqual([signals[2]]);
-    expect(result.ranked.map((r) => r.reason)).toEqual(['SELECTED', 'MAX_ORDERS_REACHED', 'BELOW_MIN_CONFIDENCE']);
+    expect(result.selected).toEqual([signals[2], signals[1]]);
+    expect(result.maxOrders).toBe(1);
+    expect(result.ranked.map((r) => r.reason)).toEqual(['SELECTED', 'SELECTED', 'BELOW_MIN_CONFIDENCE']);
     expect(result.ranked.every((r) => r.weight === 1)).toBe(true);
+  });
+
+  it('selects exits only for what the agent holds: others are NOTHING_TO_EXIT or EXIT_NOT_OWNER (issue 19)', () => {
+    const signals = [sig('funding', 'BTCUSDT', 0, 1), sig('funding', 'ETHUSDT', 0, 1), sig('funding', 'SOLUSDT', 0, 1)];
+    // BTC held by funding's own trade, ETH by momentum's, SOL not at all.
+    const holdings = new Map([
+      ['BTCUSDT', 'funding'],
+      ['ETHUSDT', 'momentum'],
+    ]);
+    const result = arbitrate(signals, {}, holdings);
+    expect(result.selected).toEqual([signals[0]]);
+    expect(result.ranked.map((r) => [r.signal.symbol, r.selected, r.reason])).toEqual([
+      ['BTCUSDT', true, 'EXIT'],
+      ['ETHUSDT', false, 'EXIT_NOT_OWNER'],
+      ['SOLUSDT', false, 'NOTHING_TO_EXIT'],
+    ]);
+  });
+
+  it('refuses a direction that is not an integer as INVALID_SIGNAL (the spec says integer)', () => {
+    expect(arbitrate([sig('a', 'BTCUSDT', 0.5, 0.9)]).ranked[0]?.reason).toBe('INVALID_SIGNAL');
   });
 
   it('switches an agent off with weight 0', () => {
@@ -79,8 +102,8 @@ describe('arbitrate', () => {
     expect(arbitrate([sig('constructor', 'BTCUSDT', 1, 0.5)]).ranked[0]).toMatchObject({ weight: 1, score: 0.5 });
   });
 
-  it('maxOrders 0 selects nothing', () => {
-    expect(arbitrate([sig('a', 'BTCUSDT', 1, 0.9)], { maxOrders: 0 }).ranked[0]?.reason).toBe('MAX_ORDERS_REACHED');
+  it('maxOrders 0 is handed to the allocator, which then makes no order', () => {
+    expect(arbitrate([sig('a', 'BTCUSDT', 1, 0.9)], { maxOrders: 0 }).maxOrders).toBe(0);
   });
 
   describe('tie-break', () => {
@@ -148,7 +171,7 @@ describe('arbitrate', () => {
           // And the structural promises hold.
           expect(one.ranked).toHaveLength(signals.length);
           const directional = one.selected.filter((s) => Math.sign(s.direction) !== 0);
-          expect(directional.length).toBeLessThanOrEqual(maxOrders);
+          expect(one.maxOrders).toBe(maxOrders);
           expect(new Set(one.selected.map((s) => s.symbol)).size).toBe(one.selected.length);
           for (const s of directional) expect(s.confidence).toBeGreaterThanOrEqual(0.1);
           const bestEligible = one.ranked.find(
@@ -159,7 +182,7 @@ describe('arbitrate', () => {
               r.reason !== 'BELOW_MIN_CONFIDENCE' &&
               r.reason !== 'ZERO_SCORE',
           );
-          if (bestEligible && maxOrders > 0) expect(bestEligible.selected).toBe(true);
+          if (bestEligible) expect(bestEligible.selected).toBe(true);
         },
       ),
       { numRuns: 200 },

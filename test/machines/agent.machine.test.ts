@@ -41,6 +41,7 @@ describe('agent machine', () => {
           { agent: 'trend', symbol: 'SOLUSDT', direction: 1, confidence: 0.001 },
         ],
         errors: [],
+        invalid: [],
       },
     ]);
     // Each snapshot is paired with its own instrument; ETH (no snapshot) is never analysed.

@@ -37,14 +37,17 @@ describe('arbiter machine', () => {
     createActor(arbiterMachine, { input: { weights: { b: 2 } } })
       .start()
       .send({ type: 'arbiter.select', cycle: 1, signals, replyTo: weighted.ref });
-    expect(plain.events[0]!.result.selected).toEqual([signals[2]]);
-    expect(weighted.events[0]!.result.selected).toEqual([signals[1]]);
+    // Each symbol's best: the weight decides BTC's (a's long at 0.6 vs b's short at 0.7 × 2).
+    expect(plain.events[0]!.result.selected).toEqual([signals[2], signals[1]]);
+    expect(weighted.events[0]!.result.selected).toEqual([signals[1], signals[2]]);
   });
 
   it('replies with an empty selection when there are no signals', () => {
     const arbiter = createActor(arbiterMachine, { input: {} }).start();
     const replies = collector<SelectedReply>();
     arbiter.send({ type: 'arbiter.select', cycle: 2, signals: [], replyTo: replies.ref });
-    expect(replies.events).toEqual([{ type: 'arbiter.selected', cycle: 2, result: { ranked: [], selected: [] } }]);
+    expect(replies.events).toEqual([
+      { type: 'arbiter.selected', cycle: 2, result: { ranked: [], selected: [], maxOrders: 1 } },
+    ]);
   });
 });

@@ -64,7 +64,14 @@ const responder = fromCallback<AnyEventObject, ResponderInput>(({ input, receive
 const agentReply =
   (agent: string, signals: Signal[], errors: string[] = []): Respond =>
   (e) =>
-    ({ type: 'agent.signals', cycle: (e as AnalyseRequest).cycle, agent, signals, errors }) satisfies SignalsReply;
+    ({
+      type: 'agent.signals',
+      cycle: (e as AnalyseRequest).cycle,
+      agent,
+      signals,
+      errors,
+      invalid: [],
+    }) satisfies SignalsReply;
 const arbiterReply: Respond = (e) => {
   const req = e as SelectRequest;
   return {
@@ -187,8 +194,8 @@ describe('cycle machine: the full path', () => {
     });
     expect(record.replies).toEqual(
       expect.arrayContaining([
-        { type: 'agent.signals', cycle: 9, agent: 'a', signals: [sigA], errors: [] },
-        { type: 'agent.signals', cycle: 9, agent: 'b', signals: [sigB], errors: ['SOLUSDT: boom'] },
+        { type: 'agent.signals', cycle: 9, agent: 'a', signals: [sigA], errors: [], invalid: [] },
+        { type: 'agent.signals', cycle: 9, agent: 'b', signals: [sigB], errors: ['SOLUSDT: boom'], invalid: [] },
       ]),
     );
     expect(record.replies).toHaveLength(2);

@@ -4,6 +4,7 @@
  * small domain builders (a market, an account, orders and signed approvals) that pass every guard
  * with the default risk limits.
  */
+import { barsFromCloses } from '../../src/domain/bars.js';
 import { createActor, fromCallback } from 'xstate';
 import type { AnyActorRef, EventObject } from 'xstate';
 import type { Instrument, MarketSnapshot, MarketView } from '../../src/domain/market.js';
@@ -63,7 +64,7 @@ export function snapshot(symbol: string, last: number, overrides: Partial<Market
     ask: last + step,
     bids: Array.from({ length: 10 }, (_, i) => ({ price: last - step * (i + 1), qty: 10 })),
     asks: Array.from({ length: 10 }, (_, i) => ({ price: last + step * (i + 1), qty: 10 })),
-    closes: [last],
+    bars: barsFromCloses([last]),
     volume: 1000,
     fundingRate: 0.0001,
     nextFundingTs: 1_700_000_000_000 + 3_600_000,

@@ -160,7 +160,7 @@ describe('trading machine: boot', () => {
   it('from a stored running record starts cycle 1 at once with the stored epoch, and resumes the OMS', () => {
     const h = boot('running', 4);
     expect(h.cycles).toHaveLength(1);
-    expect(h.cycles[0]!.input).toEqual({ cycle: 1, epoch: 4, agentIds: ['agent:a', 'agent:b'] });
+    expect(h.cycles[0]!.input).toEqual({ cycle: 1, epoch: 4, agentIds: ['agent:a', 'agent:b'], baseBarMs: 60_000 });
     expect(value(h)).toEqual({ control: { running: 'cycling' } });
     expect(h.omsTypes()).toEqual(['oms.resume']);
   });
@@ -235,7 +235,9 @@ describe('trading machine: pause and resume', () => {
     const h = boot('paused', 5);
     send(h, 'control.resume', 6);
     expect(value(h)).toEqual({ control: { running: 'cycling' } });
-    expect(h.cycles.map((c) => c.input)).toEqual([{ cycle: 1, epoch: 6, agentIds: ['agent:a', 'agent:b'] }]);
+    expect(h.cycles.map((c) => c.input)).toEqual([
+      { cycle: 1, epoch: 6, agentIds: ['agent:a', 'agent:b'], baseBarMs: 60_000 },
+    ]);
     expect(h.omsTypes()).toEqual(['oms.halt', 'oms.resume']);
     expect(h.announced.at(-1)).toEqual({ state: 'running', epoch: 6 });
   });

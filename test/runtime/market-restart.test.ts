@@ -74,7 +74,13 @@ describe.each(STORE_KINDS)('restart on the same store (%s)', (kind) => {
 describe('restart of a historical replay (sqlite)', () => {
   it("continues at the next candle instead of the data's first one", async () => {
     const fixture = new URL('../fixtures/market-data/good', import.meta.url).pathname;
-    const env = { ...MARKET_ORDERS, MARKET_DATA: `file:${fixture}`, SYMBOLS: 'BTCUSDT,ETHUSDT:spot' };
+    // The funding agent alone declares one bar: no warm-up, so the replay starts at the fixture's first candle.
+    const env = {
+      ...MARKET_ORDERS,
+      MARKET_DATA: `file:${fixture}`,
+      SYMBOLS: 'BTCUSDT,ETHUSDT:spot',
+      STRATEGIES: 'funding_rate_contrarian',
+    };
     const testStore: TestStore = await openTestStore('sqlite');
     cleanups.push(() => testStore.cleanup());
     const first: TestTrading = await openTestTrading('sqlite', env, testStore);

@@ -10,7 +10,8 @@ import {
 import { PERP, SPOT, snapshot } from './snapshot.js';
 
 const agent = createFundingRateContrarian();
-const at = (fundingRate: number | null) => agent.analyse(snapshot([100], { fundingRate }), PERP);
+/** What the agent says at this funding rate while it holds a short of 0.5 (its own position). */
+const at = (fundingRate: number | null) => agent.analyse(snapshot([100], { fundingRate, position: -0.5 }), PERP);
 
 describe('funding_rate_contrarian', () => {
   it('has the documented name and defaults', () => {
@@ -44,6 +45,12 @@ describe('funding_rate_contrarian', () => {
     }
   });
 
+  it('says nothing of an exit while it holds nothing in the symbol (issue 19)', () => {
+    // Before: a flat signal (confidence 1) for every symbol every cycle, logged and skipped EXIT_NOT_OWNER.
+    expect(agent.analyse(snapshot([100], { fundingRate: 0 }), PERP)).toBeNull();
+    expect(agent.analyse(snapshot([100], { fundingRate: 0.001 }), PERP)).toMatchObject({ direction: -1 });
+  });
+
   it('a rate just past the threshold is usable, not near zero', () => {
     expect(at(0.00051)?.confidence).toBeCloseTo(0.255, 12);
   });
@@ -57,7 +64,7 @@ describe('funding_rate_contrarian', () => {
   it('honours custom params', () => {
     const custom = createFundingRateContrarian({ threshold: 0.0001, fullConfidenceRate: 0.0004, exitRate: 0 });
     expect(custom.analyse(snapshot([100], { fundingRate: 0.00001 }), PERP)).toBeNull();
-    expect(custom.analyse(snapshot([100], { fundingRate: 0 }), PERP)).toMatchObject({ direction: 0 });
+    expect(custom.analyse(snapshot([100], { fundingRate: 0, position: 1 }), PERP)).toMatchObject({ direction: 0 });
     expect(custom.analyse(snapshot([100], { fundingRate: 0.0002 }), PERP)).toMatchObject({
       direction: -1,
       confidence: 0.5,

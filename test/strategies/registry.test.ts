@@ -44,7 +44,7 @@ describe('loadStrategies', () => {
   });
 
   it('reports a bad built-in param', async () => {
-    await expect(loadStrategies('momentum_ma_crossover', { momentum_ma_crossover: { fast: 30 } })).rejects.toThrow(
+    await expect(loadStrategies('momentum_ma_crossover', { momentum_ma_crossover: { fast: 40 } })).rejects.toThrow(
       /momentum_ma_crossover: parameter "slow"/,
     );
   });

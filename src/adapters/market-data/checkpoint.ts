@@ -58,6 +58,7 @@ export function parseCheckpoint(raw: unknown): SyntheticCheckpoint {
         rng: rngState(s.rng, `${at}.rng`),
         logPrice: finite(s.logPrice, `${at}.logPrice`),
         lastTicks: positiveInteger(s.lastTicks, `${at}.lastTicks`),
+        ...(s.lastIndex === undefined ? {} : { lastIndex: integer(s.lastIndex, `${at}.lastIndex`) }),
         closes,
         volumeLots,
         funding,

@@ -74,3 +74,23 @@ export function restoreRng(state: readonly number[]): Rng {
     },
   };
 }
+
+/**
+ * A uniform number in [0, 1) from a 32-bit key and an integer index, with no state: the same key and
+ * index always give the same number (used where a value must be rebuilt from a checkpoint, e.g. a
+ * synthetic candle's wicks). A murmur3-style finaliser over the pair.
+ */
+export function hashUniform(key: number, index: number): number {
+  let h = Math.imul(key ^ Math.imul(index | 0, 0x9e3779b1), 0x85ebca6b) ^ Math.floor(index / 4294967296);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h >>> 0) / 4294967296;
+}
+
+/** A 32-bit key for `hashUniform` from text. */
+export function hashKey(text: string): number {
+  return cyrb128(text)[0];
+}

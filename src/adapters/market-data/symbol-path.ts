@@ -7,8 +7,18 @@
  * all of it, so a path resumed from one continues exactly as the original would have.
  * Prices and volumes are kept as whole tick and lot counts and become numbers only at the edge
  * (fromSteps), so every published price and quantity is the clean decimal multiple of its step.
+ *
+ * Candles: each step is one bar opening at market time epoch + (index − 1) × step (index 1 is the
+ * first step after the warm-up, whose bars, index 0 and before, are the pre-history every fresh
+ * market starts with; the epoch is SYNTHETIC_EPOCH unless the feed is told the run's start).
+ * The open is the previous close (the market is continuous); the high and low extend the body by a
+ * fraction of its length (at least one tick's worth) drawn from a hash of the symbol's seed and the
+ * bar's index, not from the path's random stream, so a resumed market rebuilds the same candles from
+ * its saved closes and the path itself is what it always was.
  */
+import { BarWindow } from '../../domain/bars.js';
 import type { Instrument, MarketSnapshot } from '../../domain/market.js';
+import { VOLUME_WINDOW_BARS } from '../../domain/market.js';
 import { fromSteps, nearestSteps } from '../../domain/steps.js';
 import { fundingRate, initialFunding, nextFundingTime, stepFunding } from './funding.js';
 import type { FundingState } from './funding.js';
@@ -17,6 +27,7 @@ import { shockWithJump } from './market-factor.js';
 import type { SymbolProfile } from './market-profiles.js';
 import { buildBook } from './order-book.js';
 import type { Book, BookShape } from './order-book.js';
+import { hashUniform } from './prng.js';
 import type { Rng, RngState } from './prng.js';
 import { TREND_DRIFT, VOL_PARAMS } from './regimes.js';
 
@@ -27,8 +38,14 @@ export interface SymbolPathOptions {
   startPrice: number;
   /** Step length in units of 60 s; volatility, drift, volume and regime odds scale with it. */
   timeScale: number;
-  /** Closes (and per-step volumes) kept in the window. */
+  /** Bars kept in the window. */
   historyLength: number;
+  /** The index of the last bar before this path's first step (see the module comment). */
+  lastIndex: number;
+  /** Key of the candles' wick hash (hashKey of seed and symbol). */
+  wickKey: number;
+  /** Open time of bar index 1 (the first step after the warm-up); default SYNTHETIC_EPOCH. */
+  epoch?: number;
   /** Weight of the market factor in the symbol's shock: √correlation. */
   marketWeight: number;
   /** Demo trend strength (0 = driftless). */
@@ -40,14 +57,19 @@ export interface SymbolPathOptions {
   state?: Omit<SymbolPathState, 'rng'>;
 }
 
+/** Market time of bar index 0 of every synthetic market: 2024-01-01T00:00Z (documented in the README). */
+export const SYNTHETIC_EPOCH = Date.UTC(2024, 0, 1);
+
 /** Everything a path needs to continue: plain JSON. */
 export interface SymbolPathState {
   rng: RngState;
+  /** Index of the window's last bar (absent in checkpoints from before candles: taken from `steps`). */
+  lastIndex?: number;
   logPrice: number;
   lastTicks: number;
-  /** The window, oldest first, as published prices. */
+  /** The window's closes, oldest first, as published prices. */
   closes: number[];
-  /** Per-step volumes in whole lots, oldest first. */
+  /** The window's volumes in whole lots, oldest first. */
   volumeLots: number[];
   funding: FundingState | null;
 }
@@ -72,27 +94,49 @@ export function createSymbolPath(options: SymbolPathOptions): SymbolPath {
   let book: Book | null = null;
   const funding: FundingState | null =
     instrument.kind !== 'perp' ? null : state?.funding ? { ...state.funding } : initialFunding(rng);
-  // Ring buffers: a step writes one slot, nothing shifts; `filled` counts the slots in use.
-  const closes = new Array<number>(historyLength).fill(0);
-  const volumeLots = new Array<number>(historyLength).fill(0);
-  let head = 0;
-  let filled = 0;
+  const stepMs = Math.round(timeScale * 60_000);
+  const bars = new BarWindow(historyLength);
+  // Close ticks and volume lots of the window and the bar before it (whose close is the window's
+  // first open), for the checkpoint: whole numbers, as published.
+  const closeTicks = new BarWindow(historyLength + 1);
+  // The liquidity guard's volume: whole lots over the last VOLUME_WINDOW_BARS bars.
+  const recentLots = new Array<number>(VOLUME_WINDOW_BARS).fill(0);
+  let volumeSlot = 0;
   let volumeSum = 0;
-  const push = (close: number, lots: number) => {
-    if (filled === historyLength) volumeSum -= volumeLots[head] ?? 0;
-    else filled += 1;
-    closes[head] = close;
-    volumeLots[head] = lots;
-    volumeSum += lots;
-    head = (head + 1) % historyLength;
+  let index = state?.lastIndex ?? options.lastIndex;
+  let prevTicks: number | null = null;
+  const push = (ticks: number, lots: number) => {
+    index += 1;
+    const openTicks = prevTicks ?? ticks;
+    const body = Math.abs(ticks - openTicks);
+    const reach = Math.max(body, 1);
+    const up = Math.floor(hashUniform(options.wickKey, 2 * index) * (reach + 1));
+    const down = Math.min(
+      Math.floor(hashUniform(options.wickKey, 2 * index + 1) * (reach + 1)),
+      Math.min(ticks, openTicks) - 1,
+    );
+    bars.push({
+      time: (options.epoch ?? SYNTHETIC_EPOCH) + (index - 1) * stepMs,
+      open: fromSteps(openTicks, tickSize),
+      high: fromSteps(Math.max(ticks, openTicks) + up, tickSize),
+      low: fromSteps(Math.min(ticks, openTicks) - Math.max(0, down), tickSize),
+      close: fromSteps(ticks, tickSize),
+      volume: fromSteps(lots, lotSize),
+    });
+    closeTicks.push({ time: 0, open: 0, high: 0, low: 0, close: ticks, volume: lots });
+    volumeSum += lots - recentLots[volumeSlot]!;
+    recentLots[volumeSlot] = lots;
+    volumeSlot = (volumeSlot + 1) % VOLUME_WINDOW_BARS;
+    prevTicks = ticks;
   };
-  const window = <T>(ring: T[]): T[] => {
-    const out = new Array<T>(filled);
-    const start = (head - filled + historyLength) % historyLength;
-    for (let i = 0; i < filled; i++) out[i] = ring[(start + i) % historyLength] as T;
-    return out;
-  };
-  if (state) for (let i = 0; i < state.closes.length; i++) push(state.closes[i] ?? 0, state.volumeLots[i] ?? 0);
+  if (state) {
+    // Rebuilt from the saved closes: the window's bars end at the saved index.
+    const kept = Math.min(state.closes.length, historyLength + 1);
+    const from = state.closes.length - kept;
+    index -= kept;
+    for (let i = from; i < state.closes.length; i++)
+      push(Math.max(1, nearestSteps(state.closes[i] ?? 0, tickSize)), state.volumeLots[i] ?? 0);
+  }
 
   function step(market: MarketFactor): void {
     const params = VOL_PARAMS[market.vol];
@@ -108,7 +152,7 @@ export function createSymbolPath(options: SymbolPathOptions): SymbolPath {
     // Volume rises with the regime and with the size of this step's move, as real volume does.
     const activity = params.volumeFactor * (1 + (0.5 * Math.abs(ret)) / sigma) * Math.exp(0.4 * rng.normal() - 0.08);
     const lots = Math.max(0, nearestSteps((profile.volumeNotional * timeScale * activity) / price, lotSize));
-    push(fromSteps(lastTicks, tickSize), lots);
+    push(lastTicks, lots);
     book = buildBook({ lastTicks, tickSize, lotSize, regime: params, shape: options.book, ...profile }, rng);
     if (funding !== null) {
       const fundingStep = {
@@ -134,7 +178,7 @@ export function createSymbolPath(options: SymbolPathOptions): SymbolPath {
       // The book is built afresh every step and never touched again, so it is handed out as is.
       bids: book.bids,
       asks: book.asks,
-      closes: window(closes),
+      bars: bars.view(),
       volume: fromSteps(volumeSum, lotSize),
       fundingRate: funding === null ? null : fundingRate(funding),
       nextFundingTs: funding === null ? null : nextFundingTime(now, options.fundingIntervalMs),
@@ -148,8 +192,9 @@ export function createSymbolPath(options: SymbolPathOptions): SymbolPath {
       rng: rng.state(),
       logPrice,
       lastTicks,
-      closes: window(closes),
-      volumeLots: window(volumeLots),
+      lastIndex: index,
+      closes: Array.from(closeTicks.view().close, (t) => fromSteps(t, tickSize)),
+      volumeLots: Array.from(closeTicks.view().volume),
       funding: funding === null ? null : { ...funding },
     }),
   };

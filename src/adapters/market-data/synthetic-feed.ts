@@ -29,7 +29,7 @@ import { profileFor } from './market-profiles.js';
 import type { SymbolProfile } from './market-profiles.js';
 import { DEFAULT_BOOK_SHAPE } from './order-book.js';
 import type { BookShape } from './order-book.js';
-import { createRng, restoreRng } from './prng.js';
+import { createRng, hashKey, restoreRng } from './prng.js';
 import type { TrendRegime, VolRegime } from './regimes.js';
 import { createSymbolPath } from './symbol-path.js';
 import type { SymbolPath } from './symbol-path.js';
@@ -45,7 +45,7 @@ export interface SyntheticFeedOptions {
   seed: number | string;
   /** Feed time one `next()` represents; default 60 000 ms (one cycle). */
   stepMs?: number;
-  /** Closes kept per symbol (and the volume window); default 60. */
+  /** Bars kept per symbol (the strategies' history), generated up front from the seed; default 60. */
   historyLength?: number;
   /** Start price per symbol; defaults from a small table, else 100. */
   startPrices?: Readonly<Record<string, number>>;
@@ -61,6 +61,8 @@ export interface SyntheticFeedOptions {
   book?: Partial<BookShape>;
   /** Funding interval; default 8 h. */
   fundingIntervalMs?: number;
+  /** Open time of the first bar after the warm-up (a simulation's start); default SYNTHETIC_EPOCH. */
+  epoch?: number;
   /** A checkpoint (from `checkpoint()`, as stored) to continue from; see `resumeFrom`. */
   resume?: unknown;
 }
@@ -112,6 +114,7 @@ export function createSyntheticFeed(options: SyntheticFeedOptions): SyntheticFee
     const startPrice =
       options.startPrices?.[instrument.symbol] ?? DEFAULT_START_PRICES[instrument.symbol] ?? FALLBACK_START_PRICE;
     if (!(startPrice > 0)) throw new RangeError(`start price for ${instrument.symbol} must be positive`);
+    const resumed = saved !== undefined && origin.resumed.includes(instrument.symbol);
     const path = createSymbolPath({
       instrument,
       rng:
@@ -122,12 +125,16 @@ export function createSyntheticFeed(options: SyntheticFeedOptions): SyntheticFee
       startPrice,
       timeScale,
       historyLength,
+      // Fresh: the warm-up's last bar is index 0 (a resumed market's: its step count).
+      lastIndex: (checkpoint === null ? 0 : origin.steps) - historyLength,
+      wickKey: hashKey(`${seed}:${instrument.symbol}:wicks`),
+      ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
       marketWeight: Math.sqrt(settings.correlation),
       trendStrength: settings.trend,
       fundingHalfLifeHours: settings.fundingHalfLifeHours,
       book: settings.book,
       fundingIntervalMs: settings.fundingIntervalMs,
-      ...(saved && origin.resumed.includes(instrument.symbol) ? { state: saved } : {}),
+      ...(resumed ? { state: { ...saved, lastIndex: saved.lastIndex ?? origin.steps } } : {}),
     });
     paths.set(instrument.symbol, path);
     if (!origin.resumed.includes(instrument.symbol)) fresh.push([instrument, path]);
@@ -141,6 +148,7 @@ export function createSyntheticFeed(options: SyntheticFeedOptions): SyntheticFee
 
   return {
     instruments,
+    barMs: stepMs,
     origin,
     async next(now: number): Promise<MarketView> {
       market.step();
@@ -223,13 +231,18 @@ function resumeFrom(
     [
       ['seed', checkpoint.seed, settings.seed],
       ['stepMs', checkpoint.stepMs, settings.stepMs],
-      ['historyLength', checkpoint.historyLength, settings.historyLength],
     ] as const
   ).find(([, saved, wanted]) => saved !== wanted);
   if (mismatch) {
     const [what, saved, wanted] = mismatch;
     return fromSeed([`the checkpoint is for ${what} ${saved}, not ${wanted}: the market starts from the seed`]);
   }
+  // A longer saved window serves a shorter one (its oldest bars are dropped); a shorter one cannot
+  // give the history the strategies now declare, and a strategy never sees less than it declared.
+  if (checkpoint.historyLength < settings.historyLength)
+    return fromSeed([
+      `the checkpoint holds ${checkpoint.historyLength} bars, fewer than the ${settings.historyLength} the strategies need: the market starts from the seed`,
+    ]);
   const resumed: string[] = [];
   const fresh: string[] = [];
   const notes: string[] = [];

@@ -16,6 +16,7 @@ import type { EventLine } from '../../domain/event-lines.js';
 import type { MarketView } from '../../domain/market.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import { loadStrategies } from '../../strategies/registry.js';
+import { strategyHistory } from '../trading/strategy-history.js';
 import { readInt } from '../config.js';
 import { createTradingSystem } from '../trading/trading-system.js';
 import { createProgressBar } from './progress-bar.js';
@@ -89,7 +90,9 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
   const symbols =
     dataDir !== null && options.symbols === null && !env.SYMBOLS?.trim() ? await dataSymbols(dataDir) : null;
   const asked = simulationConfig(env, symbols === null ? options : { ...options, symbols });
-  const market = await openRunMarket(asked, options, dataDir);
+  // Strategies before the market: what they declare decides the history it fills before cycle 1.
+  const agents = await loadStrategies(asked.strategies, asked.strategyParams);
+  const market = await openRunMarket(asked, options, dataDir, (barMs) => strategyHistory(agents, barMs));
   const { config, start, cycles: total } = market;
   mkdirSync(options.out, { recursive: true, mode: 0o700 });
   const runStore = await openRunStore(join(options.out, RUN_STORE_FILE));
@@ -98,7 +101,7 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
   await runStore.store.control.initialise(new Date(start).toISOString());
 
   const seen = { last: null as MarketView | null };
-  const strategies = (await loadStrategies(config.strategies, config.strategyParams)).map((s) => s.name);
+  const strategies = agents.map((s) => s.name);
   const flushEvery = env[TEST_FLUSH_ENV]?.trim() ? readInt(env, TEST_FLUSH_ENV, COMMIT_EVERY, 1, 1_000_000) : null;
   const output = createRunOutput(options.out, config, {
     start,
@@ -181,6 +184,7 @@ async function closeRun(run: OpenRun, reason: string): Promise<void> {
 function watched(feed: MarketFeed, market: { last: MarketView | null }): MarketFeed {
   return {
     instruments: feed.instruments,
+    ...(feed.barMs === undefined ? {} : { barMs: feed.barMs }),
     async next(now) {
       market.last = await feed.next(now);
       return market.last;

@@ -12,6 +12,18 @@ import { createSyntheticFeed } from '../../adapters/market-data/index.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import type { TradingConfig } from '../trading/trading-config.js';
 import type { SimulateOptions } from './simulate-options.js';
+import { DEFAULT_HISTORY_BARS } from '../../domain/strategy-input.js';
+import { replayHistory } from '../trading/market-feed.js';
+import type { HistoryFor } from '../trading/market-feed.js';
+
+/** What the summary says of a replay's warm-up: the history candles, and where the first cycle moved. */
+function warmUpNote(warmUp: { bars: number; movedFrom: number | null }, first: number): string {
+  const moved =
+    warmUp.movedFrom === null
+      ? ''
+      : `; the first cycle moved from ${new Date(warmUp.movedFrom).toISOString()} to ${new Date(first).toISOString()} for it`;
+  return `first cycle after ${warmUp.bars} warm-up candles${moved}`;
+}
 
 /** Where a synthetic run starts when --from is not given: a fixed date, so runs are reproducible. */
 export const SYNTHETIC_START = Date.UTC(2026, 0, 1);
@@ -32,6 +44,7 @@ export async function openRunMarket(
   config: TradingConfig,
   options: SimulateOptions,
   dataDir: string | null,
+  historyFor: HistoryFor = () => ({ bars: DEFAULT_HISTORY_BARS, required: 1 }),
 ): Promise<RunMarket> {
   if (dataDir === null) {
     // The first cycle ends one cycle after --from, as a replay's first candle closes one timeframe after it opens.
@@ -46,12 +59,17 @@ export async function openRunMarket(
       correlation: config.synthetic.correlation,
       trend: config.synthetic.trend,
       fundingHalfLifeHours: config.synthetic.fundingHalfLifeHours,
+      historyLength: historyFor(config.cycleMs).bars,
+      // The first cycle's bar opens at --from, so candle times read as the run's dates.
+      epoch: from,
     });
     const { correlation, trend, fundingHalfLifeHours } = config.synthetic;
-    const description = `synthetic, seed ${config.marketSeed}, correlation ${correlation}, trend ${trend}, funding half-life ${fundingHalfLifeHours} h`;
+    const description =
+      `synthetic, seed ${config.marketSeed}, correlation ${correlation}, trend ${trend}, funding half-life ${fundingHalfLifeHours} h` +
+      `, ${historyFor(config.cycleMs).bars} bars of generated history before the first cycle`;
     return { feed, config, start, cycles, description };
   }
-  return openReplay(config, options, dataDir);
+  return openReplay(config, options, dataDir, historyFor);
 }
 
 /**
@@ -79,7 +97,12 @@ export async function dataSymbols(dir: string): Promise<string | null> {
     .join(',');
 }
 
-async function openReplay(config: TradingConfig, options: SimulateOptions, dir: string): Promise<RunMarket> {
+async function openReplay(
+  config: TradingConfig,
+  options: SimulateOptions,
+  dir: string,
+  historyFor: HistoryFor,
+): Promise<RunMarket> {
   const { applyManifestInstruments, createFileFeed, DataFileError, readManifestInstruments } =
     await import('../../adapters/market-data/file/index.js');
   try {
@@ -89,6 +112,7 @@ async function openReplay(config: TradingConfig, options: SimulateOptions, dir: 
       instruments,
       ...(options.from !== null ? { from: options.from } : {}),
       ...(options.to !== null ? { to: options.to } : {}),
+      ...replayHistory(historyFor),
     });
     const { stepMs, timeframe, first } = feed.range;
     if (options.cycleSeconds !== null && Number(options.cycleSeconds) * 1000 !== stepMs)
@@ -102,7 +126,7 @@ async function openReplay(config: TradingConfig, options: SimulateOptions, dir: 
       config: { ...config, instruments, cycleMs: stepMs },
       start: first + stepMs,
       cycles,
-      description: `replay of ${dir} (${timeframe})`,
+      description: `replay of ${dir} (${timeframe}), ${warmUpNote(feed.warmUp, first)}`,
     };
   } catch (err) {
     if (err instanceof DataFileError) throw new ConfigError(`--data ${dir}: ${err.message}`);

@@ -11,11 +11,17 @@ import { createSyntheticFeed } from '../../adapters/market-data/index.js';
 import { persistingFeed, savedMarketCheckpoint } from '../../application/market-time.js';
 import type { Instrument } from '../../domain/market.js';
 import { REPLAY_CURSOR_KEY } from '../../domain/runtime-documents.js';
+import { DEFAULT_HISTORY_BARS } from '../../domain/strategy-input.js';
 import { readDocument, writeDocument } from '../../ports/documents.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import { ConfigError } from '../config.js';
 import type { TradingConfig } from './trading-config.js';
+
+/** What the strategies need of a feed with bars `barMs` long: its window and the first cycle's minimum. */
+export type HistoryFor = (barMs: number) => { bars: number; required: number };
+
+const NO_DECLARATIONS: HistoryFor = () => ({ bars: DEFAULT_HISTORY_BARS, required: 1 });
 
 /** One live fetch may hold a cycle up to this long, however long CYCLE_SECONDS is (ms). */
 const LIVE_BUDGET_CEILING_MS = 5_000;
@@ -29,10 +35,12 @@ export async function openMarketFeed(
   config: TradingConfig,
   log: Logger,
   given?: MarketFeed,
+  historyFor: HistoryFor = NO_DECLARATIONS,
 ): Promise<{ feed: MarketFeed | null; config: TradingConfig }> {
   if (given) return { feed: given, config };
   if (config.marketData === 'synthetic') return { feed: null, config };
-  if (config.marketData.startsWith('file:')) return openReplay(config, config.marketData.slice('file:'.length));
+  if (config.marketData.startsWith('file:'))
+    return openReplay(config, config.marketData.slice('file:'.length), historyFor);
   const exchangeId = config.marketData.slice('live:'.length);
   const { createLiveFeed } = await import('../../adapters/market-data/live/index.js');
   const feed = await createLiveFeed({
@@ -40,6 +48,8 @@ export async function openMarketFeed(
     symbols: config.instruments.map((i) => ({ symbol: i.symbol, kind: i.kind })),
     ...(config.liveExchangeUrl ? { baseUrl: config.liveExchangeUrl } : {}),
     budgetMs: Math.min(LIVE_BUDGET_CEILING_MS, Math.max(1_000, config.cycleMs)),
+    historyLength: historyFor(60_000).bars,
+    requiredHistory: historyFor(60_000).required,
     log: (level, message, details) => log[level]({ exchange: exchangeId, ...details }, message),
   });
   log.info(
@@ -54,12 +64,16 @@ export async function openMarketFeed(
  * (see docs/data-format.md). The manifest's instruments replace the built-in table's. When the data
  * runs out, each cycle fails loudly (FEED_EXHAUSTED) and nothing trades on repeated prices.
  */
-async function openReplay(config: TradingConfig, dir: string): Promise<{ feed: MarketFeed; config: TradingConfig }> {
+async function openReplay(
+  config: TradingConfig,
+  dir: string,
+  historyFor: HistoryFor,
+): Promise<{ feed: MarketFeed; config: TradingConfig }> {
   const { applyManifestInstruments, createFileFeed, DataFileError, readManifestInstruments } =
     await import('../../adapters/market-data/file/index.js');
   try {
     const instruments = applyManifestInstruments(config.instruments, await readManifestInstruments(dir));
-    const feed = await createFileFeed({ dir, instruments });
+    const feed = await createFileFeed({ dir, instruments, ...replayHistory(historyFor) });
     return { feed, config: { ...config, instruments } };
   } catch (err) {
     // Bad data is a configuration error (exit 2: restarting cannot fix it), named file and line.
@@ -73,11 +87,17 @@ async function openReplay(config: TradingConfig, dir: string): Promise<{ feed: M
  * continues from the checkpoint the last process saved (what of it fits: see the feed's
  * resumeFrom) and saves its own after every read, through the fenced key-value store.
  */
-export async function openSyntheticFeed(config: TradingConfig, kv: KeyValueStore, log: Logger): Promise<MarketFeed> {
+export async function openSyntheticFeed(
+  config: TradingConfig,
+  kv: KeyValueStore,
+  log: Logger,
+  historyFor: HistoryFor = NO_DECLARATIONS,
+): Promise<MarketFeed> {
   const feed = createSyntheticFeed({
     instruments: config.instruments,
     seed: config.marketSeed,
     stepMs: 60_000,
+    historyLength: historyFor(60_000).bars,
     correlation: config.synthetic.correlation,
     trend: config.synthetic.trend,
     fundingHalfLifeHours: config.synthetic.fundingHalfLifeHours,
@@ -111,6 +131,7 @@ export async function continueReplay(
   opened: MarketFeed,
   kv: KeyValueStore,
   log: Logger,
+  historyFor: HistoryFor = NO_DECLARATIONS,
 ): Promise<MarketFeed> {
   const dir = config.marketData.slice('file:'.length);
   const { createFileFeed, FeedExhaustedError } = await import('../../adapters/market-data/file/index.js');
@@ -131,15 +152,29 @@ export async function continueReplay(
         Promise.reject(new FeedExhaustedError(`the replay of ${dir} had already reached the end of its data`)),
     };
   } else if (typeof saved?.next === 'number' && saved.next !== feed.nextCandleTime) {
-    feed = await createFileFeed({ dir, instruments: config.instruments, from: saved.next });
+    feed = await createFileFeed({
+      dir,
+      instruments: config.instruments,
+      from: saved.next,
+      ...replayHistory(historyFor),
+    });
     log.info({ dir, next: new Date(saved.next).toISOString() }, 'the replay continues where the last process stopped');
   }
   return {
     instruments: feed.instruments,
+    ...(feed.barMs === undefined ? {} : { barMs: feed.barMs }),
     async next(now) {
       const view = await feed.next(now);
       await writeDocument(kv, REPLAY_CURSOR_KEY, { dir, next: feed.nextCandleTime });
       return view;
     },
+  };
+}
+
+/** A replay's window and warm-up, from the strategies' needs once its candle length is known. */
+export function replayHistory(historyFor: HistoryFor) {
+  return {
+    historyLength: (stepMs: number) => historyFor(stepMs).bars,
+    warmUp: (stepMs: number) => historyFor(stepMs).required,
   };
 }

@@ -34,8 +34,11 @@ export async function assertStrategiesResolve(config: StrategySettings, cwd = pr
       throw new ConfigError(`STRATEGIES entry "${entry}": no such file ${resolve(cwd, entry)}`);
     }
   }
+  const stray = Object.keys(config.strategyParams).filter((key) => !entries.includes(key));
+  if (stray.length > 0) await assertStrategiesLoad(config); // the registry names the stray keys
   const builtins = entries.filter((entry) => !isModulePath(entry));
+  const builtinParams = Object.fromEntries(Object.entries(config.strategyParams).filter(([k]) => builtins.includes(k)));
   // The registry's own messages (unknown name, bad parameters, empty list); built-ins import nothing.
   if (builtins.length > 0 || entries.length === 0)
-    await assertStrategiesLoad({ ...config, strategies: builtins.join(',') });
+    await assertStrategiesLoad({ strategies: builtins.join(','), strategyParams: builtinParams });
 }

@@ -2,6 +2,7 @@
  * Configuration of the trading process, from the environment (and `.env`). Every variable is in
  * .env.example; a bad value stops start-up with a message naming the variable.
  */
+import { readFileSync } from 'node:fs';
 import { ORDER_STYLES } from '../../domain/allocation.js';
 import type { OrderStyle } from '../../domain/allocation.js';
 import type { ArbitrationOptions } from '../../domain/arbitration.js';
@@ -119,7 +120,7 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     hmacSecret: readHmacSecret(env),
     cycleMs: Math.round(readNumber(env, 'CYCLE_SECONDS', 60, 0.05, 86_400) * 1000),
     strategies: env.STRATEGIES?.trim() || DEFAULT_STRATEGIES,
-    strategyParams: readStrategyParams(env.STRATEGY_PARAMS),
+    strategyParams: readStrategyParams(env.STRATEGY_PARAMS, env.STRATEGY_PARAMS_FILE),
     marketData,
     liveExchangeUrl: readUrl(env, 'LIVE_EXCHANGE_URL'),
     feedStaleMs: readInt(env, 'FEED_STALE_MS', DEFAULT_FEED_STALE_MS, 100, 86_400_000),
@@ -207,19 +208,36 @@ function readWeights(raw: string | undefined): Record<string, number> {
   return weights;
 }
 
-/** STRATEGY_PARAMS: JSON keyed by STRATEGIES entry, e.g. {"momentum_ma_crossover":{"fast":8}}. */
-function readStrategyParams(raw: string | undefined): StrategyParamsByEntry {
-  if (!raw?.trim()) return {};
+/**
+ * STRATEGY_PARAMS: JSON keyed by STRATEGIES entry, e.g. {"momentum_ma_crossover":{"fast":8}}; or
+ * STRATEGY_PARAMS_FILE, the path of a file holding the same JSON (for parameters too long for an
+ * environment variable). Not both: which one wins would be a guess.
+ */
+function readStrategyParams(raw: string | undefined, file: string | undefined): StrategyParamsByEntry {
+  const fromFile = file?.trim();
+  if (fromFile && raw?.trim())
+    throw new ConfigError('STRATEGY_PARAMS and STRATEGY_PARAMS_FILE are both set: give the parameters in one of them');
+  let name = 'STRATEGY_PARAMS';
+  let text = raw;
+  if (fromFile) {
+    name = `STRATEGY_PARAMS_FILE (${fromFile})`;
+    try {
+      text = readFileSync(fromFile, 'utf8');
+    } catch (err) {
+      throw new ConfigError(`${name} cannot be read: ${(err as Error).message}`);
+    }
+  }
+  if (!text?.trim()) return {};
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
+    parsed = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`STRATEGY_PARAMS is not valid JSON: ${(err as Error).message}`);
+    throw new ConfigError(`${name} is not valid JSON: ${(err as Error).message}`);
   }
   const isObject = (v: unknown): v is Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(parsed) || !Object.values(parsed).every(isObject)) {
-    throw new ConfigError('STRATEGY_PARAMS must be a JSON object of objects, keyed by STRATEGIES entry');
+    throw new ConfigError(`${name} must be a JSON object of objects, keyed by STRATEGIES entry`);
   }
   return parsed as StrategyParamsByEntry;
 }

@@ -37,6 +37,8 @@ import type { StoreMemory } from '../../domain/store-identity.js';
 import { startBackground } from './background.js';
 import { startMachinesPublisher } from './machines-publisher.js';
 import { continueReplay, openMarketFeed, openSyntheticFeed } from './market-feed.js';
+import type { HistoryFor } from './market-feed.js';
+import { strategyHistory } from './strategy-history.js';
 import { settle } from './settle.js';
 import { takeOwnership } from './take-ownership.js';
 import type { Ownership } from './take-ownership.js';
@@ -93,9 +95,19 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
   const { log } = deps;
   // The feed first: a live exchange that cannot be reached stops the start before the store is touched.
   // The synthetic market is opened once the lease is held: it continues from the checkpoint in the store.
-  const { feed: opened, config } = await openMarketFeed(deps.config, log, deps.feed);
+  // Strategies before the feed: what they declare decides how much history the feed fills.
+  let strategies: StrategyAgent[];
   try {
-    return await startTradingSystem(deps, opened, config);
+    strategies = await loadStrategies(deps.config.strategies, deps.config.strategyParams);
+  } catch (err) {
+    // A feed the caller opened is this start's to close, whatever failed first.
+    await deps.feed?.close?.().catch(() => {});
+    throw err;
+  }
+  const historyFor = (barMs: number) => strategyHistory(strategies, barMs);
+  const { feed: opened, config } = await openMarketFeed(deps.config, log, deps.feed, historyFor);
+  try {
+    return await startTradingSystem(deps, opened, config, strategies);
   } catch (err) {
     // A live feed opened here would otherwise keep retrying requests for a system that never started.
     await opened?.close?.().catch(() => {});
@@ -104,7 +116,12 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
 }
 
 /** Everything after the market feed is open: ownership, venue, parts, the root actor and its timers. */
-async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | null, config: TradingConfig) {
+async function startTradingSystem(
+  deps: TradingSystemDeps,
+  opened: MarketFeed | null,
+  config: TradingConfig,
+  strategies: StrategyAgent[],
+) {
   const { log, clock } = deps;
   // Faults the store views and the safety checks notice, kept for the root until it exists.
   const inbox = createRootInbox<SafetyEvent>();
@@ -121,9 +138,10 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
       inbox.send({ type: 'safety.halt', reason: `store_${err.kind}`, message: err.message, at: clock.now() }),
   });
   const { store, kv, keeper } = owned;
-  const strategies = await loadStrategies(config.strategies, config.strategyParams);
   const venue = await openVenue(deps, config, kv);
-  const feed = await feedAfterLease(deps, opened, config, kv);
+  const historyFor = (barMs: number) => strategyHistory(strategies, barMs);
+  const feed = await feedAfterLease(deps, opened, config, kv, historyFor);
+  const history = strategyHistory(strategies, feed.barMs ?? 60_000);
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
@@ -161,6 +179,7 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
     systemId: 'trading',
     input: {
       ...rootInput(config, owned.initial, strategies, sessionId, previousCycle),
+      history,
       halt: fault ? { ...fault, since: clock.now(), earlier: [] } : null,
     },
     ...(deps.timers ? { clock: deps.timers } : {}),
@@ -261,10 +280,11 @@ async function feedAfterLease(
   opened: MarketFeed | null,
   config: TradingConfig,
   kv: KeyValueStore,
+  historyFor: HistoryFor,
 ): Promise<MarketFeed> {
-  if (opened === null) return openSyntheticFeed(config, kv, deps.log);
+  if (opened === null) return openSyntheticFeed(config, kv, deps.log, historyFor);
   if (deps.feed === undefined && config.marketData.startsWith('file:'))
-    return continueReplay(config, opened, kv, deps.log);
+    return continueReplay(config, opened, kv, deps.log, historyFor);
   return opened;
 }
 

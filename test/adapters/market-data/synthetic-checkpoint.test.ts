@@ -1,7 +1,7 @@
 /**
  * Market time survives a restart: a feed resumed from a stored checkpoint continues exactly as the
  * original would have (not from the seed), and a checkpoint that does not fit the configuration is
- * handled as documented in resumeFrom: another seed, step or window → from the seed; symbols added
+ * handled as documented in resumeFrom: another seed or step, or a shorter window → from the seed; symbols added
  * → those from the seed, the rest continue; a damaged document → from the seed, with the field named.
  */
 import { describe, expect, it } from 'vitest';
@@ -48,7 +48,7 @@ describe('synthetic market checkpoint', () => {
     const cases = [
       [{ seed: 4 }, /seed 3, not 4/],
       [{ seed: 3, stepMs: 5 * MINUTE }, /stepMs 60000, not 300000/],
-      [{ seed: 3, historyLength: 30 }, /historyLength 60, not 30/],
+      [{ seed: 3, historyLength: 90 }, /holds 60 bars, fewer than the 90 the strategies need/],
     ] as const;
     for (const [options, why] of cases) {
       const feed = createSyntheticFeed({ instruments: parseInstruments(SYMBOLS), ...options, resume: saved });
@@ -58,6 +58,26 @@ describe('synthetic market checkpoint', () => {
       const fromSeed = createSyntheticFeed({ instruments: parseInstruments(SYMBOLS), ...options });
       expect(await advance(feed, 0, 5)).toEqual(await advance(fromSeed, 0, 5));
     }
+  });
+
+  it('serves a shorter window from a longer saved one: the market goes on, the newest bars kept (issue 19)', async () => {
+    const original = createSyntheticFeed({ instruments: parseInstruments(SYMBOLS), seed: 3, historyLength: 90 });
+    await advance(original, 0, 10);
+    const feed = createSyntheticFeed({
+      instruments: parseInstruments(SYMBOLS),
+      seed: 3,
+      historyLength: 30,
+      resume: stored(original.checkpoint()),
+    });
+    expect(feed.origin).toMatchObject({ steps: 10, notes: [] });
+    const [a] = await advance(feed, 10, 1);
+    const [b] = await advance(original, 10, 1);
+    const short = a!.get('BTCUSDT')!.bars;
+    const long = b!.get('BTCUSDT')!.bars;
+    expect(short.length).toBe(30);
+    expect(Array.from(short.close)).toEqual(Array.from(long.close).slice(-30));
+    expect(Array.from(short.high)).toEqual(Array.from(long.high).slice(-30));
+    expect(Array.from(short.time)).toEqual(Array.from(long.time).slice(-30));
   });
 
   it('continues the symbols it holds, starts added ones from the seed and drops removed ones', async () => {
@@ -78,7 +98,7 @@ describe('synthetic market checkpoint', () => {
     const [view] = await advance(feed, 50, 1);
     const [expected] = await advance(original, 50, 1);
     expect(view?.get('BTCUSDT')).toEqual(expected?.get('BTCUSDT'));
-    expect(view?.get('XRPUSDT')?.closes).toHaveLength(60);
+    expect(view?.get('XRPUSDT')?.bars.close).toHaveLength(60);
     expect(view?.get('SOLUSDT')?.fundingRate).toEqual(expect.any(Number));
     expect(Object.keys(feed.checkpoint().symbols)).toEqual(['BTCUSDT', 'SOLUSDT', 'XRPUSDT']);
   });

@@ -39,7 +39,7 @@ describe('synthetic feed', () => {
 
   it('differs between seeds', async () => {
     const [a, b] = await Promise.all([run(1, 5), run(2, 5)]);
-    expect(snap(a[4], 'BTCUSDT').closes).not.toEqual(snap(b[4], 'BTCUSDT').closes);
+    expect(Array.from(snap(a[4], 'BTCUSDT').bars.close)).not.toEqual(Array.from(snap(b[4], 'BTCUSDT').bars.close));
   });
 
   it("keeps a symbol's path independent of the other instruments", async () => {
@@ -64,16 +64,16 @@ describe('synthetic feed', () => {
     const feed = createSyntheticFeed({ instruments: INSTRUMENTS, seed: 5, historyLength: 30 });
     for (let i = 0; i < 40; i++) {
       for (const s of (await feed.next(START + i * MINUTE)).values()) {
-        expect(s.closes).toHaveLength(30);
-        expect(s.closes[s.closes.length - 1]).toBe(s.last);
+        expect(s.bars.close).toHaveLength(30);
+        expect(s.bars.close[s.bars.close.length - 1]).toBe(s.last);
       }
     }
   });
 
   it('advances one close per call: the window shifts by one', async () => {
     const views = await run(9, 3);
-    const a = snap(views[0], 'BTCUSDT').closes;
-    const b = snap(views[1], 'BTCUSDT').closes;
+    const a = snap(views[0], 'BTCUSDT').bars.close;
+    const b = snap(views[1], 'BTCUSDT').bars.close;
     expect(b.slice(0, -1)).toEqual(a.slice(1));
   });
 
@@ -99,7 +99,7 @@ describe('synthetic feed', () => {
           check(level.qty > 0 && onGrid(level.qty, instrument.lotSize), `${at}: qty ${level.qty}`);
           check(onGrid(level.price, instrument.tickSize), `${at}: level price ${level.price} off the tick`);
         }
-        for (const price of [s.last, s.bid, s.ask, ...s.closes])
+        for (const price of [s.last, s.bid, s.ask, ...s.bars.close])
           check(onGrid(price, instrument.tickSize), `${at}: price ${price} off the tick`);
         check(s.volume > 0 && onGrid(s.volume, instrument.lotSize), `${at}: volume ${s.volume}`);
       }
@@ -171,8 +171,8 @@ describe('synthetic feed', () => {
     let extreme = 0;
     for (const view of views) {
       const s = snap(view, 'BTCUSDT');
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      const sign = Math.sign(mean(s.closes.slice(-10)) - mean(s.closes.slice(-30)));
+      const mean = (xs: Float64Array) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const sign = Math.sign(mean(s.bars.close.slice(-10)) - mean(s.bars.close.slice(-30)));
       if (previousSign !== 0 && sign !== 0 && sign !== previousSign) crossovers += 1;
       if (sign !== 0) previousSign = sign;
       for (const symbol of ['BTCUSDT', 'ETHUSDT'])

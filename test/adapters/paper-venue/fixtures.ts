@@ -3,6 +3,7 @@
  * with round lot and tick sizes so expected numbers can be worked out by hand), a snapshot
  * builder, a settable clock and a venue opener over the in-memory store.
  */
+import { barsFromCloses } from '../../../src/domain/bars.js';
 import type { BookLevel, Instrument, MarketSnapshot, MarketView } from '../../../src/domain/market.js';
 import type { OrderRequest } from '../../../src/domain/orders.js';
 import { openPaperVenue } from '../../../src/adapters/paper-venue/index.js';
@@ -41,7 +42,7 @@ export function snapshot(input: SnapshotInput): MarketSnapshot {
     ask: input.ask,
     bids: input.bids ?? [{ price: input.bid, qty: 1_000 }],
     asks: input.asks ?? [{ price: input.ask, qty: 1_000 }],
-    closes: [last],
+    bars: barsFromCloses([last]),
     volume: 10_000,
     fundingRate: isSpot ? null : (input.fundingRate ?? 0),
     nextFundingTs: isSpot ? null : (input.nextFundingTs ?? null),

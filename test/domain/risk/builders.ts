@@ -2,6 +2,7 @@
  * Builders for risk tests: a plain account, market and order that pass every guard with the default
  * limits, so each table row changes only the figure it is about.
  */
+import { barsFromCloses } from '../../../src/domain/bars.js';
 import type { MarketSnapshot } from '../../../src/domain/market.js';
 import type { OrderRequest } from '../../../src/domain/orders.js';
 import type { AccountSnapshot, Position } from '../../../src/domain/portfolio.js';
@@ -16,7 +17,7 @@ export function market(overrides: Partial<MarketSnapshot> = {}): MarketSnapshot 
     ask: 100.1,
     bids: Array.from({ length: 10 }, (_, i) => ({ price: 99.9 - i * 0.1, qty: 10 })),
     asks: Array.from({ length: 10 }, (_, i) => ({ price: 100.1 + i * 0.1, qty: 10 })),
-    closes: [100],
+    bars: barsFromCloses([100]),
     volume: 1000,
     fundingRate: 0.0001,
     nextFundingTs: 1_700_000_000_000 + 3_600_000,

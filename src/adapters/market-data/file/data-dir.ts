@@ -14,7 +14,7 @@ import { readManifest } from './manifest.js';
 import type { Manifest } from './manifest.js';
 import { readCandlesParquet, readFundingParquet } from './parquet-reader.js';
 import type { CandleSeries, FundingSeries } from './series.js';
-import { timeframeName } from './timeframes.js';
+import { timeframeName } from '../../../domain/timeframes.js';
 
 export interface SymbolData {
   symbol: string;

@@ -6,11 +6,14 @@
  * zero. When the last candle has been replayed, `next` throws FeedExhaustedError: a simulator
  * stops there, and a trading process fails loudly instead of trading on repeated data.
  *
- * Snapshot fields: last = close; closes = the last `historyLength` closes up to this candle
- * (taken from candles before `from` when the file has them, fewer at the very start of a file);
- * volume = base volume over those same candles; the book derived from the candle
+ * Snapshot fields: last = close; bars = the last `historyLength` candles up to this one, as views
+ * of the loaded columns (no copy); the first replayed candle is the first with that much history
+ * before it (see replay-window.ts: a replay starts after its warm-up); volume = base volume over the
+ * last VOLUME_WINDOW_BARS candles; the book derived from the candle
  * (./derived-book.ts); fundingRate and nextFundingTs from ./funding-schedule.ts, null for spot.
  */
+import type { Bars } from '../../../domain/bars.js';
+import { VOLUME_WINDOW_BARS } from '../../../domain/market.js';
 import type { Instrument, MarketSnapshot, MarketView } from '../../../domain/market.js';
 import type { MarketFeed } from '../../../ports/market-feed.js';
 import { loadDataDir } from './data-dir.js';
@@ -29,8 +32,17 @@ export interface FileFeedOptions {
   from?: number;
   /** Epoch ms, exclusive: replay candles opening before it (default: to the data's end). */
   to?: number;
-  /** Closes kept per symbol (and the volume window); default 60. */
-  historyLength?: number;
+  /**
+   * Candles of history every snapshot carries (the strategies' lookback; the trading process and
+   * `tcs simulate` pass theirs, DEFAULT_HISTORY_BARS or more); default 1, no warm-up. A function is
+   * given the data's candle length once it is loaded (a lookback in bars depends on it).
+   */
+  historyLength?: number | ((stepMs: number) => number);
+  /**
+   * Candles the first replayed snapshot must hold (the longest lookback the strategies declared; at
+   * most historyLength): the replay starts after them. Default 1, no warm-up. Number or function as above.
+   */
+  warmUp?: number | ((stepMs: number) => number);
   /** How the announced funding rate is chosen; default 'last-settled' (no look-ahead). */
   funding?: FundingPolicy;
   book?: Partial<DerivedBookShape>;
@@ -39,6 +51,8 @@ export interface FileFeedOptions {
 export interface FileFeed extends MarketFeed {
   /** Open times of the first and last replayed candle, and the timeframe. */
   readonly range: { first: number; last: number; stepMs: number; timeframe: string };
+  /** Candles before the first replayed one that serve as history, and the start asked for if that moved it. */
+  readonly warmUp: { bars: number; movedFrom: number | null };
   /** Candles left to replay; 0 once exhausted. */
   readonly remaining: number;
   /** Open time of the candle the next `next()` replays; null once exhausted. */
@@ -53,15 +67,14 @@ export class FeedExhaustedError extends Error {
 interface Track {
   instrument: Instrument;
   candles: CandleSeries;
+  /** Open times of the candles (the series keeps only its start and step). */
+  time: Float64Array;
   offset: number;
   funding: FundingSchedule | null;
 }
 
 /** Loads and validates the data (throws a DataFileError naming file and line), then replays it. */
 export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed> {
-  const historyLength = options.historyLength ?? 60;
-  if (!Number.isInteger(historyLength) || historyLength < 1)
-    throw new RangeError('historyLength must be a positive integer');
   if (options.instruments.length === 0) throw new RangeError('a file feed needs at least one instrument');
   const shape: DerivedBookShape = { ...DERIVED_BOOK_SHAPE, ...options.book };
   const instruments = options.instruments.map((i) => ({ ...i }));
@@ -69,7 +82,13 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
     options.dir,
     instruments.map((i) => i.symbol),
   );
-  const window = replayWindow(data.symbols, data.stepMs, options.from, options.to);
+  const wanted = options.historyLength ?? 1;
+  const historyLength = typeof wanted === 'function' ? wanted(data.stepMs) : wanted;
+  if (!Number.isInteger(historyLength) || historyLength < 1)
+    throw new RangeError('historyLength must be a positive integer');
+  const warmUpWanted = options.warmUp ?? 1;
+  const warmUp = Math.min(historyLength, typeof warmUpWanted === 'function' ? warmUpWanted(data.stepMs) : warmUpWanted);
+  const window = replayWindow(data.symbols, data.stepMs, options.from, options.to, warmUp);
   const tracks: Track[] = data.symbols.map((s, k) => {
     const instrument = instruments[k]!;
     let funding: FundingSchedule | null = null;
@@ -82,7 +101,9 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
       }
       funding = createFundingSchedule(s.funding, options.funding ?? 'last-settled');
     }
-    return { instrument, candles: s.candles, offset: window.offsets[k]!, funding };
+    const time = new Float64Array(s.candles.count);
+    for (let j = 0; j < time.length; j++) time[j] = s.candles.start + j * data.stepMs;
+    return { instrument, candles: s.candles, time, offset: window.offsets[k]!, funding };
   });
   const total = (window.last - window.first) / window.stepMs + 1;
   const stepMs = window.stepMs;
@@ -90,7 +111,9 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
 
   return {
     instruments,
+    barMs: stepMs,
     range: { first: window.first, last: window.last, stepMs, timeframe: data.timeframe },
+    warmUp: window.warmUp,
     get remaining() {
       return total - cursor;
     },
@@ -116,9 +139,17 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
   function snapshot(track: Track, i: number, now: number, closeTime: number, shift: number): MarketSnapshot {
     const { candles, instrument } = track;
     const from = Math.max(0, i - historyLength + 1);
-    const closes = Array.from(candles.close.subarray(from, i + 1));
+    const bars: Bars = {
+      length: i + 1 - from,
+      time: track.time.subarray(from, i + 1),
+      open: candles.open.subarray(from, i + 1),
+      high: candles.high.subarray(from, i + 1),
+      low: candles.low.subarray(from, i + 1),
+      close: candles.close.subarray(from, i + 1),
+      volume: candles.volume.subarray(from, i + 1),
+    };
     let volume = 0;
-    for (let j = from; j <= i; j++) volume += candles.volume[j]!;
+    for (let j = Math.max(0, i - VOLUME_WINDOW_BARS + 1); j <= i; j++) volume += candles.volume[j]!;
     const close = candles.close[i]!;
     const book = deriveBook(
       { high: candles.high[i]!, low: candles.low[i]!, close, volume: candles.volume[i]!, stepMs },
@@ -131,7 +162,7 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
       ts: now,
       last: close,
       ...book,
-      closes,
+      bars,
       volume,
       fundingRate: funding ? funding.rate : null,
       nextFundingTs: funding ? funding.nextTs + shift : null,

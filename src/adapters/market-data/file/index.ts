@@ -11,4 +11,4 @@ export type { Manifest } from './manifest.js';
 export { loadDataDir } from './data-dir.js';
 export type { DataDirectory, SymbolData } from './data-dir.js';
 export { DataFileError } from './data-errors.js';
-export { TIMEFRAMES } from './timeframes.js';
+export { TIMEFRAMES } from '../../../domain/timeframes.js';

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Instrument } from '../../../domain/market.js';
 import { DataFileError } from './data-errors.js';
-import { TIMEFRAMES, TIMEFRAME_LIST } from './timeframes.js';
+import { TIMEFRAMES, TIMEFRAME_LIST } from '../../../domain/timeframes.js';
 
 export interface Manifest {
   exchange?: string;

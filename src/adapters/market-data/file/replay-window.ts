@@ -4,6 +4,11 @@
  * at open, by name, rather than replayed with holes or padded with made-up candles. Without `from`
  * the window starts at the earliest first candle of any symbol, without `to` it ends at the latest
  * last candle, so then every symbol must cover exactly the same period.
+ *
+ * Warm-up: the strategies' history comes from the data itself. The first replayed candle is the
+ * first one with `historyBars − 1` candles before it in every symbol's file, so no strategy ever sees
+ * a shorter history than it declared; a `from` earlier than that moves forward to it (`warmUp` says
+ * by how much), and data too short for even one cycle after its warm-up is refused.
  */
 import { DataFileError, showTs } from './data-errors.js';
 import type { SymbolData } from './data-dir.js';
@@ -15,9 +20,17 @@ export interface ReplayWindow {
   stepMs: number;
   /** Per symbol, in the order given: the series index of the first replayed candle. */
   offsets: number[];
+  /** The history before the first candle (bars), and the first candle asked for when that moved it. */
+  warmUp: { bars: number; movedFrom: number | null };
 }
 
-export function replayWindow(symbols: readonly SymbolData[], stepMs: number, from?: number, to?: number): ReplayWindow {
+export function replayWindow(
+  symbols: readonly SymbolData[],
+  stepMs: number,
+  from?: number,
+  to?: number,
+  historyBars = 1,
+): ReplayWindow {
   const ref = symbols[0]!;
   const lastOf = (s: SymbolData): number => s.candles.start + (s.candles.count - 1) * stepMs;
   for (const s of symbols) {
@@ -32,8 +45,18 @@ export function replayWindow(symbols: readonly SymbolData[], stepMs: number, fro
   const earliest = Math.min(...symbols.map((s) => s.candles.start));
   const latest = Math.max(...symbols.map(lastOf));
   // from: the first candle opening at or after it; to: candles opening before it (exclusive).
-  const first = from === undefined ? earliest : grid + Math.ceil((from - grid) / stepMs) * stepMs;
+  const asked = from === undefined ? earliest : grid + Math.ceil((from - grid) / stepMs) * stepMs;
+  const warmed = earliest + (historyBars - 1) * stepMs;
+  const first = Math.max(asked, warmed);
   const last = to === undefined ? latest : grid + (Math.ceil((to - grid) / stepMs) - 1) * stepMs;
+  if (last < first && warmed > asked && last >= asked) {
+    throw new DataFileError(
+      '',
+      `too little data: the strategies need ${historyBars} candles of history before the first cycle, ` +
+        `so the replay would start at ${showTs(warmed)}, after its last candle ${showTs(last)}: ` +
+        'give more data (an earlier start) or strategies with a shorter lookback',
+    );
+  }
   if (last < first) {
     throw new DataFileError('', `no candle opens between from ${showTs(from ?? first)} and to ${showTs(to ?? last)}`);
   }
@@ -45,6 +68,13 @@ export function replayWindow(symbols: readonly SymbolData[], stepMs: number, fro
           'every symbol must cover the whole replay (choose a later from, or drop the symbol)',
       );
     }
+    if (s.candles.start > first - (historyBars - 1) * stepMs) {
+      throw new DataFileError(
+        s.candleFile,
+        `${s.symbol} starts at ${showTs(s.candles.start)}: only ${(first - s.candles.start) / stepMs} candles before the replay's first ${showTs(first)}, ` +
+          `and the strategies need ${historyBars - 1} (choose a later from, or drop the symbol)`,
+      );
+    }
     if (lastOf(s) < last) {
       throw new DataFileError(
         s.candleFile,
@@ -53,5 +83,11 @@ export function replayWindow(symbols: readonly SymbolData[], stepMs: number, fro
       );
     }
   }
-  return { first, last, stepMs, offsets: symbols.map((s) => (first - s.candles.start) / stepMs) };
+  return {
+    first,
+    last,
+    stepMs,
+    offsets: symbols.map((s) => (first - s.candles.start) / stepMs),
+    warmUp: { bars: historyBars - 1, movedFrom: first > asked ? asked : null },
+  };
 }

@@ -8,7 +8,7 @@
  * every row is exactly one timeframe after the previous one, so row i opens at start + i × step.
  */
 import { DataFileError, showTs } from './data-errors.js';
-import { TIMEFRAME_LIST, timeframeName } from './timeframes.js';
+import { TIMEFRAME_LIST, timeframeName } from '../../../domain/timeframes.js';
 
 export interface CandleSeries {
   /** Open time of the first candle, epoch ms. */

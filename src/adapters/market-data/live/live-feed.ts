@@ -14,6 +14,8 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Exchange, OrderBook, OHLCV } from 'ccxt';
+import { barsFromRows } from '../../../domain/bars.js';
+import { VOLUME_WINDOW_BARS } from '../../../domain/market.js';
 import type { BookLevel, Instrument, InstrumentKind, MarketSnapshot, MarketView } from '../../../domain/market.js';
 import type { MarketFeed } from '../../../ports/market-feed.js';
 import { openExchange } from './exchange.js';
@@ -39,8 +41,10 @@ export interface LiveFeedOptions {
   requestTimeoutMs?: number;
   /** Longest start-up (loading markets and the first data) may take before it fails, ms (default 30 000). */
   startupMs?: number;
-  /** Candles in the window of closes and volume (default 60 one-minute candles). */
+  /** One-minute candles of history fetched every cycle (the strategies' window; default 60). */
   historyLength?: number;
+  /** Candles every symbol must have at start (the longest declared lookback); default 1. */
+  requiredHistory?: number;
   /** Book levels per side (default 10). */
   bookLevels?: number;
   /** How often current funding is refreshed, ms (default 60 000). */
@@ -241,9 +245,18 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     }
     await fetchAll(Math.min(startupDeadline, elapsed.now() + budgetMs));
   }
+  // The strategies' history comes from the exchange: a symbol with less than they declared is refused.
+  const required = Math.min(historyLength, options.requiredHistory ?? 1);
+  const short = [...states.values()].filter((s) => (s.snapshot?.bars.length ?? 0) < required);
+  if (short.length > 0)
+    throw new Error(
+      `too little history from ${options.exchangeId}${where}: the strategies need ${required} one-minute candles; ` +
+        short.map((s) => `${s.instrument.symbol} has ${s.snapshot?.bars.length ?? 0}`).join(', '),
+    );
 
   return {
     instruments: [...states.values()].map((s) => ({ ...s.instrument })),
+    barMs: 60_000,
     ccxtSymbols: new Map([...states.values()].map((s) => [s.instrument.symbol, s.ccxtSymbol])),
     async next(): Promise<MarketView> {
       await fetchAll(elapsed.now() + budgetMs);
@@ -302,17 +315,31 @@ function buildSnapshot(
   const rows = candles.filter((c) => typeof c[4] === 'number' && (c[4] as number) > 0);
   if (bids.length === 0 || asks.length === 0) throw new Error('empty order book');
   if (rows.length === 0) throw new Error('no candles');
-  const closes = rows.map((c) => c[4] as number);
-  const volume = rows.reduce((sum, c) => sum + (typeof c[5] === 'number' && c[5] > 0 ? c[5] : 0), 0);
+  const num = (x: unknown, fallback: number) => (typeof x === 'number' && Number.isFinite(x) ? x : fallback);
+  const bars = barsFromRows(
+    rows.map((c) => {
+      const close = c[4] as number;
+      return {
+        time: num(c[0], 0),
+        open: num(c[1], close),
+        high: num(c[2], close),
+        low: num(c[3], close),
+        close,
+        volume: Math.max(0, num(c[5], 0)),
+      };
+    }),
+  );
+  let volume = 0;
+  for (let i = Math.max(0, bars.length - VOLUME_WINDOW_BARS); i < bars.length; i++) volume += bars.volume[i]!;
   return {
     symbol: state.instrument.symbol,
     ts,
-    last: closes[closes.length - 1] as number,
+    last: bars.close[bars.length - 1]!,
     bid: bids[0]!.price,
     ask: asks[0]!.price,
     bids,
     asks,
-    closes,
+    bars,
     volume,
     fundingRate: null,
     nextFundingTs: null,

@@ -70,17 +70,38 @@ describe('file feed', () => {
   it('takes history from before from, rounds from up onto the grid and treats to as exclusive', async () => {
     const rows = candles(100);
     const dir = dirs.make({ 'candles/BTCUSDT.csv': csv(CANDLE_HEADER, rows) });
-    const feed = await createFileFeed({ dir, instruments: [BTC], from: T0 + 70 * MIN - 30_000, to: T0 + 73 * MIN });
+    const feed = await createFileFeed({
+      dir,
+      instruments: [BTC],
+      from: T0 + 70 * MIN - 30_000,
+      to: T0 + 73 * MIN,
+      historyLength: 60,
+    });
     expect(feed.range).toMatchObject({ first: T0 + 70 * MIN, last: T0 + 72 * MIN });
     const snap = (await feed.next(0)).get('BTCUSDT')!;
-    expect(snap.closes).toEqual(rows.slice(11, 71).map((r) => r[4]));
+    expect(Array.from(snap.bars.close)).toEqual(rows.slice(11, 71).map((r) => r[4]));
     expect(snap.volume).toBe(rows.slice(11, 71).reduce((sum, r) => sum + r[5], 0));
     expect(snap.last).toBe(rows[70]![4]);
-    // Near the file's start the window is shorter, never padded.
-    const start = await createFileFeed({ dir, instruments: [BTC], historyLength: 5 });
-    expect((await start.next(0)).get('BTCUSDT')!.closes).toEqual([rows[0]![4]]);
-    await start.next(0);
     expect(feed.remaining).toBe(2);
+  });
+
+  it('starts a replay after its warm-up: the first cycle already has the whole history (issue 19)', async () => {
+    const rows = candles(100);
+    const dir = dirs.make({ 'candles/BTCUSDT.csv': csv(CANDLE_HEADER, rows) });
+    // Without from, the first replayed candle is the fifth: four candles of history before it.
+    const start = await createFileFeed({ dir, instruments: [BTC], historyLength: 5 });
+    expect(start.range.first).toBe(T0 + 4 * MIN);
+    expect(start.warmUp).toEqual({ bars: 4, movedFrom: T0 });
+    const bars = (await start.next(0)).get('BTCUSDT')!.bars;
+    expect(Array.from(bars.close)).toEqual(rows.slice(0, 5).map((r) => r[4]));
+    expect(Array.from(bars.open)).toEqual(rows.slice(0, 5).map((r) => r[1]));
+    expect(Array.from(bars.time)).toEqual(rows.slice(0, 5).map((r) => r[0]));
+    // A from inside the warm-up moves forward to it; history the file does not have is an error.
+    const moved = await createFileFeed({ dir, instruments: [BTC], historyLength: 60, from: T0 + 10 * MIN });
+    expect(moved.range.first).toBe(T0 + 59 * MIN);
+    await expect(createFileFeed({ dir, instruments: [BTC], historyLength: 101 })).rejects.toThrow(
+      /too little data: the strategies need 101 candles of history/,
+    );
   });
 
   it('derives a ten-level book on the tick and lot grids, the same every time', async () => {

@@ -79,7 +79,7 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     const candles = Array.from({ length: 60 }, (_, i) => candleAt(7, inst, minute - (59 - i) * MINUTE));
     const book = bookAt(7, inst, clock.t);
     expect(btc.ts).toBe(clock.t);
-    expect(btc.closes).toEqual(candles.map((c) => c.close));
+    expect(Array.from(btc.bars.close)).toEqual(candles.map((c) => c.close));
     expect(btc.last).toBe(candles[59]!.close);
     expect(btc.volume).toBeCloseTo(
       candles.reduce((s, c) => s + c.volume, 0),

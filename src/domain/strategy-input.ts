@@ -1,0 +1,126 @@
+/**
+ * What each agent needs and what it is given: the history an agent's declaration (`lookback`,
+ * `timeframe`) requires of the feed, checked once at start, and the per-call StrategySnapshot built
+ * from the feed's snapshot without copying its bars. The contract check on what an agent returns
+ * lives here too, so every path that calls `analyse` enforces the same rules.
+ */
+import type { Bars } from './bars.js';
+import { baseBarsFor, resample } from './bars.js';
+import type { MarketSnapshot } from './market.js';
+import type { Signal } from './signal.js';
+import type { StrategyAgent, StrategySnapshot } from './strategy-agent.js';
+import { TIMEFRAME_LIST, TIMEFRAMES } from './timeframes.js';
+
+/** The window a feed keeps when no agent asks for more: the 60 bars strategies always had. */
+export const DEFAULT_HISTORY_BARS = 60;
+
+/** Longest history an agent may ask for, in base bars (a week of minutes): a bound on memory per symbol. */
+export const MAX_HISTORY_BARS = 10_080;
+
+/** One agent's needs, resolved against the feed's base timeframe. */
+export interface HistoryPlan {
+  /** Declared bars (of `timeframeMs`), 0 when the agent declared none. */
+  lookback: number;
+  /** The declared timeframe's length, or null for the base timeframe. */
+  timeframeMs: number | null;
+  /** Base bars the feed must hold for this agent. */
+  baseBars: number;
+}
+
+/**
+ * What `agent` needs of a feed whose bars are `baseMs` long. Throws an Error naming the agent when
+ * its declaration is not usable: a lookback that is not a whole number ≥ 1, an unknown timeframe, one
+ * coarser than the feed's but not a whole multiple of it, or more history than MAX_HISTORY_BARS. A
+ * timeframe finer than the feed's is served with the feed's own bars.
+ */
+export function historyPlan(agent: StrategyAgent, baseMs: number): HistoryPlan {
+  const { lookback, timeframe } = agent;
+  if (lookback !== undefined && !(Number.isInteger(lookback) && lookback >= 1))
+    throw new Error(`strategy ${agent.name}: lookback must be a whole number of bars ≥ 1, got ${String(lookback)}`);
+  let timeframeMs: number | null = null;
+  if (timeframe !== undefined) {
+    const ms = typeof timeframe === 'string' ? TIMEFRAMES[timeframe] : undefined;
+    if (ms === undefined)
+      throw new Error(`strategy ${agent.name}: timeframe ${JSON.stringify(timeframe)} is not one of ${TIMEFRAME_LIST}`);
+    // Finer candles than the data has do not exist: the data's own bars serve (a replay of hourly
+    // candles runs a 15-minute strategy on hourly ones, as it always did). A coarser timeframe must
+    // be whole data bars, or its candles could not be built.
+    if (ms > baseMs && ms % baseMs !== 0)
+      throw new Error(
+        `strategy ${agent.name}: timeframe ${timeframe} is not a whole multiple of the market data's ${baseMs / 60_000} min bars`,
+      );
+    if (ms > baseMs) timeframeMs = ms;
+  }
+  const declared = lookback ?? 0;
+  const baseBars = timeframeMs === null ? declared : baseBarsFor(Math.max(declared, 1), baseMs, timeframeMs);
+  if (baseBars > MAX_HISTORY_BARS)
+    throw new Error(
+      `strategy ${agent.name}: lookback ${declared}${timeframe ? ` × ${timeframe}` : ''} needs ${baseBars} base bars, more than the ${MAX_HISTORY_BARS} a feed keeps`,
+    );
+  return { lookback: declared, timeframeMs, baseBars };
+}
+
+/** The window every feed must keep for these plans (never less than DEFAULT_HISTORY_BARS). */
+export function historyBars(plans: readonly HistoryPlan[]): number {
+  return Math.max(DEFAULT_HISTORY_BARS, ...plans.map((p) => p.baseBars));
+}
+
+/** True when `bars` give the agent everything it declared (and so `analyse` may be called). */
+export function hasHistory(plan: HistoryPlan, candles: Bars, higher: Bars | null): boolean {
+  if (plan.timeframeMs === null) return candles.length >= plan.lookback;
+  return higher !== null && higher.length >= Math.max(plan.lookback, 1);
+}
+
+/**
+ * Higher-timeframe bars for one cycle, computed once per symbol and timeframe however many agents
+ * read them. Make one per cycle.
+ */
+export class ResampleCache {
+  private readonly cache = new Map<string, Bars>();
+  constructor(private readonly baseMs: number) {}
+  get(snapshot: MarketSnapshot, tfMs: number): Bars {
+    const key = `${snapshot.symbol}\u0000${tfMs}`;
+    let bars = this.cache.get(key);
+    if (bars === undefined) {
+      bars = resample(snapshot.bars, this.baseMs, tfMs);
+      this.cache.set(key, bars);
+    }
+    return bars;
+  }
+}
+
+/** The snapshot `analyse` receives; `closes` is copied out of the bars only if an agent reads it. */
+export function strategySnapshot(
+  snapshot: MarketSnapshot,
+  higher: Bars | null,
+  position: number,
+  nav: number,
+): StrategySnapshot {
+  const candles = snapshot.bars;
+  let closes: number[] | null = null;
+  return Object.freeze({
+    ...snapshot,
+    candles,
+    higher,
+    position,
+    nav,
+    get closes(): number[] {
+      closes ??= Array.from(candles.close);
+      return closes;
+    },
+  });
+}
+
+/** Why a returned value breaks the signal contract, or null when it keeps it. */
+export function contractBreach(value: unknown, agent: string, symbol: string): string | null {
+  if (value === null || typeof value !== 'object')
+    return `returned ${value === undefined ? 'undefined' : typeof value}, not a Signal or null`;
+  const s = value as Partial<Signal>;
+  if (s.agent !== agent) return `signal names agent ${JSON.stringify(s.agent)}, not ${JSON.stringify(agent)}`;
+  if (s.symbol !== symbol) return `signal for ${JSON.stringify(s.symbol)} returned when analysing ${symbol}`;
+  if (!Number.isInteger(s.direction))
+    return `direction must be an integer (1 long, -1 short, 0 flat), got ${JSON.stringify(s.direction)}`;
+  if (!(typeof s.confidence === 'number' && s.confidence >= 0 && s.confidence <= 1))
+    return `confidence must be a number in [0, 1], got ${JSON.stringify(s.confidence)}`;
+  return null;
+}

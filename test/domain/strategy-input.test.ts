@@ -1,0 +1,88 @@
+// What an agent declares and is given: a declaration a feed cannot serve is an error naming the
+// agent; the feed keeps the longest need (never under 60 bars); the snapshot `analyse` receives
+// carries the candles, the declared timeframe, the agent's own position and the NAV, and `closes`
+// as the plain array today's interface reads; and the signal contract's breaches are named.
+import { describe, expect, it } from 'vitest';
+import { barsFromCloses } from '../../src/domain/bars.js';
+import type { StrategyAgent } from '../../src/domain/strategy-agent.js';
+import { contractBreach, historyBars, historyPlan, strategySnapshot } from '../../src/domain/strategy-input.js';
+import { marketSnapshot } from '../strategies/snapshot.js';
+
+const MIN = 60_000;
+const agent = (declared: Partial<StrategyAgent>): StrategyAgent => ({ name: 'mine', analyse: () => null, ...declared });
+
+describe('historyPlan', () => {
+  it('turns a declaration into base bars for the feed', () => {
+    expect(historyPlan(agent({}), MIN)).toEqual({ lookback: 0, timeframeMs: null, baseBars: 0 });
+    expect(historyPlan(agent({ lookback: 100 }), MIN)).toEqual({ lookback: 100, timeframeMs: null, baseBars: 100 });
+    expect(historyPlan(agent({ lookback: 24, timeframe: '1h' }), MIN)).toEqual({
+      lookback: 24,
+      timeframeMs: 60 * MIN,
+      baseBars: 24 * 60 + 59,
+    });
+    // The base timeframe named explicitly is no resampling.
+    expect(historyPlan(agent({ lookback: 5, timeframe: '1m' }), MIN).timeframeMs).toBeNull();
+  });
+
+  it.each([
+    [{ lookback: 0 }, /lookback must be a whole number of bars ≥ 1, got 0/],
+    [{ lookback: 2.5 }, /lookback must be a whole number/],
+    [{ timeframe: '7m' }, /timeframe "7m" is not one of 1m, 3m/],
+    [{ lookback: 30, timeframe: '1d' }, /needs 44639 base bars, more than the 10080/],
+  ])('refuses %o, naming the agent', (declared, message) => {
+    expect(() => historyPlan(agent(declared as Partial<StrategyAgent>), MIN)).toThrow(message);
+    expect(() => historyPlan(agent(declared as Partial<StrategyAgent>), MIN)).toThrow(/^strategy mine:/);
+  });
+
+  it('serves a timeframe finer than the data with its own bars, and refuses one not a multiple of it', () => {
+    expect(historyPlan(agent({ lookback: 4, timeframe: '1m' }), 5 * MIN)).toEqual({
+      lookback: 4,
+      timeframeMs: null,
+      baseBars: 4,
+    });
+    expect(() => historyPlan(agent({ timeframe: '4h' }), 3 * 60 * MIN)).toThrow(/not a whole multiple/);
+  });
+
+  it('keeps at least the 60 bars strategies always had', () => {
+    expect(historyBars([])).toBe(60);
+    expect(historyBars([historyPlan(agent({ lookback: 101 }), MIN), historyPlan(agent({ lookback: 3 }), MIN)])).toBe(
+      101,
+    );
+  });
+});
+
+describe('strategySnapshot', () => {
+  it('gives the candles, the own position and NAV, and closes as a plain array made on first read', () => {
+    const market = marketSnapshot([100, 101, 102]);
+    const s = strategySnapshot(market, null, -0.5, 12_345);
+    expect(s.candles).toBe(market.bars);
+    expect(s).toMatchObject({ position: -0.5, nav: 12_345, higher: null, last: 102, symbol: 'BTCUSDT' });
+    expect(Array.isArray(s.closes)).toBe(true);
+    expect(s.closes).toEqual([100, 101, 102]);
+    expect(s.closes).toBe(s.closes);
+    expect(Object.isFrozen(s)).toBe(true);
+  });
+
+  it("carries the declared timeframe's candles", () => {
+    const higher = barsFromCloses([1, 2], 5 * MIN);
+    expect(strategySnapshot(marketSnapshot([1]), higher, 0, 1).higher).toBe(higher);
+  });
+});
+
+describe('contractBreach', () => {
+  const ok = { agent: 'mine', symbol: 'BTCUSDT', direction: 1, confidence: 0.5 };
+  it('accepts a signal for this agent and symbol', () => {
+    expect(contractBreach(ok, 'mine', 'BTCUSDT')).toBeNull();
+    expect(contractBreach({ ...ok, direction: 0, confidence: 1 }, 'mine', 'BTCUSDT')).toBeNull();
+  });
+  it.each([
+    [{ ...ok, agent: 'badagent' }, /names agent "badagent", not "mine"/],
+    [{ ...ok, symbol: 'ETHUSDT' }, /signal for "ETHUSDT" returned when analysing BTCUSDT/],
+    [{ ...ok, direction: 0.5 }, /direction must be an integer/],
+    [{ ...ok, confidence: 1.5 }, /confidence must be a number in \[0, 1\]/],
+    [{ ...ok, confidence: Number.NaN }, /confidence must be a number/],
+    ['buy', /returned string, not a Signal/],
+  ])('names the breach of %o', (value, message) => {
+    expect(contractBreach(value, 'mine', 'BTCUSDT')).toMatch(message);
+  });
+});

@@ -1,0 +1,91 @@
+// Issue 19, the agent actor's side of the strategy interface, each failing before: a signal naming
+// another agent ('badagent') or another symbol (an ETHUSDT signal from a BTCUSDT analysis) traded;
+// now they are discarded and reported in `invalid`. An agent is never called with less history than
+// it declared, is given its declared timeframe's candles, and is told its own position (only where
+// its signal set it) and the NAV.
+import { describe, expect, it } from 'vitest';
+import { analyseAll } from '../../machines/agent.machine.js';
+import type { AnalyseRequest, SignalsReply } from '../../machines/messages.js';
+import { barsFromCloses } from '../../src/domain/bars.js';
+import type { Instrument } from '../../src/domain/market.js';
+import type { Signal } from '../../src/domain/signal.js';
+import type { StrategyAgent, StrategySnapshot } from '../../src/domain/strategy-agent.js';
+import { historyPlan, ResampleCache } from '../../src/domain/strategy-input.js';
+import { BTC, ETH, account, collector, marketView, snapshot } from './support.js';
+import { position } from '../domain/risk/builders.js';
+
+const MIN = 60_000;
+const request = (over: Partial<AnalyseRequest> = {}): AnalyseRequest => ({
+  type: 'agent.analyse',
+  cycle: 3,
+  market: marketView(snapshot('BTCUSDT', 100), snapshot('ETHUSDT', 2_000)),
+  replyTo: collector<SignalsReply>().ref,
+  ...over,
+});
+
+function says(name: string, signal: (s: StrategySnapshot, i: Instrument) => Signal | null): StrategyAgent {
+  return { name, analyse: signal };
+}
+
+describe('agent actor: the signal contract (issue 19)', () => {
+  it('discards a signal that names another agent, and one for another symbol', () => {
+    const impostor = says('mine', (s) => ({ agent: 'badagent', symbol: s.symbol, direction: 1, confidence: 1 }));
+    const wrong = says('mine', () => ({ agent: 'mine', symbol: 'ETHUSDT', direction: 1, confidence: 1 }));
+    const a = analyseAll(impostor, [BTC], request());
+    expect(a.signals).toEqual([]);
+    expect(a.invalid).toEqual([{ symbol: 'BTCUSDT', reason: 'signal names agent "badagent", not "mine"' }]);
+    const b = analyseAll(wrong, [BTC, ETH], request());
+    // Analysing ETHUSDT the same signal is right; analysing BTCUSDT it is not.
+    expect(b.signals).toEqual([{ agent: 'mine', symbol: 'ETHUSDT', direction: 1, confidence: 1 }]);
+    expect(b.invalid).toEqual([{ symbol: 'BTCUSDT', reason: 'signal for "ETHUSDT" returned when analysing BTCUSDT' }]);
+  });
+});
+
+describe('agent actor: what a strategy is given (issue 19)', () => {
+  it('is never called with less history than it declared', () => {
+    const seen: number[] = [];
+    const needy: StrategyAgent = {
+      name: 'needy',
+      lookback: 5,
+      analyse: (s) => (seen.push(s.candles.length), null),
+    };
+    const plan = historyPlan(needy, MIN);
+    const short = snapshot('BTCUSDT', 100, { bars: barsFromCloses([1, 2, 3, 4]) });
+    const enough = snapshot('ETHUSDT', 100, { bars: barsFromCloses([1, 2, 3, 4, 5]) });
+    analyseAll(needy, [BTC, ETH], request({ market: marketView(short, enough) }), plan);
+    expect(seen).toEqual([5]);
+  });
+
+  it("gives the declared timeframe's completed candles", () => {
+    let higher: StrategySnapshot['higher'] = null;
+    const hourly: StrategyAgent = {
+      name: 'hourly',
+      lookback: 2,
+      timeframe: '5m',
+      analyse: (s) => ((higher = s.higher), null),
+    };
+    const bars = barsFromCloses(
+      Array.from({ length: 12 }, (_, i) => 100 + i),
+      MIN,
+      0,
+    );
+    const market = marketView(snapshot('BTCUSDT', 111, { bars }));
+    analyseAll(hourly, [BTC], request({ market, resampled: new ResampleCache(MIN) }), historyPlan(hourly, MIN));
+    expect(Array.from(higher!.close)).toEqual([104, 109]);
+  });
+
+  it("tells the agent its own position (not another agent's) and the NAV", () => {
+    const told: [string, number, number][] = [];
+    const mine = says('mine', (s) => (told.push([s.symbol, s.position, s.nav]), null));
+    const acct = account({ nav: 12_000, positions: [position('BTCUSDT', 2, 100), position('ETHUSDT', -1, 2_000)] });
+    const owners = new Map([
+      ['BTCUSDT', 'mine'],
+      ['ETHUSDT', 'theirs'],
+    ]);
+    analyseAll(mine, [BTC, ETH], request({ account: acct, owners }));
+    expect(told).toEqual([
+      ['BTCUSDT', 2, 12_000],
+      ['ETHUSDT', 0, 12_000],
+    ]);
+  });
+});

@@ -36,6 +36,8 @@ const BENCHMARKS: Entry[] = [
   // 20,000 cycles × 2 cases, then 500,000 cycles for the memory samples (about 8 min here).
   { file: 'simulate-throughput.bench.ts', deadlineMs: 1_200_000 },
   { file: 'simulation-report.bench.ts', deadlineMs: 300_000 },
+  // `tcs simulate --cycles 100000` with the default configuration (about 1 min here).
+  { file: 'default-turnover.ts', deadlineMs: 600_000 },
 ];
 
 const SUITE_COMMAND = 'npm run bench';
@@ -83,8 +85,9 @@ async function main(): Promise<void> {
 /** The commit measured, and any uncommitted changes outside bench/ (the system under test may differ from the commit). */
 function revision(): string {
   try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-    const commit = git('rev-parse', '--short', 'HEAD');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' });
+    const commit = git('rev-parse', '--short', 'HEAD').trim();
+    // Not trimmed: each porcelain line starts with two status columns and a space.
     const dirty = git('status', '--porcelain', '--untracked-files=no')
       .split('\n')
       .map((line) => line.slice(3))

@@ -170,6 +170,11 @@ describe('tcs simulate, bad arguments', () => {
       [['--cycles', '10', '--out', out, '--data', path('no-such-data')], /--data .*no-such-data: no such directory/],
       [['--data', root, '--seed', '1', '--out', out], /--seed is for the synthetic market/],
       [['--cycles', '10', '--out', out, '--symbols', 'btcusdt'], /SYMBOLS.*upper case/],
+      [
+        ['--cycles', '10', '--out', out, '--strategies', 'momentum-ma-crossover'],
+        /"momentum-ma-crossover" is not a known strategy.*did you mean momentum_ma_crossover\?/,
+      ],
+      [['--cycles', '10', '--out', out, '--strategies', 'nonsense'], /"nonsense" is not a known strategy/],
     ];
     for (const [args, message] of cases) {
       const res = await tcs(['simulate', ...args]);
@@ -196,6 +201,20 @@ describe('tcs simulate, bad arguments', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Usage: tcs simulate --cycles N/);
   });
+
+  it('runs every flag example the help gives (`--flag LIST … e.g. VALUE`) as it is written', async () => {
+    const help = (await tcs(['simulate', '--help'])).stdout;
+    const examples = [...help.matchAll(/^ {2}(--[a-z-]+) [A-Z]+ .*\be\.g\. (\S+)/gm)].map(
+      ([, flag, value]) => [flag!, value!] as const,
+    );
+    expect(examples.map(([flag]) => flag)).toEqual(['--strategies', '--symbols']);
+    for (const [flag, value] of examples) {
+      const out = path(`example${flag}`);
+      const res = await tcs(['simulate', '--cycles', '3', '--out', out, '--quiet', flag, value]);
+      expect(res.stderr, `${flag} ${value}`).toBe('');
+      expect(res.code, `${flag} ${value}`).toBe(0);
+    }
+  }, 60_000);
 });
 
 describe('tcs simulate killed outright', () => {

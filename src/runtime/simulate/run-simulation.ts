@@ -15,8 +15,8 @@ import { openRunStore } from '../../adapters/sqlite/sqlite-store.js';
 import type { EventLine } from '../../domain/event-lines.js';
 import type { MarketView } from '../../domain/market.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
-import { loadStrategies } from '../../strategies/registry.js';
 import { readInt } from '../config.js';
+import { assertStrategiesLoad } from '../trading/strategy-check.js';
 import { createTradingSystem } from '../trading/trading-system.js';
 import { createProgressBar } from './progress-bar.js';
 import { createRunObserver } from './run-observer.js';
@@ -91,6 +91,8 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
   const asked = simulationConfig(env, symbols === null ? options : { ...options, symbols });
   const market = await openRunMarket(asked, options, dataDir);
   const { config, start, cycles: total } = market;
+  // Before anything is written: strategies that do not load are bad configuration (exit 2), as in tcs trade.
+  const strategies = (await assertStrategiesLoad(config)).map((s) => s.name);
   mkdirSync(options.out, { recursive: true, mode: 0o700 });
   const runStore = await openRunStore(join(options.out, RUN_STORE_FILE));
   const clock = new SimulatedClock();
@@ -98,7 +100,6 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
   await runStore.store.control.initialise(new Date(start).toISOString());
 
   const seen = { last: null as MarketView | null };
-  const strategies = (await loadStrategies(config.strategies, config.strategyParams)).map((s) => s.name);
   const flushEvery = env[TEST_FLUSH_ENV]?.trim() ? readInt(env, TEST_FLUSH_ENV, COMMIT_EVERY, 1, 1_000_000) : null;
   const output = createRunOutput(options.out, config, {
     start,

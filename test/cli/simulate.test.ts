@@ -217,6 +217,31 @@ describe('tcs simulate, bad arguments', () => {
   }, 60_000);
 });
 
+describe('tcs simulate --data, a perpetual without funding rates', () => {
+  it('is refused with exit 2 naming the file and the fix, writing nothing; as spot it runs', async () => {
+    const data = path('candles-only');
+    mkdirSync(join(data, 'candles'), { recursive: true });
+    const rows = Array.from({ length: 5 }, (_, i) => `${Date.UTC(2024, 0, 1) + i * 60_000},100,101,99,100,10`);
+    writeFileSync(
+      join(data, 'candles', 'BTCUSDT.csv'),
+      ['timestamp,open,high,low,close,volume', ...rows, ''].join('\n'),
+    );
+    const out = path('candles-only-run');
+    const refused = await tcs(['simulate', '--data', data, '--out', out, '--quiet']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(
+      `--data ${data}: funding/BTCUSDT.csv: BTCUSDT is a perpetual but its funding rates are missing: add them`,
+    );
+    expect(refused.stderr).toContain('or trade it as spot');
+    expect(() => statSync(out)).toThrow();
+    const spot = await tcs(['simulate', '--data', data, '--symbols', 'BTCUSDT:spot', '--out', out, '--quiet']);
+    expect(spot.stderr).toBe('');
+    expect(spot.code).toBe(0);
+    expect(summaryOf(out).cycles).toBe(5);
+  });
+});
+
 describe('tcs simulate killed outright', () => {
   const FLUSH_EVERY = 200;
   it('leaves an event store that is whole as of its last commit (SIGKILL mid-transaction)', async () => {

@@ -6,6 +6,7 @@ import { useCallback, useState } from 'preact/hooks';
 import { Account } from './components/account.js';
 import { Controls } from './components/controls.js';
 import { Decisions } from './components/decisions.js';
+import { Fills } from './components/fills.js';
 import { HealthPanel } from './components/health.js';
 import { Machines } from './components/machines.js';
 import { Messages } from './components/messages.js';
@@ -31,6 +32,7 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): v
         <Controls c={c} />
         <Account account={c.account} />
         <NavChart points={c.nav} />
+        <Fills fills={c.fills} />
         <HealthPanel c={c} />
         <Machines c={c} />
         <Decisions c={c} />

@@ -8,6 +8,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { Api } from './lib/api.js';
 import { ApiError, REFUSED_KEY } from './lib/api-errors.js';
 import { mergePoints, navPoint } from './lib/chart-points.js';
+import { fillOfEvent, fillsOfDecision, mergeFills } from './lib/fills.js';
+import type { FillRow } from './lib/fills.js';
 import type { NavPoint } from './lib/chart-points.js';
 import { applyMachinesEvent } from './lib/machines.js';
 import type { MachinesDocument, MachinesEvent } from './lib/machines.js';
@@ -33,6 +35,8 @@ export interface ConsoleState {
   machines: MachinesDocument | 'unavailable' | null;
   audit: AuditVerification | null;
   nav: NavPoint[];
+  /** Recent fills, newest first (console/lib/fills.ts). */
+  fills: FillRow[];
   stream: StreamStatus;
   /** Grows with every decision event, so the decisions panel knows to reload its first page. */
   decisionsTick: number;
@@ -58,6 +62,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
   const [machines, setMachines] = useState<MachinesDocument | 'unavailable' | null>(null);
   const [audit, setAudit] = useState<AuditVerification | null>(null);
   const [nav, setNav] = useState<NavPoint[]>([]);
+  const [fills, setFills] = useState<FillRow[]>([]);
   const [stream, setStream] = useState<StreamStatus>('connecting');
   const [decisionsTick, setDecisionsTick] = useState(0);
   const [messages, setMessages] = useState<Message[]>([]);
@@ -153,6 +158,8 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
         e.decision.account ? navPoint(e.at, e.decision.account.nav, e.decision.account.peak_nav) : null,
       );
       setNav((series) => mergePoints(series, points));
+      // The same page of the log gives the recent fills (those at submission).
+      setFills((list) => mergeFills(list, entries.flatMap(fillsOfDecision)));
     } catch (err) {
       fail(err);
     }
@@ -209,6 +216,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           refreshDecisions();
           return;
         case 'fill':
+          setFills((list) => mergeFills(list, [fillOfEvent(data)]));
           refreshAccount();
           return;
         case 'command':
@@ -251,6 +259,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     machines,
     audit,
     nav,
+    fills,
     stream,
     decisionsTick,
     messages,

@@ -1,9 +1,17 @@
 /**
- * The account as the trading process last published it: NAV and the risk figures beside it, the
- * positions and the resting orders. Refreshed on stream events (cycles, fills, commands).
+ * The account as the trading process last published it: NAV, the PnL since the account started
+ * (NAV now − its starting NAV) and the risk figures beside it, the positions and the resting
+ * orders. Refreshed on stream events (cycles, fills, commands).
  */
 import { money, pct, qty, ratio, signedMoney, utc } from '../lib/format.js';
 import type { Account as AccountData } from '../lib/types.js';
+
+/** +1,234.50 (+1.23 %): NAV now − the NAV the account started from, and that as a share of it. */
+function sinceStart(pnl: number | null | undefined, start: number | null | undefined): string {
+  if (pnl === null || pnl === undefined || !start) return signedMoney(pnl);
+  const share = pct(Math.abs(pnl) / start);
+  return `${signedMoney(pnl)} (${pnl > 0 ? '+' : pnl < 0 ? '−' : ''}${share})`;
+}
 
 function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -23,6 +31,12 @@ export function Account({ account }: { account: AccountData | null }) {
       <p class="note">Published {utc(account?.published_at)} by the trading process.</p>
       <dl class="figures">
         <Figure label="NAV" value={money(account?.nav)} testId="nav" />
+        <Figure
+          label="PnL since start"
+          value={sinceStart(account?.pnl_since_start, account?.starting_nav)}
+          testId="pnl-since-start"
+        />
+        <Figure label="Starting NAV" value={money(account?.starting_nav)} testId="starting-nav" />
         <Figure label="Peak NAV" value={money(account?.peak_nav)} />
         <Figure label="Drawdown" value={pct(account?.drawdown, 3)} testId="drawdown" />
         <Figure label="Leverage (gross / NAV)" value={ratio(account?.leverage)} testId="leverage" />

@@ -15,12 +15,19 @@ type Open = 'kill' | 'cancel' | 'deleverage' | null;
 export function Controls({ c }: { c: ConsoleState }) {
   const [open, setOpen] = useState<Open>(null);
   const [busy, setBusy] = useState(false);
+  const [pauseReason, setPauseReason] = useState('');
   const state = c.status?.state;
 
   const transition = async (verb: 'pause' | 'resume') => {
     setBusy(true);
+    // A pause says why when the operator wrote it (the banner shows it); else the API's default.
+    const why = verb === 'pause' ? pauseReason.trim() : '';
     try {
-      const result = await c.api.post<ControlStatus & { changed: boolean }>(`/control/${verb}`, {});
+      const result = await c.api.post<ControlStatus & { changed: boolean }>(
+        `/control/${verb}`,
+        why ? { reason: why } : {},
+      );
+      if (verb === 'pause') setPauseReason('');
       c.setStatus(result);
       c.say('info', result.changed ? `${verb}d: now ${result.state}` : `already ${result.state}`);
     } catch (err) {
@@ -34,6 +41,17 @@ export function Controls({ c }: { c: ConsoleState }) {
     <section class="panel controls" aria-labelledby="controls-title">
       <h2 id="controls-title">Controls</h2>
       <div class="buttons">
+        <label class="inline">
+          Pause reason
+          <input
+            type="text"
+            maxLength={500}
+            placeholder="optional, e.g. maintenance"
+            value={pauseReason}
+            onInput={(e) => setPauseReason((e.target as HTMLInputElement).value)}
+            disabled={busy || state !== 'running'}
+          />
+        </label>
         <button type="button" onClick={() => transition('pause')} disabled={busy || state !== 'running'}>
           Pause
         </button>

@@ -1,9 +1,12 @@
 /**
  * The always-visible state banner: running / paused / killed with epoch, reason and time, the last
- * cycle and the stream's connection. `data-state` and `data-epoch` are kept current for tests and
- * the latency benchmark, which watch them.
+ * cycle and the stream's connection. Paused and killed say why right beside the state word (that is
+ * what an operator arriving at a stopped system asks first), and killed says how it ends: the API
+ * cannot end a kill, only a restart with the audited reset can. `data-state` and `data-epoch` are
+ * kept current for tests and the latency benchmark, which watch them.
  */
 import { utc } from '../lib/format.js';
+import { KILL_RECOVERY_TEXT, KILL_RESET_COMMAND, KILL_RESET_TRADE_COMMAND } from '../lib/kill-recovery.js';
 import type { StreamStatus } from '../lib/stream.js';
 import type { ControlStatus, Heartbeat } from '../lib/types.js';
 
@@ -23,6 +26,8 @@ interface Props {
 
 export function StateBanner({ status, heartbeat, stream }: Props) {
   const state = status?.state ?? 'unknown';
+  const stopped = state === 'paused' || state === 'killed';
+  const reason = status?.reason ?? '—';
   return (
     <section
       class={`banner state-${state}`}
@@ -34,19 +39,30 @@ export function StateBanner({ status, heartbeat, stream }: Props) {
       {/* Only the state change is announced to screen readers, not every cycle's tick. */}
       <span class="state-change" aria-live="polite">
         <span class="state-word">{state.toUpperCase()}</span>
+        {stopped ? (
+          <span class="state-reason" data-testid="state-reason">
+            “{reason}”
+          </span>
+        ) : null}
         <span>
           epoch <strong data-testid="epoch">{status?.epoch ?? '—'}</strong>
         </span>
         <span>
           since <time dateTime={status?.changed_at}>{utc(status?.changed_at)}</time>
         </span>
-        <span class="reason">reason: {status?.reason ?? '—'}</span>
+        {stopped ? null : <span class="reason">reason: {reason}</span>}
       </span>
       <span>
         cycle <strong data-testid="cycle">{heartbeat?.cycle ?? '—'}</strong>
       </span>
       {heartbeat?.halt ? <span class="halt">halted: {heartbeat.halt}</span> : null}
       <span class={`stream stream-${stream}`}>stream {STREAM_TEXT[stream]}</span>
+      {state === 'killed' ? (
+        <p class="kill-recovery" data-testid="kill-recovery">
+          {KILL_RECOVERY_TEXT} <code>{KILL_RESET_COMMAND}</code> (or, the trading process alone,{' '}
+          <code>{KILL_RESET_TRADE_COMMAND}</code>). See the README, “Ending a kill”.
+        </p>
+      ) : null}
     </section>
   );
 }

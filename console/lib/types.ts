@@ -57,7 +57,16 @@ export interface DecisionBody {
   signals?: SignalRow[];
   selected?: { agent: string; symbol: string; direction: number; confidence: number }[];
   risk?: RiskRow[];
-  submissions?: { clientOrderId?: string; status?: string; venueStatus?: string; code?: string; message?: string }[];
+  proposals?: { order?: { clientOrderId?: string; symbol?: string; side?: string } | null }[];
+  submissions?: {
+    clientOrderId?: string;
+    status?: string;
+    venueStatus?: string;
+    code?: string;
+    message?: string;
+    filledQty?: number;
+    avgFillPrice?: number | null;
+  }[];
   account?: { nav: number; peak_nav: number } | null;
 }
 

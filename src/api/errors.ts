@@ -40,7 +40,8 @@ export function installErrorHandlers(app: FastifyInstance, documentFaults: Docum
     if (status >= 500) {
       // A store that failed is not a bug: 503 with what was not done and why (adapters redact it).
       if (isStoreFailure(err)) {
-        request.log.warn({ code: err.code, msg: err.message }, 'store failure');
+        // The cause under its own key: a second `msg` would be a duplicate key that jq (last wins) drops.
+        request.log.warn({ code: err.code, cause: err.message }, 'store failure');
         const { code, message } = storeFailureReply(err, request);
         return sendError(reply, 503, code, message);
       }

@@ -87,7 +87,7 @@ export class ControlPlane {
     };
   }
 
-  /** The emergency button: always succeeds, also when already killed; the cancels are queued once per kill. */
+  /** The emergency button: always succeeds, also when already killed (answering the recorded reason); the cancels are queued once per kill. */
   async kill(reason: string, actor: string): Promise<ControlOutcome<KillResult>> {
     const { result, instructions } = await pullKillSwitch(
       this.store,
@@ -97,7 +97,10 @@ export class ControlPlane {
       this.writes,
     );
     this.onOutcome(result);
-    return { ok: true, value: { action: 'killed', reason, cancel_instructions: instructions } };
+    // The reason the record holds: the one sent when this call killed, the first kill's when the
+    // system was already killed (a repeat records nothing, so it must not answer a reason it dropped).
+    const recorded = result.record.reason ?? reason;
+    return { ok: true, value: { action: 'killed', reason: recorded, cancel_instructions: instructions } };
   }
 
   /** `symbols: null` means the whole whitelist. */

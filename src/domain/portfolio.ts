@@ -29,6 +29,11 @@ export interface AccountSnapshot {
   /** Funding received (+) or paid (−) in total. */
   fundingPnl: number;
   feesPaid: number;
+  /**
+   * The cash the account opened with: the NAV it started from, kept across restarts (the console's
+   * PnL since start). Optional: a venue that cannot know it, or a document of an earlier release.
+   */
+  startingCash?: number;
   positions: Position[];
   openOrders: VenueOrder[];
   /** Epoch ms. */

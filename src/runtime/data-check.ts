@@ -1,11 +1,11 @@
 /**
  * `tcs data check <dir>`: validates a whole data directory (every file, every row, the manifest)
  * and prints its coverage per symbol as a table, so an operator knows what a simulation over it
- * can cover before starting one. Exit 0 when valid, 1 naming the first error (file and line),
- * 2 when the directory does not exist.
+ * can cover before starting one. Exit 0 when valid, 1 naming the first error (file and line; also
+ * a perpetual without funding rates, as the replay refuses it), 2 when the directory does not exist.
  */
 import { stat } from 'node:fs/promises';
-import { DataFileError, loadDataDir } from '../adapters/market-data/file/index.js';
+import { assertPerpetualsFunded, DataFileError, loadDataDir } from '../adapters/market-data/file/index.js';
 import type { DataDirectory } from '../adapters/market-data/file/index.js';
 
 const iso = (ts: number): string => new Date(ts).toISOString();
@@ -19,6 +19,7 @@ export async function checkDataDir(dir: string): Promise<number> {
   let data: DataDirectory;
   try {
     data = await loadDataDir(dir);
+    assertPerpetualsFunded(data);
   } catch (err) {
     if (!(err instanceof DataFileError)) throw err;
     console.error(`invalid: ${err.message}`);
@@ -48,7 +49,7 @@ function coverageTable(data: DataDirectory): string {
     const hasFunding = f !== undefined && f.count > 0;
     return [
       s.symbol,
-      declared.get(s.symbol) ?? (hasFunding ? 'perp?' : '-'),
+      declared.get(s.symbol) ?? 'perp', // undeclared: a perpetual, as SYMBOLS would take it (and checked so)
       data.timeframe,
       iso(start),
       iso(start + (count - 1) * data.stepMs),
@@ -66,6 +67,7 @@ function coverageTable(data: DataDirectory): string {
       .trimEnd();
   const source = data.manifest?.exchange ? `, from ${data.manifest.exchange}` : '';
   const notes = [`${data.dir}: valid, ${data.symbols.length} symbol(s), timeframe ${data.timeframe}${source}`];
-  if (data.manifest === undefined) notes.push('no manifest.json: kinds unknown ("perp?" = has funding rates)');
+  if (data.manifest === undefined)
+    notes.push('no manifest.json: every symbol taken as a perpetual (declare spot ones in manifest.json)');
   return [...notes, '', line(header), ...rows.map(line)].join('\n');
 }

@@ -10,6 +10,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createFundingRateContrarian, FUNDING_RATE_CONTRARIAN } from './funding-rate-contrarian.js';
 import { createMomentumMaCrossover, MOMENTUM_MA_CROSSOVER } from './momentum-ma-crossover.js';
+import { closestName } from './name-hint.js';
 import { isStrategyAgent } from './strategy.js';
 import type { StrategyAgent } from './strategy.js';
 import type * as TsxApi from 'tsx/esm/api';
@@ -97,8 +98,9 @@ export async function loadStrategies(
 
 function loadBuiltin(name: string, params: Readonly<Record<string, unknown>> | undefined): StrategyAgent {
   if (!isBuiltinStrategyName(name)) {
+    const hint = closestName(name, BUILTIN_STRATEGY_NAMES);
     throw new Error(
-      `STRATEGIES entry "${name}" is not a known strategy (known: ${BUILTIN_STRATEGY_NAMES.join(', ')}); user strategies are given as a path such as ./my-strategy.ts`,
+      `STRATEGIES entry "${name}" is not a known strategy${hint === null ? '' : ` (did you mean ${hint}?)`} (known: ${BUILTIN_STRATEGY_NAMES.join(', ')}); user strategies are given as a path such as ./my-strategy.ts`,
     );
   }
   const factory: UntypedFactory = BUILTINS[name];

@@ -86,6 +86,9 @@ describe('console data routes', () => {
       leverage: gross / 95_000,
       margin_used: 3650.5,
       fees_paid: 12,
+      // A portfolio from a release that did not publish the account's starting cash: unknown, not 0.
+      starting_nav: null,
+      pnl_since_start: null,
     });
     expect(body.positions[1]).toEqual({
       symbol: 'ETHUSDT',
@@ -111,6 +114,14 @@ describe('console data routes', () => {
         created_at: '2026-01-05T11:59:00.000Z',
       },
     ]);
+
+    // The NAV the account started from, and the PnL since: NAV now − starting NAV.
+    await api.store.kv.set(PORTFOLIO_KEY, { ...PORTFOLIO, startingCash: 100_000 });
+    expect((await get('/control/portfolio')).json()).toMatchObject({
+      nav: 95_000,
+      starting_nav: 100_000,
+      pnl_since_start: -5_000,
+    });
   });
 
   it('GET /control/portfolio and the deleverage preview: a malformed or unknown-version account is 503 with the reason, logged once', async () => {

@@ -79,7 +79,7 @@ describe.each(STORE_KINDS)('control endpoints on %s', (kind) => {
     expect(again.json()).toMatchObject({ state: 'running', changed: false, epoch: 2 });
   });
 
-  it('kill switch: the spec shape with an instruction per whitelisted symbol and kind, repeatable, queued once per kill', async () => {
+  it('kill switch: the spec shape with an instruction per whitelisted symbol and kind, repeatable with the recorded reason, queued once per kill', async () => {
     api = await openTestApi(kind);
     await post('/control/pause', { reason: 'first' });
     const res = await post('/control/kill-switch', { reason: 'exchange incident' });
@@ -89,9 +89,16 @@ describe.each(STORE_KINDS)('control endpoints on %s', (kind) => {
       reason: 'exchange incident',
       cancel_instructions: ALL_INSTRUCTIONS,
     });
+    // A repeated kill changes nothing, so it answers the reason the kill recorded, not the one it was sent.
     const repeat = await post('/control/kill-switch', { reason: 'pressed again' });
     expect(repeat.statusCode).toBe(200);
-    expect(repeat.json()).toEqual({ action: 'killed', reason: 'pressed again', cancel_instructions: ALL_INSTRUCTIONS });
+    expect(repeat.json()).toEqual({
+      action: 'killed',
+      reason: 'exchange incident',
+      cancel_instructions: ALL_INSTRUCTIONS,
+    });
+    const [repeatAudit] = await api.store.events.query({ limit: 1 });
+    expect(repeatAudit?.body).toMatchObject({ event: 'control.kill', reason: 'pressed again', outcome: 'unchanged' });
     expect((await get('/control/status')).json()).toMatchObject({
       state: 'killed',
       epoch: 2,

@@ -2,6 +2,7 @@
  * The error handler's split between a store failure (503, what was not recorded and why) and a bug
  * (500, no details), and the Redis classifier's redaction: a backend message never carries a password.
  */
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { redactorFor } from '../../src/adapters/redis/connection.js';
 import { redisFailure } from '../../src/adapters/redis/failures.js';
@@ -46,6 +47,40 @@ describe('store failures vs bugs in the error handler', () => {
       const fault = (await app.inject({ method: 'GET', url: '/fault' })).json();
       expect(fault).toMatchObject({ statusCode: 503, code: 'TCS_STORE_FAULT' });
       expect(fault.message).toMatch(/\(empty\): the control record is missing/);
+    } finally {
+      await app.close();
+      await t.cleanup();
+    }
+  });
+
+  it('logs a store failure as one line with one msg and the cause under its own key, readable by jq', async () => {
+    const t = await openTestStore('sqlite');
+    const raw: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void raw.push(line) });
+    const app = await createApi(
+      {
+        store: t.store,
+        apiKeys: [generateKey()],
+        instruments: parseInstruments(TEST_SYMBOLS),
+        defaultMode: 'paper',
+        controlRateLimit: 10,
+      },
+      logger,
+    );
+    app.post('/unavailable', async () => {
+      throw new StoreUnavailableError('redis x: Command timed out');
+    });
+    try {
+      expect((await app.inject({ method: 'POST', url: '/unavailable' })).statusCode).toBe(503);
+      const line = raw.find((l) => l.includes('store failure'));
+      expect(line).toBeDefined();
+      // A second `msg` is a duplicate key: JSON.parse and jq keep the last one, so the cause was lost.
+      expect(line!.match(/"msg":/g)).toHaveLength(1);
+      expect(JSON.parse(line!)).toMatchObject({
+        msg: 'store failure',
+        code: 'TCS_STORE_UNAVAILABLE',
+        cause: 'redis x: Command timed out',
+      });
     } finally {
       await app.close();
       await t.cleanup();

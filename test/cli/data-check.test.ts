@@ -6,7 +6,14 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTcs } from '../support/processes.js';
-import { candleParquet, candles, tempDirs } from '../adapters/market-data/file/data-dirs.js';
+import {
+  CANDLE_HEADER,
+  FUNDING_HEADER,
+  candleParquet,
+  candles,
+  csv,
+  tempDirs,
+} from '../adapters/market-data/file/data-dirs.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/market-data/${name}`, import.meta.url));
 
@@ -64,6 +71,43 @@ describe('tcs data check', () => {
     const pq = await run(['data', 'check', dir]);
     expect(pq.code).toBe(1);
     expect(pq.stderr).toMatch(/^invalid: candles\/SOLUSDT\.parquet row 4: duplicate: timestamp 1704067320000/);
+  });
+
+  it('refuses a perpetual without funding rates as the replay does, naming the file and the fix; spot passes', async () => {
+    const btc = csv(CANDLE_HEADER, candles(5));
+    // No manifest: every symbol is a perpetual, the default kind of SYMBOLS.
+    for (const files of [{}, { 'funding/BTCUSDT.csv': `${FUNDING_HEADER}\n` }] as Record<string, string>[]) {
+      const res = await run(['data', 'check', dirs.make({ 'candles/BTCUSDT.csv': btc, ...files })]);
+      expect(res.code).toBe(1);
+      expect(res.stdout).toBe('');
+      expect(res.stderr.trim()).toBe(
+        'invalid: funding/BTCUSDT.csv: BTCUSDT is a perpetual but its funding rates are missing: add them ' +
+          '(tcs data download writes them), or trade it as spot (declare "kind": "spot" for BTCUSDT in ' +
+          'manifest.json, or SYMBOLS=BTCUSDT:spot)',
+      );
+    }
+    const manifest = (kind: string) =>
+      JSON.stringify({ format: 1, instruments: { BTCUSDT: { kind, lotSize: 0.001, tickSize: 0.1, minNotional: 5 } } });
+    const perp = await run([
+      'data',
+      'check',
+      dirs.make({ 'candles/BTCUSDT.csv': btc, 'manifest.json': manifest('perp') }),
+    ]);
+    expect(perp.code).toBe(1);
+    expect(perp.stderr).toMatch(/^invalid: funding\/BTCUSDT\.csv: BTCUSDT is a perpetual/);
+    const spot = await run([
+      'data',
+      'check',
+      dirs.make({ 'candles/BTCUSDT.csv': btc, 'manifest.json': manifest('spot') }),
+    ]);
+    expect(spot.stderr).toBe('');
+    expect(spot.code).toBe(0);
+    expect(
+      spot.stdout
+        .split('\n')
+        .find((l) => l.startsWith('BTCUSDT'))
+        ?.split(/\s{2,}/)[1],
+    ).toBe('spot');
   });
 
   it('exits 2 with a usage line on bad arguments, and answers --help', async () => {

@@ -170,6 +170,11 @@ describe('tcs simulate, bad arguments', () => {
       [['--cycles', '10', '--out', out, '--data', path('no-such-data')], /--data .*no-such-data: no such directory/],
       [['--data', root, '--seed', '1', '--out', out], /--seed is for the synthetic market/],
       [['--cycles', '10', '--out', out, '--symbols', 'btcusdt'], /SYMBOLS.*upper case/],
+      [
+        ['--cycles', '10', '--out', out, '--strategies', 'momentum-ma-crossover'],
+        /"momentum-ma-crossover" is not a known strategy.*did you mean momentum_ma_crossover\?/,
+      ],
+      [['--cycles', '10', '--out', out, '--strategies', 'nonsense'], /"nonsense" is not a known strategy/],
     ];
     for (const [args, message] of cases) {
       const res = await tcs(['simulate', ...args]);
@@ -195,6 +200,45 @@ describe('tcs simulate, bad arguments', () => {
     const res = await tcs(['simulate', '--help']);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Usage: tcs simulate --cycles N/);
+  });
+
+  it('runs every flag example the help gives (`--flag LIST … e.g. VALUE`) as it is written', async () => {
+    const help = (await tcs(['simulate', '--help'])).stdout;
+    const examples = [...help.matchAll(/^ {2}(--[a-z-]+) [A-Z]+ .*\be\.g\. (\S+)/gm)].map(
+      ([, flag, value]) => [flag!, value!] as const,
+    );
+    expect(examples.map(([flag]) => flag)).toEqual(['--strategies', '--symbols']);
+    for (const [flag, value] of examples) {
+      const out = path(`example${flag}`);
+      const res = await tcs(['simulate', '--cycles', '3', '--out', out, '--quiet', flag, value]);
+      expect(res.stderr, `${flag} ${value}`).toBe('');
+      expect(res.code, `${flag} ${value}`).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe('tcs simulate --data, a perpetual without funding rates', () => {
+  it('is refused with exit 2 naming the file and the fix, writing nothing; as spot it runs', async () => {
+    const data = path('candles-only');
+    mkdirSync(join(data, 'candles'), { recursive: true });
+    const rows = Array.from({ length: 5 }, (_, i) => `${Date.UTC(2024, 0, 1) + i * 60_000},100,101,99,100,10`);
+    writeFileSync(
+      join(data, 'candles', 'BTCUSDT.csv'),
+      ['timestamp,open,high,low,close,volume', ...rows, ''].join('\n'),
+    );
+    const out = path('candles-only-run');
+    const refused = await tcs(['simulate', '--data', data, '--out', out, '--quiet']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(
+      `--data ${data}: funding/BTCUSDT.csv: BTCUSDT is a perpetual but its funding rates are missing: add them`,
+    );
+    expect(refused.stderr).toContain('or trade it as spot');
+    expect(() => statSync(out)).toThrow();
+    const spot = await tcs(['simulate', '--data', data, '--symbols', 'BTCUSDT:spot', '--out', out, '--quiet']);
+    expect(spot.stderr).toBe('');
+    expect(spot.code).toBe(0);
+    expect(summaryOf(out).cycles).toBe(5);
   });
 });
 

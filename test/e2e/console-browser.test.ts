@@ -111,22 +111,42 @@ describe('operator console in Chromium', () => {
     await vi.waitFor(async () => expect(await btcPosition()).toBeGreaterThan(0), { timeout: 20_000, interval: 100 });
     await page.locator('[data-testid=positions] tbody th', { hasText: 'BTCUSDT' }).waitFor({ timeout: 10_000 });
     expect(await text(page.getByTestId('nav'))).toMatch(/^\d{1,3}(,\d{3})*\.\d{2}$/);
+    // The PnL since start: NAV now against the NAV the paper account opened with.
+    expect(await text(page.getByTestId('starting-nav'))).toBe('100,000.00');
+    expect(await text(page.getByTestId('pnl-since-start'))).toMatch(
+      /^([+−]?\d{1,3}(,\d{3})*\.\d{2}) \([+−]?\d+\.\d{2} %\)$/,
+    );
     await vi.waitFor(
       async () => expect(Number(await page.getByTestId('nav-chart').getAttribute('data-points'))).toBeGreaterThan(1),
       WAIT,
     );
     await shot('running');
 
-    // Pause: the banner says so with the next epoch, and the cycle on screen stops.
+    // Pause with a reason: the banner says so with the next epoch and the reason beside the state,
+    // and the cycle on screen stops.
     const runningEpoch = Number(await banner.getAttribute('data-epoch'));
+    await page.getByLabel('Pause reason').fill('console e2e: maintenance');
     await page.getByRole('button', { name: 'Pause' }).click();
     await stateIs('paused');
+    expect(await text(page.getByTestId('state-reason'))).toBe('“console e2e: maintenance”');
+    expect(((await (await e.call('GET', '/control/status')).json()) as { reason: string }).reason).toBe(
+      'console e2e: maintenance',
+    );
     expect(Number(await banner.getAttribute('data-epoch'))).toBe(runningEpoch + 1);
     const pausedPid = (await e.heartbeat())!.pid;
     const pausedCycle = (await e.heartbeat())!.lastCycle;
     await e.heartbeatsSpan(pausedPid, 3 * CYCLE_MS);
     expect((await e.heartbeat())!.lastCycle).toBe(pausedCycle);
     expect(await cycleOnScreen()).toBe(pausedCycle);
+    // Nothing trades while paused: the fills list is every fill at submission in the decision log.
+    const logged = (await (await e.call('GET', '/reports/decisions?limit=1000')).json()) as {
+      decision: { submissions?: { filledQty?: number }[] };
+    }[];
+    const atSubmission = logged.flatMap((d) => d.decision.submissions ?? []).filter((s) => (s.filledQty ?? 0) > 0);
+    await vi.waitFor(
+      async () => expect(await page.getByTestId('fill-row').count()).toBe(Math.min(50, atSubmission.length)),
+      WAIT,
+    );
     await shot('paused');
 
     // Cancel-all for BTCUSDT (the picker; Escape closes a dialog without acting first).
@@ -203,6 +223,8 @@ describe('operator console in Chromium', () => {
     await kill.click();
     await stateIs('killed');
     expect(await text(banner)).toMatch(/console e2e: exchange incident/);
+    // The banner says how a kill ends: the restart with the audited reset (the API cannot end it).
+    expect(await text(page.getByTestId('kill-recovery'))).toContain('npm start -- --reset-kill --reason "…"');
     await vi.waitFor(async () => expect((await portfolio())?.openOrders ?? []).toEqual([]), WAIT);
     await page.getByText('No resting order.').waitFor({ timeout: 10_000 });
     expect(await page.getByRole('button', { name: 'Resume' }).isDisabled()).toBe(true);

@@ -55,6 +55,15 @@ describe('loadStrategies', () => {
     );
   });
 
+  it('suggests the built-in an unknown name most likely meant (hyphens, case, a typo), never accepting it', async () => {
+    await expect(loadStrategies('momentum-ma-crossover')).rejects.toThrow(
+      'STRATEGIES entry "momentum-ma-crossover" is not a known strategy (did you mean momentum_ma_crossover?) (known: ',
+    );
+    await expect(loadStrategies('Funding-Rate-Contrarian')).rejects.toThrow(/did you mean funding_rate_contrarian\?/);
+    await expect(loadStrategies('momentum_ma_crosover')).rejects.toThrow(/did you mean momentum_ma_crossover\?/);
+    await expect(loadStrategies('mean_reversion')).rejects.toThrow(/not a known strategy \(known: /);
+  });
+
   it('refuses an empty spec', async () => {
     await expect(loadStrategies(' , ')).rejects.toThrow(/STRATEGIES is empty/);
   });

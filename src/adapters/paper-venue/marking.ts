@@ -79,6 +79,7 @@ export function accountSnapshot(state: PaperState, ts: number): AccountSnapshot 
     unrealizedPnl: roundQuote(unrealizedPnl),
     fundingPnl: state.fundingPnl,
     feesPaid: state.feesPaid,
+    startingCash: state.startingCash,
     positions,
     openOrders: [...state.openOrders.values()].map((o) => ({ ...o })),
     ts,

@@ -18,6 +18,12 @@ export const REPORT_SCRIPT = String.raw`
     handleScroll: false,
     handleScale: false
   };
+  // Percent with two decimals, as the metrics table prints it. Not the built-in 'percent' format:
+  // it takes its precision as a price scale (precision 2 = steps of 1/2), so −7.47 showed as −7.1%.
+  function percent(v) {
+    var text = Math.abs(v).toFixed(2);
+    return (v < 0 && Number(text) !== 0 ? '−' : '') + text + ' %';
+  }
   function toSeconds(points) {
     var out = [];
     for (var i = 0; i < points.length; i++) {
@@ -36,9 +42,9 @@ export const REPORT_SCRIPT = String.raw`
     return { chart: c, series: s, rows: rows };
   }
   chart('equity-chart', LWC.LineSeries, { color: '#2563eb', lineWidth: 2, title: 'NAV' }, data.series.equity);
-  chart('drawdown-chart', LWC.AreaSeries, {
+  var drawdown = chart('drawdown-chart', LWC.AreaSeries, {
     lineColor: '#dc2626', topColor: 'rgba(220,38,38,0.05)', bottomColor: 'rgba(220,38,38,0.35)', lineWidth: 1,
-    invertFilledArea: true, title: 'Drawdown', priceFormat: { type: 'percent' }
+    invertFilledArea: true, title: 'Drawdown', priceFormat: { type: 'custom', formatter: percent, minMove: 0.01 }
   }, data.series.drawdown.map(function (p) { return { t: p.t, v: p.v * 100 }; }));
   Object.keys(data.series.prices).forEach(function (symbol, i) {
     var made = chart('price-chart-' + i, LWC.LineSeries, { color: '#374151', lineWidth: 1, title: symbol }, data.series.prices[symbol]);
@@ -55,6 +61,8 @@ export const REPORT_SCRIPT = String.raw`
     }).sort(function (a, b) { return a.time - b.time; });
     LWC.createSeriesMarkers(made.series, markers);
   });
+  // For inspection from the console (and the browser test): the series as drawn.
+  window.tcsReport = { drawdown: drawdown.series };
   document.body.setAttribute('data-charts', 'ready');
 })();
 `;

@@ -6,6 +6,7 @@
  */
 import type { Static } from 'typebox';
 import type { Instrument } from '../../domain/market.js';
+import { roundQuote } from '../../domain/steps.js';
 import type { PortfolioDocument, TradingMetricsDocument } from '../../domain/runtime-documents.js';
 import type { AccountSchema } from './schemas.js';
 
@@ -31,6 +32,8 @@ const NO_FIGURES = {
   unrealized_pnl: null,
   funding_pnl: null,
   fees_paid: null,
+  starting_nav: null,
+  pnl_since_start: null,
   drawdown: null,
   gross_exposure: null,
   leverage: null,
@@ -70,6 +73,7 @@ export function accountView(
   }
   const gross = positions.reduce((sum, p) => sum + p.notional, 0);
   const { nav, peakNav } = portfolio;
+  const start = portfolio.startingCash ?? null;
   return {
     symbols,
     published_at: new Date(portfolio.ts).toISOString(),
@@ -80,6 +84,9 @@ export function accountView(
     unrealized_pnl: portfolio.unrealizedPnl,
     funding_pnl: portfolio.fundingPnl,
     fees_paid: portfolio.feesPaid,
+    starting_nav: start,
+    // Rounded as the venue rounds NAV, so 99,999.82 − 100,000 is −0.18, not −0.18000000000291.
+    pnl_since_start: start === null ? null : roundQuote(nav - start),
     // The same formulas as the trading gauges (adapters/metrics/trading-metrics.ts).
     drawdown: peakNav > 0 ? Math.max(0, (peakNav - nav) / peakNav) : 0,
     gross_exposure: gross,

@@ -22,6 +22,10 @@ export const AccountSchema = Type.Object({
   unrealized_pnl: Num,
   funding_pnl: Num,
   fees_paid: Num,
+  starting_nav: Type.Union([Type.Number(), Type.Null()], {
+    description: 'The cash the account opened with (PAPER_STARTING_CASH when it was created); null when unknown',
+  }),
+  pnl_since_start: Type.Union([Type.Number(), Type.Null()], { description: 'nav − starting_nav' }),
   drawdown: Type.Union([Type.Number(), Type.Null()], { description: '(peak_nav − nav) / peak_nav' }),
   gross_exposure: Type.Union([Type.Number(), Type.Null()], { description: 'Σ |qty| × mark' }),
   leverage: Type.Union([Type.Number(), Type.Null()], { description: 'gross_exposure / nav' }),

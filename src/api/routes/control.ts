@@ -125,7 +125,8 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         tags: ['control'],
         summary: 'Emergency stop: killed, and cancels prepared for every open order',
         description:
-          'One-way; repeated calls answer 200 with the same shape. Never rate limited. Only a manual restart ends killed.',
+          'One-way; repeated calls answer 200 with the same shape, their `reason` the one the kill recorded ' +
+          '(a repeat changes nothing). Never rate limited. Only a manual restart ends killed.',
         security,
         body: ReasonBody(DEFAULT_REASONS.kill, 'exchange incident'),
         [OPTIONAL_BODY]: true,

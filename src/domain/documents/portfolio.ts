@@ -53,6 +53,7 @@ export const PortfolioSchema = Type.Object({
   unrealizedPnl: Finite,
   fundingPnl: Finite,
   feesPaid: Finite,
+  startingCash: Type.Optional(Finite),
   positions: Type.Array(PositionSchema),
   openOrders: Type.Array(VenueOrderSchema),
   ts: Type.Number({ minimum: 0 }),

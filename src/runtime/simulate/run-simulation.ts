@@ -15,9 +15,9 @@ import { openRunStore } from '../../adapters/sqlite/sqlite-store.js';
 import type { EventLine } from '../../domain/event-lines.js';
 import type { MarketView } from '../../domain/market.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
-import { loadStrategies } from '../../strategies/registry.js';
 import { strategyHistory } from '../trading/strategy-history.js';
 import { readInt } from '../config.js';
+import { assertStrategiesLoad } from '../trading/strategy-check.js';
 import { createTradingSystem } from '../trading/trading-system.js';
 import { createProgressBar } from './progress-bar.js';
 import { createRunObserver } from './run-observer.js';
@@ -90,10 +90,12 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
   const symbols =
     dataDir !== null && options.symbols === null && !env.SYMBOLS?.trim() ? await dataSymbols(dataDir) : null;
   const asked = simulationConfig(env, symbols === null ? options : { ...options, symbols });
-  // Strategies before the market: what they declare decides the history it fills before cycle 1.
-  const agents = await loadStrategies(asked.strategies, asked.strategyParams);
+  // Strategies before the market (what they declare decides the history it fills before cycle 1) and
+  // before anything is written: strategies that do not load are bad configuration (exit 2), as in tcs trade.
+  const agents = await assertStrategiesLoad(asked);
   const market = await openRunMarket(asked, options, dataDir, (barMs) => strategyHistory(agents, barMs));
   const { config, start, cycles: total } = market;
+  const strategies = agents.map((s) => s.name);
   mkdirSync(options.out, { recursive: true, mode: 0o700 });
   const runStore = await openRunStore(join(options.out, RUN_STORE_FILE));
   const clock = new SimulatedClock();
@@ -101,7 +103,6 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
   await runStore.store.control.initialise(new Date(start).toISOString());
 
   const seen = { last: null as MarketView | null };
-  const strategies = agents.map((s) => s.name);
   const flushEvery = env[TEST_FLUSH_ENV]?.trim() ? readInt(env, TEST_FLUSH_ENV, COMMIT_EVERY, 1, 1_000_000) : null;
   const output = createRunOutput(options.out, config, {
     start,

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { BUILTIN_STRATEGY_NAMES } from '../../strategies/registry.js';
 import { ConfigError } from '../config.js';
 
 export const SIMULATE_HELP = `Usage: tcs simulate --cycles N [--seed S] --out DIR [options]
@@ -32,7 +33,7 @@ Market:
   --to ISO            Stop before this time (default: the data's end).
 
 Trading (each overrides its environment variable; the rest come from the environment/.env):
-  --strategies LIST   STRATEGIES, e.g. momentum-ma-crossover,funding-rate-contrarian
+  --strategies LIST   STRATEGIES, e.g. ${BUILTIN_STRATEGY_NAMES.join(',')}
   --symbols LIST      SYMBOLS, e.g. BTCUSDT,ETHUSDT,SOLUSDT (a replay: the data's symbols by default)
   --cash N            PAPER_STARTING_CASH in USDT (default 100000)
   --cycle-seconds N   CYCLE_SECONDS (default 60; with --data: the data's timeframe, and it must be)

@@ -74,7 +74,8 @@ export async function openRunMarket(
 
 /**
  * The SYMBOLS of a replay when neither --symbols nor SYMBOLS says: every symbol the directory has
- * candles for, a perpetual when the manifest says so or it has funding rates, spot otherwise. A
+ * candles for, of the manifest's kind, else a perpetual (the default kind of SYMBOLS; never guessed
+ * spot from missing funding rates: a perpetual without them is refused, docs/data-format.md). A
  * replay of a directory downloaded for two symbols then runs on those two, not on the default three.
  */
 export async function dataSymbols(dir: string): Promise<string | null> {
@@ -89,12 +90,9 @@ export async function dataSymbols(dir: string): Promise<string | null> {
     }
   };
   const declared = new Map((await readManifestInstruments(dir).catch(() => [])).map((i) => [i.symbol, i.kind]));
-  const funded = new Set(names('funding'));
   const symbols = [...new Set(names('candles'))].sort();
   if (symbols.length === 0) return null; // the replay itself says what is missing
-  return symbols
-    .map((symbol) => `${symbol}:${declared.get(symbol) ?? (funded.has(symbol) ? 'perp' : 'spot')}`)
-    .join(',');
+  return symbols.map((symbol) => `${symbol}:${declared.get(symbol) ?? 'perp'}`).join(',');
 }
 
 async function openReplay(

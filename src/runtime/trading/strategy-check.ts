@@ -9,15 +9,16 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isModulePath, loadStrategies } from '../../strategies/registry.js';
+import type { StrategyAgent } from '../../strategies/strategy.js';
 import { ConfigError } from '../config.js';
 import type { TradingConfig } from './trading-config.js';
 
 type StrategySettings = Pick<TradingConfig, 'strategies' | 'strategyParams'>;
 
-/** Loads every strategy (user modules included). */
-export async function assertStrategiesLoad(config: StrategySettings): Promise<void> {
+/** Loads every strategy (user modules included) and answers them. */
+export async function assertStrategiesLoad(config: StrategySettings): Promise<StrategyAgent[]> {
   try {
-    await loadStrategies(config.strategies, config.strategyParams);
+    return await loadStrategies(config.strategies, config.strategyParams);
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }

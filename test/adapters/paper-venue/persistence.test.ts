@@ -59,12 +59,14 @@ describe('paper venue: persistence', () => {
     await harness.venue.submit(order({ side: 'BUY', qty: 1 }), market);
     const restarted = await harness.reopen({ startingCash: 5 });
     expect((await restarted.account()).cash).toBeCloseTo(100_000 - 101 * 0.0005, 9);
+    // The account says what it started from (the console's PnL since start), also after a restart.
+    expect((await restarted.account()).startingCash).toBe(100_000);
   });
 
   it('uses startingCash for a new account', async () => {
     const { venue } = await openHarness({ startingCash: 2_500 });
     const a = await venue.account();
-    expect(a).toMatchObject({ cash: 2_500, nav: 2_500, peakNav: 2_500 });
+    expect(a).toMatchObject({ cash: 2_500, nav: 2_500, peakNav: 2_500, startingCash: 2_500 });
   });
 
   it('writes before returning, under paper:state, compactly', async () => {

@@ -68,6 +68,21 @@ describe('report.html in Chromium', () => {
     await expect(page.locator('section table').first().innerText()).resolves.toContain('Sharpe');
     expect(await page.locator('text=BTCUSDT').count()).toBeGreaterThan(0);
 
+    // The drawdown axis and its last-value label print what the metrics table prints (two decimals):
+    // lightweight-charts' 'percent' format read `precision` as a scale and printed −7.47 as −7.1%.
+    const labels = await page.evaluate(
+      (values) => {
+        const report = (
+          globalThis as unknown as { tcsReport: { drawdown: { priceFormatter(): { format(v: number): string } } } }
+        ).tcsReport;
+        return values.map((v) => report.drawdown.priceFormatter().format(v));
+      },
+      [-7.47, -0.05, -25.5, 0, -Math.abs(summary.max_drawdown) * 100],
+    );
+    const tableMax = await page.locator('tr', { hasText: 'Max drawdown' }).locator('td').last().innerText();
+    expect(labels.slice(0, 4)).toEqual(['−7.47 %', '−0.05 %', '−25.50 %', '0.00 %']);
+    expect(labels[4]!.replace('−', '')).toBe(tableMax.trim().replace('-', ''));
+
     expect(problems).toEqual([]);
     expect(foreign()).toEqual([]);
     expect(requested[0]).toBe(pathToFileURL(files.report).href);

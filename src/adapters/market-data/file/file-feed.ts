@@ -17,11 +17,12 @@ import { VOLUME_WINDOW_BARS } from '../../../domain/market.js';
 import type { Instrument, MarketSnapshot, MarketView } from '../../../domain/market.js';
 import type { MarketFeed } from '../../../ports/market-feed.js';
 import { loadDataDir } from './data-dir.js';
-import { DataFileError, iso } from './data-errors.js';
+import { iso } from './data-errors.js';
 import { DERIVED_BOOK_SHAPE, deriveBook } from './derived-book.js';
 import type { DerivedBookShape } from './derived-book.js';
 import { createFundingSchedule } from './funding-schedule.js';
 import type { FundingPolicy, FundingSchedule } from './funding-schedule.js';
+import { perpetualFunding } from './perp-funding.js';
 import { replayWindow } from './replay-window.js';
 import type { CandleSeries } from './series.js';
 
@@ -93,13 +94,7 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
     const instrument = instruments[k]!;
     let funding: FundingSchedule | null = null;
     if (instrument.kind === 'perp') {
-      if (s.funding === undefined || s.funding.count === 0) {
-        throw new DataFileError(
-          s.fundingFile ?? `funding/${s.symbol}.csv`,
-          `${s.symbol} is a perpetual but its funding rates are missing: add them, or trade it as ${s.symbol}:spot`,
-        );
-      }
-      funding = createFundingSchedule(s.funding, options.funding ?? 'last-settled');
+      funding = createFundingSchedule(perpetualFunding(s), options.funding ?? 'last-settled');
     }
     const time = new Float64Array(s.candles.count);
     for (let j = 0; j < time.length; j++) time[j] = s.candles.start + j * data.stepMs;

@@ -11,4 +11,5 @@ export type { Manifest } from './manifest.js';
 export { loadDataDir } from './data-dir.js';
 export type { DataDirectory, SymbolData } from './data-dir.js';
 export { DataFileError } from './data-errors.js';
+export { assertPerpetualsFunded } from './perp-funding.js';
 export { TIMEFRAMES } from '../../../domain/timeframes.js';

@@ -1,0 +1,51 @@
+/**
+ * The recent fills, newest first: read from the decision log at sign-in and followed live through
+ * the stream's `fill` events (console/lib/fills.ts). A resting order that fills in a later cycle is
+ * not in the audit trail, so it is not listed; its fill shows in the position.
+ */
+import { money, qty, utc } from '../lib/format.js';
+import type { FillRow } from '../lib/fills.js';
+
+export function Fills({ fills }: { fills: FillRow[] }) {
+  return (
+    <section class="panel fills" aria-labelledby="fills-title">
+      <h2 id="fills-title">Recent fills</h2>
+      <p class="note">
+        Orders filled when submitted, from the decision log; a resting order's later fill shows in its position.
+      </p>
+      <table data-testid="fills">
+        <caption>Fills ({fills.length})</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Cycle</th>
+            <th scope="col">Symbol</th>
+            <th scope="col">Side</th>
+            <th scope="col">Qty</th>
+            <th scope="col">Price</th>
+            <th scope="col">Notional</th>
+          </tr>
+        </thead>
+        <tbody>
+          {fills.length === 0 ? (
+            <tr>
+              <td colSpan={7}>No fill yet.</td>
+            </tr>
+          ) : (
+            fills.map((f) => (
+              <tr key={f.key} data-testid="fill-row">
+                <td>{utc(f.at)}</td>
+                <td>{f.cycle ?? '—'}</td>
+                <th scope="row">{f.symbol ?? '—'}</th>
+                <td>{f.side ?? '—'}</td>
+                <td>{qty(f.qty)}</td>
+                <td>{money(f.price)}</td>
+                <td>{money(f.price === null ? null : f.price * f.qty)}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}

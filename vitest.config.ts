@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // strategies/: where `tcs strategy new` writes a user's strategy and its test.
+    include: ['test/**/*.test.ts', 'strategies/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     // Vitest's default for `run` is one fork per core minus one: a single fork on this 2-core machine,

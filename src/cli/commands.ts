@@ -5,6 +5,7 @@ import { loadEnv } from '../runtime/environment.js';
 import { printNewKey } from '../runtime/keygen.js';
 import { DATA_DOWNLOAD_HELP } from '../runtime/data-download.js';
 import { parseSimulateArgs, SIMULATE_HELP } from '../runtime/simulate/simulate-options.js';
+import { STRATEGY_NEW_HELP } from '../runtime/strategy-help.js';
 
 export interface Command {
   name: string;
@@ -230,6 +231,22 @@ Options:
       listenToParent();
       const { runSimulation } = await import('../runtime/simulate/run-simulation.js');
       return (await runSimulation(loadEnv(), options)).exitCode;
+    },
+  },
+  {
+    name: 'strategy',
+    summary: 'Write a commented strategy template and its test: tcs strategy new NAME',
+    help: STRATEGY_NEW_HELP,
+    async run(args) {
+      const [sub, ...rest] = args;
+      if (sub !== 'new') {
+        console.error(
+          `tcs strategy: ${sub === undefined ? 'missing subcommand' : `unknown subcommand ${JSON.stringify(sub)}`}\n\n${STRATEGY_NEW_HELP}`,
+        );
+        return 2;
+      }
+      const { runStrategyNew } = await import('../runtime/strategy-new.js');
+      return runStrategyNew(rest);
     },
   },
   {

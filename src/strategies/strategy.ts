@@ -17,7 +17,7 @@
 import type { StrategyAgent } from '../domain/strategy-agent.js';
 
 // User strategies import their types from here (the documented path), so re-export them.
-export type { StrategyAgent, StrategyFactory } from '../domain/strategy-agent.js';
+export type { StrategyAgent, StrategyFactory, StrategySnapshot } from '../domain/strategy-agent.js';
 
 /** True for anything shaped like a StrategyAgent (used to check user modules). */
 export function isStrategyAgent(value: unknown): value is StrategyAgent {

@@ -89,13 +89,16 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
     throw new RangeError('historyLength must be a positive integer');
   const warmUpWanted = options.warmUp ?? 1;
   const warmUp = Math.min(historyLength, typeof warmUpWanted === 'function' ? warmUpWanted(data.stepMs) : warmUpWanted);
+  // What the data lacks (a perpetual's funding) is reported before what the window cannot fit.
+  const fundings = data.symbols.map((s, k): FundingSchedule | null =>
+    instruments[k]!.kind === 'perp'
+      ? createFundingSchedule(perpetualFunding(s), options.funding ?? 'last-settled')
+      : null,
+  );
   const window = replayWindow(data.symbols, data.stepMs, options.from, options.to, warmUp);
   const tracks: Track[] = data.symbols.map((s, k) => {
     const instrument = instruments[k]!;
-    let funding: FundingSchedule | null = null;
-    if (instrument.kind === 'perp') {
-      funding = createFundingSchedule(perpetualFunding(s), options.funding ?? 'last-settled');
-    }
+    const funding = fundings[k]!;
     const time = new Float64Array(s.candles.count);
     for (let j = 0; j < time.length; j++) time[j] = s.candles.start + j * data.stepMs;
     return { instrument, candles: s.candles, time, offset: window.offsets[k]!, funding };

@@ -89,7 +89,7 @@ describe('file feed', () => {
     const rows = candles(100);
     const dir = dirs.make({ 'candles/BTCUSDT.csv': csv(CANDLE_HEADER, rows) });
     // Without from, the first replayed candle is the fifth: four candles of history before it.
-    const start = await createFileFeed({ dir, instruments: [BTC], historyLength: 5 });
+    const start = await createFileFeed({ dir, instruments: [BTC], historyLength: 5, warmUp: 5 });
     expect(start.range.first).toBe(T0 + 4 * MIN);
     expect(start.warmUp).toEqual({ bars: 4, movedFrom: T0 });
     const bars = (await start.next(0)).get('BTCUSDT')!.bars;
@@ -97,9 +97,9 @@ describe('file feed', () => {
     expect(Array.from(bars.open)).toEqual(rows.slice(0, 5).map((r) => r[1]));
     expect(Array.from(bars.time)).toEqual(rows.slice(0, 5).map((r) => r[0]));
     // A from inside the warm-up moves forward to it; history the file does not have is an error.
-    const moved = await createFileFeed({ dir, instruments: [BTC], historyLength: 60, from: T0 + 10 * MIN });
+    const moved = await createFileFeed({ dir, instruments: [BTC], historyLength: 60, warmUp: 60, from: T0 + 10 * MIN });
     expect(moved.range.first).toBe(T0 + 59 * MIN);
-    await expect(createFileFeed({ dir, instruments: [BTC], historyLength: 101 })).rejects.toThrow(
+    await expect(createFileFeed({ dir, instruments: [BTC], historyLength: 101, warmUp: 101 })).rejects.toThrow(
       /too little data: the strategies need 101 candles of history/,
     );
   });

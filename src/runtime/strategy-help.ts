@@ -1,0 +1,15 @@
+/** The help of `tcs strategy new` (kept apart so the CLI's command table loads no file-writing code). */
+export const STRATEGY_NEW_HELP = `Usage: tcs strategy new NAME [--dir DIR]
+
+Writes DIR/NAME.ts (a strategy: a factory with parameters, a declared lookback, comments on every
+snapshot field) and DIR/NAME.test.ts (a vitest test of it). NAME is lower case: letters, digits and
+underscores, starting with a letter (it becomes the agent's name and Signal.agent). Existing files
+are not overwritten. Then:
+
+  npx vitest run DIR/NAME.test.ts        # its test (strategies/ is in the test run)
+  STRATEGIES=./DIR/NAME.ts npm start     # trade with it (paper)
+  tcs simulate --strategies ./DIR/NAME.ts --cycles 5000
+
+Options:
+  --dir DIR    Where to write (default: strategies).
+  -h, --help   This help.`;

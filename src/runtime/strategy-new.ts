@@ -1,0 +1,192 @@
+/**
+ * `tcs strategy new NAME`: writes a commented strategy you can start from, and a test for it, into
+ * `strategies/` (or --dir). The template is a factory with validated parameters that declares its
+ * history and reads the snapshot fields the README documents, so the first thing a user edits already
+ * runs: `STRATEGIES=./strategies/NAME.ts npm start`. Existing files are never overwritten.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PACKAGE_ROOT } from './package-root.js';
+import { STRATEGY_NEW_HELP } from './strategy-help.js';
+
+const NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** Exit code: 0 written, 1 a file exists, 2 bad usage. */
+export function runStrategyNew(args: string[], cwd = process.cwd()): number {
+  let values: { dir?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { dir: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (err) {
+    console.error(`tcs strategy new: ${(err as Error).message}\n\n${STRATEGY_NEW_HELP}`);
+    return 2;
+  }
+  const [name, ...extra] = positionals;
+  if (name === undefined || extra.length > 0) {
+    console.error(`tcs strategy new: ${name === undefined ? 'missing NAME' : 'one NAME only'}\n\n${STRATEGY_NEW_HELP}`);
+    return 2;
+  }
+  if (!NAME.test(name)) {
+    console.error(
+      `tcs strategy new: NAME ${JSON.stringify(name)} must be lower case letters, digits and underscores, starting with a letter (e.g. mean_reversion)`,
+    );
+    return 2;
+  }
+  const dir = resolve(cwd, values.dir ?? 'strategies');
+  const source = join(dir, `${name}.ts`);
+  const test = join(dir, `${name}.test.ts`);
+  const taken = [source, test].filter((f) => existsSync(f));
+  if (taken.length > 0) {
+    console.error(
+      `tcs strategy new: ${taken.join(' and ')} already exist${taken.length === 1 ? 's' : ''}; nothing written`,
+    );
+    return 1;
+  }
+  mkdirSync(dir, { recursive: true });
+  const src = importPath(dir, join(PACKAGE_ROOT, 'src'));
+  writeFileSync(source, strategyTemplate(name, src), { flag: 'wx' });
+  writeFileSync(test, testTemplate(name, src), { flag: 'wx' });
+  const shown = (f: string) => `./${relative(cwd, f).split(sep).join('/')}`;
+  console.log(`wrote ${shown(source)} and ${shown(test)}`);
+  console.log(`next: npx vitest run ${shown(test)}   then: STRATEGIES=${shown(source)} npm start`);
+  return 0;
+}
+
+/** A relative import specifier from `fromDir` to `target`, with forward slashes. */
+function importPath(fromDir: string, target: string): string {
+  const rel = relative(fromDir, target).split(sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+function camel(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+function strategyTemplate(name: string, src: string): string {
+  const factory = `create${camel(name).replace(/^./, (c) => c.toUpperCase())}`;
+  return `/**
+ * ${name}: a breakout strategy to start from (written by \`tcs strategy new\`). It goes long when the
+ * last close is above the highest high of the \`lookback\` bars before it, short below the lowest low,
+ * and otherwise holds its target (null = no opinion: the position is kept). Edit freely.
+ *
+ * Run it: STRATEGIES=./${name}.ts npm start (paths are relative to where you start), with parameters
+ * in STRATEGY_PARAMS, e.g. {"./strategies/${name}.ts":{"lookback":30}} (keyed by the STRATEGIES entry).
+ */
+import type { Signal } from '${src}/domain/signal.js';
+import type { StrategyAgent, StrategyFactory, StrategySnapshot } from '${src}/strategies/strategy.js';
+import type { Instrument } from '${src}/domain/market.js';
+
+export interface Params {
+  /** Bars the breakout range spans (whole number ≥ 2). */
+  lookback: number;
+  /** Candles to read: the feed's own (1m) or a coarser timeframe (5m, 15m, 1h, 4h, 1d …). */
+  timeframe: string;
+  /** Confidence of a breakout: the share of the risk budget (RISK_FRACTION × NAV) it asks for, in (0, 1]. */
+  confidence: number;
+}
+
+const DEFAULTS: Params = { lookback: 20, timeframe: '15m', confidence: 0.5 };
+
+const ${factory}: StrategyFactory<Params> = (given = {}) => {
+  const p: Params = { ...DEFAULTS, ...given };
+  // Validate what configuration gave: a bad value fails at start, naming the parameter.
+  if (!Number.isInteger(p.lookback) || p.lookback < 2) throw new Error(\`${name}: lookback must be a whole number ≥ 2, got \${p.lookback}\`);
+  if (!(p.confidence > 0 && p.confidence <= 1)) throw new Error(\`${name}: confidence must be in (0, 1], got \${p.confidence}\`);
+  const agent: StrategyAgent = {
+    name: '${name}',
+    // The trading process fills this much history before the first cycle (one bar more: the range
+    // is of the bars before the last one) and never calls analyse with less.
+    lookback: p.lookback + 1,
+    timeframe: p.timeframe,
+    analyse(s: StrategySnapshot, instrument: Instrument): Signal | null {
+      // s.higher: the declared timeframe's completed candles (null when it is the feed's own);
+      // s.candles: the feed's candles. Both are typed arrays, oldest first, the last bar just closed:
+      // time (open, epoch ms), open, high, low, close, volume (base units).
+      const bars = s.higher ?? s.candles;
+      const n = bars.length;
+      const last = bars.close[n - 1]!;
+      let high = -Infinity;
+      let low = Infinity;
+      for (let i = n - 1 - p.lookback; i < n - 1; i++) {
+        high = Math.max(high, bars.high[i]!);
+        low = Math.min(low, bars.low[i]!);
+      }
+      // Also at hand: s.position (this agent's own position in the symbol, signed base units),
+      // s.nav (the account's NAV, USDT), s.fundingRate (per interval; null for spot),
+      // s.bid / s.ask / s.bids / s.asks (the book), s.last, s.volume, instrument.kind ('perp' | 'spot').
+      const direction = last > high ? 1 : last < low ? -1 : 0;
+      if (direction === 0) return null; // inside the range: hold whatever is held
+      if (direction < 0 && instrument.kind === 'spot' && s.position <= 0) return null; // spot cannot go short
+      return {
+        agent: '${name}', // must be this agent's name, and symbol the snapshot's: else INVALID_SIGNAL
+        symbol: s.symbol,
+        direction, // 1 long, -1 short, 0 flat (close what this agent holds)
+        confidence: p.confidence,
+        rationale: \`close \${last} \${direction > 0 ? 'above' : 'below'} the \${p.lookback}-bar range [\${low}, \${high}]\`,
+      };
+    },
+  };
+  return agent;
+};
+
+export default ${factory};
+`;
+}
+
+function testTemplate(name: string, src: string): string {
+  return `// ${name}: a breakout above the range goes long, below it short, inside it says nothing.
+import { describe, expect, it } from 'vitest';
+import { barsFromRows } from '${src}/domain/bars.js';
+import type { Instrument, MarketSnapshot } from '${src}/domain/market.js';
+import { strategySnapshot } from '${src}/domain/strategy-input.js';
+import create from './${name}.js';
+
+const PERP: Instrument = { symbol: 'BTCUSDT', kind: 'perp', lotSize: 0.001, tickSize: 0.1, minNotional: 5 };
+
+/** What analyse receives for these closes (each bar's high/low one above/below its close). */
+function snapshot(closes: number[]) {
+  const bars = barsFromRows(
+    closes.map((close, i) => ({ time: i * 60_000, open: close, high: close + 1, low: close - 1, close, volume: 1 })),
+  );
+  const last = closes.at(-1)!;
+  const market: MarketSnapshot = {
+    symbol: 'BTCUSDT',
+    ts: closes.length * 60_000,
+    last,
+    bid: last - 0.1,
+    ask: last + 0.1,
+    bids: [{ price: last - 0.1, qty: 5 }],
+    asks: [{ price: last + 0.1, qty: 5 }],
+    bars,
+    volume: closes.length,
+    fundingRate: 0.0001,
+    nextFundingTs: null,
+  };
+  return strategySnapshot(market, null, 0, 10_000);
+}
+
+describe('${name}', () => {
+  const agent = create({ lookback: 3, timeframe: '1m' });
+
+  it('declares the history it reads', () => {
+    expect(agent).toMatchObject({ name: '${name}', lookback: 4, timeframe: '1m' });
+  });
+
+  it('goes long above the range, short below it, and says nothing inside it', () => {
+    expect(agent.analyse(snapshot([100, 101, 100, 105]), PERP)).toMatchObject({ direction: 1, symbol: 'BTCUSDT' });
+    expect(agent.analyse(snapshot([100, 101, 100, 95]), PERP)).toMatchObject({ direction: -1 });
+    expect(agent.analyse(snapshot([100, 101, 100, 100.5]), PERP)).toBeNull();
+  });
+
+  it('refuses a bad parameter', () => {
+    expect(() => create({ lookback: 1 })).toThrow(/lookback/);
+  });
+});
+`;
+}

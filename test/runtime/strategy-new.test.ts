@@ -1,0 +1,78 @@
+// `tcs strategy new NAME` (issue 19): writes a strategy and its test that load and run as written —
+// the strategy through the same registry and agent code the trading process uses — refuses a bad
+// name or extra arguments with exit 2, and never overwrites a file (exit 1, nothing written).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { analyseAll } from '../../machines/agent.machine.js';
+import { barsFromCloses } from '../../src/domain/bars.js';
+import { historyPlan } from '../../src/domain/strategy-input.js';
+import { runStrategyNew } from '../../src/runtime/strategy-new.js';
+import { loadStrategies } from '../../src/strategies/registry.js';
+import { BTC, collector, marketView, snapshot } from '../machines/support.js';
+
+const root = mkdtempSync(join(tmpdir(), 'tcs-strategy-new-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function quietly<T>(fn: () => T): { result: T; out: string; err: string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a) => void out.push(a.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...a) => void err.push(a.join(' ')));
+  try {
+    return { result: fn(), out: out.join('\n'), err: err.join('\n') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+describe('tcs strategy new', () => {
+  it('writes a strategy that loads, declares its history and signals through the agent code', async () => {
+    const { result, out } = quietly(() => runStrategyNew(['breakout_one'], root));
+    expect(result).toBe(0);
+    expect(out).toContain('wrote ./strategies/breakout_one.ts and ./strategies/breakout_one.test.ts');
+    const file = join(root, 'strategies', 'breakout_one.ts');
+    expect(readFileSync(join(root, 'strategies', 'breakout_one.test.ts'), 'utf8')).toContain("describe('breakout_one'");
+    const [agent] = await loadStrategies(
+      './strategies/breakout_one.ts',
+      { './strategies/breakout_one.ts': { lookback: 3, timeframe: '1m' } },
+      { cwd: root },
+    );
+    expect(agent).toMatchObject({ name: 'breakout_one', lookback: 4, timeframe: '1m' });
+    const plan = historyPlan(agent!, 60_000);
+    const up = snapshot('BTCUSDT', 110, { bars: barsFromCloses([100, 101, 100, 110]) });
+    const reply = analyseAll(
+      agent!,
+      [BTC],
+      { type: 'agent.analyse', cycle: 1, market: marketView(up), replyTo: collector().ref },
+      plan,
+    );
+    expect(reply).toMatchObject({
+      errors: [],
+      invalid: [],
+      signals: [{ agent: 'breakout_one', symbol: 'BTCUSDT', direction: 1 }],
+    });
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('never overwrites: exit 1 and nothing written', () => {
+    const dir = join(root, 'mine');
+    quietly(() => runStrategyNew(['kept', '--dir', dir], root));
+    writeFileSync(join(dir, 'kept.ts'), '// my edits\n');
+    const { result, err } = quietly(() => runStrategyNew(['kept', '--dir', dir], root));
+    expect(result).toBe(1);
+    expect(err).toMatch(/already exist/);
+    expect(readFileSync(join(dir, 'kept.ts'), 'utf8')).toBe('// my edits\n');
+  });
+
+  it.each([[[]], [['Bad-Name']], [['two', 'names']], [['x', '--nope']]])(
+    'refuses %o with exit 2 and the usage',
+    (args) => {
+      const { result, err } = quietly(() => runStrategyNew(args, root));
+      expect(result).toBe(2);
+      expect(err).toMatch(/tcs strategy new/);
+    },
+  );
+});

@@ -25,8 +25,20 @@ export function decisionEntry(
   durationMs: number,
 ): { symbol: string | null; body: Record<string, unknown> } {
   const ranked = record.arbitration?.ranked ?? [];
+  // A selected signal the allocator made nothing of (within the band, already flat, the order budget
+  // spent) is recorded with that reason, not as selected: it changed nothing.
+  const skipped = new Map(record.proposals.flatMap((p) => (p.skipped ? [[p.signal, p.skipped.code] as const] : [])));
   const signals = ranked.length
-    ? ranked.map((r) => ({ ...r.signal, weight: r.weight, score: r.score, selected: r.selected, reason: r.reason }))
+    ? ranked.map((r) => {
+        const code = r.selected ? skipped.get(r.signal) : undefined;
+        return {
+          ...r.signal,
+          weight: r.weight,
+          score: r.score,
+          selected: r.selected && code === undefined,
+          reason: code ?? r.reason,
+        };
+      })
     : record.replies.flatMap((r) => r.signals);
   const selected = record.arbitration?.selected ?? [];
   const symbol = record.proposals.find((p) => p.order)?.order?.symbol ?? selected[0]?.symbol ?? null;
@@ -42,6 +54,8 @@ export function decisionEntry(
       decided: record.outcomes.some((o) => o.status === 'submitted'),
       signals,
       agent_errors: record.replies.flatMap((r) => r.errors.map((e) => `${r.agent}: ${e}`)),
+      // Signals discarded by the contract (another agent's or symbol's, bad numbers): INVALID_SIGNAL.
+      invalid_signals: record.replies.flatMap((r) => (r.invalid ?? []).map((i) => ({ agent: r.agent, ...i }))),
       selected,
       proposals: record.proposals.map((p) => ({
         signal: p.signal,

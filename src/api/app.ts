@@ -24,6 +24,7 @@ import { metricsPlugin } from './metrics.js';
 import { rateLimitPlugin } from './rate-limit.js';
 import { requestLogPlugin } from './request-log.js';
 import type { RequestLog } from './request-log.js';
+import type { HealthStoreView } from './store-view.js';
 import { consoleDataRoutes } from './routes/console-data.js';
 import { controlRoutes } from './routes/control.js';
 import type { EventStreamOptions } from './routes/events.js';
@@ -51,6 +52,8 @@ export interface ApiDeps {
   consoleRoot?: string | null;
   /** The request log given to apiServerOptions: refused requests are counted, not logged one by one. */
   requestLog?: RequestLog;
+  /** What /health knows of the store beyond it (first start, the trading latch's verdict); default none. */
+  storeView?: HealthStoreView;
 }
 
 /**
@@ -91,7 +94,8 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   await app.register(docsPlugin, { version: deps.version ?? '0.1.0' });
   await app.register(rateLimitPlugin);
 
-  await app.register(publicRoutes, { store: deps.store, clock });
+  const storeView = deps.storeView ? { storeView: deps.storeView } : {};
+  await app.register(publicRoutes, { store: deps.store, clock, ...storeView });
   await app.register(consolePlugin, { root: deps.consoleRoot === undefined ? consoleAssetsDir() : deps.consoleRoot });
 
   const plane = new ControlPlane(
@@ -112,7 +116,13 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
       rateLimit: deps.controlRateLimit,
     });
     await secured.register(machineRoutes, { prefix: '/control', kv: deps.store.kv });
-    await secured.register(eventRoutes, { prefix: '/control', store: deps.store, clock, ...deps.eventStream });
+    await secured.register(eventRoutes, {
+      prefix: '/control',
+      store: deps.store,
+      clock,
+      ...storeView,
+      ...deps.eventStream,
+    });
     await secured.register(reportRoutes, { prefix: '/reports', events: deps.store.events });
     await secured.register(consoleDataRoutes, {
       store: deps.store,

@@ -7,6 +7,12 @@
  * check: a store that answers reads but refuses writes (a read-only file or replica, out of memory,
  * a lock held past the busy timeout) cannot record a kill, so it is down, not ok. Concurrent checks
  * share one probe in flight, so a burst of /health costs one write, not one per request.
+ *
+ * Every answer that is not `ok` says why in `reason` (health-reason.ts), and a store fault names the
+ * command that ends it (`resolve`). A store with no control record and no audit trail that nobody is
+ * known to have seen (store-view.ts) is a first start in progress for FIRST_START_GRACE_MS after the
+ * API started: 200 `degraded`, store `not_initialised`, not a fault (the API listens before the
+ * trading process creates the record); after that, or seen by anyone, it is the `empty` fault.
  */
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
@@ -16,11 +22,16 @@ import type { Clock } from '../ports/clock.js';
 import { readDocument } from '../ports/documents.js';
 import { StoreFaultError, isStoreFailure } from '../ports/store-errors.js';
 import type { Store } from '../ports/store.js';
+import { healthReason } from './health-reason.js';
 import { SystemStateSchema } from './schemas.js';
+import { NO_STORE_VIEW } from './store-view.js';
+import type { HealthStoreView } from './store-view.js';
 
 /** The whole check's deadline: under the 1 s promise, above one store command's (STORE_TIMEOUT_MS 500 ms). */
 export const HEALTH_DEADLINE_MS = 900;
 export const HEALTH_PROBE_KEY = 'api:health-probe';
+/** How long after the API started an uninitialised store is taken for a first start in progress. */
+export const FIRST_START_GRACE_MS = 30_000;
 
 const Status = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]);
 const ComponentStatus = Type.Union([
@@ -31,8 +42,11 @@ const ComponentStatus = Type.Union([
 ]);
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
+const Resolve = Type.Optional(Type.String({ description: 'The command that ends this fault' }));
+
 export const HealthSchema = Type.Object({
   status: Status,
+  reason: Type.Optional(Type.String({ description: 'Why the status is not ok, in words' })),
   state: Type.Union([SystemStateSchema, Type.Null()]),
   checked_at: Type.String({ format: 'date-time' }),
   components: Type.Object({
@@ -43,10 +57,12 @@ export const HealthSchema = Type.Object({
       reason: Type.Optional(
         Type.String({
           description:
-            'Why the store is down: unreachable, write_refused, deadline (no answer in time), or a fault (empty, replaced, rolled_back)',
+            'Why the store is down: unreachable, write_refused, deadline (no answer in time), or a fault (empty, replaced, rolled_back); ' +
+            'not_initialised (status ok) while a first start creates its control record',
         }),
       ),
       error: Type.Optional(Type.String()),
+      resolve: Resolve,
     }),
     event_store: Type.Object({ status: ComponentStatus, entries: Nullable(Type.Integer()) }),
     trading_process: Type.Object({
@@ -57,9 +73,11 @@ export const HealthSchema = Type.Object({
       reason: Type.Optional(
         Type.String({
           description:
-            'Why the status is unknown when a heartbeat is stored but refused: malformed, or of a version this release does not read',
+            'Why the status is not ok when known: a heartbeat stored but refused (malformed, another version), ' +
+            'or the store fault the trading process on this host waits on (judged against its latch)',
         }),
       ),
+      resolve: Resolve,
     }),
   }),
 });
@@ -70,7 +88,13 @@ export interface HealthChecker {
   check(): Promise<{ statusCode: 200 | 503; body: Health }>;
 }
 
-export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DEADLINE_MS): HealthChecker {
+export function healthChecker(
+  store: Store,
+  clock: Clock,
+  deadlineMs = HEALTH_DEADLINE_MS,
+  view: HealthStoreView = NO_STORE_VIEW,
+): HealthChecker {
+  const startedAt = clock.now();
   let probeInFlight: Promise<void> | null = null;
   const probeWrite = () => {
     probeInFlight ??= store.kv.set(HEALTH_PROBE_KEY, { ts: clock.now() }).finally(() => {
@@ -82,9 +106,9 @@ export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DE
   return {
     async check() {
       const checkedAt = new Date(clock.now()).toISOString();
-      const down = (reason: string, error: string) => ({
+      const down = (reason: string, error: string, resolve?: string) => ({
         statusCode: 503 as const,
-        body: downBody(store.kind, checkedAt, reason, error),
+        body: withReason(downBody(store.kind, checkedAt, reason, error, resolve)),
       });
       const all = Promise.allSettled([
         store.ping(),
@@ -95,8 +119,12 @@ export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DE
       ] as const);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
-      const settled = await Promise.race([all, late]).finally(() => clearTimeout(timer));
-      if (settled === 'late') return down('deadline', `the store did not answer within ${deadlineMs} ms`);
+      const inTime = <T>(work: Promise<T>) => Promise.race([work, late]);
+      const settled = await inTime(all);
+      if (settled === 'late') {
+        clearTimeout(timer);
+        return down('deadline', `the store did not answer within ${deadlineMs} ms`);
+      }
 
       const [ping, record, probe, entries, heartbeat] = settled;
       // The first failure in this order names the reason: no round trip, no readable record, no write.
@@ -107,8 +135,26 @@ export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DE
             : record.status === 'rejected'
               ? ['unreachable', record.reason]
               : ['write_refused', (probe as PromiseRejectedResult).reason];
-        if (!isStoreFailure(err)) throw err; // a bug: a 500 through the error handler
-        return down(err instanceof StoreFaultError ? err.kind : part, err.message);
+        if (!isStoreFailure(err)) {
+          clearTimeout(timer);
+          throw err; // a bug: a 500 through the error handler
+        }
+        const firstStart =
+          err instanceof StoreFaultError &&
+          err.kind === 'empty' &&
+          ping.status === 'fulfilled' &&
+          probe.status === 'fulfilled' &&
+          entries.status === 'fulfilled' &&
+          entries.value === 0 &&
+          clock.now() - startedAt < FIRST_START_GRACE_MS &&
+          (await inTime(view.mayBeFirstStart().catch(() => false))) === true;
+        clearTimeout(timer);
+        if (firstStart) return { statusCode: 200, body: withReason(firstStartBody(store.kind, checkedAt, ping.value)) };
+        return down(
+          err instanceof StoreFaultError ? err.kind : part,
+          err.message,
+          err instanceof StoreFaultError ? view.adoptCommand : undefined,
+        );
       }
 
       const beat = heartbeat.status === 'fulfilled' ? heartbeat.value : null;
@@ -118,6 +164,10 @@ export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DE
       const age = beat ? Math.max(0, clock.now() - beat.ts) : null;
       const tradingStatus: Health['components']['trading_process']['status'] =
         beat === null || age === null ? 'unknown' : age > heartbeatStaleAfterMs(beat) ? 'stale' : 'ok';
+      // A trading process that does not beat may be waiting on a store fault only its latch shows.
+      const fault = tradingStatus === 'ok' ? null : await inTime(view.tradingFault().catch(() => null));
+      clearTimeout(timer);
+      const waitingOn = fault instanceof StoreFaultError ? fault : null;
       const count = entries.status === 'fulfilled' ? entries.value : null;
       const eventStatus = count === null ? 'down' : 'ok';
       const body: Health = {
@@ -133,21 +183,42 @@ export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DE
             last_cycle: beat?.lastCycle ?? null,
             mode: beat?.mode ?? null,
             ...(refused ? { reason: (heartbeat.reason as DocumentError).message } : {}),
+            ...(waitingOn ? { reason: `not trading: ${waitingOn.message}`, resolve: view.adoptCommand } : {}),
           },
         },
       };
-      return { statusCode: 200, body };
+      return { statusCode: 200, body: withReason(body) };
     },
   };
 }
 
-function downBody(kind: string, checkedAt: string, reason: string, error: string): Health {
+function withReason(body: Health): Health {
+  const reason = healthReason(body);
+  if (reason === null) return body;
+  const { status, ...rest } = body;
+  return { status, reason, ...rest }; // right after the status it explains
+}
+
+function firstStartBody(kind: string, checkedAt: string, latencyMs: number): Health {
+  return {
+    status: 'degraded',
+    state: null,
+    checked_at: checkedAt,
+    components: {
+      store: { status: 'ok', kind, latency_ms: Number(latencyMs.toFixed(3)), reason: 'not_initialised' },
+      event_store: { status: 'ok', entries: 0 },
+      trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
+    },
+  };
+}
+
+function downBody(kind: string, checkedAt: string, reason: string, error: string, resolve?: string): Health {
   return {
     status: 'down',
     state: null,
     checked_at: checkedAt,
     components: {
-      store: { status: 'down', kind, latency_ms: null, reason, error },
+      store: { status: 'down', kind, latency_ms: null, reason, error, ...(resolve ? { resolve } : {}) },
       event_store: { status: 'unknown', entries: null },
       trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
     },

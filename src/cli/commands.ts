@@ -166,10 +166,11 @@ Options:
 The processes refuse a store that is not the one they knew: one that lost its data (empty), another
 one at the same place (replaced), or one that went back in time (rolled back). Nothing trades on it.
 When that store is what you want (a restore, a new database on purpose), this command accepts it,
-audited: a new identity that names the one the trading latch remembers (TRADING_LATCH_PATH, default
-var/trading-latch.json), an epoch above every one seen, and the state killed when the store or the
-latch was killed, otherwise paused. Run it where the trading process runs (its latch is read), then
-restart the processes that held the old store. Exits 0 when adopted or when there is nothing to adopt.
+audited: a new identity that names the one the trading latch remembers for this STORE_URL
+(TRADING_LATCH_PATH, default var/trading-latch.json, one entry per store), an epoch above every one
+seen, and the state killed when the store or the latch was killed, otherwise paused. Run it where the
+trading process runs, with its STORE_URL (its latch is read), then restart the processes that held
+the old store. Exits 0 when adopted or when there is nothing to adopt.
 
 Options:
   --reason TEXT   Why (required; recorded in the audit trail).

@@ -1,9 +1,12 @@
 /**
- * The trading process's latch: a small local file that remembers, across its restarts, which store
- * it works on (identity), the highest control epoch it has seen, the state at that epoch and the
- * furthest audit trail head it has seen. It is
- * what lets a restarted process tell "the store lost its data" from "a new store", and carries a
- * latched kill into `tcs store adopt`. Written durably (fsync) before the process acts on a new epoch.
+ * The trading process's latch: a small local file that remembers, across its restarts, for each
+ * store it has worked on (keyed by the store's canonical URL without credentials, see
+ * src/adapters/latch/store-key.ts) which store it was (identity), the highest control epoch it has
+ * seen there, the state at that epoch and the furthest audit trail head it has seen. It is what lets
+ * a restarted process tell "the store lost its data" from "a new store", and carries a latched kill
+ * into `tcs store adopt`. Kept per store so that switching STORE_URL is a first start on the new
+ * store and leaves what is remembered of the old one as it was. Written durably (fsync) before the
+ * process acts on a new epoch.
  */
 import type { SystemState } from '../domain/control.js';
 
@@ -21,10 +24,13 @@ export interface TradingLatch {
   updatedAt: string;
 }
 
+/** The latch of one store (one key) in the latch file. */
 export interface LatchFile {
   /** Where it lives (for messages). */
   readonly path: string;
-  /** The latch, or null when there is none yet (a first start). An unreadable file throws. */
+  /** The store's key in it. */
+  readonly key: string;
+  /** This store's latch, or null when there is none yet (a first start here). An unreadable file throws. */
   load(): Promise<TradingLatch | null>;
   save(latch: TradingLatch): Promise<void>;
 }

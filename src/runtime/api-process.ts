@@ -23,6 +23,8 @@ import { RequestLog } from '../api/request-log.js';
 import { ConfigError, readApiConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { exitCleanlyOnSignals } from './shutdown.js';
+import { apiStoreView } from './api-store-view.js';
+import { readLatchPath } from './trading/safety-config.js';
 import { PACKAGE_ROOT } from './package-root.js';
 import { tellSupervisor } from './supervisor-channel.js';
 
@@ -51,6 +53,13 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   });
   await app.register(api, {
     store,
+    // /health knows a first start from a lost store, and why the trading process here waits, from its latch.
+    storeView: apiStoreView({
+      raw,
+      storeUrl: config.storeUrl,
+      latchPath: readLatchPath(env),
+      seenRecord: () => trusted.memory().storeId !== null,
+    }),
     apiKeys: config.apiKeys,
     instruments: config.instruments,
     defaultMode: config.executionMode,

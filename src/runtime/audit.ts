@@ -1,11 +1,12 @@
 /**
  * `tcs audit verify`: re-hashes the event store's chain and reports the first bad entry. Where a
  * trading latch is (TRADING_LATCH_PATH), the trail is also held against the head the trading process
- * last saw on this store: a chain that is intact but ends before it, or holds another entry there,
+ * last saw on this store (its entry for STORE_URL): a chain that is intact but ends before it, or holds another entry there,
  * lost its tail (a restored backup) and is reported as such.
  */
 import { openStore } from '../adapters/open-store.js';
 import { latchFile } from '../adapters/latch/latch-file.js';
+import { storeKey } from '../adapters/latch/store-key.js';
 import type { TradingLatch } from '../ports/latch.js';
 import type { Store } from '../ports/store.js';
 import { readStoreUrl } from './config.js';
@@ -38,7 +39,7 @@ async function behindLatch(store: Store, count: number, env: NodeJS.ProcessEnv):
   const path = readSafetyConfig(env).latchPath;
   let latch: TradingLatch | null;
   try {
-    latch = await latchFile(path).load();
+    latch = await latchFile(path, storeKey(readStoreUrl(env))).load();
   } catch {
     return null; // an unreadable latch is the trading process's to report
   }

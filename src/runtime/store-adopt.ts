@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { openStore } from '../adapters/open-store.js';
 import { latchFile } from '../adapters/latch/latch-file.js';
+import { storeKey } from '../adapters/latch/store-key.js';
 import type { ControlRecord } from '../domain/control.js';
 import { lastKillResetEpoch, memoryOf } from '../application/kill-reset-proof.js';
 import { trustedControl } from '../application/trusted-control.js';
@@ -45,8 +46,11 @@ async function trustedBy(store: Store, memory: ReturnType<typeof memoryOf>): Pro
 
 export async function adoptStore(env: NodeJS.ProcessEnv, reason: string): Promise<number> {
   const say = (message: string) => process.stderr.write(`tcs: ${message}\n`);
-  const latch = await latchFile(readSafetyConfig(env).latchPath).load();
-  const store = await openStore(readStoreUrl(env));
+  const url = readStoreUrl(env);
+  // This store's entry: what the trading process remembers of the store at this URL (an old-format
+  // latch is attached to it, as the trading process would).
+  const latch = await latchFile(readSafetyConfig(env).latchPath, storeKey(url), { claimLegacy: true }).load();
+  const store = await openStore(url);
   try {
     const current = await currentRecord(store);
     if (current && latch && (await trustedBy(store, memoryOf(latch)))) {
@@ -96,7 +100,7 @@ export async function adoptStore(env: NodeJS.ProcessEnv, reason: string): Promis
     );
     if (!latch)
       say(
-        'no trading latch was found here: a trading process that remembers another store will not accept this one until restarted',
+        `the trading latch here has no entry for ${storeKey(url)}: a trading process that remembers another store there will not accept this one until restarted`,
       );
     return 0;
   } finally {

@@ -25,6 +25,7 @@ import type { Health } from '../health.js';
 import { NOTHING_PUBLISHED, createMachinesReader } from '../statecharts/machines-reader.js';
 import type { MachinesEventData } from '../statecharts/schemas.js';
 import { healthChecker } from '../health.js';
+import type { HealthStoreView } from '../store-view.js';
 import type { HeartbeatEventData } from './schemas.js';
 import type { StreamMessage } from './stream-events.js';
 import { auditMessages, liveMessage } from './stream-events.js';
@@ -83,8 +84,9 @@ export class EventHub {
     clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly timings: HubTimings = DEFAULT_HUB_TIMINGS,
+    storeView?: HealthStoreView,
   ) {
-    this.health = healthChecker(store, clock);
+    this.health = healthChecker(store, clock, undefined, storeView);
     this.machines = createMachinesReader(store.kv, log);
   }
 

@@ -14,16 +14,25 @@ import type { SseLimits } from '../events/sse-client.js';
 import { DEFAULT_SSE_LIMITS, SseClient } from '../events/sse-client.js';
 import { liveMessage, parseLastEventId } from '../events/stream-events.js';
 import { protectedErrors } from '../schemas.js';
+import type { HealthStoreView } from '../store-view.js';
 
 export interface EventStreamOptions {
   store: Store;
   clock: Clock;
   timings?: Partial<HubTimings>;
   limits?: Partial<SseLimits>;
+  /** Given to the hub's health checks (src/api/store-view.ts). */
+  storeView?: HealthStoreView;
 }
 
 export const eventRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = async (app, options) => {
-  const hub = new EventHub(options.store, options.clock, app.log, { ...DEFAULT_HUB_TIMINGS, ...options.timings });
+  const hub = new EventHub(
+    options.store,
+    options.clock,
+    app.log,
+    { ...DEFAULT_HUB_TIMINGS, ...options.timings },
+    options.storeView,
+  );
   const limits = { ...DEFAULT_SSE_LIMITS, ...options.limits };
   app.addHook('preClose', async () => hub.close());
 

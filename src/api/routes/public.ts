@@ -7,13 +7,15 @@ import { Type } from 'typebox';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import { HealthSchema, healthChecker } from '../health.js';
+import type { HealthStoreView } from '../store-view.js';
 
 /** Needs the metrics plugin's `metrics` decoration (registered before, in app.ts). */
-export const publicRoutes: FastifyPluginAsyncTypebox<{ store: Store; clock: Clock }> = async (
-  app,
-  { store, clock },
-) => {
-  const health = healthChecker(store, clock);
+export const publicRoutes: FastifyPluginAsyncTypebox<{
+  store: Store;
+  clock: Clock;
+  storeView?: HealthStoreView;
+}> = async (app, { store, clock, storeView }) => {
+  const health = healthChecker(store, clock, undefined, storeView);
   app.get(
     '/health',
     {
@@ -23,7 +25,9 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ store: Store; clock: Cloc
         description:
           '200 when ok or degraded (e.g. the trading process is not running or its heartbeat is older than 3 of its intervals). ' +
           '503 when the store is unreachable, hung, refuses a write (read-only, locked) or is not the store it was (empty): ' +
-          '`components.store.reason` and `error` say which. Always answers within 1 s.',
+          '`components.store.reason` and `error` say which, and `resolve` the command that accepts a faulted store. ' +
+          'Any answer that is not ok says why in `reason`. A first start is no fault: until the trading process creates ' +
+          'the store, 200 degraded with store reason `not_initialised`. Always answers within 1 s.',
         response: { 200: HealthSchema, 503: HealthSchema },
       },
     },

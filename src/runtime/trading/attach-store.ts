@@ -1,14 +1,16 @@
 /**
- * How the trading process takes up its store: as a process that remembers it. The latch file (what
- * the last run saw: the store's identity, the highest epoch, the state there) is loaded first. With
- * no latch this is a first start, which may create a brand-new store (initialise). With a latch, the
- * store must be the one remembered: a missing SQLite file is not re-created, and a store that is
+ * How the trading process takes up its store: as a process that remembers it. The latch file's entry
+ * for this store (its URL without credentials: what the last run on it saw, the store's identity, the
+ * highest epoch, the state there) is loaded first. With no entry this is a first start on this store,
+ * which may create a brand-new store (initialise): another STORE_URL is another store. With an entry,
+ * the store must be the one remembered: a missing SQLite file is not re-created, and a store that is
  * empty, of another identity or rolled back is a fault. Then the process waits, trading nothing, and
  * says why and what the operator can do, until the store is back or adopted (`tcs store adopt`).
  */
 import type { Logger } from 'pino';
 import { openStore } from '../../adapters/open-store.js';
 import { latchFile } from '../../adapters/latch/latch-file.js';
+import { storeKey } from '../../adapters/latch/store-key.js';
 import type { ControlRecord } from '../../domain/control.js';
 import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
@@ -35,7 +37,16 @@ export interface AttachOptions {
 }
 
 export async function attachStore(options: AttachOptions): Promise<AttachedStore> {
-  const latch = latchFile(options.latchPath);
+  const latch = latchFile(options.latchPath, storeKey(options.storeUrl), {
+    claimLegacy: true,
+    onLegacyClaimed: (old) =>
+      options.log.warn(
+        { latch: options.latchPath, store: storeKey(options.storeUrl), remembered: old },
+        'the trading latch was of the old single-store format, which does not say which store it was written for: ' +
+          'it is now kept for this store, the first one opened with it (fail-closed). If it was written for another ' +
+          'store, accept this one with `tcs store adopt --reason "…"`',
+      ),
+  });
   const remembered = await latch.load();
   const memory: StoreMemory = remembered ? memoryOf(remembered) : NO_MEMORY;
   const remember = async (moved: StoreMemory, record: ControlRecord) =>
@@ -63,7 +74,10 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
       await trusted.read();
       await trusted.checkHead();
       if (remembered === null)
-        options.log.info({ latch: latch.path }, 'first start here: no latch yet; this store will be remembered in it');
+        options.log.info(
+          { latch: latch.path, store: latch.key },
+          'first start on this store: the latch has no entry for it yet; it will be remembered there',
+        );
       return { store, memory, remember };
     } catch (err) {
       await store?.close().catch(() => {});
@@ -71,7 +85,7 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
       if (problem !== lastProblem) {
         lastProblem = problem;
         options.log.error(
-          { latch: latch.path, remembered },
+          { latch: latch.path, store: latch.key, remembered },
           `not trading: ${problem}. Waiting for the store (retrying every ${options.retryMs} ms)`,
         );
       } else {

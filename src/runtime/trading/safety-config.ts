@@ -32,6 +32,11 @@ export function readSafetyConfig(env: NodeJS.ProcessEnv): SafetyConfig {
     controlPlaneTimeoutMs: timeout === 0 ? null : Math.round(timeout * 1000),
     storeLossHaltMs,
     leaseMs,
-    latchPath: env.TRADING_LATCH_PATH?.trim() || 'var/trading-latch.json',
+    latchPath: readLatchPath(env),
   };
+}
+
+/** TRADING_LATCH_PATH alone (the API reads the latch too, and needs none of the trading settings). */
+export function readLatchPath(env: NodeJS.ProcessEnv): string {
+  return env.TRADING_LATCH_PATH?.trim() || 'var/trading-latch.json';
 }

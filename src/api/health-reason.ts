@@ -1,0 +1,28 @@
+/**
+ * /health's `reason`: why an answer is not `ok`, in words, from its components, so that `degraded`
+ * or `down` is never said without the cause (and the command that ends it, where one does).
+ */
+import type { Health } from './health.js';
+
+export function healthReason(body: Health): string | null {
+  if (body.status === 'ok') return null;
+  const { store, event_store: events, trading_process: trading } = body.components;
+  const why: string[] = [];
+  if (store.status === 'down') {
+    why.push(`the store is down (${store.reason ?? 'unknown'}): ${store.error ?? ''}`.trim());
+    if (store.resolve) why.push(`to accept this store on purpose: ${store.resolve}`);
+    return why.join('; ');
+  }
+  if (store.reason === 'not_initialised')
+    why.push("first start: the store has no control record yet; the trading process's first start creates it");
+  if (events.status !== 'ok') why.push('the event store did not answer');
+  if (trading.reason) {
+    why.push(`trading process ${trading.status}: ${trading.reason}`);
+    if (trading.resolve) why.push(`to accept this store on purpose: ${trading.resolve}`);
+  } else if (trading.status === 'unknown') {
+    why.push('no heartbeat from the trading process yet (starting, or not running)');
+  } else if (trading.status === 'stale') {
+    why.push(`the trading process's heartbeat is ${trading.heartbeat_age_ms ?? '?'} ms old (stopped or frozen)`);
+  }
+  return why.length > 0 ? why.join('; ') : null;
+}

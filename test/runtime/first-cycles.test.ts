@@ -40,4 +40,11 @@ describe('the default configuration, from its first cycle (issue 19)', () => {
     const exits = trading.events('signal_generated').filter((l) => l.direction === 0);
     expect(exits).toEqual([]);
   });
+
+  it('fills a long declared lookback before cycle 1: momentum slow=100 signals at once (it emitted nothing in 1,500 cycles before)', async () => {
+    const params = { momentum_ma_crossover: { fast: 20, slow: 100, timeframe: '1m', minSpread: 0 } };
+    trading = await openTestTrading('sqlite', { ...NPM_START, STRATEGY_PARAMS: JSON.stringify(params) });
+    const first = trading.events('signal_generated').filter((l) => l.agent === 'momentum_ma_crossover');
+    expect(first.map((l) => l.symbol).sort()).toEqual(DEFAULT_SYMBOLS.split(',').sort());
+  });
 });

@@ -232,4 +232,43 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     const back = await feed.next(clock.t);
     expect(back.get('BTCUSDT')!.ts).toBe(clock.t);
   });
+
+  it('fetches the history the strategies declare, and refuses to start with less (issue 19)', async () => {
+    const clock = { t: T0 };
+    fake = await startFakeExchange({ seed: 7, now: () => clock.t });
+    const options = {
+      exchangeId: 'binanceusdm',
+      symbols: [{ symbol: 'BTCUSDT', kind: 'perp' as const }],
+      baseUrl: fake.url,
+      rateLimitMs: 1,
+      budgetMs: 3_000,
+      startupMs: 5_000,
+      now: () => clock.t,
+      random: () => 0.5,
+    };
+    feed = await createLiveFeed({ ...options, historyLength: 494, requiredHistory: 494 });
+    const bars = (await feed.next(clock.t)).get('BTCUSDT')!.bars;
+    expect(bars.length).toBe(494);
+    // Candles as the exchange sent them: one minute apart, high and low around open and close.
+    expect(bars.time[493]! - bars.time[0]!).toBe(493 * MINUTE);
+    for (let i = 0; i < bars.length; i++) {
+      expect(bars.high[i]).toBeGreaterThanOrEqual(Math.max(bars.open[i]!, bars.close[i]!));
+      expect(bars.low[i]).toBeLessThanOrEqual(Math.min(bars.open[i]!, bars.close[i]!));
+    }
+    await feed.close();
+    feed = undefined;
+    await fake.stop();
+    // An exchange that has only the last 100 minutes (a new listing) cannot serve a 494-bar lookback.
+    const minute = Math.floor(T0 / MINUTE) * MINUTE;
+    fake = await startFakeExchange({
+      seed: 7,
+      now: () => clock.t,
+      missing: { BTCUSDT: [[minute - 1_000 * MINUTE, minute - 99 * MINUTE]] },
+    });
+    await expect(
+      createLiveFeed({ ...options, baseUrl: fake.url, historyLength: 494, requiredHistory: 494 }),
+    ).rejects.toThrow(
+      /too little history from binanceusdm .*: the strategies need 494 one-minute candles; BTCUSDT has 100/,
+    );
+  });
 });

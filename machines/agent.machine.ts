@@ -7,7 +7,7 @@ import { sendTo, setup } from 'xstate';
 import type { Instrument } from '../src/domain/market.js';
 import type { Signal } from '../src/domain/signal.js';
 import type { StrategyAgent } from '../src/domain/strategy-agent.js';
-import type { AnalyseRequest, SignalsReply } from './messages.js';
+import type { AgentError, AnalyseRequest, SignalsReply } from './messages.js';
 
 export interface AgentInput {
   strategy: StrategyAgent;
@@ -20,7 +20,7 @@ export function analyseAll(
   request: AnalyseRequest,
 ): SignalsReply {
   const signals: Signal[] = [];
-  const errors: string[] = [];
+  const errors: AgentError[] = [];
   for (const instrument of instruments) {
     const snapshot = request.market.get(instrument.symbol);
     if (!snapshot) continue;
@@ -28,7 +28,7 @@ export function analyseAll(
       const signal = strategy.analyse(snapshot, instrument);
       if (signal) signals.push(signal);
     } catch (err) {
-      errors.push(`${instrument.symbol}: ${(err as Error).message}`);
+      errors.push({ symbol: instrument.symbol, message: err instanceof Error ? err.message : String(err) });
     }
   }
   return { type: 'agent.signals', cycle: request.cycle, agent: strategy.name, signals, errors };

@@ -21,6 +21,7 @@ import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import type { Signal } from '../src/domain/signal.js';
 import { fromPromise } from 'xstate';
 import type {
+  AgentError,
   EvaluatedReply,
   SelectedReply,
   SignalsReply,
@@ -89,7 +90,7 @@ export const cycleMachine = setup({
   },
   actions: {
     // Event lines; the composition root provides the writers.
-    announceSignals: (_, _params: { signals: Signal[] }) => {},
+    announceSignals: (_, _params: { agent: string; signals: Signal[]; errors: AgentError[] }) => {},
     announceVerdicts: (_, _params: { verdicts: Verdict[] }) => {},
   },
   delays: {
@@ -185,13 +186,13 @@ export const cycleMachine = setup({
                 target: 'arbitrating',
                 actions: [
                   assign({ replies: ({ context, event }) => [...context.replies, event] }),
-                  { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) },
+                  { type: 'announceSignals', params: ({ event }) => event },
                 ],
               },
               {
                 actions: [
                   assign({ replies: ({ context, event }) => [...context.replies, event] }),
-                  { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) },
+                  { type: 'announceSignals', params: ({ event }) => event },
                 ],
               },
             ],

@@ -25,7 +25,13 @@ export interface SignalsReply {
   agent: string;
   signals: Signal[];
   /** Errors thrown by the strategy, one per symbol that failed (the agent itself keeps running). */
-  errors: string[];
+  errors: AgentError[];
+}
+
+/** What a strategy threw while analysing one symbol. */
+export interface AgentError {
+  symbol: string;
+  message: string;
 }
 
 export interface SelectRequest {

@@ -17,6 +17,7 @@ import { readDocument } from '../ports/documents.js';
 import { StoreFaultError, isStoreFailure } from '../ports/store-errors.js';
 import type { Store } from '../ports/store.js';
 import { SystemStateSchema } from './schemas.js';
+import { strategiesHealth, StrategiesHealthSchema, UNKNOWN_STRATEGIES } from './strategy-health.js';
 
 /** The whole check's deadline: under the 1 s promise, above one store command's (STORE_TIMEOUT_MS 500 ms). */
 export const HEALTH_DEADLINE_MS = 900;
@@ -61,6 +62,7 @@ export const HealthSchema = Type.Object({
         }),
       ),
     }),
+    strategies: StrategiesHealthSchema,
   }),
 });
 
@@ -120,8 +122,9 @@ export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DE
         beat === null || age === null ? 'unknown' : age > heartbeatStaleAfterMs(beat) ? 'stale' : 'ok';
       const count = entries.status === 'fulfilled' ? entries.value : null;
       const eventStatus = count === null ? 'down' : 'ok';
+      const strategies = strategiesHealth(beat, tradingStatus === 'ok');
       const body: Health = {
-        status: tradingStatus === 'ok' && eventStatus === 'ok' ? 'ok' : 'degraded',
+        status: tradingStatus === 'ok' && eventStatus === 'ok' && strategies.status !== 'failing' ? 'ok' : 'degraded',
         state: record.value.state,
         checked_at: checkedAt,
         components: {
@@ -134,6 +137,7 @@ export function healthChecker(store: Store, clock: Clock, deadlineMs = HEALTH_DE
             mode: beat?.mode ?? null,
             ...(refused ? { reason: (heartbeat.reason as DocumentError).message } : {}),
           },
+          strategies,
         },
       };
       return { statusCode: 200, body };
@@ -150,6 +154,7 @@ function downBody(kind: string, checkedAt: string, reason: string, error: string
       store: { status: 'down', kind, latency_ms: null, reason, error },
       event_store: { status: 'unknown', entries: null },
       trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
+      strategies: UNKNOWN_STRATEGIES,
     },
   };
 }

@@ -41,7 +41,8 @@ export function decisionEntry(
       duration_ms: durationMs,
       decided: record.outcomes.some((o) => o.status === 'submitted'),
       signals,
-      agent_errors: record.replies.flatMap((r) => r.errors.map((e) => `${r.agent}: ${e}`)),
+      // "agent: SYMBOL: message", as entries have always had it (the console reads old and new alike).
+      agent_errors: record.replies.flatMap((r) => r.errors.map((e) => `${r.agent}: ${e.symbol}: ${e.message}`)),
       selected,
       proposals: record.proposals.map((p) => ({
         signal: p.signal,

@@ -13,6 +13,7 @@ import { cycleMachine } from '../../../machines/cycle.machine.js';
 import { deleverageMachine } from '../../../machines/deleverage.machine.js';
 import type { CommandResult, PreparedDeleverage } from '../../../machines/deleverage.machine.js';
 import type { CycleRecord, LoadedMarket } from '../../../machines/cycle.machine.js';
+import type { AgentError } from '../../../machines/messages.js';
 import { orderManagerMachine } from '../../../machines/order-manager.machine.js';
 import type { OmsMode } from '../../../machines/order-manager.machine.js';
 import { findOms, rootOf } from '../../../machines/system.js';
@@ -22,6 +23,7 @@ import type { HaltRecoveryInput, TradingContextView } from '../../../machines/tr
 import type { CommandRecord } from '../../domain/commands.js';
 import { eventLine } from '../../domain/event-lines.js';
 import type { SafetyHalt } from '../../domain/halts.js';
+import type { Signal } from '../../domain/signal.js';
 import type { Clock } from '../../ports/clock.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { CycleLinks } from '../../application/cycle-io.js';
@@ -44,6 +46,8 @@ export interface TradingMachineImplementations {
   requestKillCancels(epoch: number, reason: string, root: AnyActorRef): void;
   /** A command's work ended (done or failed); it may be claimed again after its lease. */
   commandSettled(commandId: string): void;
+  /** An agent's analysis ended with these errors (none: it ran clean): lines, warnings, failing state. */
+  agentAnalysed(agent: string, errors: readonly AgentError[]): void;
   cycleStarted(cycle: number): void;
   /** Returns the cycle's duration in ms. */
   cycleEnded(cycle: number): number;
@@ -58,6 +62,15 @@ function omsModeIn(system: AnyActorSystem): OmsMode {
   if (!oms) return 'stopped';
   if (oms.matches({ mode: 'accepting' })) return 'accepting';
   return oms.matches({ mode: 'stopped' }) ? 'stopped' : 'halted';
+}
+
+/** An agent's reply: its signals as lines, then its errors (lines, warnings, failing state). */
+function announceReply(
+  impl: TradingMachineImplementations,
+  reply: { agent: string; signals: readonly Signal[]; errors: readonly AgentError[] },
+): void {
+  for (const s of reply.signals) impl.events.emit(eventLine.signalGenerated(s));
+  impl.agentAnalysed(reply.agent, reply.errors);
 }
 
 export function provideTradingMachine(impl: TradingMachineImplementations) {
@@ -86,7 +99,7 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
           recordDecision: fromPromise(({ input, system }) => impl.recordDecision(input, links(system))),
         },
         actions: {
-          announceSignals: (_, { signals }) => signals.forEach((s) => events.emit(eventLine.signalGenerated(s))),
+          announceSignals: (_, reply) => announceReply(impl, reply),
           announceVerdicts: (_, { verdicts }) => {
             for (const v of verdicts) {
               if (v.approval) events.emit(eventLine.riskApproved(v.order.symbol, v.order.qty, v.approval.token));

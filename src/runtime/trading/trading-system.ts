@@ -27,6 +27,7 @@ import type { Store } from '../../ports/store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { Venue } from '../../ports/venue.js';
 import { loadStrategies } from '../../strategies/registry.js';
+import { createAgentErrors } from '../../application/agent-errors.js';
 import { lastRecordedCycle } from '../../application/cycle-numbers.js';
 import { renewalOf } from '../../application/lease-keeper.js';
 import { createRootInbox } from '../../application/root-inbox.js';
@@ -72,6 +73,11 @@ export interface TradingSystemDeps {
   sessionId?: string;
   /** Where the paper account lives (see PaperVenueOptions): the store, unless a simulation says otherwise. */
   venuePersistence?: 'store' | 'process';
+  /**
+   * The clock a strategy's stderr warnings are limited by (one per agent per minute): `clock` unless
+   * given. A simulation gives the wall clock: its simulated minute passes every cycle.
+   */
+  warningClock?: Clock;
 }
 
 export interface TradingSystem {
@@ -125,8 +131,15 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
   const venue = await openVenue(deps, config, kv);
   const feed = await feedAfterLease(deps, opened, config, kv);
   const metrics = new TradingMetrics(config.margin);
+  metrics.knowAgents(strategies.map((s) => s.name));
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
+  const agentErrors = createAgentErrors({
+    clock,
+    ...(deps.warningClock ? { warningClock: deps.warningClock } : {}),
+    events,
+    log,
+  });
   const sessionId = deps.sessionId ?? randomBytes(4).toString('hex');
   const previousCycle = await lastRecordedCycle(store);
   const parts = createTradingParts({
@@ -142,6 +155,7 @@ async function startTradingSystem(deps: TradingSystemDeps, opened: MarketFeed | 
     consumer: `trading:${process.pid}:${sessionId}`,
     previousCycle,
     identity: { pid: process.pid, host: hostname() },
+    agentErrors,
   });
   const monitor = createSafetyMonitor({
     clock,

@@ -55,6 +55,8 @@ export interface DecisionBody {
   error?: string | null;
   duration_ms?: number;
   signals?: SignalRow[];
+  /** What strategies threw in this cycle, "agent: SYMBOL: message" each (console/lib/agent-errors.ts). */
+  agent_errors?: string[];
   selected?: { agent: string; symbol: string; direction: number; confidence: number }[];
   risk?: RiskRow[];
   submissions?: { clientOrderId?: string; status?: string; venueStatus?: string; code?: string; message?: string }[];

@@ -13,7 +13,7 @@ import type { Signal } from '../src/domain/signal.js';
 import type { StrategyAgent } from '../src/domain/strategy-agent.js';
 import { contractBreach, hasHistory, strategySnapshot } from '../src/domain/strategy-input.js';
 import type { HistoryPlan } from '../src/domain/strategy-input.js';
-import type { AnalyseRequest, SignalsReply } from './messages.js';
+import type { AgentError, AnalyseRequest, SignalsReply } from './messages.js';
 
 export interface AgentInput {
   strategy: StrategyAgent;
@@ -31,7 +31,7 @@ export function analyseAll(
   plan: HistoryPlan = NO_PLAN,
 ): SignalsReply {
   const signals: Signal[] = [];
-  const errors: string[] = [];
+  const errors: AgentError[] = [];
   const invalid: SignalsReply['invalid'] = [];
   const nav = request.account?.nav ?? Number.NaN;
   for (const instrument of instruments) {
@@ -47,7 +47,7 @@ export function analyseAll(
     try {
       signal = strategy.analyse(strategySnapshot(snapshot, higher, position, nav), instrument);
     } catch (err) {
-      errors.push(`${instrument.symbol}: ${(err as Error)?.message ?? String(err)}`);
+      errors.push({ symbol: instrument.symbol, message: err instanceof Error ? err.message : String(err) });
       continue;
     }
     if (signal === null || signal === undefined) continue;

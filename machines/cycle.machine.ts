@@ -102,7 +102,7 @@ export const cycleMachine = setup({
   },
   actions: {
     // Event lines; the composition root provides the writers.
-    announceSignals: (_, _params: { signals: Signal[] }) => {},
+    announceSignals: (_, _params: Pick<SignalsReply, 'agent' | 'signals' | 'errors' | 'invalid'>) => {},
     announceVerdicts: (_, _params: { verdicts: Verdict[] }) => {},
   },
   delays: {
@@ -206,13 +206,13 @@ export const cycleMachine = setup({
                 target: 'arbitrating',
                 actions: [
                   assign({ replies: ({ context, event }) => [...context.replies, event] }),
-                  { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) },
+                  { type: 'announceSignals', params: ({ event }) => event },
                 ],
               },
               {
                 actions: [
                   assign({ replies: ({ context, event }) => [...context.replies, event] }),
-                  { type: 'announceSignals', params: ({ event }) => ({ signals: event.signals }) },
+                  { type: 'announceSignals', params: ({ event }) => event },
                 ],
               },
             ],

@@ -32,9 +32,15 @@ export interface SignalsReply {
   agent: string;
   signals: Signal[];
   /** Errors thrown by the strategy, one per symbol that failed (the agent itself keeps running). */
-  errors: string[];
+  errors: AgentError[];
   /** Signals discarded as INVALID_SIGNAL: they broke the contract (another symbol or agent, bad numbers). */
   invalid: { symbol: string; reason: string }[];
+}
+
+/** What a strategy threw while analysing one symbol. */
+export interface AgentError {
+  symbol: string;
+  message: string;
 }
 
 export interface SelectRequest {

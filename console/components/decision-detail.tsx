@@ -1,9 +1,38 @@
 /**
  * One decision: every signal with its weight, score and whether it was selected (and why), then each
- * proposed order's risk verdict with every guard's value, limit and verdict.
+ * proposed order's risk verdict with every guard's value, limit and verdict; before them, what
+ * strategies threw in that cycle, if anything.
  */
+import { agentErrorsOf } from '../lib/agent-errors.js';
 import { num, utc } from '../lib/format.js';
 import type { DecisionEntry } from '../lib/types.js';
+
+/** What strategies threw in this cycle (each cost that symbol's signal); nothing when none did. */
+function AgentErrors({ entry }: { entry: DecisionEntry }) {
+  const errors = agentErrorsOf(entry.decision);
+  if (errors.length === 0) return null;
+  return (
+    <table data-testid="agent-errors" class="agent-errors-table">
+      <caption>Agent errors ({errors.length}): these symbols had no signal from that agent</caption>
+      <thead>
+        <tr>
+          <th scope="col">Agent</th>
+          <th scope="col">Symbol</th>
+          <th scope="col">Error</th>
+        </tr>
+      </thead>
+      <tbody>
+        {errors.map((e, i) => (
+          <tr key={i} class="fail">
+            <td>{e.agent}</td>
+            <td>{e.symbol}</td>
+            <td>{e.message}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 const direction = (d: number) => (d > 0 ? 'long' : d < 0 ? 'short' : 'flat');
 
@@ -45,6 +74,7 @@ export function DecisionDetail({ entry }: { entry: DecisionEntry }) {
           ))}
         </tbody>
       </table>
+      <AgentErrors entry={entry} />
       {(d.risk ?? []).map((r) => (
         <table key={r.client_order_id} data-testid="guards">
           <caption>

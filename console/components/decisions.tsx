@@ -5,11 +5,23 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleState } from '../use-console.js';
+import { agentErrorMark } from '../lib/agent-errors.js';
 import { utc, utcInputToIso } from '../lib/format.js';
 import type { DecisionEntry } from '../lib/types.js';
 import { DecisionDetail } from './decision-detail.js';
 
 const PAGE = 20;
+
+/** A cycle in which a strategy threw: a count beside its signals, the agents in the tooltip. */
+function AgentErrorMark({ entry }: { entry: DecisionEntry }) {
+  const mark = agentErrorMark(entry.decision);
+  if (mark === null) return null;
+  return (
+    <span class="agent-errors" data-testid="agent-error-mark" title={mark.title} aria-label={mark.title}>
+      {mark.text}
+    </span>
+  );
+}
 
 interface Filters {
   symbol: string;
@@ -129,7 +141,9 @@ export function Decisions({ c }: { c: ConsoleState }) {
                 <td>{utc(e.at)}</td>
                 <td>{e.symbol ?? '—'}</td>
                 <td>{e.decision.outcome ?? '—'}</td>
-                <td>{e.decision.signals?.length ?? 0}</td>
+                <td>
+                  {e.decision.signals?.length ?? 0} <AgentErrorMark entry={e} />
+                </td>
                 <td>{e.decision.risk?.length ?? 0}</td>
               </tr>
             ))

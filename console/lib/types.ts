@@ -55,6 +55,8 @@ export interface DecisionBody {
   error?: string | null;
   duration_ms?: number;
   signals?: SignalRow[];
+  /** What strategies threw in this cycle, "agent: SYMBOL: message" each (console/lib/agent-errors.ts). */
+  agent_errors?: string[];
   selected?: { agent: string; symbol: string; direction: number; confidence: number }[];
   risk?: RiskRow[];
   proposals?: { order?: { clientOrderId?: string; symbol?: string; side?: string } | null }[];

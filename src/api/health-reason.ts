@@ -24,5 +24,10 @@ export function healthReason(body: Health): string | null {
   } else if (trading.status === 'stale') {
     why.push(`the trading process's heartbeat is ${trading.heartbeat_age_ms ?? '?'} ms old (stopped or frozen)`);
   }
+  const failing = body.components.strategies;
+  if (failing.status === 'failing')
+    why.push(
+      `strategy ${failing.failing.map((a) => `${a.agent} failing (${a.symbol}: ${a.message})`).join(', ')}: see the agent_error lines`,
+    );
   return why.length > 0 ? why.join('; ') : null;
 }

@@ -26,6 +26,7 @@ import { healthReason } from './health-reason.js';
 import { SystemStateSchema } from './schemas.js';
 import { NO_STORE_VIEW } from './store-view.js';
 import type { HealthStoreView } from './store-view.js';
+import { strategiesHealth, StrategiesHealthSchema, UNKNOWN_STRATEGIES } from './strategy-health.js';
 
 /** The whole check's deadline: under the 1 s promise, above one store command's (STORE_TIMEOUT_MS 500 ms). */
 export const HEALTH_DEADLINE_MS = 900;
@@ -79,6 +80,7 @@ export const HealthSchema = Type.Object({
       ),
       resolve: Resolve,
     }),
+    strategies: StrategiesHealthSchema,
   }),
 });
 
@@ -170,8 +172,9 @@ export function healthChecker(
       const waitingOn = fault instanceof StoreFaultError ? fault : null;
       const count = entries.status === 'fulfilled' ? entries.value : null;
       const eventStatus = count === null ? 'down' : 'ok';
+      const strategies = strategiesHealth(beat, tradingStatus === 'ok');
       const body: Health = {
-        status: tradingStatus === 'ok' && eventStatus === 'ok' ? 'ok' : 'degraded',
+        status: tradingStatus === 'ok' && eventStatus === 'ok' && strategies.status !== 'failing' ? 'ok' : 'degraded',
         state: record.value.state,
         checked_at: checkedAt,
         components: {
@@ -185,6 +188,7 @@ export function healthChecker(
             ...(refused ? { reason: (heartbeat.reason as DocumentError).message } : {}),
             ...(waitingOn ? { reason: `not trading: ${waitingOn.message}`, resolve: view.adoptCommand } : {}),
           },
+          strategies,
         },
       };
       return { statusCode: 200, body: withReason(body) };
@@ -208,6 +212,7 @@ function firstStartBody(kind: string, checkedAt: string, latencyMs: number): Hea
       store: { status: 'ok', kind, latency_ms: Number(latencyMs.toFixed(3)), reason: 'not_initialised' },
       event_store: { status: 'ok', entries: 0 },
       trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
+      strategies: UNKNOWN_STRATEGIES,
     },
   };
 }
@@ -221,6 +226,7 @@ function downBody(kind: string, checkedAt: string, reason: string, error: string
       store: { status: 'down', kind, latency_ms: null, reason, error, ...(resolve ? { resolve } : {}) },
       event_store: { status: 'unknown', entries: null },
       trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
+      strategies: UNKNOWN_STRATEGIES,
     },
   };
 }

@@ -53,7 +53,8 @@ export function decisionEntry(
       duration_ms: durationMs,
       decided: record.outcomes.some((o) => o.status === 'submitted'),
       signals,
-      agent_errors: record.replies.flatMap((r) => r.errors.map((e) => `${r.agent}: ${e}`)),
+      // "agent: SYMBOL: message", as entries have always had it (the console reads old and new alike).
+      agent_errors: record.replies.flatMap((r) => r.errors.map((e) => `${r.agent}: ${e.symbol}: ${e.message}`)),
       // Signals discarded by the contract (another agent's or symbol's, bad numbers): INVALID_SIGNAL.
       invalid_signals: record.replies.flatMap((r) => (r.invalid ?? []).map((i) => ({ agent: r.agent, ...i }))),
       selected,

@@ -6,6 +6,7 @@
  * is published with the heartbeat timer, not per cycle.
  */
 import type { SystemState } from '../domain/control.js';
+import type { FailingAgent } from '../domain/failing-agents.js';
 import type { AccountSnapshot } from '../domain/portfolio.js';
 import { HEARTBEAT_KEY, PORTFOLIO_KEY, TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
 import type { TradingHeartbeat } from '../domain/runtime-documents.js';
@@ -34,6 +35,8 @@ export interface PublisherDeps {
   /** The last cycle recorded before this process started, reported until a cycle of its own ends. */
   previousCycle: number;
   metrics: { observeAccount(account: AccountSnapshot): void; text(): Promise<string> };
+  /** The strategy agents failing now (application/agent-errors.ts); none when not given. */
+  failingAgents?: () => FailingAgent[];
 }
 
 export interface Publisher {
@@ -56,6 +59,8 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       intervalMs: deps.heartbeatMs,
       mode: deps.mode,
       stopped,
+      // A process that stopped runs no strategy: none of them is failing any more.
+      failingAgents: stopped ? [] : (deps.failingAgents?.() ?? []),
     };
     await writeDocument(deps.kv, HEARTBEAT_KEY, doc);
   };

@@ -27,6 +27,16 @@ export interface SignalGeneratedLine {
   direction: number;
   confidence: number;
 }
+/**
+ * A strategy threw while analysing a symbol: that symbol's signal is lost for the cycle, the agent
+ * keeps running. `message` is what it threw, cut to AGENT_ERROR_MESSAGE_MAX characters.
+ */
+export interface AgentErrorLine {
+  event: 'agent_error';
+  agent: string;
+  symbol: string;
+  message: string;
+}
 export interface RiskApprovedLine {
   event: 'risk_approved';
   symbol: string;
@@ -124,6 +134,7 @@ export type EventLine =
   | SessionStartedLine
   | CycleStartLine
   | SignalGeneratedLine
+  | AgentErrorLine
   | RiskApprovedLine
   | OrderSubmittedLine
   | CycleEndLine
@@ -138,6 +149,14 @@ export type EventLine =
   | TradingHaltedLine
   | TradingHaltEndedLine
   | SessionStoppedLine;
+
+/** A thrown message longer than this is cut (a strategy could throw a whole data dump). */
+export const AGENT_ERROR_MESSAGE_MAX = 500;
+
+/** `message` cut to AGENT_ERROR_MESSAGE_MAX characters, an ellipsis marking the cut. */
+export function boundedMessage(message: string): string {
+  return message.length <= AGENT_ERROR_MESSAGE_MAX ? message : `${message.slice(0, AGENT_ERROR_MESSAGE_MAX - 1)}…`;
+}
 
 /** One constructor per event; field order is the order on the line. */
 export const eventLine = {
@@ -157,6 +176,12 @@ export const eventLine = {
     symbol: s.symbol,
     direction: s.direction,
     confidence: s.confidence,
+  }),
+  agentError: (agent: string, error: { symbol: string; message: string }): AgentErrorLine => ({
+    event: 'agent_error',
+    agent,
+    symbol: error.symbol,
+    message: boundedMessage(error.message),
   }),
   riskApproved: (symbol: string, size: number, token: string): RiskApprovedLine => ({
     event: 'risk_approved',

@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childPids, exitWithin, startTcs } from '../support/processes.js';
 import { REQUIRED_SUMMARY_KEYS } from '../support/summary-keys.js';
@@ -305,5 +306,43 @@ describe('tcs simulate with the circuit breaker', () => {
     const cycles = Number(/after (\d+) cycles/.exec(res.stderr)![1]);
     expect(summary.cycles).toBe(cycles);
     expect(cycles).toBeLessThan(20_000);
+  });
+});
+
+describe('tcs simulate with a strategy that throws', () => {
+  it('counts the agent errors in the summary, prints the first, and warns on stderr once', async () => {
+    const out = path('throwing');
+    const throwing = fileURLToPath(new URL('../fixtures/strategies/throwing.js', import.meta.url));
+    const res = await tcs([
+      'simulate',
+      '--cycles',
+      '200',
+      '--seed',
+      '1',
+      '--symbols',
+      SYMBOLS,
+      '--strategies',
+      `momentum_ma_crossover,${throwing}`,
+      '--out',
+      out,
+      '--quiet',
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    const summary = summaryOf(out);
+    // Two symbols a cycle, every cycle.
+    expect(summary.agent_errors).toBe(400);
+    expect(summary.agent_errors_by_agent).toEqual({ throwing: 400 });
+    expect(summary.first_agent_error).toEqual({
+      agent: 'throwing',
+      symbol: 'BTCUSDT',
+      message: 'no model for BTCUSDT',
+    });
+    expect(res.stdout).toMatch(/^Agent errors\s+400$/m);
+    expect(res.stdout).toMatch(/^First agent error: throwing on BTCUSDT: no model for BTCUSDT$/m);
+    // The warnings are limited by the wall clock in a simulation (its minute passes every cycle):
+    // a run this short warns once.
+    const warnings = res.stderr.split('\n').filter((l) => l.includes('"agent":"throwing"'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, symbol: 'BTCUSDT', suppressed: 0 });
   });
 });

@@ -47,7 +47,8 @@ export interface E2e {
   close(): Promise<void>;
 }
 
-export async function openE2e(kind: StoreKind): Promise<E2e> {
+/** `env`: settings on top of the harness's own (e.g. other STRATEGIES). */
+export async function openE2e(kind: StoreKind, extraEnv: Record<string, string> = {}): Promise<E2e> {
   const dir = mkdtempSync(join(tmpdir(), 'tcs-e2e-'));
   const t = await openTestStore(kind);
   const key = generateKey();
@@ -64,6 +65,7 @@ export async function openE2e(kind: StoreKind): Promise<E2e> {
     TCS_TEST_RESTART_BACKOFF_MS: '20',
     // A healthy store must not miss its deadline on a loaded CI machine (the fault tests set their own).
     STORE_TIMEOUT_MS: '3000',
+    ...extraEnv,
   };
   const e: E2e = {
     t,

@@ -75,7 +75,7 @@ describe('agent machine', () => {
     expect(replies.events).toHaveLength(1);
     const reply = replies.events[0]!;
     expect(reply.signals.map((s) => s.symbol)).toEqual(['BTCUSDT', 'SOLUSDT']);
-    expect(reply.errors).toEqual(['ETHUSDT: cannot read ETHUSDT']);
+    expect(reply.errors).toEqual([{ symbol: 'ETHUSDT', message: 'cannot read ETHUSDT' }]);
     expect(agent.getSnapshot().status).toBe('active');
   });
 

@@ -10,6 +10,7 @@ import type { ActorRefFrom, AnyActorRef, AnyEventObject, EventObject } from 'xst
 import { cycleMachine } from '../../machines/cycle.machine.js';
 import type { CycleInput, CycleRecord, LoadedMarket } from '../../machines/cycle.machine.js';
 import type {
+  AgentError,
   AnalyseRequest,
   EvaluateRequest,
   EvaluatedReply,
@@ -62,7 +63,7 @@ const responder = fromCallback<AnyEventObject, ResponderInput>(({ input, receive
 });
 
 const agentReply =
-  (agent: string, signals: Signal[], errors: string[] = []): Respond =>
+  (agent: string, signals: Signal[], errors: AgentError[] = []): Respond =>
   (e) =>
     ({
       type: 'agent.signals',
@@ -123,7 +124,7 @@ const omsReply: Respond = (e) => {
 function defaultResponders(): Record<string, Respond> {
   return {
     'agent:a': agentReply('a', [sigA]),
-    'agent:b': agentReply('b', [sigB], ['SOLUSDT: boom']),
+    'agent:b': agentReply('b', [sigB], [{ symbol: 'SOLUSDT', message: 'boom' }]),
     arbiter: arbiterReply,
     allocator: allocatorReply,
     risk: riskReply,
@@ -195,7 +196,14 @@ describe('cycle machine: the full path', () => {
     expect(record.replies).toEqual(
       expect.arrayContaining([
         { type: 'agent.signals', cycle: 9, agent: 'a', signals: [sigA], errors: [], invalid: [] },
-        { type: 'agent.signals', cycle: 9, agent: 'b', signals: [sigB], errors: ['SOLUSDT: boom'], invalid: [] },
+        {
+          type: 'agent.signals',
+          cycle: 9,
+          agent: 'b',
+          signals: [sigB],
+          errors: [{ symbol: 'SOLUSDT', message: 'boom' }],
+          invalid: [],
+        },
       ]),
     );
     expect(record.replies).toHaveLength(2);

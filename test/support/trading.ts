@@ -49,7 +49,7 @@ export async function openTestTrading(
   kind: StoreKind,
   env: Record<string, string> = {},
   existing?: TestStore,
-  options: Pick<TradingSystemDeps, 'inspect' | 'feed'> = {},
+  options: Partial<Pick<TradingSystemDeps, 'inspect' | 'feed' | 'log'>> = {},
 ): Promise<TestTrading> {
   const testStore = existing ?? (await openTestStore(kind));
   const config = readTradingConfig({
@@ -68,11 +68,11 @@ export async function openTestTrading(
     config,
     store: testStore.store,
     lines: createStdoutEventLines(sink),
-    log: pino({ level: 'silent' }),
     clock,
     timers: clock,
     backgroundTimers: false,
     ...options,
+    log: options.log ?? pino({ level: 'silent' }),
   });
   await system.settled();
   return {

@@ -59,6 +59,18 @@ export class TradingMetrics {
     labelNames: ['agent'] as const,
     registers: [this.registry],
   });
+  readonly agentErrors = new Counter({
+    name: 'tcs_trading_agent_errors_total',
+    help: 'Errors thrown by strategy agents (one per symbol and cycle), by agent',
+    labelNames: ['agent'] as const,
+    registers: [this.registry],
+  });
+  readonly invalidSignals = new Counter({
+    name: 'tcs_trading_invalid_signals_total',
+    help: 'Signals discarded as INVALID_SIGNAL (another symbol or agent, bad numbers), by agent',
+    labelNames: ['agent'] as const,
+    registers: [this.registry],
+  });
   readonly approvals = new Counter({
     name: 'tcs_trading_risk_approvals_total',
     help: 'Orders approved by the risk engine',
@@ -132,6 +144,8 @@ export class TradingMetrics {
     switch (line.event) {
       case 'signal_generated':
         return this.signals.inc({ agent: line.agent });
+      case 'agent_error':
+        return this.agentErrors.inc({ agent: line.agent });
       case 'risk_approved':
         return this.approvals.inc();
       case 'risk_rejected':
@@ -150,6 +164,17 @@ export class TradingMetrics {
         return this.observeState(line.state);
       default:
         return;
+    }
+  }
+
+  /**
+   * The configured agents' error counters at 0, so a rate can be taken from the start and a failing
+   * agent is a rise, not a new series. Agent names come from STRATEGIES only: the label stays bounded.
+   */
+  knowAgents(agents: readonly string[]): void {
+    for (const agent of agents) {
+      this.agentErrors.inc({ agent }, 0);
+      this.invalidSignals.inc({ agent }, 0);
     }
   }
 

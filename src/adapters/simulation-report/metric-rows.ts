@@ -36,6 +36,7 @@ export function metricRows(s: RunSummary): [string, string][] {
     ['Funding', money(s.funding)],
     ['Exposure time', pct(s.exposure_time)],
     ['Denied orders', String(s.denials)],
+    ['Agent errors', String(s.agent_errors)],
     ['PnL unexplained', money(s.pnl_unexplained)],
   ];
 }

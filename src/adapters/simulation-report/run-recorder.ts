@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CycleObservation, TradeObservation } from '../../domain/performance/observations.js';
 import { round, summaryJson } from '../../domain/performance/run-summary.js';
-import type { RunSummary } from '../../domain/performance/run-summary.js';
+import type { AgentErrorObservation, RunSummary } from '../../domain/performance/run-summary.js';
 import { createPerformanceTracker } from '../../domain/performance/tracker.js';
 import type { SummaryOptions, TrackerOptions } from '../../domain/performance/tracker.js';
 import { CsvFile } from './csv-file.js';
@@ -56,6 +56,7 @@ export interface RunRecorder {
   cycle(obs: CycleObservation): void;
   trade(t: TradeObservation): void;
   denial(guard: string): void;
+  agentError(error: AgentErrorObservation): void;
   /** Writes summary.json and report.html, closes the CSVs, and returns the summary. Once only. */
   finish(options?: SummaryOptions): RunSummary;
 }
@@ -106,6 +107,9 @@ export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
     },
     denial(guard) {
       tracker.denial(guard);
+    },
+    agentError(error) {
+      tracker.agentError(error);
     },
     finish(summaryOptions) {
       if (finished) throw new Error(`run recorder for ${options.dir} already finished`);

@@ -1,6 +1,6 @@
 /**
  * The summary as an aligned text table for the end of a run (stdout): the metrics, then PnL by
- * symbol and by strategy, then denials by guard. Plain ASCII columns so it reads in any terminal
+ * symbol and by strategy, then denials by guard, then the first error a strategy threw (if any). Plain ASCII columns so it reads in any terminal
  * and in a CI log.
  */
 import type { RunSummary } from '../../domain/performance/run-summary.js';
@@ -32,6 +32,9 @@ export function formatSummaryTable(s: RunSummary): string {
         )
       : 'Denials: none',
   );
+  // Its own line, not a table cell: a long message would widen every row of the metrics table.
+  const first = s.first_agent_error;
+  if (first !== null) sections.push(`First agent error: ${first.agent} on ${first.symbol}: ${first.message}`);
   return `${sections.join('\n\n')}\n`;
 }
 

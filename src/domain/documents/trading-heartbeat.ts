@@ -26,4 +26,23 @@ export const TradingHeartbeatSchema = Type.Object({
   stopped: Type.Optional(Type.Boolean()),
   /** Why trading is halted for safety (src/application/safety-monitor.ts), null when it is not. */
   halt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /**
+   * The strategy agents failing now (src/domain/failing-agents.ts: an error in one of an agent's
+   * last 3 analyses); /health is degraded and names them. Optional, so a heartbeat of the release
+   * before it still reads as version 1 (and means: none known).
+   */
+  failingAgents: Type.Optional(
+    Type.Array(
+      Type.Object({
+        agent: Type.String(),
+        since: EpochMs,
+        lastErrorAt: EpochMs,
+        errors: Type.Integer({ minimum: 1 }),
+        symbol: Type.String(),
+        message: Type.String(),
+      }),
+      // One entry per configured strategy at most; the bound keeps a bad writer from bloating /health.
+      { maxItems: 100 },
+    ),
+  ),
 });

@@ -76,6 +76,17 @@ export interface RunSummary {
   pnl_by_strategy: Record<string, StrategyPnl>;
   denials: number;
   denials_by_guard: Record<string, number>;
+  /** Errors thrown by strategies (one per symbol and cycle); each cost that symbol's signal. */
+  agent_errors: number;
+  agent_errors_by_agent: Record<string, number>;
+  /** The run's first one, so a strategy that always throws is seen without reading logs. */
+  first_agent_error: AgentErrorObservation | null;
+}
+
+export interface AgentErrorObservation {
+  agent: string;
+  symbol: string;
+  message: string;
 }
 
 /** A copy of `record` with its keys in code-point order (never locale order: bytes must not vary). */

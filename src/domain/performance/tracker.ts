@@ -10,7 +10,7 @@ import type { SeriesPoint } from './downsample.js';
 import { NO_STRATEGY } from './observations.js';
 import type { CycleObservation, TradeObservation } from './observations.js';
 import { humanDuration, ratio, round, sortedRecord } from './run-summary.js';
-import type { RunSummary, StrategyPnl, SymbolPnl } from './run-summary.js';
+import type { AgentErrorObservation, RunSummary, StrategyPnl, SymbolPnl } from './run-summary.js';
 import { SymbolBook } from './symbol-book.js';
 import type { FillResult, StrategyTotals } from './symbol-book.js';
 import { ReturnAccumulator } from './welford.js';
@@ -73,6 +73,8 @@ export interface PerformanceTracker {
   trade(t: TradeObservation): FillResult;
   /** One denied order, named by the guard that failed. */
   denial(guard: string): void;
+  /** A strategy threw while analysing a symbol. */
+  agentError(error: AgentErrorObservation): void;
   summary(options?: SummaryOptions): RunSummary;
   series(): ReportSeries;
 }
@@ -115,6 +117,8 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
   for (const s of options.symbols) bookOf(s);
 
   const denialsByGuard = new Map<string, number>();
+  const agentErrors = new Map<string, number>();
+  let firstAgentError: AgentErrorObservation | null = null;
   const equity = new MinMaxSeries(SERIES_POINTS);
   const underwater = new MinMaxSeries(SERIES_POINTS);
   const prices = new Map<string, MinMaxSeries>();
@@ -191,6 +195,11 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
     denial(guard) {
       denials += 1;
       denialsByGuard.set(guard, (denialsByGuard.get(guard) ?? 0) + 1);
+    },
+
+    agentError(error) {
+      agentErrors.set(error.agent, (agentErrors.get(error.agent) ?? 0) + 1);
+      firstAgentError ??= { agent: error.agent, symbol: error.symbol, message: error.message };
     },
 
     summary(opts = {}) {
@@ -283,6 +292,9 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
         pnl_by_strategy: sortedRecord(byStrategy),
         denials,
         denials_by_guard: sortedRecord(denialsByGuard),
+        agent_errors: [...agentErrors.values()].reduce((n, c) => n + c, 0),
+        agent_errors_by_agent: sortedRecord(agentErrors),
+        first_agent_error: firstAgentError,
       };
     },
 

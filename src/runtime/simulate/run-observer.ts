@@ -1,6 +1,7 @@
 /**
  * What a simulation run records after each cycle, read from what the trading system already says:
  * fills from its event lines (`order_filled`, and `position_liquidated` for the venue's closes),
+ * the strategies' errors (`agent_error`),
  * the account from the venue, the prices from the cycle's market, the denials and each order's
  * strategy from the cycle's record. Nothing here changes how the system trades. The strategy of an
  * order is remembered until it fills (bounded: a resting order is forgotten after ORDER_MEMORY
@@ -11,11 +12,13 @@ import type { EventLine } from '../../domain/event-lines.js';
 import type { MarketView } from '../../domain/market.js';
 import type { AccountSnapshot } from '../../domain/portfolio.js';
 import type { CycleObservation, TradeObservation } from '../../domain/performance/observations.js';
+import type { AgentErrorObservation } from '../../domain/performance/run-summary.js';
 
 export interface RunSink {
   cycle(observation: CycleObservation): void;
   trade(trade: TradeObservation): void;
   denial(guard: string): void;
+  agentError(error: AgentErrorObservation): void;
 }
 
 const ORDER_MEMORY = 10_000;
@@ -48,6 +51,8 @@ export function createRunObserver(sink: RunSink): RunObserver {
           strategy: strategyOf.get(line.client_order_id) ?? null,
           kind: 'order',
         });
+      } else if (line.event === 'agent_error') {
+        sink.agentError({ agent: line.agent, symbol: line.symbol, message: line.message });
       } else if (line.event === 'position_liquidated') {
         pending.push({
           ts: now,

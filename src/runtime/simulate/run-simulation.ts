@@ -14,6 +14,7 @@ import { createRunKv } from '../../adapters/memory/run-kv.js';
 import { openRunStore } from '../../adapters/sqlite/sqlite-store.js';
 import type { EventLine } from '../../domain/event-lines.js';
 import type { MarketView } from '../../domain/market.js';
+import { systemClock } from '../../ports/clock.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import { strategyHistory } from '../trading/strategy-history.js';
 import { readInt } from '../config.js';
@@ -123,6 +124,8 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
     sessionId: 'sim',
     venuePersistence: 'process',
     feed: watched(market.feed, seen),
+    // A simulated minute passes every cycle: the strategies' warnings are limited by the wall clock.
+    warningClock: systemClock,
   });
   return { config, total, runStore, clock, seen, output, observer, system, commitEvery: flushEvery ?? COMMIT_EVERY };
 }

@@ -13,6 +13,7 @@ import { cycleMachine } from '../../../machines/cycle.machine.js';
 import { deleverageMachine } from '../../../machines/deleverage.machine.js';
 import type { CommandResult, PreparedDeleverage } from '../../../machines/deleverage.machine.js';
 import type { CycleRecord, LoadedMarket } from '../../../machines/cycle.machine.js';
+import type { AgentError, SignalsReply } from '../../../machines/messages.js';
 import { orderManagerMachine } from '../../../machines/order-manager.machine.js';
 import type { OmsMode } from '../../../machines/order-manager.machine.js';
 import { findOms, rootOf } from '../../../machines/system.js';
@@ -44,6 +45,8 @@ export interface TradingMachineImplementations {
   requestKillCancels(epoch: number, reason: string, root: AnyActorRef): void;
   /** A command's work ended (done or failed); it may be claimed again after its lease. */
   commandSettled(commandId: string): void;
+  /** An agent's analysis ended with these errors (none: it ran clean): lines, warnings, failing state. */
+  agentAnalysed(agent: string, errors: readonly AgentError[], invalid: SignalsReply['invalid']): void;
   cycleStarted(cycle: number): void;
   /** Returns the cycle's duration in ms. */
   cycleEnded(cycle: number): number;
@@ -58,6 +61,15 @@ function omsModeIn(system: AnyActorSystem): OmsMode {
   if (!oms) return 'stopped';
   if (oms.matches({ mode: 'accepting' })) return 'accepting';
   return oms.matches({ mode: 'stopped' }) ? 'stopped' : 'halted';
+}
+
+/** An agent's reply: its signals as lines, then its errors (lines, warnings, failing state). */
+function announceReply(
+  impl: TradingMachineImplementations,
+  reply: Pick<SignalsReply, 'agent' | 'signals' | 'errors' | 'invalid'>,
+): void {
+  for (const s of reply.signals) impl.events.emit(eventLine.signalGenerated(s));
+  impl.agentAnalysed(reply.agent, reply.errors, reply.invalid);
 }
 
 export function provideTradingMachine(impl: TradingMachineImplementations) {
@@ -86,7 +98,7 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
           recordDecision: fromPromise(({ input, system }) => impl.recordDecision(input, links(system))),
         },
         actions: {
-          announceSignals: (_, { signals }) => signals.forEach((s) => events.emit(eventLine.signalGenerated(s))),
+          announceSignals: (_, reply) => announceReply(impl, reply),
           announceVerdicts: (_, { verdicts }) => {
             for (const v of verdicts) {
               if (v.approval) events.emit(eventLine.riskApproved(v.order.symbol, v.order.qty, v.approval.token));

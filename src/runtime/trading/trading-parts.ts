@@ -25,6 +25,7 @@ import { createOrderGate } from '../../application/order-gate.js';
 import { createPublisher } from '../../application/publisher.js';
 import type { Publisher } from '../../application/publisher.js';
 import type { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
+import type { AgentErrors } from '../../application/agent-errors.js';
 import type { MarketView } from '../../domain/market.js';
 import { UsedTokenLedger } from '../../domain/used-token-ledger.js';
 import type { Clock } from '../../ports/clock.js';
@@ -51,6 +52,8 @@ export interface TradingPartsDeps {
   /** The last cycle recorded before this process started (0 on a fresh store), for the heartbeat until a cycle ends. */
   previousCycle: number;
   identity: { pid: number; host: string };
+  /** The strategies' errors: lines, rate-limited warnings and the failing state the heartbeat carries. */
+  agentErrors: AgentErrors;
 }
 
 export interface TradingParts {
@@ -74,6 +77,7 @@ export function createTradingParts(deps: TradingPartsDeps): TradingParts {
     identity: deps.identity,
     previousCycle: deps.previousCycle,
     metrics: deps.metrics,
+    failingAgents: deps.agentErrors.failing,
   });
   const commands = createCommandPump(
     store.commands,
@@ -159,6 +163,7 @@ function machineWith(
         .catch(warn("queueing the kill's cancels failed; the API queues them too, and a restart does"));
     },
     commandSettled: commands.release,
+    agentAnalysed: deps.agentErrors.analysed,
     cycleStarted: (cycle) => cycleStarts.set(cycle, clock.now()),
     cycleEnded: (cycle) => {
       const started = cycleStarts.get(cycle) ?? clock.now();

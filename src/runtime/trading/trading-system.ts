@@ -27,6 +27,7 @@ import type { Store } from '../../ports/store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { Venue } from '../../ports/venue.js';
 import { loadStrategies } from '../../strategies/registry.js';
+import { createAgentErrors } from '../../application/agent-errors.js';
 import { lastRecordedCycle } from '../../application/cycle-numbers.js';
 import { renewalOf } from '../../application/lease-keeper.js';
 import { createRootInbox } from '../../application/root-inbox.js';
@@ -74,6 +75,11 @@ export interface TradingSystemDeps {
   sessionId?: string;
   /** Where the paper account lives (see PaperVenueOptions): the store, unless a simulation says otherwise. */
   venuePersistence?: 'store' | 'process';
+  /**
+   * The clock a strategy's stderr warnings are limited by (one per agent per minute): `clock` unless
+   * given. A simulation gives the wall clock: its simulated minute passes every cycle.
+   */
+  warningClock?: Clock;
 }
 
 export interface TradingSystem {
@@ -143,8 +149,16 @@ async function startTradingSystem(
   const feed = await feedAfterLease(deps, opened, config, kv, historyFor);
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
   const metrics = new TradingMetrics(config.margin);
+  metrics.knowAgents(strategies.map((s) => s.name));
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
+  const agentErrors = createAgentErrors({
+    clock,
+    ...(deps.warningClock ? { warningClock: deps.warningClock } : {}),
+    events,
+    log,
+    countInvalid: (agent, n) => metrics.invalidSignals.inc({ agent }, n),
+  });
   const sessionId = deps.sessionId ?? randomBytes(4).toString('hex');
   const previousCycle = await lastRecordedCycle(store);
   const parts = createTradingParts({
@@ -160,6 +174,7 @@ async function startTradingSystem(
     consumer: `trading:${process.pid}:${sessionId}`,
     previousCycle,
     identity: { pid: process.pid, host: hostname() },
+    agentErrors,
   });
   const monitor = createSafetyMonitor({
     clock,

@@ -52,10 +52,20 @@ export function analyseAll(
     }
     if (signal === null || signal === undefined) continue;
     const breach = contractBreach(signal, strategy.name, instrument.symbol);
-    if (breach === null) signals.push(signal);
+    if (breach === null) signals.push(signalFields(signal));
     else invalid.push({ symbol: instrument.symbol, reason: breach });
   }
   return { type: 'agent.signals', cycle: request.cycle, agent: strategy.name, signals, errors, invalid };
+}
+
+/**
+ * The Signal's own fields, copied: whatever else a strategy put on the object (a BigInt, a window of
+ * bars) would otherwise reach the decision entry, whose recording then failed while the order traded,
+ * and a strategy that changed its object later would change what was decided.
+ */
+function signalFields(s: Signal): Signal {
+  const { agent, symbol, direction, confidence, rationale } = s;
+  return { agent, symbol, direction, confidence, ...(typeof rationale === 'string' ? { rationale } : {}) };
 }
 
 export const agentMachine = setup({

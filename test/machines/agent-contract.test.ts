@@ -73,6 +73,28 @@ describe('agent actor: what a strategy returns is copied to the Signal fields', 
     ]);
   });
 
+  it('counts a returned object that throws when read as the strategy throwing, and keeps serving', () => {
+    // Reading it happened outside the try around analyse: the error escaped the agent actor and
+    // stopped the trading system, where a strategy that throws costs only that symbol's signal.
+    const trap = says(
+      'mine',
+      (s) =>
+        (s.symbol === 'BTCUSDT'
+          ? {
+              get agent(): string {
+                throw new Error('boom');
+              },
+              symbol: s.symbol,
+              direction: 1,
+              confidence: 1,
+            }
+          : { agent: 'mine', symbol: s.symbol, direction: 1, confidence: 1 }) as Signal,
+    );
+    const reply = analyseAll(trap, [BTC, ETH], request());
+    expect(reply.errors).toEqual([{ symbol: 'BTCUSDT', message: 'boom' }]);
+    expect(reply.signals).toEqual([{ agent: 'mine', symbol: 'ETHUSDT', direction: 1, confidence: 1 }]);
+  });
+
   it('is not changed by the strategy after it returned', () => {
     const kept: Signal[] = [];
     const fickle = says('mine', (s) => {

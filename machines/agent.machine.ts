@@ -3,7 +3,7 @@
  * snapshot and replies `agent.signals`. It gives the strategy what it declared (src/domain/
  * strategy-input.ts): never less history than its `lookback` (a symbol without it is skipped), its
  * `timeframe`'s candles, its own position and the account's NAV. What comes back is held to the
- * signal contract: a signal for another symbol or agent, or with a direction other than 1, −1, 0 or a
+ * signal contract: a signal for another symbol or agent, or with a non-integer direction or a
  * confidence outside [0, 1], is discarded and reported in `invalid`. A strategy that throws costs
  * only that symbol's signal and is reported in `errors`; the agent keeps serving.
  */

@@ -120,9 +120,6 @@ export function contractBreach(value: unknown, agent: string, symbol: string): s
   if (s.symbol !== symbol) return `signal for ${JSON.stringify(s.symbol)} returned when analysing ${symbol}`;
   if (!Number.isInteger(s.direction))
     return `direction must be an integer (1 long, -1 short, 0 flat), got ${JSON.stringify(s.direction)}`;
-  // Downstream only the sign is read, so a 2 would trade as a 1: the contract is the three values.
-  if (s.direction !== 1 && s.direction !== -1 && s.direction !== 0)
-    return `direction must be 1 (long), -1 (short) or 0 (flat), got ${s.direction}`;
   if (!(typeof s.confidence === 'number' && s.confidence >= 0 && s.confidence <= 1))
     return `confidence must be a number in [0, 1], got ${JSON.stringify(s.confidence)}`;
   return null;

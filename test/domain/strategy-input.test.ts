@@ -74,16 +74,14 @@ describe('contractBreach', () => {
   it('accepts a signal for this agent and symbol', () => {
     expect(contractBreach(ok, 'mine', 'BTCUSDT')).toBeNull();
     expect(contractBreach({ ...ok, direction: 0, confidence: 1 }, 'mine', 'BTCUSDT')).toBeNull();
-    // −0 is 0 (flat), as every comparison downstream reads it.
+    // −0 is 0 (flat); any other integer counts by its sign (the README's contract).
     expect(contractBreach({ ...ok, direction: -0, confidence: 1 }, 'mine', 'BTCUSDT')).toBeNull();
+    expect(contractBreach({ ...ok, direction: 2 }, 'mine', 'BTCUSDT')).toBeNull();
   });
   it.each([
     [{ ...ok, agent: 'badagent' }, /names agent "badagent", not "mine"/],
     [{ ...ok, symbol: 'ETHUSDT' }, /signal for "ETHUSDT" returned when analysing BTCUSDT/],
     [{ ...ok, direction: 0.5 }, /direction must be an integer/],
-    // The contract is +1, −1 or 0: a 2 used to pass and trade as a 1.
-    [{ ...ok, direction: 2 }, /direction must be 1 \(long\), -1 \(short\) or 0 \(flat\), got 2/],
-    [{ ...ok, direction: -5 }, /direction must be 1 \(long\), -1 \(short\) or 0 \(flat\), got -5/],
     [{ ...ok, confidence: 1.5 }, /confidence must be a number in \[0, 1\]/],
     [{ ...ok, confidence: Number.NaN }, /confidence must be a number/],
     ['buy', /returned string, not a Signal/],

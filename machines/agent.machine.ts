@@ -43,19 +43,31 @@ export function analyseAll(
       request.owners?.get(instrument.symbol) === strategy.name
         ? (request.account?.positions.find((p) => p.symbol === instrument.symbol)?.qty ?? 0)
         : 0;
-    let signal: Signal | null;
+    let signal: unknown;
     try {
       signal = strategy.analyse(strategySnapshot(snapshot, higher, position, nav), instrument);
+      // Read once, here: a returned object whose getter throws is the strategy throwing.
+      if (typeof signal === 'object' && signal !== null) signal = signalFields(signal as Signal);
     } catch (err) {
       errors.push({ symbol: instrument.symbol, message: err instanceof Error ? err.message : String(err) });
       continue;
     }
     if (signal === null || signal === undefined) continue;
     const breach = contractBreach(signal, strategy.name, instrument.symbol);
-    if (breach === null) signals.push(signal);
+    if (breach === null) signals.push(signal as Signal);
     else invalid.push({ symbol: instrument.symbol, reason: breach });
   }
   return { type: 'agent.signals', cycle: request.cycle, agent: strategy.name, signals, errors, invalid };
+}
+
+/**
+ * The Signal's own fields, copied: whatever else a strategy put on the object (a BigInt, a window of
+ * bars) would otherwise reach the decision entry, whose recording then failed while the order traded,
+ * and a strategy that changed its object later would change what was decided.
+ */
+function signalFields(s: Signal): Signal {
+  const { agent, symbol, direction, confidence, rationale } = s;
+  return { agent, symbol, direction, confidence, ...(typeof rationale === 'string' ? { rationale } : {}) };
 }
 
 export const agentMachine = setup({

@@ -6,7 +6,8 @@ snapshot field) and DIR/NAME.test.ts (a vitest test of it). NAME is lower case: 
 underscores, starting with a letter (it becomes the agent's name and Signal.agent). Existing files
 are not overwritten. Then:
 
-  npx vitest run DIR/NAME.test.ts        # its test (strategies/ is in the test run)
+  npx vitest run DIR/NAME.test.ts        # its test (strategies/ is in the test run;
+                                         # a DIR outside the package: npx vitest run --root DIR)
   STRATEGIES=./DIR/NAME.ts npm start     # trade with it (paper)
   tcs simulate --strategies ./DIR/NAME.ts --cycles 5000
 

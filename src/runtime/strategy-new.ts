@@ -5,7 +5,7 @@
  * runs: `STRATEGIES=./strategies/NAME.ts npm start`. Existing files are never overwritten.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from './package-root.js';
 import { STRATEGY_NEW_HELP } from './strategy-help.js';
@@ -52,10 +52,29 @@ export function runStrategyNew(args: string[], cwd = process.cwd()): number {
   const src = importPath(dir, join(PACKAGE_ROOT, 'src'));
   writeFileSync(source, strategyTemplate(name, src), { flag: 'wx' });
   writeFileSync(test, testTemplate(name, src), { flag: 'wx' });
-  const shown = (f: string) => `./${relative(cwd, f).split(sep).join('/')}`;
-  console.log(`wrote ${shown(source)} and ${shown(test)}`);
-  console.log(`next: npx vitest run ${shown(test)}   then: STRATEGIES=${shown(source)} npm start`);
+  console.log(`wrote ${shown(cwd, source)} and ${shown(cwd, test)}`);
+  console.log(`next: ${testCommand(cwd, dir, test, name)}   then: STRATEGIES=${shown(cwd, source)} npm start`);
   return 0;
+}
+
+/** A path as typed at a shell in `cwd`: relative when inside it, quoted when it has spaces or quotes. */
+function shown(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  const path = rel.startsWith('..') || isAbsolute(rel) ? file : `./${rel.split(sep).join('/')}`;
+  return /^[\w./@:+-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command that runs the written test. The package's vitest.config.ts runs strategies/ and test/
+ * only (a file named elsewhere is "No test files found"); a directory outside the package has no
+ * config of its own, so vitest's defaults there run it with --root.
+ */
+function testCommand(cwd: string, dir: string, test: string, name: string): string {
+  const inPackage = relative(PACKAGE_ROOT, test);
+  if (/^(strategies|test)[\\/]/.test(inPackage)) return `npx vitest run ${shown(cwd, test)}`;
+  if (inPackage.startsWith('..') || isAbsolute(inPackage))
+    return `npx vitest run --root ${shown(cwd, dir)} ${name}.test.ts`;
+  return `move both files under strategies/ (the test run covers strategies/ and test/ only) and npx vitest run them`;
 }
 
 /** A relative import specifier from `fromDir` to `target`, with forward slashes. */

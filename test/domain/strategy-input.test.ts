@@ -74,6 +74,9 @@ describe('contractBreach', () => {
   it('accepts a signal for this agent and symbol', () => {
     expect(contractBreach(ok, 'mine', 'BTCUSDT')).toBeNull();
     expect(contractBreach({ ...ok, direction: 0, confidence: 1 }, 'mine', 'BTCUSDT')).toBeNull();
+    // −0 is 0 (flat); any other integer counts by its sign (the README's contract).
+    expect(contractBreach({ ...ok, direction: -0, confidence: 1 }, 'mine', 'BTCUSDT')).toBeNull();
+    expect(contractBreach({ ...ok, direction: 2 }, 'mine', 'BTCUSDT')).toBeNull();
   });
   it.each([
     [{ ...ok, agent: 'badagent' }, /names agent "badagent", not "mine"/],

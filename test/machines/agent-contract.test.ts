@@ -41,6 +41,73 @@ describe('agent actor: the signal contract (issue 19)', () => {
   });
 });
 
+describe('agent actor: what a strategy returns is copied to the Signal fields', () => {
+  it('keeps agent, symbol, direction, confidence and a text rationale, and nothing else', () => {
+    // Extra fields used to ride along into the decision entry: a BigInt there made every cycle's
+    // recording fail ("Do not know how to serialize a BigInt") while the order still traded.
+    const extra = says(
+      'mine',
+      (s) =>
+        ({
+          agent: 'mine',
+          symbol: s.symbol,
+          direction: 1,
+          confidence: 0.5,
+          rationale: 'why',
+          meta: 10n,
+          weight: 99,
+        }) as Signal,
+    );
+    const reply = analyseAll(extra, [BTC], request());
+    expect(reply.signals).toEqual([
+      { agent: 'mine', symbol: 'BTCUSDT', direction: 1, confidence: 0.5, rationale: 'why' },
+    ]);
+    expect(() => JSON.stringify(reply.signals)).not.toThrow();
+    // A rationale that is not text is left out rather than carried.
+    const odd = says(
+      'mine',
+      (s) => ({ agent: 'mine', symbol: s.symbol, direction: -1, confidence: 1, rationale: 5n }) as never,
+    );
+    expect(analyseAll(odd, [BTC], request()).signals).toEqual([
+      { agent: 'mine', symbol: 'BTCUSDT', direction: -1, confidence: 1 },
+    ]);
+  });
+
+  it('counts a returned object that throws when read as the strategy throwing, and keeps serving', () => {
+    // Reading it happened outside the try around analyse: the error escaped the agent actor and
+    // stopped the trading system, where a strategy that throws costs only that symbol's signal.
+    const trap = says(
+      'mine',
+      (s) =>
+        (s.symbol === 'BTCUSDT'
+          ? {
+              get agent(): string {
+                throw new Error('boom');
+              },
+              symbol: s.symbol,
+              direction: 1,
+              confidence: 1,
+            }
+          : { agent: 'mine', symbol: s.symbol, direction: 1, confidence: 1 }) as Signal,
+    );
+    const reply = analyseAll(trap, [BTC, ETH], request());
+    expect(reply.errors).toEqual([{ symbol: 'BTCUSDT', message: 'boom' }]);
+    expect(reply.signals).toEqual([{ agent: 'mine', symbol: 'ETHUSDT', direction: 1, confidence: 1 }]);
+  });
+
+  it('is not changed by the strategy after it returned', () => {
+    const kept: Signal[] = [];
+    const fickle = says('mine', (s) => {
+      const signal = { agent: 'mine', symbol: s.symbol, direction: 1, confidence: 0.5 };
+      kept.push(signal);
+      return signal;
+    });
+    const reply = analyseAll(fickle, [BTC], request());
+    kept[0]!.direction = 7;
+    expect(reply.signals[0]!.direction).toBe(1);
+  });
+});
+
 describe('agent actor: what a strategy is given (issue 19)', () => {
   it('is never called with less history than it declared', () => {
     const seen: number[] = [];

@@ -2,12 +2,14 @@
 // the strategy through the same registry and agent code the trading process uses — refuses a bad
 // name or extra arguments with exit 2, and never overwrites a file (exit 1, nothing written).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { analyseAll } from '../../machines/agent.machine.js';
 import { barsFromCloses } from '../../src/domain/bars.js';
 import { historyPlan } from '../../src/domain/strategy-input.js';
+import { PACKAGE_ROOT } from '../../src/runtime/package-root.js';
 import { runStrategyNew } from '../../src/runtime/strategy-new.js';
 import { loadStrategies } from '../../src/strategies/registry.js';
 import { BTC, collector, marketView, snapshot } from '../machines/support.js';
@@ -55,6 +57,21 @@ describe('tcs strategy new', () => {
       signals: [{ agent: 'breakout_one', symbol: 'BTCUSDT', direction: 1 }],
     });
     expect(existsSync(file)).toBe(true);
+  });
+
+  it('prints a test command that runs the written test, for a directory outside the package with a space in it', () => {
+    // Run from the package (where npx finds vitest), it printed `npx vitest run ./../../tmp/…/with
+    // space/a_1.test.ts`: unquoted, and the package's vitest.config.ts runs only strategies/ and
+    // test/, so even quoted it found "No test files found".
+    const dir = join(root, 'with space');
+    const { result, out } = quietly(() => runStrategyNew(['a_1', '--dir', dir], PACKAGE_ROOT));
+    expect(result).toBe(0);
+    const command = /next: (.*?) {3}then: STRATEGIES=(.*) npm start/.exec(out);
+    expect(command?.[1]).toBe(`npx vitest run --root '${dir}' a_1.test.ts`);
+    expect(command?.[2]).toBe(`'${join(dir, 'a_1.ts')}'`);
+    const run = spawnSync('sh', ['-c', command![1]!], { cwd: PACKAGE_ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(run.stdout + run.stderr).toMatch(/3 passed/);
+    expect(run.status).toBe(0);
   });
 
   it('never overwrites: exit 1 and nothing written', () => {

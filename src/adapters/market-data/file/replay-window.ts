@@ -46,7 +46,9 @@ export function replayWindow(
   const latest = Math.max(...symbols.map(lastOf));
   // from: the first candle opening at or after it; to: candles opening before it (exclusive).
   const asked = from === undefined ? earliest : grid + Math.ceil((from - grid) / stepMs) * stepMs;
-  const warmed = earliest + (historyBars - 1) * stepMs;
+  // The first candle with the history before it in every file: counted from the latest start (a
+  // symbol that starts after the window asked for is refused below, by name).
+  const warmed = Math.max(...symbols.map((s) => s.candles.start)) + (historyBars - 1) * stepMs;
   const first = Math.max(asked, warmed);
   const last = to === undefined ? latest : grid + (Math.ceil((to - grid) / stepMs) - 1) * stepMs;
   if (last < first && warmed > asked && last >= asked) {
@@ -61,10 +63,10 @@ export function replayWindow(
     throw new DataFileError('', `no candle opens between from ${showTs(from ?? first)} and to ${showTs(to ?? last)}`);
   }
   for (const s of symbols) {
-    if (s.candles.start > first) {
+    if (s.candles.start > Math.max(asked, earliest)) {
       throw new DataFileError(
         s.candleFile,
-        `${s.symbol} starts at ${showTs(s.candles.start)}, after the replay's first candle ${showTs(first)}: ` +
+        `${s.symbol} starts at ${showTs(s.candles.start)}, after the replay's first candle ${showTs(Math.max(asked, earliest))}: ` +
           'every symbol must cover the whole replay (choose a later from, or drop the symbol)',
       );
     }

@@ -104,6 +104,35 @@ describe('file feed', () => {
     );
   });
 
+  it('moves a from inside the warm-up to where every symbol has its history, however late a symbol starts', async () => {
+    // ETH starts two candles after BTC. With three candles of history and from = ETH's start, the
+    // first cycle is the one with two candles before it in both files: ETH's third candle. It was
+    // refused ("only 0 candles before") though moving forward is what a warm-up does.
+    const dir = dirs.make({
+      'candles/BTCUSDT.csv': csv(CANDLE_HEADER, candles(10)),
+      'candles/ETHUSDT.csv': csv(CANDLE_HEADER, candles(8, T0 + 2 * MIN)),
+    });
+    const feed = await createFileFeed({
+      dir,
+      instruments: [BTC, ETH],
+      historyLength: 3,
+      warmUp: 3,
+      from: T0 + 2 * MIN,
+    });
+    expect(feed.range.first).toBe(T0 + 4 * MIN);
+    expect(feed.warmUp).toEqual({ bars: 2, movedFrom: T0 + 2 * MIN });
+    const view = await feed.next(0);
+    expect(view.get('ETHUSDT')!.bars.length).toBe(3);
+    expect(view.get('BTCUSDT')!.bars.length).toBe(3);
+    // A from before all the data starts where the data does, after its warm-up.
+    const early = await createFileFeed({ dir, instruments: [BTC], historyLength: 3, warmUp: 3, from: T0 - 60 * MIN });
+    expect(early.range.first).toBe(T0 + 2 * MIN);
+    // A window that begins before a symbol's first candle is still refused, by name.
+    await expect(
+      createFileFeed({ dir, instruments: [BTC, ETH], historyLength: 3, warmUp: 3, from: T0 + MIN }),
+    ).rejects.toThrow(/ETHUSDT starts at .*, after the replay's first candle/);
+  });
+
   it('derives a ten-level book on the tick and lot grids, the same every time', async () => {
     const dir = dirs.make({
       'candles/ETHUSDT.csv': csv(CANDLE_HEADER, [

@@ -9,7 +9,9 @@ import type { Signal } from './signal.js';
 
 /**
  * What `analyse` receives: the symbol's market snapshot plus what the agent declared it needs and
- * what it holds. Every field is read-only; the bar arrays are views valid for this call.
+ * what it holds. Every field is read-only; the bar arrays are views of the feed's memory, shared with
+ * the other agents and valid for this call. Typed arrays cannot be frozen, so nothing stops a write:
+ * never write into them (`close.sort()` sorts in place); copy first (`Array.from(candles.close)`).
  */
 export interface StrategySnapshot extends Readonly<MarketSnapshot> {
   /**

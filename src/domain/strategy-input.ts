@@ -47,7 +47,8 @@ export function historyPlan(agent: StrategyAgent, baseMs: number): HistoryPlan {
     // be whole data bars, or its candles could not be built.
     if (ms > baseMs && ms % baseMs !== 0)
       throw new Error(
-        `strategy ${agent.name}: timeframe ${timeframe} is not a whole multiple of the market data's ${baseMs / 60_000} min bars`,
+        `strategy ${agent.name}: timeframe ${timeframe} is not a whole multiple of the market data's ${barLength(baseMs)} bars` +
+          " (a simulation's --cycle-seconds sets them: use a divisor of the timeframe, e.g. 60)",
       );
     if (ms > baseMs) timeframeMs = ms;
   }
@@ -58,6 +59,13 @@ export function historyPlan(agent: StrategyAgent, baseMs: number): HistoryPlan {
       `strategy ${agent.name}: lookback ${declared}${timeframe ? ` × ${timeframe}` : ''} needs ${baseBars} base bars, more than the ${MAX_HISTORY_BARS} a feed keeps`,
     );
   return { lookback: declared, timeframeMs, baseBars };
+}
+
+/** A bar length as people say it: "1 min", "15 s", "4 h". */
+function barLength(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
 }
 
 /** The window every feed must keep for these plans (never less than DEFAULT_HISTORY_BARS). */
@@ -115,6 +123,8 @@ export function strategySnapshot(
 export function contractBreach(value: unknown, agent: string, symbol: string): string | null {
   if (value === null || typeof value !== 'object')
     return `returned ${value === undefined ? 'undefined' : typeof value}, not a Signal or null`;
+  if (typeof (value as { then?: unknown }).then === 'function')
+    return 'returned a Promise: analyse must return the Signal itself (it cannot be async)';
   const s = value as Partial<Signal>;
   if (s.agent !== agent) return `signal names agent ${JSON.stringify(s.agent)}, not ${JSON.stringify(agent)}`;
   if (s.symbol !== symbol) return `signal for ${JSON.stringify(s.symbol)} returned when analysing ${symbol}`;

@@ -34,6 +34,12 @@ describe('historyPlan', () => {
     expect(() => historyPlan(agent(declared as Partial<StrategyAgent>), MIN)).toThrow(/^strategy mine:/);
   });
 
+  it('names a bar length that is not whole minutes as seconds, and says what sets it', () => {
+    expect(() => historyPlan(agent({ timeframe: '15m' }), 7_000)).toThrow(
+      /not a whole multiple of the market data's 7 s bars \(a simulation's --cycle-seconds sets them/,
+    );
+  });
+
   it('serves a timeframe finer than the data with its own bars, and refuses one not a multiple of it', () => {
     expect(historyPlan(agent({ lookback: 4, timeframe: '1m' }), 5 * MIN)).toEqual({
       lookback: 4,
@@ -85,6 +91,7 @@ describe('contractBreach', () => {
     [{ ...ok, confidence: 1.5 }, /confidence must be a number in \[0, 1\]/],
     [{ ...ok, confidence: Number.NaN }, /confidence must be a number/],
     ['buy', /returned string, not a Signal/],
+    [Promise.resolve(ok), /returned a Promise: analyse must return the Signal itself/],
   ])('names the breach of %o', (value, message) => {
     expect(contractBreach(value, 'mine', 'BTCUSDT')).toMatch(message);
   });

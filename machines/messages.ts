@@ -111,7 +111,7 @@ export type SubmissionOutcome =
 
 /**
  * What an approval is for: a cycle's orders, submitted only while running; or a command's reduce-only
- * order (deleverage), which only lowers risk and so is submitted in every state.
+ * order (deleverage, flatten), which only lowers risk and so is submitted in every state.
  */
 export type SubmissionPurpose = 'cycle' | 'command';
 
@@ -148,7 +148,7 @@ export type OrderManagerControl =
   | { type: 'oms.cancel'; reason: string; symbols: readonly string[] | null; receipt: string | null }
   | { type: 'oms.command'; command: CancelCommandRecord };
 
-/** A queued command as the root receives it: cancels go to the order manager, deleverage to its own actor. */
+/** A queued command as the root receives it: cancels go to the order manager, deleverage and flatten to their own actors. */
 export interface CommandReceived {
   type: 'command.received';
   command: CommandRecord;

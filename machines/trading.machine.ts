@@ -7,7 +7,8 @@
  *    and cancels every open order. The root itself stays alive so cancels and risk-reducing
  *    commands still run; only `session.stop` (process shutdown) ends it.
  * Queued commands arrive as `command.received` in every state: cancels go to the order manager, and
- * each deleverage gets a `deleverage` actor that takes it through risk and the order manager.
+ * each deleverage (flatten) gets a `deleverage` (`flatten`) actor that takes it through risk and the
+ * order manager.
  * At entry the root spawns its children with systemIds: one actor per strategy agent
  * (`agent:<name>`), `arbiter`, `allocator`, `risk` and `oms`. `starting` jumps straight to the state
  * the store holds, so no cycle can start before the process knows it is paused or killed.
@@ -35,6 +36,7 @@ import { controlStates } from './control.machine.js';
 import { cycleMachine } from './cycle.machine.js';
 import type { CycleRecord } from './cycle.machine.js';
 import { deleverageMachine } from './deleverage.machine.js';
+import { flattenMachine } from './flatten.machine.js';
 import type { CommandReceived } from './messages.js';
 import { orderManagerMachine } from './order-manager.machine.js';
 import { riskMachine } from './risk.machine.js';
@@ -163,6 +165,7 @@ export const tradingMachine = setup({
     oms: orderManagerMachine,
     cycle: cycleMachine,
     deleverage: deleverageMachine,
+    flatten: flattenMachine,
     // Supplied by the composition root: cancel once more, then record the halt in the audit trail.
     recoverHalt: fromPromise<SafetyHalt, HaltRecoveryInput>(async () => {
       throw new Error('recoverHalt was not provided');
@@ -469,6 +472,17 @@ export const tradingMachine = setup({
           id: ({ event }) => {
             const { command } = event as CommandReceived;
             return `deleverage:${command.id}:${command.attempts}`;
+          },
+          input: ({ event }) => ({ command: (event as CommandReceived).command }),
+        }),
+      },
+      {
+        // A flatten too: its closes go through risk and the order manager, round after round until flat.
+        guard: ({ event }) => event.command.type === 'flatten',
+        actions: spawnChild('flatten', {
+          id: ({ event }) => {
+            const { command } = event as CommandReceived;
+            return `flatten:${command.id}:${command.attempts}`;
           },
           input: ({ event }) => ({ command: (event as CommandReceived).command }),
         }),

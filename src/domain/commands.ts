@@ -1,6 +1,6 @@
 /**
  * Commands: work the API asks the trading process to carry out (cancel-all, the kill's cancels,
- * deleverage), as records in the command queue. A discriminated union on `type`, each payload with
+ * deleverage, flatten), as records in the command queue. A discriminated union on `type`, each payload with
  * one TypeBox schema and a version: the queue adapters encode a command only when its payload is
  * its schema's (so no writer stores what the reader refuses) and decode each stored one against it
  * when read. A stored command that does not decode (not JSON, an unknown type, the wrong shape,
@@ -53,6 +53,15 @@ const PAYLOADS = {
       actor: Actor,
     }),
   },
+  flatten: {
+    version: 1,
+    schema: Type.Object({
+      /** The symbols whose positions to close, or null for every position this process holds. */
+      symbols: Type.Union([Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }), Type.Null()]),
+      reason: Type.String(),
+      actor: Actor,
+    }),
+  },
 } as const satisfies Record<string, { version: number; schema: TSchema }>;
 
 export type CommandType = keyof typeof PAYLOADS;
@@ -73,7 +82,8 @@ interface CommandOf<T extends CommandType> {
 export type CancelAllCommand = CommandOf<'cancel_all'>;
 export type KillCancelsCommand = CommandOf<'kill_cancels'>;
 export type DeleverageCommand = CommandOf<'deleverage'>;
-export type Command = CancelAllCommand | KillCancelsCommand | DeleverageCommand;
+export type FlattenCommand = CommandOf<'flatten'>;
+export type Command = CancelAllCommand | KillCancelsCommand | DeleverageCommand | FlattenCommand;
 
 export type CommandStatus = 'pending' | 'claimed' | 'done';
 
@@ -92,7 +102,10 @@ export type CommandRecord = Command & CommandState;
 /** The id of the kill's cancel command: one per kill, so every caller queues the same one. */
 export const killCancelsId = (epoch: number): string => `kill-cancels-epoch-${epoch}`;
 
-/** The commands the order manager carries out as cancels (deleverage goes through risk instead). */
+/** The id of a kill's flatten (kill-switch with flatten, the circuit breaker): one per kill, like its cancels. */
+export const killFlattenId = (epoch: number): string => `kill-flatten-epoch-${epoch}`;
+
+/** The commands the order manager carries out as cancels (deleverage and flatten go through risk instead). */
 export type CancelCommandRecord = Extract<CommandRecord, { type: 'cancel_all' | 'kill_cancels' }>;
 
 /** A stored command that did not decode: never executed, completed as `rejected` with `problem`. */

@@ -116,6 +116,17 @@ export interface CommandExecutedLine {
   type: string;
   status: string;
 }
+/**
+ * A flatten command ended: `status` is `flat` (every chosen position closed), `nothing` (already flat)
+ * or `partial` (`remaining` lists what is still open). Its orders have their own order lines.
+ */
+export interface FlattenCompletedLine {
+  event: 'flatten_completed';
+  command_id: string;
+  status: string;
+  closed: string[];
+  remaining: string[];
+}
 /** The trading process stopped opening exposure for safety (the store or the control plane was lost). */
 export interface TradingHaltedLine {
   event: 'trading_halted';
@@ -146,6 +157,7 @@ export type EventLine =
   | PositionLiquidatedLine
   | ControlChangedLine
   | CommandExecutedLine
+  | FlattenCompletedLine
   | TradingHaltedLine
   | TradingHaltEndedLine
   | SessionStoppedLine;
@@ -258,6 +270,17 @@ export const eventLine = {
     type,
     status,
   }),
+  flattenCompleted: (commandId: string, result: Record<string, unknown> & { status: string }): FlattenCompletedLine => {
+    const symbolsOf = (list: unknown): string[] =>
+      Array.isArray(list) ? [...new Set(list.map((x) => String((x as { symbol?: unknown }).symbol)))] : [];
+    return {
+      event: 'flatten_completed',
+      command_id: commandId,
+      status: result.status,
+      closed: symbolsOf(result.closes),
+      remaining: symbolsOf(result.remaining),
+    };
+  },
   tradingHalted: (reason: string): TradingHaltedLine => ({ event: 'trading_halted', reason }),
   tradingHaltEnded: (): TradingHaltEndedLine => ({ event: 'trading_halt_ended' }),
   sessionStopped: (reason: string): SessionStoppedLine => ({ event: 'session_stopped', reason }),

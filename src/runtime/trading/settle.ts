@@ -1,6 +1,6 @@
 /**
  * Waiting until the trading system is quiet: no cycle runs, the order manager has no work and no
- * deleverage actor is working. Tests and simulations call it after each step; a stop calls it so the
+ * deleverage or flatten actor is working. Tests and simulations call it after each step; a stop calls it so the
  * current step's decision reaches the event store.
  */
 import { waitFor } from 'xstate';
@@ -27,6 +27,7 @@ export async function settle(actor: Actor<typeof tradingMachine>, timeoutMs: num
 function busyChildren(actor: Actor<typeof tradingMachine>): boolean {
   return Object.entries(actor.getSnapshot().children).some(
     ([id, child]) =>
-      (id.startsWith('deleverage:') || id === 'halt-recovery') && child?.getSnapshot().status === 'active',
+      (id.startsWith('deleverage:') || id.startsWith('flatten:') || id === 'halt-recovery') &&
+      child?.getSnapshot().status === 'active',
   );
 }

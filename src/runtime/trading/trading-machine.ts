@@ -1,7 +1,7 @@
 /**
  * The root statechart with this process's implementations supplied through `.provide()`: the order
- * manager's job executor, the cycle's market load and decision record, the deleverage actor's
- * preparation and completion, the halt's recovery, and the announcements that become event lines and
+ * manager's job executor, the cycle's market load and decision record, the deleverage and flatten
+ * actors' preparation and completion, the halt's recovery, and the announcements that become event lines and
  * heartbeats. Only wiring: what each implementation does lives in src/application/. Implementations
  * reach other actors through the `system` XState gives them (the order manager for a cancel, the root
  * to report back to), never through a reference to an actor made later.
@@ -12,6 +12,8 @@ import type { AnyActorRef } from 'xstate';
 import { cycleMachine } from '../../../machines/cycle.machine.js';
 import { deleverageMachine } from '../../../machines/deleverage.machine.js';
 import type { CommandResult, PreparedDeleverage } from '../../../machines/deleverage.machine.js';
+import { flattenMachine } from '../../../machines/flatten.machine.js';
+import type { PreparedFlatten } from '../../../machines/flatten.machine.js';
 import type { CycleRecord, LoadedMarket } from '../../../machines/cycle.machine.js';
 import type { AgentError, SignalsReply } from '../../../machines/messages.js';
 import { orderManagerMachine } from '../../../machines/order-manager.machine.js';
@@ -39,6 +41,8 @@ export interface TradingMachineImplementations {
   loadMarket(input: { cycle: number; epoch: number }, links: CycleLinks): Promise<LoadedMarket>;
   recordDecision(record: CycleRecord, links: CycleLinks): Promise<void>;
   prepareDeleverage(command: CommandRecord): Promise<PreparedDeleverage>;
+  /** One round of a flatten: the closes from the live positions (src/application/flatten.ts). */
+  prepareFlatten(command: CommandRecord, round: number): Promise<PreparedFlatten>;
   completeCommand(command: CommandRecord, result: CommandResult): Promise<void>;
   recoverHalt(input: HaltRecoveryInput, cancel: CancelRequest): Promise<SafetyHalt>;
   /** Queues the kill's cancel command (idempotent) and hands queued commands to the root. */
@@ -70,6 +74,30 @@ function announceReply(
 ): void {
   for (const s of reply.signals) impl.events.emit(eventLine.signalGenerated(s));
   impl.agentAnalysed(reply.agent, reply.errors, reply.invalid);
+}
+
+/** The actors that carry out a deleverage or flatten command through risk and the order manager. */
+function commandActors(impl: TradingMachineImplementations) {
+  const settled = (_: unknown, { commandId }: { commandId: string }) => impl.commandSettled(commandId);
+  return {
+    deleverage: deleverageMachine.provide({
+      actors: {
+        prepare: fromPromise(({ input }) => impl.prepareDeleverage(input.command)),
+        complete: fromPromise(({ input }) => impl.completeCommand(input.command, input.result)),
+      },
+      actions: { settled },
+    }),
+    flatten: flattenMachine.provide({
+      actors: {
+        prepare: fromPromise(({ input }) => impl.prepareFlatten(input.command, input.round)),
+        complete: fromPromise(async ({ input }) => {
+          await impl.completeCommand(input.command, input.result);
+          impl.events.emit(eventLine.flattenCompleted(input.command.id, input.result));
+        }),
+      },
+      actions: { settled },
+    }),
+  };
 }
 
 export function provideTradingMachine(impl: TradingMachineImplementations) {
@@ -109,13 +137,7 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
           },
         },
       }),
-      deleverage: deleverageMachine.provide({
-        actors: {
-          prepare: fromPromise(({ input }) => impl.prepareDeleverage(input.command)),
-          complete: fromPromise(({ input }) => impl.completeCommand(input.command, input.result)),
-        },
-        actions: { settled: (_, { commandId }) => impl.commandSettled(commandId) },
-      }),
+      ...commandActors(impl),
       recoverHalt: fromPromise(({ input, system }) => impl.recoverHalt(input, links(system).cancel)),
     },
     actions: {

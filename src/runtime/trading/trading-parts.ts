@@ -16,6 +16,7 @@ import { createControlSync } from '../../application/control-sync.js';
 import { createCycleIo } from '../../application/cycle-io.js';
 import type { CycleLinks } from '../../application/cycle-io.js';
 import { createDeleveragePreparation } from '../../application/deleverage.js';
+import { createFlattenPreparation } from '../../application/flatten.js';
 import { createHaltRecovery } from '../../application/halt-recovery.js';
 import { createJobReceipts } from '../../application/job-receipts.js';
 import { queueKillCancels } from '../../application/kill-switch.js';
@@ -113,6 +114,9 @@ function machineWith(
   // The market of the latest cycle; commands between cycles act on it (or on a fresh read).
   const market = { last: null as MarketView | null };
   const currentMarket = async () => (market.last ??= await deps.feed.next(clock.now()));
+  // What a command's reduce-only orders are prepared from: the live account, market and epoch.
+  const instruments = new Map(config.instruments.map((i) => [i.symbol, i]));
+  const preparation = { venue, control: store.control, clock, instruments, market: currentMarket };
   const completeCommand = createCommandCompletion({ store, clock, events, accountChanged: publisher.accountChanged });
   const gate = createOrderGate({
     control: store.control,
@@ -147,13 +151,8 @@ function machineWith(
     }),
     loadMarket: io.loadMarket,
     recordDecision: io.recordDecision,
-    prepareDeleverage: createDeleveragePreparation({
-      venue,
-      control: store.control,
-      clock,
-      instruments: new Map(config.instruments.map((i) => [i.symbol, i])),
-      market: currentMarket,
-    }),
+    prepareDeleverage: createDeleveragePreparation(preparation),
+    prepareFlatten: createFlattenPreparation(preparation),
     completeCommand,
     recoverHalt: createHaltRecovery(store.events),
     requestKillCancels: (epoch, reason, root) => {

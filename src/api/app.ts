@@ -27,6 +27,7 @@ import type { RequestLog } from './request-log.js';
 import type { HealthStoreView } from './store-view.js';
 import { consoleDataRoutes } from './routes/console-data.js';
 import { controlRoutes } from './routes/control.js';
+import { flattenRoutes } from './routes/flatten.js';
 import type { EventStreamOptions } from './routes/events.js';
 import { eventRoutes } from './routes/events.js';
 import { machineRoutes } from './routes/machines.js';
@@ -115,6 +116,7 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
       defaultMode: deps.defaultMode,
       rateLimit: deps.controlRateLimit,
     });
+    await secured.register(flattenRoutes, { prefix: '/control', plane, symbols });
     await secured.register(machineRoutes, { prefix: '/control', kv: deps.store.kv });
     await secured.register(eventRoutes, {
       prefix: '/control',

@@ -73,6 +73,25 @@ export const ReasonBody = (defaultReason: string, example: string) =>
     { additionalProperties: false },
   );
 
+/**
+ * The kill switch's optional body: the spec's `reason`, and `flatten` (an addition): true also closes
+ * every position reduce-only once the kill is recorded. The answer stays the spec's either way.
+ */
+export const KillSwitchBody = (defaultReason: string, example: string) =>
+  Type.Object(
+    {
+      ...ReasonBody(defaultReason, example).properties,
+      flatten: Type.Optional(
+        Type.Boolean({
+          default: false,
+          description:
+            'Also close every open position reduce-only (a flatten command, queued after the kill is recorded). Default false.',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+
 export function symbolSchema(symbols: readonly string[]) {
   return Type.Enum([...symbols], { description: 'A whitelisted symbol' });
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { KillCancelsNotQueuedError } from '../application/kill-switch.js';
+import { KillFlattenNotQueuedError } from '../application/flatten.js';
 import { StoreFaultError } from '../ports/store-errors.js';
 import type { StoreUnavailableError } from '../ports/store-errors.js';
 
@@ -26,6 +27,8 @@ export function storeFailureReply(
 function headline(err: Error, request: FastifyRequest): string {
   if (err instanceof KillCancelsNotQueuedError)
     return 'The kill WAS recorded, but its cancel command was NOT recorded; press the kill switch again to queue it (safe to repeat)';
+  if (err instanceof KillFlattenNotQueuedError)
+    return 'The kill WAS recorded (and its cancels queued), but its flatten was NOT recorded; press the kill switch with flatten again, or POST /control/flatten (safe to repeat)';
   if (request.method === 'GET') return 'Could not read the store (nothing was changed)';
   const what = request.routeOptions.url === '/control/kill-switch' ? 'The kill was' : 'The change was';
   return `${what} NOT recorded; try again once the store is back`;

@@ -13,11 +13,13 @@ import { PORTFOLIO_KEY } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
 import { readDocument } from '../ports/documents.js';
 import type { Store } from '../ports/store.js';
+import { StoreUnavailableError } from '../ports/store-errors.js';
 import type {
   CancelAllResult,
   ControlOutcome,
   DeleveragePreview,
   DeleverageResult,
+  FlattenResult,
   KillResult,
   StateConflict,
   TransitionResult,
@@ -27,11 +29,14 @@ import { applyControl } from './control-transition.js';
 import type { ControlWriteOptions } from './control-transition.js';
 import { killPriority } from './kill-priority.js';
 import { pullKillSwitch } from './kill-switch.js';
+import { KillFlattenNotQueuedError, requestFlatten } from './flatten.js';
+import { killFlattenId } from '../domain/commands.js';
 
 export const DEFAULT_REASONS = {
   pause: 'paused by operator',
   resume: 'resumed by operator',
   kill: 'kill switch pulled by operator',
+  flatten: 'flatten by operator',
 } as const;
 
 export type PauseOrResume = Extract<ControlEvent, { type: 'control.pause' | 'control.resume' }>;
@@ -87,8 +92,13 @@ export class ControlPlane {
     };
   }
 
-  /** The emergency button: always succeeds, also when already killed (answering the recorded reason); the cancels are queued once per kill. */
-  async kill(reason: string, actor: string): Promise<ControlOutcome<KillResult>> {
+  /**
+   * The emergency button: always succeeds, also when already killed (answering the recorded reason); the
+   * cancels are queued once per kill. With `flatten`, the kill is recorded first and then a flatten of
+   * every position is queued (once per kill: its id is the kill's epoch), so a kill is never lost or
+   * delayed by the flatten. The answer is the spec's, with or without it.
+   */
+  async kill(reason: string, actor: string, flatten = false): Promise<ControlOutcome<KillResult>> {
     const { result, instructions } = await pullKillSwitch(
       this.store,
       this.instruments,
@@ -97,6 +107,14 @@ export class ControlPlane {
       this.writes,
     );
     this.onOutcome(result);
+    if (flatten) {
+      const { epoch } = result.record;
+      const request = { id: killFlattenId(epoch), symbols: null, reason, actor, at: this.isoNow() };
+      await requestFlatten(this.store, { ...request, via: 'kill_switch' }).catch((err: unknown) => {
+        // Only a store failure is "press again"; anything else is a bug and stays a 500.
+        throw err instanceof StoreUnavailableError ? new KillFlattenNotQueuedError(epoch, err) : err;
+      });
+    }
     // The reason the record holds: the one sent when this call killed, the first kill's when the
     // system was already killed (a repeat records nothing, so it must not answer a reason it dropped).
     const recorded = result.record.reason ?? reason;
@@ -122,6 +140,32 @@ export class ControlPlane {
       enqueued_at: this.isoNow(),
     });
     return { ok: true, value: { action: 'cancel_all', cancel_instructions: instructions, command_id: id } };
+  }
+
+  /**
+   * Queues a flatten of `symbols` (null: every position), in any state. Always queued: the trading
+   * process closes what the live account holds, so an already flat account completes with nothing
+   * to do. `positions` are what the last published portfolio shows open, for the operator to check.
+   */
+  async flatten(
+    symbols: readonly string[] | null,
+    reason: string,
+    actor: string,
+  ): Promise<ControlOutcome<FlattenResult, UnknownSymbol>> {
+    const unknown = symbols?.find((s) => !this.bySymbol.has(s));
+    if (unknown !== undefined) return unknownSymbol(unknown);
+    const portfolio = await readDocument(this.store.kv, PORTFOLIO_KEY);
+    const positions = (portfolio?.positions ?? [])
+      .filter((p) => p.qty !== 0 && (symbols === null || symbols.includes(p.symbol)))
+      .map((p) => ({ symbol: p.symbol, qty: p.qty }));
+    const id = `flatten-${randomUUID()}`;
+    await requestFlatten(this.store, { id, symbols, reason, actor, at: this.isoNow(), via: 'flatten' });
+    const what = symbols === null ? 'every position' : symbols.join(', ');
+    const message =
+      positions.length === 0
+        ? `flatten of ${what} queued; the last published portfolio shows nothing open there (it completes with nothing to do if so)`
+        : `flatten of ${what} queued: reduce-only market closes of ${positions.length} position(s), in any state`;
+    return { ok: true, value: { action: 'flatten', symbols, reason, command_id: id, positions, message } };
   }
 
   /** Prepares from the last published portfolio; the trading process re-caps it to the live position. */

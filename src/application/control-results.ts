@@ -50,5 +50,15 @@ export interface DeleverageResult {
   message: string;
 }
 
+export interface FlattenResult {
+  action: 'flatten';
+  symbols: readonly string[] | null;
+  reason: string;
+  command_id: string;
+  /** Open positions of those symbols in the last published portfolio (signed qty). */
+  positions: Array<{ symbol: string; qty: number }>;
+  message: string;
+}
+
 /** A deleverage as it would be prepared now; nothing queued, nothing audited. */
 export type DeleveragePreview = Omit<DeleverageResult, 'action' | 'command_id'>;

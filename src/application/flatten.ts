@@ -11,6 +11,7 @@ import type { CommandRecord } from '../domain/commands.js';
 import { flattenRound } from '../domain/flatten.js';
 import type { Instrument, MarketView } from '../domain/market.js';
 import type { Clock } from '../ports/clock.js';
+import { StoreUnavailableError } from '../ports/store-errors.js';
 import type { ControlStore } from '../ports/control-store.js';
 import type { Store } from '../ports/store.js';
 import type { Venue } from '../ports/venue.js';
@@ -46,6 +47,16 @@ export async function requestFlatten(
     payload: { symbols: symbols === null ? null : [...symbols], reason, actor },
     enqueued_at: at,
   });
+}
+
+/**
+ * The kill is in the store but the flatten asked for with it is not: the caller must not be told "not
+ * recorded". Pressing again queues the same flatten (its id is the kill's epoch), so it is safe.
+ */
+export class KillFlattenNotQueuedError extends StoreUnavailableError {
+  constructor(epoch: number, cause: StoreUnavailableError) {
+    super(`killed at epoch ${epoch}; queueing its flatten failed: ${cause.message}`);
+  }
 }
 
 export interface FlattenPreparationDeps {

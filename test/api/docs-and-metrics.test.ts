@@ -48,6 +48,7 @@ describe('docs and metrics', () => {
         'POST /control/kill-switch',
         'POST /control/cancel-all',
         'POST /control/deleverage',
+        'POST /control/flatten',
         'GET /reports/decisions',
         'GET /control/portfolio',
         'GET /control/deleverage/preview',
@@ -69,6 +70,16 @@ describe('docs and metrics', () => {
     }
     expect(Object.keys(doc.paths['/control/resume']!.post!.responses)).toContain('409');
     expect(Object.keys(doc.paths['/control/pause']!.post!.responses)).toContain('409');
+    // The kill switch gains only the optional `flatten` in its body; its answer is the spec's, unchanged.
+    const kill = doc.paths['/control/kill-switch']!.post! as unknown as {
+      requestBody: { content: Record<string, { schema: { properties: object; required?: string[] } }> };
+      responses: Record<string, { content: Record<string, { schema: { properties: object } }> }>;
+    };
+    const killBody = kill.requestBody.content['application/json']!.schema;
+    expect(Object.keys(killBody.properties).sort()).toEqual(['flatten', 'reason']);
+    expect(killBody.required ?? []).toEqual([]);
+    const killAnswer = kill.responses['200']!.content['application/json']!.schema;
+    expect(Object.keys(killAnswer.properties).sort()).toEqual(['action', 'cancel_instructions', 'reason']);
   });
 
   it('/docs serves Swagger UI with try-it-out, and its assets load', async () => {

@@ -10,6 +10,7 @@ import { DEFAULT_REASONS } from '../../application/control-plane.js';
 import {
   CancelAllResultSchema,
   DeleverageResultSchema,
+  KillSwitchBody,
   KillSwitchResultSchema,
   ModeSchema,
   ReasonBody,
@@ -126,15 +127,20 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         summary: 'Emergency stop: killed, and cancels prepared for every open order',
         description:
           'One-way; repeated calls answer 200 with the same shape, their `reason` the one the kill recorded ' +
-          '(a repeat changes nothing). Never rate limited. Only a manual restart ends killed.',
+          '(a repeat changes nothing). Never rate limited. Only a manual restart ends killed. ' +
+          '`flatten: true` also queues a flatten of every position once the kill is recorded (as POST /control/flatten ' +
+          'with symbols null; once per kill); the answer is the same.',
         security,
-        body: ReasonBody(DEFAULT_REASONS.kill, 'exchange incident'),
+        body: KillSwitchBody(DEFAULT_REASONS.kill, 'exchange incident'),
         [OPTIONAL_BODY]: true,
         response: { 200: KillSwitchResultSchema, ...protectedErrors },
       },
     },
     async (request, reply) =>
-      answer(reply, await plane.kill(request.body?.reason ?? DEFAULT_REASONS.kill, request.keyId)),
+      answer(
+        reply,
+        await plane.kill(request.body?.reason ?? DEFAULT_REASONS.kill, request.keyId, request.body?.flatten === true),
+      ),
   );
 
   app.post(

@@ -1,0 +1,148 @@
+/**
+ * POST /control/flatten and the kill switch's `flatten: true`, on both stores: authentication, bad
+ * input refused naming the field with nothing queued, a flatten queued (and audited first) in every
+ * state, and the kill switch's answer exactly the spec's with the flag true, false or absent, the
+ * kill recorded before its flatten and that flatten queued once per kill.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
+import { SAMPLE_DOCUMENTS } from '../support/documents.js';
+import { openTestApi } from '../support/api.js';
+import type { TestApi } from '../support/api.js';
+import { STORE_KINDS } from '../support/stores.js';
+
+const SPEC_KILL_FIELDS = ['action', 'cancel_instructions', 'reason'];
+
+describe.each(STORE_KINDS)('flatten on %s', (kind) => {
+  let api: TestApi;
+  afterEach(async () => api?.close());
+  const post = (url: string, payload?: object) =>
+    api.app.inject({ method: 'POST', url, headers: api.auth, ...(payload ? { payload } : {}) });
+  const pending = async () =>
+    (await api.store.commands.claim('t', { max: 50, leaseMs: 1000, now: Date.now() })).map((c) => c.id);
+
+  it('401 without a valid key, and nothing queued', async () => {
+    api = await openTestApi(kind);
+    for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
+      const res = await api.app.inject({
+        method: 'POST',
+        url: '/control/flatten',
+        headers,
+        payload: { symbols: null },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    expect(await pending()).toEqual([]);
+  });
+
+  it('bad input: 422 naming the field, nothing queued or audited', async () => {
+    api = await openTestApi(kind);
+    const cases: Array<[object | undefined, RegExp]> = [
+      [undefined, /body/],
+      [{}, /symbols/],
+      [{ symbols: 'BTCUSDT' }, /symbols/],
+      [{ symbols: [] }, /symbols/],
+      [{ symbols: ['DOGEUSDT'] }, /symbols/],
+      [{ symbols: ['BTCUSDT', 'BTCUSDT'] }, /symbols/],
+      [{ symbols: null, reason: '' }, /reason/],
+      [{ symbols: null, reason: 7 }, /reason/],
+      [{ symbols: null, force: true }, /force|additional/],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await post('/control/flatten', payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(res.json().message, JSON.stringify(payload)).toMatch(field);
+    }
+    expect(await pending()).toEqual([]);
+    expect(await api.store.events.query({ limit: 10 })).toEqual([]);
+  });
+
+  it('queues a flatten, audited first, with the positions the last portfolio shows open', async () => {
+    api = await openTestApi(kind);
+    const positions = SAMPLE_DOCUMENTS[PORTFOLIO_KEY].positions;
+    const held = positions.find((p) => p.qty !== 0)!;
+    await api.store.kv.set(PORTFOLIO_KEY, SAMPLE_DOCUMENTS[PORTFOLIO_KEY]);
+    const res = await post('/control/flatten', { symbols: [held.symbol], reason: 'venue incident' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toEqual({
+      action: 'flatten',
+      symbols: [held.symbol],
+      reason: 'venue incident',
+      command_id: expect.stringMatching(/^flatten-/),
+      positions: [{ symbol: held.symbol, qty: held.qty }],
+      message: expect.stringContaining('queued'),
+    });
+    expect(await api.store.commands.get(body.command_id)).toMatchObject({
+      type: 'flatten',
+      status: 'pending',
+      payload: { symbols: [held.symbol], reason: 'venue incident', actor: expect.any(String) },
+    });
+    const [audit] = await api.store.events.query({ limit: 1 });
+    expect(audit).toMatchObject({
+      kind: 'control_call',
+      symbol: held.symbol,
+      body: { call: 'flatten', via: 'flatten', symbols: [held.symbol], command_id: body.command_id },
+    });
+    // null: every position; with no portfolio published yet the answer says there may be nothing to do.
+    await api.store.kv.delete(PORTFOLIO_KEY);
+    const all = (await post('/control/flatten', { symbols: null })).json();
+    expect(all).toMatchObject({ symbols: null, reason: 'flatten by operator', positions: [] });
+    expect(all.message).toMatch(/nothing to do/);
+  });
+
+  it('is allowed while paused and while killed (it only reduces risk)', async () => {
+    api = await openTestApi(kind);
+    await post('/control/pause', { reason: 'maintenance' });
+    const paused = await post('/control/flatten', { symbols: null });
+    expect(paused.statusCode).toBe(200);
+    await post('/control/kill-switch', { reason: 'stop' });
+    const killed = await post('/control/flatten', { symbols: ['ETHUSDT'] });
+    expect(killed.statusCode).toBe(200);
+    expect(await pending()).toEqual(
+      expect.arrayContaining([paused.json().command_id, killed.json().command_id, 'kill-cancels-epoch-2']),
+    );
+    expect((await api.app.inject({ method: 'GET', url: '/control/status', headers: api.auth })).json()).toMatchObject({
+      state: 'killed',
+    });
+  });
+
+  it.each([
+    ['absent', undefined],
+    ['false', false],
+  ])('kill-switch with flatten %s: the spec answer, and no flatten queued', async (_, flatten) => {
+    api = await openTestApi(kind);
+    const res = await post('/control/kill-switch', {
+      reason: 'incident',
+      ...(flatten === undefined ? {} : { flatten }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json()).sort()).toEqual(SPEC_KILL_FIELDS);
+    expect(res.json()).toMatchObject({ action: 'killed', reason: 'incident' });
+    expect(await api.store.commands.get('kill-flatten-epoch-1')).toBeNull();
+    expect(await pending()).toEqual(['kill-cancels-epoch-1']);
+  });
+
+  it('kill-switch with flatten true: the spec answer; the kill recorded first, then one flatten per kill', async () => {
+    api = await openTestApi(kind);
+    const res = await post('/control/kill-switch', { reason: 'exchange incident', flatten: true });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json()).sort()).toEqual(SPEC_KILL_FIELDS);
+    expect(res.json()).toMatchObject({ action: 'killed', reason: 'exchange incident' });
+    expect(await api.store.commands.get('kill-flatten-epoch-1')).toMatchObject({
+      type: 'flatten',
+      payload: { symbols: null, reason: 'exchange incident' },
+    });
+    const audit = (await api.store.events.query({ limit: 10 })).reverse();
+    expect(audit.map((e) => e.body.event ?? e.body.call)).toEqual(['control.kill', 'flatten']);
+    expect(audit[1]?.body).toMatchObject({ via: 'kill_switch', command_id: 'kill-flatten-epoch-1' });
+    // Pressed again: the same answer, the same flatten (queued once).
+    const again = await post('/control/kill-switch', { reason: 'again', flatten: true });
+    expect(again.json()).toEqual(res.json());
+    expect((await pending()).sort()).toEqual(['kill-cancels-epoch-1', 'kill-flatten-epoch-1']);
+    // A bad flag is refused before anything happens.
+    const bad = await post('/control/kill-switch', { flatten: 'yes' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().message).toMatch(/flatten/);
+  });
+});

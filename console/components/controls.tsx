@@ -1,16 +1,17 @@
 /**
- * The operator's actions: pause and resume at once (both reversible), and the three that act on the
- * venue behind a confirmation: the kill switch (needs a reason), cancel-all (all symbols or one)
- * and deleverage (previewed first). Each answer is shown in the message area.
+ * The operator's actions: pause and resume at once (both reversible), and the four that act on the
+ * venue behind a confirmation: the kill switch (needs a reason; optionally flattens), cancel-all (all
+ * symbols or one), deleverage (previewed first) and flatten (the closes listed first). Each answer is shown in the message area.
  */
 import { useState } from 'preact/hooks';
 import type { ConsoleState } from '../use-console.js';
 import type { ControlStatus } from '../lib/types.js';
 import { CancelAllDialog } from './cancel-all-dialog.js';
 import { DeleverageDialog } from './deleverage-dialog.js';
+import { FlattenDialog } from './flatten-dialog.js';
 import { KillDialog } from './kill-dialog.js';
 
-type Open = 'kill' | 'cancel' | 'deleverage' | null;
+type Open = 'kill' | 'cancel' | 'deleverage' | 'flatten' | null;
 
 export function Controls({ c }: { c: ConsoleState }) {
   const [open, setOpen] = useState<Open>(null);
@@ -64,6 +65,9 @@ export function Controls({ c }: { c: ConsoleState }) {
         <button type="button" onClick={() => setOpen('deleverage')}>
           Deleverage…
         </button>
+        <button type="button" class="danger" onClick={() => setOpen('flatten')}>
+          Flatten…
+        </button>
         <button type="button" class="danger" onClick={() => setOpen('kill')}>
           Kill switch…
         </button>
@@ -71,6 +75,7 @@ export function Controls({ c }: { c: ConsoleState }) {
       <KillDialog c={c} open={open === 'kill'} onClose={() => setOpen(null)} />
       <CancelAllDialog c={c} open={open === 'cancel'} onClose={() => setOpen(null)} />
       <DeleverageDialog c={c} open={open === 'deleverage'} onClose={() => setOpen(null)} />
+      <FlattenDialog c={c} open={open === 'flatten'} onClose={() => setOpen(null)} />
     </section>
   );
 }

@@ -2,9 +2,9 @@
  * The operator console end to end, in Debian's Chromium (playwright-core, never a downloaded
  * browser) against the real API and trading processes (`tcs start`, paper venue, 0.5 s cycles): a
  * refused key is said plainly; sign-in; cycles advance on screen; pause stops them; cancel-all and
- * a previewed deleverage while paused; resume; a decision's guards; the kill switch behind its
- * confirmation, after which the page shows killed and no resting order. Every request the page
- * makes stays on the API's origin and it logs no console error. Screenshots of each step go to
+ * a previewed deleverage while paused; resume; a decision's guards; the kill switch (with its flatten
+ * box ticked) behind its confirmation, after which the page shows killed, no resting order and the
+ * account is flat. Every request the page makes stays on the API's origin and it logs no console error. Screenshots of each step go to
  * test-artifacts/console/ (and to docs/images/ with CONSOLE_DOC_SCREENSHOTS=1). Fails, never
  * skips, when Chromium cannot start.
  */
@@ -218,10 +218,14 @@ describe('operator console in Chromium', () => {
     await page.getByRole('button', { name: 'Kill switch…' }).click();
     const kill = page.getByRole('button', { name: 'Kill trading' });
     expect(await kill.isDisabled()).toBe(true);
-    await page.getByLabel(/Reason/).fill('console e2e: exchange incident');
+    await page.getByLabel(/Reason \(required/).fill('console e2e: exchange incident');
+    // With the flatten box ticked: the kill is recorded, then every position closes reduce-only.
+    expect(await btcPosition()).toBeGreaterThan(0);
+    await page.getByLabel(/Also flatten every position/).check();
     await shot('kill-confirm');
     await kill.click();
     await stateIs('killed');
+    await vi.waitFor(async () => expect(await btcPosition()).toBe(0), WAIT);
     expect(await text(banner)).toMatch(/console e2e: exchange incident/);
     // The banner says how a kill ends: the restart with the audited reset (the API cannot end it).
     expect(await text(page.getByTestId('kill-recovery'))).toContain('npm start -- --reset-kill --reason "…"');

@@ -36,7 +36,12 @@ describe('paper venue: liquidation fee and insurance fund', () => {
     expect(account.insuranceCover).toBeCloseTo(-deficit, 6);
     // The ledger still reconciles, with the fund's cover as its own term.
     expect(account.nav).toBeCloseTo(
-      100_000 + account.realizedPnl + account.unrealizedPnl - account.feesPaid + account.fundingPnl + account.insuranceCover!,
+      100_000 +
+        account.realizedPnl +
+        account.unrealizedPnl -
+        account.feesPaid +
+        account.fundingPnl +
+        account.insuranceCover!,
       6,
     );
   });
@@ -73,5 +78,23 @@ describe('paper venue: liquidation fee and insurance fund', () => {
     for (const bad of [-0.001, 0.1, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => resolvePaperVenueConfig({ liquidationFee: bad })).toThrow(/liquidationFee/);
     }
+  });
+
+  it('refuses an opening order whose own fill through a thin book would spend the equity margining it', async () => {
+    const { venue } = await openHarness({ margin: { fallback: { initial: 0.02, maintenance: 0.002 }, bySymbol: {} } });
+    // 1 unit at the touch: a 2,500-unit buy overflows the book and pays ~83 % over the mark.
+    const thin = view(
+      snapshot({ bid: 99.99, ask: 100.01, bids: [{ price: 99.99, qty: 1 }], asks: [{ price: 100.01, qty: 1 }] }),
+    );
+    const result = await venue.submit(order({ side: 'BUY', qty: 2_500 }), thin);
+    expect(result.order).toMatchObject({ status: 'rejected' });
+    expect(result.order.rejectReason).toMatch(
+      /^INSUFFICIENT_MARGIN: BUY 2500 TESTUSDT would cost .* to fill against the book/,
+    );
+    const account = await venue.account();
+    expect(account.nav).toBe(100_000);
+    expect(account.positions).toEqual([]);
+    // The same order on a book that holds it passes: ordinary orders cost far less than the margin.
+    expect((await venue.submit(order({ side: 'BUY', qty: 2_500 }), deepAt(100))).order.status).toBe('filled');
   });
 });

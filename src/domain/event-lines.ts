@@ -102,6 +102,12 @@ export interface PositionLiquidatedLine {
   price: number;
   /** The taker fee charged on the close. */
   fee: number;
+  /** The liquidation fee charged on top, paid into the insurance fund (issue 20). */
+  liquidation_fee: number;
+  /** What the insurance fund paid into the account so NAV does not end below zero. */
+  insurance_cover: number;
+  /** The insurance fund's balance after this close. */
+  insurance_fund: number;
   equity: number;
   maintenance_margin: number;
 }
@@ -256,6 +262,9 @@ export const eventLine = {
     qty: l.qty,
     price: l.price,
     fee: l.fee,
+    liquidation_fee: l.liquidationFee,
+    insurance_cover: l.insuranceCover,
+    insurance_fund: l.insuranceFund,
     equity: l.equity,
     maintenance_margin: l.maintenanceMargin,
   }),

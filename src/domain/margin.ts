@@ -108,6 +108,15 @@ export interface Liquidation {
   price: number;
   /** The taker fee charged on the close. */
   fee: number;
+  /**
+   * The liquidation fee charged on top (LIQUIDATION_FEE × the close's notional, less when the
+   * equity left after the close cannot pay it all); it goes to the insurance fund.
+   */
+  liquidationFee: number;
+  /** What the insurance fund paid into the account for this close, so NAV does not end below zero. */
+  insuranceCover: number;
+  /** The insurance fund's balance after this close (fees taken in less covers paid out). */
+  insuranceFund: number;
   /** Account equity (NAV) when liquidation was triggered, before the close. */
   equity: number;
   /** The account's total maintenance margin at that moment. */

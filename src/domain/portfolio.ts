@@ -34,6 +34,12 @@ export interface AccountSnapshot {
    * PnL since start). Optional: a venue that cannot know it, or a document of an earlier release.
    */
   startingCash?: number;
+  /**
+   * What the venue's insurance fund has paid into the account, in total, when a liquidation went
+   * past zero (so NAV = starting cash + realized + unrealized − fees + funding + this). Optional: a
+   * venue without an insurance fund, or a document of an earlier release.
+   */
+  insuranceCover?: number;
   positions: Position[];
   openOrders: VenueOrder[];
   /** Epoch ms. */

@@ -39,3 +39,19 @@ describe('trading config: margin', () => {
     expect(() => read(env)).toThrow(message);
   });
 });
+
+describe('trading config: LIQUIDATION_FEE (issue 20)', () => {
+  it('defaults to 0.5 % of notional and reads a set value', () => {
+    expect(read({}).liquidationFee).toBe(0.005);
+    expect(read({ LIQUIDATION_FEE: '0.0125' }).liquidationFee).toBe(0.0125);
+    expect(read({ LIQUIDATION_FEE: '0' }).liquidationFee).toBe(0);
+  });
+
+  it.each([
+    [{ LIQUIDATION_FEE: 'half' }, /LIQUIDATION_FEE must be a number/],
+    [{ LIQUIDATION_FEE: '-0.001' }, /LIQUIDATION_FEE must be between 0 and 0.05/],
+    [{ LIQUIDATION_FEE: '0.06' }, /LIQUIDATION_FEE must be between 0 and 0.05/],
+  ])('stops start-up on %o', (env, message) => {
+    expect(() => read(env)).toThrow(message);
+  });
+});

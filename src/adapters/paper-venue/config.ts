@@ -3,6 +3,7 @@
  * exchanges quote them (0.0005 = 0.05 % = 5 bps). A stored account always wins over
  * `startingCash`: the setting only seeds a brand-new account, so a restart never resets money.
  * Margin rates default to DEFAULT_MARGIN_TABLE (10 % initial, 5 % maintenance, src/domain/margin.ts).
+ * A liquidation pays `liquidationFee` of the close's notional to the insurance fund (liquidation.ts).
  */
 import { assertMarginRates, DEFAULT_MARGIN_TABLE } from '../../domain/margin.js';
 import type { MarginTable } from '../../domain/margin.js';
@@ -24,6 +25,11 @@ export interface PaperVenueConfig {
   takerFee: number;
   /** Fee rate for resting limit orders that fill later; negative means a rebate. */
   makerFee: number;
+  /**
+   * Liquidation (clearance) fee: a fraction of a liquidation close's notional, charged on top of the
+   * taker fee and paid into the insurance fund, out of the equity the close leaves (LIQUIDATION_FEE).
+   */
+  liquidationFee: number;
   impact: ImpactModel;
   /** Terminal orders remembered for clientOrderId idempotency; the oldest are forgotten first. */
   maxTerminalOrders: number;
@@ -44,6 +50,8 @@ export const DEFAULT_PAPER_VENUE_CONFIG: Readonly<PaperVenueConfig> = Object.fre
   startingCash: 100_000,
   takerFee: 0.0005,
   makerFee: 0.0002,
+  // 0.5 %, within the clearance fees of Binance USDⓈ-M (0.5–1.25 % by bracket); issue 20.
+  liquidationFee: 0.005,
   impact: Object.freeze({ overflowPenalty: 0.001 }),
   // Kept for idempotency by client order id (retries come within a command lease, seconds); the
   // whole account is rewritten on every operation, so this bounds its size and the cost per write.
@@ -59,6 +67,7 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
     startingCash: input.startingCash ?? DEFAULT_PAPER_VENUE_CONFIG.startingCash,
     takerFee: input.takerFee ?? DEFAULT_PAPER_VENUE_CONFIG.takerFee,
     makerFee: input.makerFee ?? DEFAULT_PAPER_VENUE_CONFIG.makerFee,
+    liquidationFee: input.liquidationFee ?? DEFAULT_PAPER_VENUE_CONFIG.liquidationFee,
     impact: { overflowPenalty: input.impact?.overflowPenalty ?? DEFAULT_PAPER_VENUE_CONFIG.impact.overflowPenalty },
     maxTerminalOrders: input.maxTerminalOrders ?? DEFAULT_PAPER_VENUE_CONFIG.maxTerminalOrders,
     margin: input.margin ?? DEFAULT_PAPER_VENUE_CONFIG.margin,
@@ -70,6 +79,9 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
     if (!Number.isFinite(config[key]) || Math.abs(config[key]) >= 0.1)
       throw new RangeError(`paper venue ${key} must be a fraction between -0.1 and 0.1`);
   }
+  // Never negative: a rebate on being liquidated would pay the account out of the insurance fund.
+  if (!(config.liquidationFee >= 0 && config.liquidationFee < 0.1))
+    throw new RangeError('paper venue liquidationFee must be a fraction from 0 up to (not including) 0.1');
   if (!(config.impact.overflowPenalty >= 0) || !Number.isFinite(config.impact.overflowPenalty)) {
     throw new RangeError('paper venue impact.overflowPenalty must be a non-negative number');
   }

@@ -197,6 +197,33 @@ export function takeAtMarket(
   return fill;
 }
 
+/**
+ * The equity an order's immediate (taker) fill would cost the account at once: what it pays beyond
+ * the mark by walking the book, plus the taker fee. The margin check counts it, so an opening order
+ * that walks a thin book cannot spend the equity that is to margin it (issue 20: NAV below zero).
+ */
+export function takerCost(
+  ctx: Pick<ExecutionContext, 'state' | 'config'>,
+  instrument: Instrument,
+  order: Pick<VenueOrder, 'symbol' | 'side' | 'qty' | 'type' | 'limitPrice'>,
+  snapshot: MarketSnapshot,
+): number {
+  const { config } = ctx;
+  let priced: { qty: number; price: number } | null;
+  if (order.type === 'market') {
+    priced = priceMarketOrder(snapshot, order.side, order.qty, config.impact, instrument.tickSize);
+  } else {
+    const limit = order.limitPrice ?? Number.NaN;
+    priced = crosses(order.side, limit, snapshot)
+      ? priceMarketableLimit(snapshot, order.side, order.qty, limit, instrument.lotSize, instrument.tickSize)
+      : null;
+  }
+  if (priced === null || !(priced.qty > 0)) return 0;
+  const mark = ctx.state.marks.get(order.symbol) ?? (snapshot.bid + snapshot.ask) / 2;
+  const impact = (order.side === 'BUY' ? 1 : -1) * priced.qty * (priced.price - mark);
+  return Math.max(0, impact) + priced.qty * priced.price * config.takerFee;
+}
+
 function remainingOf(order: VenueOrder, instrument: Instrument): number {
   return roundToStep(order.qty - order.filledQty, instrument.lotSize);
 }

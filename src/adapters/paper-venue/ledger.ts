@@ -1,8 +1,9 @@
 /**
- * Money movements of the paper account: fills, fees and funding. Perpetuals are margin-free: an
+ * Money movements of the paper account: fills, fees, funding and the insurance fund's part in a
+ * liquidation. Perpetuals are margin-free: an
  * opening fill moves no cash, a reducing fill books realized PnL into cash. Spot moves the traded
  * notional between cash and holdings and books realized PnL against average cost. Either way
- * NAV = startingCash + realized + unrealized − fees + funding holds, up to half a QUOTE_STEP per
+ * NAV = startingCash + realized + unrealized − fees + funding + insurance cover holds, up to half a QUOTE_STEP per
  * booked amount, which is what the accounting property test checks. Every amount is rounded to
  * QUOTE_STEP where it arises (PnL, spot notional, funding; fees arrive rounded) and every running
  * total again after each addition, so cash and the totals stay exact 8-decimal amounts, no drift.
@@ -99,4 +100,21 @@ export function settleFunding(state: PaperState, symbol: string, rate: number, m
   state.cash = plus(state.cash, change);
   state.fundingPnl = plus(state.fundingPnl, change);
   return change;
+}
+
+/**
+ * Charges a liquidation fee (already capped by the caller to what the account can pay): a fee like
+ * any other in the account's totals, and the insurance fund's intake.
+ */
+export function chargeLiquidationFee(state: PaperState, fee: number): void {
+  state.cash = plus(state.cash, -fee);
+  state.feesPaid = plus(state.feesPaid, fee);
+  state.insuranceFund = plus(state.insuranceFund, fee);
+}
+
+/** The insurance fund pays `amount` into the account, out of its own balance. */
+export function payInsuranceCover(state: PaperState, amount: number): void {
+  state.cash = plus(state.cash, amount);
+  state.insuranceCover = plus(state.insuranceCover, amount);
+  state.insuranceFund = plus(state.insuranceFund, -amount);
 }

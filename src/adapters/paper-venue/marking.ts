@@ -80,6 +80,7 @@ export function accountSnapshot(state: PaperState, ts: number): AccountSnapshot 
     fundingPnl: state.fundingPnl,
     feesPaid: state.feesPaid,
     startingCash: state.startingCash,
+    insuranceCover: state.insuranceCover,
     positions,
     openOrders: [...state.openOrders.values()].map((o) => ({ ...o })),
     ts,

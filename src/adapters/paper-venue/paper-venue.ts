@@ -21,7 +21,7 @@ import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { MarketUpdate, SubmitResult, Venue } from '../../ports/venue.js';
 import { resolvePaperVenueConfig } from './config.js';
 import type { PaperVenueConfigInput } from './config.js';
-import { executeNew, matchResting } from './execution.js';
+import { executeNew, matchResting, takerCost } from './execution.js';
 import { observeFunding } from './funding.js';
 import { expireOrders, liquidateIfDue } from './liquidation.js';
 import { marginProblem } from './margin-account.js';
@@ -139,7 +139,8 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
           order.limitPrice = verdict.limitPrice;
           // Counted as resting at its limit, or at the best quote it would take for a market order.
           const price = verdict.limitPrice ?? (order.side === 'BUY' ? snapshot.ask : snapshot.bid);
-          const problem = marginProblem(state, config.margin, isPerp, order, price);
+          const cost = takerCost({ state, config }, instrument, order, snapshot);
+          const problem = marginProblem(state, config.margin, isPerp, order, price, cost);
           if (problem === null) fills = executeNew({ state, config, now }, instrument, order, snapshot);
           else {
             order.status = 'rejected';

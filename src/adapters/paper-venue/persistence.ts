@@ -48,6 +48,9 @@ export interface PaperStateDocument {
   feesPaid: number;
   fundingPnl: number;
   peakNav: number;
+  /** Optional, so accounts written before the insurance fund existed still read (as 0). */
+  insuranceCover?: number;
+  insuranceFund?: number;
   /** symbol → [kind, qty, entryPrice, realizedPnl] */
   positions: Record<string, [InstrumentKind, number, number, number]>;
   open: OrderTuple[];
@@ -156,6 +159,8 @@ export function encodeState(state: PaperState): PaperStateDocument {
     feesPaid: state.feesPaid,
     fundingPnl: state.fundingPnl,
     peakNav: state.peakNav,
+    insuranceCover: state.insuranceCover,
+    insuranceFund: state.insuranceFund,
     positions: Object.fromEntries(
       [...state.positions].map(([s, p]) => [s, [p.kind, p.qty, p.entryPrice, p.realizedPnl]]),
     ),
@@ -176,6 +181,8 @@ export function decodeState(doc: unknown): PaperState {
   state.feesPaid = num(d.feesPaid);
   state.fundingPnl = num(d.fundingPnl);
   state.peakNav = num(d.peakNav);
+  state.insuranceCover = d.insuranceCover === undefined ? 0 : num(d.insuranceCover);
+  state.insuranceFund = d.insuranceFund === undefined ? 0 : num(d.insuranceFund);
   for (const [symbol, entry] of Object.entries(record(d.positions))) {
     if (!Array.isArray(entry) || (entry[0] !== 'perp' && entry[0] !== 'spot')) throw corrupt(`position ${symbol}`);
     const position: PositionState = {

@@ -34,6 +34,13 @@ export interface PaperState {
   /** Funding received (+) or paid (−). */
   fundingPnl: number;
   peakNav: number;
+  /** What the insurance fund has paid into this account, in total, to floor its NAV at zero. */
+  insuranceCover: number;
+  /**
+   * The venue's insurance fund: liquidation fees taken in less covers paid out. It starts at 0 and
+   * may go negative on a paper venue (the fund's own loss); it is reported, never the account's.
+   */
+  insuranceFund: number;
   positions: Map<string, PositionState>;
   /** Resting orders in submission order (the order they are matched in). */
   openOrders: Map<string, VenueOrder>;
@@ -52,6 +59,8 @@ export function createInitialState(startingCash: number): PaperState {
     feesPaid: 0,
     fundingPnl: 0,
     peakNav: startingCash,
+    insuranceCover: 0,
+    insuranceFund: 0,
     positions: new Map(),
     openOrders: new Map(),
     terminalOrders: new Map(),

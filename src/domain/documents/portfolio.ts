@@ -54,6 +54,7 @@ export const PortfolioSchema = Type.Object({
   fundingPnl: Finite,
   feesPaid: Finite,
   startingCash: Type.Optional(Finite),
+  insuranceCover: Type.Optional(Finite),
   positions: Type.Array(PositionSchema),
   openOrders: Type.Array(VenueOrderSchema),
   ts: Type.Number({ minimum: 0 }),

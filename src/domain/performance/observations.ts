@@ -34,6 +34,11 @@ export interface TradeObservation {
   /** Fee paid in quote currency (positive = cost). */
   fee: number;
   liquidity: 'maker' | 'taker';
+  /**
+   * For a liquidation that went past zero: what the venue's insurance fund paid into the account.
+   * It is PnL the account did not bear, booked to the symbol with the fill's realized PnL.
+   */
+  insuranceCover?: number;
   /** The strategy whose signal led to the order; null for liquidations and deleverages. */
   strategy: string | null;
   kind: FillKind;

@@ -76,6 +76,12 @@ export class SymbolBook {
       if (Math.abs(lot.qty) <= flat) this.lots.shift();
     }
     if (Math.abs(remaining) > flat) this.lots.push({ qty: remaining, price: t.price, strategy });
+    // The insurance fund's cover of a liquidation past zero offsets the loss the fill realized.
+    const cover = t.insuranceCover ?? 0;
+    if (cover !== 0) {
+      realized += cover;
+      this.byStrategy(strategy).realized += cover;
+    }
     this.realized += realized;
     this.position = before + signed;
     if (Math.abs(this.position) <= flat) {

@@ -61,8 +61,10 @@ export function createRunObserver(sink: RunSink): RunObserver {
           side: line.side,
           qty: line.qty,
           price: line.price,
-          fee: line.fee,
+          // Both fees are the account's (the liquidation fee on top of the taker fee, issue 20).
+          fee: line.fee + line.liquidation_fee,
           liquidity: 'taker',
+          ...(line.insurance_cover !== 0 && { insuranceCover: line.insurance_cover }),
           strategy: null,
           kind: 'liquidation',
         });

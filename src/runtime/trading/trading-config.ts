@@ -46,6 +46,11 @@ export interface TradingConfig extends CommonConfig {
   startingCash: number;
   /** Paper venue margin of perpetuals: MARGIN_INITIAL_RATE, MARGIN_MAINTENANCE_RATE, MARGIN_RATES. */
   margin: MarginTable;
+  /**
+   * LIQUIDATION_FEE: the paper venue's liquidation fee, a fraction of a liquidation close's notional,
+   * paid into its insurance fund on top of the taker fee (default 0.005; 0–0.05).
+   */
+  liquidationFee: number;
   heartbeatMs: number;
   /** Stately inspector WebSocket URL, used with --inspect. */
   inspectUrl: string;
@@ -143,6 +148,7 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     circuitBreakerDrawdown: breaker ? readNumber(env, 'CIRCUIT_BREAKER_DRAWDOWN', 0, 0.001, 1) : null,
     startingCash: readNumber(env, 'PAPER_STARTING_CASH', 100_000, 1, 1e12),
     margin,
+    liquidationFee: readNumber(env, 'LIQUIDATION_FEE', 0.005, 0, 0.05),
     heartbeatMs: readInt(env, 'HEARTBEAT_MS', 5_000, 100, 10_000),
     inspectUrl: env.STATELY_INSPECT_URL?.trim() || 'ws://localhost:8080',
     safety: readSafetyConfig(env),

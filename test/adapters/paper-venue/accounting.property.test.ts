@@ -1,8 +1,8 @@
 /**
  * Property: over random sequences of market and limit orders, reduce-only orders, cancels,
  * market moves with funding times and restarts, driven by the seeded synthetic feed, the account
- * conserves value: NAV = starting cash + realized + unrealized − fees + funding (so every NAV
- * change is PnL minus fees plus funding), the fees reported equal the fees on the fills, positions
+ * conserves value: NAV = starting cash + realized + unrealized − fees + funding + insurance cover
+ * (so every NAV change is PnL minus fees plus funding, or the insurance fund's cover of a gap), the fees reported equal the fees on the fills, positions
  * equal the net of the fills, spot holdings never go negative and the peak never trails NAV. Every
  * fill and every money total prints clean: price on the tick grid, qty on the lot grid, fee, cash
  * and totals with at most 8 decimals. Liquidations count as taker fills (they were missing here,
@@ -109,7 +109,8 @@ describe('paper venue: accounting property', () => {
                     side: l.side,
                     qty: l.qty,
                     price: l.price,
-                    fee: l.fee,
+                    // The liquidation fee is a fee of the account's like the taker fee (issue 20).
+                    fee: l.fee + l.liquidationFee,
                     liquidity: 'taker',
                     ts: l.ts,
                   });
@@ -147,7 +148,10 @@ describe('paper venue: accounting property', () => {
             if (a.fundingPnl !== 0) seen.funding += 1;
             const scale = 1e-9 * Math.max(1, Math.abs(a.nav), a.feesPaid * 1e4);
             expect(
-              Math.abs(a.nav - (100_000 + a.realizedPnl + a.unrealizedPnl - a.feesPaid + a.fundingPnl)),
+              Math.abs(
+                a.nav -
+                  (100_000 + a.realizedPnl + a.unrealizedPnl - a.feesPaid + a.fundingPnl + (a.insuranceCover ?? 0)),
+              ),
             ).toBeLessThan(Math.max(1e-6, scale));
             seen.taker += fills.filter((f) => f.liquidity === 'taker').length > 0 ? 1 : 0;
             seen.maker += fills.filter((f) => f.liquidity === 'maker').length > 0 ? 1 : 0;

@@ -3,7 +3,7 @@
  * than is free are refused (INSUFFICIENT_MARGIN), resting opening orders tie margin up, orders that
  * only reduce never need margin, spot sells are capped at holdings, and an account at maintenance
  * margin is liquidated at the venue — reported by the cycle as a `position_liquidated` line and
- * audit entry before NAV can fall below zero.
+ * audit entry before NAV can fall below zero; a gap past zero is covered by the insurance fund.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCycleIo } from '../../../src/application/cycle-io.js';
@@ -178,6 +178,10 @@ describe('paper venue: liquidation', () => {
         qty: 9_000,
         price: 93.49,
         fee: 420.705,
+        // 0.5 % (LIQUIDATION_FEE's default) of the close's notional 841,410, kept by the insurance fund.
+        liquidation_fee: 4_207.05,
+        insurance_cover: 0,
+        insurance_fund: 4_207.05,
         equity: 40_959.955,
         maintenance_margin: 42_075,
       },
@@ -191,8 +195,9 @@ describe('paper venue: liquidation', () => {
     const account = await h.venue.account();
     expect(account.positions).toEqual([]);
     expect(account.openOrders).toEqual([]);
-    // Equity at the trigger less the close's taker fee (0.05 % of 841,410) and the half spread.
-    expect(account.nav).toBeCloseTo(40_959.955 - 420.705 - 90, 6);
+    // Equity at the trigger less the close's taker fee (0.05 % of 841,410), the half spread and the
+    // liquidation fee (0.5 % of 841,410).
+    expect(account.nav).toBeCloseTo(40_959.955 - 420.705 - 90 - 4_207.05, 6);
     expect(Math.min(...navs)).toBeGreaterThan(0);
   });
 
@@ -201,10 +206,11 @@ describe('paper venue: liquidation', () => {
     await venue.submit(order({ side: 'BUY', qty: 9_000 }), deepAt(100));
     const update = await venue.onMarket(deepAt(80));
     expect(update.liquidations).toMatchObject([{ symbol: 'TESTUSDT', side: 'SELL', qty: 9_000, price: 79.99 }]);
-    // No insurance fund: the loss past the bankruptcy price stays in the account, after the event.
+    // The insurance fund covers the loss past the bankruptcy price: NAV floors at zero (issue 20).
     const account = await venue.account();
     expect(account.positions).toEqual([]);
-    expect(account.nav).toBeLessThan(0);
+    expect(account.nav).toBe(0);
+    expect(update.liquidations[0]?.insuranceCover).toBeGreaterThan(0);
     expect((await venue.submit(order({ side: 'BUY', qty: 1 }), deepAt(80))).order.rejectReason).toMatch(
       /^INSUFFICIENT_MARGIN/,
     );

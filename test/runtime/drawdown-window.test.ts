@@ -52,7 +52,8 @@ describe('a drawdown breach that can end', () => {
     await breachThenFlatten();
     // Flat, NAV cannot recover: within the window the breach holds and nothing is entered.
     const before = buys();
-    await t.advance(MINUTE);
+    // The peak was seen at `start` or later, so it is in the window until at least start + 15 min.
+    while (t.clock.now() < start + 14 * MINUTE) await t.advance(MINUTE);
     expect(buys()).toBe(before);
     // Once the peak is older than the window (plus its one-minute buckets), the reference is the
     // flat NAV: drawdown 0, and the always-long strategy enters again.

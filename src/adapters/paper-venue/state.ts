@@ -5,6 +5,7 @@
  */
 import type { InstrumentKind } from '../../domain/market.js';
 import type { VenueOrder } from '../../domain/orders.js';
+import type { PeakEntry } from '../../domain/risk/peak-window.js';
 
 export interface PositionState {
   kind: InstrumentKind;
@@ -33,7 +34,13 @@ export interface PaperState {
   feesPaid: number;
   /** Funding received (+) or paid (−). */
   fundingPnl: number;
+  /** The drawdown reference: the highest NAV in the rolling window, as of the last mark (peak-window.ts). */
   peakNav: number;
+  /**
+   * The window's per-bucket NAV maxima. Empty for a new account and for one stored before the window
+   * existed: the first mark then seeds it with `peakNav`, as if that peak had just been seen.
+   */
+  peaks: PeakEntry[];
   positions: Map<string, PositionState>;
   /** Resting orders in submission order (the order they are matched in). */
   openOrders: Map<string, VenueOrder>;
@@ -52,6 +59,7 @@ export function createInitialState(startingCash: number): PaperState {
     feesPaid: 0,
     fundingPnl: 0,
     peakNav: startingCash,
+    peaks: [],
     positions: new Map(),
     openOrders: new Map(),
     terminalOrders: new Map(),

@@ -20,7 +20,7 @@ import { findOms, rootOf } from '../../../machines/system.js';
 import type { AnyActorSystem } from '../../../machines/system.js';
 import { tradingMachine } from '../../../machines/trading.machine.js';
 import type { HaltRecoveryInput, TradingContextView } from '../../../machines/trading.machine.js';
-import type { CommandRecord } from '../../domain/commands.js';
+import type { CommandRecord, RiskResetRecord } from '../../domain/commands.js';
 import { eventLine } from '../../domain/event-lines.js';
 import type { SafetyHalt } from '../../domain/halts.js';
 import type { Clock } from '../../ports/clock.js';
@@ -39,6 +39,8 @@ export interface TradingMachineImplementations {
   loadMarket(input: { cycle: number; epoch: number }, links: CycleLinks): Promise<LoadedMarket>;
   recordDecision(record: CycleRecord, links: CycleLinks): Promise<void>;
   prepareDeleverage(command: CommandRecord): Promise<PreparedDeleverage>;
+  /** An operator's drawdown reset: the venue's peak NAV := NAV, audited, the command completed. */
+  resetRisk(command: RiskResetRecord): Promise<void>;
   completeCommand(command: CommandRecord, result: CommandResult): Promise<void>;
   recoverHalt(input: HaltRecoveryInput, cancel: CancelRequest): Promise<SafetyHalt>;
   /** Queues the kill's cancel command (idempotent) and hands queued commands to the root. */
@@ -70,6 +72,19 @@ function announceReply(
 ): void {
   for (const s of reply.signals) impl.events.emit(eventLine.signalGenerated(s));
   impl.agentAnalysed(reply.agent, reply.errors, reply.invalid);
+}
+
+/** The drawdown reset; a failure leaves the command claimed, so it is retried once its lease expires. */
+function riskResetActor(impl: TradingMachineImplementations) {
+  return fromPromise<void, { command: RiskResetRecord }>(async ({ input }) => {
+    try {
+      await impl.resetRisk(input.command);
+    } catch (err) {
+      impl.log.error({ err, command: input.command.id }, 'drawdown reset failed');
+    } finally {
+      impl.commandSettled(input.command.id);
+    }
+  });
 }
 
 export function provideTradingMachine(impl: TradingMachineImplementations) {
@@ -116,6 +131,7 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
         },
         actions: { settled: (_, { commandId }) => impl.commandSettled(commandId) },
       }),
+      riskReset: riskResetActor(impl),
       recoverHalt: fromPromise(({ input, system }) => impl.recoverHalt(input, links(system).cancel)),
     },
     actions: {

@@ -23,6 +23,7 @@ import { cancelThroughOms } from '../../application/oms-cancel.js';
 import { createOrderExecution } from '../../application/order-execution.js';
 import { createOrderGate } from '../../application/order-gate.js';
 import { createPublisher } from '../../application/publisher.js';
+import { createRiskReset } from '../../application/risk-reset.js';
 import type { Publisher } from '../../application/publisher.js';
 import type { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
 import type { AgentErrors } from '../../application/agent-errors.js';
@@ -155,6 +156,7 @@ function machineWith(
       market: currentMarket,
     }),
     completeCommand,
+    resetRisk: createRiskReset({ venue, store, clock, events, complete: completeCommand }),
     recoverHalt: createHaltRecovery(store.events),
     requestKillCancels: (epoch, reason, root) => {
       const who = { actor: `trading:${deps.identity.pid}`, at: new Date(clock.now()).toISOString() };

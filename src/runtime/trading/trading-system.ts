@@ -309,7 +309,7 @@ function openVenue(deps: TradingSystemDeps, config: TradingConfig, kv: KeyValueS
     kv,
     instruments: config.instruments,
     clock: deps.clock,
-    config: { startingCash: config.startingCash, margin: config.margin },
+    config: { startingCash: config.startingCash, margin: config.margin, drawdownWindowMs: config.drawdownWindowMs },
     ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
   });
 }

@@ -27,6 +27,7 @@ import type { RequestLog } from './request-log.js';
 import type { HealthStoreView } from './store-view.js';
 import { consoleDataRoutes } from './routes/console-data.js';
 import { controlRoutes } from './routes/control.js';
+import { riskRoutes } from './routes/risk.js';
 import type { EventStreamOptions } from './routes/events.js';
 import { eventRoutes } from './routes/events.js';
 import { machineRoutes } from './routes/machines.js';
@@ -116,6 +117,12 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
       rateLimit: deps.controlRateLimit,
     });
     await secured.register(machineRoutes, { prefix: '/control', kv: deps.store.kv });
+    await secured.register(riskRoutes, {
+      prefix: '/control',
+      store: deps.store,
+      clock,
+      rateLimit: deps.controlRateLimit,
+    });
     await secured.register(eventRoutes, {
       prefix: '/control',
       store: deps.store,

@@ -48,6 +48,7 @@ describe('docs and metrics', () => {
         'POST /control/kill-switch',
         'POST /control/cancel-all',
         'POST /control/deleverage',
+        'POST /control/risk/reset',
         'GET /reports/decisions',
         'GET /control/portfolio',
         'GET /control/deleverage/preview',

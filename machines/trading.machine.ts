@@ -8,7 +8,8 @@
  *    commands still run; only `session.stop` (process shutdown) ends it.
  * Queued commands arrive as `command.received` in every state: cancels go to the order manager, and
  * each deleverage (flatten) gets a `deleverage` (`flatten`) actor that takes it through risk and the
- * order manager.
+ * order manager; an operator's drawdown reset (`risk_reset`) gets a `riskReset` actor (the venue
+ * resets the peak NAV).
  * At entry the root spawns its children with systemIds: one actor per strategy agent
  * (`agent:<name>`), `arbiter`, `allocator`, `risk` and `oms`. `starting` jumps straight to the state
  * the store holds, so no cycle can start before the process knows it is paused or killed.
@@ -23,7 +24,7 @@ import { assign, enqueueActions, fromPromise, sendTo, setup, spawnChild } from '
 import type { ArbitrationOptions } from '../src/domain/arbitration.js';
 import type { ControlRecord, SystemState } from '../src/domain/control.js';
 import type { Instrument } from '../src/domain/market.js';
-import type { CancelCommandRecord } from '../src/domain/commands.js';
+import type { CancelCommandRecord, RiskResetRecord } from '../src/domain/commands.js';
 import type { StrategyAgent } from '../src/domain/strategy-agent.js';
 import type { HistoryPlan } from '../src/domain/strategy-input.js';
 import { haltOn } from '../src/domain/halts.js';
@@ -166,6 +167,10 @@ export const tradingMachine = setup({
     cycle: cycleMachine,
     deleverage: deleverageMachine,
     flatten: flattenMachine,
+    // Supplied by the composition root: reset the drawdown reference, audit it, complete the command.
+    riskReset: fromPromise<void, { command: RiskResetRecord }>(async () => {
+      throw new Error('riskReset was not provided');
+    }),
     // Supplied by the composition root: cancel once more, then record the halt in the audit trail.
     recoverHalt: fromPromise<SafetyHalt, HaltRecoveryInput>(async () => {
       throw new Error('recoverHalt was not provided');
@@ -463,7 +468,8 @@ export const tradingMachine = setup({
       actions: ['recoveryFailed', { type: 'reportRecoveryError', params: ({ event }) => ({ error: event.error }) }],
     },
     // Commands only lower risk, so they are taken in every state. Cancels go to the order manager; a
-    // deleverage gets its own actor, which takes its order through risk like every other order.
+    // deleverage gets its own actor, which takes its order through risk like every other order. A
+    // drawdown reset opens nothing itself (new orders still pass every guard), so it runs in any state.
     'command.received': [
       {
         guard: ({ event }) => event.command.type === 'deleverage',
@@ -485,6 +491,16 @@ export const tradingMachine = setup({
             return `flatten:${command.id}:${command.attempts}`;
           },
           input: ({ event }) => ({ command: (event as CommandReceived).command }),
+        }),
+      },
+      {
+        guard: ({ event }) => event.command.type === 'risk_reset',
+        actions: spawnChild('riskReset', {
+          id: ({ event }) => {
+            const { command } = event as CommandReceived;
+            return `risk-reset:${command.id}:${command.attempts}`;
+          },
+          input: ({ event }) => ({ command: (event as CommandReceived).command as RiskResetRecord }),
         }),
       },
       {

@@ -28,6 +28,7 @@ import type { HealthStoreView } from './store-view.js';
 import { consoleDataRoutes } from './routes/console-data.js';
 import { controlRoutes } from './routes/control.js';
 import { flattenRoutes } from './routes/flatten.js';
+import { riskRoutes } from './routes/risk.js';
 import type { EventStreamOptions } from './routes/events.js';
 import { eventRoutes } from './routes/events.js';
 import { machineRoutes } from './routes/machines.js';
@@ -118,6 +119,12 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
     });
     await secured.register(flattenRoutes, { prefix: '/control', plane, symbols });
     await secured.register(machineRoutes, { prefix: '/control', kv: deps.store.kv });
+    await secured.register(riskRoutes, {
+      prefix: '/control',
+      store: deps.store,
+      clock,
+      rateLimit: deps.controlRateLimit,
+    });
     await secured.register(eventRoutes, {
       prefix: '/control',
       store: deps.store,

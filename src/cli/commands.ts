@@ -191,6 +191,49 @@ Options:
     },
   },
   {
+    name: 'risk',
+    summary: 'Reset the drawdown reference after a breach, audited: `tcs risk reset --reason TEXT`',
+    help: `Usage: tcs risk reset --reason TEXT [--wait SECONDS]
+
+The drawdown guard (RISK_MAX_DRAWDOWN) measures the fall of NAV from its peak over the last
+RISK_DRAWDOWN_WINDOW (default 24h). After a breach, an operator who has reviewed the loss can
+reset that peak to the current NAV instead of waiting for the window to pass: new risk is then
+judged from today's NAV. The same request as POST /control/risk/reset: an audit entry, then a
+command queued in the store (STORE_URL) that the trading process carries out while it runs (a
+\`drawdown_reset\` audit entry and event line). Works while the system trades; run it with the
+trading process's STORE_URL.
+
+Options:
+  --reason TEXT    Why (required; recorded in the audit trail).
+  --wait SECONDS   How long to wait for the trading process to carry it out (default 15; 0 = do
+                   not wait).
+  -h, --help       This help.
+
+Exits 0 when the reset is done (prints the peak before and after), 3 when it is queued but not
+carried out within --wait (the trading process runs it when it next claims commands), 2 on bad
+arguments.`,
+    async run(args) {
+      const { positionals, values } = parseArgs({
+        args,
+        options: { reason: { type: 'string' }, wait: { type: 'string' } },
+        allowPositionals: true,
+        strict: true,
+      });
+      if (positionals.length !== 1 || positionals[0] !== 'reset') {
+        throw new ConfigError('usage: tcs risk reset --reason TEXT [--wait SECONDS]');
+      }
+      const reason = values.reason?.trim();
+      if (!reason) throw new ConfigError('tcs risk reset needs --reason TEXT (it is audited)');
+      if (reason.length > 500) throw new ConfigError('--reason is longer than 500 characters');
+      const wait = values.wait === undefined ? 15 : Number(values.wait);
+      if (values.wait?.trim() === '' || !Number.isFinite(wait) || wait < 0 || wait > 3600) {
+        throw new ConfigError(`--wait must be a number of seconds from 0 to 3600, got "${values.wait}"`);
+      }
+      const { resetRisk } = await import('../runtime/risk-reset.js');
+      return resetRisk(loadEnv(), { reason, waitMs: Math.round(wait * 1000) });
+    },
+  },
+  {
     name: 'data',
     summary: 'Market data: `tcs data check <dir>` validates a data directory, `tcs data download` fills one',
     helpFor: (args) => (args[0] === 'download' ? DATA_DOWNLOAD_HELP : undefined),

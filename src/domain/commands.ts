@@ -1,6 +1,6 @@
 /**
  * Commands: work the API asks the trading process to carry out (cancel-all, the kill's cancels,
- * deleverage, flatten), as records in the command queue. A discriminated union on `type`, each payload with
+ * deleverage, flatten, the operator's drawdown reset), as records in the command queue. A discriminated union on `type`, each payload with
  * one TypeBox schema and a version: the queue adapters encode a command only when its payload is
  * its schema's (so no writer stores what the reader refuses) and decode each stored one against it
  * when read. A stored command that does not decode (not JSON, an unknown type, the wrong shape,
@@ -62,6 +62,11 @@ const PAYLOADS = {
       actor: Actor,
     }),
   },
+  /** The operator's reset of the drawdown reference (API or `tcs risk reset`): peak NAV := NAV. */
+  risk_reset: {
+    version: 1,
+    schema: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }), actor: Actor }),
+  },
 } as const satisfies Record<string, { version: number; schema: TSchema }>;
 
 export type CommandType = keyof typeof PAYLOADS;
@@ -83,7 +88,8 @@ export type CancelAllCommand = CommandOf<'cancel_all'>;
 export type KillCancelsCommand = CommandOf<'kill_cancels'>;
 export type DeleverageCommand = CommandOf<'deleverage'>;
 export type FlattenCommand = CommandOf<'flatten'>;
-export type Command = CancelAllCommand | KillCancelsCommand | DeleverageCommand | FlattenCommand;
+export type RiskResetCommand = CommandOf<'risk_reset'>;
+export type Command = CancelAllCommand | KillCancelsCommand | DeleverageCommand | FlattenCommand | RiskResetCommand;
 
 export type CommandStatus = 'pending' | 'claimed' | 'done';
 
@@ -107,6 +113,9 @@ export const killFlattenId = (epoch: number): string => `kill-flatten-epoch-${ep
 
 /** The commands the order manager carries out as cancels (deleverage and flatten go through risk instead). */
 export type CancelCommandRecord = Extract<CommandRecord, { type: 'cancel_all' | 'kill_cancels' }>;
+
+/** The operator's drawdown reset as the trading process receives it. */
+export type RiskResetRecord = Extract<CommandRecord, { type: 'risk_reset' }>;
 
 /** A stored command that did not decode: never executed, completed as `rejected` with `problem`. */
 export interface MalformedCommandRecord extends CommandState {

@@ -133,6 +133,15 @@ export interface FlattenCompletedLine {
   closed: string[];
   remaining: string[];
 }
+/** An operator reset the drawdown reference (`risk_reset` command): the peak NAV is now the NAV. */
+export interface DrawdownResetLine {
+  event: 'drawdown_reset';
+  command_id: string;
+  previous_peak_nav: number;
+  peak_nav: number;
+  reason: string;
+  actor: string;
+}
 /** The trading process stopped opening exposure for safety (the store or the control plane was lost). */
 export interface TradingHaltedLine {
   event: 'trading_halted';
@@ -164,6 +173,7 @@ export type EventLine =
   | ControlChangedLine
   | CommandExecutedLine
   | FlattenCompletedLine
+  | DrawdownResetLine
   | TradingHaltedLine
   | TradingHaltEndedLine
   | SessionStoppedLine;
@@ -290,6 +300,18 @@ export const eventLine = {
       remaining: symbolsOf(result.remaining),
     };
   },
+  drawdownReset: (
+    commandId: string,
+    reset: { previousPeakNav: number; peakNav: number },
+    by: { reason: string; actor: string },
+  ): DrawdownResetLine => ({
+    event: 'drawdown_reset',
+    command_id: commandId,
+    previous_peak_nav: reset.previousPeakNav,
+    peak_nav: reset.peakNav,
+    reason: by.reason,
+    actor: by.actor,
+  }),
   tradingHalted: (reason: string): TradingHaltedLine => ({ event: 'trading_halted', reason }),
   tradingHaltEnded: (): TradingHaltEndedLine => ({ event: 'trading_halt_ended' }),
   sessionStopped: (reason: string): SessionStoppedLine => ({ event: 'session_stopped', reason }),

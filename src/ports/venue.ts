@@ -1,7 +1,8 @@
 /**
  * Venue port: where orders go. The paper simulator implements it now; a live venue later.
  * Every implementation must be idempotent on clientOrderId, enforce reduce-only and margin, and
- * report its own liquidations.
+ * report its own liquidations. It also keeps the drawdown reference with the account (`peakNav`: the
+ * highest NAV over RISK_DRAWDOWN_WINDOW), so it survives a restart with it.
  */
 import type { Liquidation } from '../domain/margin.js';
 import type { AccountSnapshot } from '../domain/portfolio.js';
@@ -39,4 +40,6 @@ export interface Venue {
   /** The account marked to this market (or to the last one seen). */
   account(market?: MarketView): Promise<AccountSnapshot>;
   openOrders(): Promise<VenueOrder[]>;
+  /** The operator's audited reset: the drawdown reference becomes the current NAV (the window restarts). */
+  resetDrawdownPeak(): Promise<{ previousPeakNav: number; peakNav: number; nav: number }>;
 }

@@ -113,6 +113,44 @@ export function readNumber(env: NodeJS.ProcessEnv, name: string, fallback: numbe
   return value;
 }
 
+const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * A duration for a variable whose name carries no unit: a positive number and a unit, `s`, `m`, `h`
+ * or `d` (`90m`, `24h`, `1.5d`), as the candle timeframes are written (`15m`, `1h`). A bare number
+ * is refused rather than guessed at (seconds? hours?). Returns whole milliseconds.
+ */
+export function readDuration(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallbackMs: number,
+  minMs: number,
+  maxMs: number,
+): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallbackMs;
+  const match = /^(\d+(?:\.\d+)?)\s*([smhd])$/.exec(raw);
+  if (!match) {
+    throw new ConfigError(`${name} must be a duration such as 30m, 24h or 7d (units s, m, h, d), got "${raw}"`);
+  }
+  const ms = Math.round(Number(match[1]) * DURATION_UNITS[match[2]!]!);
+  if (ms < minMs || ms > maxMs) {
+    throw new ConfigError(
+      `${name} must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}, got "${raw}"`,
+    );
+  }
+  return ms;
+}
+
+/** The largest unit that divides `ms` (for messages): 86400000 → 1d, 90000 → 90s. */
+function formatDuration(ms: number): string {
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    const size = DURATION_UNITS[unit]!;
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
 function readMode(env: NodeJS.ProcessEnv): ExecutionMode {
   const mode = env.EXECUTION_MODE?.trim() || 'paper';
   if (!(EXECUTION_MODES as readonly string[]).includes(mode)) {

@@ -49,6 +49,7 @@ describe('docs and metrics', () => {
         'POST /control/cancel-all',
         'POST /control/deleverage',
         'POST /control/flatten',
+        'POST /control/risk/reset',
         'GET /reports/decisions',
         'GET /control/portfolio',
         'GET /control/deleverage/preview',

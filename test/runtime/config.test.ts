@@ -76,6 +76,32 @@ describe('readTradingConfig: leverage and margin', () => {
   });
 });
 
+describe('readTradingConfig: RISK_DRAWDOWN_WINDOW', () => {
+  const base = { RISK_HMAC_SECRET: KEY };
+  const windowOf = (value?: string) => readTradingConfig({ ...base, RISK_DRAWDOWN_WINDOW: value }).drawdownWindowMs;
+
+  it('defaults to a day and reads a number with a unit (s, m, h, d)', () => {
+    expect(windowOf()).toBe(86_400_000);
+    expect(windowOf(' ')).toBe(86_400_000);
+    expect(windowOf('90m')).toBe(5_400_000);
+    expect(windowOf('24h')).toBe(86_400_000);
+    expect(windowOf('1.5d')).toBe(129_600_000);
+    expect(windowOf('3600s')).toBe(3_600_000);
+  });
+
+  it.each([
+    ['24', /RISK_DRAWDOWN_WINDOW must be a duration such as 30m, 24h or 7d .*got "24"/],
+    ['1w', /must be a duration/],
+    ['-1h', /must be a duration/],
+    ['h', /must be a duration/],
+    ['30s', /RISK_DRAWDOWN_WINDOW must be between 1m and 365d, got "30s"/],
+    ['400d', /between 1m and 365d/],
+  ])('refuses %j, naming the variable', (value, message) => {
+    expect(() => windowOf(value)).toThrow(ConfigError);
+    expect(() => windowOf(value)).toThrow(message);
+  });
+});
+
 describe('keys', () => {
   it('generates URL-safe keys from 32 random bytes, and ids that reveal nothing', () => {
     const a = generateKey();

@@ -7,6 +7,7 @@
  */
 import { assertMarginRates, DEFAULT_MARGIN_TABLE } from '../../domain/margin.js';
 import type { MarginTable } from '../../domain/margin.js';
+import { DEFAULT_DRAWDOWN_WINDOW_MS } from '../../domain/risk/peak-window.js';
 
 /** How market orders beyond the visible book are priced (see fill-pricing.ts). */
 export interface ImpactModel {
@@ -40,6 +41,8 @@ export interface PaperVenueConfig {
    * no market (a restart): each one passed is paid, not just the last.
    */
   fundingIntervalMs: number;
+  /** RISK_DRAWDOWN_WINDOW: the peak NAV the drawdown is measured from is the highest over this long. */
+  drawdownWindowMs: number;
 }
 
 export interface PaperVenueConfigInput extends Partial<Omit<PaperVenueConfig, 'impact'>> {
@@ -59,6 +62,8 @@ export const DEFAULT_PAPER_VENUE_CONFIG: Readonly<PaperVenueConfig> = Object.fre
   margin: DEFAULT_MARGIN_TABLE,
   // Exchanges' usual perpetual funding cadence (00:00, 08:00, 16:00 UTC), as the synthetic feed uses.
   fundingIntervalMs: 8 * 3_600_000,
+  // A day: a breach ends by itself once the account has been below its old high for that long.
+  drawdownWindowMs: DEFAULT_DRAWDOWN_WINDOW_MS,
 });
 
 /** Defaults filled in and every value checked; throws a RangeError naming the bad setting. */
@@ -72,6 +77,7 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
     maxTerminalOrders: input.maxTerminalOrders ?? DEFAULT_PAPER_VENUE_CONFIG.maxTerminalOrders,
     margin: input.margin ?? DEFAULT_PAPER_VENUE_CONFIG.margin,
     fundingIntervalMs: input.fundingIntervalMs ?? DEFAULT_PAPER_VENUE_CONFIG.fundingIntervalMs,
+    drawdownWindowMs: input.drawdownWindowMs ?? DEFAULT_PAPER_VENUE_CONFIG.drawdownWindowMs,
   };
   if (!(config.startingCash > 0) || !Number.isFinite(config.startingCash))
     throw new RangeError('paper venue startingCash must be a positive number');
@@ -93,6 +99,9 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
     assertMarginRates(rates, `paper venue margin ${symbol}`);
   if (!Number.isInteger(config.fundingIntervalMs) || config.fundingIntervalMs < 60_000) {
     throw new RangeError('paper venue fundingIntervalMs must be a whole number of ms, at least 60000');
+  }
+  if (!Number.isInteger(config.drawdownWindowMs) || config.drawdownWindowMs < 1_000) {
+    throw new RangeError('paper venue drawdownWindowMs must be a whole number of ms, at least 1000');
   }
   return config;
 }

@@ -1,12 +1,14 @@
 /**
  * Marks the account to market: positions valued at the last mid price seen for their symbol, NAV,
- * unrealized PnL and the peak NAV the drawdown guard trails from. NAV = cash + unrealized PnL of
+ * unrealized PnL and the peak NAV the drawdown guard measures from: the highest NAV over the rolling
+ * window RISK_DRAWDOWN_WINDOW (src/domain/risk/peak-window.ts), which an operator may also reset. NAV = cash + unrealized PnL of
  * perpetuals + spot holdings at mark. Flat positions are left out of the snapshot (their realized
  * PnL stays in the totals). Marks, unrealized PnL and NAV are kept to QUOTE_STEP like every other
  * amount the venue reports, so a mid of 0.1 and 0.2 reads 0.15, not 0.15000000000000002.
  */
 import type { MarketView } from '../../domain/market.js';
 import type { AccountSnapshot, Position } from '../../domain/portfolio.js';
+import { observePeak, peakOf, resetPeaks } from '../../domain/risk/peak-window.js';
 import { roundQuote } from '../../domain/steps.js';
 import type { PaperState } from './state.js';
 
@@ -54,12 +56,39 @@ export function navOf(state: PaperState): number {
   return roundQuote(nav);
 }
 
-/** Raises the peak to the current NAV; true when it moved. */
-export function updatePeak(state: PaperState): boolean {
+/**
+ * Records the current NAV in the peak window at `now` and sets the peak to the window's highest: it
+ * rises with NAV and falls when an old high leaves the window. True when anything stored changed.
+ */
+export function updatePeak(state: PaperState, now: number, windowMs: number): boolean {
   const nav = navOf(state);
-  if (nav <= state.peakNav) return false;
+  const { peaks } = state;
+  // An account without window entries (new, or stored before the window) starts from its stored peak.
+  if (peaks.length === 0 && state.peakNav > nav) observePeak(peaks, now, state.peakNav, windowMs);
+  const length = peaks.length;
+  const back = peaks[length - 1];
+  observePeak(peaks, now, nav, windowMs);
+  const peak = peakOf(peaks, now, nav, windowMs);
+  const changed = peak !== state.peakNav || peaks.length !== length || peaks[peaks.length - 1] !== back;
+  state.peakNav = peak;
+  return changed;
+}
+
+/** What an operator's reset did: the peak before, and the one after (the NAV at the reset). */
+export interface PeakReset {
+  previousPeakNav: number;
+  peakNav: number;
+  nav: number;
+}
+
+/** The operator's reset: the window forgets everything before `now`; the peak is the current NAV. */
+export function resetPeak(state: PaperState, now: number, windowMs: number): PeakReset {
+  updatePeak(state, now, windowMs);
+  const previousPeakNav = state.peakNav;
+  const nav = navOf(state);
+  state.peaks = resetPeaks(now, nav, windowMs);
   state.peakNav = nav;
-  return true;
+  return { previousPeakNav, peakNav: nav, nav };
 }
 
 export function accountSnapshot(state: PaperState, ts: number): AccountSnapshot {

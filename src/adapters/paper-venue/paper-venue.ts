@@ -1,7 +1,7 @@
 /**
  * The paper trading venue: a Venue that simulates fills against the market snapshots it is given
  * and keeps the whole account (cash, positions, open and recent terminal orders, funding
- * bookkeeping, marks, peak NAV) in the key-value store under `paper:state`. Every operation runs
+ * bookkeeping, marks, the peak NAV window) in the key-value store under `paper:state`. Every operation runs
  * alone (serial queue), mutates the account, writes it and only then returns, so what a caller
  * saw acknowledged survives a restart. If a write fails the operation fails and the next one
  * first reloads the stored account, so memory never runs ahead of the store.
@@ -25,7 +25,7 @@ import { executeNew, matchResting, takerCost } from './execution.js';
 import { observeFunding } from './funding.js';
 import { expireOrders, liquidateIfDue } from './liquidation.js';
 import { marginProblem } from './margin-account.js';
-import { accountSnapshot, updateMarks, updatePeak } from './marking.js';
+import { accountSnapshot, resetPeak, updateMarks, updatePeak } from './marking.js';
 import { loadState, saveState } from './persistence.js';
 import { createSerialQueue } from './serial.js';
 import { createInitialState, findOrder, retire } from './state.js';
@@ -85,8 +85,11 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
   function observe(market: MarketView): void {
     updateMarks(state, market);
     observeFunding(state, market, isPerp, config.fundingIntervalMs);
-    updatePeak(state);
+    updatePeak(state, clock.now(), config.drawdownWindowMs);
   }
+
+  /** The window's peak as of now (it may fall as old highs leave the window). */
+  const peakNow = (): boolean => updatePeak(state, clock.now(), config.drawdownWindowMs);
 
   return {
     mode: 'paper',
@@ -149,7 +152,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
         }
         if (order.status === 'open') state.openOrders.set(order.clientOrderId, order);
         else retire(state, order, config.maxTerminalOrders);
-        updatePeak(state);
+        peakNow();
         await commit();
         return { order: { ...order }, fills, duplicate: false };
       });
@@ -181,7 +184,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
         const before = liquidateIfDue(ctx, instruments, market, isPerp);
         const fills = matchResting(ctx, instruments, market);
         const after = liquidateIfDue(ctx, instruments, market, isPerp);
-        updatePeak(state);
+        peakNow();
         await commit();
         return {
           fills,
@@ -195,10 +198,18 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
       return exclusive(async () => {
         if (market !== undefined) {
           const marked = updateMarks(state, market);
-          const peaked = updatePeak(state);
+          const peaked = peakNow();
           if (marked || peaked) await commit();
-        }
+        } else if (peakNow()) await commit();
         return accountSnapshot(state, clock.now());
+      });
+    },
+
+    resetDrawdownPeak() {
+      return exclusive(async () => {
+        const reset = resetPeak(state, clock.now(), config.drawdownWindowMs);
+        await commit();
+        return reset;
       });
     },
 

@@ -7,6 +7,7 @@
  */
 import type { InstrumentKind } from '../../domain/market.js';
 import type { OrderStatus, VenueOrder } from '../../domain/orders.js';
+import type { PeakEntry } from '../../domain/risk/peak-window.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 import { StoreFaultError } from '../../ports/store-errors.js';
 import { createInitialState } from './state.js';
@@ -47,10 +48,17 @@ export interface PaperStateDocument {
   realizedPnl: number;
   feesPaid: number;
   fundingPnl: number;
+  /** The drawdown reference as of the last write (also what a release before the window reads). */
   peakNav: number;
   /** Optional, so accounts written before the insurance fund existed still read (as 0). */
   insuranceCover?: number;
   insuranceFund?: number;
+  /**
+   * The peak window's [bucket start, highest NAV] entries, oldest first. Added within version 1: a
+   * document without it (written before the window) still reads, its peakNav then seeds the window at
+   * the first mark; a reader before the window ignores it and keeps using peakNav.
+   */
+  peaks?: PeakEntry[];
   /** symbol → [kind, qty, entryPrice, realizedPnl] */
   positions: Record<string, [InstrumentKind, number, number, number]>;
   open: OrderTuple[];
@@ -131,6 +139,11 @@ function decodeTif(order: VenueOrder, tif: unknown): void {
   order.postOnly = tif[2] === 1;
 }
 
+function decodePeak(entry: unknown): PeakEntry {
+  if (!Array.isArray(entry) || entry.length !== 2) throw corrupt('a peak window entry is not [time, nav]');
+  return [num(entry[0]), num(entry[1])];
+}
+
 function isCode(value: unknown): value is OrderTuple[7] {
   return value === 'o' || value === 'f' || value === 'c' || value === 'r';
 }
@@ -161,6 +174,7 @@ export function encodeState(state: PaperState): PaperStateDocument {
     peakNav: state.peakNav,
     insuranceCover: state.insuranceCover,
     insuranceFund: state.insuranceFund,
+    peaks: state.peaks,
     positions: Object.fromEntries(
       [...state.positions].map(([s, p]) => [s, [p.kind, p.qty, p.entryPrice, p.realizedPnl]]),
     ),
@@ -183,6 +197,7 @@ export function decodeState(doc: unknown): PaperState {
   state.peakNav = num(d.peakNav);
   state.insuranceCover = d.insuranceCover === undefined ? 0 : num(d.insuranceCover);
   state.insuranceFund = d.insuranceFund === undefined ? 0 : num(d.insuranceFund);
+  state.peaks = array(d.peaks).map(decodePeak);
   for (const [symbol, entry] of Object.entries(record(d.positions))) {
     if (!Array.isArray(entry) || (entry[0] !== 'perp' && entry[0] !== 'spot')) throw corrupt(`position ${symbol}`);
     const position: PositionState = {

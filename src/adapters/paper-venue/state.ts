@@ -5,6 +5,7 @@
  */
 import type { InstrumentKind } from '../../domain/market.js';
 import type { VenueOrder } from '../../domain/orders.js';
+import type { PeakEntry } from '../../domain/risk/peak-window.js';
 
 export interface PositionState {
   kind: InstrumentKind;
@@ -33,6 +34,7 @@ export interface PaperState {
   feesPaid: number;
   /** Funding received (+) or paid (−). */
   fundingPnl: number;
+  /** The drawdown reference: the highest NAV in the rolling window, as of the last mark (peak-window.ts). */
   peakNav: number;
   /** What the insurance fund has paid into this account, in total, to floor its NAV at zero. */
   insuranceCover: number;
@@ -41,6 +43,11 @@ export interface PaperState {
    * may go negative on a paper venue (the fund's own loss); it is reported, never the account's.
    */
   insuranceFund: number;
+  /**
+   * The window's per-bucket NAV maxima. Empty for a new account and for one stored before the window
+   * existed: the first mark then seeds it with `peakNav`, as if that peak had just been seen.
+   */
+  peaks: PeakEntry[];
   positions: Map<string, PositionState>;
   /** Resting orders in submission order (the order they are matched in). */
   openOrders: Map<string, VenueOrder>;
@@ -61,6 +68,7 @@ export function createInitialState(startingCash: number): PaperState {
     peakNav: startingCash,
     insuranceCover: 0,
     insuranceFund: 0,
+    peaks: [],
     positions: new Map(),
     openOrders: new Map(),
     terminalOrders: new Map(),

@@ -1,6 +1,6 @@
 /**
  * Waiting until the trading system is quiet: no cycle runs, the order manager has no work and no
- * deleverage or flatten actor is working. Tests and simulations call it after each step; a stop calls it so the
+ * deleverage, flatten or drawdown-reset actor is working. Tests and simulations call it after each step; a stop calls it so the
  * current step's decision reaches the event store.
  */
 import { waitFor } from 'xstate';
@@ -17,9 +17,10 @@ export async function settle(actor: Actor<typeof tradingMachine>, timeoutMs: num
   const oms = findOms(actor.system);
   const omsIdle = (s: SnapshotFrom<NonNullable<typeof oms>>) => s.matches({ work: 'idle' });
   if (oms && !omsIdle(oms.getSnapshot())) await waitFor(oms, omsIdle, { timeout: timeoutMs });
-  // Deleverage actors and a halt's recovery finish on their own turns after the order manager answers them.
+  // Deleverage and drawdown-reset actors and a halt's recovery finish on their own turns after the order manager answers them.
   while (busyChildren(actor)) {
-    if (Date.now() > deadline) throw new Error(`a deleverage or halt recovery was still running after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`a deleverage, drawdown reset or halt recovery was still running after ${timeoutMs} ms`);
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
@@ -27,7 +28,10 @@ export async function settle(actor: Actor<typeof tradingMachine>, timeoutMs: num
 function busyChildren(actor: Actor<typeof tradingMachine>): boolean {
   return Object.entries(actor.getSnapshot().children).some(
     ([id, child]) =>
-      (id.startsWith('deleverage:') || id.startsWith('flatten:') || id === 'halt-recovery') &&
+      (id.startsWith('deleverage:') ||
+        id.startsWith('flatten:') ||
+        id.startsWith('risk-reset:') ||
+        id === 'halt-recovery') &&
       child?.getSnapshot().status === 'active',
   );
 }

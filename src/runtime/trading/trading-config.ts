@@ -14,7 +14,8 @@ import { parseRiskLimits } from '../../domain/risk/risk-engine.js';
 import type { RiskLimits } from '../../domain/risk/risk-engine.js';
 import { DEFAULT_STRATEGIES } from '../../strategies/registry.js';
 import type { StrategyParamsByEntry } from '../../strategies/registry.js';
-import { ConfigError, readCommonConfig, readHmacSecret, readInt, readNumber } from '../config.js';
+import { DEFAULT_DRAWDOWN_WINDOW_MS } from '../../domain/risk/peak-window.js';
+import { ConfigError, readCommonConfig, readDuration, readHmacSecret, readInt, readNumber } from '../config.js';
 import type { CommonConfig } from '../config.js';
 import { readSafetyConfig } from './safety-config.js';
 import type { SafetyConfig } from './safety-config.js';
@@ -34,6 +35,8 @@ export interface TradingConfig extends CommonConfig {
   /** The synthetic market's settings: SYNTHETIC_CORRELATION, SYNTHETIC_TREND, SYNTHETIC_FUNDING_HALF_LIFE_HOURS. */
   synthetic: SyntheticMarketConfig;
   riskLimits: RiskLimits;
+  /** RISK_DRAWDOWN_WINDOW: the drawdown is measured from the highest NAV over this long (default 24h). */
+  drawdownWindowMs: number;
   /** Target |position| at confidence 1, as a fraction of NAV. */
   riskFraction: number;
   /** Changes of target smaller than this fraction of riskFraction × NAV are not traded. */
@@ -136,6 +139,8 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
       fundingHalfLifeHours: readNumber(env, 'SYNTHETIC_FUNDING_HALF_LIFE_HOURS', 72, 0.1, 24 * 365),
     },
     riskLimits,
+    // At least a minute (a shorter window forgets a peak within a cycle or two), at most a year.
+    drawdownWindowMs: readDuration(env, 'RISK_DRAWDOWN_WINDOW', DEFAULT_DRAWDOWN_WINDOW_MS, 60_000, 365 * 86_400_000),
     riskFraction: readNumber(env, 'RISK_FRACTION', DEFAULT_RISK_FRACTION, 0.0001, 1),
     noTradeBand: readNumber(env, 'NO_TRADE_BAND', DEFAULT_NO_TRADE_BAND, 0, 1),
     orderStyle: orderStyle as OrderStyle,

@@ -22,7 +22,7 @@ import { findOms, rootOf } from '../../../machines/system.js';
 import type { AnyActorSystem } from '../../../machines/system.js';
 import { tradingMachine } from '../../../machines/trading.machine.js';
 import type { HaltRecoveryInput, TradingContextView } from '../../../machines/trading.machine.js';
-import type { CommandRecord } from '../../domain/commands.js';
+import type { CommandRecord, RiskResetRecord } from '../../domain/commands.js';
 import { eventLine } from '../../domain/event-lines.js';
 import type { SafetyHalt } from '../../domain/halts.js';
 import type { Clock } from '../../ports/clock.js';
@@ -43,6 +43,8 @@ export interface TradingMachineImplementations {
   prepareDeleverage(command: CommandRecord): Promise<PreparedDeleverage>;
   /** One round of a flatten: the closes from the live positions (src/application/flatten.ts). */
   prepareFlatten(command: CommandRecord, round: number): Promise<PreparedFlatten>;
+  /** An operator's drawdown reset: the venue's peak NAV := NAV, audited, the command completed. */
+  resetRisk(command: RiskResetRecord): Promise<void>;
   completeCommand(command: CommandRecord, result: CommandResult): Promise<void>;
   recoverHalt(input: HaltRecoveryInput, cancel: CancelRequest): Promise<SafetyHalt>;
   /** Queues the kill's cancel command (idempotent) and hands queued commands to the root. */
@@ -100,6 +102,19 @@ function commandActors(impl: TradingMachineImplementations) {
   };
 }
 
+/** The drawdown reset; a failure leaves the command claimed, so it is retried once its lease expires. */
+function riskResetActor(impl: TradingMachineImplementations) {
+  return fromPromise<void, { command: RiskResetRecord }>(async ({ input }) => {
+    try {
+      await impl.resetRisk(input.command);
+    } catch (err) {
+      impl.log.error({ err, command: input.command.id }, 'drawdown reset failed');
+    } finally {
+      impl.commandSettled(input.command.id);
+    }
+  });
+}
+
 export function provideTradingMachine(impl: TradingMachineImplementations) {
   const { events, log, links } = impl;
   return tradingMachine.provide({
@@ -138,6 +153,7 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
         },
       }),
       ...commandActors(impl),
+      riskReset: riskResetActor(impl),
       recoverHalt: fromPromise(({ input, system }) => impl.recoverHalt(input, links(system).cancel)),
     },
     actions: {

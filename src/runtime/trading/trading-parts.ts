@@ -24,6 +24,7 @@ import { cancelThroughOms } from '../../application/oms-cancel.js';
 import { createOrderExecution } from '../../application/order-execution.js';
 import { createOrderGate } from '../../application/order-gate.js';
 import { createPublisher } from '../../application/publisher.js';
+import { createRiskReset } from '../../application/risk-reset.js';
 import type { Publisher } from '../../application/publisher.js';
 import type { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
 import type { AgentErrors } from '../../application/agent-errors.js';
@@ -154,6 +155,7 @@ function machineWith(
     prepareDeleverage: createDeleveragePreparation(preparation),
     prepareFlatten: createFlattenPreparation(preparation),
     completeCommand,
+    resetRisk: createRiskReset({ venue, store, clock, events, complete: completeCommand }),
     recoverHalt: createHaltRecovery(store.events),
     requestKillCancels: (epoch, reason, root) => {
       const who = { actor: `trading:${deps.identity.pid}`, at: new Date(clock.now()).toISOString() };

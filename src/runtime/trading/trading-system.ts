@@ -309,7 +309,12 @@ function openVenue(deps: TradingSystemDeps, config: TradingConfig, kv: KeyValueS
     kv,
     instruments: config.instruments,
     clock: deps.clock,
-    config: { startingCash: config.startingCash, margin: config.margin, liquidationFee: config.liquidationFee },
+    config: {
+      startingCash: config.startingCash,
+      margin: config.margin,
+      liquidationFee: config.liquidationFee,
+      drawdownWindowMs: config.drawdownWindowMs,
+    },
     ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
   });
 }

@@ -9,6 +9,7 @@ import { sendTo, setup } from 'xstate';
 import type { Instrument, InstrumentKind } from '../src/domain/market.js';
 import type { MarginTable } from '../src/domain/margin.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
+import { pendingEntry } from '../src/domain/risk/expected-fill.js';
 import { executionPrice } from '../src/domain/risk/order-impact.js';
 import { evaluateOrder, refuseAll } from '../src/domain/risk/risk-engine.js';
 import type { PendingOrder, RiskLimits } from '../src/domain/risk/risk-engine.js';
@@ -25,6 +26,11 @@ export interface RiskInput {
   /** Lot sizes (to round a scaled close) and kinds (spot needs no margin); optional for tests. */
   instruments?: readonly Instrument[];
   marginTable?: MarginTable;
+  /**
+   * Fee rate an order is expected to pay (the venue's taker rate): limits are judged on the NAV after
+   * it and the spread. Default 0 (tests); the composition root passes the venue's.
+   */
+  feeRate?: number;
   /** FEED_STALE_MS: market data older than this at the cycle's `now` opens no new exposure; unset = not judged. */
   feedStaleMs?: number;
 }
@@ -41,6 +47,7 @@ export function review(input: RiskInput, request: EvaluateRequest): EvaluatedRep
       (): Verdict => {
         const market = request.market.get(requested.symbol);
         const lotSize = instruments.get(requested.symbol)?.lotSize;
+        const tickSize = instruments.get(requested.symbol)?.tickSize;
         const decision = market
           ? evaluateOrder(requested, {
               account: request.account,
@@ -51,6 +58,8 @@ export function review(input: RiskInput, request: EvaluateRequest): EvaluatedRep
               marks,
               ...(input.marginTable ? { marginTable: input.marginTable } : {}),
               ...(lotSize !== undefined ? { lotSize } : {}),
+              ...(tickSize !== undefined ? { tickSize } : {}),
+              ...(input.feeRate !== undefined ? { feeRate: input.feeRate } : {}),
               ...(input.feedStaleMs !== undefined
                 ? { freshness: { now: request.now, staleMs: input.feedStaleMs } }
                 : {}),
@@ -59,9 +68,17 @@ export function review(input: RiskInput, request: EvaluateRequest): EvaluatedRep
         // A close scaled for liquidity is signed at the size the engine allowed.
         const order = decision.scaledQty ? { ...requested, qty: decision.scaledQty } : requested;
         const approval = decision.approved ? input.sign(order, request.epoch, request.now + input.tokenTtlMs) : null;
+        // The next order of the cycle is judged after this one: on the book it left and the NAV it cost.
         if (approval && market) {
-          const price = executionPrice(order, market);
-          pending.push({ order, price: typeof price === 'number' ? price : market.last });
+          const reference = executionPrice(order, market);
+          pending.push(
+            typeof reference === 'number'
+              ? pendingEntry(order, market, reference, pending, {
+                  ...(input.feeRate !== undefined ? { feeRate: input.feeRate } : {}),
+                  ...(tickSize !== undefined ? { tickSize } : {}),
+                })
+              : { order, price: market.last },
+          );
         }
         return { order, decision, approval };
       },

@@ -321,6 +321,7 @@ export const tradingMachine = setup({
         ...context.children.allocation,
         instruments: context.children.instruments,
         limits: context.children.risk.limits,
+        ...(context.children.risk.feeRate !== undefined ? { feeRate: context.children.risk.feeRate } : {}),
       },
     });
     enqueue.spawnChild('risk', {

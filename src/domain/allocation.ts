@@ -27,6 +27,7 @@ import type { OrderRequest, Side } from './orders.js';
 import type { AccountSnapshot } from './portfolio.js';
 import { projectAccount } from './risk/projection.js';
 import type { PendingOrder } from './risk/projection.js';
+import { pendingEntry, takenThisCycle } from './risk/expected-fill.js';
 import { DEFAULT_RISK_LIMITS } from './risk/limits.js';
 import type { RiskLimits } from './risk/limits.js';
 import type { Signal } from './signal.js';
@@ -46,6 +47,8 @@ export interface AllocationSettings {
   limits?: RiskLimits;
   /** Fraction of the full-confidence target below which a change is not traded; default 0.25. */
   noTradeBand?: number;
+  /** The venue's taker rate, which the risk engine counts against the NAV after an order; default 0. */
+  feeRate?: number;
 }
 
 /** How an order was sized, for the decision entry. Quantities are signed base units. */
@@ -94,7 +97,18 @@ export function allocate(
       clientOrderId: newClientOrderId(settings.sessionId, ctx.cycle, order.symbol, seq++),
       ...order,
     };
-    pending.push({ order: full, price });
+    // Counted as the risk actor will count it: at its expected fill after this cycle's earlier orders, with its cost.
+    const snapshot = ctx.market.get(order.symbol);
+    const reference = order.type === 'limit' && order.limitPrice !== null ? order.limitPrice : price;
+    const tickSize = ctx.instruments.get(order.symbol)?.tickSize;
+    pending.push(
+      snapshot
+        ? pendingEntry(full, snapshot, reference, pending, {
+            ...(settings.feeRate !== undefined ? { feeRate: settings.feeRate } : {}),
+            ...(tickSize !== undefined ? { tickSize } : {}),
+          })
+        : { order: full, price },
+    );
     proposals.push({ signal, order: full, skipped: null, sizing });
   };
   const budget = ctx.maxOrders ?? Number.POSITIVE_INFINITY;
@@ -191,12 +205,16 @@ function allocateOne(
     emit(signal, order, { kind: 'reduce', target, expected, wanted: Math.abs(delta), qty, scaledBy: null }, price);
     return null;
   }
+  const shape = styled(settings, snapshot, signal.symbol, side, 0, false);
   const fit = fitToLimits(Math.abs(delta), side, {
     projection: projectAccount(ctx.account, pending, marks),
     market: snapshot,
     instrument,
-    price,
+    price: shape.limitPrice ?? price,
     limits: settings.limits ?? DEFAULT_RISK_LIMITS,
+    type: shape.type,
+    ...(settings.feeRate !== undefined ? { feeRate: settings.feeRate } : {}),
+    taken: takenThisCycle(pending, signal.symbol, side),
   });
   if (!fit.ok) return { code: fit.code, message: fit.message };
   if (fit.qty * price < instrument.minNotional)

@@ -6,15 +6,19 @@
  * and the order is the difference between the target and what the account will hold once its
  * resting orders fill. An increase is then scaled down to fit the risk limits — per-symbol and net
  * exposure, gross leverage, and the liquidity guard's volume and depth shares — measured on the same
- * worst-case projection the risk engine uses (./risk/projection.ts), so risk, which remains the
- * judge, sees orders it can approve. Quantities round DOWN to the lot size.
+ * worst-case projection the risk engine uses (./risk/projection.ts), and with its arithmetic: the
+ * ratios after the order divide by the NAV less the cycle's earlier orders' costs and the order's own
+ * fee and spread, and the book's share is what this cycle's earlier orders left of it
+ * (./risk/expected-fill.ts), so risk, which remains the judge, sees orders it can approve.
+ * Quantities round DOWN to the lot size.
  */
 import type { Instrument, MarketSnapshot } from './market.js';
 import { floorToLot } from './market.js';
-import type { Side } from './orders.js';
+import type { OrderRequest, Side } from './orders.js';
 import { sideSign } from './orders.js';
 import { drawdown } from './risk/drawdown-guard.js';
 import type { RiskLimits } from './risk/limits.js';
+import { expectedFill } from './risk/expected-fill.js';
 import { visibleDepth } from './risk/liquidity-guard.js';
 import { worstAbsPosition, worstPosition } from './risk/projection.js';
 import type { Projection, SymbolBook } from './risk/projection.js';
@@ -74,10 +78,23 @@ export type FitResult =
 export function fitToLimits(
   wanted: number,
   side: Side,
-  ctx: { projection: Projection; market: MarketSnapshot; instrument: Instrument; price: number; limits: RiskLimits },
+  ctx: {
+    projection: Projection;
+    market: MarketSnapshot;
+    instrument: Instrument;
+    /** The order's reference price: the best quote on the side it takes, or its limit. */
+    price: number;
+    limits: RiskLimits;
+    /** Market (default) or a limit at `price`. */
+    type?: OrderRequest['type'];
+    /** The venue's taker rate, as the risk engine is given it; default 0. */
+    feeRate?: number;
+    /** Quantity this cycle's earlier orders take on `side` of the symbol, and their notional (either side). */
+    taken?: { qty: number; notional: number };
+  },
 ): FitResult {
   const { projection, market, instrument, price, limits } = ctx;
-  const nav = projection.nav;
+  const nav = projection.nav - projection.pendingCost;
   if (!(nav > 0)) return { ok: false, code: 'NAV_NOT_POSITIVE', message: `NAV ${nav} is not positive` };
   const dd = drawdown(nav, projection.peakNav);
   if (dd > limits.maxDrawdown)
@@ -98,24 +115,49 @@ export function fitToLimits(
   const own = projection.books.get(market.symbol);
   const w = own ? worstPosition(own, side) : 0;
   const traded = Number.isFinite(market.volume) && market.volume > 0 ? market.volume * market.last : 0;
-  const room: [ScalingLimit, number][] = [
-    ['symbol_exposure', (limits.maxSymbolExposure * nav) / mark - s * w],
-    ['total_exposure', (limits.maxTotalExposure * nav - s * (othersNet + w * mark)) / mark],
-    ['leverage', (limits.maxLeverage * nav - othersGross) / mark - s * w],
-    ['liquidity_volume', (limits.maxVolumeFraction * traded) / price],
-    ['liquidity_depth', limits.maxDepthFraction * visibleDepth(side === 'BUY' ? market.asks : market.bids)],
-  ];
-  let qty = wanted;
-  let limitedBy: ScalingLimit | null = null;
-  for (const [name, headroom] of room) {
-    // A hair under the limit, so the guards' own floating-point sums never land a rounding error above it.
-    const fits = headroom * (1 - 1e-9);
-    if (fits < qty) {
-      qty = fits;
-      limitedBy = name;
+  const taken = ctx.taken ?? { qty: 0, notional: 0 };
+  const depthRoom = limits.maxDepthFraction * visibleDepth(side === 'BUY' ? market.asks : market.bids) - taken.qty;
+  const order = { side, type: ctx.type ?? 'market', limitPrice: ctx.type === 'limit' ? price : null };
+  const feeRate = Math.max(0, ctx.feeRate ?? 0);
+  // The cost per unit of q and the highest price it pays: both only grow with q (the walk gets worse).
+  const unitCostAt = (q: number): { unitCost: number; worstPrice: number } => {
+    const fill =
+      q > 0
+        ? expectedFill(order, q, market, price, { taken: taken.qty, feeRate, tickSize: instrument.tickSize })
+        : null;
+    // A SELL's walk falls in price, so its fee per unit is largest at the best quote.
+    const worstPrice = Math.max(price, fill?.price ?? price);
+    return { unitCost: (fill && q > 0 ? (fill.cost - fill.fee) / q : 0) + feeRate * worstPrice, worstPrice };
+  };
+  // q·mark ≤ L·(nav − unitCost·q) − (what is already held that way), solved for q.
+  const fitAt = (at: { unitCost: number; worstPrice: number }): { qty: number; limitedBy: ScalingLimit | null } => {
+    const solve = (limit: number, held: number): number => (limit * nav - held) / (mark + limit * at.unitCost);
+    const room: [ScalingLimit, number][] = [
+      ['symbol_exposure', solve(limits.maxSymbolExposure, s * w * mark)],
+      ['total_exposure', solve(limits.maxTotalExposure, s * (othersNet + w * mark))],
+      ['leverage', solve(limits.maxLeverage, othersGross + s * w * mark)],
+      ['liquidity_volume', (limits.maxVolumeFraction * traded - taken.notional) / at.worstPrice],
+      ['liquidity_depth', depthRoom],
+    ];
+    let qty = wanted;
+    let limitedBy: ScalingLimit | null = null;
+    for (const [name, headroom] of room) {
+      // A hair under the limit, so the guards' own floating-point sums never land a rounding error above it.
+      const fits = headroom * (1 - 1e-9);
+      if (fits < qty) {
+        qty = fits;
+        limitedBy = name;
+      }
     }
-  }
-  qty = qty > 0 ? floorToLot(qty, instrument.lotSize) : 0;
+    return { qty, limitedBy };
+  };
+  // Solved with the cost per unit at the largest size the book allows, which bounds it at every
+  // smaller size; then once more with the cost at that answer, kept only if it still fits at its own cost.
+  const first = fitAt(unitCostAt(Math.min(wanted, depthRoom)));
+  const second = first.qty > 0 ? fitAt(unitCostAt(first.qty)) : first;
+  const fitsAtOwnCost = second.qty > 0 && fitAt(unitCostAt(second.qty)).qty >= second.qty * (1 - 1e-12);
+  const { qty: fitted, limitedBy } = fitsAtOwnCost ? second : first;
+  const qty = fitted > 0 ? floorToLot(fitted, instrument.lotSize) : 0;
   if (qty <= 0)
     return {
       ok: false,

@@ -64,10 +64,11 @@ describe('fitToLimits', () => {
     expect(fit(wanted)).toEqual({ ok: true, qty, limitedBy: by });
   });
 
-  it('scales to the symbol limit given what is held: long 45 BTC leaves 5 under 0.5× NAV', () => {
+  it('scales to the symbol limit given what is held: long 45 BTC leaves 5 under 0.5× NAV, less what crossing costs', () => {
+    // q × 100 ≤ 0.5 × (10 000 − q × 0.1): the 0.1 a unit pays from last to the ask comes off the NAV.
     expect(fit(20, 10_000, [position('BTCUSDT', 45, 100)])).toEqual({
       ok: true,
-      qty: 4.999,
+      qty: 4.997,
       limitedBy: 'symbol_exposure',
     });
   });

@@ -61,12 +61,13 @@ describe('risk machine', () => {
     expect(reply.verdicts.map((v) => v.order)).toEqual([ok, tooBig]);
     expect(reply.verdicts.map((v) => v.decision)).toEqual([
       evaluateOrder(ok, { account: acct, market: market.get('BTCUSDT')!, limits: DEFAULT_RISK_LIMITS, pending: [] }),
-      // The second is judged with the first, approved earlier in the request, counted as pending.
+      // The second is judged with the first, approved earlier in the request, counted as pending
+      // at its expected fill and with what crossing from last to it costs.
       evaluateOrder(tooBig, {
         account: acct,
         market: market.get('BTCUSDT')!,
         limits: DEFAULT_RISK_LIMITS,
-        pending: [{ order: ok, price: 100.1 }],
+        pending: [{ order: ok, price: 100.1, cost: 100.1 - 100 }],
       }),
     ]);
     expect(reply.verdicts.map((v) => v.decision.approved)).toEqual([true, false]);

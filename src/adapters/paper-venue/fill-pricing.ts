@@ -11,6 +11,7 @@
  */
 import type { BookLevel, MarketSnapshot } from '../../domain/market.js';
 import type { Side } from '../../domain/orders.js';
+import { walkBook } from '../../domain/risk/expected-fill.js';
 import { ceilToStep, floorToStep } from '../../domain/steps.js';
 import type { ImpactModel } from './config.js';
 
@@ -44,16 +45,11 @@ export function priceMarketOrder(
   tickSize: number,
 ): TakerFill {
   const levels = takingLevels(snapshot, side);
-  let remaining = qty;
-  let cost = 0;
-  let visible = 0;
-  for (const level of levels) {
-    visible += level.qty;
-    const take = Math.min(remaining, level.qty);
-    cost += take * level.price;
-    remaining -= take;
-    if (remaining <= 0) break;
-  }
+  // The same walk the risk engine expects fills at (src/domain/risk/expected-fill.ts).
+  const walk = walkBook(levels, qty);
+  const remaining = qty - walk.taken;
+  const visible = walk.visible;
+  let cost = walk.cost;
   // Float residue from subtraction is not overflow.
   const overflowQty = remaining > qty * 1e-12 ? remaining : 0;
   if (overflowQty > 0) {

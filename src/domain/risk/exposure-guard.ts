@@ -1,6 +1,6 @@
 /**
  * Exposure guard: after the order, |position notional| in the order's symbol must stay within
- * `maxSymbolExposure` × NAV, and the net directional exposure over all symbols — |Σ signed notional|,
+ * `maxSymbolExposure` × NAV (the NAV after the order's fee and spread, ./order-impact.ts), and the net directional exposure over all symbols — |Σ signed notional|,
  * longs minus shorts — within `maxTotalExposure` × NAV (each may instead not grow when already beyond
  * its limit). Gross notional is the leverage guard's figure; this one lets a hedged book through and
  * stops a one-directional one. The symbol test is reported first. Reduce-only orders that shrink a
@@ -16,13 +16,14 @@ export function checkExposure(
   impact: OrderImpact,
   limits: Pick<RiskLimits, 'maxSymbolExposure' | 'maxTotalExposure'>,
 ): GuardCheck {
-  const nav = impact.nav;
+  const nav = impact.navBefore;
+  const navAfter = impact.navAfter;
   const symbol = impact.order.symbol;
-  const ratio = (notional: number): number | null => (nav > 0 ? notional / nav : null);
-  const symbolBefore = ratio(impact.symbolNotionalBefore);
-  const symbolAfter = ratio(impact.symbolNotionalAfter);
-  const totalBefore = ratio(Math.abs(impact.netBefore));
-  const totalAfter = ratio(Math.abs(impact.netAfter));
+  const ratio = (notional: number, n: number): number | null => (n > 0 ? notional / n : null);
+  const symbolBefore = ratio(impact.symbolNotionalBefore, nav);
+  const symbolAfter = ratio(impact.symbolNotionalAfter, navAfter);
+  const totalBefore = ratio(Math.abs(impact.netBefore), nav);
+  const totalAfter = ratio(Math.abs(impact.netAfter), navAfter);
   const metrics = {
     symbolExposureBefore: symbolBefore,
     symbolExposureAfter: symbolAfter,
@@ -31,6 +32,7 @@ export function checkExposure(
     netNotionalBefore: impact.netBefore,
     netNotionalAfter: impact.netAfter,
     nav,
+    navAfter,
   };
 
   if (symbolAfter === null || symbolBefore === null || totalAfter === null || totalBefore === null) {

@@ -1,6 +1,7 @@
 /**
  * Leverage guard: gross notional of all positions after the order (Σ |notional|: a short counts as
- * much as a long, hedges do not offset), divided by NAV, must stay within `maxLeverage` (or, if
+ * much as a long, hedges do not offset), divided by the NAV after the order has paid its fee and
+ * spread (./order-impact.ts navAfter), must stay within `maxLeverage` (or, if
  * already beyond it, not grow). Net directional exposure is the exposure guard's figure. Reduce-only
  * orders that shrink a position always pass; with NAV ≤ 0 nothing else does.
  */
@@ -11,15 +12,19 @@ import type { OrderImpact } from './order-impact.js';
 
 export function checkLeverage(impact: OrderImpact, limits: Pick<RiskLimits, 'maxLeverage'>): GuardCheck {
   const limit = limits.maxLeverage;
-  const nav = impact.nav;
+  const nav = impact.navBefore;
+  const navAfter = impact.navAfter;
   const before = nav > 0 ? impact.grossBefore / nav : null;
-  const value = nav > 0 ? impact.grossAfter / nav : null;
+  const value = navAfter > 0 ? impact.grossAfter / navAfter : null;
   const metrics = {
     leverageBefore: before,
     leverageAfter: value,
     grossBefore: impact.grossBefore,
     grossAfter: impact.grossAfter,
     nav,
+    navAfter,
+    orderFee: impact.fee,
+    orderCost: impact.cost,
   };
   const base = { guard: 'leverage', value, limit, metrics } as const;
   if (impact.reducesPosition)
@@ -29,7 +34,7 @@ export function checkLeverage(impact: OrderImpact, limits: Pick<RiskLimits, 'max
       ...base,
       passed: false,
       code: 'NAV_NOT_POSITIVE',
-      message: `NAV ${fmt(nav)} is not positive; only reduce-only orders pass`,
+      message: `NAV ${fmt(navAfter)} after the order's costs is not positive; only reduce-only orders pass`,
     };
   switch (withinLimit(value, before, limit)) {
     case 'within':

@@ -2,6 +2,8 @@
  * Liquidity guard, measured from the snapshot rather than assumed: the order notional must be at most
  * `maxVolumeFraction` of the recent traded notional (volume × last), and its quantity at most
  * `maxDepthFraction` of the visible book on the side it would take (asks for a BUY, bids for a SELL).
+ * Both are per cycle and symbol, not per order: the snapshot's book is one book, so what this cycle's
+ * earlier orders take (their quantity on the same side, their notional on either) counts first.
  * A reduce-only order that shrinks a position is never refused outright — the account must always be
  * able to close — but scaled: the guard passes it with code LIQUIDITY_SCALED and `allowedQty`, the
  * largest quantity within both limits, and the engine signs the order at that size (at least one lot),
@@ -60,26 +62,33 @@ export function checkLiquidity(
   }
   const tradedNotional = Number.isFinite(market.volume) && market.volume > 0 ? market.volume * market.last : 0;
   const depth = visibleDepth(order.side === 'BUY' ? market.asks : market.bids);
-  const volume = { value: impact.notional, limit: limits.maxVolumeFraction * tradedNotional };
-  const book = { value: impact.qty, limit: limits.maxDepthFraction * depth };
+  // The cycle's earlier orders on this symbol come first; the order gets what they left.
+  const volume = { value: impact.takenNotional + impact.notional, limit: limits.maxVolumeFraction * tradedNotional };
+  const book = { value: impact.takenQty + impact.qty, limit: limits.maxDepthFraction * depth };
   const metrics = {
-    orderNotional: volume.value,
+    orderNotional: impact.notional,
+    cycleNotional: volume.value,
     tradedNotional,
     volumeLimit: volume.limit,
-    orderQty: book.value,
+    orderQty: impact.qty,
+    cycleQty: book.value,
     visibleDepth: depth,
     depthLimit: book.limit,
   };
   const bookSide = order.side === 'BUY' ? 'ask' : 'bid';
   if (impact.reducesPosition && (volume.value > volume.limit || book.value > book.limit)) {
-    const allowedQty = Math.max(0, Math.min(impact.price > 0 ? volume.limit / impact.price : 0, book.limit));
+    const volumeLeft = volume.limit - impact.takenNotional;
+    const allowedQty = Math.max(
+      0,
+      Math.min(impact.price > 0 ? volumeLeft / impact.price : 0, book.limit - impact.takenQty),
+    );
     return {
       guard: 'liquidity',
       ...closestToLimit(volume, book),
       metrics: { ...metrics, allowedQty },
       passed: true,
       code: 'LIQUIDITY_SCALED',
-      message: `reduce-only close of ${fmt(book.value)} is beyond the liquidity limits: scaled to ${fmt(allowedQty)}`,
+      message: `reduce-only close of ${fmt(impact.qty)} is beyond the liquidity limits: scaled to ${fmt(allowedQty)}`,
     };
   }
 
@@ -90,7 +99,7 @@ export function checkLiquidity(
       metrics,
       passed: false,
       code: 'LIQUIDITY_VOLUME',
-      message: `order notional ${fmt(volume.value)} exceeds ${fmt(limits.maxVolumeFraction * 100)}% of recent traded notional ${fmt(tradedNotional)}`,
+      message: `order notional ${fmt(impact.notional)}${cycleNote(impact.takenNotional)} exceeds ${fmt(limits.maxVolumeFraction * 100)}% of recent traded notional ${fmt(tradedNotional)}`,
     };
   }
   if (book.value > book.limit) {
@@ -100,7 +109,7 @@ export function checkLiquidity(
       metrics,
       passed: false,
       code: 'LIQUIDITY_DEPTH',
-      message: `order qty ${fmt(book.value)} exceeds ${fmt(limits.maxDepthFraction * 100)}% of visible ${bookSide} depth ${fmt(depth)}`,
+      message: `order qty ${fmt(impact.qty)}${cycleNote(impact.takenQty)} exceeds ${fmt(limits.maxDepthFraction * 100)}% of visible ${bookSide} depth ${fmt(depth)}`,
     };
   }
   return {
@@ -111,4 +120,9 @@ export function checkLiquidity(
     code: 'OK',
     message: `notional ${fmt(volume.value)} ≤ ${fmt(volume.limit)}, qty ${fmt(book.value)} ≤ ${fmt(book.limit)} (${bookSide} side)`,
   };
+}
+
+/** " (+ 20 taken earlier this cycle)" when earlier orders of the cycle count, else nothing. */
+function cycleNote(taken: number): string {
+  return taken > 0 ? ` (+ ${fmt(taken)} taken earlier this cycle)` : '';
 }

@@ -5,10 +5,16 @@
  * all orders on the order's side filling (for the other symbols' gross and margin, the larger of their
  * two sides, since those orders can fill whichever way this one goes).
  *
- * Pricing: the order's own notional uses its execution reference (limit price, else the ask for a
- * BUY and the bid for a SELL); the order's symbol is valued at the current market (`last`), every
- * other symbol at this cycle's last price when `marks` has it, else its position's mark (or, with no
- * position, the price of its orders).
+ * Pricing: the order's own notional uses its expected fill price (./expected-fill.ts: a market
+ * order walks the visible book past what this cycle's earlier orders on its side took; a limit order
+ * at its limit); the order's symbol is valued at the current market (`last`), every other symbol at
+ * this cycle's last price when `marks` has it, else its position's mark (or, with no position, the
+ * price of its orders).
+ *
+ * NAV: the ratios before the order divide by the NAV once this cycle's earlier orders have paid
+ * their expected costs (`navBefore`), those after it by that less the order's own fee and cost of
+ * crossing the spread (`navAfter`), so an order that lands exactly on a limit at the NAV before it
+ * does not end above it once it has paid to fill. Drawdown keeps the account's NAV.
  *
  * Reduce-only: an order flagged reduceOnly whose side is opposite to the current position can only
  * shrink it (venues enforce reduce-only by capping the fill at the position), so its effective
@@ -22,6 +28,7 @@ import type { MarginTable } from '../margin.js';
 import type { OrderRequest } from '../orders.js';
 import { sideSign } from '../orders.js';
 import type { AccountSnapshot } from '../portfolio.js';
+import { expectedFill, takenThisCycle } from './expected-fill.js';
 import { projectAccount, worstAbsPosition, worstPosition } from './projection.js';
 import type { PendingOrder, SymbolBook } from './projection.js';
 
@@ -30,7 +37,7 @@ export interface OrderImpact {
   market: MarketSnapshot;
   nav: number;
   peakNav: number;
-  /** Execution reference price of the order. */
+  /** Expected fill price of the order (./expected-fill.ts). */
   price: number;
   /** Price the order's symbol is valued at (market.last). */
   markPrice: number;
@@ -38,6 +45,15 @@ export interface OrderImpact {
   qty: number;
   /** qty × price. */
   notional: number;
+  /** NAV less the expected costs of this cycle's earlier orders, and less this order's too. */
+  navBefore: number;
+  navAfter: number;
+  /** This order's expected fee, and fee plus the cost of crossing to its fill price from last. */
+  fee: number;
+  cost: number;
+  /** Quantity this cycle's earlier orders take on the order's side of its symbol, and their notional. */
+  takenQty: number;
+  takenNotional: number;
   /** Signed position held now in the order's symbol, and after this order alone fills. */
   positionBefore: number;
   positionAfter: number;
@@ -73,6 +89,10 @@ export interface ImpactOptions {
   marginTable?: MarginTable;
   /** This cycle's last price per symbol: every symbol is valued at it (see projection.ts). */
   marks?: ReadonlyMap<string, number>;
+  /** Fee rate the order is expected to pay (the venue's taker rate); default 0. */
+  feeRate?: number;
+  /** The symbol's tick: the expected average is rounded against the taker as the venue rounds it. */
+  tickSize?: number;
 }
 
 export function computeImpact(
@@ -88,8 +108,8 @@ export function computeImpact(
     return invalid('account NAV is not a finite number');
   if (!(Number.isFinite(market.last) && market.last > 0))
     return invalid(`market last price must be positive, got ${market.last}`);
-  const price = executionPrice(order, market);
-  if (typeof price === 'string') return invalid(price);
+  const reference = executionPrice(order, market);
+  if (typeof reference === 'string') return invalid(reference);
 
   const projection = projectAccount(account, options.pending ?? [], options.marks);
   const markPrice = market.last;
@@ -132,6 +152,14 @@ export function computeImpact(
   const symbolNotionalBefore = Math.abs(worstPosition(book, order.side)) * markPrice;
   const symbolNotionalAfter = Math.abs(worstPosition(after, order.side)) * markPrice;
   const rate = marginRate(book);
+  const taken = takenThisCycle(options.pending ?? [], order.symbol, order.side);
+  const fill = expectedFill(order, qty, market, reference, {
+    taken: taken.qty,
+    ...(options.feeRate !== undefined ? { feeRate: options.feeRate } : {}),
+    ...(options.tickSize !== undefined ? { tickSize: options.tickSize } : {}),
+  });
+  const price = fill.price;
+  const navBefore = account.nav - projection.pendingCost;
   return {
     ok: true,
     impact: {
@@ -143,6 +171,12 @@ export function computeImpact(
       markPrice,
       qty,
       notional: qty * price,
+      navBefore,
+      navAfter: navBefore - fill.cost,
+      fee: fill.fee,
+      cost: fill.cost,
+      takenQty: taken.qty,
+      takenNotional: taken.notional,
       positionBefore,
       positionAfter: positionBefore + sign * qty,
       symbolNotionalBefore,

@@ -16,7 +16,10 @@ import type { AccountSnapshot } from '../portfolio.js';
 /** An order approved in this cycle and not yet acknowledged, with the price it is valued at. */
 export interface PendingOrder {
   order: OrderRequest;
+  /** The expected fill price (./expected-fill.ts). */
   price: number;
+  /** Its expected fee and cost of crossing the spread, which the NAV after the cycle's orders loses. */
+  cost?: number;
 }
 
 export interface SymbolBook {
@@ -40,6 +43,8 @@ export interface Projection {
   /** Resting orders (at the venue) and pending orders (this cycle) counted, over all symbols. */
   resting: number;
   pending: number;
+  /** Σ expected cost of the pending orders: NAV once they fill is nav − pendingCost. */
+  pendingCost: number;
 }
 
 /**
@@ -81,12 +86,16 @@ export function projectAccount(
     addOrder(bookOf(o.symbol), o, o.qty - o.filledQty, o.limitPrice ?? 0);
     resting += 1;
   }
-  for (const p of pending) addOrder(bookOf(p.order.symbol), p.order, p.order.qty, p.price);
+  let pendingCost = 0;
+  for (const p of pending) {
+    addOrder(bookOf(p.order.symbol), p.order, p.order.qty, p.price);
+    if (p.cost !== undefined && Number.isFinite(p.cost) && p.cost > 0) pendingCost += p.cost;
+  }
   for (const book of books.values()) {
     const mark = marks?.get(book.symbol);
     if (mark !== undefined && Number.isFinite(mark) && mark > 0) book.mark = mark;
   }
-  return { nav: account.nav, peakNav: account.peakNav, books, resting, pending: pending.length };
+  return { nav: account.nav, peakNav: account.peakNav, books, resting, pending: pending.length, pendingCost };
 }
 
 function countsAsResting(o: VenueOrder): boolean {

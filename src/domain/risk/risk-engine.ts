@@ -43,6 +43,12 @@ export interface RiskContext {
   marginTable?: MarginTable;
   /** This cycle's last price per symbol, to value every symbol alike. */
   marks?: ReadonlyMap<string, number>;
+  /**
+   * Fee rate the order is expected to pay (the venue's taker rate) and the symbol's tick: the ratios
+   * after the order divide by the NAV less its fee and spread (./order-impact.ts). Fee default 0.
+   */
+  feeRate?: number;
+  tickSize?: number;
   /** The symbol's lot size, to round a scaled reduce-only close; without it the close is not scaled below one unit of its own size. */
   lotSize?: number;
   /**
@@ -52,7 +58,11 @@ export interface RiskContext {
   freshness?: Freshness;
 }
 
-/** The account figures an operator reads: ratios to NAV, worst case with every counted order filling. */
+/**
+ * The account figures an operator reads: ratios to NAV, worst case with every counted order filling;
+ * before the order to the NAV once this cycle's earlier orders paid their costs, after it to that NAV
+ * less the order's own fee and spread.
+ */
 export interface ProjectedFigures {
   symbolExposure: number | null;
   totalExposure: number | null;
@@ -71,6 +81,8 @@ export interface RiskDecision {
     /** Effective quantity (a reducing reduce-only order is capped at the position). */
     qty: number;
     notional: number;
+    /** The order's expected fee plus the cost of crossing to its expected fill price. */
+    cost: number;
     positionBefore: number;
     positionAfter: number;
     reducesPosition: boolean;
@@ -96,6 +108,8 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
     ...(ctx.kinds ? { kinds: ctx.kinds } : {}),
     ...(ctx.marginTable ? { marginTable: ctx.marginTable } : {}),
     ...(ctx.marks ? { marks: ctx.marks } : {}),
+    ...(ctx.feeRate !== undefined ? { feeRate: ctx.feeRate } : {}),
+    ...(ctx.tickSize !== undefined ? { tickSize: ctx.tickSize } : {}),
   });
   if (!result.ok) return refuseAll(result.message);
   const impact = result.impact;
@@ -112,6 +126,7 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
       price: impact.price,
       qty: impact.qty,
       notional: impact.notional,
+      cost: impact.cost,
       positionBefore: impact.positionBefore,
       positionAfter: impact.positionAfter,
       reducesPosition: impact.reducesPosition,
@@ -125,14 +140,14 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
 }
 
 function figures(impact: OrderImpact, when: 'before' | 'after'): ProjectedFigures {
-  const nav = impact.nav;
-  const ratio = (x: number): number | null => (nav > 0 ? x / nav : null);
   const b = when === 'before';
+  const nav = b ? impact.navBefore : impact.navAfter;
+  const ratio = (x: number): number | null => (nav > 0 ? x / nav : null);
   return {
     symbolExposure: ratio(b ? impact.symbolNotionalBefore : impact.symbolNotionalAfter),
     totalExposure: ratio(Math.abs(b ? impact.netBefore : impact.netAfter)),
     leverage: ratio(b ? impact.grossBefore : impact.grossAfter),
-    drawdown: drawdown(nav, impact.peakNav),
+    drawdown: drawdown(impact.nav, impact.peakNav),
     marginUsed: b ? impact.marginBefore : impact.marginAfter,
   };
 }

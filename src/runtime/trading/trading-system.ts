@@ -15,6 +15,7 @@ import type { Actor, ActorOptions, InspectionEvent, Observer } from 'xstate';
 import type { ApprovalSigner } from '../../../machines/risk.machine.js';
 import type { SafetyEvent, tradingMachine } from '../../../machines/trading.machine.js';
 import { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
+import { DEFAULT_PAPER_VENUE_CONFIG } from '../../adapters/paper-venue/config.js';
 import { openPaperVenue } from '../../adapters/paper-venue/index.js';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
 import type { StrategyAgent } from '../../domain/strategy-agent.js';
@@ -351,6 +352,8 @@ function rootInput(
       sign,
       marginTable: config.margin,
       feedStaleMs: config.feedStaleMs,
+      // The paper venue's fee for taking liquidity (openVenue keeps its default): limits count it.
+      feeRate: Math.max(DEFAULT_PAPER_VENUE_CONFIG.takerFee, DEFAULT_PAPER_VENUE_CONFIG.makerFee),
     },
   };
 }

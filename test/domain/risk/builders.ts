@@ -59,3 +59,18 @@ export function order(overrides: Partial<OrderRequest> = {}): OrderRequest {
     ...overrides,
   };
 }
+
+/**
+ * BTC at 100 with bid = ask = last and 100 on each side at 100: an order costs nothing to cross, so
+ * tables about the guards' arithmetic read round figures (with no fee rate, the NAV after = before).
+ */
+export function freeMarket(overrides: Partial<MarketSnapshot> = {}): MarketSnapshot {
+  const last = overrides.last ?? 100;
+  return market({
+    bid: last,
+    ask: last,
+    bids: [{ price: last, qty: 100 }],
+    asks: [{ price: last, qty: 100 }],
+    ...overrides,
+  });
+}

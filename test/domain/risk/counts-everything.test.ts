@@ -6,7 +6,7 @@ import { review } from '../../../machines/risk.machine.js';
 import type { OrderRequest, VenueOrder } from '../../../src/domain/orders.js';
 import { signApproval } from '../../../src/domain/order-token.js';
 import { DEFAULT_RISK_LIMITS, evaluateOrder } from '../../../src/domain/risk/risk-engine.js';
-import { account, market, order, position } from './builders.js';
+import { account, freeMarket, order, position } from './builders.js';
 
 /** A resting limit order at the venue (open, nothing filled yet). */
 function resting(overrides: Partial<OrderRequest>, filledQty = 0): VenueOrder {
@@ -56,7 +56,7 @@ describe('the guards count resting orders (worst case: every order on the side f
   ])('$name', ({ openOrders, positions, side, qty, code, after }) => {
     const decision = evaluateOrder(order({ side, qty }), {
       account: account({ openOrders, positions }),
-      market: market(),
+      market: freeMarket(),
     });
     expect(decision.checks[3].code).toBe(code);
     const figures = decision.impact!.after;
@@ -71,7 +71,7 @@ describe('the guards count resting orders (worst case: every order on the side f
     ];
     const decision = evaluateOrder(order({ qty: 20 }), {
       account: account({ openOrders }),
-      market: market(),
+      market: freeMarket(),
       limits: { ...DEFAULT_RISK_LIMITS, maxTotalExposure: 10 },
     });
     expect(decision.checks[1]).toMatchObject({ passed: false, code: 'LEVERAGE_LIMIT' });
@@ -83,8 +83,8 @@ describe('the orders of one cycle are judged one after another against the runni
   const sign = (o: OrderRequest, epoch: number, expiresAt: number) =>
     signApproval(o, { secret: 'test-secret-test-secret-test-secret', epoch, expiresAt });
   const view = new Map([
-    ['BTCUSDT', market()],
-    ['ETHUSDT', market({ symbol: 'ETHUSDT', last: 100 })],
+    ['BTCUSDT', freeMarket()],
+    ['ETHUSDT', freeMarket({ symbol: 'ETHUSDT' })],
   ]);
 
   it.each([
@@ -132,7 +132,7 @@ describe('closing is never refused outright', () => {
         cycle: 1,
         orders: [order({ side: 'SELL', qty: 100, reduceOnly: true })],
         account: account({ positions: [position('BTCUSDT', 100, 100)], nav: 5_000 }),
-        market: new Map([['BTCUSDT', market()]]),
+        market: new Map([['BTCUSDT', freeMarket()]]),
         epoch: 1,
         now: 0,
         replyTo: null!,
@@ -150,7 +150,7 @@ describe('closing is never refused outright', () => {
   ])('a reduce-only order passes drawdown, leverage and exposure: $name', ({ nav, peakNav, qty }) => {
     const decision = evaluateOrder(order({ side: 'SELL', qty, reduceOnly: true }), {
       account: account({ nav, peakNav, positions: [position('BTCUSDT', 80, 100)] }),
-      market: market(),
+      market: freeMarket(),
     });
     expect(decision.approved).toBe(true);
     expect(decision.checks.map((c) => c.passed)).toEqual([true, true, true, true]);

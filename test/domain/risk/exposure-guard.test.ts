@@ -6,7 +6,7 @@ import type { Position } from '../../../src/domain/portfolio.js';
 import type { RiskLimits } from '../../../src/domain/risk/limits.js';
 import { DEFAULT_RISK_LIMITS } from '../../../src/domain/risk/limits.js';
 import { evaluateOrder } from '../../../src/domain/risk/risk-engine.js';
-import { account, market, order, position } from './builders.js';
+import { account, freeMarket, order, position } from './builders.js';
 
 // NAV 10 000, BTC at 100: 1 BTC = 0.01× NAV, 1 ETH at 2 000 = 0.2×, 1 SOL at 100 = 0.01×.
 describe('exposure guard', () => {
@@ -185,8 +185,10 @@ describe('exposure guard', () => {
       limit: 1.5,
     },
   ])('$name → $code', ({ positions, side, qty, reduceOnly = false, passed, code, value, limit }) => {
-    const check = evaluateOrder(order({ side, qty, reduceOnly }), { account: account({ positions }), market: market() })
-      .checks[3];
+    const check = evaluateOrder(order({ side, qty, reduceOnly }), {
+      account: account({ positions }),
+      market: freeMarket(),
+    }).checks[3];
     expect(check.guard).toBe('exposure');
     expect(check).toMatchObject({ passed, code, limit });
     expect(check.value).toBeCloseTo(value, 12);
@@ -196,7 +198,7 @@ describe('exposure guard', () => {
     // Short ETH 1×, buy 0.1× BTC: the net moves from −1× to −0.9×, so |net| falls.
     const check = evaluateOrder(order({ qty: 10 }), {
       account: account({ positions: [position('ETHUSDT', -5, 2_000)] }),
-      market: market(),
+      market: freeMarket(),
     }).checks[3];
     expect(check.metrics.symbolExposureAfter).toBeCloseTo(0.1, 12);
     expect(check.metrics.totalExposureBefore).toBeCloseTo(1, 12);
@@ -207,7 +209,7 @@ describe('exposure guard', () => {
   });
 
   it('refuses non-reduce-only orders when NAV is not positive', () => {
-    const check = evaluateOrder(order(), { account: account({ nav: -1 }), market: market() }).checks[3];
+    const check = evaluateOrder(order(), { account: account({ nav: -1 }), market: freeMarket() }).checks[3];
     expect(check).toMatchObject({ passed: false, code: 'NAV_NOT_POSITIVE', value: null });
   });
 });
@@ -217,7 +219,11 @@ describe('net exposure and gross leverage are different figures', () => {
     // A wide per-symbol limit so the two legs can be large; leverage 3× and net 1.5× as by default.
     const limits: RiskLimits = { ...DEFAULT_RISK_LIMITS, maxSymbolExposure: 2 };
     const positions = [position('BTCUSDT', 140, 100), position('ETHUSDT', -8, 2_000)]; // +1.4×, −1.6×
-    const decision = evaluateOrder(order({ qty: 20 }), { account: account({ positions }), market: market(), limits });
+    const decision = evaluateOrder(order({ qty: 20 }), {
+      account: account({ positions }),
+      market: freeMarket(),
+      limits,
+    });
     const [, lev, , exp] = decision.checks;
     expect(lev).toMatchObject({ passed: false, code: 'LEVERAGE_LIMIT', limit: 3 });
     expect(lev.value).toBeCloseTo(3.2, 12); // 1.6× + 1.6× gross
@@ -228,7 +234,7 @@ describe('net exposure and gross leverage are different figures', () => {
 
   it('a one-directional book: exposure fails while leverage passes', () => {
     const positions = [position('ETHUSDT', 5, 2_000), position('SOLUSDT', 45, 100)]; // +1×, +0.45×
-    const decision = evaluateOrder(order({ qty: 10 }), { account: account({ positions }), market: market() });
+    const decision = evaluateOrder(order({ qty: 10 }), { account: account({ positions }), market: freeMarket() });
     const [, lev, , exp] = decision.checks;
     expect(lev).toMatchObject({ passed: true, code: 'OK', limit: 3 });
     expect(lev.value).toBeCloseTo(1.55, 12);

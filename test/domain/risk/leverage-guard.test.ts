@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RiskLimits } from '../../../src/domain/risk/limits.js';
 import { DEFAULT_RISK_LIMITS } from '../../../src/domain/risk/limits.js';
 import { evaluateOrder } from '../../../src/domain/risk/risk-engine.js';
-import { account, market, order, position } from './builders.js';
+import { account, freeMarket, order, position } from './builders.js';
 
 // Exposure limits opened up so only leverage is being exercised.
 const limits: RiskLimits = { ...DEFAULT_RISK_LIMITS, maxSymbolExposure: 100, maxTotalExposure: 100 };
@@ -79,7 +79,7 @@ describe('leverage guard', () => {
   ] as const)('$name → $code', ({ positions, side, qty, passed, code, value }) => {
     const check = evaluateOrder(order({ side, qty }), {
       account: account({ positions: [...positions] }),
-      market: market(),
+      market: freeMarket(),
       limits,
     }).checks[1];
     expect(check.guard).toBe('leverage');
@@ -89,11 +89,12 @@ describe('leverage guard', () => {
 
   it('refuses everything but reduce-only orders when NAV is not positive', () => {
     const positions = [position('BTCUSDT', 5, 100)];
-    const buy = evaluateOrder(order(), { account: account({ nav: 0, positions }), market: market(), limits }).checks[1];
+    const buy = evaluateOrder(order(), { account: account({ nav: 0, positions }), market: freeMarket(), limits })
+      .checks[1];
     expect(buy).toMatchObject({ passed: false, code: 'NAV_NOT_POSITIVE', value: null, limit: 3 });
     const reduce = evaluateOrder(order({ side: 'SELL', reduceOnly: true }), {
       account: account({ nav: -100, positions }),
-      market: market(),
+      market: freeMarket(),
       limits,
     }).checks[1];
     expect(reduce).toMatchObject({ passed: true, code: 'OK', value: null });
@@ -103,7 +104,7 @@ describe('leverage guard', () => {
     const positions = [position('BTCUSDT', 500, 100)]; // 5×
     const check = evaluateOrder(order({ side: 'SELL', qty: 10, reduceOnly: true }), {
       account: account({ positions }),
-      market: market(),
+      market: freeMarket(),
       limits,
     }).checks[1];
     expect(check).toMatchObject({ passed: true, code: 'OK' });
@@ -114,7 +115,7 @@ describe('leverage guard', () => {
     const positions = [position('BTCUSDT', -300, 100)]; // short, 3×
     const decision = evaluateOrder(order({ side: 'BUY', qty: 1_000, reduceOnly: true }), {
       account: account({ positions }),
-      market: market(),
+      market: freeMarket(),
       limits,
     });
     expect(decision.impact).toMatchObject({ qty: 300, positionAfter: 0, reducesPosition: true });
@@ -125,7 +126,7 @@ describe('leverage guard', () => {
     const positions = [position('ETHUSDT', 1, 2_000), position('BTCUSDT', 10, 90)];
     const check = evaluateOrder(order({ qty: 5 }), {
       account: account({ positions }),
-      market: market({ last: 120, ask: 120.1, bid: 119.9 }),
+      market: freeMarket({ last: 120 }),
       limits,
     }).checks[1];
     expect(check.value).toBeCloseTo((2_000 + 15 * 120) / 10_000, 12);

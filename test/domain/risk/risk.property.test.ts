@@ -74,15 +74,24 @@ function build(s: Scenario): { o: OrderRequest; a: AccountSnapshot; m: MarketSna
  * Per-symbol, gross and net figures (all / NAV) recomputed from scratch for a given BTC position:
  * gross sums |notional|, net is |Σ signed notional|, so a long and a short offset only in the net.
  */
-function figures(s: Scenario, btc: number) {
+function figures(s: Scenario, btc: number, nav = s.nav) {
   const eth = s.ethQty * 2_000;
   const sol = s.solQty * 50;
   const btcNotional = btc * s.last;
   return {
-    symbol: Math.abs(btcNotional) / s.nav,
-    gross: (Math.abs(eth) + Math.abs(sol) + Math.abs(btcNotional)) / s.nav,
-    net: Math.abs(eth + sol + btcNotional) / s.nav,
+    symbol: Math.abs(btcNotional) / nav,
+    gross: (Math.abs(eth) + Math.abs(sol) + Math.abs(btcNotional)) / nav,
+    net: Math.abs(eth + sol + btcNotional) / nav,
   };
+}
+
+/**
+ * The NAV once the order has filled: the book has one level on each side at the best quote (0.1 %
+ * from last), and no fee rate is given, so the order pays qty × (its quote − last) to cross it.
+ */
+function navAfter(s: Scenario): number {
+  const quote = s.side === 'BUY' ? s.last * 1.001 : s.last * 0.999;
+  return s.nav - s.qty * Math.abs(quote - s.last);
 }
 
 /** Whether the order is a reduce-only one that can only shrink the BTC position, decided here. */
@@ -108,7 +117,7 @@ describe('risk engine properties', () => {
         if (decision.approved) approvedSeen++;
         if (!decision.approved || decision.impact?.reducesPosition) return;
         const before = figures(s, s.btcQty);
-        const after = figures(s, s.btcQty + (s.side === 'BUY' ? s.qty : -s.qty));
+        const after = figures(s, s.btcQty + (s.side === 'BUY' ? s.qty : -s.qty), navAfter(s));
         const ok = (afterV: number, beforeV: number, limit: number) =>
           afterV <= limit * (1 + 1e-12) || afterV <= beforeV * (1 + 1e-12);
         expect(ok(after.gross, before.gross, s.limits.maxLeverage)).toBe(true);
@@ -139,7 +148,7 @@ describe('risk engine properties', () => {
         expect(decision.impact?.reducesPosition).toBe(shrinks(s));
         if (shrinks(s)) return;
         const before = figures(s, s.btcQty);
-        const after = figures(s, s.btcQty + (s.side === 'BUY' ? s.qty : -s.qty));
+        const after = figures(s, s.btcQty + (s.side === 'BUY' ? s.qty : -s.qty), navAfter(s));
         expect(lev.metrics.leverageAfter).toBeCloseTo(after.gross, 9);
         expect(exp.metrics.symbolExposureAfter).toBeCloseTo(after.symbol, 9);
         expect(exp.metrics.totalExposureAfter).toBeCloseTo(after.net, 9);
@@ -202,7 +211,7 @@ describe('risk engine properties', () => {
         };
         const decision = evaluateOrder(o, {
           account: account({ nav, peakNav: nav, positions }),
-          market: market({ last, bid: last, ask: last }),
+          market: market({ last, bid: last, ask: last, bids: [{ price: last, qty }], asks: [{ price: last, qty }] }),
           limits,
         });
         const [, lev, , exp] = decision.checks;

@@ -20,7 +20,6 @@ import type { MarketSnapshot, MarketView } from './market.js';
 import type { Position } from './portfolio.js';
 
 export type ExitReason = 'stop_loss' | 'take_profit' | 'trailing_stop';
-export const EXIT_REASONS: readonly ExitReason[] = ['stop_loss', 'take_profit', 'trailing_stop'];
 
 /** One strategy's (or the global) rule. Fractions of the entry price; null = off. */
 export interface ProtectionRule {

@@ -5,16 +5,33 @@
  * not close another's trade); the memory starts empty on restart, when exits apply to no one until a
  * directional signal sets the symbol's owner again. It never throws: on an error every signal is
  * skipped with ALLOCATOR_ERROR, so nothing trades.
+ *
+ * It also keeps the protective exits' state (src/domain/protection.ts): each request first judges
+ * the held positions against the last bar, and the exits triggered are sized before any signal.
+ * That state (trailing best prices, cooldowns) starts from `protectionState` (what the last process
+ * stored) and goes back in the reply whenever it changed, for the cycle's recorder to store.
  */
 import { assign, sendTo, setup } from 'xstate';
 import { allocate } from '../src/domain/allocation.js';
 import type { AllocationSettings, Proposal } from '../src/domain/allocation.js';
 import type { Instrument } from '../src/domain/market.js';
+import {
+  EMPTY_PROTECTION_STATE,
+  NO_PROTECTION,
+  coolingDown,
+  protect,
+  startCooldowns,
+} from '../src/domain/protection.js';
+import type { ProtectionSettings, ProtectionState } from '../src/domain/protection.js';
 import type { SizeRequest } from './messages.js';
 import { safely } from './safely.js';
 
 export interface AllocatorInput extends AllocationSettings {
   instruments: readonly Instrument[];
+  /** STOP_LOSS, TAKE_PROFIT, TRAILING_STOP, COOLDOWN_AFTER_STOP, PROTECTION_PARAMS; default none. */
+  protection?: ProtectionSettings;
+  /** The protective exits' state the last process stored (PROTECTION_KEY); default empty. */
+  protectionState?: ProtectionState;
 }
 
 interface AllocatorContext {
@@ -23,12 +40,29 @@ interface AllocatorContext {
   /** symbol → the agent whose signal set its target. */
   owners: ReadonlyMap<string, string>;
   last: Proposal[];
+  protection: ProtectionSettings;
+  protectionState: ProtectionState;
+  /** Whether the last request changed `protectionState` (then the reply carries it). */
+  protectionChanged: boolean;
 }
 
-function size(context: AllocatorContext, event: SizeRequest): Proposal[] {
+interface Sized {
+  proposals: Proposal[];
+  state: ProtectionState;
+}
+
+function size(context: AllocatorContext, event: SizeRequest): Sized {
   return safely(
-    () =>
-      allocate(
+    (): Sized => {
+      const judged = protect(
+        context.protectionState,
+        event.account.positions,
+        event.market,
+        context.owners,
+        context.protection,
+      );
+      const state = startCooldowns(judged.state, judged.exits, context.protection, event.cycle);
+      const proposals = allocate(
         event.selected,
         {
           account: event.account,
@@ -37,11 +71,21 @@ function size(context: AllocatorContext, event: SizeRequest): Proposal[] {
           cycle: event.cycle,
           owners: context.owners,
           ...(event.maxOrders !== undefined ? { maxOrders: event.maxOrders } : {}),
+          exits: judged.exits,
+          coolingDown: (agent, symbol) => coolingDown(state, agent, symbol, event.cycle),
         },
         context.settings,
-      ),
-    (err) =>
-      event.selected.map((signal) => ({ signal, order: null, skipped: { code: 'ALLOCATOR_ERROR', message: err } })),
+      );
+      return { proposals, state };
+    },
+    (err) => ({
+      proposals: event.selected.map((signal) => ({
+        signal,
+        order: null,
+        skipped: { code: 'ALLOCATOR_ERROR', message: err },
+      })),
+      state: context.protectionState,
+    }),
   );
 }
 
@@ -61,19 +105,38 @@ export const allocatorMachine = setup({
 }).createMachine({
   id: 'allocator',
   context: ({ input }) => {
-    const { instruments, ...settings } = input;
-    return { settings, instruments: new Map(instruments.map((i) => [i.symbol, i])), owners: new Map(), last: [] };
+    const { instruments, protection, protectionState, ...settings } = input;
+    return {
+      settings,
+      instruments: new Map(instruments.map((i) => [i.symbol, i])),
+      owners: new Map(),
+      last: [],
+      protection: protection ?? NO_PROTECTION,
+      protectionState: protectionState ?? EMPTY_PROTECTION_STATE,
+      protectionChanged: false,
+    };
   },
   on: {
     'allocator.size': {
       actions: [
         assign(({ context, event }) => {
-          const last = size(context, event);
-          return { last, owners: nextOwners(context.owners, last) };
+          const { proposals: last, state } = size(context, event);
+          const changed = JSON.stringify(state) !== JSON.stringify(context.protectionState);
+          return {
+            last,
+            owners: nextOwners(context.owners, last),
+            protectionState: state,
+            protectionChanged: changed,
+          };
         }),
         sendTo(
           ({ event }) => event.replyTo,
-          ({ context, event }) => ({ type: 'allocator.sized' as const, cycle: event.cycle, proposals: context.last }),
+          ({ context, event }) => ({
+            type: 'allocator.sized' as const,
+            cycle: event.cycle,
+            proposals: context.last,
+            ...(context.protectionChanged ? { protection: context.protectionState } : {}),
+          }),
         ),
       ],
     },

@@ -19,6 +19,7 @@ import type { ControlRecord } from '../src/domain/control.js';
 import type { MarketView } from '../src/domain/market.js';
 import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import type { Signal } from '../src/domain/signal.js';
+import type { ProtectionState } from '../src/domain/protection.js';
 import { fromPromise } from 'xstate';
 import type {
   EvaluatedReply,
@@ -49,6 +50,11 @@ export interface CycleInput {
   agentIds: string[];
   /** The feed's bar length (for the higher-timeframe candles agents declared); default one minute. */
   baseBarMs?: number;
+  /**
+   * Protective exits are configured: the allocator is asked every cycle the account holds a
+   * position, also when no signal was selected, so its stops are judged on every market update.
+   */
+  protect?: boolean;
 }
 
 export interface LoadedMarket {
@@ -75,11 +81,14 @@ export interface CycleRecord {
   outcomes: SubmissionOutcome[];
   outcome: 'completed' | 'superseded' | 'failed';
   error: string | null;
+  /** The protective exits' state when the allocator changed it this cycle (the recorder stores it). */
+  protection?: ProtectionState;
 }
 
 interface CycleContext extends CycleRecord {
   agentIds: string[];
   baseBarMs: number;
+  protect: boolean;
   /** The loaded market the steps decide on; null until it is loaded. Not part of the record. */
   market: MarketView | null;
   /** The arbiter's selection, kept apart from `arbitration` so sizing needs no null check. */
@@ -104,6 +113,14 @@ export const cycleMachine = setup({
     // Event lines; the composition root provides the writers.
     announceSignals: (_, _params: Pick<SignalsReply, 'agent' | 'signals' | 'errors' | 'invalid'>) => {},
     announceVerdicts: (_, _params: { verdicts: Verdict[] }) => {},
+    // The fills of protective exits, with their reason (the position_exit line).
+    announceExits: (_, _params: { proposals: Proposal[]; outcomes: SubmissionOutcome[] }) => {},
+    rememberSized: assign(({ event }) => {
+      const sized = event as SizedReply;
+      return sized.protection
+        ? { proposals: sized.proposals, protection: sized.protection }
+        : { proposals: sized.proposals };
+    }),
   },
   delays: {
     // A store, a feed or a child that never answers must not stall trading silently.
@@ -114,6 +131,9 @@ export const cycleMachine = setup({
       params.control.state !== 'running' || params.control.epoch !== context.epoch,
     lastAgentReply: ({ context }) => context.replies.length + 1 >= context.agentIds.length,
     noAgents: ({ context }) => context.agentIds.length === 0,
+    // Nothing selected and no position for a protective exit to judge: nothing to size.
+    nothingToSize: ({ context }, params: { selected: readonly Signal[] }) =>
+      params.selected.length === 0 && !(context.protect && context.account!.positions.some((p) => p.qty !== 0)),
   },
 }).createMachine({
   id: 'cycle',
@@ -122,6 +142,7 @@ export const cycleMachine = setup({
     epoch: input.epoch,
     agentIds: input.agentIds,
     baseBarMs: input.baseBarMs ?? 60_000,
+    protect: input.protect ?? false,
     now: null,
     account: null,
     market: null,
@@ -232,7 +253,7 @@ export const cycleMachine = setup({
           on: {
             'arbiter.selected': [
               {
-                guard: ({ event }) => event.result.selected.length === 0,
+                guard: { type: 'nothingToSize', params: ({ event }) => ({ selected: event.result.selected }) },
                 target: '#cycle.recording',
                 actions: assign({ arbitration: ({ event }) => event.result }),
               },
@@ -264,9 +285,9 @@ export const cycleMachine = setup({
               {
                 guard: ({ event }) => event.proposals.every((p) => p.order === null),
                 target: '#cycle.recording',
-                actions: assign({ proposals: ({ event }) => event.proposals }),
+                actions: 'rememberSized',
               },
-              { target: 'checking', actions: assign({ proposals: ({ event }) => event.proposals }) },
+              { target: 'checking', actions: 'rememberSized' },
             ],
           },
         },
@@ -318,7 +339,13 @@ export const cycleMachine = setup({
           on: {
             'oms.submitted': {
               target: '#cycle.recording',
-              actions: assign({ outcomes: ({ event }) => event.outcomes }),
+              actions: [
+                assign({ outcomes: ({ event }) => event.outcomes }),
+                {
+                  type: 'announceExits',
+                  params: ({ context, event }) => ({ proposals: context.proposals, outcomes: event.outcomes }),
+                },
+              ],
             },
           },
         },
@@ -346,6 +373,13 @@ export const cycleMachine = setup({
 });
 
 function toRecord(context: CycleContext): CycleRecord {
-  const { agentIds: _agentIds, baseBarMs: _baseBarMs, market: _market, selected: _selected, ...record } = context;
+  const {
+    agentIds: _agentIds,
+    baseBarMs: _baseBarMs,
+    protect: _protect,
+    market: _market,
+    selected: _selected,
+    ...record
+  } = context;
   return record;
 }

@@ -11,6 +11,7 @@ import type { MarketView } from '../src/domain/market.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
 import type { RiskDecision } from '../src/domain/risk/risk-engine.js';
 import type { Signal } from '../src/domain/signal.js';
+import type { ProtectionState } from '../src/domain/protection.js';
 import type { ResampleCache } from '../src/domain/strategy-input.js';
 import type { CancelCommandRecord, CommandRecord } from '../src/domain/commands.js';
 
@@ -71,6 +72,8 @@ export interface SizedReply {
   type: 'allocator.sized';
   cycle: number;
   proposals: Proposal[];
+  /** The protective exits' state, when this request changed it (the cycle's recorder stores it). */
+  protection?: ProtectionState;
 }
 
 export interface Verdict {

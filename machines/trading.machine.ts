@@ -35,6 +35,7 @@ import type { AllocatorInput } from './allocator.machine.js';
 import { arbiterMachine } from './arbiter.machine.js';
 import { controlStates } from './control.machine.js';
 import { cycleMachine } from './cycle.machine.js';
+import { NO_PROTECTION, protectionEnabled } from '../src/domain/protection.js';
 import type { CycleRecord } from './cycle.machine.js';
 import { deleverageMachine } from './deleverage.machine.js';
 import { flattenMachine } from './flatten.machine.js';
@@ -385,6 +386,10 @@ export const tradingMachine = setup({
                   epoch: context.epoch,
                   agentIds: context.agentIds,
                   baseBarMs: context.children.history?.baseBarMs ?? 60_000,
+                  // Only when configured: a cycle without protective exits is asked exactly as before.
+                  ...(protectionEnabled(context.children.allocation.protection ?? NO_PROTECTION)
+                    ? { protect: true }
+                    : {}),
                 }),
                 onDone: {
                   target: 'waiting',

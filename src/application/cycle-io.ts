@@ -10,6 +10,7 @@ import type { ControlRecord } from '../domain/control.js';
 import { eventLine } from '../domain/event-lines.js';
 import type { Liquidation } from '../domain/margin.js';
 import type { Instrument, MarketView } from '../domain/market.js';
+import type { ProtectionState } from '../domain/protection.js';
 import type { Clock } from '../ports/clock.js';
 import type { MarketFeed } from '../ports/market-feed.js';
 import type { Store } from '../ports/store.js';
@@ -36,6 +37,8 @@ export interface CycleIoDeps {
   accountChanged(): Promise<void>;
   /** When the cycle began (its cycle_start), for the entry's duration. */
   cycleStartedAt(cycle: number): number | undefined;
+  /** Stores the protective exits' state (trailing best prices, cooldowns) when a cycle changed it. */
+  saveProtection?(state: ProtectionState): Promise<void>;
 }
 
 /** What a cycle's steps reach in the running system, given per cycle by the actor that runs them. */
@@ -114,6 +117,8 @@ export function createCycleIo(deps: CycleIoDeps) {
     const entry = decisionEntry(record, Math.round(now - startedAt));
     const at = new Date(now).toISOString();
     await deps.store.events.append({ kind: 'decision', at, symbol: entry.symbol, body: entry.body });
+    // After the decision: a restart between the two judges the next bar against the older best price.
+    if (record.protection) await deps.saveProtection?.(record.protection);
     await deps.accountChanged();
     const account = await deps.venue.account();
     const tripped = await checkCircuitBreaker(deps.store, deps.instruments, account, deps.circuitBreakerDrawdown, at);

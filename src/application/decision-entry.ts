@@ -4,7 +4,9 @@
  * expected position, and the limit that scaled an order down), each guard's value/limit/verdict, the
  * projected figures before and after each order (worst case: every counted resting and pending order
  * filling), the orders counted, the tokens, the submissions, the account, the control epoch and the
- * duration. Written for every cycle, also when nothing was decided.
+ * duration. Written for every cycle, also when nothing was decided. A protective exit's proposal
+ * carries `exit` (reason, entry, best and trigger prices); signals it or a cooldown skipped carry
+ * PROTECTIVE_EXIT / COOLDOWN as their reason.
  */
 import type { CycleRecord } from '../../machines/cycle.machine.js';
 import type { ProjectedFigures } from '../domain/risk/risk-engine.js';
@@ -62,6 +64,17 @@ export function decisionEntry(
         signal: p.signal,
         order: p.order,
         skipped: p.skipped,
+        // A protective exit: its reason and the prices it was judged on (absent for a signal's order).
+        ...(p.exit
+          ? {
+              exit: {
+                reason: p.exit.reason,
+                entry_price: p.exit.entryPrice,
+                best_price: p.exit.bestPrice,
+                trigger_price: p.exit.triggerPrice,
+              },
+            }
+          : {}),
         sizing: p.sizing
           ? {
               kind: p.sizing.kind,

@@ -15,6 +15,11 @@
  * * Opposite direction: split in two, a reduce-only market close of the whole position, then an
  *   opening order for the new target judged as if the close had filled.
  *
+ * Protective exits (./protection.ts) go first: each is a reduce-only market close of the whole
+ * position, marked with its reason; the symbol's signals are then skipped that cycle
+ * (PROTECTIVE_EXIT), and an agent in its cooldown after a stop has its directional signals for that
+ * symbol skipped (COOLDOWN). Exits never count against `maxOrders`.
+ *
  * Every order that only reduces |position| is reduce-only, so the drawdown, leverage and exposure
  * guards always let it through; closes go at market whatever ORDER_STYLE says, because a resting
  * close may never fill while the loss grows. Spot cannot go short: its target is never below zero,
@@ -25,6 +30,7 @@ import type { Instrument, MarketSnapshot, MarketView } from './market.js';
 import { floorToLot } from './market.js';
 import type { OrderRequest, Side } from './orders.js';
 import type { AccountSnapshot } from './portfolio.js';
+import type { ExitReason, ProtectiveExit } from './protection.js';
 import { projectAccount } from './risk/projection.js';
 import type { PendingOrder } from './risk/projection.js';
 import { pendingEntry, takenThisCycle } from './risk/expected-fill.js';
@@ -71,7 +77,20 @@ export interface Proposal {
   order: OrderRequest | null;
   skipped: { code: string; message: string } | null;
   sizing?: SizingNote;
+  /** A protective exit: why, and the prices it was judged on. */
+  exit?: ExitMark;
 }
+
+/** What marks a protective exit's order (decision entry, position_exit line, trades.csv `kind`). */
+export interface ExitMark {
+  reason: ExitReason;
+  entryPrice: number;
+  bestPrice: number;
+  triggerPrice: number;
+}
+
+/** The agent name a protective exit's order is attributed to when the position's owner is unknown. */
+export const PROTECTION_AGENT = 'protection';
 
 export interface AllocationContext {
   account: AccountSnapshot;
@@ -82,6 +101,10 @@ export interface AllocationContext {
   owners?: ReadonlyMap<string, string>;
   /** Directional signals that may become orders (the arbiter's budget); default: no limit. */
   maxOrders?: number;
+  /** Protective exits triggered this cycle (./protection.ts): closed first. */
+  exits?: readonly ProtectiveExit[];
+  /** The last cycle of `agent`'s cooldown on `symbol` when this cycle is inside it, else null. */
+  coolingDown?: (agent: string, symbol: string) => number | null;
 }
 
 export function allocate(
@@ -92,6 +115,7 @@ export function allocate(
   const pending: PendingOrder[] = [];
   const proposals: Proposal[] = [];
   let seq = 0;
+  let exit: ExitMark | undefined;
   const emit = (signal: Signal, order: Omit<OrderRequest, 'clientOrderId'>, sizing: SizingNote, price: number) => {
     const full: OrderRequest = {
       clientOrderId: newClientOrderId(settings.sessionId, ctx.cycle, order.symbol, seq++),
@@ -109,12 +133,50 @@ export function allocate(
           })
         : { order: full, price },
     );
-    proposals.push({ signal, order: full, skipped: null, sizing });
+    proposals.push({ signal, order: full, skipped: null, sizing, ...(exit ? { exit } : {}) });
   };
+  const exited = new Set<string>();
+  for (const e of ctx.exits ?? []) {
+    const snapshot = ctx.market.get(e.symbol);
+    const instrument = ctx.instruments.get(e.symbol);
+    if (!snapshot || !instrument) continue;
+    exit = { reason: e.reason, entryPrice: e.entryPrice, bestPrice: e.bestPrice, triggerPrice: e.triggerPrice };
+    const signal: Signal = {
+      agent: e.agent ?? PROTECTION_AGENT,
+      symbol: e.symbol,
+      direction: 0,
+      confidence: 1,
+      rationale: `${e.reason}: ${e.qty > 0 ? 'low' : 'high'} crossed ${fmt(e.triggerPrice)} (entry ${fmt(e.entryPrice)}, best ${fmt(e.bestPrice)})`,
+    };
+    const skipped = close(signal, snapshot, instrument, e.qty, e.qty, 0, 'close', emit);
+    exit = undefined;
+    if (skipped) proposals.push({ signal, order: null, skipped });
+    exited.add(e.symbol);
+  }
   const budget = ctx.maxOrders ?? Number.POSITIVE_INFINITY;
   let spent = 0;
   for (const signal of selected) {
     const directional = Number.isFinite(signal.direction) && Math.sign(signal.direction) !== 0;
+    if (exited.has(signal.symbol)) {
+      proposals.push({
+        signal,
+        order: null,
+        skipped: { code: 'PROTECTIVE_EXIT', message: `${signal.symbol} is being closed by a protective exit` },
+      });
+      continue;
+    }
+    const until = directional ? (ctx.coolingDown?.(signal.agent, signal.symbol) ?? null) : null;
+    if (until !== null) {
+      proposals.push({
+        signal,
+        order: null,
+        skipped: {
+          code: 'COOLDOWN',
+          message: `${signal.agent} was stopped out of ${signal.symbol}: no re-entry through cycle ${until}`,
+        },
+      });
+      continue;
+    }
     if (directional && spent >= budget) {
       proposals.push({
         signal,

@@ -6,7 +6,9 @@
  */
 import type { SystemState } from './control.js';
 import type { Liquidation } from './margin.js';
-import type { Fill, Side, VenueOrder } from './orders.js';
+import type { Fill, OrderRequest, Side, VenueOrder } from './orders.js';
+import type { ExitMark } from './allocation.js';
+import type { ExitReason } from './protection.js';
 import type { GuardCheck } from './risk/risk-engine.js';
 import type { Signal } from './signal.js';
 
@@ -111,6 +113,23 @@ export interface PositionLiquidatedLine {
   equity: number;
   maintenance_margin: number;
 }
+/**
+ * A protective exit filled (STOP_LOSS, TAKE_PROFIT, TRAILING_STOP): follows the close's
+ * order_filled line, which keeps exactly its own fields, and names the same client_order_id.
+ */
+export interface PositionExitLine {
+  event: 'position_exit';
+  symbol: string;
+  reason: ExitReason;
+  /** The agent whose position it was ('protection' when the owner is unknown after a restart). */
+  agent: string;
+  side: Side;
+  qty: number;
+  price: number;
+  entry_price: number;
+  trigger_price: number;
+  client_order_id: string;
+}
 export interface ControlChangedLine {
   event: 'control_changed';
   state: SystemState;
@@ -170,6 +189,7 @@ export type EventLine =
   | OrderRefusedLine
   | OrdersCancelledLine
   | PositionLiquidatedLine
+  | PositionExitLine
   | ControlChangedLine
   | CommandExecutedLine
   | FlattenCompletedLine
@@ -277,6 +297,23 @@ export const eventLine = {
     insurance_fund: l.insuranceFund,
     equity: l.equity,
     maintenance_margin: l.maintenanceMargin,
+  }),
+  positionExit: (
+    order: Pick<OrderRequest, 'symbol' | 'side' | 'clientOrderId'>,
+    agent: string,
+    exit: ExitMark,
+    fill: { qty: number; price: number },
+  ): PositionExitLine => ({
+    event: 'position_exit',
+    symbol: order.symbol,
+    reason: exit.reason,
+    agent,
+    side: order.side,
+    qty: fill.qty,
+    price: fill.price,
+    entry_price: exit.entryPrice,
+    trigger_price: exit.triggerPrice,
+    client_order_id: order.clientOrderId,
   }),
   controlChanged: (state: SystemState, epoch: number): ControlChangedLine => ({
     event: 'control_changed',

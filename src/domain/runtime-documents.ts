@@ -21,6 +21,8 @@ export const API_HEARTBEAT_KEY = 'api:heartbeat';
 export const MACHINES_KEY = 'trading:machines';
 /** Where a file replay stands, for the next trading process (src/runtime/trading/market-feed.ts). */
 export const REPLAY_CURSOR_KEY = 'trading:replay-cursor';
+/** The protective exits' state: trailing best prices and cooldowns (src/domain/protection.ts). */
+export const PROTECTION_KEY = 'trading:protection';
 /** A kill being written marks itself here; other control writers wait (src/application/kill-priority.ts). */
 export const KILL_PENDING_KEY = 'control:kill-pending';
 

@@ -9,6 +9,7 @@ import {
   KILL_PENDING_KEY,
   MACHINES_KEY,
   PORTFOLIO_KEY,
+  PROTECTION_KEY,
   REPLAY_CURSOR_KEY,
   TRADING_METRICS_KEY,
 } from '../../src/domain/runtime-documents.js';
@@ -31,6 +32,10 @@ export const SAMPLE_DOCUMENTS: { [K in DocumentKey]: DocumentOf<K> } = {
   },
   [API_HEARTBEAT_KEY]: { pid: 77, host: 'api-1', ts: T0, seq: 12 },
   [KILL_PENDING_KEY]: { until: T0 + 2_000 },
+  [PROTECTION_KEY]: {
+    positions: { BTCUSDT: { side: 1, best: 43_210.5, agent: 'momentum_ma_crossover' } },
+    cooldowns: { funding_rate_contrarian: { ETHUSDT: 42 } },
+  },
   [PORTFOLIO_KEY]: {
     nav: 10_050.25,
     peakNav: 10_100,

@@ -28,6 +28,10 @@ export function metricRows(s: RunSummary): [string, string][] {
     ['Calmar', num(s.calmar)],
     ['Trades (round trips)', String(s.trades)],
     ['Fills', `${s.fills} (${s.liquidations} liquidations)`],
+    [
+      'Protective exits',
+      `${s.exits_by_reason.stop_loss} stop-loss, ${s.exits_by_reason.trailing_stop} trailing, ${s.exits_by_reason.take_profit} take-profit`,
+    ],
     ['Win rate', pct(s.win_rate)],
     ['Profit factor', num(s.profit_factor)],
     ['Average trade PnL', money(s.avg_trade_pnl)],

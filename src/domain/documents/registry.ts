@@ -18,6 +18,7 @@ import {
   KILL_PENDING_KEY,
   MACHINES_KEY,
   PORTFOLIO_KEY,
+  PROTECTION_KEY,
   REPLAY_CURSOR_KEY,
   TRADING_METRICS_KEY,
 } from '../runtime-documents.js';
@@ -26,6 +27,7 @@ import { DocumentError } from './document-error.js';
 import { KillPendingSchema } from './kill-pending.js';
 import { MachinesDocumentSchema } from './machines.js';
 import { PortfolioSchema } from './portfolio.js';
+import { ProtectionStateSchema } from './protection.js';
 import { ReplayCursorSchema } from './replay-cursor.js';
 import { TradingHeartbeatSchema } from './trading-heartbeat.js';
 import { TradingMetricsSchema } from './trading-metrics.js';
@@ -45,6 +47,7 @@ export const DOCUMENTS = {
   [MACHINES_KEY]: entry(1, MachinesDocumentSchema),
   [REPLAY_CURSOR_KEY]: entry(1, ReplayCursorSchema),
   [KILL_PENDING_KEY]: entry(1, KillPendingSchema),
+  [PROTECTION_KEY]: entry(1, ProtectionStateSchema),
 } as const;
 
 export type DocumentKey = keyof typeof DOCUMENTS;

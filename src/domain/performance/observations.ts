@@ -2,6 +2,7 @@
  * What a simulation run hands the performance tracker: one observation per cycle and one per fill.
  * The tracker never sees the simulator, so these two shapes are the whole contract between them.
  */
+import type { ExitReason } from '../protection.js';
 
 /** The account at the end of one cycle (simulated time), in time order. */
 export interface CycleObservation {
@@ -21,7 +22,11 @@ export interface CycleObservation {
   marks: Readonly<Record<string, number>>;
 }
 
-export type FillKind = 'order' | 'liquidation' | 'deleverage';
+/**
+ * What a fill was: a strategy's order, the venue's liquidation, an operator's deleverage, or a
+ * protective exit with its reason (STOP_LOSS, TAKE_PROFIT, TRAILING_STOP; still the strategy's trade).
+ */
+export type FillKind = 'order' | 'liquidation' | 'deleverage' | ExitReason;
 
 /** One fill, liquidations and deleverages included. */
 export interface TradeObservation {
@@ -39,7 +44,7 @@ export interface TradeObservation {
    * It is PnL the account did not bear, booked to the symbol with the fill's realized PnL.
    */
   insuranceCover?: number;
-  /** The strategy whose signal led to the order; null for liquidations and deleverages. */
+  /** The strategy whose signal led to the order (or whose position an exit closed); null for liquidations and deleverages. */
   strategy: string | null;
   kind: FillKind;
 }

@@ -3,6 +3,7 @@
  * Every float is rounded to 8 decimals and every undefined ratio is null, so the same run always
  * prints the same bytes and a reader never meets Infinity or NaN. Definitions: docs/simulation-metrics.md.
  */
+import type { ExitReason } from '../protection.js';
 
 /** Decimals kept for every number in the summary (and computed CSV columns). */
 export const SUMMARY_DECIMALS = 8;
@@ -72,6 +73,8 @@ export interface RunSummary {
   pnl_unexplained: number;
   exposure_time: number | null;
   liquidations: number;
+  /** Fills of protective exits, by reason (STOP_LOSS, TAKE_PROFIT, TRAILING_STOP). */
+  exits_by_reason: Record<ExitReason, number>;
   pnl_by_symbol: Record<string, SymbolPnl>;
   pnl_by_strategy: Record<string, StrategyPnl>;
   denials: number;

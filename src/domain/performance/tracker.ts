@@ -4,6 +4,7 @@
  * cycles and each cycle costs a few additions. summary() computes the metrics defined in
  * docs/simulation-metrics.md; series() gives the downsampled data the report draws.
  */
+import type { ExitReason } from '../protection.js';
 import { DrawdownTracker } from './drawdown.js';
 import { MinMaxSeries, RingBuffer, StrideSample } from './downsample.js';
 import type { SeriesPoint } from './downsample.js';
@@ -97,6 +98,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
   let grossWin = 0;
   let grossLoss = 0;
   let liquidations = 0;
+  const exits: Record<ExitReason, number> = { stop_loss: 0, take_profit: 0, trailing_stop: 0 };
   let denials = 0;
 
   const strategyTotals = new Map<string, StrategyTotals>();
@@ -178,6 +180,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
       }
       const result = bookOf(t.symbol).fill(t);
       if (t.kind === 'liquidation') liquidations += 1;
+      else if (t.kind in exits) exits[t.kind as ExitReason] += 1;
       if (result.closedRoundTrip !== null) {
         closedTrips += 1;
         if (result.closedRoundTrip > 0) {
@@ -288,6 +291,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
         pnl_unexplained: round(pnl - symbolNet - fundingUnattributed),
         exposure_time: ratio(exposedCycles, cycles),
         liquidations,
+        exits_by_reason: { ...exits },
         pnl_by_symbol: sortedRecord(bySymbol),
         pnl_by_strategy: sortedRecord(byStrategy),
         denials,

@@ -1,6 +1,7 @@
 /**
  * What a simulation run records after each cycle, read from what the trading system already says:
- * fills from its event lines (`order_filled`, and `position_liquidated` for the venue's closes),
+ * fills from its event lines (`order_filled`, and `position_liquidated` for the venue's closes;
+ * a `position_exit` line marks the fill of its client order id with the exit's reason),
  * the strategies' errors (`agent_error`),
  * the account from the venue, the prices from the cycle's market, the denials and each order's
  * strategy from the cycle's record. Nothing here changes how the system trades. The strategy of an
@@ -22,6 +23,9 @@ export interface RunSink {
 }
 
 const ORDER_MEMORY = 10_000;
+
+/** Fills a strategy answers for: its orders and the protective exits of its positions. */
+const byStrategy = (kind: TradeObservation['kind']) => kind !== 'liquidation' && kind !== 'deleverage';
 
 export interface RunObserver {
   /** Every event line the trading system emits during the run. */
@@ -51,6 +55,9 @@ export function createRunObserver(sink: RunSink): RunObserver {
           strategy: strategyOf.get(line.client_order_id) ?? null,
           kind: 'order',
         });
+      } else if (line.event === 'position_exit') {
+        // It follows its order_filled line in the same cycle: the fill is still pending here.
+        for (const trade of pending) if (trade.clientOrderId === line.client_order_id) trade.kind = line.reason;
       } else if (line.event === 'agent_error') {
         sink.agentError({ agent: line.agent, symbol: line.symbol, message: line.message });
       } else if (line.event === 'position_liquidated') {
@@ -91,7 +98,7 @@ export function createRunObserver(sink: RunSink): RunObserver {
         sink.trade({
           ...trade,
           ts,
-          strategy: trade.strategy ?? (trade.kind === 'order' ? (strategyOf.get(trade.clientOrderId) ?? null) : null),
+          strategy: trade.strategy ?? (byStrategy(trade.kind) ? (strategyOf.get(trade.clientOrderId) ?? null) : null),
         });
       }
       pending.length = 0;

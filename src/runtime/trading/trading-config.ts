@@ -19,6 +19,8 @@ import { ConfigError, readCommonConfig, readDuration, readHmacSecret, readInt, r
 import type { CommonConfig } from '../config.js';
 import { readSafetyConfig } from './safety-config.js';
 import type { SafetyConfig } from './safety-config.js';
+import { readProtectionConfig } from './protection-config.js';
+import type { ProtectionSettings } from '../../domain/protection.js';
 
 export interface TradingConfig extends CommonConfig {
   hmacSecret: string;
@@ -58,6 +60,8 @@ export interface TradingConfig extends CommonConfig {
   /** Stately inspector WebSocket URL, used with --inspect. */
   inspectUrl: string;
   safety: SafetyConfig;
+  /** Protective exits: STOP_LOSS, TAKE_PROFIT, TRAILING_STOP, COOLDOWN_AFTER_STOP, PROTECTION_PARAMS. */
+  protection: ProtectionSettings;
 }
 
 export interface SyntheticMarketConfig {
@@ -157,6 +161,7 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     heartbeatMs: readInt(env, 'HEARTBEAT_MS', 5_000, 100, 10_000),
     inspectUrl: env.STATELY_INSPECT_URL?.trim() || 'ws://localhost:8080',
     safety: readSafetyConfig(env),
+    protection: readProtectionConfig(env),
   };
 }
 

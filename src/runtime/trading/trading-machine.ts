@@ -15,7 +15,8 @@ import type { CommandResult, PreparedDeleverage } from '../../../machines/deleve
 import { flattenMachine } from '../../../machines/flatten.machine.js';
 import type { PreparedFlatten } from '../../../machines/flatten.machine.js';
 import type { CycleRecord, LoadedMarket } from '../../../machines/cycle.machine.js';
-import type { AgentError, SignalsReply } from '../../../machines/messages.js';
+import type { AgentError, SignalsReply, SubmissionOutcome } from '../../../machines/messages.js';
+import type { Proposal } from '../../domain/allocation.js';
 import { orderManagerMachine } from '../../../machines/order-manager.machine.js';
 import type { OmsMode } from '../../../machines/order-manager.machine.js';
 import { findOms, rootOf } from '../../../machines/system.js';
@@ -115,6 +116,22 @@ function riskResetActor(impl: TradingMachineImplementations) {
   });
 }
 
+/** Each protective exit that filled, as a position_exit line after its order_filled line. */
+function announceExits(
+  impl: TradingMachineImplementations,
+  proposals: readonly Proposal[],
+  outcomes: readonly SubmissionOutcome[],
+): void {
+  for (const p of proposals) {
+    if (!p.exit || !p.order) continue;
+    const id = p.order.clientOrderId;
+    const done = outcomes.find((o) => o.clientOrderId === id);
+    if (done?.status !== 'submitted' || done.filledQty <= 0 || done.avgFillPrice === null) continue;
+    const fill = { qty: done.filledQty, price: done.avgFillPrice };
+    impl.events.emit(eventLine.positionExit(p.order, p.signal.agent, p.exit, fill));
+  }
+}
+
 export function provideTradingMachine(impl: TradingMachineImplementations) {
   const { events, log, links } = impl;
   return tradingMachine.provide({
@@ -142,6 +159,7 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
         },
         actions: {
           announceSignals: (_, reply) => announceReply(impl, reply),
+          announceExits: (_, { proposals, outcomes }) => announceExits(impl, proposals, outcomes),
           announceVerdicts: (_, { verdicts }) => {
             for (const v of verdicts) {
               if (v.approval) events.emit(eventLine.riskApproved(v.order.symbol, v.order.qty, v.approval.token));

@@ -38,6 +38,8 @@ import type { TradingEvents } from '../../ports/trading-events.js';
 import type { Venue } from '../../ports/venue.js';
 import type { TradingConfig } from './trading-config.js';
 import { provideTradingMachine } from './trading-machine.js';
+import { writeDocument } from '../../ports/documents.js';
+import { PROTECTION_KEY } from '../../domain/runtime-documents.js';
 
 export interface TradingPartsDeps {
   config: TradingConfig;
@@ -200,5 +202,6 @@ function cycleIoOf(
     rememberMarket: (latest) => (market.last = latest),
     accountChanged: publisher.accountChanged,
     cycleStartedAt: (cycle) => cycleStarts.get(cycle),
+    saveProtection: (state) => writeDocument(deps.kv, PROTECTION_KEY, state),
   });
 }

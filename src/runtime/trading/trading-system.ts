@@ -42,6 +42,10 @@ import { continueReplay, openMarketFeed, openSyntheticFeed } from './market-feed
 import type { HistoryFor } from './market-feed.js';
 import { strategyHistory } from './strategy-history.js';
 import { settle } from './settle.js';
+import { assertProtectedStrategiesRun } from './protection-config.js';
+import { readDocument } from '../../ports/documents.js';
+import { PROTECTION_KEY } from '../../domain/runtime-documents.js';
+import type { ProtectionState } from '../../domain/protection.js';
 import { takeOwnership } from './take-ownership.js';
 import type { Ownership } from './take-ownership.js';
 import type { TradingConfig } from './trading-config.js';
@@ -149,6 +153,7 @@ async function startTradingSystem(
   const historyFor = (barMs: number) => strategyHistory(strategies, barMs);
   const feed = await feedAfterLease(deps, opened, config, kv, historyFor);
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
+  const protectionState = await storedProtection(config, strategies, kv);
   const metrics = new TradingMetrics(config.margin);
   metrics.knowAgents(strategies.map((s) => s.name));
   // Every line goes to the writer and to the metrics, which count what the lines report.
@@ -194,7 +199,7 @@ async function startTradingSystem(
   const actor = createActor(parts.machine, {
     systemId: 'trading',
     input: {
-      ...rootInput(config, owned.initial, strategies, sessionId, previousCycle),
+      ...rootInput(config, owned.initial, strategies, sessionId, previousCycle, protectionState),
       history,
       halt: fault ? { ...fault, since: clock.now(), earlier: [] } : null,
     },
@@ -304,6 +309,23 @@ async function feedAfterLease(
   return opened;
 }
 
+/**
+ * The trailing stops' best prices and the cooldowns of the last process (none on a fresh store),
+ * once PROTECTION_PARAMS is known to name running strategies. A malformed document fails the start,
+ * like the replay cursor: forgetting it would loosen every trailing stop.
+ */
+async function storedProtection(
+  config: TradingConfig,
+  strategies: readonly StrategyAgent[],
+  kv: KeyValueStore,
+): Promise<ProtectionState | undefined> {
+  assertProtectedStrategiesRun(
+    config.protection,
+    strategies.map((s) => s.name),
+  );
+  return (await readDocument(kv, PROTECTION_KEY)) ?? undefined;
+}
+
 /** The paper venue on the fenced key-value store (or in the process, for a simulation run). */
 function openVenue(deps: TradingSystemDeps, config: TradingConfig, kv: KeyValueStore): Promise<Venue> {
   return openPaperVenue({
@@ -330,6 +352,7 @@ function rootInput(
   strategies: StrategyAgent[],
   sessionId: string,
   previousCycle: number,
+  protectionState?: ProtectionState,
 ) {
   const sign: ApprovalSigner = (order, epoch, expiresAt) =>
     signApproval(order, { secret: config.hmacSecret, epoch, expiresAt });
@@ -345,6 +368,8 @@ function rootInput(
       noTradeBand: config.noTradeBand,
       orderStyle: config.orderStyle,
       sessionId,
+      protection: config.protection,
+      ...(protectionState ? { protectionState } : {}),
     },
     risk: {
       limits: config.riskLimits,

@@ -196,7 +196,7 @@ Options:
     help: `Usage: tcs risk reset --reason TEXT [--wait SECONDS]
 
 The drawdown guard (RISK_MAX_DRAWDOWN) measures the fall of NAV from its peak over the last
-RISK_DRAWDOWN_WINDOW (default 24h). After a breach, an operator who has reviewed the loss can
+RISK_DRAWDOWN_WINDOW (default 365d). After a breach, an operator who has reviewed the loss can
 reset that peak to the current NAV instead of waiting for the window to pass: new risk is then
 judged from today's NAV. The same request as POST /control/risk/reset: an audit entry, then a
 command queued in the store (STORE_URL) that the trading process carries out while it runs (a

@@ -80,9 +80,9 @@ describe('readTradingConfig: RISK_DRAWDOWN_WINDOW', () => {
   const base = { RISK_HMAC_SECRET: KEY };
   const windowOf = (value?: string) => readTradingConfig({ ...base, RISK_DRAWDOWN_WINDOW: value }).drawdownWindowMs;
 
-  it('defaults to a day and reads a number with a unit (s, m, h, d)', () => {
-    expect(windowOf()).toBe(86_400_000);
-    expect(windowOf(' ')).toBe(86_400_000);
+  it('defaults to a year (until the reducing state exists) and reads a number with a unit (s, m, h, d)', () => {
+    expect(windowOf()).toBe(365 * 86_400_000);
+    expect(windowOf(' ')).toBe(365 * 86_400_000);
     expect(windowOf('90m')).toBe(5_400_000);
     expect(windowOf('24h')).toBe(86_400_000);
     expect(windowOf('1.5d')).toBe(129_600_000);

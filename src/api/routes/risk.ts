@@ -62,7 +62,7 @@ export const riskRoutes: FastifyPluginAsyncTypebox<RiskRouteOptions> = async (ap
         tags: ['control'],
         summary: 'Reset the drawdown reference: the peak NAV becomes the current NAV (audited)',
         description:
-          'The drawdown guard measures from the highest NAV over RISK_DRAWDOWN_WINDOW (default 24 h). After ' +
+          'The drawdown guard measures from the highest NAV over RISK_DRAWDOWN_WINDOW (default 365 days). After ' +
           'a breach an operator who has reviewed the loss may reset that peak to the current NAV instead of ' +
           'waiting for the window. Queued for the trading process (it runs it while trading, or when it next ' +
           'starts); the call and the reset are audit entries, the reset a `drawdown_reset` event line. ' +

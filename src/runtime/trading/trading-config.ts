@@ -37,7 +37,7 @@ export interface TradingConfig extends CommonConfig {
   /** The synthetic market's settings: SYNTHETIC_CORRELATION, SYNTHETIC_TREND, SYNTHETIC_FUNDING_HALF_LIFE_HOURS. */
   synthetic: SyntheticMarketConfig;
   riskLimits: RiskLimits;
-  /** RISK_DRAWDOWN_WINDOW: the drawdown is measured from the highest NAV over this long (default 24h). */
+  /** RISK_DRAWDOWN_WINDOW: the drawdown is measured from the highest NAV over this long (default 365d: see peak-window.ts). */
   drawdownWindowMs: number;
   /** Target |position| at confidence 1, as a fraction of NAV. */
   riskFraction: number;

@@ -20,9 +20,11 @@ import type { MarketView } from '../src/domain/market.js';
 import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import type { Signal } from '../src/domain/signal.js';
 import type { ProtectionState } from '../src/domain/protection.js';
+import type { RiskTradingState } from '../src/domain/risk/trading-state.js';
 import { fromPromise } from 'xstate';
 import type {
   EvaluatedReply,
+  ObservedReply,
   SelectedReply,
   SignalsReply,
   SizedReply,
@@ -83,6 +85,8 @@ export interface CycleRecord {
   error: string | null;
   /** The protective exits' state when the allocator changed it this cycle (the recorder stores it). */
   protection?: ProtectionState;
+  /** The risk engine's state the cycle decided in (after it saw the cycle's account); absent before that. */
+  riskState?: RiskTradingState;
 }
 
 interface CycleContext extends CycleRecord {
@@ -95,9 +99,11 @@ interface CycleContext extends CycleRecord {
   selected: Signal[];
 }
 
-type CycleEvent = SignalsReply | SelectedReply | SizedReply | EvaluatedReply | SubmittedReply;
+type CycleEvent = ObservedReply | SignalsReply | SelectedReply | SizedReply | EvaluatedReply | SubmittedReply;
 
 const errorText = (error: unknown) => String((error as Error)?.message ?? error);
+const reducing = (context: CycleContext) => context.riskState === 'reducing';
+const holdsPosition = (context: CycleContext) => context.account!.positions.some((p) => p.qty !== 0);
 
 export const cycleMachine = setup({
   types: {} as { context: CycleContext; input: CycleInput; events: CycleEvent; output: CycleRecord },
@@ -131,9 +137,11 @@ export const cycleMachine = setup({
       params.control.state !== 'running' || params.control.epoch !== context.epoch,
     lastAgentReply: ({ context }) => context.replies.length + 1 >= context.agentIds.length,
     noAgents: ({ context }) => context.agentIds.length === 0,
-    // Nothing selected and no position for a protective exit to judge: nothing to size.
+    // Nothing selected and no position for a protective exit to judge or the engine to reduce.
     nothingToSize: ({ context }, params: { selected: readonly Signal[] }) =>
-      params.selected.length === 0 && !(context.protect && context.account!.positions.some((p) => p.qty !== 0)),
+      params.selected.length === 0 && !((context.protect || reducing(context)) && holdsPosition(context)),
+    // Reducing with positions open: the risk engine closes them itself, so it is asked with no orders too.
+    engineCloses: ({ context }) => reducing(context) && holdsPosition(context),
   },
 }).createMachine({
   id: 'cycle',
@@ -190,7 +198,7 @@ export const cycleMachine = setup({
       },
     },
     deciding: {
-      initial: 'analysing',
+      initial: 'assessing',
       after: {
         cycleDeadline: {
           target: 'recording',
@@ -201,6 +209,23 @@ export const cycleMachine = setup({
         },
       },
       states: {
+        // The risk engine sees the account first: a drawdown beyond its limit moves it to `reducing`
+        // before anything is decided, so this cycle's orders are already judged in that state.
+        assessing: {
+          entry: sendTo(
+            ({ system }) => riskOf(system),
+            ({ context, self }) => ({
+              type: 'risk.observe' as const,
+              cycle: context.cycle,
+              account: context.account!,
+              now: context.now!,
+              replyTo: self,
+            }),
+          ),
+          on: {
+            'risk.observed': { target: 'analysing', actions: assign({ riskState: ({ event }) => event.state }) },
+          },
+        },
         analysing: {
           always: { guard: 'noAgents', target: 'arbitrating' },
           entry: enqueueActions(({ context, system, self, enqueue }) => {
@@ -282,6 +307,7 @@ export const cycleMachine = setup({
           ),
           on: {
             'allocator.sized': [
+              { guard: 'engineCloses', target: 'checking', actions: 'rememberSized' },
               {
                 guard: ({ event }) => event.proposals.every((p) => p.order === null),
                 target: '#cycle.recording',
@@ -296,6 +322,7 @@ export const cycleMachine = setup({
             ({ system }) => riskOf(system),
             ({ context, self }) => ({
               type: 'risk.evaluate' as const,
+              purpose: 'cycle' as const,
               cycle: context.cycle,
               orders: context.proposals.flatMap((p) => (p.order ? [p.order] : [])),
               account: context.account!,

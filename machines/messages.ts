@@ -10,6 +10,7 @@ import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import type { MarketView } from '../src/domain/market.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
 import type { RiskDecision } from '../src/domain/risk/risk-engine.js';
+import type { RiskTradingState } from '../src/domain/risk/trading-state.js';
 import type { Signal } from '../src/domain/signal.js';
 import type { ProtectionState } from '../src/domain/protection.js';
 import type { ResampleCache } from '../src/domain/strategy-input.js';
@@ -81,9 +82,16 @@ export interface Verdict {
   decision: RiskDecision;
   /** Present when approved: the signed order. */
   approval: ApprovedOrder | null;
+  /** Set on the risk engine's own closes in `reducing` (no strategy asked for them). */
+  by?: 'risk';
 }
 export interface EvaluateRequest {
   type: 'risk.evaluate';
+  /**
+   * A cycle's orders (in `reducing` the engine adds its own closes; in `halted` none pass), or a
+   * command's reduce-only closes (pass in every state). Absent: `command` when cycle is 0, else `cycle`.
+   */
+  purpose?: SubmissionPurpose;
   cycle: number;
   orders: OrderRequest[];
   account: AccountSnapshot;
@@ -98,6 +106,30 @@ export interface EvaluatedReply {
   cycle: number;
   verdicts: Verdict[];
 }
+
+/**
+ * The cycle's account, shown to the risk engine before anything is decided: a drawdown beyond
+ * RISK_MAX_DRAWDOWN moves it to `reducing`, the window dropping the breach's peak back to `active`.
+ */
+export interface ObserveRequest {
+  type: 'risk.observe';
+  cycle: number;
+  account: AccountSnapshot;
+  /** Epoch ms from the cycle's clock reading. */
+  now: number;
+  replyTo: AnyActorRef;
+}
+export interface ObservedReply {
+  type: 'risk.observed';
+  cycle: number;
+  state: RiskTradingState;
+}
+
+/** The risk engine's state moves by these too: the kill (root) and the operator's drawdown reset. */
+export type RiskStateEvent =
+  /** `at`: when the kill was stored; null when the root was not told (the composition root stamps it). */
+  | { type: 'risk.halt'; reason: string; at: number | null }
+  | { type: 'risk.reset'; reason: string; at: number; nav: number; peakNav: number };
 
 export type SubmissionOutcome =
   | {

@@ -4,8 +4,15 @@
  * account: each approval joins the pending orders the next one is judged with, so two orders that
  * each pass alone cannot together break a limit. The signer is supplied by the composition root as
  * a closure over the HMAC secret, so the secret never sits in actor context (which the inspector shows).
+ *
+ * Its statechart is the engine's trading state (src/domain/risk/trading-state.ts): `active` →
+ * `reducing` when the account a cycle shows it (`risk.observe`) is beyond RISK_MAX_DRAWDOWN; back to
+ * `active` only by the operator's reset (`risk.reset`) or the window dropping the breach's peak; any
+ * state → `halted` on the kill (`risk.halt`), which the API cannot undo. In `reducing` each cycle's
+ * request gets the engine's own reduce-only closes added. Every transition calls `announceRiskState`
+ * (the composition root makes it an event line, an audit entry, a metric and the stored state).
  */
-import { sendTo, setup } from 'xstate';
+import { assign, enqueueActions, sendTo, setup } from 'xstate';
 import type { Instrument, InstrumentKind } from '../src/domain/market.js';
 import type { MarginTable } from '../src/domain/margin.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
@@ -13,7 +20,17 @@ import { pendingEntry } from '../src/domain/risk/expected-fill.js';
 import { executionPrice } from '../src/domain/risk/order-impact.js';
 import { evaluateOrder, refuseAll } from '../src/domain/risk/risk-engine.js';
 import type { PendingOrder, RiskLimits } from '../src/domain/risk/risk-engine.js';
-import type { EvaluateRequest, EvaluatedReply, Verdict } from './messages.js';
+import { ACTIVE_AT_START, breach, reducingCloses, windowEnded } from '../src/domain/risk/trading-state.js';
+import type { RiskStateChange, RiskStateRecord, RiskTradingState } from '../src/domain/risk/trading-state.js';
+import type { AccountSnapshot } from '../src/domain/portfolio.js';
+import type {
+  EvaluateRequest,
+  EvaluatedReply,
+  ObserveRequest,
+  ObservedReply,
+  RiskStateEvent,
+  Verdict,
+} from './messages.js';
 import { safely } from './safely.js';
 
 export type ApprovalSigner = (order: OrderRequest, epoch: number, expiresAt: number) => ApprovedOrder;
@@ -33,17 +50,25 @@ export interface RiskInput {
   feeRate?: number;
   /** FEED_STALE_MS: market data older than this at the cycle's `now` opens no new exposure; unset = not judged. */
   feedStaleMs?: number;
+  /** The state to start in (startingState() of the stored one); `active` when absent. */
+  tradingState?: RiskStateRecord;
 }
 
-export function review(input: RiskInput, request: EvaluateRequest): EvaluatedReply {
+export function review(
+  input: RiskInput,
+  request: EvaluateRequest,
+  trading: Pick<RiskStateRecord, 'state' | 'reason'> = ACTIVE_AT_START,
+): EvaluatedReply {
   const instruments = new Map((input.instruments ?? []).map((i) => [i.symbol, i]));
   const kinds = new Map<string, InstrumentKind>([...instruments.values()].map((i) => [i.symbol, i.kind]));
   const marks = new Map([...request.market.values()].map((m) => [m.symbol, m.last]));
+  const purpose = request.purpose ?? (request.cycle === 0 ? 'command' : 'cycle');
+  const state = { state: trading.state, purpose, reason: trading.reason } as const;
   const pending: PendingOrder[] = [];
   const verdicts: Verdict[] = [];
-  for (const requested of request.orders) {
+  const judge = (requested: OrderRequest): Verdict =>
     // Any error (bad limits, a failing signer) refuses that order; it never stops the actor system.
-    const verdict = safely(
+    safely(
       (): Verdict => {
         const market = request.market.get(requested.symbol);
         const lotSize = instruments.get(requested.symbol)?.lotSize;
@@ -56,6 +81,7 @@ export function review(input: RiskInput, request: EvaluateRequest): EvaluatedRep
               pending,
               kinds,
               marks,
+              trading: state,
               ...(input.marginTable ? { marginTable: input.marginTable } : {}),
               ...(lotSize !== undefined ? { lotSize } : {}),
               ...(tickSize !== undefined ? { tickSize } : {}),
@@ -84,21 +110,130 @@ export function review(input: RiskInput, request: EvaluateRequest): EvaluatedRep
       },
       (err) => ({ order: requested, decision: refuseAll(`risk engine error: ${err}`), approval: null }),
     );
-    verdicts.push(verdict);
+  for (const requested of request.orders) verdicts.push(judge(requested));
+  // Reducing: what the cycle's own orders leave open, the engine closes itself, at the book's pace.
+  if (trading.state === 'reducing' && purpose === 'cycle') {
+    const closes = reducingCloses({
+      epoch: request.epoch,
+      cycle: request.cycle,
+      positions: request.account.positions,
+      instruments,
+      approved: verdicts.flatMap((v) => (v.approval ? [v.order] : [])),
+    });
+    for (const close of closes) verdicts.push({ ...judge(close), by: 'risk' });
   }
   return { type: 'risk.evaluated', cycle: request.cycle, verdicts };
 }
 
+interface RiskContext extends RiskInput {
+  trading: RiskStateRecord;
+  /** The last transition, as it was announced (null before the first). */
+  change: RiskStateChange | null;
+}
+
+type RiskEvent = EvaluateRequest | ObserveRequest | RiskStateEvent;
+
+const drawdownOf = (account: Pick<AccountSnapshot, 'nav' | 'peakNav'>) =>
+  account.peakNav > 0 ? Math.max(0, (account.peakNav - account.nav) / account.peakNav) : null;
+
+/** The record and the announcement of a move from `from` to `to`, read from the event that caused it. */
+function changeOf(
+  context: RiskContext,
+  event: RiskEvent,
+  { from, to }: { from: RiskTradingState; to: RiskTradingState },
+): Pick<RiskContext, 'trading' | 'change'> {
+  const max = context.limits.maxDrawdown;
+  let reason = '';
+  let at: number | null = null;
+  let figures: Pick<RiskStateChange, 'drawdown' | 'nav' | 'peakNav'> = { drawdown: null, nav: null, peakNav: null };
+  if (event.type === 'risk.observe') {
+    at = event.now;
+    reason = (to === 'reducing' ? breach(event.account, max) : windowEnded(context.trading, event.account, max)) ?? '';
+    figures = { drawdown: drawdownOf(event.account), nav: event.account.nav, peakNav: event.account.peakNav };
+  } else if (event.type === 'risk.reset') {
+    at = event.at;
+    reason = `drawdown reset by an operator: ${event.reason}`;
+    figures = { drawdown: drawdownOf(event), nav: event.nav, peakNav: event.peakNav };
+  } else if (event.type === 'risk.halt') {
+    at = event.at;
+    reason = event.reason;
+  }
+  const peakNav = to === 'reducing' && event.type === 'risk.observe' ? event.account.peakNav : null;
+  return { trading: { state: to, since: at, reason, peakNav }, change: { from, to, at, reason, ...figures } };
+}
+
+/** The actions of one transition: the new record, its announcement, and the cycle's reply if it asked. */
+function move(from: RiskTradingState, to: RiskTradingState) {
+  return [
+    { type: 'enter', params: { from, to } },
+    { type: 'announceRiskState', params: ({ context }: { context: RiskContext }) => context.change! },
+    'replyObserved',
+  ] as const;
+}
+
 export const riskMachine = setup({
-  types: {} as { context: RiskInput; input: RiskInput; events: EvaluateRequest },
+  types: {} as { context: RiskContext; input: RiskInput; events: RiskEvent },
+  actions: {
+    /** Supplied by the composition root: the event line, audit entry, metric and stored state. */
+    announceRiskState: (_, _params: RiskStateChange) => {},
+    enter: assign(({ context, event }, params: { from: RiskTradingState; to: RiskTradingState }) =>
+      changeOf(context, event, params),
+    ),
+    // Only a cycle's observation asks for an answer; a reset or a halt has nobody waiting.
+    replyObserved: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'risk.observe') return;
+      const reply: ObservedReply = { type: 'risk.observed', cycle: event.cycle, state: context.trading.state };
+      enqueue.sendTo(event.replyTo, reply);
+    }),
+  },
+  guards: {
+    startsIn: ({ context }, params: { state: RiskTradingState }) => context.trading.state === params.state,
+    breached: ({ context, event }) =>
+      event.type === 'risk.observe' && breach(event.account, context.limits.maxDrawdown) !== null,
+    windowEnded: ({ context, event }) =>
+      event.type === 'risk.observe' && windowEnded(context.trading, event.account, context.limits.maxDrawdown) !== null,
+  },
 }).createMachine({
   id: 'risk',
-  context: ({ input }) => input,
+  context: ({ input }) => ({ ...input, trading: input.tradingState ?? ACTIVE_AT_START, change: null }),
+  initial: 'starting',
+  states: {
+    starting: {
+      always: [
+        { guard: { type: 'startsIn', params: { state: 'reducing' } }, target: 'reducing' },
+        { guard: { type: 'startsIn', params: { state: 'halted' } }, target: 'halted' },
+        { target: 'active' },
+      ],
+    },
+    active: {
+      on: {
+        'risk.observe': [
+          { guard: 'breached', target: 'reducing', actions: move('active', 'reducing') },
+          { actions: 'replyObserved' },
+        ],
+        'risk.halt': { target: 'halted', actions: move('active', 'halted') },
+      },
+    },
+    reducing: {
+      on: {
+        'risk.observe': [
+          { guard: 'windowEnded', target: 'active', actions: move('reducing', 'active') },
+          { actions: 'replyObserved' },
+        ],
+        'risk.reset': { target: 'active', actions: move('reducing', 'active') },
+        'risk.halt': { target: 'halted', actions: move('reducing', 'halted') },
+      },
+    },
+    /** Killed: final while this process runs (a kill is never undone through the API). */
+    halted: {
+      on: { 'risk.observe': { actions: 'replyObserved' } },
+    },
+  },
   on: {
     'risk.evaluate': {
       actions: sendTo(
-        ({ event }) => event.replyTo,
-        ({ context, event }) => review(context, event),
+        ({ event }) => (event as EvaluateRequest).replyTo,
+        ({ context, event }) => review(context, event as EvaluateRequest, context.trading),
       ),
     },
   },

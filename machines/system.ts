@@ -10,6 +10,7 @@ import type { allocatorMachine } from './allocator.machine.js';
 import type { arbiterMachine } from './arbiter.machine.js';
 import type { orderManagerMachine } from './order-manager.machine.js';
 import type { riskMachine } from './risk.machine.js';
+import type { RiskStateRecord } from '../src/domain/risk/trading-state.js';
 
 type OmsRef = ActorRefFrom<typeof orderManagerMachine>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- XState's own AnyActorSystem is ActorSystem<any>, not exported
@@ -44,4 +45,14 @@ export function ownersOf(system: AnyActorSystem): ReadonlyMap<string, string> {
   const context: unknown = (system.get('allocator') as AnyActorRef | undefined)?.getSnapshot()?.context;
   const owners = (context as { owners?: unknown } | undefined)?.owners;
   return owners instanceof Map ? (owners as ReadonlyMap<string, string>) : new Map();
+}
+
+/**
+ * The risk engine's trading state (active, reducing, halted), read from its snapshot for the
+ * heartbeat; null when the risk actor keeps none (a stand-in in a test) or is gone.
+ */
+export function riskStateOf(system: AnyActorSystem): RiskStateRecord | null {
+  const context: unknown = (system.get('risk') as AnyActorRef | undefined)?.getSnapshot()?.context;
+  const trading = (context as { trading?: RiskStateRecord } | undefined)?.trading;
+  return trading && typeof trading.state === 'string' ? trading : null;
 }

@@ -43,7 +43,7 @@ import type { CommandReceived } from './messages.js';
 import { orderManagerMachine } from './order-manager.machine.js';
 import { riskMachine } from './risk.machine.js';
 import type { RiskInput } from './risk.machine.js';
-import { agentSystemId, omsOf } from './system.js';
+import { agentSystemId, omsOf, riskOf } from './system.js';
 
 export interface TradingInput {
   /** The control record read from the store before start. */
@@ -65,11 +65,14 @@ export interface TradingInput {
   history?: { baseBarMs: number; plans: readonly HistoryPlan[] };
 }
 
-/** Control events as the root receives them: the API's events plus the epoch the store assigned. */
+/**
+ * Control events as the root receives them: the API's events plus the epoch the store assigned and,
+ * from a stored record, when it changed (epoch ms).
+ */
 export type RootControlEvent =
-  | { type: 'control.pause'; reason: string; epoch: number }
-  | { type: 'control.resume'; reason: string; epoch: number }
-  | { type: 'control.kill'; reason: string; epoch: number };
+  | { type: 'control.pause'; reason: string; epoch: number; at?: number }
+  | { type: 'control.resume'; reason: string; epoch: number; at?: number }
+  | { type: 'control.kill'; reason: string; epoch: number; at?: number };
 
 /**
  * What the safety monitor observed, at `at` (epoch ms): a fault (the trading process lost its store,
@@ -186,6 +189,14 @@ export const tradingMachine = setup({
     rememberCycle: assign({ lastCycle: (_, params: { record: CycleRecord }) => params.record }),
     enterState: assign({ state: (_, params: { state: SystemState }) => params.state }),
     omsResume: sendTo(({ system }) => omsOf(system), { type: 'oms.resume' }),
+    haltRisk: sendTo(
+      ({ system }) => riskOf(system),
+      ({ event }) => ({
+        type: 'risk.halt' as const,
+        reason: event.type === 'control.kill' ? `killed: ${event.reason}` : 'killed',
+        at: event.type === 'control.kill' ? (event.at ?? null) : null,
+      }),
+    ),
     omsHalt: sendTo(({ system }) => omsOf(system), { type: 'oms.halt' }),
     omsKill: sendTo(
       ({ system }) => omsOf(system),
@@ -422,6 +433,8 @@ export const tradingMachine = setup({
           ...controlStates.killed,
           entry: [
             'omsKill',
+            // The risk engine halts with the kill: no cycle order passes, a command's close still does.
+            'haltRisk',
             // The kill's cancels are its command (kill_cancels, one per kill epoch): queued here too,
             // idempotently, in case the API could not queue it; the order manager runs it once.
             {
@@ -522,12 +535,14 @@ export const tradingMachine = setup({
 /** The root event that brings the root to a stored record's state. */
 export function controlEventFor(record: ControlRecord): RootControlEvent {
   const reason = record.reason ?? '';
+  const changed = Date.parse(record.changed_at);
+  const at = Number.isFinite(changed) ? { at: changed } : {};
   switch (record.state) {
     case 'running':
-      return { type: 'control.resume', reason, epoch: record.epoch };
+      return { type: 'control.resume', reason, epoch: record.epoch, ...at };
     case 'paused':
-      return { type: 'control.pause', reason, epoch: record.epoch };
+      return { type: 'control.pause', reason, epoch: record.epoch, ...at };
     case 'killed':
-      return { type: 'control.kill', reason, epoch: record.epoch };
+      return { type: 'control.kill', reason, epoch: record.epoch, ...at };
   }
 }

@@ -6,7 +6,8 @@
  * filling), the orders counted, the tokens, the submissions, the account, the control epoch and the
  * duration. Written for every cycle, also when nothing was decided. A protective exit's proposal
  * carries `exit` (reason, entry, best and trigger prices); signals it or a cooldown skipped carry
- * PROTECTIVE_EXIT / COOLDOWN as their reason.
+ * PROTECTIVE_EXIT / COOLDOWN as their reason. `risk_state` is the risk engine's state the cycle
+ * decided in; in `reducing` the engine's own closes are in `risk` with `by: "risk"`.
  */
 import type { CycleRecord } from '../../machines/cycle.machine.js';
 import type { ProjectedFigures } from '../domain/risk/risk-engine.js';
@@ -54,6 +55,8 @@ export function decisionEntry(
       error: record.error,
       duration_ms: durationMs,
       decided: record.outcomes.some((o) => o.status === 'submitted'),
+      // The risk engine's state the cycle decided in (active, reducing, halted); null when not reached.
+      risk_state: record.riskState ?? null,
       signals,
       // "agent: SYMBOL: message", as entries have always had it (the console reads old and new alike).
       agent_errors: record.replies.flatMap((r) => r.errors.map((e) => `${r.agent}: ${e.symbol}: ${e.message}`)),
@@ -89,6 +92,8 @@ export function decisionEntry(
       risk: record.verdicts.map((v) => ({
         client_order_id: v.order.clientOrderId,
         symbol: v.order.symbol,
+        // `risk`: the engine's own close in `reducing` (no strategy asked for it); null: a proposal's order.
+        by: v.by ?? null,
         approved: v.decision.approved,
         reduce_only: v.order.reduceOnly,
         before: v.decision.impact ? projected(v.decision.impact.before) : null,

@@ -6,6 +6,7 @@
  * is published with the heartbeat timer, not per cycle.
  */
 import type { SystemState } from '../domain/control.js';
+import type { RiskStateRecord } from '../domain/risk/trading-state.js';
 import type { FailingAgent } from '../domain/failing-agents.js';
 import type { AccountSnapshot } from '../domain/portfolio.js';
 import { HEARTBEAT_KEY, PORTFOLIO_KEY, TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
@@ -21,6 +22,8 @@ export interface RootView {
   epoch: number;
   lastCycle: { cycle: number; now: number | null } | null;
   halt: { reason: string } | null;
+  /** The risk engine's state (its actor's context, machines/system.ts riskStateOf); absent: not known. */
+  risk?: Pick<RiskStateRecord, 'state' | 'since' | 'reason'> | null;
 }
 
 export interface PublisherDeps {
@@ -55,6 +58,9 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       lastCycle: root.lastCycle?.cycle ?? deps.previousCycle,
       lastCycleAt: root.lastCycle?.now ?? null,
       halt: root.halt?.reason ?? null,
+      ...(root.risk
+        ? { risk: { state: root.risk.state, since: root.risk.since, reason: root.risk.reason.slice(0, 1000) } }
+        : {}),
       ts: deps.clock.now(),
       intervalMs: deps.heartbeatMs,
       mode: deps.mode,

@@ -23,8 +23,15 @@ export interface RiskResetDeps {
   complete: CompleteCommand;
 }
 
+/** What a reset did: when, and the NAV that is now the reference (the risk engine leaves `reducing`). */
+export interface DrawdownResetDone {
+  at: number;
+  nav: number;
+  peakNav: number;
+}
+
 export function createRiskReset(deps: RiskResetDeps) {
-  return async (command: RiskResetRecord): Promise<void> => {
+  return async (command: RiskResetRecord): Promise<DrawdownResetDone> => {
     const { reason, actor } = command.payload;
     const reset = await deps.venue.resetDrawdownPeak();
     const figures = {
@@ -33,13 +40,15 @@ export function createRiskReset(deps: RiskResetDeps) {
       nav: reset.nav,
       drawdown_before: drawdown(reset.nav, reset.previousPeakNav),
     };
+    const at = deps.clock.now();
     await deps.store.events.append({
       kind: 'drawdown_reset',
-      at: new Date(deps.clock.now()).toISOString(),
+      at: new Date(at).toISOString(),
       symbol: null,
       body: { command_id: command.id, reason, actor, ...figures },
     });
     deps.events.emit(eventLine.drawdownReset(command.id, reset, { reason, actor }));
     await deps.complete(command, { status: 'done', ...figures });
+    return { at, nav: reset.nav, peakNav: reset.peakNav };
   };
 }

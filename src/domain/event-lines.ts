@@ -4,6 +4,7 @@
  * carry exactly the spec's fields, `event` first; the others are this service's own, documented in
  * the README. Writers (stdout, metrics) only consume these values.
  */
+import type { RiskStateChange } from './risk/trading-state.js';
 import type { SystemState } from './control.js';
 import type { Liquidation } from './margin.js';
 import type { Fill, OrderRequest, Side, VenueOrder } from './orders.js';
@@ -161,6 +162,19 @@ export interface DrawdownResetLine {
   reason: string;
   actor: string;
 }
+/**
+ * The risk engine's trading state changed (active, reducing, halted; src/domain/risk/trading-state.ts):
+ * why, and the account's drawdown, NAV and peak NAV when they were known (null for a kill).
+ */
+export interface RiskStateChangedLine {
+  event: 'risk_state_changed';
+  from: string;
+  to: string;
+  reason: string;
+  drawdown: number | null;
+  nav: number | null;
+  peak_nav: number | null;
+}
 /** The trading process stopped opening exposure for safety (the store or the control plane was lost). */
 export interface TradingHaltedLine {
   event: 'trading_halted';
@@ -194,6 +208,7 @@ export type EventLine =
   | CommandExecutedLine
   | FlattenCompletedLine
   | DrawdownResetLine
+  | RiskStateChangedLine
   | TradingHaltedLine
   | TradingHaltEndedLine
   | SessionStoppedLine;
@@ -348,6 +363,15 @@ export const eventLine = {
     peak_nav: reset.peakNav,
     reason: by.reason,
     actor: by.actor,
+  }),
+  riskStateChanged: (change: RiskStateChange): RiskStateChangedLine => ({
+    event: 'risk_state_changed',
+    from: change.from,
+    to: change.to,
+    reason: change.reason,
+    drawdown: change.drawdown,
+    nav: change.nav,
+    peak_nav: change.peakNav,
   }),
   tradingHalted: (reason: string): TradingHaltedLine => ({ event: 'trading_halted', reason }),
   tradingHaltEnded: (): TradingHaltEndedLine => ({ event: 'trading_halt_ended' }),

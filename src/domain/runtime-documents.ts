@@ -23,6 +23,8 @@ export const MACHINES_KEY = 'trading:machines';
 export const REPLAY_CURSOR_KEY = 'trading:replay-cursor';
 /** The protective exits' state: trailing best prices and cooldowns (src/domain/protection.ts). */
 export const PROTECTION_KEY = 'trading:protection';
+/** The risk engine's trading state: active, reducing, halted (src/domain/risk/trading-state.ts). */
+export const RISK_STATE_KEY = 'trading:risk-state';
 /** A kill being written marks itself here; other control writers wait (src/application/kill-priority.ts). */
 export const KILL_PENDING_KEY = 'control:kill-pending';
 

@@ -43,6 +43,7 @@ describe('the machine trees', () => {
     const deciding = find(cycle!.root, 'cycle.deciding')!;
     expect(deciding.type).toBe('compound');
     expect(deciding.children.map((c) => c.key)).toEqual([
+      'assessing',
       'analysing',
       'arbitrating',
       'sizing',

@@ -13,6 +13,8 @@ import type {
   AgentError,
   AnalyseRequest,
   EvaluateRequest,
+  ObserveRequest,
+  ObservedReply,
   EvaluatedReply,
   SelectRequest,
   SelectedReply,
@@ -26,6 +28,7 @@ import { arbitrate } from '../../src/domain/arbitration.js';
 import type { ControlRecord } from '../../src/domain/control.js';
 import type { Proposal } from '../../src/domain/allocation.js';
 import type { Signal } from '../../src/domain/signal.js';
+import { position } from '../domain/risk/builders.js';
 import { account, approval, deferred, flush, marketView, order, snapshot } from './support.js';
 
 const NOW = 1_700_000_000_000;
@@ -95,8 +98,11 @@ const allocatorReply: Respond = (e) => {
   }));
   return { type: 'allocator.sized', cycle: req.cycle, proposals } satisfies SizedReply;
 };
-/** Approves BTC orders, denies the rest. */
+/** Approves BTC orders, denies the rest; tells the cycle it is `active` when shown the account. */
 const riskReply: Respond = (e) => {
+  if (e.type === 'risk.observe') {
+    return { type: 'risk.observed', cycle: (e as ObserveRequest).cycle, state: 'active' } satisfies ObservedReply;
+  }
   const req = e as EvaluateRequest;
   const verdicts = req.orders.map((o) => {
     const approved = o.symbol === 'BTCUSDT';
@@ -228,8 +234,10 @@ describe('cycle machine: the full path', () => {
       'outcomes',
       'proposals',
       'replies',
+      'riskState',
       'verdicts',
     ]);
+    expect(record.riskState).toBe('active');
     expect(final.output).toEqual(record);
   });
 
@@ -254,7 +262,7 @@ describe('cycle machine: the full path', () => {
       }),
     ]);
 
-    const evaluate = h.sentTo('risk') as unknown as EvaluateRequest[];
+    const evaluate = h.sentTo('risk').filter((e) => e.type === 'risk.evaluate') as unknown as EvaluateRequest[];
     expect(evaluate).toEqual([
       expect.objectContaining({ type: 'risk.evaluate', cycle: 9, account: acct, market, epoch: EPOCH, now: NOW }),
     ]);
@@ -317,12 +325,51 @@ describe('cycle machine: short cuts to recording', () => {
     expect(final.value).toBe('done');
     expect(h.sentTo('arbiter')).toHaveLength(1);
     expect(h.sentTo('allocator')).toHaveLength(0);
-    expect(h.sentTo('risk')).toHaveLength(0);
+    expect(h.sentTo('risk').filter((e) => e.type === 'risk.evaluate')).toHaveLength(0);
     expect(h.sentTo('oms')).toHaveLength(0);
     expect(h.recorded).toHaveLength(1);
     expect(h.recorded[0]).toMatchObject({ outcome: 'completed', proposals: [], verdicts: [], outcomes: [] });
     expect(h.recorded[0]!.arbitration!.selected).toEqual([]);
     expect(h.recorded[0]!.arbitration!.ranked).toHaveLength(1);
+  });
+
+  it('reducing with a position held: nothing selected still asks risk (with no orders) for its own closes', async () => {
+    const holding = account({ positions: [{ ...position('BTCUSDT', 2, 100) }] });
+    const h = runCycle({
+      loadMarket: async () => ({ ...loaded(), account: holding }),
+      responders: {
+        'agent:a': agentReply('a', []),
+        'agent:b': agentReply('b', []),
+        allocator: (e) => ({ type: 'allocator.sized', cycle: (e as SizeRequest).cycle, proposals: [] }),
+        risk: (e) =>
+          e.type === 'risk.observe'
+            ? ({ type: 'risk.observed', cycle: (e as ObserveRequest).cycle, state: 'reducing' } satisfies ObservedReply)
+            : riskReply(e),
+      },
+    });
+    const final = await h.finished();
+    expect(final.value).toBe('done');
+    const observe = h.sentTo('risk')[0] as unknown as ObserveRequest;
+    expect(observe).toMatchObject({ type: 'risk.observe', cycle: 9, account: holding, now: NOW });
+    const evaluate = h.sentTo('risk').filter((e) => e.type === 'risk.evaluate') as unknown as EvaluateRequest[];
+    expect(evaluate).toEqual([expect.objectContaining({ purpose: 'cycle', orders: [], account: holding })]);
+    expect(h.recorded[0]!.riskState).toBe('reducing');
+  });
+
+  it('reducing and flat: nothing selected records at once, as when active', async () => {
+    const h = runCycle({
+      responders: {
+        'agent:a': agentReply('a', []),
+        'agent:b': agentReply('b', []),
+        risk: (e) =>
+          e.type === 'risk.observe'
+            ? ({ type: 'risk.observed', cycle: (e as ObserveRequest).cycle, state: 'reducing' } satisfies ObservedReply)
+            : riskReply(e),
+      },
+    });
+    await h.finished();
+    expect(h.sentTo('allocator')).toHaveLength(0);
+    expect(h.sentTo('risk').filter((e) => e.type === 'risk.evaluate')).toHaveLength(0);
   });
 
   it('when nothing could be sized it records without asking risk or the oms', async () => {
@@ -344,7 +391,7 @@ describe('cycle machine: short cuts to recording', () => {
     });
     const final = await h.finished();
     expect(final.value).toBe('done');
-    expect(h.sentTo('risk')).toHaveLength(0);
+    expect(h.sentTo('risk').filter((e) => e.type === 'risk.evaluate')).toHaveLength(0);
     expect(h.sentTo('oms')).toHaveLength(0);
     expect(h.recorded[0]!.proposals.map((p) => p.skipped?.code)).toEqual(['ZERO_QTY', 'ZERO_QTY']);
   });
@@ -353,6 +400,7 @@ describe('cycle machine: short cuts to recording', () => {
     const h = runCycle({
       responders: {
         risk: (e) => {
+          if (e.type === 'risk.observe') return riskReply(e);
           const req = e as EvaluateRequest;
           return {
             type: 'risk.evaluated',

@@ -331,12 +331,25 @@ describe('trading machine: epoch', () => {
 
   it('controlEventFor maps a stored record to the root event that reaches its state', () => {
     const base = { epoch: 12, reason: 'r', changed_at: '2024-01-01T00:00:00.000Z', store_id: 's', adopted_from: null };
-    expect(controlEventFor({ ...base, state: 'running' })).toEqual({ type: 'control.resume', reason: 'r', epoch: 12 });
-    expect(controlEventFor({ ...base, state: 'paused' })).toEqual({ type: 'control.pause', reason: 'r', epoch: 12 });
+    // `at`: when the record changed (the kill halts the risk engine at that time).
+    const at = Date.parse(base.changed_at);
+    expect(controlEventFor({ ...base, state: 'running' })).toEqual({
+      type: 'control.resume',
+      reason: 'r',
+      epoch: 12,
+      at,
+    });
+    expect(controlEventFor({ ...base, state: 'paused' })).toEqual({
+      type: 'control.pause',
+      reason: 'r',
+      epoch: 12,
+      at,
+    });
     expect(controlEventFor({ ...base, state: 'killed', reason: null })).toEqual({
       type: 'control.kill',
       reason: '',
       epoch: 12,
+      at,
     });
   });
 });

@@ -1,9 +1,10 @@
 /**
  * Issue 20, "a drawdown that can end": the peak NAV used to only rise, so once an account had breached
  * RISK_MAX_DRAWDOWN and gone flat, NAV could never recover and every later entry was refused
- * (DRAWDOWN_BREACH) for good. Through the whole actor system on a real store: a breach, a flatten
- * (deleverage 100 %), then entries resume once the peak has left RISK_DRAWDOWN_WINDOW, or at once
- * after an operator's reset (the `risk_reset` command, as the API and `tcs risk reset` queue it).
+ * (DRAWDOWN_BREACH) for good. Through the whole actor system on a real store: a breach (the risk
+ * engine enters `reducing` and closes the position itself; the operator's deleverage then finds it
+ * flat), then entries resume once the peak has left RISK_DRAWDOWN_WINDOW, or at once after an
+ * operator's reset (the `risk_reset` command, as the API and `tcs risk reset` queue it).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestTrading } from '../support/trading.js';
@@ -56,11 +57,15 @@ describe('a drawdown breach that can end', () => {
     while (t.clock.now() < start + 14 * MINUTE) await t.advance(MINUTE);
     expect(buys()).toBe(before);
     // Once the peak is older than the window (plus its one-minute buckets), the reference is the
-    // flat NAV: drawdown 0, and the always-long strategy enters again.
-    while (t.clock.now() < start + 17 * MINUTE) await t.advance(MINUTE);
-    await t.advance(MINUTE);
+    // flat NAV: drawdown 0, the risk engine is active again, and the always-long strategy enters.
+    // (With a limit this tight the entry's own cost breaches it again a cycle later, and the engine
+    // closes it: asserted in the cycle it entered.)
+    while (buys() === before && t.clock.now() < start + 19 * MINUTE) await t.advance(MINUTE);
     expect(buys()).toBeGreaterThan(before);
+    expect(t.clock.now()).toBeGreaterThanOrEqual(start + 15 * MINUTE);
     expect(await btc()).toBeGreaterThan(0);
+    const states = t.events('risk_state_changed').map((l) => `${String(l.from)}→${String(l.to)}`);
+    expect(states.slice(0, 2)).toEqual(['active→reducing', 'reducing→active']);
   });
 
   it('trades again at once after an operator reset, which is audited and announced', async () => {
@@ -88,6 +93,15 @@ describe('a drawdown breach that can end', () => {
     const [audit] = await t.store.events.query({ kind: 'drawdown_reset', limit: 1 });
     expect(audit?.body).toMatchObject({ reason: 'reviewed the loss', actor: 'test', command_id: 'risk-reset-1' });
 
+    // The reset ended `reducing`: announced, audited, and the next cycle enters again.
+    const ended = t.events('risk_state_changed').at(-1);
+    expect(ended).toMatchObject({
+      from: 'reducing',
+      to: 'active',
+      reason: 'drawdown reset by an operator: reviewed the loss',
+    });
+    const [change] = await t.store.events.query({ kind: 'risk_state', limit: 10 });
+    expect(change).toBeDefined();
     await t.advance(MINUTE);
     expect(buys()).toBeGreaterThan(before);
     expect(await btc()).toBeGreaterThan(0);

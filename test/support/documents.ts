@@ -11,6 +11,7 @@ import {
   PORTFOLIO_KEY,
   PROTECTION_KEY,
   REPLAY_CURSOR_KEY,
+  RISK_STATE_KEY,
   TRADING_METRICS_KEY,
 } from '../../src/domain/runtime-documents.js';
 
@@ -35,6 +36,12 @@ export const SAMPLE_DOCUMENTS: { [K in DocumentKey]: DocumentOf<K> } = {
   [PROTECTION_KEY]: {
     positions: { BTCUSDT: { side: 1, best: 43_210.5, agent: 'momentum_ma_crossover' } },
     cooldowns: { funding_rate_contrarian: { ETHUSDT: 42 } },
+  },
+  [RISK_STATE_KEY]: {
+    state: 'reducing',
+    since: T0 - 60_000,
+    reason: 'drawdown 10.50% from peak NAV 11200.00 exceeds RISK_MAX_DRAWDOWN 10.00%',
+    peakNav: 11_200,
   },
   [PORTFOLIO_KEY]: {
     nav: 10_050.25,

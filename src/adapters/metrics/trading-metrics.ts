@@ -4,6 +4,8 @@
  * line and its metric can never disagree; the account and state gauges are set by the publisher.
  * The text is published to the store with the heartbeat and the API appends it to its /metrics.
  */
+import { RISK_TRADING_STATES } from '../../domain/risk/trading-state.js';
+import type { RiskTradingState } from '../../domain/risk/trading-state.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SYSTEM_STATES } from '../../domain/control.js';
 import type { EventLine } from '../../domain/event-lines.js';
@@ -131,6 +133,18 @@ export class TradingMetrics {
     labelNames: ['state'] as const,
     registers: [this.registry],
   });
+  readonly riskState = new Gauge({
+    name: 'tcs_trading_risk_state',
+    help: 'State of the risk engine: active, reducing (drawdown beyond its limit: only closes), halted (killed) (1 = current)',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  readonly riskTransitions = new Counter({
+    name: 'tcs_trading_risk_state_transitions_total',
+    help: "The risk engine's state changes, by the state left and the state entered",
+    labelNames: ['from', 'to'] as const,
+    registers: [this.registry],
+  });
 
   /** `margin`: the same rates the paper venue and the risk engine use. */
   constructor(private readonly margin: MarginTable = DEFAULT_MARGIN_TABLE) {
@@ -162,6 +176,9 @@ export class TradingMetrics {
         return this.cycleDuration.observe(line.duration_ms / 1000);
       case 'control_changed':
         return this.observeState(line.state);
+      case 'risk_state_changed':
+        this.riskTransitions.inc({ from: line.from, to: line.to });
+        return this.observeRiskState(line.to as RiskTradingState);
       default:
         return;
     }
@@ -185,6 +202,11 @@ export class TradingMetrics {
     this.leverage.set(account.nav > 0 ? gross / account.nav : 0);
     this.marginUsed.set(marginUsed(account, this.margin));
     this.restingExposure.set(restingExposure(account));
+  }
+
+  /** The risk engine's state, one series per state (1 for the current one), like tcs_trading_state. */
+  observeRiskState(current: RiskTradingState): void {
+    for (const s of RISK_TRADING_STATES) this.riskState.set({ state: s }, s === current ? 1 : 0);
   }
 
   observeState(current: SystemState): void {

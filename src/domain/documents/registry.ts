@@ -20,6 +20,7 @@ import {
   PORTFOLIO_KEY,
   PROTECTION_KEY,
   REPLAY_CURSOR_KEY,
+  RISK_STATE_KEY,
   TRADING_METRICS_KEY,
 } from '../runtime-documents.js';
 import { ApiHeartbeatSchema } from './api-heartbeat.js';
@@ -29,6 +30,7 @@ import { MachinesDocumentSchema } from './machines.js';
 import { PortfolioSchema } from './portfolio.js';
 import { ProtectionStateSchema } from './protection.js';
 import { ReplayCursorSchema } from './replay-cursor.js';
+import { RiskStateSchema } from './risk-state.js';
 import { TradingHeartbeatSchema } from './trading-heartbeat.js';
 import { TradingMetricsSchema } from './trading-metrics.js';
 
@@ -48,6 +50,7 @@ export const DOCUMENTS = {
   [REPLAY_CURSOR_KEY]: entry(1, ReplayCursorSchema),
   [KILL_PENDING_KEY]: entry(1, KillPendingSchema),
   [PROTECTION_KEY]: entry(1, ProtectionStateSchema),
+  [RISK_STATE_KEY]: entry(1, RiskStateSchema),
 } as const;
 
 export type DocumentKey = keyof typeof DOCUMENTS;

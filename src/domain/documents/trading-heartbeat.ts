@@ -27,6 +27,19 @@ export const TradingHeartbeatSchema = Type.Object({
   /** Why trading is halted for safety (src/application/safety-monitor.ts), null when it is not. */
   halt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   /**
+   * The risk engine's trading state (src/domain/risk/trading-state.ts): `reducing` means a drawdown
+   * beyond RISK_MAX_DRAWDOWN (only closes pass; it ends by `tcs risk reset` or the window), `halted`
+   * the kill. Optional: a heartbeat of the release before it reads as version 1 (and means: unknown).
+   */
+  risk: Type.Optional(
+    Type.Object({
+      state: Type.Union([Type.Literal('active'), Type.Literal('reducing'), Type.Literal('halted')]),
+      /** Epoch ms the state was entered; null when not known. */
+      since: Type.Union([EpochMs, Type.Null()]),
+      reason: Type.String({ maxLength: 1000 }),
+    }),
+  ),
+  /**
    * The strategy agents failing now (src/domain/failing-agents.ts: an error in one of an agent's
    * last 3 analyses); /health is degraded and names them. Optional, so a heartbeat of the release
    * before it still reads as version 1 (and means: none known).

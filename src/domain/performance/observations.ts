@@ -23,10 +23,11 @@ export interface CycleObservation {
 }
 
 /**
- * What a fill was: a strategy's order, the venue's liquidation, an operator's deleverage, or a
- * protective exit with its reason (STOP_LOSS, TAKE_PROFIT, TRAILING_STOP; still the strategy's trade).
+ * What a fill was: a strategy's order, the venue's liquidation, an operator's deleverage, the risk
+ * engine's own close while `reducing` (`risk_reduce`), or a protective exit with its reason
+ * (STOP_LOSS, TAKE_PROFIT, TRAILING_STOP; still the strategy's trade).
  */
-export type FillKind = 'order' | 'liquidation' | 'deleverage' | ExitReason;
+export type FillKind = 'order' | 'liquidation' | 'deleverage' | 'risk_reduce' | ExitReason;
 
 /** One fill, liquidations and deleverages included. */
 export interface TradeObservation {
@@ -44,7 +45,7 @@ export interface TradeObservation {
    * It is PnL the account did not bear, booked to the symbol with the fill's realized PnL.
    */
   insuranceCover?: number;
-  /** The strategy whose signal led to the order (or whose position an exit closed); null for liquidations and deleverages. */
+  /** The strategy whose signal led to the order (or whose position an exit closed); null for liquidations, deleverages and the risk engine's closes. */
   strategy: string | null;
   kind: FillKind;
 }

@@ -10,6 +10,10 @@ export const GUARD_NAMES: readonly GuardName[] = Object.freeze(['drawdown', 'lev
 export type GuardCode =
   | 'OK'
   | 'DRAWDOWN_LIMIT'
+  /** The risk engine is `reducing` (drawdown beyond RISK_MAX_DRAWDOWN): only orders that lower exposure pass. */
+  | 'RISK_REDUCING'
+  /** The risk engine is `halted` (killed): no order of a cycle passes; a command's reduce-only close does. */
+  | 'RISK_HALTED'
   | 'LEVERAGE_LIMIT'
   | 'LIQUIDITY_VOLUME'
   | 'LIQUIDITY_DEPTH'

@@ -10,6 +10,7 @@ import type { OrderRequest } from '../orders.js';
 import type { AccountSnapshot } from '../portfolio.js';
 import type { GuardCheck, GuardName } from './check.js';
 import { checkDrawdown, drawdown } from './drawdown-guard.js';
+import type { TradingStateContext } from './drawdown-guard.js';
 import { checkExposure } from './exposure-guard.js';
 import { checkLeverage } from './leverage-guard.js';
 import { assertRiskLimits, DEFAULT_RISK_LIMITS } from './limits.js';
@@ -29,6 +30,7 @@ export type { RiskLimits } from './limits.js';
 export { DEFAULT_RISK_LIMITS, parseRiskLimits } from './limits.js';
 export type { PendingOrder } from './projection.js';
 export type { Freshness } from './liquidity-guard.js';
+export type { TradingStateContext } from './drawdown-guard.js';
 
 export interface RiskContext {
   account: AccountSnapshot;
@@ -56,6 +58,8 @@ export interface RiskContext {
    * liquidity guard fails with LIQUIDITY_STALE). Without it, the data's age is not judged.
    */
   freshness?: Freshness;
+  /** The engine's trading state and the order's purpose (./trading-state.ts); absent: `active`. */
+  trading?: TradingStateContext;
 }
 
 /**
@@ -114,7 +118,7 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
   if (!result.ok) return refuseAll(result.message);
   const impact = result.impact;
   const checks: RiskDecision['checks'] = [
-    checkDrawdown(impact, limits),
+    checkDrawdown(impact, limits, ctx.trading),
     checkLeverage(impact, limits),
     checkLiquidity(impact, limits, ctx.freshness),
     checkExposure(impact, limits),

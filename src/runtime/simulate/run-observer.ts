@@ -1,7 +1,8 @@
 /**
  * What a simulation run records after each cycle, read from what the trading system already says:
  * fills from its event lines (`order_filled`, and `position_liquidated` for the venue's closes;
- * a `position_exit` line marks the fill of its client order id with the exit's reason),
+ * a `position_exit` line marks the fill of its client order id with the exit's reason, and the
+ * cycle's record marks the risk engine's own closes `risk_reduce`),
  * the strategies' errors (`agent_error`),
  * the account from the venue, the prices from the cycle's market, the denials and each order's
  * strategy from the cycle's record. Nothing here changes how the system trades. The strategy of an
@@ -25,7 +26,8 @@ export interface RunSink {
 const ORDER_MEMORY = 10_000;
 
 /** Fills a strategy answers for: its orders and the protective exits of its positions. */
-const byStrategy = (kind: TradeObservation['kind']) => kind !== 'liquidation' && kind !== 'deleverage';
+const byStrategy = (kind: TradeObservation['kind']) =>
+  kind !== 'liquidation' && kind !== 'deleverage' && kind !== 'risk_reduce';
 
 export interface RunObserver {
   /** Every event line the trading system emits during the run. */
@@ -88,6 +90,10 @@ export function createRunObserver(sink: RunSink): RunObserver {
           if (strategyOf.size > ORDER_MEMORY) strategyOf.delete(strategyOf.keys().next().value as string);
         }
         for (const verdict of record.verdicts) {
+          // The risk engine's own closes in `reducing`: their fills are its, not a strategy's.
+          if (verdict.by === 'risk')
+            for (const trade of pending)
+              if (trade.clientOrderId === verdict.order.clientOrderId) trade.kind = 'risk_reduce';
           if (verdict.approval !== null) continue;
           const failed = verdict.decision.checks.find((c) => !c.passed);
           if (failed) sink.denial(failed.guard);

@@ -19,7 +19,10 @@ import type { AgentError, SignalsReply, SubmissionOutcome } from '../../../machi
 import type { Proposal } from '../../domain/allocation.js';
 import { orderManagerMachine } from '../../../machines/order-manager.machine.js';
 import type { OmsMode } from '../../../machines/order-manager.machine.js';
-import { findOms, rootOf } from '../../../machines/system.js';
+import { findOms, riskOf, riskStateOf, rootOf } from '../../../machines/system.js';
+import { riskMachine } from '../../../machines/risk.machine.js';
+import type { RiskStateChange, RiskStateRecord } from '../../domain/risk/trading-state.js';
+import type { DrawdownResetDone } from '../../application/risk-reset.js';
 import type { AnyActorSystem } from '../../../machines/system.js';
 import { tradingMachine } from '../../../machines/trading.machine.js';
 import type { HaltRecoveryInput, TradingContextView } from '../../../machines/trading.machine.js';
@@ -45,7 +48,9 @@ export interface TradingMachineImplementations {
   /** One round of a flatten: the closes from the live positions (src/application/flatten.ts). */
   prepareFlatten(command: CommandRecord, round: number): Promise<PreparedFlatten>;
   /** An operator's drawdown reset: the venue's peak NAV := NAV, audited, the command completed. */
-  resetRisk(command: RiskResetRecord): Promise<void>;
+  resetRisk(command: RiskResetRecord): Promise<DrawdownResetDone>;
+  /** The risk engine's state changed: event line, audit entry, stored state (src/application/risk-state.ts). */
+  riskStateChanged(change: RiskStateChange): void;
   completeCommand(command: CommandRecord, result: CommandResult): Promise<void>;
   recoverHalt(input: HaltRecoveryInput, cancel: CancelRequest): Promise<SafetyHalt>;
   /** Queues the kill's cancel command (idempotent) and hands queued commands to the root. */
@@ -57,8 +62,8 @@ export interface TradingMachineImplementations {
   cycleStarted(cycle: number): void;
   /** Returns the cycle's duration in ms. */
   cycleEnded(cycle: number): number;
-  /** The root's state, halt or last cycle changed: the heartbeat says so to the API. */
-  rootChanged(view: TradingContextView): void;
+  /** The root's state, halt or last cycle changed (or the risk engine's): the heartbeat says so to the API. */
+  rootChanged(view: TradingContextView & { risk: RiskStateRecord | null }): void;
   cycleReported(record: CycleRecord | null, error?: unknown): void;
 }
 
@@ -103,11 +108,21 @@ function commandActors(impl: TradingMachineImplementations) {
   };
 }
 
-/** The drawdown reset; a failure leaves the command claimed, so it is retried once its lease expires. */
+/**
+ * The drawdown reset, then the risk engine is told (it leaves `reducing`); a failure leaves the
+ * command claimed, so it is retried once its lease expires.
+ */
 function riskResetActor(impl: TradingMachineImplementations) {
-  return fromPromise<void, { command: RiskResetRecord }>(async ({ input }) => {
+  return fromPromise<void, { command: RiskResetRecord }>(async ({ input, system }) => {
     try {
-      await impl.resetRisk(input.command);
+      const done = await impl.resetRisk(input.command);
+      riskOf(system).send({
+        type: 'risk.reset',
+        reason: input.command.payload.reason,
+        at: done.at,
+        nav: done.nav,
+        peakNav: done.peakNav,
+      });
     } catch (err) {
       impl.log.error({ err, command: input.command.id }, 'drawdown reset failed');
     } finally {
@@ -132,10 +147,25 @@ function announceExits(
   }
 }
 
+/** The risk engine, its state changes recorded and told to the API through the heartbeat at once. */
+function riskActor(impl: TradingMachineImplementations) {
+  return riskMachine.provide({
+    actions: {
+      announceRiskState: ({ system }, change) => {
+        impl.riskStateChanged(change);
+        const root = (rootOf(system).getSnapshot() as { context: TradingContextView }).context;
+        const risk = { state: change.to, since: change.at, reason: change.reason, peakNav: change.peakNav };
+        impl.rootChanged({ ...root, risk });
+      },
+    },
+  });
+}
+
 export function provideTradingMachine(impl: TradingMachineImplementations) {
   const { events, log, links } = impl;
   return tradingMachine.provide({
     actors: {
+      risk: riskActor(impl),
       oms: orderManagerMachine.provide({
         actors: {
           executeJob: fromPromise(async ({ input, signal, system }) => {
@@ -180,30 +210,30 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
         events.emit(eventLine.cycleStart(cycle, impl.clock.now()));
       },
       announceCycleEnd: (_, { cycle }) => events.emit(eventLine.cycleEnd(cycle, impl.cycleEnded(cycle))),
-      announceState: ({ context }, { state, epoch }) => {
-        impl.rootChanged(context);
+      announceState: ({ context, system }, { state, epoch }) => {
+        impl.rootChanged({ ...context, risk: riskStateOf(system) });
         events.emit(eventLine.controlChanged(state, epoch));
       },
       requestKillCancels: ({ system }, { epoch, reason }) => impl.requestKillCancels(epoch, reason, rootOf(system)),
-      announceHalt: ({ context }, { reason }) => {
+      announceHalt: ({ context, system }, { reason }) => {
         log.error({ reason }, `trading halted: ${context.halt?.message ?? reason}`);
         events.emit(eventLine.tradingHalted(reason));
-        impl.rootChanged(context);
+        impl.rootChanged({ ...context, risk: riskStateOf(system) });
       },
-      announceHaltEnded: ({ context }) => {
+      announceHaltEnded: ({ context, system }) => {
         log.info('trading halt ended: recorded in the audit trail, open orders cancelled once more');
         events.emit(eventLine.tradingHaltEnded());
-        impl.rootChanged(context);
+        impl.rootChanged({ ...context, risk: riskStateOf(system) });
       },
       reportRecoveryError: (_, { error }) =>
         log.warn({ err: error }, 'the halt cannot end yet: cancelling open orders or recording it failed'),
-      reportCycle: ({ context }, { record }) => {
+      reportCycle: ({ context, system }, { record }) => {
         impl.cycleReported(record);
-        impl.rootChanged(context);
+        impl.rootChanged({ ...context, risk: riskStateOf(system) });
       },
-      reportCycleError: ({ context }, { error }) => {
+      reportCycleError: ({ context, system }, { error }) => {
         impl.cycleReported(null, error);
-        impl.rootChanged(context);
+        impl.rootChanged({ ...context, risk: riskStateOf(system) });
       },
     },
   });

@@ -25,6 +25,8 @@ import { createOrderExecution } from '../../application/order-execution.js';
 import { createOrderGate } from '../../application/order-gate.js';
 import { createPublisher } from '../../application/publisher.js';
 import { createRiskReset } from '../../application/risk-reset.js';
+import { createRiskStateRecorder } from '../../application/risk-state.js';
+import type { RiskStateRecorder } from '../../application/risk-state.js';
 import type { Publisher } from '../../application/publisher.js';
 import type { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
 import type { AgentErrors } from '../../application/agent-errors.js';
@@ -62,6 +64,8 @@ export interface TradingPartsDeps {
 
 export interface TradingParts {
   publisher: Publisher;
+  /** The risk engine's state changes on their way to the store (awaited when the system settles). */
+  riskStates: RiskStateRecorder;
   commands: CommandPump;
   /** Claims queued commands and hands them to `root`. */
   pumpInto(root: AnyActorRef): Promise<void>;
@@ -95,12 +99,20 @@ export function createTradingParts(deps: TradingPartsDeps): TradingParts {
       epoch: () => (root.getSnapshot() as { context: { epoch: number } }).context.epoch,
       send: (event) => root.send(event),
     });
+  const riskStates = createRiskStateRecorder({
+    store,
+    kv: deps.kv,
+    clock,
+    events,
+    log: (message, details) => log.error(details, message),
+  });
   return {
     publisher,
+    riskStates,
     commands,
     pumpInto,
     syncControlOf,
-    machine: machineWith(deps, publisher, commands, pumpInto, syncControlOf),
+    machine: machineWith(deps, publisher, commands, pumpInto, syncControlOf, riskStates),
   };
 }
 
@@ -111,6 +123,7 @@ function machineWith(
   commands: CommandPump,
   pumpInto: TradingParts['pumpInto'],
   syncControlOf: TradingParts['syncControlOf'],
+  riskStates: RiskStateRecorder,
 ) {
   const { config, store, venue, clock, log, events, metrics } = deps;
   const receipts = createJobReceipts();
@@ -158,6 +171,7 @@ function machineWith(
     prepareFlatten: createFlattenPreparation(preparation),
     completeCommand,
     resetRisk: createRiskReset({ venue, store, clock, events, complete: completeCommand }),
+    riskStateChanged: riskStates.changed,
     recoverHalt: createHaltRecovery(store.events),
     requestKillCancels: (epoch, reason, root) => {
       const who = { actor: `trading:${deps.identity.pid}`, at: new Date(clock.now()).toISOString() };

@@ -44,7 +44,10 @@ import { strategyHistory } from './strategy-history.js';
 import { settle } from './settle.js';
 import { assertProtectedStrategiesRun } from './protection-config.js';
 import { readDocument } from '../../ports/documents.js';
-import { PROTECTION_KEY } from '../../domain/runtime-documents.js';
+import { PROTECTION_KEY, RISK_STATE_KEY } from '../../domain/runtime-documents.js';
+import { startingState } from '../../domain/risk/trading-state.js';
+import type { RiskStateRecord } from '../../domain/risk/trading-state.js';
+import { riskStateOf } from '../../../machines/system.js';
 import type { ProtectionState } from '../../domain/protection.js';
 import { takeOwnership } from './take-ownership.js';
 import type { Ownership } from './take-ownership.js';
@@ -154,8 +157,10 @@ async function startTradingSystem(
   const feed = await feedAfterLease(deps, opened, config, kv, historyFor);
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
   const protectionState = await storedProtection(config, strategies, kv);
+  const riskState = await storedRiskState(kv, owned.initial, clock);
   const metrics = new TradingMetrics(config.margin);
   metrics.knowAgents(strategies.map((s) => s.name));
+  metrics.observeRiskState(riskState.state);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
   const agentErrors = createAgentErrors({
@@ -199,7 +204,7 @@ async function startTradingSystem(
   const actor = createActor(parts.machine, {
     systemId: 'trading',
     input: {
-      ...rootInput(config, owned.initial, strategies, sessionId, previousCycle, protectionState),
+      ...rootInput(config, owned.initial, strategies, sessionId, previousCycle, protectionState, riskState),
       history,
       halt: fault ? { ...fault, since: clock.now(), earlier: [] } : null,
     },
@@ -228,7 +233,8 @@ async function run(r: Running): Promise<TradingSystem> {
   const { deps, config, owned, parts, actor } = r;
   const syncControl = parts.syncControlOf(actor);
   const pumpCommands = () => parts.pumpInto(actor);
-  const heartbeat = (stopped = false) => parts.publisher.heartbeat(actor.getSnapshot().context, stopped);
+  const heartbeat = (stopped = false) =>
+    parts.publisher.heartbeat({ ...actor.getSnapshot().context, risk: riskStateOf(actor.system) }, stopped);
   const stopBackground = await startBackground({
     store: owned.store,
     log: deps.log,
@@ -265,7 +271,8 @@ async function run(r: Running): Promise<TradingSystem> {
   await pumpCommands();
   await heartbeat();
   await parts.publisher.metrics();
-  const settled = (timeoutMs = 10_000) => settle(actor, timeoutMs);
+  // Quiet includes the risk engine's last state change being in the store.
+  const settled = (timeoutMs = 10_000) => settle(actor, timeoutMs).then(() => parts.riskStates.idle());
   return {
     actor,
     venue: r.venue,
@@ -326,6 +333,14 @@ async function storedProtection(
   return (await readDocument(kv, PROTECTION_KEY)) ?? undefined;
 }
 
+/**
+ * The risk engine's state to start in: a restart keeps `reducing` and the peak it was measured from
+ * (a malformed document fails the start, as a fault); a killed store starts `halted`.
+ */
+async function storedRiskState(kv: KeyValueStore, control: ControlRecord, clock: Clock): Promise<RiskStateRecord> {
+  return startingState((await readDocument(kv, RISK_STATE_KEY)) ?? null, control.state === 'killed', clock.now());
+}
+
 /** The paper venue on the fenced key-value store (or in the process, for a simulation run). */
 function openVenue(deps: TradingSystemDeps, config: TradingConfig, kv: KeyValueStore): Promise<Venue> {
   return openPaperVenue({
@@ -353,6 +368,7 @@ function rootInput(
   sessionId: string,
   previousCycle: number,
   protectionState?: ProtectionState,
+  riskState?: RiskStateRecord,
 ) {
   const sign: ApprovalSigner = (order, epoch, expiresAt) =>
     signApproval(order, { secret: config.hmacSecret, epoch, expiresAt });
@@ -379,6 +395,7 @@ function rootInput(
       feedStaleMs: config.feedStaleMs,
       // The paper venue's fee for taking liquidity (openVenue keeps its default): limits count it.
       feeRate: Math.max(DEFAULT_PAPER_VENUE_CONFIG.takerFee, DEFAULT_PAPER_VENUE_CONFIG.makerFee),
+      ...(riskState ? { tradingState: riskState } : {}),
     },
   };
 }

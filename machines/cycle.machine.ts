@@ -105,6 +105,18 @@ const errorText = (error: unknown) => String((error as Error)?.message ?? error)
 const reducing = (context: CycleContext) => context.riskState === 'reducing';
 const holdsPosition = (context: CycleContext) => context.account!.positions.some((p) => p.qty !== 0);
 
+/** Symbols whose approved protective exit leaves a resting order behind that could reopen the position. */
+function exitsWithRestingOpens(context: CycleContext): string[] {
+  const approved = new Set(context.verdicts.flatMap((v) => (v.approval ? [v.order.clientOrderId] : [])));
+  const exiting = new Set(
+    context.proposals.flatMap((p) =>
+      p.exit && p.order && approved.has(p.order.clientOrderId) ? [p.order.symbol] : [],
+    ),
+  );
+  const resting = context.account!.openOrders.filter((o) => o.status === 'open' && !o.reduceOnly);
+  return [...new Set(resting.filter((o) => exiting.has(o.symbol)).map((o) => o.symbol))];
+}
+
 export const cycleMachine = setup({
   types: {} as { context: CycleContext; input: CycleInput; events: CycleEvent; output: CycleRecord },
   actors: {
@@ -353,16 +365,25 @@ export const cycleMachine = setup({
           },
         },
         submitting: {
-          entry: sendTo(
-            ({ system }) => omsOf(system),
-            ({ context, self }) => ({
-              type: 'oms.submit' as const,
-              purpose: 'cycle' as const,
+          entry: enqueueActions(({ context, system, self, enqueue }) => {
+            // A protective exit closes the position, but a resting order that opens it could fill
+            // later and reopen it: those symbols' resting orders are cancelled first (first in line).
+            const reopening = exitsWithRestingOpens(context);
+            if (reopening.length > 0)
+              enqueue.sendTo(omsOf(system), {
+                type: 'oms.cancel',
+                reason: 'protective_exit',
+                symbols: reopening,
+                receipt: null,
+              });
+            enqueue.sendTo(omsOf(system), {
+              type: 'oms.submit',
+              purpose: 'cycle',
               cycle: context.cycle,
               approvals: context.verdicts.flatMap((v) => (v.approval ? [v.approval] : [])),
               replyTo: self,
-            }),
-          ),
+            });
+          }),
           on: {
             'oms.submitted': {
               target: '#cycle.recording',

@@ -356,6 +356,50 @@ describe('cycle machine: short cuts to recording', () => {
     expect(h.recorded[0]!.riskState).toBe('reducing');
   });
 
+  it("a protective exit cancels its symbol's resting opening orders first, so they cannot reopen it", async () => {
+    const resting = (symbol: string, reduceOnly = false) => ({
+      ...order({ clientOrderId: `s0-1-${symbol}-0`, symbol, type: 'limit', limitPrice: 90, reduceOnly }),
+      status: 'open' as const,
+      filledQty: 0,
+      avgFillPrice: null,
+      createdAt: NOW,
+      updatedAt: NOW,
+    });
+    const holding = account({
+      positions: [position('BTCUSDT', 2, 100)],
+      openOrders: [resting('BTCUSDT'), resting('ETHUSDT')],
+    });
+    const exitOrder = order({ clientOrderId: 's1-9-BTCUSDT-0', side: 'SELL', qty: 2, reduceOnly: true });
+    const h = runCycle({
+      loadMarket: async () => ({ ...loaded(), account: holding }),
+      responders: {
+        // A cancel is a job with no reply; the submission is answered as usual.
+        oms: (e) => (e.type === 'oms.cancel' ? null : omsReply(e)),
+        allocator: (e) => ({
+          type: 'allocator.sized',
+          cycle: (e as SizeRequest).cycle,
+          proposals: [
+            {
+              signal: { agent: 'a', symbol: 'BTCUSDT', direction: 0, confidence: 1 },
+              order: exitOrder,
+              skipped: null,
+              exit: { reason: 'stop_loss', entryPrice: 100, bestPrice: 100, triggerPrice: 97 },
+            },
+          ],
+        }),
+      },
+    });
+    await h.finished();
+    expect(h.sentTo('oms').map((e) => e.type)).toEqual(['oms.cancel', 'oms.submit']);
+    expect(h.sentTo('oms')[0]).toMatchObject({ reason: 'protective_exit', symbols: ['BTCUSDT'], receipt: null });
+  });
+
+  it('no protective exit, no cancel: an ordinary order is submitted alone', async () => {
+    const h = runCycle();
+    await h.finished();
+    expect(h.sentTo('oms').map((e) => e.type)).toEqual(['oms.submit']);
+  });
+
   it('reducing and flat: nothing selected records at once, as when active', async () => {
     const h = runCycle({
       responders: {

@@ -11,6 +11,7 @@ import { HealthPanel } from './components/health.js';
 import { Machines } from './components/machines.js';
 import { Messages } from './components/messages.js';
 import { NavChart } from './components/nav-chart.js';
+import { RiskResetDialog } from './components/risk-reset-dialog.js';
 import { SignIn } from './components/sign-in.js';
 import { StateBanner } from './components/state-banner.js';
 import { clearKey, loadKey, saveKey } from './lib/session.js';
@@ -18,18 +19,27 @@ import { useConsole } from './use-console.js';
 
 function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): void }) {
   const c = useConsole(apiKey, signOut);
+  // One drawdown-reset dialog, opened from the controls or from the banner's reducing notice.
+  const [resetOpen, setResetOpen] = useState(false);
+  const openReset = useCallback(() => setResetOpen(true), []);
   return (
     <>
       <header class="top">
         <h1>Trading Control Service</h1>
-        <StateBanner status={c.status} heartbeat={c.heartbeat} stream={c.stream} />
+        <StateBanner
+          status={c.status}
+          heartbeat={c.heartbeat}
+          stream={c.stream}
+          risk={c.health?.components.risk}
+          onResetDrawdown={openReset}
+        />
         <button type="button" onClick={() => signOut()}>
           Sign out
         </button>
       </header>
       <Messages messages={c.messages} dismiss={c.dismiss} />
       <main class="grid">
-        <Controls c={c} />
+        <Controls c={c} onResetDrawdown={openReset} />
         <Account account={c.account} />
         <NavChart points={c.nav} />
         <Fills fills={c.fills} />
@@ -37,6 +47,7 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): v
         <Machines c={c} />
         <Decisions c={c} />
       </main>
+      <RiskResetDialog c={c} open={resetOpen} onClose={() => setResetOpen(false)} />
       <footer>
         Charts: TradingView Lightweight Charts™ (Apache-2.0). Times in UTC. API reference at <a href="/docs">/docs</a>.
       </footer>

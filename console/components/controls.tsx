@@ -2,6 +2,8 @@
  * The operator's actions: pause and resume at once (both reversible), and the four that act on the
  * venue behind a confirmation: the kill switch (needs a reason; optionally flattens), cancel-all (all
  * symbols or one), deleverage (previewed first) and flatten (the closes listed first). Each answer is shown in the message area.
+ * The drawdown reset (reason required) opens the one dialog the shell keeps, which the banner's
+ * reducing notice opens too.
  */
 import { useState } from 'preact/hooks';
 import type { ConsoleState } from '../use-console.js';
@@ -13,7 +15,7 @@ import { KillDialog } from './kill-dialog.js';
 
 type Open = 'kill' | 'cancel' | 'deleverage' | 'flatten' | null;
 
-export function Controls({ c }: { c: ConsoleState }) {
+export function Controls({ c, onResetDrawdown }: { c: ConsoleState; onResetDrawdown(): void }) {
   const [open, setOpen] = useState<Open>(null);
   const [busy, setBusy] = useState(false);
   const [pauseReason, setPauseReason] = useState('');
@@ -64,6 +66,9 @@ export function Controls({ c }: { c: ConsoleState }) {
         </button>
         <button type="button" onClick={() => setOpen('deleverage')}>
           Deleverage…
+        </button>
+        <button type="button" onClick={onResetDrawdown}>
+          Reset drawdown…
         </button>
         <button type="button" class="danger" onClick={() => setOpen('flatten')}>
           Flatten…

@@ -1,10 +1,12 @@
 /**
- * Health of each component (store, event store, trading process) as GET /health reports it, kept
- * current by the stream's `health` events, and the audit chain's verification, re-run on request.
+ * Health of each component (store, event store, trading process, the risk engine's trading state)
+ * as GET /health reports it, kept current by the stream's `health` events, and the audit chain's
+ * verification, re-run on request.
  */
 import { useState } from 'preact/hooks';
 import type { ConsoleState } from '../use-console.js';
 import { utc } from '../lib/format.js';
+import { riskRow } from '../lib/risk-state.js';
 
 function Row({ name, status, detail }: { name: string; status: string; detail: string }) {
   return (
@@ -22,6 +24,7 @@ export function HealthPanel({ c }: { c: ConsoleState }) {
   const store = h?.components.store;
   const events = h?.components.event_store;
   const trading = h?.components.trading_process;
+  const risk = riskRow(h?.components.risk);
   const audit = c.audit;
   const verify = async () => {
     setChecking(true);
@@ -55,6 +58,7 @@ export function HealthPanel({ c }: { c: ConsoleState }) {
             status={trading?.status ?? '—'}
             detail={`heartbeat ${trading?.heartbeat_age_ms ?? '—'} ms old, last cycle ${trading?.last_cycle ?? '—'}, ${trading?.mode ?? ''}${trading?.reason ? `, ${trading.reason}` : ''}`}
           />
+          <Row name="risk engine" status={risk.status} detail={risk.detail} />
         </tbody>
       </table>
       <p data-testid="audit-status" data-ok={audit ? String(audit.ok) : ''}>

@@ -29,5 +29,12 @@ export function healthReason(body: Health): string | null {
     why.push(
       `strategy ${failing.failing.map((a) => `${a.agent} failing (${a.symbol}: ${a.message})`).join(', ')}: see the agent_error lines`,
     );
+  const risk = body.components.risk;
+  if (risk.status === 'reducing') {
+    why.push(
+      `risk engine reducing since ${risk.since ?? 'an unrecorded time'} (${risk.reason ?? '?'}): only closes pass`,
+    );
+    if (risk.resolve) why.push(`to end it: ${risk.resolve}`);
+  }
   return why.length > 0 ? why.join('; ') : null;
 }

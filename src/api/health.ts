@@ -13,6 +13,9 @@
  * known to have seen (store-view.ts) is a first start in progress for FIRST_START_GRACE_MS after the
  * API started: 200 `degraded`, store `not_initialised`, not a fault (the API listens before the
  * trading process creates the record); after that, or seen by anyone, it is the `empty` fault.
+ *
+ * From the heartbeat also: the strategies failing now (strategy-health.ts) and the risk engine's
+ * trading state (risk-health.ts); a failing strategy or a `reducing` risk engine is `degraded`.
  */
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
@@ -23,6 +26,7 @@ import { readDocument } from '../ports/documents.js';
 import { StoreFaultError, isStoreFailure } from '../ports/store-errors.js';
 import type { Store } from '../ports/store.js';
 import { healthReason } from './health-reason.js';
+import { riskHealth, RiskHealthSchema, UNKNOWN_RISK } from './risk-health.js';
 import { SystemStateSchema } from './schemas.js';
 import { NO_STORE_VIEW } from './store-view.js';
 import type { HealthStoreView } from './store-view.js';
@@ -81,6 +85,7 @@ export const HealthSchema = Type.Object({
       resolve: Resolve,
     }),
     strategies: StrategiesHealthSchema,
+    risk: RiskHealthSchema,
   }),
 });
 
@@ -173,8 +178,11 @@ export function healthChecker(
       const count = entries.status === 'fulfilled' ? entries.value : null;
       const eventStatus = count === null ? 'down' : 'ok';
       const strategies = strategiesHealth(beat, tradingStatus === 'ok');
+      const risk = riskHealth(beat, tradingStatus === 'ok');
+      const allOk =
+        tradingStatus === 'ok' && eventStatus === 'ok' && strategies.status !== 'failing' && risk.status !== 'reducing';
       const body: Health = {
-        status: tradingStatus === 'ok' && eventStatus === 'ok' && strategies.status !== 'failing' ? 'ok' : 'degraded',
+        status: allOk ? 'ok' : 'degraded',
         state: record.value.state,
         checked_at: checkedAt,
         components: {
@@ -189,6 +197,7 @@ export function healthChecker(
             ...(waitingOn ? { reason: `not trading: ${waitingOn.message}`, resolve: view.adoptCommand } : {}),
           },
           strategies,
+          risk,
         },
       };
       return { statusCode: 200, body: withReason(body) };
@@ -213,6 +222,7 @@ function firstStartBody(kind: string, checkedAt: string, latencyMs: number): Hea
       event_store: { status: 'ok', entries: 0 },
       trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
       strategies: UNKNOWN_STRATEGIES,
+      risk: UNKNOWN_RISK,
     },
   };
 }
@@ -227,6 +237,7 @@ function downBody(kind: string, checkedAt: string, reason: string, error: string
       event_store: { status: 'unknown', entries: null },
       trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
       strategies: UNKNOWN_STRATEGIES,
+      risk: UNKNOWN_RISK,
     },
   };
 }

@@ -4,7 +4,8 @@
  * refused key is said plainly; sign-in; cycles advance on screen; pause stops them; cancel-all and
  * a previewed deleverage while paused; resume; a decision's guards; the kill switch (with its flatten
  * box ticked) behind its confirmation, after which the page shows killed, no resting order and the
- * account is flat. Every request the page makes stays on the API's origin and it logs no console error. Screenshots of each step go to
+ * account is flat; the Health panel's risk engine row follows (active, then halted). Every request
+ * the page makes stays on the API's origin and it logs no console error. Screenshots of each step go to
  * test-artifacts/console/ (and to docs/images/ with CONSOLE_DOC_SCREENSHOTS=1). Fails, never
  * skips, when Chromium cannot start.
  */
@@ -206,6 +207,9 @@ describe('operator console in Chromium', () => {
     expect(await page.getByTestId('machines-unavailable').count()).toBe(0);
     const health = await text(page.getByTestId('health-status'));
     expect(['ok', 'degraded']).toContain(health);
+    // The risk engine's trading state is a row of its own; no drawdown breach here, so no notice.
+    await vi.waitFor(async () => expect(await text(page.getByTestId('health-risk-engine'))).toBe('active'), WAIT);
+    expect(await page.getByTestId('risk-reducing').count()).toBe(0);
     await page.getByText(/Audit chain: intact/).waitFor({ timeout: 10_000 });
 
     // The kill switch, with orders resting: passive orders rest until the market reaches them, which
@@ -232,6 +236,8 @@ describe('operator console in Chromium', () => {
     await vi.waitFor(async () => expect((await portfolio())?.openOrders ?? []).toEqual([]), WAIT);
     await page.getByText('No resting order.').waitFor({ timeout: 10_000 });
     expect(await page.getByRole('button', { name: 'Resume' }).isDisabled()).toBe(true);
+    // The kill halts the risk engine too; the stream's health event brings it (no cycle runs now).
+    await vi.waitFor(async () => expect(await text(page.getByTestId('health-risk-engine'))).toBe('halted'), WAIT);
     await shot('killed');
 
     // Sign out forgets the key.

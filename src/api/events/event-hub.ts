@@ -13,7 +13,8 @@
  *   and sent when it moved;
  * - the machines' active states (MACHINES_KEY), likewise on a faster shared timer (the console draws
  *   transitions from it) and sent when the published document moved;
- * - health: the same check as GET /health on one shared, slower timer, sent when a status changed.
+ * - health: the same check as GET /health on one shared, slower timer, sent when a status changed
+ *   (the risk engine's state and its `since` included).
  * The hub starts with its first client and runs until the API closes.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -226,7 +227,17 @@ export class EventHub {
       const { body } = await this.health.check();
       this.worked('the health check');
       const c = body.components;
-      const key = [body.status, body.state, c.store.status, c.event_store.status, c.trading_process.status].join();
+      // The risk state is in the key on its own: `halted` and a new `reducing` episode (a new `since`)
+      // leave the overall status as it was, and a killed process runs no cycle that would refresh a page.
+      const key = [
+        body.status,
+        body.state,
+        c.store.status,
+        c.event_store.status,
+        c.trading_process.status,
+        c.risk.status,
+        c.risk.since,
+      ].join();
       this.latestHealth = body;
       if (key === this.lastHealthKey) return;
       this.lastHealthKey = key;

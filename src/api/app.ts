@@ -42,6 +42,8 @@ export interface ApiDeps {
   apiKeys: readonly string[];
   instruments: readonly Instrument[];
   defaultMode: string;
+  /** EXECUTION_MODE=live: the exchange GET /control/mode names (no secret); absent or null in paper mode. */
+  exchange?: { exchange: string; testnet: boolean } | null;
   /** Control POSTs per key per minute (kill-switch exempt). */
   controlRateLimit: number;
   /** How long a control change that keeps losing races is retried before 503 (default CONTROL_DEADLINE_MS). */
@@ -115,6 +117,7 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
       plane,
       symbols,
       defaultMode: deps.defaultMode,
+      exchange: deps.exchange ?? null,
       rateLimit: deps.controlRateLimit,
     });
     await secured.register(flattenRoutes, { prefix: '/control', plane, symbols });

@@ -160,7 +160,13 @@ export const DeleverageResultSchema = Type.Object({
 });
 
 export const ModeSchema = Type.Object({
-  default_mode: Type.String({ description: 'Execution mode the trading process starts in' }),
+  default_mode: Type.String({ description: 'Execution mode the trading process starts in (`paper` or `live`)' }),
+  exchange: Type.Optional(
+    Type.String({ description: 'Live mode only (not in the spec): the exchange (a ccxt id, e.g. binanceusdm)' }),
+  ),
+  testnet: Type.Optional(
+    Type.Boolean({ description: "Live mode only (not in the spec): true on the exchange's testnet, false on mainnet" }),
+  ),
 });
 
 export const DecisionsQuery = Type.Object(

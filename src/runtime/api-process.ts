@@ -63,6 +63,7 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
     apiKeys: config.apiKeys,
     instruments: config.instruments,
     defaultMode: config.executionMode,
+    exchange: config.exchange,
     controlRateLimit: config.controlRateLimit,
     version: packageVersion,
     requestLog,

@@ -5,14 +5,16 @@
 import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import type { Instrument } from '../domain/market.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../ports/store.js';
+import { ConfigError } from './config-error.js';
+import { readExchangeConfig } from './exchange-config.js';
+import type { ExchangeConfig } from './exchange-config.js';
 
 export const MIN_KEY_LENGTH = 32;
-export const EXECUTION_MODES = ['paper'] as const;
+/** `live` is configured and validated (./exchange-config.ts); the trading process refuses it until the live venue exists. */
+export const EXECUTION_MODES = ['paper', 'live'] as const;
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError } from './config-error.js';
 
 export interface CommonConfig {
   storeUrl: string;
@@ -20,6 +22,8 @@ export interface CommonConfig {
   storeTimeoutMs: number;
   instruments: Instrument[];
   executionMode: ExecutionMode;
+  /** EXECUTION_MODE=live: the exchange, testnet or mainnet, its URL (no secret); null in paper mode. */
+  exchange: ExchangeConfig | null;
   logLevel: string;
 }
 
@@ -35,11 +39,13 @@ export interface ApiConfig extends CommonConfig {
 }
 
 export function readCommonConfig(env: NodeJS.ProcessEnv): CommonConfig {
+  const executionMode = readMode(env);
   return {
     storeUrl: readStoreUrl(env),
     storeTimeoutMs: readInt(env, 'STORE_TIMEOUT_MS', DEFAULT_STORE_TIMEOUT_MS, 10, 60_000),
     instruments: wrap('SYMBOLS', () => parseInstruments(env.SYMBOLS ?? DEFAULT_SYMBOLS)),
-    executionMode: readMode(env),
+    executionMode,
+    exchange: readExchangeConfig(env, executionMode),
     logLevel: readLogLevel(env),
   };
 }
@@ -154,9 +160,7 @@ function formatDuration(ms: number): string {
 function readMode(env: NodeJS.ProcessEnv): ExecutionMode {
   const mode = env.EXECUTION_MODE?.trim() || 'paper';
   if (!(EXECUTION_MODES as readonly string[]).includes(mode)) {
-    throw new ConfigError(
-      `EXECUTION_MODE must be one of ${EXECUTION_MODES.join(', ')} (live venues are not implemented yet), got "${mode}"`,
-    );
+    throw new ConfigError(`EXECUTION_MODE must be one of ${EXECUTION_MODES.join(', ')}, got "${mode}"`);
   }
   return mode as ExecutionMode;
 }

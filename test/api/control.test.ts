@@ -57,6 +57,15 @@ describe.each(STORE_KINDS)('control endpoints on %s', (kind) => {
     });
   });
 
+  it('in live mode names the exchange and whether it is the testnet (paper keeps the spec body exactly)', async () => {
+    api = await openTestApi(kind, { exchange: { exchange: 'binanceusdm', testnet: true } });
+    expect((await get('/control/mode')).json()).toEqual({
+      default_mode: 'live',
+      exchange: 'binanceusdm',
+      testnet: true,
+    });
+  });
+
   it('pause and resume: idempotent repeats answer 200 with changed=false and keep the epoch', async () => {
     api = await openTestApi(kind);
     expect((await post('/control/pause', { reason: 'maintenance' })).json()).toMatchObject({

@@ -78,6 +78,21 @@ describe('tcs start stops instead of looping', () => {
     expect(proc.stderr()).not.toContain('tcs-api');
   }, 40_000);
 
+  it('EXECUTION_MODE=live without a key, or on mainnet without LIVE_MAINNET=confirm: exit 2 naming the variable, before any process starts', async () => {
+    const live = { EXECUTION_MODE: 'live', EXCHANGE: 'binanceusdm', EXCHANGE_API_SECRET: 'x'.repeat(40) };
+    proc = startTcs(['start'], env(live), dir);
+    expect((await exitWithin(proc, 15_000)).code).toBe(2);
+    expect(lastLine(proc.stderr())).toMatch(/EXCHANGE_API_KEY is not set/);
+    expect(proc.stderr()).not.toContain('x'.repeat(40));
+    expect(proc.stderr()).not.toContain('tcs-api');
+
+    rmSync(dir, { recursive: true, force: true });
+    proc = startTcs(['start'], env({ ...live, EXCHANGE_API_KEY: 'k'.repeat(40), EXCHANGE_TESTNET: 'false' }), dir);
+    expect((await exitWithin(proc, 15_000)).code).toBe(2);
+    expect(lastLine(proc.stderr())).toMatch(/LIVE_MAINNET must be "confirm"/);
+    expect(proc.stdout()).toBe('');
+  }, 40_000);
+
   it('a configuration error only the trading child meets (exit 2) stops everything; the last line says which child and why', async () => {
     proc = startTcs(['start'], env({ STRATEGIES: FAILS_WHEN_SUPERVISED }), dir);
     // The API starts first and the trading child only once it listens: two Node start-ups, which took

@@ -23,6 +23,8 @@ export async function openTestApi(
     apiKeys?: string[];
     eventStream?: ApiDeps['eventStream'];
     logger?: FastifyBaseLogger;
+    /** EXECUTION_MODE=live's exchange (GET /control/mode names it); paper when absent. */
+    exchange?: { exchange: string; testnet: boolean };
   } = {},
 ): Promise<TestApi> {
   const testStore = await openTestStore(kind);
@@ -32,7 +34,8 @@ export async function openTestApi(
       store: testStore.store,
       apiKeys: options.apiKeys ?? [key],
       instruments: parseInstruments(TEST_SYMBOLS),
-      defaultMode: 'paper',
+      defaultMode: options.exchange ? 'live' : 'paper',
+      ...(options.exchange ? { exchange: options.exchange } : {}),
       controlRateLimit: options.controlRateLimit ?? 10_000,
       ...(options.eventStream ? { eventStream: options.eventStream } : {}),
     },

@@ -29,6 +29,8 @@ export interface ControlRouteOptions {
   plane: ControlPlane;
   symbols: readonly string[];
   defaultMode: string;
+  /** EXECUTION_MODE=live: the exchange and testnet flag GET /control/mode names; null in paper mode. */
+  exchange?: { exchange: string; testnet: boolean } | null;
   /** Control POSTs per key per minute. */
   rateLimit: number;
 }
@@ -43,7 +45,7 @@ const bodyOptional: preValidationHookHandler = (request, _reply, done) => {
 
 export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = async (
   app,
-  { plane, symbols, defaultMode, rateLimit },
+  { plane, symbols, defaultMode, exchange, rateLimit },
 ) => {
   // One limiter instance reused by every throttled route, so a key has one budget for all control
   // POSTs rather than one per route. It runs as a preHandler, after authentication set keyId.
@@ -59,7 +61,11 @@ export const controlRoutes: FastifyPluginAsyncTypebox<ControlRouteOptions> = asy
         response: { 200: ModeSchema, ...protectedErrors },
       },
     },
-    async () => ({ default_mode: defaultMode }),
+    // Paper: exactly the spec's body. Live: which exchange, and whether it is the testnet.
+    async () =>
+      exchange
+        ? { default_mode: defaultMode, exchange: exchange.exchange, testnet: exchange.testnet }
+        : { default_mode: defaultMode },
   );
 
   app.get(

@@ -33,6 +33,9 @@ export function simulationConfig(env: NodeJS.ProcessEnv, options: SimulateOption
     ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
     // The replay (if any) is opened by the simulator from --data; the config reads the synthetic feed's settings.
     MARKET_DATA: 'synthetic',
+    // A simulation trades on its own paper account, whatever the operator's .env says for live trading.
+    EXECUTION_MODE: 'paper',
+    LIVE_MAINNET: '',
     STORE_URL: `sqlite:${join(options.out, RUN_STORE_FILE)}`,
     RISK_HMAC_SECRET: generateKey(),
     CONTROL_PLANE_TIMEOUT: '0',

@@ -17,6 +17,7 @@ import type { StrategyParamsByEntry } from '../../strategies/registry.js';
 import { DEFAULT_DRAWDOWN_WINDOW_MS } from '../../domain/risk/peak-window.js';
 import { ConfigError, readCommonConfig, readDuration, readHmacSecret, readInt, readNumber } from '../config.js';
 import type { CommonConfig } from '../config.js';
+import { readExchangeCredentials } from '../exchange-config.js';
 import { readSafetyConfig } from './safety-config.js';
 import type { SafetyConfig } from './safety-config.js';
 import { readProtectionConfig } from './protection-config.js';
@@ -112,6 +113,19 @@ function readUrl(env: NodeJS.ProcessEnv, name: string): string | null {
   return url.origin;
 }
 
+/**
+ * EXECUTION_MODE=live is configured and checked in full (a missing key exits 2 naming it), but the
+ * live venue adapter is issue 21's next step: until it exists the start stops here, saying so,
+ * rather than trading on paper under a live flag or reaching an exchange half-built.
+ */
+function refuseLiveForNow(env: NodeJS.ProcessEnv): void {
+  readExchangeCredentials(env);
+  throw new ConfigError(
+    'EXECUTION_MODE=live: the exchange settings are complete, but the live venue is not built yet ' +
+      '(issue 21); set EXECUTION_MODE=paper',
+  );
+}
+
 export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
   const marketData = readMarketData(env);
   let riskLimits: RiskLimits;
@@ -125,6 +139,7 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     throw new ConfigError(`ORDER_STYLE must be one of ${ORDER_STYLES.join(', ')}, got "${orderStyle}"`);
   const breaker = env.CIRCUIT_BREAKER_DRAWDOWN?.trim();
   const common = readCommonConfig(env);
+  if (common.executionMode === 'live') refuseLiveForNow(env);
   const margin = readMargin(env, common.instruments);
   assertLeverageFitsMargin(riskLimits, margin);
   return {

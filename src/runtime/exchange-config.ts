@@ -1,0 +1,103 @@
+/**
+ * Live trading's configuration and its explicit opt-in (issue 21, item 2). Two halves:
+ *  - `readExchangeConfig`, read by both processes: which exchange, testnet or mainnet, an optional
+ *    base URL. No secret: the API answers GET /control/mode from it.
+ *  - `readExchangeCredentials`, read by the trading process only: the key and secret. They go to the
+ *    exchange client and nowhere else: never in a message, a log line, a response or the store.
+ * Rules: `EXECUTION_MODE=live` needs `EXCHANGE` (one of SUPPORTED_EXCHANGES); the testnet is the default
+ * (`EXCHANGE_TESTNET=true`); mainnet needs `EXCHANGE_TESTNET=false` and `LIVE_MAINNET=confirm`, both. A
+ * missing, malformed or contradictory variable (LIVE_MAINNET=confirm on the testnet or in paper mode,
+ * exchange settings in paper mode are fine: they wait) is a ConfigError naming it, so `tcs start`
+ * exits 2 before anything starts.
+ */
+import { ConfigError } from './config-error.js';
+
+/** The execution modes (./config.ts EXECUTION_MODES), named here without importing it back. */
+type ExecutionMode = 'paper' | 'live';
+
+/** Exchanges the live venue knows (a ccxt id each); another ccxt exchange is configuration plus its capabilities. */
+export const SUPPORTED_EXCHANGES = ['binanceusdm'] as const;
+export type ExchangeId = (typeof SUPPORTED_EXCHANGES)[number];
+
+export interface ExchangeConfig {
+  exchange: ExchangeId;
+  /** True: the exchange's sandbox (the default); false: real money (confirmed by LIVE_MAINNET). */
+  testnet: boolean;
+  /** EXCHANGE_URL: the exchange's base URL overridden (a proxy, a regional endpoint, a local fake). */
+  url: string | null;
+}
+
+export interface ExchangeCredentials {
+  apiKey: string;
+  secret: string;
+}
+
+export function readExchangeConfig(env: NodeJS.ProcessEnv, mode: ExecutionMode): ExchangeConfig | null {
+  const confirm = env.LIVE_MAINNET?.trim() ?? '';
+  if (mode !== 'live') {
+    if (confirm !== '')
+      throw new ConfigError(
+        `LIVE_MAINNET is set but EXECUTION_MODE is ${mode}: mainnet is only for EXECUTION_MODE=live; remove LIVE_MAINNET`,
+      );
+    return null;
+  }
+  const exchange = readExchange(env);
+  const testnet = readTestnet(env);
+  if (!testnet && confirm !== 'confirm')
+    throw new ConfigError(
+      'LIVE_MAINNET must be "confirm" to trade real money: EXCHANGE_TESTNET=false is mainnet; ' +
+        'set LIVE_MAINNET=confirm, or EXCHANGE_TESTNET=true for the testnet',
+    );
+  if (testnet && confirm !== '')
+    throw new ConfigError(
+      'LIVE_MAINNET is set but EXCHANGE_TESTNET is true (the testnet): set EXCHANGE_TESTNET=false to trade ' +
+        'mainnet, or remove LIVE_MAINNET',
+    );
+  return { exchange, testnet, url: readUrl(env) };
+}
+
+/** The trading process's key and secret; their values are never put in an error. */
+export function readExchangeCredentials(env: NodeJS.ProcessEnv): ExchangeCredentials {
+  return { apiKey: readSecret(env, 'EXCHANGE_API_KEY'), secret: readSecret(env, 'EXCHANGE_API_SECRET') };
+}
+
+function readExchange(env: NodeJS.ProcessEnv): ExchangeId {
+  const exchange = env.EXCHANGE?.trim() ?? '';
+  if (exchange === '')
+    throw new ConfigError(`EXCHANGE is not set: EXECUTION_MODE=live needs one of ${SUPPORTED_EXCHANGES.join(', ')}`);
+  if (!(SUPPORTED_EXCHANGES as readonly string[]).includes(exchange))
+    throw new ConfigError(`EXCHANGE must be one of ${SUPPORTED_EXCHANGES.join(', ')}, got "${exchange}"`);
+  return exchange as ExchangeId;
+}
+
+function readTestnet(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.EXCHANGE_TESTNET?.trim().toLowerCase() ?? '';
+  if (raw === '' || raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(`EXCHANGE_TESTNET must be true or false, got "${env.EXCHANGE_TESTNET}"`);
+}
+
+function readUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.EXCHANGE_URL?.trim() ?? '';
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`EXCHANGE_URL must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`EXCHANGE_URL must be an http(s) URL, got "${raw}"`);
+  if (url.username !== '' || url.password !== '')
+    throw new ConfigError('EXCHANGE_URL must not carry credentials: use EXCHANGE_API_KEY and EXCHANGE_API_SECRET');
+  return raw.replace(/\/+$/, '');
+}
+
+function readSecret(env: NodeJS.ProcessEnv, name: 'EXCHANGE_API_KEY' | 'EXCHANGE_API_SECRET'): string {
+  const value = env[name]?.trim() ?? '';
+  if (value === '')
+    throw new ConfigError(`${name} is not set: EXECUTION_MODE=live needs the exchange's key and secret`);
+  if (/\s/.test(value))
+    throw new ConfigError(`${name} contains whitespace: paste the value exactly as the exchange showed it`);
+  return value;
+}

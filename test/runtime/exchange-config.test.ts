@@ -1,0 +1,93 @@
+/**
+ * Live trading's configuration and opt-in (issue 21, item 2): testnet by default, mainnet only with
+ * EXCHANGE_TESTNET=false and LIVE_MAINNET=confirm together, anything missing or contradictory a
+ * ConfigError naming the variable — and the key and secret never in a message. Until the live venue
+ * exists, a complete live configuration stops the trading process's start, saying why.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/runtime/config.js';
+import { readApiConfig } from '../../src/runtime/config.js';
+import { readExchangeConfig, readExchangeCredentials } from '../../src/runtime/exchange-config.js';
+import { readTradingConfig } from '../../src/runtime/trading/trading-config.js';
+import { generateKey } from '../../src/domain/keys.js';
+
+const KEY = 'k3y-THAT-must-never-be-printed-0123456789';
+const SECRET = 's3cret-THAT-must-never-be-printed-987654321';
+const LIVE = { EXECUTION_MODE: 'live', EXCHANGE: 'binanceusdm', EXCHANGE_API_KEY: KEY, EXCHANGE_API_SECRET: SECRET };
+
+describe('readExchangeConfig', () => {
+  it('paper mode has no exchange; live mode is the testnet by default', () => {
+    expect(readExchangeConfig({}, 'paper')).toBeNull();
+    expect(readExchangeConfig(LIVE, 'live')).toEqual({ exchange: 'binanceusdm', testnet: true, url: null });
+    expect(readExchangeConfig({ ...LIVE, EXCHANGE_TESTNET: 'TRUE' }, 'live')?.testnet).toBe(true);
+  });
+
+  it('mainnet needs EXCHANGE_TESTNET=false and LIVE_MAINNET=confirm, both', () => {
+    expect(readExchangeConfig({ ...LIVE, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'confirm' }, 'live')).toEqual({
+      exchange: 'binanceusdm',
+      testnet: false,
+      url: null,
+    });
+  });
+
+  it.each([
+    [{ ...LIVE, EXCHANGE: '' }, 'live', /EXCHANGE is not set/],
+    [{ ...LIVE, EXCHANGE: 'kraken' }, 'live', /EXCHANGE must be one of binanceusdm, got "kraken"/],
+    [{ ...LIVE, EXCHANGE_TESTNET: 'no' }, 'live', /EXCHANGE_TESTNET must be true or false/],
+    [{ ...LIVE, EXCHANGE_TESTNET: 'false' }, 'live', /LIVE_MAINNET must be "confirm"/],
+    [{ ...LIVE, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'yes' }, 'live', /LIVE_MAINNET must be "confirm"/],
+    [{ ...LIVE, LIVE_MAINNET: 'confirm' }, 'live', /LIVE_MAINNET is set but EXCHANGE_TESTNET is true/],
+    [{ LIVE_MAINNET: 'confirm' }, 'paper', /LIVE_MAINNET is set but EXECUTION_MODE is paper/],
+    [{ ...LIVE, EXCHANGE_URL: 'ftp://x' }, 'live', /EXCHANGE_URL must be an http\(s\) URL/],
+    [{ ...LIVE, EXCHANGE_URL: 'not a url' }, 'live', /EXCHANGE_URL must be an http\(s\) URL/],
+    [{ ...LIVE, EXCHANGE_URL: 'https://u:p@x.test' }, 'live', /EXCHANGE_URL must not carry credentials/],
+  ] as const)('refuses %j in %s mode', (env, mode, message) => {
+    expect(() => readExchangeConfig(env, mode)).toThrow(ConfigError);
+    expect(() => readExchangeConfig(env, mode)).toThrow(message);
+  });
+
+  it('EXCHANGE_URL is kept without a trailing slash', () => {
+    expect(readExchangeConfig({ ...LIVE, EXCHANGE_URL: 'http://127.0.0.1:9/' }, 'live')?.url).toBe(
+      'http://127.0.0.1:9',
+    );
+  });
+});
+
+describe('readExchangeCredentials', () => {
+  it.each([
+    [{ ...LIVE, EXCHANGE_API_KEY: ' ' }, /EXCHANGE_API_KEY is not set/],
+    [{ ...LIVE, EXCHANGE_API_SECRET: undefined }, /EXCHANGE_API_SECRET is not set/],
+    [{ ...LIVE, EXCHANGE_API_SECRET: `${SECRET} x` }, /EXCHANGE_API_SECRET contains whitespace/],
+  ])('refuses %#, naming the variable and never the value', (env, message) => {
+    let error: Error | null = null;
+    try {
+      readExchangeCredentials(env);
+    } catch (err) {
+      error = err as Error;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.message).toMatch(message);
+    expect(error!.message).not.toContain(KEY);
+    expect(error!.message).not.toContain(SECRET);
+  });
+
+  it('returns them as given (trimmed)', () => {
+    expect(readExchangeCredentials({ ...LIVE, EXCHANGE_API_KEY: ` ${KEY} ` })).toEqual({ apiKey: KEY, secret: SECRET });
+  });
+});
+
+describe('EXECUTION_MODE=live in the processes', () => {
+  const base = { SERVICE_API_KEY: generateKey(), RISK_HMAC_SECRET: generateKey() };
+
+  it('the API reads the exchange, never the secrets (it does not need them)', () => {
+    const config = readApiConfig({ ...base, ...LIVE, EXCHANGE_API_KEY: undefined, EXCHANGE_API_SECRET: undefined });
+    expect(config.executionMode).toBe('live');
+    expect(config.exchange).toEqual({ exchange: 'binanceusdm', testnet: true, url: null });
+    expect(JSON.stringify(readApiConfig({ ...base, ...LIVE }))).not.toContain(SECRET);
+  });
+
+  it('the trading process names a missing key first, then refuses a complete live configuration for now', () => {
+    expect(() => readTradingConfig({ ...base, ...LIVE, EXCHANGE_API_KEY: '' })).toThrow(/EXCHANGE_API_KEY is not set/);
+    expect(() => readTradingConfig({ ...base, ...LIVE })).toThrow(/the live venue is not built yet/);
+  });
+});

@@ -1,7 +1,9 @@
 /**
- * One trading cycle as a statechart (DESIGN.md §2): load the market → decide (agents → arbiter →
- * allocator → risk → order manager, each step a message to a child of the root found by systemId,
- * every reply naming this actor as `replyTo`) → record the decision. I/O (market, store) happens only
+ * One trading cycle as a statechart (DESIGN.md §2): load the market → decide (the risk engine sees
+ * the account first and may enter `reducing`, then agents → arbiter → allocator → risk → order
+ * manager, each step a message to a child of the root found by systemId, every reply naming this
+ * actor as `replyTo`) → record the decision. Resting orders that could open exposure are cancelled
+ * (ahead of any submission) when the engine is reducing, and in a symbol a protective exit closes. I/O (market, store) happens only
  * in the `loadMarket` and `recordDecision` actors that the composition root supplies.
  * If the stored control state moved since the cycle began, it stops at once (`superseded`) and
  * submits nothing. Every cycle that gets as far as a result — completed, superseded, failed, or over
@@ -105,6 +107,11 @@ const errorText = (error: unknown) => String((error as Error)?.message ?? error)
 const reducing = (context: CycleContext) => context.riskState === 'reducing';
 const holdsPosition = (context: CycleContext) => context.account!.positions.some((p) => p.qty !== 0);
 
+/** Symbols with a resting order that could open exposure (not reduce-only). */
+function restingOpens(account: AccountSnapshot): string[] {
+  return [...new Set(account.openOrders.filter((o) => o.status === 'open' && !o.reduceOnly).map((o) => o.symbol))];
+}
+
 /** Symbols whose approved protective exit leaves a resting order behind that could reopen the position. */
 function exitsWithRestingOpens(context: CycleContext): string[] {
   const approved = new Set(context.verdicts.flatMap((v) => (v.approval ? [v.order.clientOrderId] : [])));
@@ -113,8 +120,7 @@ function exitsWithRestingOpens(context: CycleContext): string[] {
       p.exit && p.order && approved.has(p.order.clientOrderId) ? [p.order.symbol] : [],
     ),
   );
-  const resting = context.account!.openOrders.filter((o) => o.status === 'open' && !o.reduceOnly);
-  return [...new Set(resting.filter((o) => exiting.has(o.symbol)).map((o) => o.symbol))];
+  return restingOpens(context.account!).filter((symbol) => exiting.has(symbol));
 }
 
 export const cycleMachine = setup({
@@ -235,7 +241,25 @@ export const cycleMachine = setup({
             }),
           ),
           on: {
-            'risk.observed': { target: 'analysing', actions: assign({ riskState: ({ event }) => event.state }) },
+            'risk.observed': {
+              target: 'analysing',
+              actions: [
+                assign({ riskState: ({ event }) => event.state }),
+                // Entered reducing in this cycle with opening orders still resting (the load cancels
+                // them only from the next cycle on): they are cancelled now, before anything is sent.
+                enqueueActions(({ context, event, system, enqueue }) => {
+                  if (event.state !== 'reducing') return;
+                  const opening = restingOpens(context.account!);
+                  if (opening.length > 0)
+                    enqueue.sendTo(omsOf(system), {
+                      type: 'oms.cancel',
+                      reason: 'risk_reducing',
+                      symbols: opening,
+                      receipt: null,
+                    });
+                }),
+              ],
+            },
           },
         },
         analysing: {

@@ -19,7 +19,7 @@ import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
 import { pendingEntry } from '../src/domain/risk/expected-fill.js';
 import { executionPrice } from '../src/domain/risk/order-impact.js';
 import { evaluateOrder, refuseAll } from '../src/domain/risk/risk-engine.js';
-import type { PendingOrder, RiskLimits } from '../src/domain/risk/risk-engine.js';
+import type { PendingOrder, RiskDecision, RiskLimits } from '../src/domain/risk/risk-engine.js';
 import { ACTIVE_AT_START, breach, reducingCloses, windowEnded } from '../src/domain/risk/trading-state.js';
 import type { RiskStateChange, RiskStateRecord, RiskTradingState } from '../src/domain/risk/trading-state.js';
 import type { AccountSnapshot } from '../src/domain/portfolio.js';
@@ -52,6 +52,8 @@ export interface RiskInput {
   feedStaleMs?: number;
   /** The state to start in (startingState() of the stored one); `active` when absent. */
   tradingState?: RiskStateRecord;
+  /** RISK_DRAWDOWN_WINDOW in ms: `reducing` ends by the window once a whole one has passed since the breach. */
+  drawdownWindowMs?: number;
 }
 
 export function review(
@@ -66,51 +68,55 @@ export function review(
   const state = { state: trading.state, purpose, reason: trading.reason } as const;
   const pending: PendingOrder[] = [];
   const verdicts: Verdict[] = [];
-  const judge = (requested: OrderRequest): Verdict =>
-    // Any error (bad limits, a failing signer) refuses that order; it never stops the actor system.
-    safely(
-      (): Verdict => {
-        const market = request.market.get(requested.symbol);
-        const lotSize = instruments.get(requested.symbol)?.lotSize;
-        const tickSize = instruments.get(requested.symbol)?.tickSize;
-        const decision = market
-          ? evaluateOrder(requested, {
-              account: request.account,
-              market,
-              limits: input.limits,
-              pending,
-              kinds,
-              marks,
-              trading: state,
-              ...(input.marginTable ? { marginTable: input.marginTable } : {}),
-              ...(lotSize !== undefined ? { lotSize } : {}),
-              ...(tickSize !== undefined ? { tickSize } : {}),
+  /** The engine's decision on one order, judged after the approvals before it (no side effect). */
+  const decide = (requested: OrderRequest): RiskDecision => {
+    const market = request.market.get(requested.symbol);
+    if (!market) return refuseAll(`no market data for ${requested.symbol}`);
+    const lotSize = instruments.get(requested.symbol)?.lotSize;
+    const tickSize = instruments.get(requested.symbol)?.tickSize;
+    return evaluateOrder(requested, {
+      account: request.account,
+      market,
+      limits: input.limits,
+      pending,
+      kinds,
+      marks,
+      trading: state,
+      ...(input.marginTable ? { marginTable: input.marginTable } : {}),
+      ...(lotSize !== undefined ? { lotSize } : {}),
+      ...(tickSize !== undefined ? { tickSize } : {}),
+      ...(input.feeRate !== undefined ? { feeRate: input.feeRate } : {}),
+      ...(input.feedStaleMs !== undefined ? { freshness: { now: request.now, staleMs: input.feedStaleMs } } : {}),
+    });
+  };
+  /** Signs an approved decision and counts it for the orders after it: the book it left, the NAV it cost. */
+  const settle = (requested: OrderRequest, decision: RiskDecision): Verdict => {
+    // A close scaled for liquidity is signed at the size the engine allowed.
+    const order = decision.scaledQty ? { ...requested, qty: decision.scaledQty } : requested;
+    const approval = decision.approved ? input.sign(order, request.epoch, request.now + input.tokenTtlMs) : null;
+    const market = request.market.get(order.symbol);
+    if (approval && market) {
+      const tickSize = instruments.get(order.symbol)?.tickSize;
+      const reference = executionPrice(order, market);
+      pending.push(
+        typeof reference === 'number'
+          ? pendingEntry(order, market, reference, pending, {
               ...(input.feeRate !== undefined ? { feeRate: input.feeRate } : {}),
-              ...(input.feedStaleMs !== undefined
-                ? { freshness: { now: request.now, staleMs: input.feedStaleMs } }
-                : {}),
+              ...(tickSize !== undefined ? { tickSize } : {}),
             })
-          : refuseAll(`no market data for ${requested.symbol}`);
-        // A close scaled for liquidity is signed at the size the engine allowed.
-        const order = decision.scaledQty ? { ...requested, qty: decision.scaledQty } : requested;
-        const approval = decision.approved ? input.sign(order, request.epoch, request.now + input.tokenTtlMs) : null;
-        // The next order of the cycle is judged after this one: on the book it left and the NAV it cost.
-        if (approval && market) {
-          const reference = executionPrice(order, market);
-          pending.push(
-            typeof reference === 'number'
-              ? pendingEntry(order, market, reference, pending, {
-                  ...(input.feeRate !== undefined ? { feeRate: input.feeRate } : {}),
-                  ...(tickSize !== undefined ? { tickSize } : {}),
-                })
-              : { order, price: market.last },
-          );
-        }
-        return { order, decision, approval };
-      },
-      (err) => ({ order: requested, decision: refuseAll(`risk engine error: ${err}`), approval: null }),
-    );
-  for (const requested of request.orders) verdicts.push(judge(requested));
+          : { order, price: market.last },
+      );
+    }
+    return { order, decision, approval };
+  };
+  // Any error (bad limits, a failing signer) refuses that order; it never stops the actor system.
+  const refused = (requested: OrderRequest) => (err: string) => ({
+    order: requested,
+    decision: refuseAll(`risk engine error: ${err}`),
+    approval: null,
+  });
+  for (const requested of request.orders)
+    verdicts.push(safely(() => settle(requested, decide(requested)), refused(requested)));
   // Reducing: what the cycle's own orders leave open, the engine closes itself, at the book's pace.
   if (trading.state === 'reducing' && purpose === 'cycle') {
     const closes = reducingCloses({
@@ -120,9 +126,25 @@ export function review(
       instruments,
       approved: verdicts.flatMap((v) => (v.approval ? [v.order] : [])),
     });
-    for (const close of closes) verdicts.push({ ...judge(close), by: 'risk' });
+    for (const close of closes) {
+      const verdict = safely((): Verdict | null => {
+        const decision = decide(close);
+        // Nobody asked for this close: when the cycle's closes already took what the book allows,
+        // it waits for the next cycle instead of going one lot past the liquidity limit.
+        return beyondBook(decision, instruments.get(close.symbol)?.lotSize) ? null : settle(close, decision);
+      }, refused(close));
+      if (verdict) verdicts.push({ ...verdict, by: 'risk' });
+    }
   }
   return { type: 'risk.evaluated', cycle: request.cycle, verdicts };
+}
+
+/** A liquidity-scaled close with less than one lot left within the limits (or no lot to round to). */
+function beyondBook(decision: RiskDecision, lotSize: number | undefined): boolean {
+  const liquidity = decision.checks[2];
+  if (liquidity.code !== 'LIQUIDITY_SCALED') return false;
+  const allowed = liquidity.metrics.allowedQty ?? 0;
+  return lotSize === undefined || !(lotSize > 0) || allowed < lotSize;
 }
 
 interface RiskContext extends RiskInput {
@@ -132,6 +154,9 @@ interface RiskContext extends RiskInput {
 }
 
 type RiskEvent = EvaluateRequest | ObserveRequest | RiskStateEvent;
+
+const windowOf = (context: RiskContext, now: number) =>
+  context.drawdownWindowMs !== undefined ? { ms: context.drawdownWindowMs, now } : undefined;
 
 const drawdownOf = (account: Pick<AccountSnapshot, 'nav' | 'peakNav'>) =>
   account.peakNav > 0 ? Math.max(0, (account.peakNav - account.nav) / account.peakNav) : null;
@@ -148,7 +173,10 @@ function changeOf(
   let figures: Pick<RiskStateChange, 'drawdown' | 'nav' | 'peakNav'> = { drawdown: null, nav: null, peakNav: null };
   if (event.type === 'risk.observe') {
     at = event.now;
-    reason = (to === 'reducing' ? breach(event.account, max) : windowEnded(context.trading, event.account, max)) ?? '';
+    reason =
+      (to === 'reducing'
+        ? breach(event.account, max)
+        : windowEnded(context.trading, event.account, max, windowOf(context, event.now))) ?? '';
     figures = { drawdown: drawdownOf(event.account), nav: event.account.nav, peakNav: event.account.peakNav };
   } else if (event.type === 'risk.reset') {
     at = event.at;
@@ -158,8 +186,17 @@ function changeOf(
     at = event.at;
     reason = event.reason;
   }
-  const peakNav = to === 'reducing' && event.type === 'risk.observe' ? event.account.peakNav : null;
-  return { trading: { state: to, since: at, reason, peakNav }, change: { from, to, at, reason, ...figures } };
+  // The breach's reference: set entering reducing, kept through a kill that interrupts it.
+  const peakNav =
+    to === 'reducing' && event.type === 'risk.observe'
+      ? event.account.peakNav
+      : to === 'halted' && from === 'reducing'
+        ? context.trading.peakNav
+        : null;
+  return {
+    trading: { state: to, since: at, reason, peakNav },
+    change: { from, to, at, reason, ...figures, reference: peakNav },
+  };
 }
 
 /** The actions of one transition: the new record, its announcement, and the cycle's reply if it asked. */
@@ -191,7 +228,8 @@ export const riskMachine = setup({
     breached: ({ context, event }) =>
       event.type === 'risk.observe' && breach(event.account, context.limits.maxDrawdown) !== null,
     windowEnded: ({ context, event }) =>
-      event.type === 'risk.observe' && windowEnded(context.trading, event.account, context.limits.maxDrawdown) !== null,
+      event.type === 'risk.observe' &&
+      windowEnded(context.trading, event.account, context.limits.maxDrawdown, windowOf(context, event.now)) !== null,
   },
 }).createMachine({
   id: 'risk',

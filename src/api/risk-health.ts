@@ -31,7 +31,9 @@ export const RiskHealthSchema = Type.Object(
       description: 'When the state was entered; null when unknown or not recorded',
     }),
     reason: Type.Union([Type.String(), Type.Null()], {
-      description: 'Why the state was entered (for `reducing`: the drawdown and the limit); null when unknown',
+      description:
+        'Why the state was entered (for `reducing`: the drawdown and the limit; for `halted` only that trading is ' +
+        "killed: the operator's reason needs a key, GET /control/status); null when unknown",
     }),
     resolve: Type.Optional(Type.String({ description: 'How `reducing` ends' })),
   },
@@ -45,6 +47,8 @@ export const RiskHealthSchema = Type.Object(
 
 export type RiskHealth = Static<typeof RiskHealthSchema>;
 
+const KILLED = 'trading is killed (the reason is in GET /control/status)';
+
 export const UNKNOWN_RISK: RiskHealth = { status: 'unknown', since: null, reason: null };
 
 /** The component from the trading heartbeat; `fresh` is false when it is missing, stale or refused. */
@@ -55,7 +59,8 @@ export function riskHealth(beat: TradingHeartbeat | null, fresh: boolean): RiskH
   return {
     status: state,
     since: since === null ? null : new Date(since).toISOString(),
-    reason,
+    // /health needs no key: the operator's free-text kill reason stays behind GET /control/status.
+    reason: state === 'halted' ? KILLED : reason,
     ...(state === 'reducing' ? { resolve: RISK_REDUCING_RESOLVE } : {}),
   };
 }

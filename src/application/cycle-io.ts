@@ -11,6 +11,7 @@ import { eventLine } from '../domain/event-lines.js';
 import type { Liquidation } from '../domain/margin.js';
 import type { Instrument, MarketView } from '../domain/market.js';
 import type { ProtectionState } from '../domain/protection.js';
+import type { RiskTradingState } from '../domain/risk/trading-state.js';
 import type { Clock } from '../ports/clock.js';
 import type { MarketFeed } from '../ports/market-feed.js';
 import type { Store } from '../ports/store.js';
@@ -49,6 +50,8 @@ export interface CycleLinks {
   syncControl(record: ControlRecord): void;
   /** Claims queued commands and hands them to the root actor. */
   pumpCommands(): Promise<void>;
+  /** The risk engine's state (machines/system.ts riskStateOf); null when unknown. */
+  riskState?(): RiskTradingState | null;
 }
 
 export function createCycleIo(deps: CycleIoDeps) {
@@ -68,15 +71,21 @@ export function createCycleIo(deps: CycleIoDeps) {
   };
 
   /**
-   * In a drawdown breach the risk engine approves nothing that adds risk, but orders approved before
+   * In a drawdown breach (and while the risk engine is `reducing`) the risk engine approves nothing that adds risk, but orders approved before
    * the breach may still rest at the venue and fill during it. So when the account, marked to the new
    * market, is in breach, the resting orders of every symbol that has an order able to add risk are
    * cancelled before the market can fill them (cancels are always allowed; a reduce-only close caught
    * up in it is sized again by the allocator in the same cycle). The cancel is an order manager job.
    */
-  const cancelOpeningOrdersInBreach = async (market: MarketView, cancel: CancelRequest): Promise<void> => {
+  const cancelOpeningOrdersInBreach = async (
+    market: MarketView,
+    cancel: CancelRequest,
+    reducing: boolean,
+  ): Promise<void> => {
     const marked = await deps.venue.account(market);
-    if (drawdownOf(marked) < deps.maxDrawdown) return;
+    // `reducing` outlives the breach that started it (a bounce, a restart with a looser limit): while
+    // the engine reduces, nothing resting may open exposure either.
+    if (!reducing && drawdownOf(marked) < deps.maxDrawdown) return;
     const symbols = [
       ...new Set(marked.openOrders.filter((o) => o.status === 'open' && !o.reduceOnly).map((o) => o.symbol)),
     ];
@@ -96,7 +105,7 @@ export function createCycleIo(deps: CycleIoDeps) {
     await links.pumpCommands();
     const market = await deps.feed.next(now);
     deps.rememberMarket(market);
-    await cancelOpeningOrdersInBreach(market, links.cancel);
+    await cancelOpeningOrdersInBreach(market, links.cancel, links.riskState?.() === 'reducing');
     const update = await deps.venue.onMarket(market);
     for (const fill of update.fills) deps.events.emit(eventLine.orderFilled(fill));
     if (update.cancelled.length > 0) {

@@ -2,8 +2,8 @@
  * What a change of the risk engine's trading state (machines/risk.machine.ts) becomes outside the
  * actor: an event line (`risk_state_changed`, which the metrics count), an audit entry (`risk_state`)
  * and the stored state (RISK_STATE_KEY) the next process starts from. The line is written at once; the
- * two store writes are queued in order behind each other, so two quick changes (reducing, then a kill)
- * are recorded in the order they happened. A change the machine could not time (a kill sent without
+ * two store writes are queued in order behind each other (the stored state first; each failing on its
+ * own), so two quick changes (reducing, then a kill) are recorded in the order they happened. A change the machine could not time (a kill sent without
  * its stored time) is stamped with the process clock.
  */
 import { eventLine } from '../domain/event-lines.js';
@@ -36,32 +36,30 @@ export function createRiskStateRecorder(deps: RiskStateRecorderDeps): RiskStateR
       const at = change.at ?? deps.clock.now();
       const stamped = { ...change, at };
       deps.events.emit(eventLine.riskStateChanged(stamped));
-      const record: RiskStateRecord = {
-        state: change.to,
-        since: at,
-        reason: change.reason,
-        peakNav: change.to === 'reducing' ? change.peakNav : null,
-      };
+      const record: RiskStateRecord = { state: change.to, since: at, reason: change.reason, peakNav: change.reference };
+      const failed = (what: string) => (err: unknown) =>
+        // The store's own faults halt trading (the safety monitor); the line above was still written.
+        deps.log(`recording a risk state change failed: ${what}`, { err, from: change.from, to: change.to });
+      // The stored state first, each write on its own: a failed audit append must not also lose what a
+      // restart resumes from (nor the other way round).
       queue = queue
-        .then(async () => {
-          await deps.store.events.append({
-            kind: 'risk_state',
-            at: new Date(at).toISOString(),
-            symbol: null,
-            body: {
-              from: change.from,
-              to: change.to,
-              reason: change.reason,
-              drawdown: change.drawdown,
-              nav: change.nav,
-              peak_nav: change.peakNav,
-            },
-          });
-          await writeDocument(deps.kv, RISK_STATE_KEY, record);
-        })
-        .catch((err: unknown) =>
-          // The store's own faults halt trading (the safety monitor); the line above was still written.
-          deps.log('recording a risk state change failed', { err, from: change.from, to: change.to }),
+        .then(() => writeDocument(deps.kv, RISK_STATE_KEY, record).catch(failed('the stored state')))
+        .then(() =>
+          deps.store.events
+            .append({
+              kind: 'risk_state',
+              at: new Date(at).toISOString(),
+              symbol: null,
+              body: {
+                from: change.from,
+                to: change.to,
+                reason: change.reason,
+                drawdown: change.drawdown,
+                nav: change.nav,
+                peak_nav: change.peakNav,
+              },
+            })
+            .then(() => {}, failed('the audit entry')),
         );
     },
     idle: () => queue,

@@ -74,9 +74,14 @@ describe("/health's risk component", () => {
     );
   });
 
-  it('halted: shown, with a since the machine was not told as null, and not degraded by itself', async () => {
+  it("halted: shown, not degraded by itself, and without the operator's kill reason (/health needs no key)", async () => {
     const body = await checkWith({ state: 'halted', since: null, reason: 'kill switch: exchange incident' });
-    expect(body.components.risk).toEqual({ status: 'halted', since: null, reason: 'kill switch: exchange incident' });
+    expect(body.components.risk).toEqual({
+      status: 'halted',
+      since: null,
+      reason: 'trading is killed (the reason is in GET /control/status)',
+    });
+    expect(JSON.stringify(body)).not.toContain('exchange incident');
     expect(body.status).toBe('ok');
   });
 
@@ -125,7 +130,7 @@ describe("/health's risk component", () => {
     );
     expect(sent.data).toMatchObject({
       status: 'ok',
-      components: { risk: { status: 'halted', reason: 'kill switch' } },
+      components: { risk: { status: 'halted', reason: 'trading is killed (the reason is in GET /control/status)' } },
     });
   });
 });

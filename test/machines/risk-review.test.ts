@@ -36,7 +36,11 @@ const input: RiskInput = {
 describe('review: reducing and its window', () => {
   it('ends by the window once the breach peak and everything above it left the window, flat at a higher NAV', () => {
     const risk = createActor(riskMachine, {
-      input: { ...input, tradingState: { state: 'reducing', since: NOW, reason: 'drawdown 11%', peakNav: 10_000 } },
+      input: {
+        ...input,
+        drawdownWindowMs: 86_400_000,
+        tradingState: { state: 'reducing', since: NOW, reason: 'drawdown 11%', peakNav: 10_000 },
+      },
     }).start();
     const observed = collector<ObservedReply>();
     const observe = (acct: AccountSnapshot, at: number) =>
@@ -95,6 +99,7 @@ describe('review: the stored risk state when the audit append fails', () => {
       drawdown: 0.11,
       nav: 8_900,
       peakNav: 10_000,
+      reference: 10_000,
     });
     await recorder.idle();
     const stored = await readDocument(kv, RISK_STATE_KEY);

@@ -1,9 +1,9 @@
 /**
- * Review finding (issue 20, item 1): a kill while the risk engine is `reducing` stores `halted` with
- * no reference (peakNav null), and startingState() turns a stored halt into `active` once the kill is
- * reset. The breach's peak is forgotten, so after `--reset-kill` the engine is `active` although no
- * drawdown reset ran and the window has not passed — the README says `reducing` ends only by those two.
- * The sibling test (risk-state-restart.test.ts) shows the same restart without the kill stays reducing.
+ * Review finding (issue 20, item 1), fixed: a kill while the risk engine is `reducing` stored `halted`
+ * with no reference, and startingState() turned a stored halt into `active` once the kill was reset —
+ * the breach forgotten although no drawdown reset ran and the window had not passed. The halt now keeps
+ * the breach's reference, and the end of the kill resumes `reducing`. The sibling test
+ * (risk-state-restart.test.ts) shows the same restart without the kill stays reducing.
  */
 import { waitFor } from 'xstate';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,8 +47,8 @@ describe('reducing over a kill and its reset', () => {
     );
     await waitFor(t!.system.actor, (s) => s.context.state === 'killed', { timeout: 5_000 });
     await t!.advance(0);
-    // What the kill stored: halted, and the breach's reference is gone.
-    expect(await readDocument(store.store.kv, RISK_STATE_KEY)).toMatchObject({ state: 'halted', peakNav: null });
+    // What the kill stored: halted, keeping the breach's reference.
+    expect(await readDocument(store.store.kv, RISK_STATE_KEY)).toMatchObject({ state: 'halted', peakNav: 100_000 });
     await t!.close();
     t = undefined;
 

@@ -27,8 +27,8 @@ export interface RiskStateRecord {
   since: number | null;
   reason: string;
   /**
-   * `reducing`: the drawdown reference (peak NAV) the breach was measured against; the state ends by
-   * the window once the reference has fallen below it. Null in the other states.
+   * The peak NAV the breach was measured against: in `reducing`, and in a `halted` that interrupted a
+   * `reducing` (so a kill's end resumes the breach instead of forgetting it). Null otherwise.
    */
   peakNav: number | null;
 }
@@ -44,6 +44,8 @@ export interface RiskStateChange {
   drawdown: number | null;
   nav: number | null;
   peakNav: number | null;
+  /** The new record's breach reference (RiskStateRecord.peakNav), what a restart resumes from. */
+  reference: number | null;
 }
 
 export const ACTIVE_AT_START: RiskStateRecord = Object.freeze({
@@ -63,29 +65,47 @@ export function breach(account: Pick<AccountSnapshot, 'nav' | 'peakNav'>, maxDra
 }
 
 /**
- * `reducing` ends by the window: the reference has fallen below the peak the breach was measured
- * against (that peak left the window) and the drawdown from the new reference is within the limit.
+ * `reducing` ends by the window once the breach is out of it — the reference has fallen below the
+ * peak the breach was measured against (that peak left the window), or a whole window has passed
+ * since the breach began (every NAV from before it left the window, also after a rally above it) —
+ * and the drawdown from the reference of now is within the limit.
  */
 export function windowEnded(
-  record: Pick<RiskStateRecord, 'peakNav'>,
+  record: Pick<RiskStateRecord, 'peakNav' | 'since'>,
   account: Pick<AccountSnapshot, 'nav' | 'peakNav'>,
   maxDrawdown: number,
+  window?: { ms: number; now: number },
 ): string | null {
-  if (record.peakNav === null || !(account.peakNav < record.peakNav)) return null;
-  if (drawdown(account.nav, account.peakNav) > maxDrawdown) return null;
-  return `RISK_DRAWDOWN_WINDOW: the peak NAV ${record.peakNav.toFixed(2)} left the window; drawdown ${pct(
-    drawdown(account.nav, account.peakNav),
-  )} from ${account.peakNav.toFixed(2)} is within ${pct(maxDrawdown)}`;
+  const value = drawdown(account.nav, account.peakNav);
+  if (!(value <= maxDrawdown)) return null;
+  const within = `drawdown ${pct(value)} from ${account.peakNav.toFixed(2)} is within ${pct(maxDrawdown)}`;
+  if (record.peakNav !== null && account.peakNav < record.peakNav)
+    return `RISK_DRAWDOWN_WINDOW: the peak NAV ${record.peakNav.toFixed(2)} left the window; ${within}`;
+  if (window && record.since !== null && window.now - record.since >= window.ms)
+    return `RISK_DRAWDOWN_WINDOW: a whole window has passed since the breach; ${within}`;
+  return null;
 }
 
-/** The state a process starts in: killed is halted; otherwise the stored state, a stored halt long over. */
+/**
+ * The state a process starts in: killed is halted (keeping a breach's reference); otherwise the
+ * stored state. A halt whose kill has ended is over — unless it interrupted a `reducing`: that breach
+ * still holds (only a reset or the window end it), so it resumes, timed from the kill.
+ */
 export function startingState(stored: RiskStateRecord | null, killed: boolean, now: number): RiskStateRecord {
-  if (killed)
-    return stored?.state === 'halted'
-      ? stored
-      : { state: 'halted', since: now, reason: 'started killed', peakNav: null };
-  if (stored === null || stored.state === 'halted') return { ...ACTIVE_AT_START, since: now };
-  return stored;
+  if (killed) {
+    if (stored?.state === 'halted') return stored;
+    const reference = stored?.state === 'reducing' ? stored.peakNav : null;
+    return { state: 'halted', since: now, reason: 'started killed', peakNav: reference };
+  }
+  if (stored === null) return { ...ACTIVE_AT_START, since: now };
+  if (stored.state !== 'halted') return stored;
+  if (stored.peakNav === null) return { ...ACTIVE_AT_START, since: now };
+  return {
+    state: 'reducing',
+    since: stored.since ?? now,
+    reason: `the kill ended; the drawdown breach it interrupted still holds (peak NAV ${stored.peakNav.toFixed(2)})`,
+    peakNav: stored.peakNav,
+  };
 }
 
 /** Client order id of the engine's own close: `rsk-<epoch>-<cycle>-<symbol>`, unique per cycle and symbol. */

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { AnyActorRef } from 'xstate';
-import { omsOf, rootOf } from '../../../machines/system.js';
+import { omsOf, riskStateOf, rootOf } from '../../../machines/system.js';
 import type { AnyActorSystem } from '../../../machines/system.js';
 import { createCommandCompletion, createCommandRejection } from '../../application/command-completion.js';
 import { createCommandPump } from '../../application/command-pump.js';
@@ -151,6 +151,7 @@ function machineWith(
       cancel: cancelThroughOms(omsOf(system), receipts),
       syncControl: syncControlOf(rootOf(system)),
       pumpCommands: () => pumpInto(rootOf(system)),
+      riskState: () => riskStateOf(system)?.state ?? null,
     }),
     executeJob: createOrderExecution({
       venue,

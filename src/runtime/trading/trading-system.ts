@@ -285,6 +285,8 @@ async function run(r: Running): Promise<TradingSystem> {
       await stopBackground();
       // Let the current step finish so its decision reaches the event store.
       await settled().catch((err: unknown) => deps.log.warn({ err }, 'stopping while a step is still running'));
+      // The risk state's last change reaches the store even when a step did not settle in time.
+      await parts.riskStates.idle();
       actor.send({ type: 'session.stop' });
       actor.stop();
       await machines?.stop();
@@ -396,6 +398,7 @@ function rootInput(
       // The paper venue's fee for taking liquidity (openVenue keeps its default): limits count it.
       feeRate: Math.max(DEFAULT_PAPER_VENUE_CONFIG.takerFee, DEFAULT_PAPER_VENUE_CONFIG.makerFee),
       ...(riskState ? { tradingState: riskState } : {}),
+      drawdownWindowMs: config.drawdownWindowMs,
     },
   };
 }

@@ -116,14 +116,17 @@ export function aggregateCandle(seed: number, inst: FakeInstrument, openTime: nu
   };
 }
 
-/** The book at the minute containing `t`: bids below and asks above that minute's close, 20 levels. */
+/**
+ * The book at the minute containing `t`: bids below and asks above that minute's close (or `mid`,
+ * a price a test moved the market to), 20 levels, the sizes the same either way.
+ */
 export function bookAt(
   seed: number,
   inst: FakeInstrument,
   t: number,
+  mid: number = candleAt(seed, inst, Math.floor(t / MINUTE) * MINUTE).close,
 ): { bids: [number, number][]; asks: [number, number][] } {
   const minute = Math.floor(t / MINUTE) * MINUTE;
-  const mid = candleAt(seed, inst, minute).close;
   const tick = Number(inst.tickSize);
   const level = (side: string, i: number): number =>
     roundTo((1 + 4 * unit(seed, inst.id, side, minute, i)) * (30_000 / inst.basePrice), inst.stepSize) ||

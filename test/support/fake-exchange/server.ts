@@ -1,16 +1,24 @@
 /**
- * A local stand-in for Binance USD-M futures' public REST API (what ccxt's `binanceusdm` calls for
- * markets, OHLCV, the book, current and historical funding, and the 24 h ticker), on 127.0.0.1 with
- * a free port. Shapes follow Binance's documented responses (numbers as strings, klines as arrays).
- * Tests can make it answer 429 (with Retry-After and the weight header), go silent (accept the
- * connection and never answer) and come back, and leave out candles (an exchange maintenance gap).
+ * A local stand-in for Binance USD-M futures' REST API, on 127.0.0.1 with a free port. Public:
+ * what ccxt's `binanceusdm` calls for markets, OHLCV, the book, current and historical funding and
+ * the 24 h ticker, in Binance's documented shapes (numbers as strings, klines as arrays). Signed:
+ * the trading endpoints (private-api.ts) with Binance's key and HMAC signature checks
+ * (signed-request.ts), over the fake's own orders, matching and account (venue.ts).
+ *
+ * Tests can inject faults (faults.ts: 429, 418, 5xx, answers never sent, unknown-order lookups,
+ * silence), leave out candles (an exchange maintenance gap), hold one answer back, and act on the
+ * venue behind the system's back (venue.ts: prices, foreign orders, positions, partial fills).
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BinanceError } from './binance-errors.js';
+import { Faults } from './faults.js';
+import type { Reply } from './faults.js';
+import { DEFAULT_FEES } from './ledger.js';
+import type { FeeRates } from './ledger.js';
 import {
   aggregateCandle,
-  bookAt,
   candleAt,
   FAKE_INSTRUMENTS,
   FUNDING_INTERVAL,
@@ -20,15 +28,40 @@ import {
   priceAt,
 } from './market-data.js';
 import type { FakeInstrument } from './market-data.js';
+import { LIMIT_MAX_QTY, MARKET_MAX_QTY, PERCENT_PRICE } from './order-rules.js';
+import { privateRoute } from './private-api.js';
+import { verifySigned } from './signed-request.js';
+import type { Credentials } from './signed-request.js';
+import { Venue } from './venue.js';
+
+/** The fake's API key and secret (64 alphanumerics, like Binance's). Test values, nothing real. */
+export const FAKE_CREDENTIALS: Credentials = {
+  apiKey: 'fakeKey0000000000000000000000000000000000000000000000000000000001',
+  secret: 'fakeSecret000000000000000000000000000000000000000000000000000001',
+};
 
 export interface FakeExchangeOptions {
   seed?: number;
-  /** The exchange's "now" (candles after it do not exist yet); wall time by default. */
+  /** The exchange's "now" (candles after it do not exist yet; orders, trades and countdowns); wall time by default. */
   now?: () => number;
   /** Candle open times never served, per Binance symbol: [from, to) ranges (maintenance). */
   missing?: Record<string, [number, number][]>;
   /** Candle open times served with an empty volume field, per Binance symbol (a damaged row). */
   damaged?: Record<string, number[]>;
+  /** The key and secret the signed endpoints accept; FAKE_CREDENTIALS by default. */
+  credentials?: Credentials;
+  /** The account's USDT wallet at start; 10 000 by default. */
+  deposit?: number;
+  fees?: FeeRates;
+}
+
+/** One request as it arrived. */
+export interface FakeCall {
+  method: string;
+  /** Path and query. */
+  url: string;
+  /** The host the client meant (X-Forwarded-Host, set by pointCcxtAt), or null. */
+  host: string | null;
 }
 
 export interface FakeExchange {
@@ -36,6 +69,17 @@ export interface FakeExchange {
   seed: number;
   /** Every request path with its query, in order. */
   requests: string[];
+  /** Every request with its method and intended host, in order. */
+  calls: FakeCall[];
+  /** The trading side: orders, matching, the account, the countdown, and a test's hand on them. */
+  readonly venue: Venue;
+  /** The faults a test switches on. */
+  readonly faults: Faults;
+  /**
+   * A fresh exchange on the same port: a new account, no orders, no faults, no recorded calls —
+   * so a test file can keep one warm ccxt client (its construction alone costs tens of ms).
+   */
+  reset(): void;
   /** How many 429 answers were given so far. */
   rateLimited(): number;
   /** The next `count` requests get a 429 with Retry-After: `retryAfterSeconds`. */
@@ -68,95 +112,123 @@ const TIMEFRAME_MINUTES: Record<string, number> = {
   '1d': 1440,
 };
 
+/** How often the fake applies its clock on its own (Binance checks countdowns about every 10 ms). */
+const SETTLE_EVERY_MS = 10;
+
 export async function startFakeExchange(options: FakeExchangeOptions = {}): Promise<FakeExchange> {
   const seed = options.seed ?? 1;
   const now = options.now ?? Date.now;
+  const credentials = options.credentials ?? FAKE_CREDENTIALS;
+  const newVenue = () =>
+    new Venue({ seed, now, deposit: options.deposit ?? 10_000, fees: options.fees ?? DEFAULT_FEES });
+  let venue = newVenue();
+  let faults = new Faults();
   const requests: string[] = [];
-  let limited = 0;
-  let limitedAnswers = 0;
-  let retryAfter = 1;
-  let silent = false;
+  const calls: FakeCall[] = [];
   let failing: string | null = null;
   let hold: { pathname: string; symbol: string; held: Array<() => void> } | null = null;
   const hung = new Set<ServerResponse>();
 
-  const server = createServer((req, res) => {
-    requests.push(req.url ?? '');
-    if (silent) {
-      hung.add(res);
-      res.on('close', () => hung.delete(res));
-      return;
-    }
-    if (limited > 0) {
-      limited--;
-      limitedAnswers++;
-      res.writeHead(429, {
-        'content-type': 'application/json',
-        'retry-after': String(retryAfter),
-        'x-mbx-used-weight-1m': '2400',
-      });
-      res.end(JSON.stringify({ code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute.' }));
-      return;
-    }
-    if (failing !== null && new URL(req.url ?? '/', 'http://fake').pathname === failing) {
-      reply(res, 400, { code: -1100, msg: 'Illegal characters found in a parameter.' });
-      return;
-    }
+  const keepOpen = (res: ServerResponse) => {
+    hung.add(res);
+    res.on('close', () => hung.delete(res));
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
+    const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://fake');
+    requests.push(req.url ?? '');
+    calls.push({ method, url: req.url ?? '', host: header(req, 'x-forwarded-host') ?? null });
+    if (faults.silent) return keepOpen(res);
+    venue.settle();
+    const early = faults.before(now());
+    if (early) return send(res, early);
+    if (failing !== null && url.pathname === failing) {
+      return send(res, { status: 400, body: { code: -1100, msg: 'Illegal characters found in a parameter.' } });
+    }
+    let answer: Reply;
+    try {
+      answer = { status: 200, body: route(req, url, body) };
+    } catch (err) {
+      answer =
+        err instanceof BinanceError
+          ? { status: err.status, body: err.body() }
+          : { status: 400, body: { code: -1100, msg: (err as Error).message } };
+    }
+    const late = faults.after(method, url.pathname);
+    if (late === 'never') return keepOpen(res);
+    if (late) answer = late;
     if (hold && url.pathname === hold.pathname && url.searchParams.get('symbol') === hold.symbol) {
-      const held = hold.held;
+      const reply = answer;
+      hold.held.push(() => send(res, reply));
       hold = null;
-      const late = lateResponse(res);
-      try {
-        route(req, late);
-      } catch (err) {
-        reply(late, 400, { code: -1100, msg: (err as Error).message });
-      }
-      held.push(() => late.send());
       return;
     }
-    try {
-      route(req, res);
-    } catch (err) {
-      reply(res, 400, { code: -1100, msg: (err as Error).message });
-    }
+    send(res, answer);
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
   });
 
-  const route = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = new URL(req.url ?? '/', 'http://fake');
+  const route = (req: IncomingMessage, url: URL, body: string): unknown => {
+    const signed = privateRoute(req.method ?? 'GET', url.pathname);
+    if (signed) {
+      const query = url.search.startsWith('?') ? url.search.slice(1) : url.search;
+      const apiKeyHeader = header(req, 'x-mbx-apikey');
+      const params = verifySigned({ query, body, apiKeyHeader }, credentials, now());
+      return signed(params, venue, faults);
+    }
     const q = url.searchParams;
     const t = now();
     switch (url.pathname) {
       case '/fapi/v1/exchangeInfo':
-        return reply(res, 200, exchangeInfo(t));
+        return exchangeInfo(t);
       case '/fapi/v1/time':
-        return reply(res, 200, { serverTime: t });
+        return { serverTime: t };
       case '/fapi/v1/klines':
-        return reply(res, 200, klines(instrument(q), q, t, seed, options.missing ?? {}, options.damaged ?? {}));
+        return klines(instrument(q), q, t, seed, options.missing ?? {}, options.damaged ?? {});
       case '/fapi/v1/depth':
-        return reply(res, 200, depth(instrument(q), q, t, seed));
+        return depth(venue.book(instrument(q)), q, t);
       case '/fapi/v1/premiumIndex':
-        return reply(res, 200, premiumIndex(instrument(q), t, seed));
+        return premiumIndex(instrument(q), t, seed, venue.mark(instrument(q)));
       case '/fapi/v1/fundingRate':
-        return reply(res, 200, fundingHistory(instrument(q), q, t, seed));
+        return fundingHistory(instrument(q), q, t, seed);
       case '/fapi/v1/ticker/24hr':
-        return reply(res, 200, ticker(instrument(q), t, seed));
+        return ticker(instrument(q), t, seed);
       default:
-        return reply(res, 404, { code: -5000, msg: `no route ${url.pathname}` });
+        throw new BinanceError(404, -5000, `no route ${url.pathname}`);
     }
   };
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const clock = setInterval(() => venue.settle(), SETTLE_EVERY_MS);
+  clock.unref();
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     seed,
     requests,
-    rateLimited: () => limitedAnswers,
-    rateLimit(count, retryAfterSeconds = 1) {
-      limited = count;
-      retryAfter = retryAfterSeconds;
+    calls,
+    get venue() {
+      return venue;
     },
+    get faults() {
+      return faults;
+    },
+    reset() {
+      for (const res of hung) res.destroy();
+      venue = newVenue();
+      faults = new Faults();
+      requests.length = 0;
+      calls.length = 0;
+      failing = null;
+      hold = null;
+    },
+    rateLimited: () => faults.rateLimited(),
+    rateLimit: (count, retryAfterSeconds) => faults.rateLimit(count, retryAfterSeconds),
     fail(pathname) {
       failing = pathname;
     },
@@ -164,16 +236,17 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
       const held: Array<() => void> = [];
       hold = { pathname, symbol, held };
       return () => {
-        for (const send of held.splice(0)) send();
+        for (const sendHeld of held.splice(0)) sendHeld();
       };
     },
     hang() {
-      silent = true;
+      faults.silent = true;
     },
     resume() {
-      silent = false;
+      faults.silent = false;
     },
     async stop() {
+      clearInterval(clock);
       for (const res of hung) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -181,31 +254,19 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   };
 }
 
-/** Holds what `reply` writes until `send()`: an answer made now, delivered late. */
-function lateResponse(res: ServerResponse): ServerResponse & { send(): void } {
-  let head: [number, Record<string, string>] = [200, {}];
-  let body = '';
-  const held = {
-    writeHead(status: number, headers: Record<string, string>) {
-      head = [status, headers];
-      return held;
-    },
-    end(chunk: string) {
-      body = chunk;
-      return held;
-    },
-    send() {
-      if (res.destroyed) return;
-      res.writeHead(...head);
-      res.end(body);
-    },
-  };
-  return held as unknown as ServerResponse & { send(): void };
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
-function reply(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-mbx-used-weight-1m': '10' });
-  res.end(JSON.stringify(body));
+function send(res: ServerResponse, reply: Reply): void {
+  if (res.destroyed) return;
+  res.writeHead(reply.status, {
+    'content-type': 'application/json',
+    'x-mbx-used-weight-1m': '10',
+    ...reply.headers,
+  });
+  res.end(JSON.stringify(reply.body));
 }
 
 function instrument(q: URLSearchParams): FakeInstrument {
@@ -250,12 +311,17 @@ function exchangeInfo(t: number) {
       maxMoveOrderLimit: 10000,
       filters: [
         { filterType: 'PRICE_FILTER', minPrice: i.tickSize, maxPrice: '4529764', tickSize: i.tickSize },
-        { filterType: 'LOT_SIZE', minQty: i.stepSize, maxQty: '1000', stepSize: i.stepSize },
-        { filterType: 'MARKET_LOT_SIZE', minQty: i.stepSize, maxQty: '120', stepSize: i.stepSize },
+        { filterType: 'LOT_SIZE', minQty: i.stepSize, maxQty: String(LIMIT_MAX_QTY), stepSize: i.stepSize },
+        { filterType: 'MARKET_LOT_SIZE', minQty: i.stepSize, maxQty: String(MARKET_MAX_QTY), stepSize: i.stepSize },
         { filterType: 'MAX_NUM_ORDERS', limit: 200 },
         { filterType: 'MAX_NUM_ALGO_ORDERS', limit: 10 },
         { filterType: 'MIN_NOTIONAL', notional: i.minNotional },
-        { filterType: 'PERCENT_PRICE', multiplierUp: '1.0500', multiplierDown: '0.9500', multiplierDecimal: '4' },
+        {
+          filterType: 'PERCENT_PRICE',
+          multiplierUp: PERCENT_PRICE.up.toFixed(4),
+          multiplierDown: PERCENT_PRICE.down.toFixed(4),
+          multiplierDecimal: '4',
+        },
       ],
       orderTypes: [
         'LIMIT',
@@ -312,10 +378,9 @@ function klines(
 }
 
 /** GET /fapi/v1/depth: limit one of 5, 10, 20, 50, 100, 500, 1000 (this fake has 20 levels). */
-function depth(inst: FakeInstrument, q: URLSearchParams, t: number, seed: number) {
+function depth(book: { bids: [number, number][]; asks: [number, number][] }, q: URLSearchParams, t: number) {
   const limit = Number(q.get('limit') ?? 500);
   if (![5, 10, 20, 50, 100, 500, 1000].includes(limit)) throw new Error(`Invalid limit ${limit}`);
-  const book = bookAt(seed, inst, t);
   const side = (levels: [number, number][]) => levels.slice(0, limit).map(([p, q2]) => [String(p), String(q2)]);
   return {
     lastUpdateId: Math.floor(t / 100),
@@ -330,9 +395,8 @@ function nextFunding(t: number): number {
   return (Math.floor(t / FUNDING_INTERVAL) + 1) * FUNDING_INTERVAL;
 }
 
-/** GET /fapi/v1/premiumIndex?symbol=: mark, index, the rate to be settled next and when. */
-function premiumIndex(inst: FakeInstrument, t: number, seed: number) {
-  const mark = priceAt(seed, inst, Math.floor(t / MINUTE) * MINUTE + MINUTE);
+/** GET /fapi/v1/premiumIndex?symbol=: mark (the venue's: the book's mid), index, the rate to be settled next and when. */
+function premiumIndex(inst: FakeInstrument, t: number, seed: number, mark: number) {
   const next = nextFunding(t);
   return {
     symbol: inst.id,

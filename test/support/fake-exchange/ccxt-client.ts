@@ -1,0 +1,74 @@
+/**
+ * A real ccxt `binanceusdm` with keys, pointed at a fake exchange whose clock the test steps: the
+ * fake's time starts at `start` (a minute boundary plus a second by default, so the book stays the
+ * same minute's for a test's length) and flows with real time; `advance(ms)` moves it on and keeps
+ * ccxt's request timestamps in step (its `timeDifference`), as a client synced to the exchange's
+ * clock would be, so no test sleeps to see time pass. `reset()` gives the next test a fresh
+ * exchange and clock under the same warm client.
+ */
+import ccxt from 'ccxt';
+import type { Exchange } from 'ccxt';
+import { pointCcxtAt } from './point-ccxt.js';
+import { FAKE_CREDENTIALS, startFakeExchange } from './server.js';
+import type { FakeExchange, FakeExchangeOptions } from './server.js';
+
+export interface TradingFake {
+  fake: FakeExchange;
+  exchange: Exchange;
+  /** Moves the exchange's clock on by `ms` and applies what that implies (countdowns, fills). */
+  advance(ms: number): void;
+  /** A fresh exchange (account, orders, faults, calls) with its clock back at the start. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface TradingFakeOptions extends Omit<FakeExchangeOptions, 'now'> {
+  /** The exchange's time at the start (epoch ms). */
+  start?: number;
+}
+
+export async function openTradingFake(options: TradingFakeOptions = {}): Promise<TradingFake> {
+  const start = options.start ?? Date.UTC(2026, 0, 5, 12, 0, 1);
+  let began = Date.now();
+  let offset = 0;
+  const fake = await startFakeExchange({ ...options, now: () => start + (Date.now() - began) + offset });
+  const exchange = ccxtClient(fake.url);
+  const sync = () => (exchange.options['timeDifference'] = began - start - offset);
+  sync();
+  return {
+    fake,
+    exchange,
+    advance(ms) {
+      offset += ms;
+      sync();
+      fake.venue.settle();
+    },
+    reset() {
+      began = Date.now();
+      offset = 0;
+      sync();
+      fake.reset();
+    },
+    async close() {
+      await exchange.close();
+      await fake.stop();
+    },
+  };
+}
+
+/**
+ * ccxt's binanceusdm as a live adapter would open it: keys set, its own throttle on (at 1 ms per
+ * unit of weight: the fake has no rate to respect), a 2 s timeout (a test that loses an answer on
+ * purpose lowers `exchange.timeout`), pointed at `url`.
+ */
+export function ccxtClient(url: string, options: { apiKey?: string; secret?: string } = {}): Exchange {
+  const exchange = new ccxt.binanceusdm({
+    apiKey: options.apiKey ?? FAKE_CREDENTIALS.apiKey,
+    secret: options.secret ?? FAKE_CREDENTIALS.secret,
+    enableRateLimit: true,
+    rateLimit: 1,
+    timeout: 2_000,
+  });
+  pointCcxtAt(exchange, url);
+  return exchange;
+}

@@ -1,0 +1,122 @@
+/**
+ * The faults a test can tell the fake exchange to inject, each a switch with a count of requests it
+ * applies to, each answered as Binance answers it:
+ * - 429 (rate limit) and 418 (IP ban), with Retry-After and Binance's -1003 bodies;
+ * - 5xx bursts, either refused before anything happened (-1001 "Internal error") or carried out
+ *   first and then answered with an error (-1007, "execution status unknown"), as Binance's 503
+ *   can be;
+ * - a request carried out but never answered (an order accepted, its acknowledgement lost);
+ * - order lookups answering -2013 "Order does not exist." for an order that does exist;
+ * - silence: every request accepted and none answered, until resumed.
+ * Partial fills, foreign orders and positions changed behind the system's back belong to the
+ * venue (venue.ts), which owns the orders and the account.
+ */
+import { errors } from './binance-errors.js';
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export class Faults {
+  /** Accept every request and answer none (the existing fake's hang()/resume()). */
+  silent = false;
+  private limited = { count: 0, retryAfter: 1, answered: 0 };
+  private banned = { count: 0, retryAfter: 120 };
+  private failing = { count: 0, status: 503, executed: false };
+  private unanswered: Array<{ method: string; pathname: string; count: number }> = [];
+  private lookups = 0;
+
+  /** The next `count` requests get a 429 with Retry-After: `retryAfterSeconds`. */
+  rateLimit(count: number, retryAfterSeconds = 1): void {
+    this.limited = { ...this.limited, count, retryAfter: retryAfterSeconds };
+  }
+
+  /** How many 429 answers were given so far. */
+  rateLimited(): number {
+    return this.limited.answered;
+  }
+
+  /** The next `count` requests get a 418 (the IP banned for `retryAfterSeconds`). */
+  ban(count: number, retryAfterSeconds = 120): void {
+    this.banned = { count, retryAfter: retryAfterSeconds };
+  }
+
+  /**
+   * The next `count` requests get HTTP `status`. `executed`: each is carried out first (an order
+   * placed, a cancel done) and only its answer is the error — the caller cannot know which.
+   */
+  serverErrors(count: number, status = 503, executed = false): void {
+    this.failing = { count, status, executed };
+  }
+
+  /** The next `count` `method` requests to `pathname` are carried out and never answered. */
+  neverAnswer(method: string, pathname: string, count = 1): void {
+    this.unanswered.push({ method, pathname, count });
+  }
+
+  /** The next `count` order lookups (GET /fapi/v1/order) answer -2013 whether or not the order exists. */
+  unknownOrders(count: number): void {
+    this.lookups = count;
+  }
+
+  // ---- consulted by the server, one request at a time --------------------------------------
+
+  /** The answer a fault gives before the request is looked at, or null to go on. */
+  before(now: number): Reply | null {
+    if (this.limited.count > 0) {
+      this.limited.count--;
+      this.limited.answered++;
+      return {
+        status: 429,
+        headers: { 'retry-after': String(this.limited.retryAfter), 'x-mbx-used-weight-1m': '2400' },
+        body: { code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute.' },
+      };
+    }
+    if (this.banned.count > 0) {
+      this.banned.count--;
+      const until = now + this.banned.retryAfter * 1000;
+      return {
+        status: 418,
+        headers: { 'retry-after': String(this.banned.retryAfter) },
+        body: {
+          code: -1003,
+          msg: `Way too many requests; IP banned until ${until}. Please use the websocket for live updates to avoid bans.`,
+        },
+      };
+    }
+    if (this.failing.count > 0 && !this.failing.executed) {
+      this.failing.count--;
+      return { status: this.failing.status, body: errors.internal().body() };
+    }
+    return null;
+  }
+
+  /** The answer that replaces the one the request earned ('never': no answer at all), or null. */
+  after(method: string, pathname: string): Reply | 'never' | null {
+    const skip = this.unanswered.find((u) => u.method === method && u.pathname === pathname && u.count > 0);
+    if (skip) {
+      skip.count--;
+      return 'never';
+    }
+    if (this.failing.count > 0 && this.failing.executed) {
+      this.failing.count--;
+      return {
+        status: this.failing.status,
+        body: {
+          code: -1007,
+          msg: 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.',
+        },
+      };
+    }
+    return null;
+  }
+
+  /** Whether this order lookup is to be answered "does not exist". */
+  forgetLookup(): boolean {
+    if (this.lookups <= 0) return false;
+    this.lookups--;
+    return true;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Points a ccxt exchange at the fake exchange by ccxt's own transport hook (`fetchImplementation`):
+ * every request goes to the fake's origin with its path and query unchanged, whichever host ccxt
+ * meant — mainnet (fapi/api.binance.com), the testnet after setSandboxMode(true)
+ * (testnet.binancefuture.com), demo trading after enableDemoTrading(true) (demo-fapi.binance.com).
+ * The host meant travels in X-Forwarded-Host, so a test can see which one ccxt chose.
+ *
+ * Why the transport and not `urls.api` (src/adapters/market-data/live/exchange.ts rewrites those,
+ * which suits public data): ccxt judges Binance's errors by the URL's host — `getExceptionsByUrl`
+ * applies its USDⓈ-M table only to https://fapi.binance.com/… or the testnet's /fapi — and refuses
+ * private calls to the futures testnet in sandbox mode unless `options.disableFuturesSandboxWarning`
+ * is set. With rewritten URLs both silently change (-4164 min notional, -4116 duplicate id,
+ * -2022 reduce-only, -2019 margin become a bare ExchangeError; the testnet refusal disappears). Here
+ * ccxt keeps its real URLs, so it behaves exactly as it would against the exchange.
+ */
+import type { Exchange } from 'ccxt';
+
+interface CcxtRequestInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export function pointCcxtAt(exchange: Exchange, fakeUrl: string): void {
+  if (exchange.fetchImplementationLoading !== undefined) {
+    // ccxt has settled on its own transport (undici) and would no longer consult the hook.
+    throw new Error('pointCcxtAt must be called before the exchange sends its first request');
+  }
+  const origin = new URL(fakeUrl).origin;
+  exchange.fetchImplementation = (url: string, init: CcxtRequestInit) => {
+    const meant = new URL(url);
+    return fetch(origin + meant.pathname + meant.search, {
+      method: init.method ?? 'GET',
+      headers: { ...init.headers, 'x-forwarded-host': meant.host },
+      body: init.body ?? null,
+      signal: init.signal ?? null,
+      redirect: 'error',
+    });
+  };
+}

@@ -2,6 +2,7 @@
  * GET /control/events against the real API listening on loopback and a real store (SQLite and
  * Redis), read the way the console reads it: fetch with a stream reader and the bearer key.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MACHINES_KEY } from '../../src/domain/runtime-documents.js';
 import type { KeyValueStore } from '../../src/ports/key-value-store.js';
@@ -23,6 +24,28 @@ function countReads(kv: KeyValueStore, key: string): { count: number } {
 }
 
 const FAST = { tailMs: 20, heartbeatMs: 100, machinesMs: 50, healthMs: 500, keepAliveMs: 15_000 };
+
+/** The bound on unsent bytes of the slow-client test. */
+const SLOW_CLIENT_BOUND = 256 * 1024;
+
+/**
+ * Bytes a client that never reads can have taken off the server's hands before the bound is even
+ * reached: the kernel's send buffer (autotuned up to tcp_wmem's maximum) and receive buffer (its
+ * default: it grows only as the application reads). Read from this machine's settings, not guessed,
+ * so the test sends twice that plus the bound (8.75 MiB with Linux's defaults, 2,240 events) instead
+ * of a fixed 16 MB: sending, hashing and parsing every byte is what the test costs. Without
+ * /proc, about 16 MB as before.
+ */
+function socketBuffersBytes(): number {
+  try {
+    const field = (file: string, i: number) =>
+      Number(readFileSync(`/proc/sys/net/ipv4/${file}`, 'utf8').trim().split(/\s+/)[i]);
+    const bytes = field('tcp_wmem', 2) + field('tcp_rmem', 1);
+    return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : 8 * 1024 * 1024;
+  } catch {
+    return 8 * 1024 * 1024;
+  }
+}
 
 describe.each(STORE_KINDS)('the live event stream (%s store)', (kind) => {
   let api: TestApi | null = null;
@@ -146,12 +169,14 @@ describe.each(STORE_KINDS)('the live event stream (%s store)', (kind) => {
   });
 
   it('drops a client that does not read, while a reading client gets everything and status answers', async () => {
-    const { api: t, base } = await start({ maxBufferedBytes: 256 * 1024 });
+    const { api: t, base } = await start({ maxBufferedBytes: SLOW_CLIENT_BOUND });
     const slow = await connect(base, t.auth); // never read until the end
     const fast = await connect(base, t.auth);
     await fast.waitFor((m) => m.event === 'snapshot');
     const filler = 'x'.repeat(4096);
-    const total = 4000; // ~16 MB: more than loopback socket buffers plus the 256 KiB bound
+    // Twice what loopback socket buffers plus the bound can hold (the slow client is dropped after
+    // some 1,000 events with Linux's defaults): each event is more than its 4 KiB filler.
+    const total = Math.ceil((2 * (socketBuffersBytes() + SLOW_CLIENT_BOUND)) / filler.length);
     let last = 0;
     for (let i = 0; i < total; i++) {
       const entry = await t.store.events.append({

@@ -2,14 +2,19 @@
  * End to end: killed survives a full restart of `tcs start`; only `--reset-kill` (outside the API)
  * ends it, and the reset is audited; the children do not outlive a SIGKILLed launcher.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { childPids, isRunning } from '../support/processes.js';
 import { STORE_KINDS } from '../support/stores.js';
 import { openE2e } from './harness.js';
 import type { E2e } from './harness.js';
 
 describe.each(STORE_KINDS)('restarts on %s', (kind) => {
+  // One `tcs start` per store serves both tests: the first leaves it running (after --reset-kill),
+  // and the second only needs a running launcher to SIGKILL. Starting another one (three Node
+  // processes) cost a second of CPU per store. Run alone, or after a failure that left no launcher
+  // running, the second starts its own.
   let e: E2e | undefined;
-  afterEach(async () => {
+  afterAll(async () => {
     await e?.close();
     e = undefined;
   });
@@ -33,29 +38,33 @@ describe.each(STORE_KINDS)('restarts on %s', (kind) => {
   }, 60_000);
 
   it('children do not outlive a SIGKILLed launcher (no orphan trading on)', async () => {
-    e = await openE2e(kind);
-    await vi.waitFor(async () => expect(await e!.heartbeat()).toBeTruthy(), { timeout: 10_000, interval: 100 });
-    const tradingPid = (await e.heartbeat())!.pid;
-    e.proc.child.kill('SIGKILL');
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    await vi.waitFor(() => expect(alive(tradingPid)).toBe(false), { timeout: 15_000, interval: 100 });
+    if (!e || e.proc.child.exitCode !== null || e.proc.child.signalCode !== null) {
+      await e?.close();
+      e = await openE2e(kind);
+    }
+    const launcher = e;
+    // The trading process of this launcher: a heartbeat from one of its children (the first test's
+    // earlier launchers wrote heartbeats too).
+    const tradingPid = await vi.waitFor(
+      async () => {
+        const pid = (await launcher.heartbeat())?.pid;
+        expect(pid !== undefined && childPids(launcher.proc.child.pid!).includes(pid)).toBe(true);
+        return pid!;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    launcher.proc.child.kill('SIGKILL');
+    await vi.waitFor(() => expect(isRunning(tradingPid)).toBe(false), { timeout: 15_000, interval: 50 });
     await vi.waitFor(
       async () =>
         expect(
-          await fetch(`${e!.base}/health`).then(
+          await fetch(`${launcher.base}/health`).then(
             () => 'up',
             () => 'down',
           ),
         ).toBe('down'),
-      { timeout: 15_000, interval: 100 },
+      { timeout: 15_000, interval: 50 },
     );
-    expect(await e.heartbeat()).toMatchObject({ pid: tradingPid, stopped: true });
+    expect(await launcher.heartbeat()).toMatchObject({ pid: tradingPid, stopped: true });
   }, 60_000);
 });

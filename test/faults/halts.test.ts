@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openRedisStore } from '../../src/adapters/redis/redis-store.js';
 import { generateKey } from '../../src/domain/keys.js';
 import { HEARTBEAT_KEY, PORTFOLIO_KEY } from '../../src/domain/runtime-documents.js';
@@ -32,6 +32,7 @@ const CYCLE_MS = 300;
 
 interface Rig {
   redis: OwnRedis;
+  appendOnly: boolean;
   dir: string;
   env: NodeJS.ProcessEnv;
   key: string;
@@ -59,7 +60,7 @@ async function openRig(appendOnly: boolean): Promise<Rig> {
     TCS_TEST_STORE_RETRY_MS: String(STORE_RETRY_MS),
     LOG_LEVEL: 'info',
   };
-  return { redis, dir, env, key, api: null, trader: null, look: null };
+  return { redis, appendOnly, dir, env, key, api: null, trader: null, look: null };
 }
 
 const lines = (proc: RunningProcess) =>
@@ -105,17 +106,23 @@ const restingOrders = async (rig: Rig) => (await restingIds(rig)).length;
 
 describe('fail closed (real processes, own redis-server)', () => {
   let rig: Rig | undefined;
-  afterEach(async () => {
+  async function closeRig(): Promise<void> {
     await rig?.trader?.stop();
     await rig?.api?.proc.stop();
     await rig?.look?.close().catch(() => {});
     await rig?.redis.cleanup();
     if (rig) rmSync(rig.dir, { recursive: true, force: true });
     rig = undefined;
-  }, 30_000);
+  }
+  afterAll(closeRig, 30_000);
+  /** A fresh rig, after ending the one a previous test left. */
+  async function freshRig(appendOnly: boolean): Promise<Rig> {
+    await closeRig();
+    return (rig = await openRig(appendOnly));
+  }
 
   it('a silent control plane halts trading and cancels resting orders; an API back resumes it, audited', async () => {
-    const r = (rig = await openRig(false));
+    const r = await freshRig(false);
     r.api = await startApi(r.env);
     const trader = await startTrader(r);
     await eventually(async () => (await restingOrders(r)) > 0, 'a resting order', 20_000);
@@ -149,8 +156,60 @@ describe('fail closed (real processes, own redis-server)', () => {
     expect(halt?.body).toMatchObject({ reason: 'control_plane_lost' });
   }, 90_000);
 
+  // Right after the control-plane test, whose end it starts from: an API and a trader trading on a
+  // redis-server without an append-only file (the epoch still 0: a halt is no control change). A
+  // rig of its own (three processes and their start-up, a second of CPU) only when run alone or
+  // when that test left none running.
+  it('a kill survives a store that comes back empty: nothing trades on it, and adoption brings back killed', async () => {
+    const running = (p: RunningProcess | null | undefined) =>
+      !!p && p.child.exitCode === null && p.child.signalCode === null;
+    let r: Rig;
+    if (rig && !rig.appendOnly && running(rig.api?.proc) && running(rig.trader)) {
+      r = rig;
+      await r.look?.close().catch(() => {});
+      r.look = null;
+    } else {
+      r = await freshRig(false);
+      r.api = await startApi(r.env);
+      await startTrader(r);
+    }
+    const api = r.api!;
+    const trader = r.trader!;
+    const kill = await callApi(api.baseUrl, r.key, 'POST', '/control/kill-switch', { reason: 'before the loss' });
+    expect(kill.status).toBe(200);
+    await trader.waitFor(/"event":"control_changed","state":"killed","epoch":1/);
+
+    await r.redis.restart({ empty: true });
+    trader.child.kill('SIGKILL');
+    await trader.exited;
+    const again = startTcs(['trade'], { ...r.env, ...COUNTED_RETRIES_ENV }, r.dir);
+    r.trader = again;
+    await again.waitFor(/not trading: the store has no control record/, 30_000);
+    // The API remembers the store it served: the empty one is a fault, never `running` at epoch 0.
+    const status = await callApi(api.baseUrl, r.key, 'GET', '/control/status');
+    expect(status.status).toBe(503);
+    // Alive and refusing over several of its own retries of the store, trading nothing meanwhile.
+    await expectWaitingWithoutTrading(again, /the store has no control record/);
+    expect(lines(again).filter((l) => l.event === 'cycle_start' || l.event === 'order_submitted')).toEqual([]);
+    r.look = await openRedisStore({ url: r.redis.url, timeoutMs: 2000 });
+    await expect(r.look.control.read()).rejects.toMatchObject({ kind: 'empty' });
+
+    const adopt = startTcs(['store', 'adopt', '--reason', 'redis lost its data'], r.env, r.dir);
+    expect((await adopt.exited).code).toBe(0);
+    expect(await r.look.control.read()).toMatchObject({ state: 'killed', epoch: 2 });
+    await again.waitFor(/"event":"control_changed","state":"killed","epoch":2/, 30_000);
+    await eventually(
+      async () => (await callApi(api.baseUrl, r.key, 'GET', '/control/status')).body.state === 'killed',
+      'the API to serve the adopted store',
+    );
+    expect((await callApi(api.baseUrl, r.key, 'POST', '/control/resume')).status).toBe(409);
+    expect(lines(again).filter((l) => l.event === 'cycle_start' || l.event === 'order_submitted')).toEqual([]);
+    const [adopted] = await r.look.events.query({ kind: 'store_adopted', limit: 1 });
+    expect(adopted?.body).toMatchObject({ reason: 'redis lost its data', latch: { state: 'killed', epoch: 1 } });
+  }, 120_000);
+
   it('a lost store halts trading after STORE_LOSS_HALT_MS; the store back resumes it and the halt is audited', async () => {
-    const r = (rig = await openRig(true));
+    const r = await freshRig(true);
     r.api = await startApi(r.env);
     const trader = await startTrader(r);
     await eventually(async () => (await restingOrders(r)) > 0, 'a resting order', 20_000);
@@ -189,41 +248,4 @@ describe('fail closed (real processes, own redis-server)', () => {
     const verify = startTcs(['audit', 'verify'], { STORE_URL: r.redis.url }, r.dir);
     expect((await verify.exited).code).toBe(0);
   }, 90_000);
-
-  it('a kill survives a store that comes back empty: nothing trades on it, and adoption brings back killed', async () => {
-    const r = (rig = await openRig(false));
-    r.api = await startApi(r.env);
-    const trader = await startTrader(r);
-    const kill = await callApi(r.api.baseUrl, r.key, 'POST', '/control/kill-switch', { reason: 'before the loss' });
-    expect(kill.status).toBe(200);
-    await trader.waitFor(/"event":"control_changed","state":"killed","epoch":1/);
-
-    await r.redis.restart({ empty: true });
-    trader.child.kill('SIGKILL');
-    await trader.exited;
-    const again = startTcs(['trade'], { ...r.env, ...COUNTED_RETRIES_ENV }, r.dir);
-    r.trader = again;
-    await again.waitFor(/not trading: the store has no control record/, 30_000);
-    // The API remembers the store it served: the empty one is a fault, never `running` at epoch 0.
-    const status = await callApi(r.api.baseUrl, r.key, 'GET', '/control/status');
-    expect(status.status).toBe(503);
-    // Alive and refusing over several of its own retries of the store, trading nothing meanwhile.
-    await expectWaitingWithoutTrading(again, /the store has no control record/);
-    expect(lines(again).filter((l) => l.event === 'cycle_start' || l.event === 'order_submitted')).toEqual([]);
-    r.look = await openRedisStore({ url: r.redis.url, timeoutMs: 2000 });
-    await expect(r.look.control.read()).rejects.toMatchObject({ kind: 'empty' });
-
-    const adopt = startTcs(['store', 'adopt', '--reason', 'redis lost its data'], r.env, r.dir);
-    expect((await adopt.exited).code).toBe(0);
-    expect(await r.look.control.read()).toMatchObject({ state: 'killed', epoch: 2 });
-    await again.waitFor(/"event":"control_changed","state":"killed","epoch":2/, 30_000);
-    await eventually(
-      async () => (await callApi(r.api!.baseUrl, r.key, 'GET', '/control/status')).body.state === 'killed',
-      'the API to serve the adopted store',
-    );
-    expect((await callApi(r.api.baseUrl, r.key, 'POST', '/control/resume')).status).toBe(409);
-    expect(lines(again).filter((l) => l.event === 'cycle_start' || l.event === 'order_submitted')).toEqual([]);
-    const [adopted] = await r.look.events.query({ kind: 'store_adopted', limit: 1 });
-    expect(adopted?.body).toMatchObject({ reason: 'redis lost its data', latch: { state: 'killed', epoch: 1 } });
-  }, 120_000);
 });

@@ -137,6 +137,20 @@ export function childPids(pid: number): number[] {
   return children;
 }
 
+/**
+ * Whether `pid` is still running (Linux /proc): a zombie counts as gone. A child whose parent was
+ * SIGKILLed is reparented to PID 1, which here reaps it only about a second after it exited, so
+ * `process.kill(pid, 0)` would call it alive that long; a process reaped between two reads is gone.
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 /** The argv a process was started with (Linux /proc/<pid>/cmdline). */
 export function commandLine(pid: number): string[] {
   return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);

@@ -26,6 +26,10 @@ export interface DrawdownAttribution {
   /** The largest drawdown the engine was shown (risk.observe), and when. */
   observedMax: number;
   observedMaxCycle: number;
+  /** The drawdown at the end of the cycle before it: the rest is that bar's price move. */
+  observedMaxPrevious: number;
+  /** The state the engine answered that cycle with. */
+  observedMaxState: string;
   /** Within the limit at the last cycle's end, beyond it when the engine looked: the bar's price move. */
   priceCrossings: number;
   /** Within the limit when the engine looked, beyond it after the cycle's fills. */
@@ -46,6 +50,8 @@ export interface EngineRun {
   transitions: Record<string, number>;
   /** The first few changes: cycle, from→to, drawdown, reason. */
   transitionLog: Array<{ cycle: number; change: string; drawdown: number | null; reason: string }>;
+  /** `reducing` entered again within 5 cycles of the window ending it. */
+  quickReentries: number;
   /** Cycles by the state the engine answered `risk.observe` with. */
   stateCycles: Record<string, number>;
   closes: {
@@ -84,6 +90,7 @@ export function engineWatch(maxDrawdown: number) {
   const run: EngineRun = {
     transitions: {},
     transitionLog: [],
+    quickReentries: 0,
     stateCycles: {},
     closes: {
       approved: 0,
@@ -101,6 +108,8 @@ export function engineWatch(maxDrawdown: number) {
       cyclesOver: 0,
       observedMax: 0,
       observedMaxCycle: 0,
+      observedMaxPrevious: 0,
+      observedMaxState: '',
       priceCrossings: 0,
       fillCrossings: 0,
       worstFillCrossing: null,
@@ -117,6 +126,7 @@ export function engineWatch(maxDrawdown: number) {
   let seen: { nav: number; peakNav: number } | null = null;
   let state = '';
   let lastDd = 0;
+  let leftReducingAt = Number.NEGATIVE_INFINITY;
   const ddOf = (nav: number, peakNav: number) => {
     const peak = Math.max(peakNav, nav);
     return peak > 0 ? (peak - nav) / peak : 1;
@@ -176,6 +186,8 @@ export function engineWatch(maxDrawdown: number) {
       if (line.event === 'risk_state_changed') {
         const change = `${String(l.from)}→${String(l.to)}`;
         run.transitions[change] = (run.transitions[change] ?? 0) + 1;
+        if (change === 'reducing→active') leftReducingAt = cycle;
+        if (change === 'active→reducing' && cycle - leftReducingAt <= 5) run.quickReentries++;
         if (run.transitionLog.length < 20)
           run.transitionLog.push({
             cycle,
@@ -201,7 +213,13 @@ export function engineWatch(maxDrawdown: number) {
       if (state) run.stateCycles[state] = (run.stateCycles[state] ?? 0) + 1;
       if (seen) {
         const observed = ddOf(seen.nav, seen.peakNav);
-        if (observed > d.observedMax) Object.assign(d, { observedMax: observed, observedMaxCycle: cycle });
+        if (observed > d.observedMax)
+          Object.assign(d, {
+            observedMax: observed,
+            observedMaxCycle: cycle,
+            observedMaxPrevious: lastDd,
+            observedMaxState: state,
+          });
         if (observed > maxDrawdown && lastDd <= maxDrawdown) d.priceCrossings++;
         if (observed <= maxDrawdown && dd > maxDrawdown) {
           d.fillCrossings++;

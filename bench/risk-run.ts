@@ -61,6 +61,8 @@ interface FillCrossing {
   before: number;
   mid: number;
   after: number;
+  /** For `symbol`: the symbol at the end of the cycle. */
+  symbol?: string;
   fills: string[];
 }
 
@@ -78,6 +80,8 @@ interface FigureRun {
   fillsRaisedWhileOver: number;
   /** The first cycles crossed by fills: the figure before, after the price move, after the fills; the fills. */
   fillCrossingExamples?: Array<FillCrossing>;
+  /** The first cycles over the limit after the price move whose fills raised it further. */
+  fillsRaisedExamples?: Array<FillCrossing>;
   /** The fill crossing that ended furthest over the limit. */
   worstFillCrossing?: FillCrossing | null;
   /** The episode that reached the maximum: the figure when it was last ≤ limit, and the sums of both parts since. */
@@ -120,6 +124,7 @@ function figureRun(): FigureRun {
     fillsRaisedWhileOver: 0,
     fillCrossingExamples: [],
     worstFillCrossing: null,
+    fillsRaisedExamples: [],
     episode: null,
   };
 }
@@ -250,12 +255,30 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
             if (before[f] <= limit && mid > limit) run.priceCrossings++;
             if (mid <= limit) {
               run.fillCrossings++;
-              const crossing = { cycle: done, before: before[f], mid, after: now[f], fills: [...cycleFills] };
+              const crossing = {
+                cycle: done,
+                before: before[f],
+                mid,
+                after: now[f],
+                symbol: now.symbolName,
+                fills: [...cycleFills],
+              };
               if (run.fillCrossingExamples!.length < 5) run.fillCrossingExamples!.push(crossing);
               if (!run.worstFillCrossing || crossing.after > run.worstFillCrossing.after)
                 run.worstFillCrossing = crossing;
             }
-            if (mid > limit && split[f].fills > 1e-12) run.fillsRaisedWhileOver++;
+            if (mid > limit && split[f].fills > 1e-12) {
+              run.fillsRaisedWhileOver++;
+              if (run.fillsRaisedExamples!.length < 5)
+                run.fillsRaisedExamples!.push({
+                  cycle: done,
+                  before: before[f],
+                  mid,
+                  after: now[f],
+                  symbol: now.symbolName,
+                  fills: [...cycleFills],
+                });
+            }
             const ep = (open[f] ??= { startValue: before[f], startCycle: done - 1, price: 0, fills: 0 });
             ep.price += split[f].price;
             ep.fills += split[f].fills;

@@ -65,7 +65,12 @@ function rows(results: ScenarioResult[]): string[][] {
   ]);
   out.push([
     '… the largest the engine was shown (before the cycle’s fills)',
-    ...cell((r) => (dd(r) ? `${pct(dd(r)!.observedMax)} (cycle ${int(dd(r)!.observedMaxCycle)})` : 'n/a')),
+    ...cell((r) => {
+      const d = dd(r);
+      if (!d) return 'n/a';
+      const from = d.observedMaxPrevious === undefined ? '' : `, ${pct(d.observedMaxPrevious)} at the cycle before`;
+      return `${pct(d.observedMax)} (cycle ${int(d.observedMaxCycle)}${from})`;
+    }),
   ]);
   out.push([
     '… from the highest NAV of the whole run',
@@ -86,6 +91,10 @@ function rows(results: ScenarioResult[]): string[][] {
     ...cell((r) => (dd(r) ? int(dd(r)!.grownWhileReducing) : 'n/a')),
   ]);
   out.push(['risk state transitions (risk_state_changed)', ...cell((r) => counts(r.engine?.transitions))]);
+  out.push([
+    '… `reducing` entered again ≤ 5 cycles after the window ended it',
+    ...cell((r) => (r.engine?.quickReentries === undefined ? 'n/a' : int(r.engine.quickReentries))),
+  ]);
   out.push(['cycles by risk state (as the engine answered the cycle)', ...cell((r) => counts(r.engine?.stateCycles))]);
   out.push([
     'engine closes (`rsk-…`): approved / submitted / orders filled (fill lines); denied',
@@ -121,6 +130,11 @@ function details(r: ScenarioResult): string[] {
       `- ${r.scenario}: ${name} crossed by fills ${int(r.held[figure].fillCrossings)} times; furthest: cycle ${int(w.cycle)}, ${x(w.before)} at the last cycle's end → ${x(w.mid)} after the price move → ${x(w.after)} after the fills: ${w.fills.map((f) => f.split('\t')[1]).join(', ')}`,
     );
   }
+  for (const { figure, name } of LIMITS)
+    for (const e of r.held[figure].fillsRaisedExamples ?? [])
+      out.push(
+        `- ${r.scenario}: ${name} over the limit after the price move, raised by the cycle's fills: cycle ${int(e.cycle)}, ${x(e.before)} → ${x(e.mid)} → ${x(e.after)}${e.symbol ? ` (${e.symbol})` : ''}: ${e.fills.map((f) => f.split('\t')[1]).join(', ')}`,
+      );
   const d = r.engine?.drawdown;
   if (d?.worstFillCrossing)
     out.push(

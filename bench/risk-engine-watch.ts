@@ -22,6 +22,8 @@ export interface DrawdownAttribution {
   /** From the engine's reference (the venue's windowed peak NAV) at each cycle's end. */
   max: number;
   maxCycle: number;
+  /** The cycle of the maximum: the drawdown at the cycle before, what the engine was shown, its state, the fills. */
+  maxCycleDetail: { previous: number; observed: number | null; state: string; fills: string[] } | null;
   cyclesOver: number;
   /** The largest drawdown the engine was shown (risk.observe), and when. */
   observedMax: number;
@@ -105,6 +107,7 @@ export function engineWatch(maxDrawdown: number) {
     drawdown: {
       max: 0,
       maxCycle: 0,
+      maxCycleDetail: null,
       cyclesOver: 0,
       observedMax: 0,
       observedMaxCycle: 0,
@@ -208,7 +211,11 @@ export function engineWatch(maxDrawdown: number) {
       awaitingFill = false;
       const d = run.drawdown;
       const dd = ddOf(account.nav, account.peakNav);
-      if (dd > d.max) Object.assign(d, { max: dd, maxCycle: cycle });
+      if (dd > d.max) {
+        const observed = seen ? ddOf(seen.nav, seen.peakNav) : null;
+        const detail = { previous: lastDd, observed, state, fills: [...fills] };
+        Object.assign(d, { max: dd, maxCycle: cycle, maxCycleDetail: detail });
+      }
       if (dd > maxDrawdown) d.cyclesOver++;
       if (state) run.stateCycles[state] = (run.stateCycles[state] ?? 0) + 1;
       if (seen) {

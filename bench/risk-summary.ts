@@ -61,7 +61,13 @@ function rows(results: ScenarioResult[]): string[][] {
   const dd = (r: ScenarioResult) => r.engine?.drawdown;
   out.push([
     `max drawdown from the engine's reference (limit ${results[0]!.limits.maxDrawdown})`,
-    ...cell((r) => (dd(r) ? `**${pct(dd(r)!.max)}** (cycle ${int(dd(r)!.maxCycle)})` : 'n/a')),
+    ...cell((r) => {
+      const d = dd(r);
+      if (!d) return 'n/a';
+      const m = d.maxCycleDetail;
+      const shown = m && m.observed !== null ? `; ${pct(m.observed)} when the engine looked` : '';
+      return `**${pct(d.max)}** (cycle ${int(d.maxCycle)}${shown})`;
+    }),
   ]);
   out.push([
     '… the largest the engine was shown (before the cycle’s fills)',
@@ -136,6 +142,11 @@ function details(r: ScenarioResult): string[] {
         `- ${r.scenario}: ${name} over the limit after the price move, raised by the cycle's fills: cycle ${int(e.cycle)}, ${x(e.before)} → ${x(e.mid)} → ${x(e.after)}${e.symbol ? ` (${e.symbol})` : ''}: ${e.fills.map((f) => f.split('\t')[1]).join(', ')}`,
       );
   const d = r.engine?.drawdown;
+  const m = d?.maxCycleDetail;
+  if (d && m && m.observed !== null)
+    out.push(
+      `- ${r.scenario}: max drawdown, cycle ${int(d.maxCycle)}: ${pct(m.previous)} at the cycle before → ${pct(m.observed)} after the price move, when the engine looked (state ${m.state}) → ${pct(d.max)} after the cycle's fills: ${m.fills.map((f) => f.split('\t')[1]).join(', ') || 'none'}`,
+    );
   if (d?.worstFillCrossing)
     out.push(
       `- ${r.scenario}: drawdown crossed by the cycle's fills ${int(d.fillCrossings)} times; furthest: cycle ${int(d.worstFillCrossing.cycle)}, ${pct(d.worstFillCrossing.observed)} when the engine looked → ${pct(d.worstFillCrossing.after)} after: ${d.worstFillCrossing.fills.map((f) => f.split('\t')[1]).join(', ')}`,

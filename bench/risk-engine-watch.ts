@@ -200,6 +200,10 @@ export function engineWatch(maxDrawdown: number) {
           });
       }
     },
+    /** The NAV the engine was shown this cycle (after the bar's price move, before the fills), if any. */
+    shownNav(): number | null {
+      return seen?.nav ?? null;
+    },
     beginCycle(n: number) {
       cycle = n;
       seen = null;

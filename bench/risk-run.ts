@@ -78,6 +78,12 @@ interface FigureRun {
   priceCrossings: number;
   /** Cycles over the limit in which the fills raised it further. */
   fillsRaisedWhileOver: number;
+  /** Of the fill crossings, those the quantities alone would not have made: the fills' costs lowering NAV did. */
+  fillCrossingsByCost?: number;
+  /** Of the cycles fills raised it while over, those in which the quantities did (not only the costs). */
+  qtyRaisedWhileOver?: number;
+  /** The cycle in which the fills raised it most while over: before the fills, after them. */
+  worstRaise?: { cycle: number; mid: number; after: number; fills: string[] } | null;
   /** The first cycles crossed by fills: the figure before, after the price move, after the fills; the fills. */
   fillCrossingExamples?: Array<FillCrossing>;
   /** The first cycles over the limit after the price move whose fills raised it further. */
@@ -122,6 +128,9 @@ function figureRun(): FigureRun {
     fillCrossings: 0,
     priceCrossings: 0,
     fillsRaisedWhileOver: 0,
+    fillCrossingsByCost: 0,
+    qtyRaisedWhileOver: 0,
+    worstRaise: null,
     fillCrossingExamples: [],
     worstFillCrossing: null,
     fillsRaisedExamples: [],
@@ -237,7 +246,7 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
         const book = bookOf(account);
         const now = figuresOf(book, margin);
         const before = figuresOf(previous, margin);
-        const split = splitChange(previous, book, margin);
+        const split = splitChange(previous, book, margin, watch.shownNav());
         watch.endCycle(account, previous, book, cycleFills);
         const inBreach = peak > 0 && (peak - account.nav) / peak > config.riskLimits.maxDrawdown;
         if (FIGURES.some((f) => now[f] > limitOf[f])) cyclesOverAny++;
@@ -255,6 +264,7 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
             if (before[f] <= limit && mid > limit) run.priceCrossings++;
             if (mid <= limit) {
               run.fillCrossings++;
+              if (mid + split[f].qty <= limit) run.fillCrossingsByCost!++;
               const crossing = {
                 cycle: done,
                 before: before[f],
@@ -269,6 +279,9 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
             }
             if (mid > limit && split[f].fills > 1e-12) {
               run.fillsRaisedWhileOver++;
+              if (split[f].qty > 1e-12) run.qtyRaisedWhileOver!++;
+              if (!run.worstRaise || split[f].fills > run.worstRaise.after - run.worstRaise.mid)
+                run.worstRaise = { cycle: done, mid, after: now[f], fills: [...cycleFills] };
               if (run.fillsRaisedExamples!.length < 5)
                 run.fillsRaisedExamples!.push({
                   cycle: done,

@@ -43,10 +43,17 @@ function rows(results: ScenarioResult[]): string[][] {
       }),
     ]);
     out.push([
-      `… cycles over; crossed by fills / by price; fills raised it while over`,
+      `… cycles over; crossed by fills (of which by their costs alone) / by price; fills raised it while over (of which by quantity)`,
       ...cell((r) => {
         const h = r.held[figure];
-        return `${int(h.cyclesOver)}; ${int(h.fillCrossings)} / ${int(h.priceCrossings)}; ${int(h.fillsRaisedWhileOver)}`;
+        return `${int(h.cyclesOver)}; ${int(h.fillCrossings)} (${int(h.fillCrossingsByCost ?? 0)}) / ${int(h.priceCrossings)}; ${int(h.fillsRaisedWhileOver)} (${int(h.qtyRaisedWhileOver ?? 0)})`;
+      }),
+    ]);
+    out.push([
+      `… most the fills raised it while over`,
+      ...cell((r) => {
+        const w = r.held[figure].worstRaise;
+        return w ? `+${(w.after - w.mid).toExponential(1)} (cycle ${int(w.cycle)}: ${x(w.mid)} → ${x(w.after)})` : '—';
       }),
     ]);
     out.push([

@@ -11,7 +11,13 @@ import type { ScenarioResult } from './risk-run.js';
 import { report } from './risk-report.js';
 import { REPO_ROOT } from './support.js';
 
-const FILES = ['bench/risk-run.ts', 'bench/risk-figures.ts', 'bench/risk-report.ts', 'bench/risk-compare.ts'];
+const FILES = [
+  'bench/risk-run.ts',
+  'bench/risk-figures.ts',
+  'bench/risk-engine-watch.ts',
+  'bench/risk-report.ts',
+  'bench/risk-compare.ts',
+];
 
 function commitOf(dir: string): string {
   try {

@@ -84,24 +84,34 @@ export function figuresOf(book: Book, margin: MarginTable = DEFAULT_MARGIN_TABLE
  * A cycle's change of each figure, split in two: `price` is the old quantities revalued at the new
  * marks and NAV (what the market did to the account), `fills` is the rest: the new quantities at the
  * new marks minus the old ones (what the cycle's fills, resting or new, added).
+ * `navBeforeFills` is the NAV after the price move and before the cycle's fills, when known (the
+ * account the risk engine was shown): the fee and spread the fills paid then count as the fills'
+ * part, as they should — a figure an order sized to its limit lands above once the cycle's other
+ * orders have paid theirs is crossed by fills, not by price. Without it the NAV after the fills is
+ * used (so those costs count as price). The fills' part is split once more: `qty`, the new
+ * quantities at the NAV before the fills (the exposure the orders added or removed), and `cost`, the
+ * rest (every ratio rises as the fills' fees and spread lower the NAV).
  */
 export function splitChange(
   before: Book,
   after: Book,
   margin?: MarginTable,
-): Record<Figure, { price: number; fills: number }> {
+  navBeforeFills?: number | null,
+): Record<Figure, { price: number; fills: number; qty: number; cost: number }> {
   const oldAtNewPrices: Book = {
     qty: before.qty,
     mark: new Map(before.mark),
     perp: new Set(before.perp),
-    nav: after.nav,
+    nav: navBeforeFills ?? after.nav,
   };
   for (const [symbol, m] of after.mark) oldAtNewPrices.mark.set(symbol, m);
   for (const symbol of after.perp) oldAtNewPrices.perp.add(symbol);
   const f0 = figuresOf(before, margin);
   const fMid = figuresOf(oldAtNewPrices, margin);
   const f1 = figuresOf(after, margin);
-  const out = {} as Record<Figure, { price: number; fills: number }>;
-  for (const k of FIGURES) out[k] = { price: fMid[k] - f0[k], fills: f1[k] - fMid[k] };
+  const fQty = figuresOf({ ...after, nav: oldAtNewPrices.nav }, margin);
+  const out = {} as Record<Figure, { price: number; fills: number; qty: number; cost: number }>;
+  for (const k of FIGURES)
+    out[k] = { price: fMid[k] - f0[k], fills: f1[k] - fMid[k], qty: fQty[k] - fMid[k], cost: f1[k] - fQty[k] };
   return out;
 }

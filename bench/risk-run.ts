@@ -2,18 +2,25 @@
  * Do the risk limits hold over a long run? Drives the real trading system (createTradingSystem, paper
  * venue, SQLite store in a temp dir, SimulatedClock as clock and timers) for N cycles in the two
  * scenarios issue 7 names — ORDER_STYLE=passive with default settings, and ARBITER_MAX_ORDERS=10 with
- * 10 symbols — and after every cycle reads the venue's account: largest per-symbol exposure, net and
+ * 10 symbols — or in two that push the limits (issue 20: `aggressive`, RISK_FRACTION=1 with three
+ * market orders a cycle, and `aggressive24h`, the same with a 24 h drawdown window, so the risk engine's
+ * `reducing` state is entered and left) — and after every cycle reads the venue's account: largest per-symbol exposure, net and
  * gross exposure, margin used (all ÷ NAV), drawdown from peak, resting orders; the same figures for
  * the worst case in which every resting order fills; and, from the event lines, denials by guard and
  * code, venue rejections of approved orders, refusals, liquidations. Prints the maxima beside the
  * limits and, for a maximum over its limit, how much of the excess price moves made and how much the
- * system's own fills. Not part of `npm test`; nothing is asserted.
+ * system's own fills; and what the risk engine saw and did (risk-engine-watch.ts: its state changes,
+ * its own closes, a drawdown beyond the limit split into the bar's price move and the cycle's fills).
+ * Not part of `npm test`; nothing is asserted.
  *
  *   node bin/run-ts.mjs bench/risk-run.ts                  this tree, both scenarios
  *   node bin/run-ts.mjs bench/risk-run.ts --compare DIR    DIR (e.g. the code before issue 7) then
  *                                                          this tree, side by side (risk-compare.ts)
+ *   node bin/run-ts.mjs bench/risk-run.ts --summary F.json…  one table of results written with
+ *                                                          RISK_RUN_OUT, a column per scenario (risk-summary.ts)
  * RISK_RUN_CYCLES (default 10000), RISK_RUN_BUDGET_S (default 180 per scenario: stops early, says so),
- * RISK_RUN_SCENARIOS (passive,ten), RISK_RUN_OUT (write the JSON result to this file).
+ * RISK_RUN_SCENARIOS (passive,ten; also aggressive, aggressive24h), RISK_RUN_OUT (write the JSON
+ * result to this file; risk-summary.ts renders one or more such files as one table).
  */
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -24,16 +31,40 @@ import { generateKey } from '../src/domain/keys.js';
 import type { MarginTable } from '../src/domain/margin.js';
 import { readTradingConfig } from '../src/runtime/trading/trading-config.js';
 import { createTradingSystem } from '../src/runtime/trading/trading-system.js';
+import { engineWatch } from './risk-engine-watch.js';
+import type { EngineRun } from './risk-engine-watch.js';
 import { FIGURES, bookOf, figuresOf, splitChange, worstBookOf } from './risk-figures.js';
 import type { Book, Figure } from './risk-figures.js';
 import { int } from './stats.js';
 import { openBenchStore } from './support.js';
 import { SIM_START, TEN_SYMBOLS } from './trading.js';
 
+const AGGRESSIVE = { RISK_FRACTION: '1', ARBITER_MAX_ORDERS: '3', ORDER_STYLE: 'market' };
+
 export const SCENARIOS: Record<string, { label: string; env: Record<string, string> }> = {
   passive: { label: 'ORDER_STYLE=passive, default settings', env: { ORDER_STYLE: 'passive' } },
   ten: { label: 'ARBITER_MAX_ORDERS=10, 10 symbols', env: { ARBITER_MAX_ORDERS: '10', SYMBOLS: TEN_SYMBOLS } },
+  // Sized to push the limits (issue 20): the whole risk budget per order, three orders a cycle, at market.
+  aggressive: {
+    label: 'RISK_FRACTION=1, ARBITER_MAX_ORDERS=3, ORDER_STYLE=market, default symbols',
+    env: AGGRESSIVE,
+  },
+  // The same with a 24 h drawdown window, so `reducing` is entered and, as old peaks leave the window, left.
+  aggressive24h: {
+    label: 'the same with RISK_DRAWDOWN_WINDOW=24h',
+    env: { ...AGGRESSIVE, RISK_DRAWDOWN_WINDOW: '24h' },
+  },
 };
+
+interface FillCrossing {
+  cycle: number;
+  before: number;
+  mid: number;
+  after: number;
+  /** For `symbol`: the symbol at the end of the cycle. */
+  symbol?: string;
+  fills: string[];
+}
 
 interface FigureRun {
   max: number;
@@ -47,6 +78,18 @@ interface FigureRun {
   priceCrossings: number;
   /** Cycles over the limit in which the fills raised it further. */
   fillsRaisedWhileOver: number;
+  /** Of the fill crossings, those the quantities alone would not have made: the fills' costs lowering NAV did. */
+  fillCrossingsByCost?: number;
+  /** Of the cycles fills raised it while over, those in which the quantities did (not only the costs). */
+  qtyRaisedWhileOver?: number;
+  /** The cycle in which the fills raised it most while over: before the fills, after them. */
+  worstRaise?: { cycle: number; mid: number; after: number; fills: string[] } | null;
+  /** The first cycles crossed by fills: the figure before, after the price move, after the fills; the fills. */
+  fillCrossingExamples?: Array<FillCrossing>;
+  /** The first cycles over the limit after the price move whose fills raised it further. */
+  fillsRaisedExamples?: Array<FillCrossing>;
+  /** The fill crossing that ended furthest over the limit. */
+  worstFillCrossing?: FillCrossing | null;
   /** The episode that reached the maximum: the figure when it was last ≤ limit, and the sums of both parts since. */
   episode: { startValue: number; startCycle: number; price: number; fills: number } | null;
 }
@@ -59,6 +102,8 @@ export interface ScenarioResult {
   seconds: number;
   limits: Record<string, number>;
   held: Record<Figure, FigureRun>;
+  /** Cycles that ended with any of the four figures over its limit. */
+  cyclesOverAny?: number;
   worst: Record<Figure, { max: number; maxCycle: number }>;
   drawdown: { max: number; maxCycle: number; cyclesOver: number; grossAddedWhileOver: number };
   /** The first cycles in drawdown breach whose fills raised gross exposure: the drawdown before and after, the fills. */
@@ -68,6 +113,8 @@ export interface ScenarioResult {
   navBelowZeroCycles: number;
   finalNav: number;
   counts: Record<string, Record<string, number>>;
+  /** What the risk engine saw and did (risk-engine-watch.ts); absent in results of older runs. */
+  engine?: EngineRun;
 }
 
 const bump = (m: Record<string, number>, key: string, by = 1) => (m[key] = (m[key] ?? 0) + by);
@@ -81,6 +128,12 @@ function figureRun(): FigureRun {
     fillCrossings: 0,
     priceCrossings: 0,
     fillsRaisedWhileOver: 0,
+    fillCrossingsByCost: 0,
+    qtyRaisedWhileOver: 0,
+    worstRaise: null,
+    fillCrossingExamples: [],
+    worstFillCrossing: null,
+    fillsRaisedExamples: [],
     episode: null,
   };
 }
@@ -137,10 +190,18 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
     const margin = (config as { margin?: MarginTable }).margin;
     const clock = new SimulatedClock();
     clock.set(SIM_START);
+    const watch = engineWatch(config.riskLimits.maxDrawdown);
+    const counter = lineCounter(counts, cycleFills);
     const system = await createTradingSystem({
       config,
       store: bench.store,
-      lines: lineCounter(counts, cycleFills),
+      lines: {
+        emit(line: EventLine) {
+          watch.line(line);
+          counter.emit(line);
+        },
+      },
+      inspect: (event) => watch.inspect(event),
       log: pino({ level: 'silent' }),
       clock,
       timers: clock,
@@ -169,6 +230,7 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
     let navBelowZeroCycles = 0;
     let peak = 0;
     let done = 0;
+    let cyclesOverAny = 0;
     let stoppedEarly = false;
     try {
       await system.settled();
@@ -176,6 +238,7 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
       peak = previous.nav;
       while (done < cycles) {
         cycleFills.length = 0;
+        watch.beginCycle(done + 1);
         clock.increment(config.cycleMs);
         await system.settled();
         done++;
@@ -183,8 +246,10 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
         const book = bookOf(account);
         const now = figuresOf(book, margin);
         const before = figuresOf(previous, margin);
-        const split = splitChange(previous, book, margin);
+        const split = splitChange(previous, book, margin, watch.shownNav());
+        watch.endCycle(account, previous, book, cycleFills);
         const inBreach = peak > 0 && (peak - account.nav) / peak > config.riskLimits.maxDrawdown;
+        if (FIGURES.some((f) => now[f] > limitOf[f])) cyclesOverAny++;
         for (const f of FIGURES) {
           const run = held[f];
           const limit = limitOf[f];
@@ -197,8 +262,36 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
           if (now[f] > limit) {
             run.cyclesOver++;
             if (before[f] <= limit && mid > limit) run.priceCrossings++;
-            if (mid <= limit) run.fillCrossings++;
-            if (mid > limit && split[f].fills > 1e-12) run.fillsRaisedWhileOver++;
+            if (mid <= limit) {
+              run.fillCrossings++;
+              if (mid + split[f].qty <= limit) run.fillCrossingsByCost!++;
+              const crossing = {
+                cycle: done,
+                before: before[f],
+                mid,
+                after: now[f],
+                symbol: now.symbolName,
+                fills: [...cycleFills],
+              };
+              if (run.fillCrossingExamples!.length < 5) run.fillCrossingExamples!.push(crossing);
+              if (!run.worstFillCrossing || crossing.after > run.worstFillCrossing.after)
+                run.worstFillCrossing = crossing;
+            }
+            if (mid > limit && split[f].fills > 1e-12) {
+              run.fillsRaisedWhileOver++;
+              if (split[f].qty > 1e-12) run.qtyRaisedWhileOver!++;
+              if (!run.worstRaise || split[f].fills > run.worstRaise.after - run.worstRaise.mid)
+                run.worstRaise = { cycle: done, mid, after: now[f], fills: [...cycleFills] };
+              if (run.fillsRaisedExamples!.length < 5)
+                run.fillsRaisedExamples!.push({
+                  cycle: done,
+                  before: before[f],
+                  mid,
+                  after: now[f],
+                  symbol: now.symbolName,
+                  fills: [...cycleFills],
+                });
+            }
             const ep = (open[f] ??= { startValue: before[f], startCycle: done - 1, price: 0, fills: 0 });
             ep.price += split[f].price;
             ep.fills += split[f].fills;
@@ -249,6 +342,7 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
         seconds: (performance.now() - started) / 1000,
         limits,
         held,
+        cyclesOverAny,
         worst,
         drawdown,
         breachFills,
@@ -257,6 +351,7 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
         navBelowZeroCycles,
         finalNav: previous.nav,
         counts,
+        engine: watch.run,
       };
     } finally {
       await system.stop('risk run over');
@@ -267,6 +362,12 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
 }
 
 async function main(): Promise<void> {
+  const summaryAt = process.argv.indexOf('--summary');
+  if (summaryAt >= 0) {
+    const { printSummary } = await import('./risk-summary.js');
+    printSummary(process.argv.slice(summaryAt + 1));
+    return;
+  }
   const compareAt = process.argv.indexOf('--compare');
   if (compareAt >= 0) {
     const { compare } = await import('./risk-compare.js');

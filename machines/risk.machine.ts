@@ -14,6 +14,7 @@
  */
 import { assign, enqueueActions, sendTo, setup } from 'xstate';
 import type { Instrument, InstrumentKind } from '../src/domain/market.js';
+import { valuationPrice } from '../src/domain/market.js';
 import type { MarginTable } from '../src/domain/margin.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
 import { pendingEntry } from '../src/domain/risk/expected-fill.js';
@@ -63,7 +64,7 @@ export function review(
 ): EvaluatedReply {
   const instruments = new Map((input.instruments ?? []).map((i) => [i.symbol, i]));
   const kinds = new Map<string, InstrumentKind>([...instruments.values()].map((i) => [i.symbol, i.kind]));
-  const marks = new Map([...request.market.values()].map((m) => [m.symbol, m.last]));
+  const marks = new Map([...request.market.values()].map((m) => [m.symbol, valuationPrice(m)]));
   const purpose = request.purpose ?? (request.cycle === 0 ? 'command' : 'cycle');
   const state = { state: trading.state, purpose, reason: trading.reason } as const;
   const pending: PendingOrder[] = [];
@@ -115,7 +116,12 @@ export function review(
     decision: refuseAll(`risk engine error: ${err}`),
     approval: null,
   });
-  for (const requested of request.orders)
+  // Closes first: they pass in every state, so their fee and spread will be paid whatever else is
+  // decided, and an opening judged after them counts that cost against the NAV its ratios divide by
+  // (judged before them, an opening sized to a limit ended above it once a later close had paid).
+  // The verdicts keep this order, so the order manager submits the closes first too.
+  const closesFirst = [...request.orders.filter((o) => o.reduceOnly), ...request.orders.filter((o) => !o.reduceOnly)];
+  for (const requested of closesFirst)
     verdicts.push(safely(() => settle(requested, decide(requested)), refused(requested)));
   // Reducing: what the cycle's own orders leave open, the engine closes itself, at the book's pace.
   if (trading.state === 'reducing' && purpose === 'cycle') {

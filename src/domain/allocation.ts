@@ -15,6 +15,11 @@
  * * Opposite direction: split in two, a reduce-only market close of the whole position, then an
  *   opening order for the new target judged as if the close had filled.
  *
+ * Openings are sized last: every close, reduction and flip's close of the cycle is emitted first, in
+ * rank order, then the openings and increases in rank order, each scaled on the account those orders
+ * leave. The risk engine judges a cycle's closes before its openings (the NAV their fee and spread take
+ * counts against every opening), so what is sized here is what it passes.
+ *
  * Protective exits (./protection.ts) go first: each is a reduce-only market close of the whole
  * position, marked with its reason; the symbol's signals are then skipped that cycle
  * (PROTECTIVE_EXIT), and an agent in its cooldown after a stop has its directional signals for that
@@ -27,7 +32,7 @@
  */
 import { newClientOrderId } from './client-order-id.js';
 import type { Instrument, MarketSnapshot, MarketView } from './market.js';
-import { floorToLot } from './market.js';
+import { floorToLot, valuationPrice } from './market.js';
 import type { OrderRequest, Side } from './orders.js';
 import type { AccountSnapshot } from './portfolio.js';
 import type { ExitReason, ProtectiveExit } from './protection.js';
@@ -155,6 +160,11 @@ export function allocate(
   }
   const budget = ctx.maxOrders ?? Number.POSITIVE_INFINITY;
   let spent = 0;
+  // Openings are sized after every close of the cycle (`opening` defers them, in rank order): the risk
+  // engine judges a cycle's closes before its openings, so an opening is sized here on the NAV the
+  // closes' fee and spread leave, as it will be judged (sized before a later close, one at a limit
+  // was refused by the engine's fraction of a basis point).
+  const openings: { signal: Signal; size: () => Skip | null }[] = [];
   for (const signal of selected) {
     const directional = Number.isFinite(signal.direction) && Math.sign(signal.direction) !== 0;
     if (exited.has(signal.symbol)) {
@@ -185,13 +195,19 @@ export function allocate(
       });
       continue;
     }
-    const before = pending.length;
-    const skipped = allocateOne(signal, ctx, settings, pending, emit);
+    const before = pending.length + openings.length;
+    const skipped = allocateOne(signal, ctx, settings, pending, emit, (size) => openings.push({ signal, size }));
     if (skipped) proposals.push({ signal, order: null, skipped });
-    if (directional && pending.length > before) spent += 1;
+    if (directional && pending.length + openings.length > before) spent += 1;
+  }
+  for (const { signal, size } of openings) {
+    const skipped = size();
+    if (skipped) proposals.push({ signal, order: null, skipped });
   }
   return proposals;
 }
+
+type Skip = { code: string; message: string };
 
 type Emit = (signal: Signal, order: Omit<OrderRequest, 'clientOrderId'>, sizing: SizingNote, price: number) => void;
 
@@ -201,7 +217,8 @@ function allocateOne(
   settings: AllocationSettings,
   pending: PendingOrder[],
   emit: Emit,
-): { code: string; message: string } | null {
+  opening: (size: () => Skip | null) => void,
+): Skip | null {
   const instrument = ctx.instruments.get(signal.symbol);
   const snapshot = ctx.market.get(signal.symbol);
   if (!instrument || !snapshot)
@@ -223,7 +240,7 @@ function allocateOne(
     if (!touches(ctx.account, pending, signal.symbol))
       return close(signal, snapshot, instrument, 0, 0, 0, 'close', emit);
   }
-  const marks = new Map([...ctx.market.values()].map((m) => [m.symbol, m.last]));
+  const marks = new Map([...ctx.market.values()].map((m) => [m.symbol, valuationPrice(m)]));
   const projection = projectAccount(ctx.account, pending, marks);
   const book = projection.books.get(signal.symbol);
   const held = book?.position ?? 0;
@@ -267,9 +284,33 @@ function allocateOne(
     emit(signal, order, { kind: 'reduce', target, expected, wanted: Math.abs(delta), qty, scaledBy: null }, price);
     return null;
   }
+  const kind = from !== expected ? 'flip_open' : held === 0 ? 'open' : 'increase';
+  const note = { kind, target, expected, wanted: Math.abs(delta) } as const;
+  opening(() => sizeOpening(signal, note, side, { ctx, settings, pending, emit, snapshot, instrument, price, marks }));
+  return null;
+}
+
+/** An increase, scaled to fit the limits on the account as the cycle's closes and earlier openings leave it. */
+function sizeOpening(
+  signal: Signal,
+  note: Pick<SizingNote, 'kind' | 'target' | 'expected' | 'wanted'>,
+  side: Side,
+  at: {
+    ctx: AllocationContext;
+    settings: AllocationSettings;
+    pending: PendingOrder[];
+    emit: Emit;
+    snapshot: MarketSnapshot;
+    instrument: Instrument;
+    /** The best quote on the side the order takes. */
+    price: number;
+    marks: ReadonlyMap<string, number>;
+  },
+): Skip | null {
+  const { ctx, settings, pending, snapshot, instrument, price } = at;
   const shape = styled(settings, snapshot, signal.symbol, side, 0, false);
-  const fit = fitToLimits(Math.abs(delta), side, {
-    projection: projectAccount(ctx.account, pending, marks),
+  const fit = fitToLimits(note.wanted, side, {
+    projection: projectAccount(ctx.account, pending, at.marks),
     market: snapshot,
     instrument,
     price: shape.limitPrice ?? price,
@@ -285,13 +326,7 @@ function allocateOne(
       message: `notional ${(fit.qty * price).toFixed(2)} is below the minimum ${instrument.minNotional}`,
     };
   const order = styled(settings, snapshot, signal.symbol, side, fit.qty, false);
-  const kind = from !== expected ? 'flip_open' : held === 0 ? 'open' : 'increase';
-  emit(
-    signal,
-    order,
-    { kind, target, expected, wanted: Math.abs(delta), qty: fit.qty, scaledBy: fit.limitedBy },
-    price,
-  );
+  at.emit(signal, order, { ...note, qty: fit.qty, scaledBy: fit.limitedBy }, price);
   return null;
 }
 

@@ -3,7 +3,7 @@
  * venue read. Prices in quote currency (USDT), quantities in base units.
  */
 import type { Bars } from './bars.js';
-import { floorToStep } from './steps.js';
+import { floorToStep, roundQuote } from './steps.js';
 
 export type InstrumentKind = 'perp' | 'spot';
 
@@ -64,4 +64,23 @@ export type MarketView = ReadonlyMap<string, MarketSnapshot>;
 export function floorToLot(qty: number, lotSize: number): number {
   if (!(lotSize > 0)) throw new RangeError('lotSize must be positive');
   return floorToStep(qty, lotSize);
+}
+
+/**
+ * The price a position in the symbol is valued at: mid when both quotes are sane, else the last
+ * trade, else null. The paper venue marks its account with it, and the risk engine and the
+ * allocator value every symbol with it, so a ratio the engine approves is the ratio the account
+ * reports once the order fills (valuing at `last` while the venue marked at mid let an order that
+ * topped net exposure up to 1.5 at last read 1.5000024). Kept to QUOTE_STEP like every amount the
+ * venue reports, so a mid of 0.1 and 0.2 reads 0.15.
+ */
+export function markOf(bid: number, ask: number, last: number): number | null {
+  if (bid > 0 && ask >= bid && Number.isFinite(ask)) return roundQuote((bid + ask) / 2);
+  if (last > 0 && Number.isFinite(last)) return last;
+  return null;
+}
+
+/** markOf for a snapshot, falling back to `last` (which the callers have already checked). */
+export function valuationPrice(snapshot: Pick<MarketSnapshot, 'bid' | 'ask' | 'last'>): number {
+  return markOf(snapshot.bid, snapshot.ask, snapshot.last) ?? snapshot.last;
 }

@@ -13,7 +13,7 @@
  * Quantities round DOWN to the lot size.
  */
 import type { Instrument, MarketSnapshot } from './market.js';
-import { floorToLot } from './market.js';
+import { floorToLot, valuationPrice } from './market.js';
 import type { OrderRequest, Side } from './orders.js';
 import { sideSign } from './orders.js';
 import { drawdown } from './risk/drawdown-guard.js';
@@ -61,7 +61,14 @@ export function expectedPosition(book: SymbolBook | undefined): number {
 }
 
 /** Which limit made an increase smaller than asked. */
-export type ScalingLimit = 'symbol_exposure' | 'total_exposure' | 'leverage' | 'liquidity_volume' | 'liquidity_depth';
+export type ScalingLimit =
+  | 'symbol_exposure'
+  | 'total_exposure'
+  | 'leverage'
+  | 'liquidity_volume'
+  | 'liquidity_depth'
+  /** The order's fee and spread would take the drawdown past its limit (the risk engine judges it after costs). */
+  | 'drawdown';
 
 export type FitResult =
   | {
@@ -104,13 +111,16 @@ export function fitToLimits(
       message: `drawdown ${(dd * 100).toFixed(2)}% exceeds ${(limits.maxDrawdown * 100).toFixed(2)}%: only closing`,
     };
   const s = sideSign(side);
-  const mark = market.last;
+  const mark = valuationPrice(market);
   let othersGross = 0;
   let othersNet = 0;
+  let largestOther = 0;
   for (const book of projection.books.values()) {
     if (book.symbol === market.symbol) continue;
-    othersGross += worstAbsPosition(book) * book.mark;
+    const worst = worstAbsPosition(book) * book.mark;
+    othersGross += worst;
     othersNet += worstPosition(book, side) * book.mark;
+    largestOther = Math.max(largestOther, worst);
   }
   const own = projection.books.get(market.symbol);
   const w = own ? worstPosition(own, side) : 0;
@@ -129,10 +139,20 @@ export function fitToLimits(
     const worstPrice = Math.max(price, fill?.price ?? price);
     return { unitCost: (fill && q > 0 ? (fill.cost - fill.fee) / q : 0) + feeRate * worstPrice, worstPrice };
   };
+  // What the order's costs may take from NAV: the drawdown's room, and another symbol's (one within
+  // its limit may not be lifted past it; one already beyond it the order did not cross).
+  const costRoom = {
+    drawdown: nav - (1 - limits.maxDrawdown) * projection.peakNav,
+    symbol: largestOther <= limits.maxSymbolExposure * nav ? nav - largestOther / limits.maxSymbolExposure : Infinity,
+  };
   // q·mark ≤ L·(nav − unitCost·q) − (what is already held that way), solved for q.
   const fitAt = (at: { unitCost: number; worstPrice: number }): { qty: number; limitedBy: ScalingLimit | null } => {
     const solve = (limit: number, held: number): number => (limit * nav - held) / (mark + limit * at.unitCost);
+    // q·unitCost ≤ room: the NAV the order may spend on its fee and spread.
+    const spend = (room: number): number => (at.unitCost > 0 ? room / at.unitCost : Infinity);
     const room: [ScalingLimit, number][] = [
+      ['drawdown', spend(costRoom.drawdown)],
+      ['symbol_exposure', spend(costRoom.symbol)],
       ['symbol_exposure', solve(limits.maxSymbolExposure, s * w * mark)],
       ['total_exposure', solve(limits.maxTotalExposure, s * (othersNet + w * mark))],
       ['leverage', solve(limits.maxLeverage, othersGross + s * w * mark)],

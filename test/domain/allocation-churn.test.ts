@@ -75,10 +75,11 @@ describe('allocate: no float ties, flips respect the band, the budget goes to or
       { account: acct, market, instruments, cycle: 1, maxOrders: 1, owners: new Map([['SOLUSDT', 'a']]) },
       settings,
     );
+    // The opening is sized after the cycle's closes, so its proposal comes last.
     expect(proposals.map((p) => [p.signal.symbol, p.order?.side ?? p.skipped?.code])).toEqual([
-      ['BTCUSDT', 'BUY'],
       ['ETHUSDT', 'MAX_ORDERS_REACHED'],
       ['SOLUSDT', 'SELL'],
+      ['BTCUSDT', 'BUY'],
     ]);
   });
 });

@@ -73,7 +73,9 @@ describe('the risk actor: active, reducing, halted', () => {
     observe(holding(9_000)); // exactly 10 %: not beyond the limit
     expect(observed.events.at(-1)).toMatchObject({ type: 'risk.observed', cycle: 1, state: 'active' });
     expect(risk.getSnapshot().value).toBe('active');
-    const reply = evaluate([buy], holding(9_000));
+    // Exactly at the limit no opening fits (its fee and spread would take the account past it).
+    expect(evaluate([buy], holding(9_000)).verdicts[0]!.decision.checks[0].code).toBe('DRAWDOWN_LIMIT');
+    const reply = evaluate([buy], holding(9_050));
     expect(reply.verdicts).toHaveLength(1);
     expect(reply.verdicts[0]!.approval).not.toBeNull();
     expect(changes).toEqual([]);

@@ -3,10 +3,12 @@
  * limit once they have filled and paid for it. Over random accounts, books, limits and signals, the
  * real allocator sizes a cycle's orders and the risk actor's `review` judges them one after another;
  * the approved ones are then filled here as the paper venue fills them (its own `priceMarketOrder`
- * and taker fee), each on the book the earlier fills of the cycle left, and the figures are measured
- * afterwards from positions valued at last and the NAV that paid the fees and spread:
- *  - an approved order that adds risk leaves its symbol's exposure, the net exposure and the gross
- *    leverage within their limits (when they were within before it);
+ * and taker fee), each on the book the earlier fills of the cycle left, in the order of the verdicts
+ * (closes first), and the figures are measured afterwards from positions valued as the venue marks
+ * them (mid) and the NAV that paid the fees and spread:
+ *  - an approved order that adds risk leaves every symbol's exposure (its own and, through the NAV
+ *    its costs take, the others'), the net exposure and the gross leverage within their limits (when
+ *    they were within before it);
  *  - the cycle's orders on one side of a symbol take at most the depth share of the visible book;
  *  - a reduce-only close is never refused.
  */
@@ -17,6 +19,7 @@ import { priceMarketOrder } from '../../src/adapters/paper-venue/fill-pricing.js
 import { allocate } from '../../src/domain/allocation.js';
 import { barsFromCloses } from '../../src/domain/bars.js';
 import type { BookLevel, Instrument, MarketSnapshot } from '../../src/domain/market.js';
+import { valuationPrice } from '../../src/domain/market.js';
 import { signApproval } from '../../src/domain/order-token.js';
 import type { Side } from '../../src/domain/orders.js';
 import type { AccountSnapshot, Position } from '../../src/domain/portfolio.js';
@@ -120,13 +123,13 @@ function build(s: Scenario): { account: AccountSnapshot; markets: Map<string, Ma
   return { account, markets };
 }
 
-/** The account figures, measured from positions at last and the NAV. */
+/** The account figures, measured from positions at the venue's mark (mid) and the NAV. */
 function measure(positions: Map<string, number>, markets: Map<string, MarketSnapshot>, nav: number) {
   let gross = 0;
   let net = 0;
   const symbol = new Map<string, number>();
   for (const [sym, qty] of positions) {
-    const notional = qty * markets.get(sym)!.last;
+    const notional = qty * valuationPrice(markets.get(sym)!);
     gross += Math.abs(notional);
     net += notional;
     symbol.set(sym, Math.abs(notional) / nav);
@@ -208,15 +211,15 @@ describe('the system\u2019s own orders, once filled and paid for, stay within th
           );
           taken.set(key, already + qty);
           const before = measure(positions, markets, nav);
-          nav -= qty * fill.price * FEE + sign * qty * (fill.price - m.last);
+          nav -= qty * fill.price * FEE + sign * qty * (fill.price - valuationPrice(m));
           positions.set(order.symbol, held + sign * qty);
           if (reducing) continue;
           filledIncreases += 1;
           const after = measure(positions, markets, nav);
           const slack = 1 + 1e-9;
-          const symBefore = before.symbol.get(order.symbol) ?? 0;
-          if (symBefore <= limits.maxSymbolExposure)
-            expect(after.symbol.get(order.symbol)!).toBeLessThanOrEqual(limits.maxSymbolExposure * slack);
+          for (const [sym, ratio] of after.symbol)
+            if ((before.symbol.get(sym) ?? 0) <= limits.maxSymbolExposure)
+              expect(ratio, sym).toBeLessThanOrEqual(limits.maxSymbolExposure * slack);
           if (before.net <= limits.maxTotalExposure)
             expect(after.net).toBeLessThanOrEqual(limits.maxTotalExposure * slack);
           if (before.gross <= limits.maxLeverage) expect(after.gross).toBeLessThanOrEqual(limits.maxLeverage * slack);

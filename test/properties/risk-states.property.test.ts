@@ -16,10 +16,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EvaluateRequest, SubmissionPurpose } from '../../machines/messages.js';
+import type { EvaluatedReply, EvaluateRequest, SubmissionPurpose } from '../../machines/messages.js';
 import { review } from '../../machines/risk.machine.js';
 import type { RiskInput } from '../../machines/risk.machine.js';
-import { floorToLot } from '../../src/domain/market.js';
+import { floorToLot, valuationPrice } from '../../src/domain/market.js';
 import type { OrderRequest, Side } from '../../src/domain/orders.js';
 import { pendingEntry } from '../../src/domain/risk/expected-fill.js';
 import { executionPrice } from '../../src/domain/risk/order-impact.js';
@@ -50,6 +50,10 @@ const PURPOSES: readonly SubmissionPurpose[] = ['cycle', 'command'];
 const REASON = 'drawdown beyond RISK_MAX_DRAWDOWN (property)';
 // Sums of quantities the engine and this test add in different orders: float residue only.
 const EPS = 1e-12;
+
+/** The verdict on one of the cycle's orders: the engine judges closes first, so not by position. */
+const verdictFor = (reply: EvaluatedReply, order: OrderRequest) =>
+  reply.verdicts.find((v) => v.by === undefined && v.order.clientOrderId === order.clientOrderId)!;
 
 const typeArb = fc.constantFrom<'market' | 'limit'>('market', 'limit');
 /** A reduce-only close of the symbol's position (dropped when nothing is held): a share of it, ≤ 1. */
@@ -136,7 +140,7 @@ function contextOf(input: RiskInput, built: Built, order: OrderRequest, pending:
     limits: input.limits,
     pending,
     kinds: new Map(INSTRUMENTS.map((i) => [i.symbol, i.kind])),
-    marks: new Map([...built.markets.values()].map((m) => [m.symbol, m.last])),
+    marks: new Map([...built.markets.values()].map((m) => [m.symbol, valuationPrice(m)])),
     lotSize: instrument.lotSize,
     tickSize: instrument.tickSize,
     feeRate: input.feeRate ?? 0,
@@ -155,9 +159,9 @@ describe('risk trading states: reduce-only closes and denial codes (property)', 
             const reply = review(input, request(purpose), { state, reason: REASON });
             // Only `reducing` for a cycle adds the engine's own closes (the last property).
             if (state !== 'reducing' || purpose !== 'cycle') expect(reply.verdicts.length).toBe(orders.length);
-            orders.forEach((order, i) => {
+            orders.forEach((order) => {
               if (!closesPosition(order, built.held)) return;
-              const v = reply.verdicts[i]!;
+              const v = verdictFor(reply, order);
               expect(v.by).toBeUndefined();
               expect(v.order.clientOrderId).toBe(order.clientOrderId);
               if (state === 'halted' && purpose === 'cycle') {
@@ -206,9 +210,9 @@ describe('risk trading states: reduce-only closes and denial codes (property)', 
           for (const v of active.verdicts) seen[v.approval ? 'activeApproved' : 'activeRefused'] += 1;
           for (const state of ['reducing', 'halted'] as const) {
             const reply = review(input, request(purpose), { state, reason: REASON });
-            orders.forEach((order, i) => {
+            orders.forEach((order) => {
               if (closesPosition(order, built.held)) return;
-              const v = reply.verdicts[i]!;
+              const v = verdictFor(reply, order);
               seen[state] += 1;
               expect(v.approval).toBeNull();
               expect(v.decision.checks[0].code).toBe(state === 'reducing' ? 'RISK_REDUCING' : 'RISK_HALTED');
@@ -314,7 +318,7 @@ describe('risk trading states: reduce-only closes and denial codes (property)', 
               input,
               { ...request('cycle'), orders: [...orders, probe] },
               { state: 'reducing', reason: REASON },
-            ).verdicts[orders.length]!.decision.checks[2];
+            ).verdicts.find((v) => v.order.clientOrderId === probe.clientOrderId)!.decision.checks[2];
             expect(judged.code, `${symbol}: ${left} left of ${held}`).toBe('LIQUIDITY_SCALED');
             expect(judged.metrics.allowedQty ?? 0).toBeLessThan(lot ?? Number.POSITIVE_INFINITY);
             seen.waitsForBook += 1;

@@ -10,7 +10,7 @@
  */
 import type { MarketView } from '../../domain/market.js';
 import { settleFunding } from './ledger.js';
-import { markOf } from './marking.js';
+import { markOf } from '../../domain/market.js';
 import type { PaperState } from './state.js';
 
 /** Settles due funding and records new announcements; `isPerp` says which symbols carry funding. */

@@ -6,6 +6,7 @@
  * PnL stays in the totals). Marks, unrealized PnL and NAV are kept to QUOTE_STEP like every other
  * amount the venue reports, so a mid of 0.1 and 0.2 reads 0.15, not 0.15000000000000002.
  */
+import { markOf } from '../../domain/market.js';
 import type { MarketView } from '../../domain/market.js';
 import type { AccountSnapshot, Position } from '../../domain/portfolio.js';
 import { observePeak, peakOf, resetPeaks } from '../../domain/risk/peak-window.js';
@@ -23,13 +24,6 @@ export function updateMarks(state: PaperState, market: MarketView): boolean {
     }
   }
   return changed;
-}
-
-/** Mid price when both quotes are sane, else the last trade, else null. */
-export function markOf(bid: number, ask: number, last: number): number | null {
-  if (bid > 0 && ask >= bid && Number.isFinite(ask)) return roundQuote((bid + ask) / 2);
-  if (last > 0 && Number.isFinite(last)) return last;
-  return null;
 }
 
 export function positionsOf(state: PaperState): Position[] {

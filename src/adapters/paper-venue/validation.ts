@@ -11,7 +11,7 @@ import type { Instrument, MarketSnapshot } from '../../domain/market.js';
 import type { OrderRequest } from '../../domain/orders.js';
 import { crosses } from './fill-pricing.js';
 import { isOnStep, roundToStep } from '../../domain/steps.js';
-import { markOf } from './marking.js';
+import { markOf } from '../../domain/market.js';
 import type { PaperState } from './state.js';
 
 /** On success the quantity (capped for reduce-only) and limit price, snapped exactly onto their grids. */

@@ -1,7 +1,9 @@
 /**
  * Drawdown guard: no new risk once NAV has fallen more than `maxDrawdown` below its reference (the
  * highest NAV over RISK_DRAWDOWN_WINDOW). Only reduce-only orders that shrink a position pass in a
- * breach, so the book can still be wound down. It also speaks for the risk engine's trading state
+ * breach, so the book can still be wound down. An order is judged on the NAV it leaves: after this
+ * cycle's earlier orders and its own fee and spread (./order-impact.ts navAfter), so an order approved
+ * at 9.99 % cannot end the account beyond 10 % by what it pays to fill. It also speaks for the risk engine's trading state
  * (./trading-state.ts): in `reducing` only orders that lower exposure pass (RISK_REDUCING), in
  * `halted` no order of a cycle passes (RISK_HALTED) and a command's reduce-only close still does.
  */
@@ -30,9 +32,19 @@ export function checkDrawdown(
   limits: Pick<RiskLimits, 'maxDrawdown'>,
   trading?: TradingStateContext,
 ): GuardCheck {
-  const value = drawdown(impact.nav, impact.peakNav);
+  const before = drawdown(impact.nav, impact.peakNav);
+  const after = drawdown(impact.navAfter, impact.peakNav);
+  // A close is judged (and reported) on the account as it is: its costs never refuse it.
+  const value = impact.reducesPosition ? before : after;
   const limit = limits.maxDrawdown;
-  const metrics = { drawdown: value, nav: impact.nav, peakNav: impact.peakNav };
+  const metrics = {
+    drawdown: value,
+    drawdownBefore: before,
+    drawdownAfter: after,
+    nav: impact.nav,
+    navAfter: impact.navAfter,
+    peakNav: impact.peakNav,
+  };
   const base = { guard: 'drawdown', value, limit, metrics } as const;
   const why = trading?.reason ? ` (${trading.reason})` : '';
   if (trading?.state === 'halted' && !(trading.purpose === 'command' && impact.reducesPosition))
@@ -62,7 +74,10 @@ export function checkDrawdown(
     ...base,
     passed: false,
     code: 'DRAWDOWN_LIMIT',
-    message: `drawdown ${pct(value)} from peak NAV ${fmt(impact.peakNav)} exceeds ${pct(limit)}; only reduce-only orders pass`,
+    message:
+      before > limit
+        ? `drawdown ${pct(before)} from peak NAV ${fmt(impact.peakNav)} exceeds ${pct(limit)}; only reduce-only orders pass`
+        : `drawdown ${pct(value)} from peak NAV ${fmt(impact.peakNav)} once the order pays its fee and spread exceeds ${pct(limit)} (${pct(before)} before it)`,
   };
 }
 

@@ -8,15 +8,17 @@
  *                        the same `walkBook`), rounded one tick against the taker as the venue
  *                        rounds; a limit order at its limit price, the worst it can fill at.
  *   cost                 fee (rate × qty × fill price) plus the cost of crossing the spread, qty ×
- *                        (fill price − last) for a BUY and (last − fill price) for a SELL, since the
- *                        position is valued at last once it fills. A fill better than last is not
- *                        counted as a gain (a resting order fills when the market has come to it).
+ *                        (fill price − mark) for a BUY and (mark − fill price) for a SELL, since the
+ *                        position is valued at the venue's mark (../market.ts valuationPrice: mid,
+ *                        else last) once it fills. A fill better than the mark is not counted as a
+ *                        gain (a resting order fills when the market has come to it).
  *
  * Quantity beyond the visible levels is priced at the last visible level: the venue charges more
  * (its overflow penalty), but no order that adds risk gets there — the cycle's depth share is at most
  * the whole visible book — and reduce-only closes are exempt from the ratios this feeds.
  */
 import type { BookLevel, MarketSnapshot } from '../market.js';
+import { valuationPrice } from '../market.js';
 import type { OrderRequest, Side } from '../orders.js';
 import { ceilToStep, floorToStep } from '../steps.js';
 
@@ -89,7 +91,8 @@ export function expectedFill(
   }
   const feeRate = Math.max(0, options.feeRate ?? 0);
   const fee = qty * price * feeRate;
-  const crossing = Math.max(0, (order.side === 'BUY' ? price - market.last : market.last - price) * qty);
+  const mark = valuationPrice(market);
+  const crossing = Math.max(0, (order.side === 'BUY' ? price - mark : mark - price) * qty);
   return { price, cost: fee + crossing, fee };
 }
 

@@ -7,8 +7,8 @@
  *
  * Pricing: the order's own notional uses its expected fill price (./expected-fill.ts: a market
  * order walks the visible book past what this cycle's earlier orders on its side took; a limit order
- * at its limit); the order's symbol is valued at the current market (`last`), every other symbol at
- * this cycle's last price when `marks` has it, else its position's mark (or, with no position, the
+ * at its limit); the order's symbol is valued as the venue marks it (../market.ts valuationPrice: mid,
+ * else last), every other symbol at this cycle's mark when `marks` has it, else its position's mark (or, with no position, the
  * price of its orders).
  *
  * NAV: the ratios before the order divide by the NAV once this cycle's earlier orders have paid
@@ -23,6 +23,7 @@
  * position, or the same side) earns no exemption and is evaluated at its full quantity.
  */
 import type { InstrumentKind, MarketSnapshot } from '../market.js';
+import { valuationPrice } from '../market.js';
 import { DEFAULT_MARGIN_TABLE, marginRatesFor } from '../margin.js';
 import type { MarginTable } from '../margin.js';
 import type { OrderRequest } from '../orders.js';
@@ -39,7 +40,7 @@ export interface OrderImpact {
   peakNav: number;
   /** Expected fill price of the order (./expected-fill.ts). */
   price: number;
-  /** Price the order's symbol is valued at (market.last). */
+  /** Price the order's symbol is valued at: as the venue marks it (valuationPrice: mid, else last). */
   markPrice: number;
   /** Quantity the order can actually trade (capped at the position for a reducing reduce-only order). */
   qty: number;
@@ -48,7 +49,7 @@ export interface OrderImpact {
   /** NAV less the expected costs of this cycle's earlier orders, and less this order's too. */
   navBefore: number;
   navAfter: number;
-  /** This order's expected fee, and fee plus the cost of crossing to its fill price from last. */
+  /** This order's expected fee, and fee plus the cost of crossing to its fill price from the mark. */
   fee: number;
   cost: number;
   /** Quantity this cycle's earlier orders take on the order's side of its symbol, and their notional. */
@@ -60,6 +61,11 @@ export interface OrderImpact {
   /** Worst-case |position| × markPrice in the order's symbol (resting and pending orders filling). */
   symbolNotionalBefore: number;
   symbolNotionalAfter: number;
+  /**
+   * The other symbol with the largest worst-case |notional| (both sides' orders considered), or null:
+   * the order does not change its quantity, but its costs lower the NAV its ratio divides by.
+   */
+  largestOther: { symbol: string; notional: number } | null;
   /** Worst-case Σ |notional| over all symbols before and after (what leverage measures). */
   grossBefore: number;
   grossAfter: number;
@@ -87,7 +93,7 @@ export interface ImpactOptions {
   /** Instrument kinds by symbol: spot needs no margin. A symbol not listed counts as a perpetual. */
   kinds?: ReadonlyMap<string, InstrumentKind>;
   marginTable?: MarginTable;
-  /** This cycle's last price per symbol: every symbol is valued at it (see projection.ts). */
+  /** This cycle's mark per symbol (valuationPrice): every symbol is valued at it (see projection.ts). */
   marks?: ReadonlyMap<string, number>;
   /** Fee rate the order is expected to pay (the venue's taker rate); default 0. */
   feeRate?: number;
@@ -112,7 +118,7 @@ export function computeImpact(
   if (typeof reference === 'string') return invalid(reference);
 
   const projection = projectAccount(account, options.pending ?? [], options.marks);
-  const markPrice = market.last;
+  const markPrice = valuationPrice(market);
   const book: SymbolBook = projection.books.get(order.symbol) ?? {
     symbol: order.symbol,
     kind: null,
@@ -130,9 +136,12 @@ export function computeImpact(
   let othersGross = 0;
   let othersNet = 0;
   let othersMargin = 0;
+  let largestOther: OrderImpact['largestOther'] = null;
   for (const other of projection.books.values()) {
     if (other.symbol === order.symbol) continue;
     const worst = worstAbsPosition(other) * other.mark;
+    if (worst > 0 && (largestOther === null || worst > largestOther.notional))
+      largestOther = { symbol: other.symbol, notional: worst };
     othersGross += worst;
     othersMargin += worst * marginRate(other);
     othersNet += worstPosition(other, order.side) * other.mark;
@@ -181,6 +190,7 @@ export function computeImpact(
       positionAfter: positionBefore + sign * qty,
       symbolNotionalBefore,
       symbolNotionalAfter,
+      largestOther,
       grossBefore: othersGross + symbolNotionalBefore,
       grossAfter: othersGross + symbolNotionalAfter,
       netBefore: othersNet + worstPosition(book, order.side) * markPrice,

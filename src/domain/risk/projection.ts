@@ -49,7 +49,7 @@ export interface Projection {
 
 /**
  * Builds the projection; orders that are not open or have nothing left to fill are ignored. `marks`
- * (this cycle's last prices) value every symbol they cover, so all symbols are valued alike; others
+ * (this cycle's marks, ../market.ts valuationPrice) value every symbol they cover, so all symbols are valued alike; others
  * keep their position's mark, or the price of an order on them.
  */
 export function projectAccount(

@@ -43,7 +43,7 @@ export interface RiskContext {
   /** Instrument kinds by symbol (spot needs no margin) and the margin rates; see ./order-impact.ts. */
   kinds?: ReadonlyMap<string, InstrumentKind>;
   marginTable?: MarginTable;
-  /** This cycle's last price per symbol, to value every symbol alike. */
+  /** This cycle's mark per symbol (valuationPrice: mid, else last), to value every symbol alike. */
   marks?: ReadonlyMap<string, number>;
   /**
    * Fee rate the order is expected to pay (the venue's taker rate) and the symbol's tick: the ratios
@@ -151,7 +151,7 @@ function figures(impact: OrderImpact, when: 'before' | 'after'): ProjectedFigure
     symbolExposure: ratio(b ? impact.symbolNotionalBefore : impact.symbolNotionalAfter),
     totalExposure: ratio(Math.abs(b ? impact.netBefore : impact.netAfter)),
     leverage: ratio(b ? impact.grossBefore : impact.grossAfter),
-    drawdown: drawdown(impact.nav, impact.peakNav),
+    drawdown: drawdown(b ? impact.nav : impact.navAfter, impact.peakNav),
     marginUsed: b ? impact.marginBefore : impact.marginAfter,
   };
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { drawdown } from '../../../src/domain/risk/drawdown-guard.js';
 import { evaluateOrder } from '../../../src/domain/risk/risk-engine.js';
-import { account, market, order, position } from './builders.js';
+import { account, freeMarket, market, order, position } from './builders.js';
 
 describe('drawdown guard', () => {
   it.each([
@@ -21,7 +21,9 @@ describe('drawdown guard', () => {
     { name: 'nothing left', nav: 0, peakNav: 0, passed: false, code: 'DRAWDOWN_LIMIT', value: 1 },
     { name: 'negative NAV', nav: -500, peakNav: 10_000, passed: false, code: 'DRAWDOWN_LIMIT', value: 1.05 },
   ])('$name → $code', ({ nav, peakNav, passed, code, value }) => {
-    const decision = evaluateOrder(order(), { account: account({ nav, peakNav }), market: market() });
+    // A book with no spread: the table is about the drawdown's arithmetic; what an order's costs add is
+    // in limit-crossings.test.ts.
+    const decision = evaluateOrder(order(), { account: account({ nav, peakNav }), market: freeMarket() });
     const check = decision.checks[0];
     expect(check.guard).toBe('drawdown');
     expect(check.passed).toBe(passed);

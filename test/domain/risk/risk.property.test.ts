@@ -8,6 +8,7 @@ import type { AccountSnapshot } from '../../../src/domain/portfolio.js';
 import { GUARD_NAMES } from '../../../src/domain/risk/check.js';
 import type { RiskLimits } from '../../../src/domain/risk/limits.js';
 import { evaluateOrder } from '../../../src/domain/risk/risk-engine.js';
+import { roundQuote } from '../../../src/domain/steps.js';
 import { account, market, order, position } from './builders.js';
 
 const RUNS = { numRuns: 200 };
@@ -31,7 +32,8 @@ const scenarioArb = fc
     btcExposure: fc.oneof(fc.constant(0), num(-1, 1)),
     ethExposure: fc.oneof(fc.constant(0), num(-1.5, 1.5)),
     solExposure: fc.oneof(fc.constant(0), num(-1, 1)),
-    last: num(10, 1_000),
+    // On the quote grid, so the venue's mark (mid, kept to QUOTE_STEP) is `last` itself.
+    last: num(10, 1_000).map(roundQuote),
     orderFraction: fc.oneof(num(0.0001, 0.3), num(0.0001, 1.5)),
     volumeMultiple: fc.oneof(num(0, 100), num(100, 10_000)),
     depthMultiple: fc.oneof(num(0, 10), num(10, 1_000)),
@@ -193,33 +195,39 @@ describe('risk engine properties', () => {
 
   it('offsetting a position with the opposite position elsewhere leaves net exposure near zero but leverage at the gross', () => {
     fc.assert(
-      fc.property(num(100, 1e6), num(10, 1_000), num(0.01, 2), fc.constantFrom(1, -1), (nav, last, legs, dir) => {
-        // BTC leg of `legs`× NAV one way, ETH leg of the same size the other way, order 1 % of NAV on the BTC side.
-        const positions = [
-          position('BTCUSDT', (dir * legs * nav) / last, last),
-          position('ETHUSDT', (-dir * legs * nav) / 2_000, 2_000),
-        ];
-        const qty = (0.01 * nav) / last;
-        const o = order({ side: dir > 0 ? 'BUY' : 'SELL', qty });
-        const limits: RiskLimits = {
-          maxDrawdown: 1,
-          maxLeverage: 3,
-          maxVolumeFraction: 1,
-          maxDepthFraction: 1,
-          maxSymbolExposure: 10,
-          maxTotalExposure: 1.5,
-        };
-        const decision = evaluateOrder(o, {
-          account: account({ nav, peakNav: nav, positions }),
-          market: market({ last, bid: last, ask: last, bids: [{ price: last, qty }], asks: [{ price: last, qty }] }),
-          limits,
-        });
-        const [, lev, , exp] = decision.checks;
-        expect(lev.metrics.leverageAfter).toBeCloseTo(2 * legs + 0.01, 9);
-        expect(exp.metrics.totalExposureAfter).toBeCloseTo(0.01, 9);
-        expect(exp.passed).toBe(true);
-        expect(lev.passed).toBe(2 * legs + 0.01 <= 3);
-      }),
+      fc.property(
+        num(100, 1e6),
+        num(10, 1_000).map(roundQuote),
+        num(0.01, 2),
+        fc.constantFrom(1, -1),
+        (nav, last, legs, dir) => {
+          // BTC leg of `legs`× NAV one way, ETH leg of the same size the other way, order 1 % of NAV on the BTC side.
+          const positions = [
+            position('BTCUSDT', (dir * legs * nav) / last, last),
+            position('ETHUSDT', (-dir * legs * nav) / 2_000, 2_000),
+          ];
+          const qty = (0.01 * nav) / last;
+          const o = order({ side: dir > 0 ? 'BUY' : 'SELL', qty });
+          const limits: RiskLimits = {
+            maxDrawdown: 1,
+            maxLeverage: 3,
+            maxVolumeFraction: 1,
+            maxDepthFraction: 1,
+            maxSymbolExposure: 10,
+            maxTotalExposure: 1.5,
+          };
+          const decision = evaluateOrder(o, {
+            account: account({ nav, peakNav: nav, positions }),
+            market: market({ last, bid: last, ask: last, bids: [{ price: last, qty }], asks: [{ price: last, qty }] }),
+            limits,
+          });
+          const [, lev, , exp] = decision.checks;
+          expect(lev.metrics.leverageAfter).toBeCloseTo(2 * legs + 0.01, 9);
+          expect(exp.metrics.totalExposureAfter).toBeCloseTo(0.01, 9);
+          expect(exp.passed).toBe(true);
+          expect(lev.passed).toBe(2 * legs + 0.01 <= 3);
+        },
+      ),
       RUNS,
     );
   });

@@ -1,0 +1,108 @@
+/**
+ * ccxt's unified shapes read as the system's own: an exchange order as a VenueOrder, an exchange
+ * trade as a Fill, a position as a Position. Symbols are ours (`BTCUSDT`, the exchange's market id);
+ * ccxt's unified symbol (`BTC/USDT:USDT`) is used only to call it. Nothing here calls the exchange.
+ */
+import type { Order, Position as CcxtPosition, Trade } from 'ccxt';
+import type { Fill, OrderRequest, OrderStatus, VenueOrder } from '../../domain/orders.js';
+import type { Position } from '../../domain/portfolio.js';
+
+/** Our symbol (the exchange's market id) ↔ ccxt's unified symbol, for the markets we trade. */
+export interface SymbolMap {
+  unified(symbol: string): string;
+  /** Our symbol for a unified one, or null for a market we do not trade. */
+  ours(unified: string): string | null;
+  readonly symbols: readonly string[];
+}
+
+export function symbolMap(pairs: ReadonlyArray<readonly [ours: string, unified: string]>): SymbolMap {
+  const toUnified = new Map(pairs);
+  const toOurs = new Map(pairs.map(([o, u]) => [u, o]));
+  return {
+    unified(symbol) {
+      const unified = toUnified.get(symbol);
+      if (unified === undefined) throw new Error(`${symbol} is not a market this venue trades`);
+      return unified;
+    },
+    ours: (unified) => toOurs.get(unified) ?? null,
+    symbols: [...toUnified.keys()],
+  };
+}
+
+/** ccxt's order status as ours: an expired order (IOC rest, a reduce-only capped at the position) is cancelled. */
+export function statusOf(order: Pick<Order, 'status'>): OrderStatus {
+  switch (order.status) {
+    case 'open':
+      return 'open';
+    case 'closed':
+      return 'filled';
+    case 'rejected':
+      return 'rejected';
+    default:
+      return 'cancelled';
+  }
+}
+
+/**
+ * An exchange order as a VenueOrder. `request` is ours when we placed it (its client id, GTT and
+ * post-only as we asked); a foreign order (placed by hand, left by another process) is read whole
+ * from the exchange, under the client id the exchange shows.
+ */
+export function toVenueOrder(order: Order, symbol: string, request?: OrderRequest): VenueOrder {
+  const filledQty = finite(order.filled) ?? 0;
+  const createdAt = finite(order.timestamp) ?? 0;
+  const base: OrderRequest = request ?? {
+    clientOrderId: order.clientOrderId ?? order.id ?? '',
+    symbol,
+    side: order.side === 'sell' ? 'SELL' : 'BUY',
+    qty: finite(order.amount) ?? 0,
+    type: order.type === 'limit' ? 'limit' : 'market',
+    limitPrice: order.type === 'limit' ? (finite(order.price) ?? null) : null,
+    reduceOnly: order.reduceOnly === true,
+    ...(order.postOnly ? { postOnly: true } : {}),
+  };
+  return {
+    ...base,
+    status: statusOf(order),
+    filledQty,
+    avgFillPrice: filledQty > 0 ? (finite(order.average) ?? finite(order.price) ?? null) : null,
+    createdAt,
+    updatedAt: finite(order.lastUpdateTimestamp) ?? finite(order.lastTradeTimestamp) ?? createdAt,
+  };
+}
+
+/** An exchange trade of one of our orders as a Fill (fee in quote; a rebate is negative). */
+export function toFill(trade: Trade, clientOrderId: string, symbol: string): Fill {
+  return {
+    clientOrderId,
+    symbol,
+    side: trade.side === 'sell' ? 'SELL' : 'BUY',
+    qty: finite(trade.amount) ?? 0,
+    price: finite(trade.price) ?? 0,
+    fee: finite(trade.fee?.cost) ?? 0,
+    liquidity: trade.takerOrMaker === 'maker' ? 'maker' : 'taker',
+    ts: finite(trade.timestamp) ?? 0,
+  };
+}
+
+/** A held perpetual position, signed (short negative); null for a flat one. */
+export function toPosition(position: CcxtPosition, symbol: string): Position | null {
+  const contracts = finite(position.contracts) ?? 0;
+  if (contracts === 0) return null;
+  const qty = position.side === 'short' ? -Math.abs(contracts) : Math.abs(contracts);
+  const entryPrice = finite(position.entryPrice) ?? 0;
+  const markPrice = finite(position.markPrice) ?? entryPrice;
+  return {
+    symbol,
+    kind: 'perp',
+    qty,
+    entryPrice,
+    markPrice,
+    unrealizedPnl: finite(position.unrealizedPnl) ?? qty * (markPrice - entryPrice),
+    realizedPnl: finite(position.realizedPnl) ?? 0,
+  };
+}
+
+function finite(x: number | undefined | null): number | undefined {
+  return typeof x === 'number' && Number.isFinite(x) ? x : undefined;
+}

@@ -1,0 +1,72 @@
+/**
+ * What a failed exchange call means for an order, judged by ccxt's error classes (docs/live-venue-
+ * notes.md, "Errors as ccxt reports them"):
+ *  - `rate_limited`: 429/418 (DDoSProtection, RateLimitExceeded) — refused before it was looked at;
+ *    safe to send again after Retry-After.
+ *  - `clock`: -1021 (InvalidNonce) — our timestamp was outside recvWindow, refused unprocessed.
+ *  - `unknown`: a timeout, a dropped connection, -1001/-1007, a 5xx (RequestTimeout, NetworkError,
+ *    ExchangeNotAvailable, OperationFailed) — the request may have been carried out: the order is
+ *    looked up by client order id, never sent again blindly.
+ *  - `duplicate`: the exchange already has an open order with this client id (-4116).
+ *  - `auth`: keys refused or lacking permission — nothing will work until an operator acts.
+ *  - `rejected`: the exchange looked at the order and refused it (margin, min notional, reduce-only,
+ *    post-only would cross...).
+ * ccxt is loaded lazily by the caller, so the classes come in as `errors` (the ccxt module).
+ */
+export type FailureKind = 'rate_limited' | 'clock' | 'unknown' | 'duplicate' | 'auth' | 'rejected';
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** The ccxt error classes the judgement needs (the ccxt module has them all). */
+export interface CcxtErrorClasses {
+  DDoSProtection: ErrorClass;
+  RateLimitExceeded: ErrorClass;
+  InvalidNonce: ErrorClass;
+  OperationFailed: ErrorClass;
+  DuplicateOrderId: ErrorClass;
+  AuthenticationError: ErrorClass;
+  OrderNotFound: ErrorClass;
+}
+
+/** Binance's "duplicate client order id" code, which ccxt reports as a plain InvalidOrder. */
+const DUPLICATE_CODE = /"code":\s*-4116\b/;
+
+export function failureKind(err: unknown, errors: CcxtErrorClasses): FailureKind {
+  if (err instanceof errors.DDoSProtection || err instanceof errors.RateLimitExceeded) return 'rate_limited';
+  if (err instanceof errors.InvalidNonce) return 'clock';
+  if (err instanceof errors.OperationFailed) return 'unknown';
+  if (err instanceof errors.DuplicateOrderId) return 'duplicate';
+  if (err instanceof Error && DUPLICATE_CODE.test(err.message)) return 'duplicate';
+  if (err instanceof errors.AuthenticationError) return 'auth';
+  if (err instanceof Error && err.name !== 'Error') return 'rejected';
+  // Not ccxt's: a bug or an abort on our side, and the request may have left.
+  return 'unknown';
+}
+
+/** Seconds to wait before trying again after a 429/418, from Retry-After; `fallback` without one. */
+export function retryAfterMs(headers: Record<string, string | undefined> | undefined, fallback: number): number {
+  const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
+  const seconds = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : fallback;
+}
+
+/**
+ * The exchange's refusal in one line for `rejectReason`: ccxt's class and Binance's message, e.g.
+ * `InsufficientFunds: Margin is insufficient. (-2019)`. ccxt's message carries the exchange's JSON
+ * answer, never the request (no key or signature in it).
+ */
+export function rejectReason(err: unknown): string {
+  const name = err instanceof Error ? err.name : 'Error';
+  const text = err instanceof Error ? err.message : String(err);
+  const body = /\{.*\}/.exec(text)?.[0];
+  if (body) {
+    try {
+      const parsed = JSON.parse(body) as { code?: number; msg?: string };
+      if (typeof parsed.msg === 'string')
+        return `${name}: ${parsed.msg}${parsed.code !== undefined ? ` (${parsed.code})` : ''}`;
+    } catch {
+      // not JSON: fall through to the message itself
+    }
+  }
+  return `${name}: ${text.slice(0, 200)}`;
+}

@@ -1,0 +1,292 @@
+/**
+ * The live venue: the Venue port on a real exchange through ccxt (issue 21, items 1 and 4), first
+ * Binance USDⓈ-M perpetuals. The exchange is the truth: the account, positions and open orders are
+ * read from it on every call, never kept from memory; what this adapter remembers is only which
+ * exchange orders are ours (by client order id) and which of their trades it has reported.
+ *
+ * Submitting is idempotent on the client order id (./client-ids.ts maps ours to the exchange's):
+ *  - an id this venue has seen is never sent again: it is looked up and returned (`duplicate`);
+ *  - a failure that may have left the request carried out (timeout, dropped connection, 5xx) makes the
+ *    order's outcome unknown: it is looked up by client id until the exchange shows it, or until its
+ *    recvWindow has passed with the exchange saying it does not exist (the request can no longer be
+ *    accepted), and only then reported `rejected` (NOT_PLACED). While unknown, nothing is resent;
+ *  - a 429/418 was refused unprocessed: wait Retry-After and send again, a bounded number of times;
+ *  - a refusal by the exchange is a `rejected` order with the exchange's reason.
+ * Fills are the exchange's own trades (fetchMyTrades by order), each reported once. Every call has
+ * ccxt's per-request timeout as its deadline (the exchange client's `timeout`).
+ */
+import type { Exchange, Order } from 'ccxt';
+import type { MarketView } from '../../domain/market.js';
+import type { Fill, OrderRequest, VenueOrder } from '../../domain/orders.js';
+import type { AccountSnapshot, Position } from '../../domain/portfolio.js';
+import { DEFAULT_DRAWDOWN_WINDOW_MS, observePeak, peakOf, resetPeaks } from '../../domain/risk/peak-window.js';
+import type { PeakEntry } from '../../domain/risk/peak-window.js';
+import type { MarketUpdate, SubmitResult, Venue } from '../../ports/venue.js';
+import { toFill, toPosition, toVenueOrder } from './ccxt-mapping.js';
+import type { SymbolMap } from './ccxt-mapping.js';
+import { exchangeClientId } from './client-ids.js';
+import { failureKind, rejectReason, retryAfterMs } from './exchange-errors.js';
+import type { CcxtErrorClasses } from './exchange-errors.js';
+
+export interface LiveVenueOptions {
+  /** ccxt, keys set, pointed where it should be; `loadMarkets` is called by `open`. */
+  exchange: Exchange;
+  errors: CcxtErrorClasses;
+  symbols: SymbolMap;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  /** How long a request can still be accepted after it was sent: the exchange's recvWindow (ccxt's default 10 s). */
+  recvWindowMs?: number;
+  /** Pause between lookups of an order whose outcome is unknown. Default 500 ms. */
+  lookupIntervalMs?: number;
+  /** Sends after a 429/418 before giving up (the order is then refused by the order manager). Default 3. */
+  rateLimitRetries?: number;
+  /** RISK_DRAWDOWN_WINDOW: the peak NAV the drawdown is measured from. */
+  drawdownWindowMs?: number;
+}
+
+/** An order of ours: the request, the exchange's id once known, and the trades already reported. */
+interface Tracked {
+  request: OrderRequest;
+  exchangeClientId: string;
+  /** Sent, but the exchange has not shown it yet (a lost answer): never resent. */
+  unknownSince: number | null;
+  last: VenueOrder | null;
+  reported: Set<string>;
+}
+
+export class LiveVenue implements Venue {
+  readonly mode = 'live';
+  private readonly ours = new Map<string, Tracked>();
+  private readonly byExchangeId = new Map<string, Tracked>();
+  private peaks: PeakEntry[] = [];
+  private readonly recvWindowMs: number;
+  private readonly lookupIntervalMs: number;
+  private readonly rateLimitRetries: number;
+  private readonly windowMs: number;
+
+  constructor(private readonly o: LiveVenueOptions) {
+    this.recvWindowMs = o.recvWindowMs ?? 10_000;
+    this.lookupIntervalMs = o.lookupIntervalMs ?? 500;
+    this.rateLimitRetries = o.rateLimitRetries ?? 3;
+    this.windowMs = o.drawdownWindowMs ?? DEFAULT_DRAWDOWN_WINDOW_MS;
+  }
+
+  /** Loads the exchange's markets (lot, tick, minimum notional) once, before the first order. */
+  async open(): Promise<void> {
+    await this.o.exchange.loadMarkets();
+  }
+
+  async submit(order: OrderRequest): Promise<SubmitResult> {
+    const seen = this.ours.get(order.clientOrderId);
+    if (seen) return { ...(await this.settle(seen)), duplicate: true };
+    if (order.timeInForce === 'GTT')
+      return rejected(order, this.o.now(), 'GTT_NOT_SUPPORTED: the live venue sends GTC');
+    const tracked: Tracked = {
+      request: order,
+      exchangeClientId: exchangeClientId(order.clientOrderId),
+      unknownSince: null,
+      last: null,
+      reported: new Set(),
+    };
+    this.ours.set(order.clientOrderId, tracked);
+    this.byExchangeId.set(tracked.exchangeClientId, tracked);
+    for (let attempt = 0; ; attempt++) {
+      const sentAt = this.o.now();
+      try {
+        const placed = await this.send(tracked);
+        tracked.last = toVenueOrder(placed, order.symbol, order);
+        return { ...(await this.withFills(tracked, placed)), duplicate: false };
+      } catch (err) {
+        const kind = failureKind(err, this.o.errors);
+        if (kind === 'rate_limited' && attempt < this.rateLimitRetries) {
+          await this.o.sleep(retryAfterMs(this.o.exchange.last_response_headers, 1_000));
+          continue;
+        }
+        if (kind === 'unknown' || kind === 'duplicate') {
+          tracked.unknownSince = sentAt;
+          return { ...(await this.settle(tracked)), duplicate: kind === 'duplicate' };
+        }
+        if (kind === 'auth') throw err;
+        // Refused unprocessed (rate limit spent, clock) or by the exchange: nothing was placed.
+        const result = rejected(order, sentAt, rejectReason(err));
+        tracked.last = result.order;
+        return result;
+      }
+    }
+  }
+
+  private send(tracked: Tracked): Promise<Order> {
+    const { request } = tracked;
+    const params: Record<string, unknown> = { clientOrderId: tracked.exchangeClientId };
+    if (request.reduceOnly) params['reduceOnly'] = true;
+    if (request.type === 'limit') params['timeInForce'] = request.postOnly ? 'GTX' : 'GTC';
+    return this.o.exchange.createOrder(
+      this.o.symbols.unified(request.symbol),
+      request.type,
+      request.side === 'BUY' ? 'buy' : 'sell',
+      request.qty,
+      request.type === 'limit' ? (request.limitPrice ?? undefined) : undefined,
+      params,
+    );
+  }
+
+  /**
+   * The order as the exchange has it now, with the fills not reported yet. An order whose outcome is
+   * unknown is looked up until the exchange shows it, or says it does not exist once its recvWindow
+   * has passed (it can no longer be accepted): then it was never placed.
+   */
+  private async settle(tracked: Tracked): Promise<Omit<SubmitResult, 'duplicate'>> {
+    for (;;) {
+      const found = await this.lookup(tracked).catch((err: unknown) => {
+        if (failureKind(err, this.o.errors) === 'auth') throw err;
+        return undefined; // the lookup itself failed: still unknown
+      });
+      if (found) {
+        tracked.unknownSince = null;
+        tracked.last = toVenueOrder(found, tracked.request.symbol, tracked.request);
+        return this.withFills(tracked, found);
+      }
+      const since = tracked.unknownSince;
+      if (found === null && (since === null || this.o.now() - since > this.recvWindowMs)) {
+        const result = rejected(tracked.request, since ?? this.o.now(), 'NOT_PLACED: the exchange has no such order');
+        tracked.unknownSince = null;
+        tracked.last = result.order;
+        return result;
+      }
+      await this.o.sleep(this.lookupIntervalMs);
+    }
+  }
+
+  /** The exchange's order with our client id, or null when it says there is none. */
+  private async lookup(tracked: Tracked): Promise<Order | null> {
+    try {
+      return await this.o.exchange.fetchOrder('', this.o.symbols.unified(tracked.request.symbol), {
+        clientOrderId: tracked.exchangeClientId,
+      });
+    } catch (err) {
+      if (err instanceof this.o.errors.OrderNotFound) return null;
+      throw err;
+    }
+  }
+
+  /** The order with the trades of it this venue has not reported yet. */
+  private async withFills(tracked: Tracked, order: Order): Promise<Omit<SubmitResult, 'duplicate'>> {
+    const venueOrder = toVenueOrder(order, tracked.request.symbol, tracked.request);
+    if (venueOrder.filledQty === 0 || !order.id) return { order: venueOrder, fills: [] };
+    const trades = await this.o.exchange.fetchMyTrades(
+      this.o.symbols.unified(tracked.request.symbol),
+      undefined,
+      undefined,
+      {
+        orderId: order.id,
+      },
+    );
+    const fills: Fill[] = [];
+    for (const trade of trades) {
+      const id = trade.id ?? `${trade.timestamp}-${trade.amount}-${trade.price}`;
+      if (trade.order !== order.id || tracked.reported.has(id)) continue;
+      tracked.reported.add(id);
+      fills.push(toFill(trade, tracked.request.clientOrderId, tracked.request.symbol));
+    }
+    return { order: venueOrder, fills };
+  }
+
+  async cancelAll(symbols?: readonly string[]): Promise<VenueOrder[]> {
+    const targets = symbols ?? this.o.symbols.symbols;
+    // A kill waits on this: every symbol at once.
+    const cancelled = await Promise.all(
+      targets.map(async (symbol) => {
+        const unified = this.o.symbols.unified(symbol);
+        const open = await this.o.exchange.fetchOpenOrders(unified);
+        if (open.length === 0) return [];
+        await this.o.exchange.cancelAllOrders(unified);
+        return open.map((o) => ({ ...this.asOurs(o, symbol), status: 'cancelled' as const }));
+      }),
+    );
+    return cancelled.flat();
+  }
+
+  /** Resting orders of ours that traded since the last look, and ours the exchange ended itself. */
+  async onMarket(_market: MarketView): Promise<MarketUpdate> {
+    const fills: Fill[] = [];
+    const cancelled: VenueOrder[] = [];
+    for (const tracked of this.ours.values()) {
+      const wasOpen = tracked.last?.status === 'open' || tracked.unknownSince !== null;
+      if (!wasOpen) continue;
+      const now = await this.settle(tracked).catch(() => null);
+      if (!now) continue;
+      fills.push(...now.fills);
+      if (now.order.status === 'cancelled') cancelled.push(now.order);
+    }
+    return { fills, liquidations: [], cancelled };
+  }
+
+  async account(): Promise<AccountSnapshot> {
+    const [balance, positions, openOrders] = await Promise.all([
+      this.o.exchange.fetchBalance(),
+      this.o.exchange.fetchPositions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s))),
+      this.openOrders(),
+    ]);
+    const held: Position[] = [];
+    for (const p of positions) {
+      const symbol = p.symbol ? this.o.symbols.ours(p.symbol) : null;
+      const position = symbol === null ? null : toPosition(p, symbol);
+      if (position) held.push(position);
+    }
+    const usdt = balance['USDT'] as { total?: number } | undefined;
+    const nav = Number(usdt?.total ?? 0);
+    const unrealizedPnl = held.reduce((sum, p) => sum + p.unrealizedPnl, 0);
+    const now = this.o.now();
+    this.peaks = observePeak(this.peaks, now, nav, this.windowMs);
+    return {
+      nav,
+      peakNav: peakOf(this.peaks, now, nav, this.windowMs),
+      cash: nav - unrealizedPnl,
+      realizedPnl: held.reduce((sum, p) => sum + p.realizedPnl, 0),
+      unrealizedPnl,
+      fundingPnl: 0,
+      feesPaid: 0,
+      positions: held,
+      openOrders,
+      ts: now,
+    };
+  }
+
+  async openOrders(): Promise<VenueOrder[]> {
+    const lists = await Promise.all(
+      this.o.symbols.symbols.map(async (symbol) =>
+        (await this.o.exchange.fetchOpenOrders(this.o.symbols.unified(symbol))).map((o) => this.asOurs(o, symbol)),
+      ),
+    );
+    return lists.flat();
+  }
+
+  async resetDrawdownPeak(): Promise<{ previousPeakNav: number; peakNav: number; nav: number }> {
+    const { nav, peakNav: previousPeakNav } = await this.account();
+    this.peaks = resetPeaks(this.o.now(), nav, this.windowMs);
+    return { previousPeakNav, peakNav: nav, nav };
+  }
+
+  /** An exchange order under our client id when it is ours, else as the exchange shows it (foreign). */
+  private asOurs(order: Order, symbol: string): VenueOrder {
+    const tracked = order.clientOrderId ? this.byExchangeId.get(order.clientOrderId) : undefined;
+    return toVenueOrder(order, symbol, tracked?.request);
+  }
+}
+
+function rejected(order: OrderRequest, at: number, reason: string): SubmitResult {
+  return {
+    order: {
+      ...order,
+      status: 'rejected',
+      filledQty: 0,
+      avgFillPrice: null,
+      createdAt: at,
+      updatedAt: at,
+      rejectReason: reason,
+    },
+    fills: [],
+    duplicate: false,
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * The live venue (src/adapters/live-venue/) on a real ccxt binanceusdm against the fake exchange
+ * (test/support/fake-exchange/, Binance's own response shapes, on loopback): orders, fills, cancels
+ * and the account come from the exchange; an order whose answer was lost is found by its client id
+ * and never sent twice; a request refused unprocessed is sent again after Retry-After; a refusal is a
+ * rejected order with the exchange's reason. Time is injected: `sleep` moves a test clock on, so no
+ * test waits for a recvWindow to pass.
+ */
+import ccxt from 'ccxt';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { symbolMap } from '../../../src/adapters/live-venue/ccxt-mapping.js';
+import { exchangeClientId } from '../../../src/adapters/live-venue/client-ids.js';
+import { LiveVenue } from '../../../src/adapters/live-venue/live-venue.js';
+import type { OrderRequest } from '../../../src/domain/orders.js';
+import { openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
+import type { TradingFake } from '../../support/fake-exchange/ccxt-client.js';
+import { round } from '../../support/fake-exchange/decimals.js';
+import { instrumentById } from '../../support/fake-exchange/market-data.js';
+
+const btc = instrumentById('BTCUSDT')!;
+const SYMBOLS = symbolMap([
+  ['BTCUSDT', 'BTC/USDT:USDT'],
+  ['ETHUSDT', 'ETH/USDT:USDT'],
+]);
+const NO_MARKET = new Map();
+
+let t: TradingFake;
+let clock = 0;
+let slept: number[] = [];
+let venue: LiveVenue;
+
+beforeAll(async () => {
+  t = await openTradingFake({ deposit: 100_000 });
+  await t.exchange.loadMarkets();
+});
+
+beforeEach(() => {
+  t.reset();
+  t.exchange.timeout = 2_000;
+  clock = 1_700_000_000_000;
+  slept = [];
+  venue = new LiveVenue({
+    exchange: t.exchange,
+    errors: ccxt,
+    symbols: SYMBOLS,
+    now: () => clock,
+    sleep: async (ms) => {
+      slept.push(ms);
+      clock += ms;
+    },
+    recvWindowMs: 10_000,
+    lookupIntervalMs: 1_000,
+  });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+let seq = 0;
+function order(overrides: Partial<OrderRequest> = {}): OrderRequest {
+  return {
+    clientOrderId: `lv-${++seq}`,
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    qty: 0.01,
+    type: 'market',
+    limitPrice: null,
+    reduceOnly: false,
+    ...overrides,
+  };
+}
+
+/** The fake's orders (any status) with this exchange client id. */
+const onExchange = (clientOrderId: string) =>
+  t.fake.venue.find('BTCUSDT', { clientOrderId: exchangeClientId(clientOrderId) });
+
+describe('the live venue on the fake exchange', () => {
+  it('a market order fills from the book: the fills are the exchange trades, fees and all, and the account shows the position', async () => {
+    const o = order({ qty: 0.01 });
+    const result = await venue.submit(o, NO_MARKET);
+    expect(result.duplicate).toBe(false);
+    expect(result.order).toMatchObject({ clientOrderId: o.clientOrderId, status: 'filled', filledQty: 0.01 });
+    const trades = t.fake.venue.trades('BTCUSDT');
+    expect(result.fills.map((f) => [f.qty, f.price, f.liquidity])).toEqual(
+      trades.map((x) => [x.qty, x.price, 'taker']),
+    );
+    expect(result.fills[0]!.fee).toBeCloseTo(trades[0]!.commission, 8);
+
+    const account = await venue.account();
+    expect(account.positions).toMatchObject([{ symbol: 'BTCUSDT', kind: 'perp', qty: 0.01 }]);
+    const figures = t.fake.venue.account();
+    expect(account.nav).toBeCloseTo(figures.wallet + figures.unrealized, 6);
+    expect(account.nav).toBeLessThan(100_000); // the fee was paid
+    expect(account.openOrders).toEqual([]);
+  });
+
+  it('a resting limit order is open; when the price crosses it, onMarket reports its fill once', async () => {
+    const price = t.fake.venue.book(btc).bids[2]![0];
+    const o = order({ type: 'limit', limitPrice: price });
+    const placed = await venue.submit(o, NO_MARKET);
+    expect(placed.order).toMatchObject({ status: 'open', filledQty: 0 });
+    expect((await venue.openOrders()).map((x) => x.clientOrderId)).toEqual([o.clientOrderId]);
+
+    t.fake.venue.setPrice('BTCUSDT', round(price - 2 * Number(btc.tickSize), 2));
+    const update = await venue.onMarket(NO_MARKET);
+    expect(update.fills).toMatchObject([{ clientOrderId: o.clientOrderId, qty: 0.01, price, liquidity: 'maker' }]);
+    expect((await venue.onMarket(NO_MARKET)).fills).toEqual([]);
+  });
+
+  it('an order whose acknowledgement is lost is found by its client id, and sending it again sends nothing', async () => {
+    t.fake.faults.neverAnswer('POST', '/fapi/v1/order');
+    t.exchange.timeout = 300;
+    const o = order();
+    const result = await venue.submit(o, NO_MARKET);
+    t.exchange.timeout = 2_000;
+    expect(result.order).toMatchObject({ status: 'filled', filledQty: 0.01 });
+    expect(result.fills.reduce((sum, f) => sum + f.qty, 0)).toBeCloseTo(0.01, 12);
+
+    const again = await venue.submit(o, NO_MARKET);
+    expect(again).toMatchObject({ duplicate: true, fills: [] });
+    const sent = t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+    expect(sent).toHaveLength(1);
+    expect((await venue.account()).positions[0]!.qty).toBe(0.01);
+  });
+
+  it('a 5xx after the order was carried out is looked up, not resent; one before it is NOT_PLACED once its recvWindow has passed', async () => {
+    t.fake.faults.serverErrors(1, 503, true);
+    const carried = await venue.submit(order(), NO_MARKET);
+    expect(carried.order.status).toBe('filled');
+
+    t.fake.faults.serverErrors(1, 503, false);
+    const refused = order();
+    const result = await venue.submit(refused, NO_MARKET);
+    expect(result.order.status).toBe('rejected');
+    expect(result.order.rejectReason).toMatch(/^NOT_PLACED/);
+    // It kept looking until a request sent then could no longer be accepted.
+    expect(slept.reduce((a, b) => a + b, 0)).toBeGreaterThan(10_000);
+    expect(onExchange(refused.clientOrderId)).toBeUndefined();
+    const posts = t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+    expect(posts).toHaveLength(2);
+  });
+
+  it('an order lookup that wrongly answers "does not exist" within the recvWindow is asked again, and finds it', async () => {
+    t.fake.faults.neverAnswer('POST', '/fapi/v1/order');
+    t.fake.faults.unknownOrders(2);
+    t.exchange.timeout = 300;
+    const result = await venue.submit(order(), NO_MARKET);
+    t.exchange.timeout = 2_000;
+    expect(result.order.status).toBe('filled');
+    expect(slept).toEqual([1_000, 1_000]);
+  });
+
+  it('a 429 is waited out (Retry-After) and the order sent again, placed once', async () => {
+    t.fake.rateLimit(2, 3);
+    const o = order();
+    const result = await venue.submit(o, NO_MARKET);
+    expect(result.order.status).toBe('filled');
+    expect(slept).toEqual([3_000, 3_000]);
+    expect(t.fake.venue.trades('BTCUSDT').length).toBeGreaterThan(0);
+  });
+
+  it("the exchange's refusal is a rejected order with its reason (min notional), and nothing is placed", async () => {
+    const o = order({ qty: 0.001, type: 'limit', limitPrice: 1_000 });
+    const result = await venue.submit(o, NO_MARKET);
+    expect(result.order.status).toBe('rejected');
+    expect(result.order.rejectReason).toMatch(/-4164/);
+    expect(onExchange(o.clientOrderId)).toBeUndefined();
+  });
+
+  it('an id longer than the exchange allows is sent under a stable 36-character one, and found by it', async () => {
+    const long = order({ clientOrderId: 'flt-kill-flatten-epoch-12-1700000000000-3-BTCUSDT' });
+    const sent = exchangeClientId(long.clientOrderId);
+    expect(sent).toMatch(/^h-[A-Za-z0-9_-]{32}$/);
+    expect(exchangeClientId(long.clientOrderId)).toBe(sent);
+    expect(exchangeClientId('s-1-BTCUSDT-0')).toBe('s-1-BTCUSDT-0');
+    const result = await venue.submit(long, NO_MARKET);
+    expect(result.order).toMatchObject({ clientOrderId: long.clientOrderId, status: 'filled' });
+    expect(onExchange(long.clientOrderId)).toMatchObject({ clientOrderId: sent });
+  });
+
+  it('cancelAll cancels every open order of the traded symbols, foreign ones included, and returns them', async () => {
+    const bid = t.fake.venue.book(btc).bids[3]![0];
+    const mine = order({ type: 'limit', limitPrice: bid });
+    await venue.submit(mine, NO_MARKET);
+    const foreign = await t.exchange.createOrder('ETH/USDT:USDT', 'limit', 'buy', 0.1, 1_000, {
+      clientOrderId: 'by-hand-1',
+    });
+    const cancelled = await venue.cancelAll();
+    expect(cancelled.map((o) => [o.clientOrderId, o.symbol, o.status]).sort()).toEqual([
+      ['by-hand-1', 'ETHUSDT', 'cancelled'],
+      [mine.clientOrderId, 'BTCUSDT', 'cancelled'],
+    ]);
+    expect(foreign.status).toBe('open');
+    expect(await venue.openOrders()).toEqual([]);
+    expect(await venue.cancelAll(['BTCUSDT'])).toEqual([]);
+  });
+});

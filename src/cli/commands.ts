@@ -6,6 +6,7 @@ import { printNewKey } from '../runtime/keygen.js';
 import { DATA_DOWNLOAD_HELP } from '../runtime/data-download.js';
 import { parseSimulateArgs, SIMULATE_HELP } from '../runtime/simulate/simulate-options.js';
 import { STRATEGY_NEW_HELP } from '../runtime/strategy-help.js';
+import { VENUE_CHECK_HELP } from '../runtime/venue-check-help.js';
 
 export interface Command {
   name: string;
@@ -291,6 +292,23 @@ Options:
       }
       const { runStrategyNew } = await import('../runtime/strategy-new.js');
       return runStrategyNew(rest);
+    },
+  },
+  {
+    name: 'venue',
+    summary:
+      'tcs venue check: connect to the live exchange with the configured keys and print the account (changes nothing)',
+    help: VENUE_CHECK_HELP,
+    async run(args) {
+      const [sub, ...rest] = args;
+      if (sub !== 'check') {
+        console.error(
+          `tcs venue: ${sub === undefined ? 'missing subcommand' : `unknown subcommand ${JSON.stringify(sub)}`}\n\n${VENUE_CHECK_HELP}`,
+        );
+        return 2;
+      }
+      const { runVenueCheck } = await import('../runtime/venue-check.js');
+      return runVenueCheck(rest, loadEnv());
     },
   },
   {

@@ -106,3 +106,20 @@ export function toPosition(position: CcxtPosition, symbol: string): Position | n
 function finite(x: number | undefined | null): number | undefined {
   return typeof x === 'number' && Number.isFinite(x) ? x : undefined;
 }
+
+/**
+ * Our symbols (the exchange's market ids, `BTCUSDT`) resolved to the exchange's linear perpetuals
+ * once its markets are loaded; a symbol the exchange does not list as one is an error naming it.
+ */
+export function perpetualSymbols(
+  markets: Record<string, { id?: string; symbol?: string; swap?: boolean; linear?: boolean } | undefined>,
+  ours: readonly string[],
+): SymbolMap {
+  const byId = new Map<string, string>();
+  for (const m of Object.values(markets))
+    if (m?.id && m.symbol && m.swap && m.linear && !byId.has(m.id)) byId.set(m.id, m.symbol);
+  const missing = ours.filter((s) => !byId.has(s));
+  if (missing.length > 0)
+    throw new Error(`the exchange lists no linear perpetual ${missing.join(', ')} (SYMBOLS names its market ids)`);
+  return symbolMap(ours.map((s) => [s, byId.get(s)!] as const));
+}

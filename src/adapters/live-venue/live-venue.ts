@@ -77,7 +77,7 @@ export class LiveVenue implements Venue {
     await this.o.exchange.loadMarkets();
   }
 
-  async submit(order: OrderRequest): Promise<SubmitResult> {
+  async submit(order: OrderRequest, _market?: MarketView): Promise<SubmitResult> {
     const seen = this.ours.get(order.clientOrderId);
     if (seen) return { ...(await this.settle(seen)), duplicate: true };
     if (order.timeInForce === 'GTT')

@@ -9,7 +9,7 @@ import type { Exchange } from 'ccxt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pointExchangeAt } from '../../../src/adapters/market-data/live/exchange.js';
 import { ccxtClient } from '../../support/fake-exchange/ccxt-client.js';
-import { pointCcxtAt } from '../../support/fake-exchange/point-ccxt.js';
+import { pointCcxtAt } from '../../../src/adapters/live-venue/point-ccxt.js';
 import { FAKE_CREDENTIALS, startFakeExchange } from '../../support/fake-exchange/server.js';
 import type { FakeExchange } from '../../support/fake-exchange/server.js';
 

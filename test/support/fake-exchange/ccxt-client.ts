@@ -8,7 +8,7 @@
  */
 import ccxt from 'ccxt';
 import type { Exchange } from 'ccxt';
-import { pointCcxtAt } from './point-ccxt.js';
+import { pointCcxtAt } from '../../../src/adapters/live-venue/point-ccxt.js';
 import { FAKE_CREDENTIALS, startFakeExchange } from './server.js';
 import type { FakeExchange, FakeExchangeOptions } from './server.js';
 

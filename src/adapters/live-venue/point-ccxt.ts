@@ -1,9 +1,10 @@
 /**
- * Points a ccxt exchange at the fake exchange by ccxt's own transport hook (`fetchImplementation`):
- * every request goes to the fake's origin with its path and query unchanged, whichever host ccxt
+ * Points a ccxt exchange at another origin (EXCHANGE_URL: a proxy, a regional endpoint, the tests'
+ * fake exchange) by ccxt's own transport hook (`fetchImplementation`): every request goes to that
+ * origin with its path and query unchanged, whichever host ccxt
  * meant — mainnet (fapi/api.binance.com), the testnet after setSandboxMode(true)
  * (testnet.binancefuture.com), demo trading after enableDemoTrading(true) (demo-fapi.binance.com).
- * The host meant travels in X-Forwarded-Host, so a test can see which one ccxt chose.
+ * The host meant travels in X-Forwarded-Host, so a proxy (or a test) can see which one ccxt chose.
  *
  * Why the transport and not `urls.api` (src/adapters/market-data/live/exchange.ts rewrites those,
  * which suits public data): ccxt judges Binance's errors by the URL's host — `getExceptionsByUrl`

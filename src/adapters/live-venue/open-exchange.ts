@@ -1,0 +1,59 @@
+/**
+ * The trading process's authenticated exchange client, opened from EXCHANGE / EXCHANGE_TESTNET /
+ * EXCHANGE_URL and the key and secret (src/runtime/exchange-config.ts). One instance per process:
+ * constructing a ccxt exchange costs 20–120 ms, and its throttle (`enableRateLimit`) only works
+ * across calls of the same instance. Choices (docs/live-venue-notes.md):
+ *  - testnet = Binance's demo trading (`enableDemoTrading`): ccxt refuses private calls to the old
+ *    futures sandbox unless told to ignore its deprecation, and points to demo trading instead;
+ *  - no spot (sapi) calls at loadMarkets (`fetchCurrencies: false`): a futures-only or IP-restricted
+ *    key would fail there;
+ *  - EXCHANGE_URL by the transport hook (./point-ccxt.ts), so ccxt keeps its error tables;
+ *  - every request has a deadline (`timeout`), and 429/418 are also backed off by the venue.
+ * The key and secret go to ccxt and nowhere else.
+ */
+import type { Exchange } from 'ccxt';
+import type { CcxtErrorClasses } from './exchange-errors.js';
+import { pointCcxtAt } from './point-ccxt.js';
+
+/** Which exchange and where (src/runtime/exchange-config.ts reads and checks it). */
+export interface LiveExchangeConfig {
+  exchange: 'binanceusdm';
+  testnet: boolean;
+  url: string | null;
+}
+
+export interface LiveExchangeCredentials {
+  apiKey: string;
+  secret: string;
+}
+
+export interface OpenedLiveExchange {
+  exchange: Exchange;
+  errors: CcxtErrorClasses;
+}
+
+export interface LiveExchangeOptions {
+  /** Per-request deadline, ms (default 10 s). */
+  timeoutMs?: number;
+  /** ccxt's throttle per unit of weight, ms: the exchange's published rate unless given (a test's fake sets 1). */
+  rateLimitMs?: number;
+}
+
+export async function openLiveExchange(
+  config: LiveExchangeConfig,
+  credentials: LiveExchangeCredentials,
+  options: LiveExchangeOptions = {},
+): Promise<OpenedLiveExchange> {
+  const ccxt = (await import('ccxt')).default;
+  const exchange = new ccxt[config.exchange]({
+    apiKey: credentials.apiKey,
+    secret: credentials.secret,
+    enableRateLimit: true,
+    timeout: options.timeoutMs ?? 10_000,
+    ...(options.rateLimitMs === undefined ? {} : { rateLimit: options.rateLimitMs }),
+    options: { fetchCurrencies: false, fetchOpenOrders: { warnWithoutSymbol: false } },
+  });
+  if (config.testnet) exchange.enableDemoTrading(true);
+  if (config.url) pointCcxtAt(exchange, config.url);
+  return { exchange, errors: ccxt };
+}

@@ -1,0 +1,13 @@
+/** `tcs venue check --help`, apart from the command so `tcs --help` loads nothing of ccxt. */
+export const VENUE_CHECK_HELP = `Usage: tcs venue check
+
+Connects to the exchange named by EXCHANGE (testnet unless EXCHANGE_TESTNET=false and
+LIVE_MAINNET=confirm; EXCHANGE_URL overrides its address) with EXCHANGE_API_KEY and
+EXCHANGE_API_SECRET, and prints the account's balance, the positions and the open orders of the
+SYMBOLS markets. Sends only reads: nothing is placed, cancelled or changed. Run it before the first
+EXECUTION_MODE=live start, and after rotating keys.
+
+Exit codes: 0 the exchange answered; 1 it did not (unreachable, keys refused); 2 configuration error.
+
+Options:
+  -h, --help   This help.`;

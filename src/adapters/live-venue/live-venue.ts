@@ -43,6 +43,26 @@ export interface LiveVenueOptions {
   rateLimitRetries?: number;
   /** RISK_DRAWDOWN_WINDOW: the peak NAV the drawdown is measured from. */
   drawdownWindowMs?: number;
+  /**
+   * The exchange's dead-man's switch, armed for every traded symbol on every onMarket (each cycle):
+   * if no cycle re-arms it within this many ms, the exchange cancels the symbol's open orders itself.
+   * Null or absent: not armed (an exchange without one; ./capabilities.ts).
+   */
+  countdownMs?: number | null;
+  /** Calls the exchange's countdown for one symbol (Binance: fapiPrivatePostCountdownCancelAll). */
+  armCountdown?: (symbolId: string, countdownMs: number) => Promise<unknown>;
+  /** A position differing from what the system's own fills explain by more than this (base units) is drift. Default 1e-9. */
+  positionTolerance?: number;
+}
+
+/** What a reconciliation found and did (./live-venue.ts reconcile). */
+export interface Reconciliation {
+  /** Open orders on the traded symbols that are not this process's, cancelled by the policy. */
+  foreignCancelled: VenueOrder[];
+  /** Positions the exchange holds that the system's own fills do not explain. */
+  drift: Array<{ symbol: string; expected: number; actual: number }>;
+  /** The first reconciliation adopts the exchange's positions as the starting point. */
+  adopted: boolean;
 }
 
 /** An order of ours: the request, the exchange's id once known, and the trades already reported. */
@@ -60,6 +80,8 @@ export class LiveVenue implements Venue {
   private readonly ours = new Map<string, Tracked>();
   private readonly byExchangeId = new Map<string, Tracked>();
   private peaks: PeakEntry[] = [];
+  /** Positions the system's own fills explain, from the exchange's at the first reconciliation. */
+  private expected: Map<string, number> | null = null;
   private readonly recvWindowMs: number;
   private readonly lookupIntervalMs: number;
   private readonly rateLimitRetries: number;
@@ -189,6 +211,7 @@ export class LiveVenue implements Venue {
       tracked.reported.add(id);
       fills.push(toFill(trade, tracked.request.clientOrderId, tracked.request.symbol));
     }
+    this.explain(fills);
     return { order: venueOrder, fills };
   }
 
@@ -209,6 +232,7 @@ export class LiveVenue implements Venue {
 
   /** Resting orders of ours that traded since the last look, and ours the exchange ended itself. */
   async onMarket(_market: MarketView): Promise<MarketUpdate> {
+    await this.armCountdowns();
     const fills: Fill[] = [];
     const cancelled: VenueOrder[] = [];
     for (const tracked of this.ours.values()) {
@@ -220,6 +244,67 @@ export class LiveVenue implements Venue {
       if (now.order.status === 'cancelled') cancelled.push(now.order);
     }
     return { fills, liquidations: [], cancelled };
+  }
+
+  /** Re-arms the exchange's dead-man's switch for every traded symbol (all at once: a kill may be waiting). */
+  async armCountdowns(): Promise<void> {
+    const { countdownMs, armCountdown } = this.o;
+    if (!countdownMs || !armCountdown) return;
+    await Promise.all(this.o.symbols.symbols.map((symbol) => armCountdown(symbol, countdownMs)));
+  }
+
+  /**
+   * Compares the exchange with what the system believes. Policy (README "Live trading"):
+   *  - an open order this process did not place (by hand on the exchange's page, or left by an
+   *    earlier process: nothing is assumed from memory after a restart) is cancelled — no order may
+   *    rest that the risk engine did not approve;
+   *  - the first reconciliation adopts the exchange's positions as they are (a position cannot be
+   *    cancelled; the risk engine judges them from the first cycle on);
+   *  - after that, a position the system's own fills do not explain (changed by hand, liquidated) is
+   *    drift: reported, for the trading process to halt new exposure and alert.
+   */
+  async reconcile(): Promise<Reconciliation> {
+    const unified = this.o.symbols.symbols.map((s) => this.o.symbols.unified(s));
+    const [open, positions] = await Promise.all([
+      Promise.all(unified.map((u) => this.o.exchange.fetchOpenOrders(u))),
+      this.o.exchange.fetchPositions(unified),
+    ]);
+    const foreign = open.flat().filter((o) => !(o.clientOrderId && this.byExchangeId.has(o.clientOrderId)));
+    const foreignCancelled = await Promise.all(
+      foreign.map(async (o) => {
+        const symbol = this.o.symbols.ours(o.symbol ?? '') ?? o.symbol ?? '';
+        await this.o.exchange.cancelOrder(o.id ?? '', o.symbol).catch((err: unknown) => {
+          // Gone already (filled or cancelled meanwhile) is what the policy wanted.
+          if (!(err instanceof this.o.errors.OrderNotFound)) throw err;
+        });
+        return { ...toVenueOrder(o, symbol), status: 'cancelled' as const };
+      }),
+    );
+    const actual = new Map<string, number>();
+    for (const p of positions) {
+      const symbol = p.symbol ? this.o.symbols.ours(p.symbol) : null;
+      const position = symbol === null ? null : toPosition(p, symbol);
+      if (position) actual.set(position.symbol, position.qty);
+    }
+    if (this.expected === null) {
+      this.expected = actual;
+      return { foreignCancelled, drift: [], adopted: true };
+    }
+    const tolerance = this.o.positionTolerance ?? 1e-9;
+    const drift: Reconciliation['drift'] = [];
+    for (const symbol of this.o.symbols.symbols) {
+      const expected = this.expected.get(symbol) ?? 0;
+      const held = actual.get(symbol) ?? 0;
+      if (Math.abs(held - expected) > tolerance) drift.push({ symbol, expected, actual: held });
+    }
+    return { foreignCancelled, drift, adopted: false };
+  }
+
+  /** Counts fills of ours into the positions they explain (once a reconciliation set the start). */
+  private explain(fills: readonly Fill[]): void {
+    if (this.expected === null) return;
+    for (const f of fills)
+      this.expected.set(f.symbol, (this.expected.get(f.symbol) ?? 0) + (f.side === 'BUY' ? f.qty : -f.qty));
   }
 
   async account(): Promise<AccountSnapshot> {

@@ -8,6 +8,7 @@
  */
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CAPABILITIES } from '../../../src/adapters/live-venue/capabilities.js';
 import { symbolMap } from '../../../src/adapters/live-venue/ccxt-mapping.js';
 import { exchangeClientId } from '../../../src/adapters/live-venue/client-ids.js';
 import { LiveVenue } from '../../../src/adapters/live-venue/live-venue.js';
@@ -194,5 +195,64 @@ describe('the live venue on the fake exchange', () => {
     expect(foreign.status).toBe('open');
     expect(await venue.openOrders()).toEqual([]);
     expect(await venue.cancelAll(['BTCUSDT'])).toEqual([]);
+  });
+});
+
+describe('reconciliation and the dead-man’s switch', () => {
+  it('the first reconciliation cancels orders this process did not place and adopts the positions as they are', async () => {
+    t.fake.venue.setPosition('ETHUSDT', -0.4, 2_000);
+    await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'left-by-crash' });
+    const first = await venue.reconcile();
+    expect(first.adopted).toBe(true);
+    expect(first.drift).toEqual([]);
+    expect(first.foreignCancelled.map((o) => [o.clientOrderId, o.symbol, o.status])).toEqual([
+      ['left-by-crash', 'BTCUSDT', 'cancelled'],
+    ]);
+    expect(t.fake.venue.open()).toEqual([]);
+    expect((await venue.account()).positions).toMatchObject([{ symbol: 'ETHUSDT', qty: -0.4 }]);
+  });
+
+  it("the system's own orders are left alone and its fills explain its positions: no drift", async () => {
+    await venue.reconcile();
+    const resting = order({ type: 'limit', limitPrice: t.fake.venue.book(btc).bids[3]![0] });
+    await venue.submit(resting, NO_MARKET);
+    await venue.submit(order({ qty: 0.02 }), NO_MARKET);
+    await venue.submit(order({ side: 'SELL', qty: 0.005, reduceOnly: true }), NO_MARKET);
+    const later = await venue.reconcile();
+    expect(later).toEqual({ foreignCancelled: [], drift: [], adopted: false });
+    expect(t.fake.venue.open().map((o) => o.clientOrderId)).toEqual([resting.clientOrderId]);
+  });
+
+  it('a position changed behind the system’s back is drift, named with what was expected and what is held', async () => {
+    await venue.reconcile();
+    await venue.submit(order({ qty: 0.02 }), NO_MARKET);
+    t.fake.venue.setPosition('BTCUSDT', 0.05);
+    const { drift } = await venue.reconcile();
+    expect(drift).toEqual([{ symbol: 'BTCUSDT', expected: 0.02, actual: 0.05 }]);
+  });
+
+  it('onMarket arms the countdown for every symbol each time; when a process stops re-arming, the exchange cancels', async () => {
+    const armed = new LiveVenue({
+      exchange: t.exchange,
+      errors: ccxt,
+      symbols: SYMBOLS,
+      now: () => clock,
+      sleep: async () => {},
+      countdownMs: 180_000,
+      armCountdown: CAPABILITIES.binanceusdm.countdown!(t.exchange),
+    });
+    // Far below the market, so the minutes the test moves through cannot fill it.
+    const far = round(t.fake.venue.book(btc).bids[0]![0] * 0.5, 1);
+    await armed.submit(order({ type: 'limit', limitPrice: far }), NO_MARKET);
+    await armed.onMarket(NO_MARKET);
+    const arms = () => t.fake.calls.filter((c) => c.url.startsWith('/fapi/v1/countdownCancelAll')).length;
+    expect(arms()).toBe(2);
+    t.advance(120_000);
+    await armed.onMarket(NO_MARKET); // re-armed: 180 s from now
+    expect(arms()).toBe(4);
+    t.advance(120_000);
+    expect(t.fake.venue.open()).toHaveLength(1);
+    t.advance(61_000); // 181 s since the last arming: the exchange cancels on its own
+    expect(t.fake.venue.open()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Venue port: where orders go. The paper simulator implements it now; a live venue later.
+ * Venue port: where orders go: the paper simulator, or the live venue on an exchange (EXECUTION_MODE=live).
  * Every implementation must be idempotent on clientOrderId, enforce reduce-only and margin, and
  * report its own liquidations. It also keeps the drawdown reference with the account (`peakNav`: the
  * highest NAV over RISK_DRAWDOWN_WINDOW), so it survives a restart with it.
@@ -42,4 +42,6 @@ export interface Venue {
   openOrders(): Promise<VenueOrder[]>;
   /** The operator's audited reset: the drawdown reference becomes the current NAV (the window restarts). */
   resetDrawdownPeak(): Promise<{ previousPeakNav: number; peakNav: number; nav: number }>;
+  /** Ends what the venue holds open (a live venue's exchange client); absent when nothing is. */
+  close?(): Promise<void>;
 }

@@ -86,8 +86,19 @@ describe('EXECUTION_MODE=live in the processes', () => {
     expect(JSON.stringify(readApiConfig({ ...base, ...LIVE }))).not.toContain(SECRET);
   });
 
-  it('the trading process names a missing key first, then refuses a complete live configuration for now', () => {
+  it('the trading process names a missing key first, then needs market data from the same exchange', () => {
     expect(() => readTradingConfig({ ...base, ...LIVE, EXCHANGE_API_KEY: '' })).toThrow(/EXCHANGE_API_KEY is not set/);
-    expect(() => readTradingConfig({ ...base, ...LIVE })).toThrow(/the live venue is not built yet/);
+    expect(() => readTradingConfig({ ...base, ...LIVE })).toThrow(
+      /EXECUTION_MODE=live needs MARKET_DATA=live:binanceusdm .* got MARKET_DATA=synthetic/,
+    );
+  });
+
+  it('a complete live configuration holds the key and secret where nothing that prints the config sees them', () => {
+    const config = readTradingConfig({ ...base, ...LIVE, MARKET_DATA: 'live:binanceusdm' });
+    expect(config.executionMode).toBe('live');
+    expect(config.exchangeCredentials?.()).toEqual({ apiKey: KEY, secret: SECRET });
+    expect(JSON.stringify(config)).not.toContain(SECRET);
+    expect(JSON.stringify(config)).not.toContain(KEY);
+    expect(config.exchangeThrottleMs).toBeNull();
   });
 });

@@ -53,6 +53,8 @@ export interface LiveVenueOptions {
   armCountdown?: (symbolId: string, countdownMs: number) => Promise<unknown>;
   /** A position differing from what the system's own fills explain by more than this (base units) is drift. Default 1e-9. */
   positionTolerance?: number;
+  /** Told every reconciliation that cancelled a foreign order or found drift, and when drift ends. */
+  report?: (reconciliation: Reconciliation) => void;
 }
 
 /** What a reconciliation found and did (./live-venue.ts reconcile). */
@@ -75,6 +77,9 @@ interface Tracked {
   reported: Set<string>;
 }
 
+/** Orders remembered as ours (for duplicates and fills) before the oldest finished ones are forgotten. */
+const MAX_TRACKED = 10_000;
+
 export class LiveVenue implements Venue {
   readonly mode = 'live';
   private readonly ours = new Map<string, Tracked>();
@@ -82,16 +87,21 @@ export class LiveVenue implements Venue {
   private peaks: PeakEntry[] = [];
   /** Positions the system's own fills explain, from the exchange's at the first reconciliation. */
   private expected: Map<string, number> | null = null;
+  /** Drift found by the last reconciliation: while any, nothing that adds exposure is sent. */
+  private drift: Reconciliation['drift'] = [];
   private readonly recvWindowMs: number;
   private readonly lookupIntervalMs: number;
   private readonly rateLimitRetries: number;
   private readonly windowMs: number;
+  /** How long a submit looks up an order whose outcome is unknown: its recvWindow and half a minute more. */
+  private readonly patienceMs: number;
 
   constructor(private readonly o: LiveVenueOptions) {
     this.recvWindowMs = o.recvWindowMs ?? 10_000;
     this.lookupIntervalMs = o.lookupIntervalMs ?? 500;
     this.rateLimitRetries = o.rateLimitRetries ?? 3;
     this.windowMs = o.drawdownWindowMs ?? DEFAULT_DRAWDOWN_WINDOW_MS;
+    this.patienceMs = this.recvWindowMs + 30_000;
   }
 
   /** Loads the exchange's markets (lot, tick, minimum notional) once, before the first order. */
@@ -101,9 +111,16 @@ export class LiveVenue implements Venue {
 
   async submit(order: OrderRequest, _market?: MarketView): Promise<SubmitResult> {
     const seen = this.ours.get(order.clientOrderId);
-    if (seen) return { ...(await this.settle(seen)), duplicate: true };
+    if (seen) return { ...(await this.settle(seen, this.patienceMs)), duplicate: true };
     if (order.timeInForce === 'GTT')
       return rejected(order, this.o.now(), 'GTT_NOT_SUPPORTED: the live venue sends GTC');
+    // Drift: the account is not what the system believes, so nothing may add to it until it is.
+    if (this.drift.length > 0 && !order.reduceOnly)
+      return rejected(
+        order,
+        this.o.now(),
+        `POSITION_DRIFT: ${this.drift.map((d) => `${d.symbol} holds ${d.actual}, the system's fills explain ${d.expected}`).join('; ')}`,
+      );
     const tracked: Tracked = {
       request: order,
       exchangeClientId: exchangeClientId(order.clientOrderId),
@@ -113,6 +130,7 @@ export class LiveVenue implements Venue {
     };
     this.ours.set(order.clientOrderId, tracked);
     this.byExchangeId.set(tracked.exchangeClientId, tracked);
+    this.forgetOldest();
     for (let attempt = 0; ; attempt++) {
       const sentAt = this.o.now();
       try {
@@ -127,7 +145,7 @@ export class LiveVenue implements Venue {
         }
         if (kind === 'unknown' || kind === 'duplicate') {
           tracked.unknownSince = sentAt;
-          return { ...(await this.settle(tracked)), duplicate: kind === 'duplicate' };
+          return { ...(await this.settle(tracked, this.patienceMs)), duplicate: kind === 'duplicate' };
         }
         if (kind === 'auth') throw err;
         // Refused unprocessed (rate limit spent, clock) or by the exchange: nothing was placed.
@@ -135,6 +153,20 @@ export class LiveVenue implements Venue {
         tracked.last = result.order;
         return result;
       }
+    }
+  }
+
+  /**
+   * Keeps memory bounded on a long run: past MAX_TRACKED, the oldest finished orders are forgotten
+   * (open or unknown ones never are). A client id is unique per cycle and session, so an order old
+   * enough to be forgotten is never submitted again.
+   */
+  private forgetOldest(): void {
+    for (const [id, tracked] of this.ours) {
+      if (this.ours.size <= MAX_TRACKED) return;
+      if (tracked.unknownSince !== null || tracked.last === null || tracked.last.status === 'open') continue;
+      this.ours.delete(id);
+      this.byExchangeId.delete(tracked.exchangeClientId);
     }
   }
 
@@ -156,9 +188,12 @@ export class LiveVenue implements Venue {
   /**
    * The order as the exchange has it now, with the fills not reported yet. An order whose outcome is
    * unknown is looked up until the exchange shows it, or says it does not exist once its recvWindow
-   * has passed (it can no longer be accepted): then it was never placed.
+   * has passed (it can no longer be accepted): then it was never placed. Lookups stop after
+   * `patienceMs` (a cycle's poll looks once): the order stays unknown, shown as open with nothing
+   * filled, and is looked up again on the next poll — never sent again.
    */
-  private async settle(tracked: Tracked): Promise<Omit<SubmitResult, 'duplicate'>> {
+  private async settle(tracked: Tracked, patienceMs: number): Promise<Omit<SubmitResult, 'duplicate'>> {
+    const started = this.o.now();
     for (;;) {
       const found = await this.lookup(tracked).catch((err: unknown) => {
         if (failureKind(err, this.o.errors) === 'auth') throw err;
@@ -170,12 +205,18 @@ export class LiveVenue implements Venue {
         return this.withFills(tracked, found);
       }
       const since = tracked.unknownSince;
-      if (found === null && (since === null || this.o.now() - since > this.recvWindowMs)) {
-        const result = rejected(tracked.request, since ?? this.o.now(), 'NOT_PLACED: the exchange has no such order');
+      const now = this.o.now();
+      if (found === null && since !== null && now - since > this.recvWindowMs) {
+        const result = rejected(tracked.request, since, 'NOT_PLACED: the exchange has no such order');
         tracked.unknownSince = null;
         tracked.last = result.order;
         return result;
       }
+      // An order the exchange showed before and now says it does not have (a lookup answering -2013
+      // wrongly) keeps its last known state until the next look.
+      if (found === null && since === null && tracked.last) return { order: tracked.last, fills: [] };
+      if (now - started >= patienceMs)
+        return { order: tracked.last ?? stillUnknown(tracked.request, since ?? now, now), fills: [] };
       await this.o.sleep(this.lookupIntervalMs);
     }
   }
@@ -230,15 +271,31 @@ export class LiveVenue implements Venue {
     return cancelled.flat();
   }
 
-  /** Resting orders of ours that traded since the last look, and ours the exchange ended itself. */
+  /** Each cycle: re-arms the dead-man's switch, reports our resting orders' fills, reconciles with the exchange. */
   async onMarket(_market: MarketView): Promise<MarketUpdate> {
     await this.armCountdowns();
+    const update = await this.pollOurs();
+    let found = await this.compare();
+    if (found.drift.length > 0) {
+      // A resting order of ours may have filled between the two reads: look once more before calling it drift.
+      const late = await this.pollOurs();
+      update.fills.push(...late.fills);
+      update.cancelled.push(...late.cancelled);
+      const again = await this.compare();
+      found = { ...again, foreignCancelled: [...found.foreignCancelled, ...again.foreignCancelled] };
+    }
+    this.reported(found);
+    return update;
+  }
+
+  /** Resting orders of ours: their new trades, and the ones the exchange ended itself. */
+  private async pollOurs(): Promise<MarketUpdate> {
     const fills: Fill[] = [];
     const cancelled: VenueOrder[] = [];
     for (const tracked of this.ours.values()) {
       const wasOpen = tracked.last?.status === 'open' || tracked.unknownSince !== null;
       if (!wasOpen) continue;
-      const now = await this.settle(tracked).catch(() => null);
+      const now = await this.settle(tracked, 0).catch(() => null);
       if (!now) continue;
       fills.push(...now.fills);
       if (now.order.status === 'cancelled') cancelled.push(now.order);
@@ -264,6 +321,10 @@ export class LiveVenue implements Venue {
    *    drift: reported, for the trading process to halt new exposure and alert.
    */
   async reconcile(): Promise<Reconciliation> {
+    return this.reported(await this.compare());
+  }
+
+  private async compare(): Promise<Reconciliation> {
     const unified = this.o.symbols.symbols.map((s) => this.o.symbols.unified(s));
     const [open, positions] = await Promise.all([
       Promise.all(unified.map((u) => this.o.exchange.fetchOpenOrders(u))),
@@ -298,6 +359,18 @@ export class LiveVenue implements Venue {
       if (Math.abs(held - expected) > tolerance) drift.push({ symbol, expected, actual: held });
     }
     return { foreignCancelled, drift, adopted: false };
+  }
+
+  private reported(found: Reconciliation): Reconciliation {
+    const ended = this.drift.length > 0 && found.drift.length === 0;
+    this.drift = found.drift;
+    if (found.foreignCancelled.length > 0 || found.drift.length > 0 || ended || found.adopted) this.o.report?.(found);
+    return found;
+  }
+
+  /** Ends the exchange client (its sockets and throttle). */
+  async close(): Promise<void> {
+    await this.o.exchange.close();
   }
 
   /** Counts fills of ours into the positions they explain (once a reconciliation set the start). */
@@ -358,6 +431,11 @@ export class LiveVenue implements Venue {
     const tracked = order.clientOrderId ? this.byExchangeId.get(order.clientOrderId) : undefined;
     return toVenueOrder(order, symbol, tracked?.request);
   }
+}
+
+/** An order sent whose outcome is not known yet: open with nothing filled, until a lookup tells. */
+function stillUnknown(order: OrderRequest, sentAt: number, now: number): VenueOrder {
+  return { ...order, status: 'open', filledQty: 0, avgFillPrice: null, createdAt: sentAt, updatedAt: now };
 }
 
 function rejected(order: OrderRequest, at: number, reason: string): SubmitResult {

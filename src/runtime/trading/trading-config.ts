@@ -18,6 +18,7 @@ import { DEFAULT_DRAWDOWN_WINDOW_MS } from '../../domain/risk/peak-window.js';
 import { ConfigError, readCommonConfig, readDuration, readHmacSecret, readInt, readNumber } from '../config.js';
 import type { CommonConfig } from '../config.js';
 import { readExchangeCredentials } from '../exchange-config.js';
+import type { ExchangeCredentials } from '../exchange-config.js';
 import { readSafetyConfig } from './safety-config.js';
 import type { SafetyConfig } from './safety-config.js';
 import { readProtectionConfig } from './protection-config.js';
@@ -63,6 +64,14 @@ export interface TradingConfig extends CommonConfig {
   safety: SafetyConfig;
   /** Protective exits: STOP_LOSS, TAKE_PROFIT, TRAILING_STOP, COOLDOWN_AFTER_STOP, PROTECTION_PARAMS. */
   protection: ProtectionSettings;
+  /** EXECUTION_MODE=live: the exchange's key and secret, behind a function so nothing that prints the config shows them. */
+  exchangeCredentials: (() => ExchangeCredentials) | null;
+  /**
+   * Test-only (TCS_TEST_EXCHANGE_RATE_LIMIT_MS, not in .env.example, as for `tcs data download`):
+   * ccxt's throttle per unit of request weight for the live venue, so the e2e tests against the local
+   * fake exchange need not wait out Binance's weights. Null: the exchange's published rate.
+   */
+  exchangeThrottleMs: number | null;
 }
 
 export interface SyntheticMarketConfig {
@@ -114,16 +123,21 @@ function readUrl(env: NodeJS.ProcessEnv, name: string): string | null {
 }
 
 /**
- * EXECUTION_MODE=live is configured and checked in full (a missing key exits 2 naming it), but the
- * live venue adapter is issue 21's next step: until it exists the start stops here, saying so,
- * rather than trading on paper under a live flag or reaching an exchange half-built.
+ * EXECUTION_MODE=live: the exchange's key and secret (checked now, so a missing one exits 2 naming
+ * it), held in a function so no log line, JSON or inspector that shows the config ever shows them;
+ * and market data from the same exchange — orders on an exchange are judged on its own prices.
  */
-function refuseLiveForNow(env: NodeJS.ProcessEnv): void {
-  readExchangeCredentials(env);
-  throw new ConfigError(
-    'EXECUTION_MODE=live: the exchange settings are complete, but the live venue is not built yet ' +
-      '(issue 21); set EXECUTION_MODE=paper',
-  );
+function readLiveExecution(
+  env: NodeJS.ProcessEnv,
+  exchange: string,
+  marketData: MarketDataSource,
+): () => ExchangeCredentials {
+  const credentials = readExchangeCredentials(env);
+  if (marketData !== `live:${exchange}`)
+    throw new ConfigError(
+      `EXECUTION_MODE=live needs MARKET_DATA=live:${exchange} (orders on the exchange are judged on its own prices), got MARKET_DATA=${marketData}`,
+    );
+  return () => credentials;
 }
 
 export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
@@ -139,7 +153,10 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     throw new ConfigError(`ORDER_STYLE must be one of ${ORDER_STYLES.join(', ')}, got "${orderStyle}"`);
   const breaker = env.CIRCUIT_BREAKER_DRAWDOWN?.trim();
   const common = readCommonConfig(env);
-  if (common.executionMode === 'live') refuseLiveForNow(env);
+  const exchangeCredentials =
+    common.executionMode === 'live' && common.exchange
+      ? readLiveExecution(env, common.exchange.exchange, marketData)
+      : null;
   const margin = readMargin(env, common.instruments);
   assertLeverageFitsMargin(riskLimits, margin);
   return {
@@ -177,6 +194,10 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     inspectUrl: env.STATELY_INSPECT_URL?.trim() || 'ws://localhost:8080',
     safety: readSafetyConfig(env),
     protection: readProtectionConfig(env),
+    exchangeCredentials,
+    exchangeThrottleMs: env.TCS_TEST_EXCHANGE_RATE_LIMIT_MS?.trim()
+      ? readInt(env, 'TCS_TEST_EXCHANGE_RATE_LIMIT_MS', 1, 1, 60_000)
+      : null,
   };
 }
 

@@ -17,6 +17,7 @@ import type { SafetyEvent, tradingMachine } from '../../../machines/trading.mach
 import { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
 import { DEFAULT_PAPER_VENUE_CONFIG } from '../../adapters/paper-venue/config.js';
 import { openPaperVenue } from '../../adapters/paper-venue/index.js';
+import { openLiveExecution } from './live-execution.js';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
 import type { StrategyAgent } from '../../domain/strategy-agent.js';
 import { eventLine } from '../../domain/event-lines.js';
@@ -152,17 +153,17 @@ async function startTradingSystem(
       inbox.send({ type: 'safety.halt', reason: `store_${err.kind}`, message: err.message, at: clock.now() }),
   });
   const { store, kv, keeper } = owned;
-  const venue = await openVenue(deps, config, kv);
+  const metrics = new TradingMetrics(config.margin);
+  // Every line goes to the writer and to the metrics, which count what the lines report.
+  const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
+  const venue = await openVenue(deps, config, kv, events);
   const historyFor = (barMs: number) => strategyHistory(strategies, barMs);
   const feed = await feedAfterLease(deps, opened, config, kv, historyFor);
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
   const protectionState = await storedProtection(config, strategies, kv);
   const riskState = await storedRiskState(kv, owned.initial, clock);
-  const metrics = new TradingMetrics(config.margin);
   metrics.knowAgents(strategies.map((s) => s.name));
   metrics.observeRiskState(riskState.state);
-  // Every line goes to the writer and to the metrics, which count what the lines report.
-  const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
   const agentErrors = createAgentErrors({
     clock,
     ...(deps.warningClock ? { warningClock: deps.warningClock } : {}),
@@ -293,6 +294,7 @@ async function run(r: Running): Promise<TradingSystem> {
       await heartbeat(true).catch(() => {});
       await parts.publisher.metrics().catch(() => {});
       await r.feed.close?.().catch((err: unknown) => deps.log.warn({ err }, 'market feed did not close'));
+      await r.venue.close?.().catch((err: unknown) => deps.log.warn({ err }, 'venue did not close'));
       // Handing the lease back lets a successor start at once instead of waiting for it to run out.
       await owned.keeper.release().catch(() => {});
       r.events.emit(eventLine.sessionStopped(reason));
@@ -343,8 +345,17 @@ async function storedRiskState(kv: KeyValueStore, control: ControlRecord, clock:
   return startingState((await readDocument(kv, RISK_STATE_KEY)) ?? null, control.state === 'killed', clock.now());
 }
 
-/** The paper venue on the fenced key-value store (or in the process, for a simulation run). */
-function openVenue(deps: TradingSystemDeps, config: TradingConfig, kv: KeyValueStore): Promise<Venue> {
+/**
+ * The live venue on the exchange (EXECUTION_MODE=live, ./live-execution.ts), else the paper venue on
+ * the fenced key-value store (or in the process, for a simulation run).
+ */
+function openVenue(
+  deps: TradingSystemDeps,
+  config: TradingConfig,
+  kv: KeyValueStore,
+  events: TradingEvents,
+): Promise<Venue> {
+  if (config.executionMode === 'live') return openLiveExecution(config, { clock: deps.clock, log: deps.log, events });
   return openPaperVenue({
     kv,
     instruments: config.instruments,

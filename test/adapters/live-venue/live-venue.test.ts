@@ -7,7 +7,7 @@
  * test waits for a recvWindow to pass.
  */
 import ccxt from 'ccxt';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CAPABILITIES } from '../../../src/adapters/live-venue/capabilities.js';
 import { symbolMap } from '../../../src/adapters/live-venue/ccxt-mapping.js';
 import { exchangeClientId } from '../../../src/adapters/live-venue/client-ids.js';
@@ -231,6 +231,33 @@ describe('reconciliation and the dead-man’s switch', () => {
     expect(drift).toEqual([{ symbol: 'BTCUSDT', expected: 0.02, actual: 0.05 }]);
   });
 
+  it('while a drift stands, orders that add exposure are rejected POSITION_DRIFT and closes still go; it ends when the exchange agrees again', async () => {
+    const reports: unknown[] = [];
+    const watched = new LiveVenue({
+      exchange: t.exchange,
+      errors: ccxt,
+      symbols: SYMBOLS,
+      now: () => clock,
+      sleep: async () => {},
+      report: (r) => reports.push(r),
+    });
+    await watched.reconcile();
+    await watched.submit(order({ qty: 0.02 }), NO_MARKET);
+    t.fake.venue.setPosition('BTCUSDT', 0.05);
+    await watched.onMarket(NO_MARKET);
+    expect(reports.at(-1)).toMatchObject({ drift: [{ symbol: 'BTCUSDT', expected: 0.02, actual: 0.05 }] });
+    const opening = await watched.submit(order({ qty: 0.01 }), NO_MARKET);
+    expect(opening.order.status).toBe('rejected');
+    expect(opening.order.rejectReason).toBe("POSITION_DRIFT: BTCUSDT holds 0.05, the system's fills explain 0.02");
+    const close = await watched.submit(order({ side: 'SELL', qty: 0.01, reduceOnly: true }), NO_MARKET);
+    expect(close.order.status).toBe('filled');
+    // Put back by hand to what the system's fills explain (0.02 − 0.01): the drift ends, and is told.
+    t.fake.venue.setPosition('BTCUSDT', 0.01);
+    await watched.onMarket(NO_MARKET);
+    expect(reports.at(-1)).toMatchObject({ drift: [], adopted: false });
+    expect((await watched.submit(order({ qty: 0.01 }), NO_MARKET)).order.status).toBe('filled');
+  });
+
   it('onMarket arms the countdown for every symbol each time; when a process stops re-arming, the exchange cancels', async () => {
     const armed = new LiveVenue({
       exchange: t.exchange,
@@ -254,5 +281,40 @@ describe('reconciliation and the dead-man’s switch', () => {
     expect(t.fake.venue.open()).toHaveLength(1);
     t.advance(61_000); // 181 s since the last arming: the exchange cancels on its own
     expect(t.fake.venue.open()).toEqual([]);
+  });
+});
+
+describe('an exchange that stops answering', () => {
+  it('a submit whose answer is lost and whose lookups all fail gives up after its patience, unknown (open, nothing filled), sends nothing more, and the next poll finds it', async () => {
+    const patient = new LiveVenue({
+      exchange: t.exchange,
+      errors: ccxt,
+      symbols: SYMBOLS,
+      now: () => clock,
+      sleep: async (ms) => {
+        slept.push(ms);
+        clock += ms;
+      },
+      recvWindowMs: 10_000,
+      lookupIntervalMs: 10_000,
+    });
+    // The order is carried out and its answer lost; every lookup after it meets a 418 (IP banned).
+    t.fake.faults.neverAnswer('POST', '/fapi/v1/order');
+    t.exchange.timeout = 300;
+    const o = order();
+    const pending = patient.submit(o, NO_MARKET);
+    await vi.waitFor(() => expect(t.fake.calls.some((c) => c.method === 'POST')).toBe(true));
+    t.fake.faults.ban(1_000, 1);
+    const result = await pending;
+    t.fake.faults.ban(0);
+    t.exchange.timeout = 2_000;
+    expect(result.order).toMatchObject({ clientOrderId: o.clientOrderId, status: 'open', filledQty: 0 });
+    expect(result.fills).toEqual([]);
+    // Looked up for its recvWindow and half a minute more, then left for the next poll.
+    expect(slept.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(40_000);
+    const update = await patient.onMarket(NO_MARKET);
+    expect(update.fills.reduce((sum, f) => sum + f.qty, 0)).toBeCloseTo(0.01, 12);
+    const posts = t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+    expect(posts).toHaveLength(1);
   });
 });

@@ -1,0 +1,77 @@
+/**
+ * EXECUTION_MODE=live in the trading process: the authenticated exchange client, the live venue on
+ * it, and the start-up reconciliation before the first cycle (issue 21). Opened after the lease is
+ * held, so a process that does not own the store never reaches the exchange. What a reconciliation
+ * does is told: foreign orders cancelled as an `orders_cancelled` line (reason `foreign_orders`),
+ * drift as an error log line naming the symbols (the venue refuses openings while it stands), its
+ * end as a warning.
+ */
+import type { Logger } from 'pino';
+import { CAPABILITIES } from '../../adapters/live-venue/capabilities.js';
+import { perpetualSymbols } from '../../adapters/live-venue/ccxt-mapping.js';
+import { LiveVenue } from '../../adapters/live-venue/live-venue.js';
+import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
+import { openLiveExchange } from '../../adapters/live-venue/open-exchange.js';
+import { eventLine } from '../../domain/event-lines.js';
+import type { Clock } from '../../ports/clock.js';
+import type { TradingEvents } from '../../ports/trading-events.js';
+import type { TradingConfig } from './trading-config.js';
+
+/** The countdown the exchange cancels by if no cycle re-arms it: three cycles, at least 10 s. */
+export function countdownMsFor(cycleMs: number): number {
+  return Math.max(3 * cycleMs, 10_000);
+}
+
+export async function openLiveExecution(
+  config: TradingConfig,
+  deps: { clock: Clock; log: Logger; events: TradingEvents },
+): Promise<LiveVenue> {
+  const { exchange: settings, exchangeCredentials } = config;
+  if (!settings || !exchangeCredentials) throw new Error('EXECUTION_MODE=live without exchange settings');
+  const { exchange, errors } = await openLiveExchange(settings, exchangeCredentials(), {
+    ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
+  });
+  let drifting = false;
+  const report = (r: Reconciliation) => {
+    if (r.foreignCancelled.length > 0)
+      deps.events.emit(eventLine.ordersCancelled('foreign_orders', undefined, r.foreignCancelled));
+    if (r.drift.length > 0) {
+      drifting = true;
+      deps.log.error(
+        { drift: r.drift },
+        'position drift: the exchange holds what the system did not trade; no new exposure until it agrees again',
+      );
+    } else if (drifting) {
+      drifting = false;
+      deps.log.warn('position drift ended: the exchange agrees with the system again');
+    }
+  };
+  try {
+    await exchange.loadMarkets();
+    const countdown = CAPABILITIES[settings.exchange].countdown;
+    const venue = new LiveVenue({
+      exchange,
+      errors,
+      symbols: perpetualSymbols(
+        exchange.markets ?? {},
+        config.instruments.map((i) => i.symbol),
+      ),
+      now: () => deps.clock.now(),
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      drawdownWindowMs: config.drawdownWindowMs,
+      report,
+      ...(countdown ? { countdownMs: countdownMsFor(config.cycleMs), armCountdown: countdown(exchange) } : {}),
+    });
+    // Before the first cycle: foreign orders cancelled, the exchange's positions adopted, the switch armed.
+    await venue.reconcile();
+    await venue.armCountdowns();
+    deps.log.info(
+      { exchange: settings.exchange, testnet: settings.testnet, url: settings.url },
+      'live venue: reconciled with the exchange',
+    );
+    return venue;
+  } catch (err) {
+    await exchange.close().catch(() => {});
+    throw err;
+  }
+}

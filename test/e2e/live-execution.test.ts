@@ -1,0 +1,114 @@
+/**
+ * EXECUTION_MODE=live as a real `tcs trade` process against the fake exchange on loopback
+ * (EXCHANGE_URL and LIVE_EXCHANGE_URL, keys set, the testnet path): before the first cycle an order
+ * left on the exchange by someone else is cancelled (`orders_cancelled`, reason `foreign_orders`);
+ * the system's orders trade on the exchange's own book; the exchange's dead-man's switch is armed
+ * at start and every cycle; and once the process is SIGKILLed, the exchange cancels the symbol's
+ * resting orders by itself when the countdown runs out (the fake's clock is moved on, not waited for).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateKey } from '../../src/domain/keys.js';
+import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
+import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
+import { FAKE_CREDENTIALS } from '../support/fake-exchange/server.js';
+import { startTcs } from '../support/processes.js';
+import type { RunningProcess } from '../support/processes.js';
+
+const FLIP = fileURLToPath(new URL('../fixtures/strategies/btc-flip-each-cycle.ts', import.meta.url));
+
+type Line = Record<string, unknown> & { event: string };
+const lines = (proc: RunningProcess): Line[] =>
+  proc
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Line);
+
+let t: TradingFake | undefined;
+let proc: RunningProcess | undefined;
+let dir = '';
+
+afterAll(async () => {
+  if (proc && proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
+  await t?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what}: not within ${timeoutMs} ms\n${proc?.stdout().slice(-3000)}\n${proc?.stderr().slice(-3000)}`,
+      );
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
+  it('cancels a foreign order at start, trades on the exchange, and after a SIGKILL the exchange cancels resting orders by the countdown', async () => {
+    // The fake's clock is the wall clock (the child signs requests with it), until the test moves it on.
+    t = await openTradingFake({ deposit: 100_000, start: Date.now() });
+    await t.exchange.loadMarkets();
+    await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'by-hand-1' });
+    dir = mkdtempSync(join(tmpdir(), 'tcs-live-exec-'));
+    proc = startTcs(
+      ['trade'],
+      {
+        STORE_URL: `sqlite:${join(dir, 'tcs.db')}`,
+        RISK_HMAC_SECRET: generateKey(),
+        CONTROL_PLANE_TIMEOUT: '0',
+        EXECUTION_MODE: 'live',
+        EXCHANGE: 'binanceusdm',
+        EXCHANGE_API_KEY: FAKE_CREDENTIALS.apiKey,
+        EXCHANGE_API_SECRET: FAKE_CREDENTIALS.secret,
+        EXCHANGE_URL: t.fake.url,
+        MARKET_DATA: 'live:binanceusdm',
+        LIVE_EXCHANGE_URL: t.fake.url,
+        TCS_TEST_EXCHANGE_RATE_LIMIT_MS: '1',
+        CYCLE_SECONDS: '0.3',
+        SYMBOLS: 'BTCUSDT',
+        STRATEGIES: FLIP,
+        RISK_FRACTION: '0.02',
+        ORDER_STYLE: 'market',
+        LOG_LEVEL: 'info',
+      },
+      dir,
+    );
+
+    await proc.waitFor(/"event":"orders_cancelled".*"reason":"foreign_orders"/, 20_000);
+    const foreign = lines(proc).find((l) => l.event === 'orders_cancelled')!;
+    expect(foreign).toMatchObject({ client_order_ids: ['by-hand-1'], count: 1 });
+    expect(t.fake.venue.find('BTCUSDT', { clientOrderId: 'by-hand-1' })?.status).toBe('CANCELED');
+
+    // The system's own orders reach the exchange and fill there.
+    await waitUntil(() => lines(proc!).some((l) => l.event === 'order_filled'), 20_000, 'a fill');
+    const filled = lines(proc).filter((l) => l.event === 'order_filled');
+    const trades = t.fake.venue.trades('BTCUSDT');
+    expect(trades.length).toBeGreaterThanOrEqual(filled.length);
+    expect(trades.map((x) => x.price)).toContain(filled[0]!.price);
+
+    // Armed at start and re-armed by the cycles.
+    const arms = () => t!.fake.calls.filter((c) => c.url.startsWith('/fapi/v1/countdownCancelAll')).length;
+    await waitUntil(() => arms() >= 3, 10_000, 'countdown re-armed');
+
+    // SIGKILL. The countdown it armed last is still running on the exchange: an order resting on the
+    // symbol (one placed now, by hand, as an order the dead process left would be) is cancelled by the
+    // exchange itself once it runs out, with nobody left to ask.
+    proc.child.kill('SIGKILL');
+    await proc.exited;
+    const armsAtDeath = arms();
+    await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'resting-at-death' });
+    t.advance(5_000);
+    expect(t.fake.venue.open().map((o) => o.clientOrderId)).toEqual(['resting-at-death']);
+    t.advance(6_000); // past the countdown (three cycles, at least 10 s) since the last arming
+    expect(t.fake.venue.open()).toEqual([]);
+    expect(t.fake.venue.find('BTCUSDT', { clientOrderId: 'resting-at-death' })?.status).toBe('CANCELED');
+    expect(arms()).toBe(armsAtDeath);
+    expect(proc.stdout() + proc.stderr()).not.toContain(FAKE_CREDENTIALS.secret);
+  }, 60_000);
+});

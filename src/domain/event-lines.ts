@@ -175,6 +175,15 @@ export interface RiskStateChangedLine {
   nav: number | null;
   peak_nav: number | null;
 }
+/**
+ * The live venue's reconciliation (src/adapters/live-venue/): the exchange holds positions the
+ * system's own fills do not explain (`drift`, per symbol: what the fills explain, what is held), so
+ * no order that adds exposure is sent; an empty `drift` says it ended (the exchange agrees again).
+ */
+export interface PositionDriftLine {
+  event: 'position_drift';
+  drift: Array<{ symbol: string; expected: number; actual: number }>;
+}
 /** The trading process stopped opening exposure for safety (the store or the control plane was lost). */
 export interface TradingHaltedLine {
   event: 'trading_halted';
@@ -209,6 +218,7 @@ export type EventLine =
   | FlattenCompletedLine
   | DrawdownResetLine
   | RiskStateChangedLine
+  | PositionDriftLine
   | TradingHaltedLine
   | TradingHaltEndedLine
   | SessionStoppedLine;
@@ -363,6 +373,10 @@ export const eventLine = {
     peak_nav: reset.peakNav,
     reason: by.reason,
     actor: by.actor,
+  }),
+  positionDrift: (drift: PositionDriftLine['drift']): PositionDriftLine => ({
+    event: 'position_drift',
+    drift: drift.map((d) => ({ ...d })),
   }),
   riskStateChanged: (change: RiskStateChange): RiskStateChangedLine => ({
     event: 'risk_state_changed',

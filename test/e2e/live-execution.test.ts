@@ -2,7 +2,8 @@
  * EXECUTION_MODE=live as a real `tcs trade` process against the fake exchange on loopback
  * (EXCHANGE_URL and LIVE_EXCHANGE_URL, keys set, the testnet path): before the first cycle an order
  * left on the exchange by someone else is cancelled (`orders_cancelled`, reason `foreign_orders`);
- * the system's orders trade on the exchange's own book; the exchange's dead-man's switch is armed
+ * the system's orders trade on the exchange's own book; a position changed behind its back is
+ * `position_drift` and refuses openings (POSITION_DRIFT); the exchange's dead-man's switch is armed
  * at start and every cycle; and once the process is SIGKILLed, the exchange cancels the symbol's
  * resting orders by itself when the countdown runs out (the fake's clock is moved on, not waited for).
  */
@@ -91,6 +92,13 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
     const trades = t.fake.venue.trades('BTCUSDT');
     expect(trades.length).toBeGreaterThanOrEqual(filled.length);
     expect(trades.map((x) => x.price)).toContain(filled[0]!.price);
+
+    // A position changed behind the system's back: drift is told, and openings are refused until it ends.
+    const held = t.fake.venue.account().positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
+    t.fake.venue.setPosition('BTCUSDT', held + 0.5);
+    await proc.waitFor(/"event":"position_drift","drift":\[\{"symbol":"BTCUSDT"/, 10_000);
+    await proc.waitFor(/"event":"order_rejected".*POSITION_DRIFT/, 10_000);
+    expect(proc.stderr()).toMatch(/position drift: the exchange holds what the system did not trade/);
 
     // Armed at start and re-armed by the cycles.
     const arms = () => t!.fake.calls.filter((c) => c.url.startsWith('/fapi/v1/countdownCancelAll')).length;

@@ -139,6 +139,11 @@ export class TradingMetrics {
     labelNames: ['state'] as const,
     registers: [this.registry],
   });
+  readonly positionDrift = new Gauge({
+    name: 'tcs_trading_position_drift',
+    help: "Symbols whose exchange position the system's own fills do not explain (live venue); openings are refused while above 0",
+    registers: [this.registry],
+  });
   readonly riskTransitions = new Counter({
     name: 'tcs_trading_risk_state_transitions_total',
     help: "The risk engine's state changes, by the state left and the state entered",
@@ -176,6 +181,8 @@ export class TradingMetrics {
         return this.cycleDuration.observe(line.duration_ms / 1000);
       case 'control_changed':
         return this.observeState(line.state);
+      case 'position_drift':
+        return this.positionDrift.set(line.drift.length);
       case 'risk_state_changed':
         this.riskTransitions.inc({ from: line.from, to: line.to });
         return this.observeRiskState(line.to as RiskTradingState);

@@ -3,8 +3,8 @@
  * it, and the start-up reconciliation before the first cycle (issue 21). Opened after the lease is
  * held, so a process that does not own the store never reaches the exchange. What a reconciliation
  * does is told: foreign orders cancelled as an `orders_cancelled` line (reason `foreign_orders`),
- * drift as an error log line naming the symbols (the venue refuses openings while it stands), its
- * end as a warning.
+ * drift as a `position_drift` line (and metric) and an error log line naming the symbols (the venue
+ * refuses openings while it stands); its end as a `position_drift` line with no symbols.
  */
 import type { Logger } from 'pino';
 import { CAPABILITIES } from '../../adapters/live-venue/capabilities.js';
@@ -32,9 +32,14 @@ export async function openLiveExecution(
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
   });
   let drifting = false;
+  let lastDrift = '[]';
   const report = (r: Reconciliation) => {
     if (r.foreignCancelled.length > 0)
       deps.events.emit(eventLine.ordersCancelled('foreign_orders', undefined, r.foreignCancelled));
+    // One line when the drift starts, changes or ends; not one per cycle while it stands.
+    const drift = JSON.stringify(r.drift);
+    if (drift !== lastDrift) deps.events.emit(eventLine.positionDrift(r.drift));
+    lastDrift = drift;
     if (r.drift.length > 0) {
       drifting = true;
       deps.log.error(

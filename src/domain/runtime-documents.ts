@@ -25,6 +25,8 @@ export const REPLAY_CURSOR_KEY = 'trading:replay-cursor';
 export const PROTECTION_KEY = 'trading:protection';
 /** The risk engine's trading state: active, reducing, halted (src/domain/risk/trading-state.ts). */
 export const RISK_STATE_KEY = 'trading:risk-state';
+/** The live venue's NAV highs over RISK_DRAWDOWN_WINDOW (src/domain/documents/live-peaks.ts). */
+export const LIVE_PEAKS_KEY = 'live:peaks';
 /** A kill being written marks itself here; other control writers wait (src/application/kill-priority.ts). */
 export const KILL_PENDING_KEY = 'control:kill-pending';
 

@@ -12,6 +12,7 @@ import {
   PROTECTION_KEY,
   REPLAY_CURSOR_KEY,
   RISK_STATE_KEY,
+  LIVE_PEAKS_KEY,
   TRADING_METRICS_KEY,
 } from '../../src/domain/runtime-documents.js';
 
@@ -42,6 +43,12 @@ export const SAMPLE_DOCUMENTS: { [K in DocumentKey]: DocumentOf<K> } = {
     since: T0 - 60_000,
     reason: 'drawdown 10.50% from peak NAV 11200.00 exceeds RISK_MAX_DRAWDOWN 10.00%',
     peakNav: 11_200,
+  },
+  [LIVE_PEAKS_KEY]: {
+    peaks: [
+      [T0 - 86_400_000, 10_250],
+      [T0, 10_100],
+    ],
   },
   [PORTFOLIO_KEY]: {
     nav: 10_050.25,

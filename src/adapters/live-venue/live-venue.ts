@@ -53,6 +53,11 @@ export interface LiveVenueOptions {
   armCountdown?: (symbolId: string, countdownMs: number) => Promise<unknown>;
   /** A position differing from what the system's own fills explain by more than this (base units) is drift. Default 1e-9. */
   positionTolerance?: number;
+  /**
+   * The drawdown reference across restarts: the window's NAV highs as last saved (none on a first
+   * start), and where to save them when they change (the trading process: the store).
+   */
+  peaks?: { initial: PeakEntry[]; save(entries: PeakEntry[]): Promise<void> };
   /** Told every reconciliation that cancelled a foreign order or found drift, and when drift ends. */
   report?: (reconciliation: Reconciliation) => void;
 }
@@ -102,6 +107,7 @@ export class LiveVenue implements Venue {
     this.rateLimitRetries = o.rateLimitRetries ?? 3;
     this.windowMs = o.drawdownWindowMs ?? DEFAULT_DRAWDOWN_WINDOW_MS;
     this.patienceMs = this.recvWindowMs + 30_000;
+    this.peaks = o.peaks ? o.peaks.initial.map(([at, nav]) => [at, nav] as PeakEntry) : [];
   }
 
   /** Loads the exchange's markets (lot, tick, minimum notional) once, before the first order. */
@@ -396,7 +402,9 @@ export class LiveVenue implements Venue {
     const nav = Number(usdt?.total ?? 0);
     const unrealizedPnl = held.reduce((sum, p) => sum + p.unrealizedPnl, 0);
     const now = this.o.now();
+    const before = JSON.stringify(this.peaks);
     this.peaks = observePeak(this.peaks, now, nav, this.windowMs);
+    if (this.o.peaks && JSON.stringify(this.peaks) !== before) await this.o.peaks.save(this.peaks);
     return {
       nav,
       peakNav: peakOf(this.peaks, now, nav, this.windowMs),
@@ -423,6 +431,7 @@ export class LiveVenue implements Venue {
   async resetDrawdownPeak(): Promise<{ previousPeakNav: number; peakNav: number; nav: number }> {
     const { nav, peakNav: previousPeakNav } = await this.account();
     this.peaks = resetPeaks(this.o.now(), nav, this.windowMs);
+    await this.o.peaks?.save(this.peaks);
     return { previousPeakNav, peakNav: nav, nav };
   }
 

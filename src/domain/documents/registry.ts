@@ -16,6 +16,7 @@ import {
   API_HEARTBEAT_KEY,
   HEARTBEAT_KEY,
   KILL_PENDING_KEY,
+  LIVE_PEAKS_KEY,
   MACHINES_KEY,
   PORTFOLIO_KEY,
   PROTECTION_KEY,
@@ -26,6 +27,7 @@ import {
 import { ApiHeartbeatSchema } from './api-heartbeat.js';
 import { DocumentError } from './document-error.js';
 import { KillPendingSchema } from './kill-pending.js';
+import { LivePeaksSchema } from './live-peaks.js';
 import { MachinesDocumentSchema } from './machines.js';
 import { PortfolioSchema } from './portfolio.js';
 import { ProtectionStateSchema } from './protection.js';
@@ -51,6 +53,7 @@ export const DOCUMENTS = {
   [KILL_PENDING_KEY]: entry(1, KillPendingSchema),
   [PROTECTION_KEY]: entry(1, ProtectionStateSchema),
   [RISK_STATE_KEY]: entry(1, RiskStateSchema),
+  [LIVE_PEAKS_KEY]: entry(1, LivePeaksSchema),
 } as const;
 
 export type DocumentKey = keyof typeof DOCUMENTS;

@@ -13,7 +13,11 @@ import { LiveVenue } from '../../adapters/live-venue/live-venue.js';
 import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
 import { openLiveExchange } from '../../adapters/live-venue/open-exchange.js';
 import { eventLine } from '../../domain/event-lines.js';
+import { LIVE_PEAKS_KEY } from '../../domain/runtime-documents.js';
+import type { PeakEntry } from '../../domain/risk/peak-window.js';
 import type { Clock } from '../../ports/clock.js';
+import { readDocument, writeDocument } from '../../ports/documents.js';
+import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { TradingConfig } from './trading-config.js';
 
@@ -24,8 +28,10 @@ export function countdownMsFor(cycleMs: number): number {
 
 export async function openLiveExecution(
   config: TradingConfig,
-  deps: { clock: Clock; log: Logger; events: TradingEvents },
+  deps: { clock: Clock; log: Logger; events: TradingEvents; kv: KeyValueStore },
 ): Promise<LiveVenue> {
+  // The drawdown reference survives a restart (a malformed document fails the start, as a fault).
+  const stored = await readDocument(deps.kv, LIVE_PEAKS_KEY);
   const { exchange: settings, exchangeCredentials } = config;
   if (!settings || !exchangeCredentials) throw new Error('EXECUTION_MODE=live without exchange settings');
   const { exchange, errors } = await openLiveExchange(settings, exchangeCredentials(), {
@@ -64,6 +70,10 @@ export async function openLiveExecution(
       now: () => deps.clock.now(),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       drawdownWindowMs: config.drawdownWindowMs,
+      peaks: {
+        initial: (stored?.peaks ?? []) as PeakEntry[],
+        save: (peaks) => writeDocument(deps.kv, LIVE_PEAKS_KEY, { peaks }),
+      },
       report,
       ...(countdown ? { countdownMs: countdownMsFor(config.cycleMs), armCountdown: countdown(exchange) } : {}),
     });

@@ -355,7 +355,8 @@ function openVenue(
   kv: KeyValueStore,
   events: TradingEvents,
 ): Promise<Venue> {
-  if (config.executionMode === 'live') return openLiveExecution(config, { clock: deps.clock, log: deps.log, events });
+  if (config.executionMode === 'live')
+    return openLiveExecution(config, { clock: deps.clock, log: deps.log, events, kv });
   return openPaperVenue({
     kv,
     instruments: config.instruments,

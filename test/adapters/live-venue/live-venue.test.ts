@@ -318,3 +318,38 @@ describe('an exchange that stops answering', () => {
     expect(posts).toHaveLength(1);
   });
 });
+
+describe('the drawdown reference across a restart', () => {
+  it('the NAV highs are saved when they change and a new venue starts from them, not from its NAV', async () => {
+    let saved: [number, number][] = [];
+    const peaks = (initial: [number, number][]) => ({
+      initial,
+      save: async (entries: [number, number][]) => {
+        saved = entries.map(([a, b]) => [a, b]);
+      },
+    });
+    const first = new LiveVenue({
+      exchange: t.exchange,
+      errors: ccxt,
+      symbols: SYMBOLS,
+      now: () => clock,
+      sleep: async () => {},
+      peaks: peaks([]),
+    });
+    const nav = (await first.account()).nav;
+    expect(saved).toEqual([[expect.any(Number), nav]]);
+    // A higher NAV an earlier process saw (the account has lost since): the restart measures from it.
+    const restarted = new LiveVenue({
+      exchange: t.exchange,
+      errors: ccxt,
+      symbols: SYMBOLS,
+      now: () => clock,
+      sleep: async () => {},
+      peaks: peaks([[clock - 3_600_000, nav + 5_000]]),
+    });
+    expect((await restarted.account()).peakNav).toBe(nav + 5_000);
+    const reset = await restarted.resetDrawdownPeak();
+    expect(reset).toEqual({ previousPeakNav: nav + 5_000, peakNav: nav, nav });
+    expect(saved).toEqual([[expect.any(Number), nav]]);
+  });
+});

@@ -15,6 +15,7 @@
 import { assign, enqueueActions, sendTo, setup } from 'xstate';
 import type { Instrument, InstrumentKind } from '../src/domain/market.js';
 import { valuationPrice } from '../src/domain/market.js';
+import { costTrims } from '../src/domain/risk/cost-trims.js';
 import type { MarginTable } from '../src/domain/margin.js';
 import type { ApprovedOrder, OrderRequest } from '../src/domain/orders.js';
 import { pendingEntry } from '../src/domain/risk/expected-fill.js';
@@ -142,7 +143,32 @@ export function review(
       if (verdict) verdicts.push({ ...verdict, by: 'risk' });
     }
   }
+  // What the cycle's closes cost took a symbol past its limit: the engine trims it back (cost-trims.ts).
+  // Only when active: in `reducing` the engine closes every position anyway, and `halted` trades nothing.
+  if (purpose === 'cycle' && trading.state === 'active')
+    for (const trim of trimsFor(input, request, pending, marks, instruments))
+      verdicts.push({ ...safely(() => settle(trim, decide(trim)), refused(trim)), by: 'risk' });
   return { type: 'risk.evaluated', cycle: request.cycle, verdicts };
+}
+
+function trimsFor(
+  input: RiskInput,
+  request: EvaluateRequest,
+  pending: readonly PendingOrder[],
+  marks: ReadonlyMap<string, number>,
+  instruments: ReadonlyMap<string, Instrument>,
+): OrderRequest[] {
+  return costTrims({
+    account: request.account,
+    pending,
+    marks,
+    market: request.market,
+    limits: input.limits,
+    lotSizes: new Map([...instruments.values()].map((i) => [i.symbol, i.lotSize])),
+    feeRate: input.feeRate ?? 0,
+    epoch: request.epoch,
+    cycle: request.cycle,
+  });
 }
 
 /** A liquidity-scaled close with less than one lot left within the limits (or no lot to round to). */

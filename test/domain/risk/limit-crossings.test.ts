@@ -233,3 +233,57 @@ describe("the allocator sizes openings after the cycle's closes", () => {
     ]);
   });
 });
+
+describe("a close's cost that takes another symbol past its limit is trimmed back by the engine", () => {
+  const instrumentsFor = [instrument, { ...instrument, symbol: 'ETHUSDT' }];
+  const evaluate = (held: ReturnType<typeof account>, orders: ReturnType<typeof order>[]) =>
+    review(
+      {
+        limits: DEFAULT_RISK_LIMITS,
+        tokenTtlMs: 1_000,
+        sign: (o, epoch, expiresAt) => signApproval(o, { secret: 's'.repeat(32), epoch, expiresAt }),
+        feeRate: FEE,
+        instruments: instrumentsFor,
+      },
+      {
+        type: 'risk.evaluate',
+        cycle: 7,
+        epoch: 2,
+        now: 1_700_000_000_000,
+        account: held,
+        market: new Map([
+          ['BTCUSDT', market(deep)],
+          ['ETHUSDT', market({ ...deep, symbol: 'ETHUSDT' })],
+        ]),
+        orders,
+        replyTo: undefined as never,
+      },
+    );
+  const closeBtc = order({ clientOrderId: 'close', side: 'BUY', qty: 20, reduceOnly: true });
+
+  it('ETHUSDT at 0.49997 × NAV, a BTC close costing ≈ 4: the engine sells just enough ETH (to the lot) to end within 0.5', () => {
+    const held = account({ positions: [position('ETHUSDT', 49.997, 100), position('BTCUSDT', -20, 100)] });
+    const reply = evaluate(held, [closeBtc]);
+    const trim = reply.verdicts.find((v) => v.by === 'risk');
+    expect(trim?.order).toMatchObject({
+      clientOrderId: 'rtr-2-7-ETHUSDT',
+      side: 'SELL',
+      reduceOnly: true,
+      type: 'market',
+    });
+    expect(trim!.approval).not.toBeNull();
+    // After every approved order has paid: ETH within the limit, and by no more than a lot's worth.
+    const costs = reply.verdicts.reduce((sum, v) => sum + (v.approval ? v.decision.impact!.cost : 0), 0);
+    const ethAfter = (49.997 - trim!.order.qty) * 100;
+    expect(ethAfter / (10_000 - costs)).toBeLessThanOrEqual(0.5);
+    // And no more than needed: two lots less would still leave it above.
+    expect(((49.997 - trim!.order.qty + 0.002) * 100) / (10_000 - costs)).toBeGreaterThan(0.5);
+  });
+
+  it('a symbol the market took past the limit before the cycle is not trimmed; nor is one the close leaves within', () => {
+    const over = account({ positions: [position('ETHUSDT', 52, 100), position('BTCUSDT', -20, 100)] });
+    expect(evaluate(over, [closeBtc]).verdicts.filter((v) => v.by === 'risk')).toEqual([]);
+    const roomy = account({ positions: [position('ETHUSDT', 49, 100), position('BTCUSDT', -20, 100)] });
+    expect(evaluate(roomy, [closeBtc]).verdicts.filter((v) => v.by === 'risk')).toEqual([]);
+  });
+});

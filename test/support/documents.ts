@@ -45,6 +45,7 @@ export const SAMPLE_DOCUMENTS: { [K in DocumentKey]: DocumentOf<K> } = {
     peakNav: 11_200,
   },
   [LIVE_PEAKS_KEY]: {
+    account: 'binanceusdm:testnet',
     peaks: [
       [T0 - 86_400_000, 10_250],
       [T0, 10_100],

@@ -9,8 +9,9 @@
  *    looked up by client order id, never sent again blindly.
  *  - `duplicate`: the exchange already has an open order with this client id (-4116).
  *  - `auth`: keys refused or lacking permission — nothing will work until an operator acts.
- *  - `rejected`: the exchange looked at the order and refused it (margin, min notional, reduce-only,
- *    post-only would cross...).
+ *  - `rejected`: the exchange looked at the order and refused it (InvalidOrder: min notional,
+ *    reduce-only, post-only would cross; InsufficientFunds: margin; BadRequest, BadSymbol). Anything
+ *    else is `unknown`: looked up, never assumed not placed.
  * ccxt is loaded lazily by the caller, so the classes come in as `errors` (the ccxt module).
  */
 export type FailureKind = 'rate_limited' | 'clock' | 'unknown' | 'duplicate' | 'auth' | 'rejected';
@@ -26,6 +27,10 @@ export interface CcxtErrorClasses {
   DuplicateOrderId: ErrorClass;
   AuthenticationError: ErrorClass;
   OrderNotFound: ErrorClass;
+  InvalidOrder: ErrorClass;
+  InsufficientFunds: ErrorClass;
+  BadRequest: ErrorClass;
+  BadSymbol: ErrorClass;
 }
 
 /** Binance's "duplicate client order id" code, which ccxt reports as a plain InvalidOrder. */
@@ -38,8 +43,16 @@ export function failureKind(err: unknown, errors: CcxtErrorClasses): FailureKind
   if (err instanceof errors.DuplicateOrderId) return 'duplicate';
   if (err instanceof Error && DUPLICATE_CODE.test(err.message)) return 'duplicate';
   if (err instanceof errors.AuthenticationError) return 'auth';
-  if (err instanceof Error && err.name !== 'Error') return 'rejected';
-  // Not ccxt's: a bug or an abort on our side, and the request may have left.
+  // Only the exchange's known refusals of the order itself mean "not placed". A plain ExchangeError
+  // (ccxt's class for a code it does not map, a 5xx's body included), a parse error after the request
+  // was carried out, or anything of ours: the request may have left, so the order is looked up.
+  if (
+    err instanceof errors.InvalidOrder ||
+    err instanceof errors.InsufficientFunds ||
+    err instanceof errors.BadRequest ||
+    err instanceof errors.BadSymbol
+  )
+    return 'rejected';
   return 'unknown';
 }
 

@@ -15,7 +15,7 @@
  * Fills are the exchange's own trades (fetchMyTrades by order), each reported once. Every call has
  * ccxt's per-request timeout as its deadline (the exchange client's `timeout`).
  */
-import type { Exchange, Order } from 'ccxt';
+import type { Exchange, Order, Trade } from 'ccxt';
 import type { MarketView } from '../../domain/market.js';
 import type { Fill, OrderRequest, VenueOrder } from '../../domain/orders.js';
 import type { AccountSnapshot, Position } from '../../domain/portfolio.js';
@@ -39,8 +39,6 @@ export interface LiveVenueOptions {
   recvWindowMs?: number;
   /** Pause between lookups of an order whose outcome is unknown. Default 500 ms. */
   lookupIntervalMs?: number;
-  /** Sends after a 429/418 before giving up (the order is then refused by the order manager). Default 3. */
-  rateLimitRetries?: number;
   /** RISK_DRAWDOWN_WINDOW: the peak NAV the drawdown is measured from. */
   drawdownWindowMs?: number;
   /**
@@ -80,10 +78,16 @@ interface Tracked {
   unknownSince: number | null;
   last: VenueOrder | null;
   reported: Set<string>;
+  /** Quantity of the fills reported; below `last.filledQty` the order is polled until its trades are read. */
+  reportedQty: number;
 }
 
 /** Orders remembered as ours (for duplicates and fills) before the oldest finished ones are forgotten. */
 const MAX_TRACKED = 10_000;
+/** Beyond the recvWindow before an order no lookup finds is called NOT_PLACED. */
+const NOT_PLACED_MARGIN_MS = 5_000;
+/** The longest a 429/418's Retry-After stops orders for; a longer ban is the exchange's to enforce. */
+const MAX_COOL_OFF_MS = 300_000;
 
 export class LiveVenue implements Venue {
   readonly mode = 'live';
@@ -94,9 +98,10 @@ export class LiveVenue implements Venue {
   private expected: Map<string, number> | null = null;
   /** Drift found by the last reconciliation: while any, nothing that adds exposure is sent. */
   private drift: Reconciliation['drift'] = [];
+  /** Until when (epoch ms) the exchange asked us to send nothing (429/418 Retry-After). */
+  private coolOffUntil = 0;
   private readonly recvWindowMs: number;
   private readonly lookupIntervalMs: number;
-  private readonly rateLimitRetries: number;
   private readonly windowMs: number;
   /** How long a submit looks up an order whose outcome is unknown: its recvWindow and half a minute more. */
   private readonly patienceMs: number;
@@ -104,7 +109,6 @@ export class LiveVenue implements Venue {
   constructor(private readonly o: LiveVenueOptions) {
     this.recvWindowMs = o.recvWindowMs ?? 10_000;
     this.lookupIntervalMs = o.lookupIntervalMs ?? 500;
-    this.rateLimitRetries = o.rateLimitRetries ?? 3;
     this.windowMs = o.drawdownWindowMs ?? DEFAULT_DRAWDOWN_WINDOW_MS;
     this.patienceMs = this.recvWindowMs + 30_000;
     this.peaks = o.peaks ? o.peaks.initial.map(([at, nav]) => [at, nav] as PeakEntry) : [];
@@ -118,48 +122,82 @@ export class LiveVenue implements Venue {
   async submit(order: OrderRequest, _market?: MarketView): Promise<SubmitResult> {
     const seen = this.ours.get(order.clientOrderId);
     if (seen) return { ...(await this.settle(seen, this.patienceMs)), duplicate: true };
-    if (order.timeInForce === 'GTT')
-      return rejected(order, this.o.now(), 'GTT_NOT_SUPPORTED: the live venue sends GTC');
-    // Drift: the account is not what the system believes, so nothing may add to it until it is.
-    if (this.drift.length > 0 && !order.reduceOnly)
-      return rejected(
-        order,
-        this.o.now(),
-        `POSITION_DRIFT: ${this.drift.map((d) => `${d.symbol} holds ${d.actual}, the system's fills explain ${d.expected}`).join('; ')}`,
-      );
+    const refusal = this.refusal(order);
+    if (refusal) return rejected(order, this.o.now(), refusal);
     const tracked: Tracked = {
       request: order,
       exchangeClientId: exchangeClientId(order.clientOrderId),
       unknownSince: null,
       last: null,
       reported: new Set(),
+      reportedQty: 0,
     };
+    // Idempotent across restarts too: an order an earlier process placed under this id (a command
+    // retried after a crash) is found, not placed again — Binance accepts a reused id once filled.
+    let earlier: Order | null;
+    try {
+      earlier = await this.lookup(tracked);
+    } catch (err) {
+      return this.notPlaced(order, err);
+    }
     this.ours.set(order.clientOrderId, tracked);
     this.byExchangeId.set(tracked.exchangeClientId, tracked);
     this.forgetOldest();
-    for (let attempt = 0; ; attempt++) {
-      const sentAt = this.o.now();
-      try {
-        const placed = await this.send(tracked);
-        tracked.last = toVenueOrder(placed, order.symbol, order);
-        return { ...(await this.withFills(tracked, placed)), duplicate: false };
-      } catch (err) {
-        const kind = failureKind(err, this.o.errors);
-        if (kind === 'rate_limited' && attempt < this.rateLimitRetries) {
-          await this.o.sleep(retryAfterMs(this.o.exchange.last_response_headers, 1_000));
-          continue;
-        }
-        if (kind === 'unknown' || kind === 'duplicate') {
-          tracked.unknownSince = sentAt;
-          return { ...(await this.settle(tracked, this.patienceMs)), duplicate: kind === 'duplicate' };
-        }
-        if (kind === 'auth') throw err;
-        // Refused unprocessed (rate limit spent, clock) or by the exchange: nothing was placed.
-        const result = rejected(order, sentAt, rejectReason(err));
-        tracked.last = result.order;
-        return result;
+    if (earlier) return { ...(await this.adoptEarlier(tracked, earlier)), duplicate: true };
+    const sentAt = this.o.now();
+    let placed: Order;
+    try {
+      placed = await this.send(tracked);
+    } catch (err) {
+      const kind = failureKind(err, this.o.errors);
+      if (kind === 'unknown' || kind === 'duplicate') {
+        tracked.unknownSince = sentAt;
+        return { ...(await this.settle(tracked, this.patienceMs)), duplicate: kind === 'duplicate' };
       }
+      const result = this.notPlaced(order, err);
+      tracked.last = result.order;
+      return result;
     }
+    // Placed: from here on nothing is sent again for it, whatever fails while reading its fills.
+    tracked.last = toVenueOrder(placed, order.symbol, order);
+    return { ...(await this.withFills(tracked, placed)), duplicate: false };
+  }
+
+  /** Why an order is refused before anything is sent, or null. */
+  private refusal(order: OrderRequest): string | null {
+    if (order.timeInForce === 'GTT') return 'GTT_NOT_SUPPORTED: the live venue sends GTC';
+    const wait = this.coolOffUntil - this.o.now();
+    if (wait > 0) return `RATE_LIMITED: the exchange asked to wait ${Math.ceil(wait / 1000)} s more (429/418)`;
+    // Drift: the account is not what the system believes, so nothing may add to it until it is.
+    if (this.drift.length > 0 && !order.reduceOnly)
+      return `POSITION_DRIFT: ${this.drift.map((d) => `${d.symbol} holds ${d.actual}, the system's fills explain ${d.expected}`).join('; ')}`;
+    return null;
+  }
+
+  /**
+   * A request refused unprocessed or an order the exchange refused: nothing was placed. A 429/418
+   * is not waited out here (the order manager's gate judged this order before the wait, and a kill
+   * must not queue behind it): every order until Retry-After has passed is refused RATE_LIMITED
+   * without a request, and the next cycle decides afresh. Keys refused: thrown (nothing will work).
+   */
+  private notPlaced(order: OrderRequest, err: unknown): SubmitResult {
+    const kind = failureKind(err, this.o.errors);
+    if (kind === 'auth') throw err;
+    if (kind === 'rate_limited') {
+      const waitMs = Math.min(retryAfterMs(this.o.exchange.last_response_headers, 1_000), MAX_COOL_OFF_MS);
+      this.coolOffUntil = Math.max(this.coolOffUntil, this.o.now() + waitMs);
+      return rejected(order, this.o.now(), `RATE_LIMITED: ${rejectReason(err)}`);
+    }
+    return rejected(order, this.o.now(), rejectReason(err));
+  }
+
+  /** An order an earlier process placed under this id: its state now; its trades so far count as reported. */
+  private async adoptEarlier(tracked: Tracked, order: Order): Promise<Omit<SubmitResult, 'duplicate'>> {
+    tracked.last = toVenueOrder(order, tracked.request.symbol, tracked.request);
+    tracked.reportedQty = tracked.last.filledQty;
+    const trades = await this.tradesOf(tracked, order).catch(() => []);
+    for (const trade of trades) tracked.reported.add(tradeKey(trade));
+    return { order: tracked.last, fills: [] };
   }
 
   /**
@@ -200,6 +238,7 @@ export class LiveVenue implements Venue {
    */
   private async settle(tracked: Tracked, patienceMs: number): Promise<Omit<SubmitResult, 'duplicate'>> {
     const started = this.o.now();
+    let notFound = 0;
     for (;;) {
       const found = await this.lookup(tracked).catch((err: unknown) => {
         if (failureKind(err, this.o.errors) === 'auth') throw err;
@@ -212,7 +251,10 @@ export class LiveVenue implements Venue {
       }
       const since = tracked.unknownSince;
       const now = this.o.now();
-      if (found === null && since !== null && now - since > this.recvWindowMs) {
+      if (found === null) notFound += 1;
+      // Not there twice, and past the request's recvWindow with a margin for ccxt's throttle queue,
+      // clock skew and the matching engine's lag: it can no longer be accepted.
+      if (found === null && notFound >= 2 && since !== null && now - since > this.recvWindowMs + NOT_PLACED_MARGIN_MS) {
         const result = rejected(tracked.request, since, 'NOT_PLACED: the exchange has no such order');
         tracked.unknownSince = null;
         tracked.last = result.order;
@@ -239,42 +281,55 @@ export class LiveVenue implements Venue {
     }
   }
 
-  /** The order with the trades of it this venue has not reported yet. */
+  /**
+   * The order with the trades of it this venue has not reported yet. When the trades cannot be read
+   * now, the order comes back without them and stays polled (reportedQty below filledQty) until they are.
+   */
   private async withFills(tracked: Tracked, order: Order): Promise<Omit<SubmitResult, 'duplicate'>> {
     const venueOrder = toVenueOrder(order, tracked.request.symbol, tracked.request);
-    if (venueOrder.filledQty === 0 || !order.id) return { order: venueOrder, fills: [] };
-    const trades = await this.o.exchange.fetchMyTrades(
-      this.o.symbols.unified(tracked.request.symbol),
-      undefined,
-      undefined,
-      {
-        orderId: order.id,
-      },
-    );
+    if (venueOrder.filledQty <= tracked.reportedQty || !order.id) return { order: venueOrder, fills: [] };
+    let trades: Trade[];
+    try {
+      trades = await this.tradesOf(tracked, order);
+    } catch {
+      return { order: venueOrder, fills: [] };
+    }
     const fills: Fill[] = [];
     for (const trade of trades) {
-      const id = trade.id ?? `${trade.timestamp}-${trade.amount}-${trade.price}`;
-      if (trade.order !== order.id || tracked.reported.has(id)) continue;
-      tracked.reported.add(id);
-      fills.push(toFill(trade, tracked.request.clientOrderId, tracked.request.symbol));
+      const key = tradeKey(trade);
+      if (trade.order !== order.id || tracked.reported.has(key)) continue;
+      tracked.reported.add(key);
+      const fill = toFill(trade, tracked.request.clientOrderId, tracked.request.symbol);
+      tracked.reportedQty += fill.qty;
+      fills.push(fill);
     }
     this.explain(fills);
     return { order: venueOrder, fills };
   }
 
+  private tradesOf(tracked: Tracked, order: Order): Promise<Trade[]> {
+    return this.o.exchange.fetchMyTrades(this.o.symbols.unified(tracked.request.symbol), undefined, undefined, {
+      orderId: order.id,
+    });
+  }
+
   async cancelAll(symbols?: readonly string[]): Promise<VenueOrder[]> {
-    const targets = symbols ?? this.o.symbols.symbols;
-    // A kill waits on this: every symbol at once.
-    const cancelled = await Promise.all(
+    // A symbol this venue does not trade has nothing of ours to cancel (and no market to name).
+    const targets = (symbols ?? this.o.symbols.symbols).filter((s) => this.o.symbols.symbols.includes(s));
+    // A kill waits on this: every symbol at once, and every symbol tried even when one fails.
+    const results = await Promise.allSettled(
       targets.map(async (symbol) => {
         const unified = this.o.symbols.unified(symbol);
         const open = await this.o.exchange.fetchOpenOrders(unified);
-        if (open.length === 0) return [];
+        // Always sent, even with nothing seen open: an order whose outcome is unknown may land just after the read.
         await this.o.exchange.cancelAllOrders(unified);
         return open.map((o) => ({ ...this.asOurs(o, symbol), status: 'cancelled' as const }));
       }),
     );
-    return cancelled.flat();
+    const failed = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    if (failed.length > 0)
+      throw new Error(`cancel-all failed for ${failed.length} of ${targets.length} symbol(s): ${oneLine(failed[0])}`);
+    return results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
   }
 
   /** Each cycle: re-arms the dead-man's switch, reports our resting orders' fills, reconciles with the exchange. */
@@ -299,7 +354,11 @@ export class LiveVenue implements Venue {
     const fills: Fill[] = [];
     const cancelled: VenueOrder[] = [];
     for (const tracked of this.ours.values()) {
-      const wasOpen = tracked.last?.status === 'open' || tracked.unknownSince !== null;
+      const last = tracked.last;
+      const wasOpen =
+        last?.status === 'open' ||
+        tracked.unknownSince !== null ||
+        (last !== null && last.filledQty > tracked.reportedQty + 1e-12);
       if (!wasOpen) continue;
       const now = await this.settle(tracked, 0).catch(() => null);
       if (!now) continue;
@@ -399,7 +458,10 @@ export class LiveVenue implements Venue {
       if (position) held.push(position);
     }
     const usdt = balance['USDT'] as { total?: number } | undefined;
-    const nav = Number(usdt?.total ?? 0);
+    // No USDT entry is not a zero NAV (a 100 % drawdown): it is an answer this venue cannot read.
+    if (usdt?.total === undefined || !Number.isFinite(Number(usdt.total)))
+      throw new Error('the exchange balance has no USDT total: cannot value the account');
+    const nav = Number(usdt.total);
     const unrealizedPnl = held.reduce((sum, p) => sum + p.unrealizedPnl, 0);
     const now = this.o.now();
     const before = JSON.stringify(this.peaks);
@@ -445,6 +507,17 @@ export class LiveVenue implements Venue {
 /** An order sent whose outcome is not known yet: open with nothing filled, until a lookup tells. */
 function stillUnknown(order: OrderRequest, sentAt: number, now: number): VenueOrder {
   return { ...order, status: 'open', filledQty: 0, avgFillPrice: null, createdAt: sentAt, updatedAt: now };
+}
+
+function oneLine(err: unknown): string {
+  return String(err instanceof Error ? err.message : err)
+    .split('\n')[0]!
+    .slice(0, 200);
+}
+
+/** A trade's identity for reporting it once (its id; a composite when the exchange gives none). */
+function tradeKey(trade: Trade): string {
+  return trade.id ?? `${trade.timestamp}-${trade.amount}-${trade.price}`;
 }
 
 function rejected(order: OrderRequest, at: number, reason: string): SubmitResult {

@@ -7,6 +7,8 @@
 import { Type } from 'typebox';
 
 export const LivePeaksSchema = Type.Object({
+  /** Whose highs: `<exchange>:<testnet|mainnet>`. Highs of another account (a move from the testnet to mainnet on one store) are not this one's reference. */
+  account: Type.String(),
   /** [bucket start (epoch ms), highest NAV in it], oldest first. */
   peaks: Type.Array(Type.Tuple([Type.Number(), Type.Number()])),
 });

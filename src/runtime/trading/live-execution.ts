@@ -31,7 +31,14 @@ export async function openLiveExecution(
   deps: { clock: Clock; log: Logger; events: TradingEvents; kv: KeyValueStore },
 ): Promise<LiveVenue> {
   // The drawdown reference survives a restart (a malformed document fails the start, as a fault).
-  const stored = await readDocument(deps.kv, LIVE_PEAKS_KEY);
+  const account = `${config.exchange?.exchange}:${config.exchange?.testnet ? 'testnet' : 'mainnet'}`;
+  const found = await readDocument(deps.kv, LIVE_PEAKS_KEY);
+  if (found && found.account !== account)
+    deps.log.warn(
+      { stored: found.account, account },
+      "live venue: the stored drawdown reference is another account's; starting from this one's NAV",
+    );
+  const stored = found?.account === account ? found : null;
   const { exchange: settings, exchangeCredentials } = config;
   if (!settings || !exchangeCredentials) throw new Error('EXECUTION_MODE=live without exchange settings');
   const { exchange, errors } = await openLiveExchange(settings, exchangeCredentials(), {
@@ -72,7 +79,7 @@ export async function openLiveExecution(
       drawdownWindowMs: config.drawdownWindowMs,
       peaks: {
         initial: (stored?.peaks ?? []) as PeakEntry[],
-        save: (peaks) => writeDocument(deps.kv, LIVE_PEAKS_KEY, { peaks }),
+        save: (peaks) => writeDocument(deps.kv, LIVE_PEAKS_KEY, { account, peaks }),
       },
       report,
       ...(countdown ? { countdownMs: countdownMsFor(config.cycleMs), armCountdown: countdown(exchange) } : {}),

@@ -126,17 +126,18 @@ describe('the live venue on the fake exchange', () => {
   });
 
   it('a 5xx after the order was carried out is looked up, not resent; one before it is NOT_PLACED once its recvWindow has passed', async () => {
-    t.fake.faults.serverErrors(1, 503, true);
+    const POST_ORDER = { method: 'POST', pathname: '/fapi/v1/order' };
+    t.fake.faults.serverErrors(1, 503, true, POST_ORDER);
     const carried = await venue.submit(order(), NO_MARKET);
     expect(carried.order.status).toBe('filled');
 
-    t.fake.faults.serverErrors(1, 503, false);
+    t.fake.faults.serverErrors(1, 503, false, POST_ORDER);
     const refused = order();
     const result = await venue.submit(refused, NO_MARKET);
     expect(result.order.status).toBe('rejected');
     expect(result.order.rejectReason).toMatch(/^NOT_PLACED/);
-    // It kept looking until a request sent then could no longer be accepted.
-    expect(slept.reduce((a, b) => a + b, 0)).toBeGreaterThan(10_000);
+    // It kept looking until a request sent then could no longer be accepted (recvWindow + 5 s margin).
+    expect(slept.reduce((a, b) => a + b, 0)).toBeGreaterThan(15_000);
     expect(onExchange(refused.clientOrderId)).toBeUndefined();
     const posts = t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
     expect(posts).toHaveLength(2);
@@ -152,13 +153,48 @@ describe('the live venue on the fake exchange', () => {
     expect(slept).toEqual([1_000, 1_000]);
   });
 
-  it('a 429 is waited out (Retry-After) and the order sent again, placed once', async () => {
-    t.fake.rateLimit(2, 3);
-    const o = order();
+  it('a 429 refuses the order unplaced (RATE_LIMITED) and every order until Retry-After has passed, without a request; then orders go again', async () => {
+    t.fake.rateLimit(1, 3);
+    const first = await venue.submit(order(), NO_MARKET);
+    expect(first.order.status).toBe('rejected');
+    expect(first.order.rejectReason).toMatch(/^RATE_LIMITED: DDoSProtection/);
+    const calls = t.fake.calls.length;
+    const second = await venue.submit(order(), NO_MARKET);
+    expect(second.order.rejectReason).toBe('RATE_LIMITED: the exchange asked to wait 3 s more (429/418)');
+    expect(t.fake.calls.length).toBe(calls); // not even asked
+    clock += 3_000;
+    expect((await venue.submit(order(), NO_MARKET)).order.status).toBe('filled');
+    expect(slept).toEqual([]); // nothing waited inside a submit: a kill never queues behind a ban
+    const posts = t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+    expect(posts).toHaveLength(1);
+  });
+
+  it('an id an earlier process placed (a command retried after a crash) is found before sending, not placed again', async () => {
+    const o = order({ clientOrderId: 'dlv-command-7' });
+    await t.exchange.createOrder('BTC/USDT:USDT', 'market', 'sell', 0.01, undefined, {
+      clientOrderId: 'dlv-command-7',
+    });
     const result = await venue.submit(o, NO_MARKET);
+    expect(result).toMatchObject({ duplicate: true, fills: [], order: { status: 'filled', filledQty: 0.01 } });
+    const posts = t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+    expect(posts).toHaveLength(1);
+  });
+
+  it('a placed order whose trades cannot be read at once is never resent; its fills come with the next poll', async () => {
+    const o = order();
+    // The lookup before sending, the order itself, then the read of its trades never answers.
+    t.fake.faults.neverAnswer('GET', '/fapi/v1/userTrades');
+    t.exchange.timeout = 300;
+    const placing = venue.submit(o, NO_MARKET);
+    const result = await placing;
+    t.exchange.timeout = 2_000;
     expect(result.order.status).toBe('filled');
-    expect(slept).toEqual([3_000, 3_000]);
-    expect(t.fake.venue.trades('BTCUSDT').length).toBeGreaterThan(0);
+    expect(result.fills).toEqual([]);
+    const late = (await venue.onMarket(NO_MARKET)).fills.filter((f) => f.clientOrderId === o.clientOrderId);
+    expect(result.fills.length + late.length).toBeGreaterThan(0);
+    expect([...result.fills, ...late].reduce((sum, f) => sum + f.qty, 0)).toBeCloseTo(0.01, 12);
+    const posts = t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+    expect(posts).toHaveLength(1);
   });
 
   it("the exchange's refusal is a rejected order with its reason (min notional), and nothing is placed", async () => {

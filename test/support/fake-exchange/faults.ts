@@ -24,7 +24,17 @@ export class Faults {
   silent = false;
   private limited = { count: 0, retryAfter: 1, answered: 0 };
   private banned = { count: 0, retryAfter: 120 };
-  private failing = { count: 0, status: 503, executed: false };
+  private failing: {
+    count: number;
+    status: number;
+    executed: boolean;
+    only: { method: string; pathname: string } | null;
+  } = {
+    count: 0,
+    status: 503,
+    executed: false,
+    only: null,
+  };
   private unanswered: Array<{ method: string; pathname: string; count: number }> = [];
   private lookups = 0;
 
@@ -44,11 +54,22 @@ export class Faults {
   }
 
   /**
-   * The next `count` requests get HTTP `status`. `executed`: each is carried out first (an order
-   * placed, a cancel done) and only its answer is the error — the caller cannot know which.
+   * The next `count` requests (or only those of `only`'s method and path) get HTTP `status`.
+   * `executed`: each is carried out first (an order placed, a cancel done) and only its answer is the
+   * error — the caller cannot know which.
    */
-  serverErrors(count: number, status = 503, executed = false): void {
-    this.failing = { count, status, executed };
+  serverErrors(
+    count: number,
+    status = 503,
+    executed = false,
+    only: { method: string; pathname: string } | null = null,
+  ): void {
+    this.failing = { count, status, executed, only };
+  }
+
+  private failsHere(method: string, pathname: string): boolean {
+    const { only } = this.failing;
+    return this.failing.count > 0 && (only === null || (only.method === method && only.pathname === pathname));
   }
 
   /** The next `count` `method` requests to `pathname` are carried out and never answered. */
@@ -64,7 +85,7 @@ export class Faults {
   // ---- consulted by the server, one request at a time --------------------------------------
 
   /** The answer a fault gives before the request is looked at, or null to go on. */
-  before(now: number): Reply | null {
+  before(now: number, method = '', pathname = ''): Reply | null {
     if (this.limited.count > 0) {
       this.limited.count--;
       this.limited.answered++;
@@ -86,7 +107,7 @@ export class Faults {
         },
       };
     }
-    if (this.failing.count > 0 && !this.failing.executed) {
+    if (!this.failing.executed && this.failsHere(method, pathname)) {
       this.failing.count--;
       return { status: this.failing.status, body: errors.internal().body() };
     }
@@ -100,7 +121,7 @@ export class Faults {
       skip.count--;
       return 'never';
     }
-    if (this.failing.count > 0 && this.failing.executed) {
+    if (this.failing.executed && this.failsHere(method, pathname)) {
       this.failing.count--;
       return {
         status: this.failing.status,

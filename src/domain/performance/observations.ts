@@ -24,10 +24,10 @@ export interface CycleObservation {
 
 /**
  * What a fill was: a strategy's order, the venue's liquidation, an operator's deleverage, the risk
- * engine's own close while `reducing` (`risk_reduce`), or a protective exit with its reason
+ * engine's own close while `reducing` (`risk_reduce`), its trim of what a close's cost did (`risk_trim`), or a protective exit with its reason
  * (STOP_LOSS, TAKE_PROFIT, TRAILING_STOP; still the strategy's trade).
  */
-export type FillKind = 'order' | 'liquidation' | 'deleverage' | 'risk_reduce' | ExitReason;
+export type FillKind = 'order' | 'liquidation' | 'deleverage' | 'risk_reduce' | 'risk_trim' | ExitReason;
 
 /** One fill, liquidations and deleverages included. */
 export interface TradeObservation {

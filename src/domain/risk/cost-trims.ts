@@ -19,8 +19,15 @@ import type { PendingOrder } from './projection.js';
 /** Aim a hair under the limit, so the trims' own costs (≈ fee × the trim) cannot lift another symbol past it. */
 const AIM = 1 - 1e-6;
 
+const TRIM_PREFIX = 'rtr-';
+
 export function trimOrderId(epoch: number, cycle: number, symbol: string): string {
-  return `rtr-${epoch}-${cycle}-${symbol}`;
+  return `${TRIM_PREFIX}${epoch}-${cycle}-${symbol}`;
+}
+
+/** Whether a client order id is one of the engine's trims. */
+export function isTrimOrderId(clientOrderId: string): boolean {
+  return clientOrderId.startsWith(TRIM_PREFIX);
 }
 
 export interface CostTrimInput {

@@ -2,13 +2,14 @@
  * What a simulation run records after each cycle, read from what the trading system already says:
  * fills from its event lines (`order_filled`, and `position_liquidated` for the venue's closes;
  * a `position_exit` line marks the fill of its client order id with the exit's reason, and the
- * cycle's record marks the risk engine's own closes `risk_reduce`),
+ * cycle's record marks the risk engine's own closes `risk_reduce` and its trims `risk_trim`),
  * the strategies' errors (`agent_error`),
  * the account from the venue, the prices from the cycle's market, the denials and each order's
  * strategy from the cycle's record. Nothing here changes how the system trades. The strategy of an
  * order is remembered until it fills (bounded: a resting order is forgotten after ORDER_MEMORY
  * newer orders, and its fills then count as unattributed).
  */
+import { isTrimOrderId } from '../../domain/risk/cost-trims.js';
 import type { CycleRecord } from '../../../machines/cycle.machine.js';
 import type { EventLine } from '../../domain/event-lines.js';
 import type { MarketView } from '../../domain/market.js';
@@ -27,7 +28,7 @@ const ORDER_MEMORY = 10_000;
 
 /** Fills a strategy answers for: its orders and the protective exits of its positions. */
 const byStrategy = (kind: TradeObservation['kind']) =>
-  kind !== 'liquidation' && kind !== 'deleverage' && kind !== 'risk_reduce';
+  kind !== 'liquidation' && kind !== 'deleverage' && kind !== 'risk_reduce' && kind !== 'risk_trim';
 
 export interface RunObserver {
   /** Every event line the trading system emits during the run. */
@@ -90,10 +91,11 @@ export function createRunObserver(sink: RunSink): RunObserver {
           if (strategyOf.size > ORDER_MEMORY) strategyOf.delete(strategyOf.keys().next().value as string);
         }
         for (const verdict of record.verdicts) {
-          // The risk engine's own closes in `reducing`: their fills are its, not a strategy's.
+          // The risk engine's own orders (its closes in `reducing`, its trims): their fills are its, not a strategy's.
           if (verdict.by === 'risk')
             for (const trade of pending)
-              if (trade.clientOrderId === verdict.order.clientOrderId) trade.kind = 'risk_reduce';
+              if (trade.clientOrderId === verdict.order.clientOrderId)
+                trade.kind = isTrimOrderId(trade.clientOrderId) ? 'risk_trim' : 'risk_reduce';
           if (verdict.approval !== null) continue;
           const failed = verdict.decision.checks.find((c) => !c.passed);
           if (failed) sink.denial(failed.guard);

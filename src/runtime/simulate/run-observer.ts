@@ -30,6 +30,12 @@ const ORDER_MEMORY = 10_000;
 const byStrategy = (kind: TradeObservation['kind']) =>
   kind !== 'liquidation' && kind !== 'deleverage' && kind !== 'risk_reduce' && kind !== 'risk_trim';
 
+/** The risk engine's own orders (its closes in `reducing`, its trims): their fills are its, not a strategy's. */
+function markEngineFills(pending: readonly TradeObservation[], clientOrderId: string): void {
+  for (const trade of pending)
+    if (trade.clientOrderId === clientOrderId) trade.kind = isTrimOrderId(clientOrderId) ? 'risk_trim' : 'risk_reduce';
+}
+
 export interface RunObserver {
   /** Every event line the trading system emits during the run. */
   line(line: EventLine): void;
@@ -91,11 +97,7 @@ export function createRunObserver(sink: RunSink): RunObserver {
           if (strategyOf.size > ORDER_MEMORY) strategyOf.delete(strategyOf.keys().next().value as string);
         }
         for (const verdict of record.verdicts) {
-          // The risk engine's own orders (its closes in `reducing`, its trims): their fills are its, not a strategy's.
-          if (verdict.by === 'risk')
-            for (const trade of pending)
-              if (trade.clientOrderId === verdict.order.clientOrderId)
-                trade.kind = isTrimOrderId(trade.clientOrderId) ? 'risk_trim' : 'risk_reduce';
+          if (verdict.by === 'risk') markEngineFills(pending, verdict.order.clientOrderId);
           if (verdict.approval !== null) continue;
           const failed = verdict.decision.checks.find((c) => !c.passed);
           if (failed) sink.denial(failed.guard);

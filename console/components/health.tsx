@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import type { ConsoleState } from '../use-console.js';
 import { utc } from '../lib/format.js';
 import { riskRow } from '../lib/risk-state.js';
+import { venueRow } from '../lib/venue-drift.js';
 
 function Row({ name, status, detail }: { name: string; status: string; detail: string }) {
   return (
@@ -25,6 +26,7 @@ export function HealthPanel({ c }: { c: ConsoleState }) {
   const events = h?.components.event_store;
   const trading = h?.components.trading_process;
   const risk = riskRow(h?.components.risk);
+  const venue = venueRow(h?.components.venue);
   const audit = c.audit;
   const verify = async () => {
     setChecking(true);
@@ -59,6 +61,7 @@ export function HealthPanel({ c }: { c: ConsoleState }) {
             detail={`heartbeat ${trading?.heartbeat_age_ms ?? '—'} ms old, last cycle ${trading?.last_cycle ?? '—'}, ${trading?.mode ?? ''}${trading?.reason ? `, ${trading.reason}` : ''}`}
           />
           <Row name="risk engine" status={risk.status} detail={risk.detail} />
+          <Row name="venue" status={venue.status} detail={venue.detail} />
         </tbody>
       </table>
       <p data-testid="audit-status" data-ok={audit ? String(audit.ok) : ''}>

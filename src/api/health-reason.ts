@@ -36,5 +36,12 @@ export function healthReason(body: Health): string | null {
     );
     if (risk.resolve) why.push(`to end it: ${risk.resolve}`);
   }
+  const venue = body.components.venue;
+  if (venue.status === 'drift') {
+    why.push(
+      `position drift: ${venue.drift.map((d) => `${d.symbol} holds ${d.actual}, the system's fills explain ${d.expected}`).join(', ')}; openings refused`,
+    );
+    if (venue.resolve) why.push(`to end it: ${venue.resolve}`);
+  }
   return why.length > 0 ? why.join('; ') : null;
 }

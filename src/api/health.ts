@@ -31,6 +31,7 @@ import { SystemStateSchema } from './schemas.js';
 import { NO_STORE_VIEW } from './store-view.js';
 import type { HealthStoreView } from './store-view.js';
 import { strategiesHealth, StrategiesHealthSchema, UNKNOWN_STRATEGIES } from './strategy-health.js';
+import { UNKNOWN_VENUE, venueHealth, VenueHealthSchema } from './venue-health.js';
 
 /** The whole check's deadline: under the 1 s promise, above one store command's (STORE_TIMEOUT_MS 500 ms). */
 export const HEALTH_DEADLINE_MS = 900;
@@ -85,6 +86,7 @@ export const HealthSchema = Type.Object({
       resolve: Resolve,
     }),
     strategies: StrategiesHealthSchema,
+    venue: VenueHealthSchema,
     risk: RiskHealthSchema,
   }),
 });
@@ -179,8 +181,13 @@ export function healthChecker(
       const eventStatus = count === null ? 'down' : 'ok';
       const strategies = strategiesHealth(beat, tradingStatus === 'ok');
       const risk = riskHealth(beat, tradingStatus === 'ok');
+      const venue = venueHealth(beat, tradingStatus === 'ok');
       const allOk =
-        tradingStatus === 'ok' && eventStatus === 'ok' && strategies.status !== 'failing' && risk.status !== 'reducing';
+        tradingStatus === 'ok' &&
+        eventStatus === 'ok' &&
+        strategies.status !== 'failing' &&
+        risk.status !== 'reducing' &&
+        venue.status !== 'drift';
       const body: Health = {
         status: allOk ? 'ok' : 'degraded',
         state: record.value.state,
@@ -198,6 +205,7 @@ export function healthChecker(
           },
           strategies,
           risk,
+          venue,
         },
       };
       return { statusCode: 200, body: withReason(body) };
@@ -223,6 +231,7 @@ function firstStartBody(kind: string, checkedAt: string, latencyMs: number): Hea
       trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
       strategies: UNKNOWN_STRATEGIES,
       risk: UNKNOWN_RISK,
+      venue: UNKNOWN_VENUE,
     },
   };
 }
@@ -238,6 +247,7 @@ function downBody(kind: string, checkedAt: string, reason: string, error: string
       trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
       strategies: UNKNOWN_STRATEGIES,
       risk: UNKNOWN_RISK,
+      venue: UNKNOWN_VENUE,
     },
   };
 }

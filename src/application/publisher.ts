@@ -40,6 +40,8 @@ export interface PublisherDeps {
   metrics: { observeAccount(account: AccountSnapshot): void; text(): Promise<string> };
   /** The strategy agents failing now (application/agent-errors.ts); none when not given. */
   failingAgents?: () => FailingAgent[];
+  /** The live venue's position drift now (absent for a venue that has none to report). */
+  positionDrift?: () => ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
 }
 
 export interface Publisher {
@@ -67,6 +69,14 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       stopped,
       // A process that stopped runs no strategy: none of them is failing any more.
       failingAgents: stopped ? [] : (deps.failingAgents?.() ?? []),
+      ...(deps.positionDrift
+        ? {
+            positionDrift: deps
+              .positionDrift()
+              .slice(0, 100)
+              .map((d) => ({ ...d })),
+          }
+        : {}),
     };
     await writeDocument(deps.kv, HEARTBEAT_KEY, doc);
   };

@@ -42,6 +42,11 @@ export interface Venue {
   openOrders(): Promise<VenueOrder[]>;
   /** The operator's audited reset: the drawdown reference becomes the current NAV (the window restarts). */
   resetDrawdownPeak(): Promise<{ previousPeakNav: number; peakNav: number; nav: number }>;
+  /**
+   * A live venue's position drift: symbols whose position the system's own fills do not explain
+   * (openings are refused while any). Absent for a venue that cannot drift (the paper venue).
+   */
+  positionDrift?(): ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
   /** Ends what the venue holds open (a live venue's exchange client); absent when nothing is. */
   close?(): Promise<void>;
 }

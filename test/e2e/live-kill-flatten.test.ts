@@ -1,6 +1,6 @@
 /**
  * EXECUTION_MODE=live under `tcs start` (the API and the trading process) against the fake exchange:
- * the kill switch over HTTP with `flatten: true` leaves nothing on the exchange — every open order on
+ * a position changed behind the system's back makes /health degraded, naming the drift; then the kill switch over HTTP with `flatten: true` leaves nothing on the exchange — every open order on
  * the traded symbols cancelled (one of the system's is held there by hand-placing a far order as a
  * stand-in for a resting one) and the position closed reduce-only — and the killed system sends no
  * order after it.
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 describe('kill switch with flatten on the live venue (fake exchange)', () => {
-  it('cancels every open order and closes the position on the exchange; nothing is sent after', async () => {
+  it('drift shows in /health; the kill cancels every open order and closes the position on the exchange; nothing is sent after', async () => {
     t = await openTradingFake({ deposit: 100_000, start: Date.now() });
     await t.exchange.loadMarkets();
     e = await openE2e('sqlite', {
@@ -45,6 +45,21 @@ describe('kill switch with flatten on the live venue (fake exchange)', () => {
     const position = () => t!.fake.venue.account().positions.find((p) => p.symbol === 'BTCUSDT');
     // Long BTC on the exchange.
     await vi.waitFor(() => expect(position()?.qty ?? 0).toBeGreaterThan(0), { timeout: 20_000, interval: 50 });
+    // A position changed behind the system's back: /health turns degraded and names it.
+    t.fake.venue.setPosition('BTCUSDT', position()!.qty + 0.3);
+    await vi.waitFor(
+      async () => {
+        const health = (await (await e!.call('GET', '/health')).json()) as {
+          status: string;
+          reason?: string;
+          components: { venue: { status: string } };
+        };
+        expect(health.components.venue.status).toBe('drift');
+        expect(health.status).toBe('degraded');
+        expect(health.reason).toMatch(/position drift: BTCUSDT holds/);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
     // An order resting on the exchange when the kill comes (placed after the start's reconciliation).
     await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'resting-at-kill' });
 

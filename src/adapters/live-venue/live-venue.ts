@@ -433,6 +433,10 @@ export class LiveVenue implements Venue {
     return found;
   }
 
+  positionDrift(): Reconciliation['drift'] {
+    return this.drift;
+  }
+
   /** Ends the exchange client (its sockets and throttle). */
   async close(): Promise<void> {
     await this.o.exchange.close();

@@ -40,6 +40,15 @@ export const TradingHeartbeatSchema = Type.Object({
     }),
   ),
   /**
+   * The live venue's position drift (src/adapters/live-venue/): symbols whose exchange position the
+   * system's own fills do not explain; openings are refused while any. Absent for the paper venue.
+   */
+  positionDrift: Type.Optional(
+    Type.Array(Type.Object({ symbol: Type.String(), expected: Type.Number(), actual: Type.Number() }), {
+      maxItems: 100,
+    }),
+  ),
+  /**
    * The strategy agents failing now (src/domain/failing-agents.ts: an error in one of an agent's
    * last 3 analyses); /health is degraded and names them. Optional, so a heartbeat of the release
    * before it still reads as version 1 (and means: none known).

@@ -86,6 +86,7 @@ export function createTradingParts(deps: TradingPartsDeps): TradingParts {
     previousCycle: deps.previousCycle,
     metrics: deps.metrics,
     failingAgents: deps.agentErrors.failing,
+    ...(venue.positionDrift ? { positionDrift: () => venue.positionDrift!() } : {}),
   });
   const commands = createCommandPump(
     store.commands,

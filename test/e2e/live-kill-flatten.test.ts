@@ -74,8 +74,11 @@ describe('kill switch with flatten on the live venue (fake exchange)', () => {
     );
     expect(t.fake.venue.find('BTCUSDT', { clientOrderId: 'resting-at-kill' })?.status).toBe('CANCELED');
     // The flatten's close went out reduce-only, under its 36-character exchange id.
-    const close = e.lines().find((l) => l.event === 'order_filled' && String(l.client_order_id).startsWith('flt-'))!;
-    expect(close).toBeDefined();
+    // Its line comes once the exchange's answer is back, a moment after the exchange shows the account flat.
+    const flattenFill = () =>
+      e!.lines().find((l) => l.event === 'order_filled' && String(l.client_order_id).startsWith('flt-'));
+    await vi.waitFor(() => expect(flattenFill()).toBeDefined(), { timeout: 10_000, interval: 50 });
+    const close = flattenFill()!;
     const sentAs = t.fake.venue.find('BTCUSDT', { clientOrderId: exchangeClientId(String(close.client_order_id)) });
     expect(sentAs).toMatchObject({ reduceOnly: true, status: 'FILLED' });
     const orders = t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));

@@ -185,9 +185,15 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     fake.rateLimit(1_000, 1);
     clock.t = T0 + MINUTE;
     const pending = feed.next(clock.t);
-    // Closed while the refused requests wait out their Retry-After inside the cycle.
+    // Closed while the refused requests wait out their Retry-After inside the cycle: once the cycle's
+    // first requests have all arrived and been refused (none for 100 ms), so a request counted after
+    // the close can only be a retry, not a first attempt still on its way (a cold start is slow).
     for (let i = 0; i < 200 && fake.rateLimited() === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(fake.rateLimited()).toBeGreaterThan(0);
+    for (let seen = -1, i = 0; i < 100 && seen !== fake.requests.length; i++) {
+      seen = fake.requests.length;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await feed.close();
     const asked = fake.requests.length;
     fake.rateLimit(0);

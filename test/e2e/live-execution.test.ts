@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/domain/keys.js';
 import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
+import { liveEnvFor } from '../support/fake-exchange/live-env.js';
 import { FAKE_CREDENTIALS } from '../support/fake-exchange/server.js';
 import { startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
@@ -63,14 +64,7 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
         STORE_URL: `sqlite:${join(dir, 'tcs.db')}`,
         RISK_HMAC_SECRET: generateKey(),
         CONTROL_PLANE_TIMEOUT: '0',
-        EXECUTION_MODE: 'live',
-        EXCHANGE: 'binanceusdm',
-        EXCHANGE_API_KEY: FAKE_CREDENTIALS.apiKey,
-        EXCHANGE_API_SECRET: FAKE_CREDENTIALS.secret,
-        EXCHANGE_URL: t.fake.url,
-        MARKET_DATA: 'live:binanceusdm',
-        LIVE_EXCHANGE_URL: t.fake.url,
-        TCS_TEST_EXCHANGE_RATE_LIMIT_MS: '1',
+        ...liveEnvFor(t.fake.url),
         CYCLE_SECONDS: '0.3',
         SYMBOLS: 'BTCUSDT',
         STRATEGIES: FLIP,

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { exchangeClientId } from '../../src/adapters/live-venue/client-ids.js';
 import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
+import { liveEnvFor } from '../support/fake-exchange/live-env.js';
 import { FAKE_CREDENTIALS } from '../support/fake-exchange/server.js';
 import { openE2e } from './harness.js';
 import type { E2e } from './harness.js';
@@ -29,14 +30,7 @@ describe('kill switch with flatten on the live venue (fake exchange)', () => {
     t = await openTradingFake({ deposit: 100_000, start: Date.now() });
     await t.exchange.loadMarkets();
     e = await openE2e('sqlite', {
-      EXECUTION_MODE: 'live',
-      EXCHANGE: 'binanceusdm',
-      EXCHANGE_API_KEY: FAKE_CREDENTIALS.apiKey,
-      EXCHANGE_API_SECRET: FAKE_CREDENTIALS.secret,
-      EXCHANGE_URL: t.fake.url,
-      MARKET_DATA: 'live:binanceusdm',
-      LIVE_EXCHANGE_URL: t.fake.url,
-      TCS_TEST_EXCHANGE_RATE_LIMIT_MS: '1',
+      ...liveEnvFor(t.fake.url),
       SYMBOLS: 'BTCUSDT',
       STRATEGIES: LONG,
       RISK_FRACTION: '0.02',

@@ -12,6 +12,7 @@ import { CAPABILITIES } from '../../../src/adapters/live-venue/capabilities.js';
 import { symbolMap } from '../../../src/adapters/live-venue/ccxt-mapping.js';
 import { exchangeClientId } from '../../../src/adapters/live-venue/client-ids.js';
 import { LiveVenue } from '../../../src/adapters/live-venue/live-venue.js';
+import type { LiveVenueOptions } from '../../../src/adapters/live-venue/live-venue.js';
 import type { OrderRequest } from '../../../src/domain/orders.js';
 import { openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../../support/fake-exchange/ccxt-client.js';
@@ -40,7 +41,12 @@ beforeEach(() => {
   t.exchange.timeout = 2_000;
   clock = 1_700_000_000_000;
   slept = [];
-  venue = new LiveVenue({
+  venue = venueWith({ recvWindowMs: 10_000, lookupIntervalMs: 1_000 });
+});
+
+/** A live venue on the test's exchange, clock and sleep (which moves the clock on), with `options` on top. */
+function venueWith(options: Partial<LiveVenueOptions> = {}): LiveVenue {
+  return new LiveVenue({
     exchange: t.exchange,
     errors: ccxt,
     symbols: SYMBOLS,
@@ -49,10 +55,9 @@ beforeEach(() => {
       slept.push(ms);
       clock += ms;
     },
-    recvWindowMs: 10_000,
-    lookupIntervalMs: 1_000,
+    ...options,
   });
-});
+}
 
 afterAll(async () => {
   await t.close();
@@ -269,14 +274,7 @@ describe('reconciliation and the dead-man’s switch', () => {
 
   it('while a drift stands, orders that add exposure are rejected POSITION_DRIFT and closes still go; it ends when the exchange agrees again', async () => {
     const reports: unknown[] = [];
-    const watched = new LiveVenue({
-      exchange: t.exchange,
-      errors: ccxt,
-      symbols: SYMBOLS,
-      now: () => clock,
-      sleep: async () => {},
-      report: (r) => reports.push(r),
-    });
+    const watched = venueWith({ report: (r) => reports.push(r) });
     await watched.reconcile();
     await watched.submit(order({ qty: 0.02 }), NO_MARKET);
     t.fake.venue.setPosition('BTCUSDT', 0.05);
@@ -295,15 +293,7 @@ describe('reconciliation and the dead-man’s switch', () => {
   });
 
   it('onMarket arms the countdown for every symbol each time; when a process stops re-arming, the exchange cancels', async () => {
-    const armed = new LiveVenue({
-      exchange: t.exchange,
-      errors: ccxt,
-      symbols: SYMBOLS,
-      now: () => clock,
-      sleep: async () => {},
-      countdownMs: 180_000,
-      armCountdown: CAPABILITIES.binanceusdm.countdown!(t.exchange),
-    });
+    const armed = venueWith({ countdownMs: 180_000, armCountdown: CAPABILITIES.binanceusdm.countdown!(t.exchange) });
     // Far below the market, so the minutes the test moves through cannot fill it.
     const far = round(t.fake.venue.book(btc).bids[0]![0] * 0.5, 1);
     await armed.submit(order({ type: 'limit', limitPrice: far }), NO_MARKET);
@@ -322,18 +312,7 @@ describe('reconciliation and the dead-man’s switch', () => {
 
 describe('an exchange that stops answering', () => {
   it('a submit whose answer is lost and whose lookups all fail gives up after its patience, unknown (open, nothing filled), sends nothing more, and the next poll finds it', async () => {
-    const patient = new LiveVenue({
-      exchange: t.exchange,
-      errors: ccxt,
-      symbols: SYMBOLS,
-      now: () => clock,
-      sleep: async (ms) => {
-        slept.push(ms);
-        clock += ms;
-      },
-      recvWindowMs: 10_000,
-      lookupIntervalMs: 10_000,
-    });
+    const patient = venueWith({ recvWindowMs: 10_000, lookupIntervalMs: 10_000 });
     // The order is carried out and its answer lost; every lookup after it meets a 418 (IP banned).
     t.fake.faults.neverAnswer('POST', '/fapi/v1/order');
     t.exchange.timeout = 300;
@@ -364,25 +343,11 @@ describe('the drawdown reference across a restart', () => {
         saved = entries.map(([a, b]) => [a, b]);
       },
     });
-    const first = new LiveVenue({
-      exchange: t.exchange,
-      errors: ccxt,
-      symbols: SYMBOLS,
-      now: () => clock,
-      sleep: async () => {},
-      peaks: peaks([]),
-    });
+    const first = venueWith({ peaks: peaks([]) });
     const nav = (await first.account()).nav;
     expect(saved).toEqual([[expect.any(Number), nav]]);
     // A higher NAV an earlier process saw (the account has lost since): the restart measures from it.
-    const restarted = new LiveVenue({
-      exchange: t.exchange,
-      errors: ccxt,
-      symbols: SYMBOLS,
-      now: () => clock,
-      sleep: async () => {},
-      peaks: peaks([[clock - 3_600_000, nav + 5_000]]),
-    });
+    const restarted = venueWith({ peaks: peaks([[clock - 3_600_000, nav + 5_000]]) });
     expect((await restarted.account()).peakNav).toBe(nav + 5_000);
     const reset = await restarted.resetDrawdownPeak();
     expect(reset).toEqual({ previousPeakNav: nav + 5_000, peakNav: nav, nav });

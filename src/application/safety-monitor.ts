@@ -16,7 +16,10 @@
  *    replica, a SQLite lock held elsewhere — reads alone would not see it);
  *  - the trading lease has not been confirmed for three quarters of its duration: `lease_unconfirmed`
  *    (src/application/lease-keeper.ts: it stops new exposure before the lease can run out);
- *  - no API heartbeat has moved for CONTROL_PLANE_TIMEOUT: `control_plane_lost` (nobody could stop it).
+ *  - no API heartbeat has moved for CONTROL_PLANE_TIMEOUT: `control_plane_lost` (nobody could stop it);
+ *  - live execution only: the exchange has not answered for EXCHANGE_LOSS_HALT_MS (timeouts, dropped
+ *    connections, 5xx — src/adapters/live-venue/exchange-reachability.ts): `exchange_unreachable`.
+ *    Asking also probes it, so a halted process (no cycle, no order) sees it come back.
  * It never reads a fault as `running`. While the store has failed for less than STORE_LOSS_HALT_MS it
  * reports nothing (nothing can be submitted meanwhile anyway: every cycle and every order gate reads
  * the store first). Ticks never overlap; a tick is bounded by the store's own command deadlines.
@@ -56,6 +59,8 @@ export interface SafetyMonitorDeps {
    * StoreFaultError when it went back. Omitted: the trail is not judged.
    */
   checkHead?(): Promise<void>;
+  /** Live execution: whether the exchange answers, and how long it may not before trading halts. */
+  exchange?: { silence(): { forMs: number; error: string } | null; lossHaltMs: number };
   /** How sure the process is of its trading lease; omitted: no lease to judge. */
   lease?(): LeaseStanding;
   /** Where observations go: the root actor (its `safety.halt` and `safety.clear` events). */
@@ -201,12 +206,25 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
     ];
   };
 
+  const checkExchange = (): [string, string] | null => {
+    if (!deps.exchange) return null;
+    const silence = deps.exchange.silence();
+    const limit = deps.exchange.lossHaltMs;
+    if (silence === null || silence.forMs < limit) return null;
+    return [
+      'exchange_unreachable',
+      `the exchange has not answered for ${silence.forMs} ms (EXCHANGE_LOSS_HALT_MS ${limit}): ${silence.error}`,
+    ];
+  };
+
   /** The fault the checks find now; 'wait' while the store has failed too briefly to judge. */
   const check = async (): Promise<[string, string] | null | 'wait'> => {
+    // Asked every tick whatever else fails: asking keeps the exchange probed while nothing calls it.
+    const exchange = checkExchange();
     const store = await checkStore();
     if (store !== 'ok') return store;
     try {
-      const found = (await checkWrites()) ?? checkLease() ?? (await checkControlPlane());
+      const found = (await checkWrites()) ?? checkLease() ?? (await checkControlPlane()) ?? exchange;
       // Writes failing, not for long yet: nothing to report (and nothing heals meanwhile).
       return found ?? (unwritableSince !== null ? 'wait' : null);
     } catch {

@@ -6,6 +6,7 @@ import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import type { Instrument } from '../domain/market.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../ports/store.js';
 import { ConfigError } from './config-error.js';
+import { readInt } from './config-numbers.js';
 import { readExchangeConfig } from './exchange-config.js';
 import type { ExchangeConfig } from './exchange-config.js';
 
@@ -15,6 +16,7 @@ export const EXECUTION_MODES = ['paper', 'live'] as const;
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
 export { ConfigError } from './config-error.js';
+export { readInt, readNumber } from './config-numbers.js';
 
 export interface CommonConfig {
   storeUrl: string;
@@ -99,24 +101,6 @@ export function readStoreUrl(env: NodeJS.ProcessEnv): string {
     throw new ConfigError('STORE_URL must be sqlite:<path> or redis://host:port/db');
   }
   return url;
-}
-
-export function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-export function readNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value)) throw new ConfigError(`${name} must be a number, got "${raw}"`);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
 }
 
 const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };

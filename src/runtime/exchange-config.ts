@@ -11,6 +11,7 @@
  * exits 2 before anything starts.
  */
 import { ConfigError } from './config-error.js';
+import { readInt } from './config-numbers.js';
 
 /** The execution modes (./config.ts EXECUTION_MODES), named here without importing it back. */
 type ExecutionMode = 'paper' | 'live';
@@ -25,6 +26,14 @@ export interface ExchangeConfig {
   testnet: boolean;
   /** EXCHANGE_URL: the exchange's base URL overridden (a proxy, a regional endpoint, a local fake). */
   url: string | null;
+  /** EXCHANGE_TIMEOUT_MS: every exchange request's deadline (default 10 s). */
+  timeoutMs: number;
+  /**
+   * EXCHANGE_LOSS_HALT_MS: how long the exchange may not answer (timeouts, dropped connections, 5xx)
+   * before trading halts, as for a lost store (default 30 s: three request deadlines, so one slow
+   * answer does not halt).
+   */
+  lossHaltMs: number;
 }
 
 export interface ExchangeCredentials {
@@ -53,7 +62,13 @@ export function readExchangeConfig(env: NodeJS.ProcessEnv, mode: ExecutionMode):
       'LIVE_MAINNET is set but EXCHANGE_TESTNET is true (the testnet): set EXCHANGE_TESTNET=false to trade ' +
         'mainnet, or remove LIVE_MAINNET',
     );
-  return { exchange, testnet, url: readUrl(env) };
+  return {
+    exchange,
+    testnet,
+    url: readUrl(env),
+    timeoutMs: readInt(env, 'EXCHANGE_TIMEOUT_MS', 10_000, 500, 120_000),
+    lossHaltMs: readInt(env, 'EXCHANGE_LOSS_HALT_MS', 30_000, 1_000, 3_600_000),
+  };
 }
 
 /** The trading process's key and secret; their values are never put in an error. */

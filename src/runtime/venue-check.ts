@@ -18,7 +18,7 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
   if (!config) throw new ConfigError('EXCHANGE is not set');
   const credentials = readExchangeCredentials(env);
   const symbols = wrapSymbols(env);
-  const { exchange, errors } = await openLiveExchange(config, credentials);
+  const { exchange, errors } = await openLiveExchange(config, credentials, { timeoutMs: config.timeoutMs });
   const where = `${config.exchange} ${config.testnet ? 'testnet (demo trading)' : 'MAINNET'}${config.url ? ` via ${config.url}` : ''}`;
   try {
     await exchange.loadMarkets();

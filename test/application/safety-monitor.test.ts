@@ -33,7 +33,12 @@ describe('safety monitor', () => {
     t = undefined;
   });
 
-  async function rig(options: { wrap?: (c: ControlStore) => ControlStore } = {}) {
+  async function rig(
+    options: {
+      wrap?: (c: ControlStore) => ControlStore;
+      exchangeSilence?: () => { forMs: number; error: string } | null;
+    } = {},
+  ) {
     t = await openTestStore('sqlite');
     const clock = new SimulatedClock();
     clock.set(T0);
@@ -44,6 +49,7 @@ describe('safety monitor', () => {
       kv: t.store.kv,
       controlPlaneTimeoutMs: 10_000,
       storeLossHaltMs: 3_000,
+      ...(options.exchangeSilence ? { exchange: { silence: options.exchangeSilence, lossHaltMs: 5_000 } } : {}),
       report: (o) => observed.push(o),
       log: () => {},
     });
@@ -92,6 +98,28 @@ describe('safety monitor', () => {
     await beat(3);
     await tick();
     expect(seen).toEqual(['clear', '-', '-', 'halt:store_unreachable', 'clear']);
+  });
+
+  it('an exchange silent for EXCHANGE_LOSS_HALT_MS is a fault; shorter is nothing; its answer clears it', async () => {
+    let silentFor: number | null = null;
+    const { seen, tick, beat } = await rig({
+      exchangeSilence: () =>
+        silentFor === null ? null : { forMs: silentFor, error: 'GET /fapi/v2/account request timed out' },
+    });
+    await beat(1);
+    await tick();
+    silentFor = 4_999;
+    await tick();
+    silentFor = 5_000;
+    const halt = await tick();
+    silentFor = null;
+    await tick();
+    expect(seen).toEqual(['clear', 'clear', 'halt:exchange_unreachable', 'clear']);
+    expect(halt).toMatchObject({
+      message: expect.stringMatching(
+        /the exchange has not answered for 5000 ms \(EXCHANGE_LOSS_HALT_MS 5000\): GET \/fapi\/v2\/account request timed out/,
+      ),
+    });
   });
 
   it('a replaced store is a fault at once, naming the adoption command', async () => {

@@ -6,6 +6,8 @@
  * `position_drift` and refuses openings (POSITION_DRIFT); the exchange's dead-man's switch is armed
  * at start and every cycle; and once the process is SIGKILLed, the exchange cancels the symbol's
  * resting orders by itself when the countdown runs out (the fake's clock is moved on, not waited for).
+ * An exchange that stops answering for EXCHANGE_LOSS_HALT_MS halts trading (`trading_halted`, reason
+ * `exchange_unreachable`): no cycle, no order; its answer again ends the halt.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,6 +72,8 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
         STRATEGIES: FLIP,
         RISK_FRACTION: '0.02',
         ORDER_STYLE: 'market',
+        EXCHANGE_TIMEOUT_MS: '1000',
+        EXCHANGE_LOSS_HALT_MS: '2000',
         LOG_LEVEL: 'info',
       },
       dir,
@@ -86,6 +90,43 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
     const trades = t.fake.venue.trades('BTCUSDT');
     expect(trades.length).toBeGreaterThanOrEqual(filled.length);
     expect(trades.map((x) => x.price)).toContain(filled[0]!.price);
+
+    // The exchange stops answering: a halt, as for a lost store. Nothing is sent while it lasts but
+    // the probe and the halt's cancels; its answer again ends the halt (cancelling once more) and the
+    // cycles come back.
+    t.fake.hang();
+    await proc.waitFor(/"event":"trading_halted","reason":"exchange_unreachable"/, 15_000);
+    expect(proc.stderr()).toMatch(/the exchange has not answered for \d+ ms \(EXCHANGE_LOSS_HALT_MS 2000\)/);
+    const haltedAt = lines(proc).length;
+    const sentWhileHalted = t.fake.calls.length;
+    await new Promise((r) => setTimeout(r, 1_500)); // five cycle lengths
+    expect(
+      lines(proc)
+        .slice(haltedAt)
+        .filter((l) => l.event === 'cycle_start'),
+    ).toEqual([]);
+    const orders = t.fake.calls
+      .slice(sentWhileHalted)
+      .filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+    expect(orders).toEqual([]);
+    t.fake.resume();
+    await waitUntil(
+      () =>
+        lines(proc!)
+          .slice(haltedAt)
+          .some((l) => l.event === 'trading_halt_ended'),
+      15_000,
+      'the halt ended',
+    );
+    const ended = lines(proc).findIndex((l, i) => i >= haltedAt && l.event === 'trading_halt_ended');
+    await waitUntil(
+      () =>
+        lines(proc!)
+          .slice(ended)
+          .some((l) => l.event === 'cycle_start'),
+      15_000,
+      'cycles again after the halt',
+    );
 
     // A position changed behind the system's back: drift is told, and openings are refused until it ends.
     const held = t.fake.venue.account().positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
@@ -112,5 +153,8 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
     expect(t.fake.venue.find('BTCUSDT', { clientOrderId: 'resting-at-death' })?.status).toBe('CANCELED');
     expect(arms()).toBe(armsAtDeath);
     expect(proc.stdout() + proc.stderr()).not.toContain(FAKE_CREDENTIALS.secret);
+    // The requests that timed out while the exchange was silent are logged without their signature.
+    expect(proc.stderr()).toMatch(/signature=<blank>/);
+    expect(proc.stdout() + proc.stderr()).not.toMatch(/signature=[0-9a-f]/);
   }, 60_000);
 });

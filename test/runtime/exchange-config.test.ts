@@ -18,7 +18,13 @@ const LIVE = { EXECUTION_MODE: 'live', EXCHANGE: 'binanceusdm', EXCHANGE_API_KEY
 describe('readExchangeConfig', () => {
   it('paper mode has no exchange; live mode is the testnet by default', () => {
     expect(readExchangeConfig({}, 'paper')).toBeNull();
-    expect(readExchangeConfig(LIVE, 'live')).toEqual({ exchange: 'binanceusdm', testnet: true, url: null });
+    expect(readExchangeConfig(LIVE, 'live')).toEqual({
+      exchange: 'binanceusdm',
+      testnet: true,
+      url: null,
+      timeoutMs: 10_000,
+      lossHaltMs: 30_000,
+    });
     expect(readExchangeConfig({ ...LIVE, EXCHANGE_TESTNET: 'TRUE' }, 'live')?.testnet).toBe(true);
   });
 
@@ -27,6 +33,8 @@ describe('readExchangeConfig', () => {
       exchange: 'binanceusdm',
       testnet: false,
       url: null,
+      timeoutMs: 10_000,
+      lossHaltMs: 30_000,
     });
   });
 
@@ -41,9 +49,16 @@ describe('readExchangeConfig', () => {
     [{ ...LIVE, EXCHANGE_URL: 'ftp://x' }, 'live', /EXCHANGE_URL must be an http\(s\) URL/],
     [{ ...LIVE, EXCHANGE_URL: 'not a url' }, 'live', /EXCHANGE_URL must be an http\(s\) URL/],
     [{ ...LIVE, EXCHANGE_URL: 'https://u:p@x.test' }, 'live', /EXCHANGE_URL must not carry credentials/],
+    [{ ...LIVE, EXCHANGE_TIMEOUT_MS: '100' }, 'live', /EXCHANGE_TIMEOUT_MS must be between 500 and 120000, got 100/],
+    [{ ...LIVE, EXCHANGE_LOSS_HALT_MS: '30s' }, 'live', /EXCHANGE_LOSS_HALT_MS must be a whole number, got "30s"/],
   ] as const)('refuses %j in %s mode', (env, mode, message) => {
     expect(() => readExchangeConfig(env, mode)).toThrow(ConfigError);
     expect(() => readExchangeConfig(env, mode)).toThrow(message);
+  });
+
+  it('EXCHANGE_TIMEOUT_MS and EXCHANGE_LOSS_HALT_MS are read', () => {
+    const config = readExchangeConfig({ ...LIVE, EXCHANGE_TIMEOUT_MS: '2500', EXCHANGE_LOSS_HALT_MS: '60000' }, 'live');
+    expect(config).toMatchObject({ timeoutMs: 2_500, lossHaltMs: 60_000 });
   });
 
   it('EXCHANGE_URL is kept without a trailing slash', () => {
@@ -82,7 +97,7 @@ describe('EXECUTION_MODE=live in the processes', () => {
   it('the API reads the exchange, never the secrets (it does not need them)', () => {
     const config = readApiConfig({ ...base, ...LIVE, EXCHANGE_API_KEY: undefined, EXCHANGE_API_SECRET: undefined });
     expect(config.executionMode).toBe('live');
-    expect(config.exchange).toEqual({ exchange: 'binanceusdm', testnet: true, url: null });
+    expect(config.exchange).toMatchObject({ exchange: 'binanceusdm', testnet: true, url: null });
     expect(JSON.stringify(readApiConfig({ ...base, ...LIVE }))).not.toContain(SECRET);
   });
 

@@ -20,6 +20,7 @@ type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** The ccxt error classes the judgement needs (the ccxt module has them all). */
 export interface CcxtErrorClasses {
+  NetworkError: ErrorClass;
   DDoSProtection: ErrorClass;
   RateLimitExceeded: ErrorClass;
   InvalidNonce: ErrorClass;

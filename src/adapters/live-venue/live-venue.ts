@@ -10,10 +10,12 @@
  *    order's outcome unknown: it is looked up by client id until the exchange shows it, or until its
  *    recvWindow has passed with the exchange saying it does not exist (the request can no longer be
  *    accepted), and only then reported `rejected` (NOT_PLACED). While unknown, nothing is resent;
- *  - a 429/418 was refused unprocessed: wait Retry-After and send again, a bounded number of times;
+ *  - a 429/418 was refused unprocessed: the order is refused RATE_LIMITED, and so is every order until
+ *    Retry-After has passed, without a request (nothing waits here: a kill must not queue behind it);
  *  - a refusal by the exchange is a `rejected` order with the exchange's reason.
  * Fills are the exchange's own trades (fetchMyTrades by order), each reported once. Every call has
- * ccxt's per-request timeout as its deadline (the exchange client's `timeout`).
+ * ccxt's per-request timeout as its deadline (the exchange client's `timeout`, EXCHANGE_TIMEOUT_MS);
+ * whether the exchange answers at all is watched on the client (./exchange-reachability.ts).
  */
 import type { Exchange, Order, Trade } from 'ccxt';
 import type { MarketView } from '../../domain/market.js';

@@ -9,7 +9,8 @@
  *    key would fail there;
  *  - EXCHANGE_URL by the transport hook (./point-ccxt.ts), so ccxt keeps its error tables;
  *  - every request has a deadline (`timeout`), and 429/418 are also backed off by the venue.
- * The key and secret go to ccxt and nowhere else.
+ * The key and secret go to ccxt and nowhere else; a request's signature, which ccxt writes into a
+ * failed request's error with its URL, is blanked there before the error goes on (a log line).
  */
 import type { Exchange } from 'ccxt';
 import type { CcxtErrorClasses } from './exchange-errors.js';
@@ -55,5 +56,27 @@ export async function openLiveExchange(
   });
   if (config.testnet) exchange.enableDemoTrading(true);
   if (config.url) pointCcxtAt(exchange, config.url);
+  blankSignatures(exchange);
   return { exchange, errors: ccxt };
+}
+
+const SIGNATURE = /([?&]signature=)[0-9a-fA-F]+/g;
+
+type Fetch = (url: string, method?: string, headers?: unknown, body?: unknown) => Promise<unknown>;
+
+/** Hooks the client's transport: every error that comes out of a request has its signature blanked. */
+function blankSignatures(exchange: Exchange): void {
+  const hooked = exchange as unknown as { fetch: Fetch };
+  const fetch = hooked.fetch.bind(exchange);
+  hooked.fetch = async (url, method, headers, body) => {
+    try {
+      return await fetch(url, method, headers, body);
+    } catch (err) {
+      if (err instanceof Error) {
+        err.message = err.message.replace(SIGNATURE, '$1<blank>');
+        if (err.stack) err.stack = err.stack.replace(SIGNATURE, '$1<blank>');
+      }
+      throw err;
+    }
+  };
 }

@@ -4,13 +4,17 @@
  * held, so a process that does not own the store never reaches the exchange. What a reconciliation
  * does is told: foreign orders cancelled as an `orders_cancelled` line (reason `foreign_orders`),
  * drift as a `position_drift` line (and metric) and an error log line naming the symbols (the venue
- * refuses openings while it stands); its end as a `position_drift` line with no symbols.
+ * refuses openings while it stands); its end as a `position_drift` line with no symbols. Whether the
+ * exchange answers is watched on every request (the safety monitor halts trading when it has not
+ * for EXCHANGE_LOSS_HALT_MS).
  */
 import type { Logger } from 'pino';
 import { CAPABILITIES } from '../../adapters/live-venue/capabilities.js';
 import { perpetualSymbols } from '../../adapters/live-venue/ccxt-mapping.js';
 import { LiveVenue } from '../../adapters/live-venue/live-venue.js';
 import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
+import { watchReachability } from '../../adapters/live-venue/exchange-reachability.js';
+import type { ExchangeReachability } from '../../adapters/live-venue/exchange-reachability.js';
 import { openLiveExchange } from '../../adapters/live-venue/open-exchange.js';
 import { eventLine } from '../../domain/event-lines.js';
 import { LIVE_PEAKS_KEY } from '../../domain/runtime-documents.js';
@@ -26,10 +30,16 @@ export function countdownMsFor(cycleMs: number): number {
   return Math.max(3 * cycleMs, 10_000);
 }
 
+export interface LiveExecution {
+  venue: LiveVenue;
+  /** Whether the exchange answers, and for how long it may not (EXCHANGE_LOSS_HALT_MS): the safety monitor judges it. */
+  exchange: { silence: ExchangeReachability['silence']; lossHaltMs: number };
+}
+
 export async function openLiveExecution(
   config: TradingConfig,
   deps: { clock: Clock; log: Logger; events: TradingEvents; kv: KeyValueStore },
-): Promise<LiveVenue> {
+): Promise<LiveExecution> {
   // The drawdown reference survives a restart (a malformed document fails the start, as a fault).
   const account = `${config.exchange?.exchange}:${config.exchange?.testnet ? 'testnet' : 'mainnet'}`;
   const found = await readDocument(deps.kv, LIVE_PEAKS_KEY);
@@ -42,8 +52,10 @@ export async function openLiveExecution(
   const { exchange: settings, exchangeCredentials } = config;
   if (!settings || !exchangeCredentials) throw new Error('EXECUTION_MODE=live without exchange settings');
   const { exchange, errors } = await openLiveExchange(settings, exchangeCredentials(), {
+    timeoutMs: settings.timeoutMs,
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
   });
+  const reachability = watchReachability(exchange, errors, { now: () => deps.clock.now() });
   let drifting = false;
   let lastDrift = '[]';
   const report = (r: Reconciliation) => {
@@ -91,7 +103,7 @@ export async function openLiveExecution(
       { exchange: settings.exchange, testnet: settings.testnet, url: settings.url },
       'live venue: reconciled with the exchange',
     );
-    return venue;
+    return { venue, exchange: { silence: () => reachability.silence(), lossHaltMs: settings.lossHaltMs } };
   } catch (err) {
     await exchange.close().catch(() => {});
     throw err;

@@ -35,7 +35,7 @@ import { renewalOf } from '../../application/lease-keeper.js';
 import { createRootInbox } from '../../application/root-inbox.js';
 import type { RootInbox } from '../../application/root-inbox.js';
 import { createSafetyMonitor } from '../../application/safety-monitor.js';
-import type { SafetyMonitor } from '../../application/safety-monitor.js';
+import type { SafetyMonitor, SafetyMonitorDeps } from '../../application/safety-monitor.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
 import { startBackground } from './background.js';
 import { startMachinesPublisher } from './machines-publisher.js';
@@ -140,8 +140,7 @@ async function startTradingSystem(
   const { log, clock } = deps;
   // Faults the store views and the safety checks notice, kept for the root until it exists.
   const inbox = createRootInbox<SafetyEvent>();
-  const monitorLog = (level: 'warn' | 'info' | 'error', message: string, details: Record<string, unknown>) =>
-    log[level](details, message);
+  const monitorLog = monitorLogOf(log);
   const owned = await takeOwnership({
     store: deps.store,
     clock,
@@ -156,7 +155,7 @@ async function startTradingSystem(
   const metrics = new TradingMetrics(config.margin);
   // Every line goes to the writer and to the metrics, which count what the lines report.
   const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
-  const venue = await openVenue(deps, config, kv, events);
+  const { venue, exchange } = await openVenue(deps, config, kv, events);
   const historyFor = (barMs: number) => strategyHistory(strategies, barMs);
   const feed = await feedAfterLease(deps, opened, config, kv, historyFor);
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
@@ -197,6 +196,7 @@ async function startTradingSystem(
     checkHead: () => owned.control.checkHead(),
     controlPlaneTimeoutMs: config.safety.controlPlaneTimeoutMs,
     storeLossHaltMs: config.safety.storeLossHaltMs,
+    ...(exchange ? { exchange } : {}),
     report: (observation) => inbox.send(observation),
     log: monitorLog,
   });
@@ -349,15 +349,23 @@ async function storedRiskState(kv: KeyValueStore, control: ControlRecord, clock:
  * The live venue on the exchange (EXECUTION_MODE=live, ./live-execution.ts), else the paper venue on
  * the fenced key-value store (or in the process, for a simulation run).
  */
-function openVenue(
+/** The safety monitor's and the ownership's log calls, on the process's logger. */
+function monitorLogOf(log: Logger) {
+  return (level: 'warn' | 'info' | 'error', message: string, details: Record<string, unknown>) =>
+    log[level](details, message);
+}
+
+/** The venue, and for live execution whether its exchange answers (the safety monitor judges it). */
+async function openVenue(
   deps: TradingSystemDeps,
   config: TradingConfig,
   kv: KeyValueStore,
   events: TradingEvents,
-): Promise<Venue> {
-  if (config.executionMode === 'live')
+): Promise<{ venue: Venue; exchange?: SafetyMonitorDeps['exchange'] }> {
+  if (config.executionMode === 'live') {
     return openLiveExecution(config, { clock: deps.clock, log: deps.log, events, kv });
-  return openPaperVenue({
+  }
+  const venue = await openPaperVenue({
     kv,
     instruments: config.instruments,
     clock: deps.clock,
@@ -369,6 +377,7 @@ function openVenue(
     },
     ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
   });
+  return { venue };
 }
 
 /**

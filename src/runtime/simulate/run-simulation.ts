@@ -121,6 +121,8 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
     clock,
     timers: clock,
     backgroundTimers: false,
+    // No API reads a run's heartbeat, account document or metrics: nothing is published.
+    publishing: false,
     sessionId: 'sim',
     venuePersistence: 'process',
     feed: watched(market.feed, seen),

@@ -60,7 +60,16 @@ export interface TradingPartsDeps {
   identity: { pid: number; host: string };
   /** The strategies' errors: lines, rate-limited warnings and the failing state the heartbeat carries. */
   agentErrors: AgentErrors;
+  /** False: nothing is published for an API (a simulation run): the publisher does nothing. */
+  publishing: boolean;
 }
+
+/** The publisher of a run no API reads (`tcs simulate`): it neither reads the venue nor writes. */
+const SILENT_PUBLISHER: Publisher = {
+  accountChanged: () => Promise.resolve(),
+  heartbeat: () => Promise.resolve(),
+  metrics: () => Promise.resolve(),
+};
 
 export interface TradingParts {
   publisher: Publisher;
@@ -75,19 +84,8 @@ export interface TradingParts {
 }
 
 export function createTradingParts(deps: TradingPartsDeps): TradingParts {
-  const { config, store, venue, clock, log, events } = deps;
-  const publisher = createPublisher({
-    kv: deps.kv,
-    venue,
-    clock,
-    mode: config.executionMode,
-    heartbeatMs: config.heartbeatMs,
-    identity: deps.identity,
-    previousCycle: deps.previousCycle,
-    metrics: deps.metrics,
-    failingAgents: deps.agentErrors.failing,
-    ...(venue.positionDrift ? { positionDrift: () => venue.positionDrift!() } : {}),
-  });
+  const { store, clock, log, events } = deps;
+  const publisher = deps.publishing ? publisherOf(deps) : SILENT_PUBLISHER;
   const commands = createCommandPump(
     store.commands,
     clock,
@@ -115,6 +113,23 @@ export function createTradingParts(deps: TradingPartsDeps): TradingParts {
     syncControlOf,
     machine: machineWith(deps, publisher, commands, pumpInto, syncControlOf, riskStates),
   };
+}
+
+/** What the trading process publishes for the API: the account, the heartbeat, the metrics. */
+function publisherOf(deps: TradingPartsDeps): Publisher {
+  const { config, venue } = deps;
+  return createPublisher({
+    kv: deps.kv,
+    venue,
+    clock: deps.clock,
+    mode: config.executionMode,
+    heartbeatMs: config.heartbeatMs,
+    identity: deps.identity,
+    previousCycle: deps.previousCycle,
+    metrics: deps.metrics,
+    failingAgents: deps.agentErrors.failing,
+    ...(venue.positionDrift ? { positionDrift: () => venue.positionDrift!() } : {}),
+  });
 }
 
 /** The root machine with the application's parts supplied. */

@@ -82,6 +82,12 @@ export interface TradingSystemDeps {
   onLeaseLost?(): void;
   /** The client order ids' session part; random per start unless given (a simulation fixes it). */
   sessionId?: string;
+  /**
+   * False in a simulation run: no API reads what the trading process publishes for it (heartbeat,
+   * account, metrics), so none of it is computed or written, and event lines are not counted into
+   * metrics. True (publish) unless given.
+   */
+  publishing?: boolean;
   /** Where the paper account lives (see PaperVenueOptions): the store, unless a simulation says otherwise. */
   venuePersistence?: 'store' | 'process';
   /**
@@ -153,11 +159,9 @@ async function startTradingSystem(
   });
   const { store, kv, keeper } = owned;
   const metrics = new TradingMetrics(config.margin);
-  // Every line goes to the writer and to the metrics, which count what the lines report.
-  const events: TradingEvents = { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
+  const events = linesCounted(deps, metrics);
   const { venue, exchange } = await openVenue(deps, config, kv, events);
-  const historyFor = (barMs: number) => strategyHistory(strategies, barMs);
-  const feed = await feedAfterLease(deps, opened, config, kv, historyFor);
+  const feed = await feedAfterLease(deps, opened, config, kv, (barMs) => strategyHistory(strategies, barMs));
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
   const protectionState = await storedProtection(config, strategies, kv);
   const riskState = await storedRiskState(kv, owned.initial, clock);
@@ -186,6 +190,7 @@ async function startTradingSystem(
     previousCycle,
     identity: { pid: process.pid, host: hostname() },
     agentErrors,
+    publishing: deps.publishing !== false,
   });
   const monitor = createSafetyMonitor({
     clock,
@@ -349,6 +354,15 @@ async function storedRiskState(kv: KeyValueStore, control: ControlRecord, clock:
  * The live venue on the exchange (EXECUTION_MODE=live, ./live-execution.ts), else the paper venue on
  * the fenced key-value store (or in the process, for a simulation run).
  */
+/**
+ * Every line goes to the writer and to the metrics, which count what the lines report; a run that
+ * publishes nothing (a simulation) does not count them.
+ */
+function linesCounted(deps: TradingSystemDeps, metrics: TradingMetrics): TradingEvents {
+  if (deps.publishing === false) return deps.lines;
+  return { emit: (line) => (metrics.observe(line), deps.lines.emit(line)) };
+}
+
 /** The safety monitor's and the ownership's log calls, on the process's logger. */
 function monitorLogOf(log: Logger) {
   return (level: 'warn' | 'info' | 'error', message: string, details: Record<string, unknown>) =>

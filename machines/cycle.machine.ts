@@ -4,7 +4,9 @@
  * manager, each step a message to a child of the root found by systemId, every reply naming this
  * actor as `replyTo`) → record the decision. Resting orders that could open exposure are cancelled
  * (ahead of any submission) when the engine is reducing, and in a symbol a protective exit closes. I/O (market, store) happens only
- * in the `loadMarket` and `recordDecision` actors that the composition root supplies.
+ * in the `loadMarket` and `recordDecision` actions that the composition root supplies: each starts
+ * its work and answers this actor with an event (CycleIoReply) when it ends. Actions, not promise
+ * actors: two actors fewer created, started and stopped every cycle (issue 22's profile).
  * If the stored control state moved since the cycle began, it stops at once (`superseded`) and
  * submits nothing. Every cycle that gets as far as a result — completed, superseded, failed, or over
  * a `cycleDeadline` — is recorded, so the DecisionLog has an entry per cycle; only a cycle stopped
@@ -23,7 +25,6 @@ import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import type { Signal } from '../src/domain/signal.js';
 import type { ProtectionState } from '../src/domain/protection.js';
 import type { RiskTradingState } from '../src/domain/risk/trading-state.js';
-import { fromPromise } from 'xstate';
 import type {
   EvaluatedReply,
   ObservedReply,
@@ -101,7 +102,18 @@ interface CycleContext extends CycleRecord {
   selected: Signal[];
 }
 
-type CycleEvent = ObservedReply | SignalsReply | SelectedReply | SizedReply | EvaluatedReply | SubmittedReply;
+/**
+ * What the composition root's I/O actions answer (see `loadMarket` / `recordDecision`). An answer that
+ * arrives after its state was left (the market over the cycle deadline) finds no transition.
+ */
+export type CycleIoReply =
+  | { type: 'cycle.market.loaded'; output: LoadedMarket }
+  | { type: 'cycle.market.failed'; error: unknown }
+  | { type: 'cycle.recorded' }
+  | { type: 'cycle.record.failed'; error: unknown };
+
+type CycleEvent =
+  ObservedReply | SignalsReply | SelectedReply | SizedReply | EvaluatedReply | SubmittedReply | CycleIoReply;
 
 const errorText = (error: unknown) => String((error as Error)?.message ?? error);
 const reducing = (context: CycleContext) => context.riskState === 'reducing';
@@ -125,15 +137,10 @@ function exitsWithRestingOpens(context: CycleContext): string[] {
 
 export const cycleMachine = setup({
   types: {} as { context: CycleContext; input: CycleInput; events: CycleEvent; output: CycleRecord },
-  actors: {
-    loadMarket: fromPromise<LoadedMarket, { cycle: number; epoch: number }>(async () => {
-      throw new Error('loadMarket was not provided');
-    }),
-    recordDecision: fromPromise<void, CycleRecord>(async () => {
-      throw new Error('recordDecision was not provided');
-    }),
-  },
   actions: {
+    // The cycle's I/O, supplied by the composition root: start the work, answer with a CycleIoReply.
+    loadMarket: (_, _params: { cycle: number; epoch: number }) => {},
+    recordDecision: (_, _params: CycleRecord) => {},
     // Event lines; the composition root provides the writers.
     announceSignals: (_, _params: Pick<SignalsReply, 'agent' | 'signals' | 'errors' | 'invalid'>) => {},
     announceVerdicts: (_, _params: { verdicts: Verdict[] }) => {},
@@ -190,11 +197,9 @@ export const cycleMachine = setup({
           actions: assign({ outcome: 'failed' as const, error: 'cycle deadline exceeded: the market did not load' }),
         },
       },
-      invoke: {
-        id: 'load',
-        src: 'loadMarket',
-        input: ({ context }) => ({ cycle: context.cycle, epoch: context.epoch }),
-        onDone: [
+      entry: { type: 'loadMarket', params: ({ context }) => ({ cycle: context.cycle, epoch: context.epoch }) },
+      on: {
+        'cycle.market.loaded': [
           {
             guard: { type: 'controlMoved', params: ({ event }) => ({ control: event.output.control }) },
             target: 'recording',
@@ -209,7 +214,7 @@ export const cycleMachine = setup({
             })),
           },
         ],
-        onError: {
+        'cycle.market.failed': {
           target: 'recording',
           actions: assign({ outcome: 'failed' as const, error: ({ event }) => errorText(event.error) }),
         },
@@ -424,11 +429,10 @@ export const cycleMachine = setup({
       },
     },
     recording: {
-      invoke: {
-        src: 'recordDecision',
-        input: ({ context }) => toRecord(context),
-        onDone: 'done',
-        onError: {
+      entry: { type: 'recordDecision', params: ({ context }) => toRecord(context) },
+      on: {
+        'cycle.recorded': 'done',
+        'cycle.record.failed': {
           target: 'unrecorded',
           actions: assign({
             outcome: 'failed' as const,

@@ -5,7 +5,7 @@
 // no agents), `superseded` when the stored control moved (nothing sent anywhere, still recorded),
 // `failed` (recorded with the error), `unrecorded` when recording itself fails, and the deadline.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, enqueueActions, fromCallback, fromPromise, setup, waitFor } from 'xstate';
+import { createActor, enqueueActions, fromCallback, setup, waitFor } from 'xstate';
 import type { ActorRefFrom, AnyActorRef, AnyEventObject, EventObject } from 'xstate';
 import { cycleMachine } from '../../machines/cycle.machine.js';
 import type { CycleInput, CycleRecord, LoadedMarket } from '../../machines/cycle.machine.js';
@@ -150,16 +150,24 @@ function runCycle(options: Harness = {}) {
   const recorded: CycleRecord[] = [];
   const loads: number[] = [];
   const responders = { ...defaultResponders(), ...options.responders } as Record<string, Respond>;
+  // The I/O actions answer the cycle as the composition root's do: an event when the work ends.
+  const answer = (self: AnyActorRef, work: Promise<unknown>, done: AnyEventObject, failed: string) =>
+    void work.then(
+      (output) => self.getSnapshot().status === 'active' && self.send({ ...done, output }),
+      (error: unknown) => self.getSnapshot().status === 'active' && self.send({ type: failed, error }),
+    );
   const cycle = cycleMachine.provide({
-    actors: {
-      loadMarket: fromPromise<LoadedMarket, { cycle: number; epoch: number }>(async ({ input }) => {
-        loads.push(input.cycle);
-        return options.loadMarket ? options.loadMarket() : loaded();
-      }),
-      recordDecision: fromPromise<void, CycleRecord>(async ({ input }) => {
-        recorded.push(input);
-        if (options.recordDecision) await options.recordDecision(input);
-      }),
+    actions: {
+      loadMarket: ({ self }, { cycle: n }) => {
+        loads.push(n);
+        const work = options.loadMarket ? options.loadMarket() : Promise.resolve(loaded());
+        answer(self, work, { type: 'cycle.market.loaded' }, 'cycle.market.failed');
+      },
+      recordDecision: ({ self }, record) => {
+        recorded.push(record);
+        const work = options.recordDecision ? options.recordDecision(record) : Promise.resolve();
+        answer(self, work, { type: 'cycle.recorded' }, 'cycle.record.failed');
+      },
     },
   });
   const input: CycleInput = { cycle: 9, epoch: EPOCH, agentIds: ['agent:a', 'agent:b'], ...options.input };

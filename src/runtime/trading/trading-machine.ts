@@ -14,7 +14,7 @@ import { deleverageMachine } from '../../../machines/deleverage.machine.js';
 import type { CommandResult, PreparedDeleverage } from '../../../machines/deleverage.machine.js';
 import { flattenMachine } from '../../../machines/flatten.machine.js';
 import type { PreparedFlatten } from '../../../machines/flatten.machine.js';
-import type { CycleRecord, LoadedMarket } from '../../../machines/cycle.machine.js';
+import type { CycleIoReply, CycleRecord, LoadedMarket } from '../../../machines/cycle.machine.js';
 import type { AgentError, SignalsReply, SubmissionOutcome } from '../../../machines/messages.js';
 import type { Proposal } from '../../domain/allocation.js';
 import { orderManagerMachine } from '../../../machines/order-manager.machine.js';
@@ -76,6 +76,25 @@ function omsModeIn(system: AnyActorSystem): OmsMode {
 }
 
 /** An agent's reply: its signals as lines, then its errors (lines, warnings, failing state). */
+/**
+ * Runs one of the cycle's I/O steps and answers the cycle with its outcome. A cycle stopped meanwhile
+ * (a pause or kill stops it from outside) is not answered: there is nobody left to hear it.
+ */
+function answer<T>(
+  cycle: AnyActorRef,
+  work: Promise<T>,
+  done: (value: T) => CycleIoReply,
+  failed: (error: unknown) => CycleIoReply,
+): void {
+  const reply = (event: CycleIoReply) => {
+    if (cycle.getSnapshot().status === 'active') cycle.send(event);
+  };
+  work.then(
+    (value) => reply(done(value)),
+    (error: unknown) => reply(failed(error)),
+  );
+}
+
 function announceReply(
   impl: TradingMachineImplementations,
   reply: Pick<SignalsReply, 'agent' | 'signals' | 'errors' | 'invalid'>,
@@ -147,6 +166,37 @@ function announceExits(
   }
 }
 
+/** One cycle: its I/O steps answer it by events (see answer), its announcements write event lines. */
+function cycleActor(impl: TradingMachineImplementations) {
+  const { events, links } = impl;
+  return cycleMachine.provide({
+    actions: {
+      loadMarket: ({ self, system }, input) =>
+        answer(
+          self,
+          impl.loadMarket(input, links(system)),
+          (output) => ({ type: 'cycle.market.loaded', output }),
+          (error) => ({ type: 'cycle.market.failed', error }),
+        ),
+      recordDecision: ({ self, system }, record) =>
+        answer(
+          self,
+          impl.recordDecision(record, links(system)),
+          () => ({ type: 'cycle.recorded' }),
+          (error) => ({ type: 'cycle.record.failed', error }),
+        ),
+      announceSignals: (_, reply) => announceReply(impl, reply),
+      announceExits: (_, { proposals, outcomes }) => announceExits(impl, proposals, outcomes),
+      announceVerdicts: (_, { verdicts }) => {
+        for (const v of verdicts) {
+          if (v.approval) events.emit(eventLine.riskApproved(v.order.symbol, v.order.qty, v.approval.token));
+          else for (const c of v.decision.checks) if (!c.passed) events.emit(eventLine.riskRejected(v.order.symbol, c));
+        }
+      },
+    },
+  });
+}
+
 /** The risk engine, its state changes recorded and told to the API through the heartbeat at once. */
 function riskActor(impl: TradingMachineImplementations) {
   return riskMachine.provide({
@@ -182,24 +232,7 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
           }),
         },
       }),
-      cycle: cycleMachine.provide({
-        actors: {
-          loadMarket: fromPromise(({ input, system }) => impl.loadMarket(input, links(system))),
-          recordDecision: fromPromise(({ input, system }) => impl.recordDecision(input, links(system))),
-        },
-        actions: {
-          announceSignals: (_, reply) => announceReply(impl, reply),
-          announceExits: (_, { proposals, outcomes }) => announceExits(impl, proposals, outcomes),
-          announceVerdicts: (_, { verdicts }) => {
-            for (const v of verdicts) {
-              if (v.approval) events.emit(eventLine.riskApproved(v.order.symbol, v.order.qty, v.approval.token));
-              else
-                for (const c of v.decision.checks)
-                  if (!c.passed) events.emit(eventLine.riskRejected(v.order.symbol, c));
-            }
-          },
-        },
-      }),
+      cycle: cycleActor(impl),
       ...commandActors(impl),
       riskReset: riskResetActor(impl),
       recoverHalt: fromPromise(({ input, system }) => impl.recoverHalt(input, links(system).cancel)),

@@ -21,7 +21,12 @@ export interface FillMarker {
   price: number;
 }
 
-const FORCED: ReadonlySet<TradeObservation['kind']> = new Set(['liquidation', 'deleverage', 'risk_reduce', 'risk_trim']);
+const FORCED: ReadonlySet<TradeObservation['kind']> = new Set([
+  'liquidation',
+  'deleverage',
+  'risk_reduce',
+  'risk_trim',
+]);
 
 interface Group {
   t: number;
@@ -78,7 +83,12 @@ export class FillMarkers {
         into.groups[slot] =
           h === undefined
             ? g
-            : { t: Math.min(h.t, g.t), count: h.count + g.count, qty: h.qty + g.qty, notional: h.notional + g.notional };
+            : {
+                t: Math.min(h.t, g.t),
+                count: h.count + g.count,
+                qty: h.qty + g.qty,
+                notional: h.notional + g.notional,
+              };
       }
     }
     this.buckets = merged;

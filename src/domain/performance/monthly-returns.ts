@@ -29,12 +29,23 @@ export class MonthlyReturns {
 
   constructor(private readonly startingCash: number) {}
 
+  /** The current month's span [start, end) in epoch ms: a cycle inside it needs no Date. */
+  private monthStart = Infinity;
+  private monthEnd = -Infinity;
+
   add(ts: number, nav: number): void {
     // The instant before the cycle's end: its period's last moment, in the month it belongs to.
-    const at = new Date(ts - 1);
+    const instant = ts - 1;
+    const last = this.ends[this.ends.length - 1];
+    if (last !== undefined && instant >= this.monthStart && instant < this.monthEnd) {
+      last.nav = nav;
+      return;
+    }
+    const at = new Date(instant);
     const year = at.getUTCFullYear();
     const month = at.getUTCMonth();
-    const last = this.ends[this.ends.length - 1];
+    this.monthStart = Date.UTC(year, month, 1);
+    this.monthEnd = Date.UTC(year, month + 1, 1);
     if (last !== undefined && last.year === year && last.month === month) last.nav = nav;
     else this.ends.push({ year, month, nav });
   }

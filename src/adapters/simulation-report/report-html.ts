@@ -7,6 +7,7 @@
 import type { RunSummary } from '../../domain/performance/run-summary.js';
 import type { RecentFill, ReportSeries } from '../../domain/performance/tracker.js';
 import { chartBundleSource } from './chart-bundle.js';
+import { escapeHtml, htmlTable, scriptSafeJson } from './html.js';
 import {
   metricRows,
   money,
@@ -16,6 +17,7 @@ import {
   SYMBOL_PNL_HEADERS,
   symbolPnlRows,
 } from './metric-rows.js';
+import { benchmarkTable, monthlyTable, tradeExitsTable, tradeStatsTable } from './report-sections.js';
 import { REPORT_SCRIPT } from './report-script.js';
 
 export interface ReportInput {
@@ -24,22 +26,6 @@ export interface ReportInput {
   series: ReportSeries;
   /** Run settings shown under the title (seed, data, strategies…), in the given order. */
   settings?: Record<string, string>;
-}
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** JSON that cannot close the script element holding it (`</script>`, `<!--`). */
-const scriptSafeJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
-
-/** `align` has one letter per column: l (text, left) or r (figures, right); default: first l, rest r. */
-function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], align?: string): string {
-  const right = (i: number) => (align === undefined ? i > 0 : align[i] === 'r');
-  const head = header.map((h, i) => `<th${right(i) ? ' class="n"' : ''}>${escapeHtml(h)}</th>`).join('');
-  const body = rows
-    .map((r) => `<tr>${r.map((c, i) => `<td${right(i) ? ' class="n"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`)
-    .join('\n');
-  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
 function tradeRows(trades: readonly RecentFill[]): string[][] {
@@ -97,12 +83,19 @@ export function renderReportHtml(input: ReportInput): string {
 <h1>${escapeHtml(input.title)}</h1>
 <p class="settings">${settings}</p>
 ${s.partial ? '<p class="partial">Partial run: stopped before its end; the figures cover the cycles that ran.</p>' : ''}
-<h2>Equity (NAV)</h2>
+<h2>Equity (NAV) and buy and hold</h2>
+<p class="legend">Blue: the strategy's NAV. Grey: the starting cash split equally across the symbols, bought at their first price and held (no fees, no funding).</p>
 <div class="chart" id="equity-chart"></div>
+<h2>Benchmark: buy and hold</h2>
+${benchmarkTable(s)}
+<h2>Monthly returns (UTC month ends)</h2>
+${monthlyTable(s)}
 <h2>Drawdown from the running peak (%)</h2>
 <div class="chart small" id="drawdown-chart"></div>
+<h2>Gross exposure / NAV (×)</h2>
+<div class="chart small" id="exposure-chart"></div>
 <h2>Prices and fills</h2>
-<p class="legend">▲ buy, ▼ sell, ● liquidation or deleverage. Series downsampled to at most 2,000 points (each bucket keeps its low and high); at most 500 fills marked per symbol.</p>
+<p class="legend">▲ buys, ▼ sells, ● forced (liquidation, deleverage, the risk engine's closes). Series downsampled to at most 2,000 points (each bucket keeps its low and high). Fills are grouped into at most 100 time buckets per symbol: one marker per bucket and side, labelled with its number of fills when more than one.</p>
 ${priceCharts}
 <div class="grid">
 <section><h2>Summary</h2>
@@ -114,10 +107,14 @@ ${denials.length > 0 ? htmlTable(['Guard', 'Denials'], denials) : '<p>None.</p>'
 ${htmlTable(STRATEGY_PNL_HEADERS, byStrategy)}
 </section>
 </div>
+<h2>Trade statistics (round trips, net of fees)</h2>
+${tradeStatsTable(s)}
+<h2>How trades ended</h2>
+${tradeExitsTable(s)}
 <h2>PnL by symbol</h2>
 ${htmlTable(SYMBOL_PNL_HEADERS, bySymbol)}
 <h2>Last ${series.lastTrades.length} fills</h2>
-${htmlTable(['Time (UTC)', 'Symbol', 'Side', 'Qty', 'Price', 'Fee', 'Realized', 'Strategy'], tradeRows(series.lastTrades), 'lllrrrrl')}
+${htmlTable(['Time (UTC)', 'Symbol', 'Side', 'Qty', 'Price', 'Fee', 'Realized', 'Strategy'], tradeRows(series.lastTrades), { align: 'lllrrrrl' })}
 <p class="legend">Metric definitions: docs/simulation-metrics.md. Charts: TradingView Lightweight Charts™ (Apache-2.0).</p>
 <script type="application/json" id="run-data">${scriptSafeJson({ summary: s, series })}</script>
 <script>${chartBundleSource()}</script>

@@ -1,7 +1,8 @@
 /**
  * The report page's own script (browser JavaScript, kept as text): it reads the embedded run data
- * and draws the equity, drawdown and per-symbol price charts with lightweight-charts, fills marked
- * on the prices. Markers snap to the nearest kept price point, because the price series are
+ * and draws the equity (with the buy-and-hold benchmark), drawdown, exposure and per-symbol price
+ * charts with lightweight-charts, fills marked on the prices. A marker stands for a bucket of fills
+ * (tracker: FillMarkers) and snaps to the nearest kept price point, because the price series are
  * downsampled and a marker needs a time the series has. Times are epoch seconds, strictly rising.
  */
 export const REPORT_SCRIPT = String.raw`
@@ -41,11 +42,19 @@ export const REPORT_SCRIPT = String.raw`
     c.timeScale().fitContent();
     return { chart: c, series: s, rows: rows };
   }
-  chart('equity-chart', LWC.LineSeries, { color: '#2563eb', lineWidth: 2, title: 'NAV' }, data.series.equity);
+  var equity = chart('equity-chart', LWC.LineSeries, { color: '#2563eb', lineWidth: 2, title: 'NAV' }, data.series.equity);
+  var held = equity.chart.addSeries(LWC.LineSeries, { color: '#9ca3af', lineWidth: 1, lineStyle: 2, title: 'Buy and hold' });
+  held.setData(toSeconds(data.series.benchmark));
+  equity.chart.timeScale().fitContent();
   var drawdown = chart('drawdown-chart', LWC.AreaSeries, {
     lineColor: '#dc2626', topColor: 'rgba(220,38,38,0.05)', bottomColor: 'rgba(220,38,38,0.35)', lineWidth: 1,
     invertFilledArea: true, title: 'Drawdown', priceFormat: { type: 'custom', formatter: percent, minMove: 0.01 }
   }, data.series.drawdown.map(function (p) { return { t: p.t, v: p.v * 100 }; }));
+  chart('exposure-chart', LWC.AreaSeries, {
+    lineColor: '#7c3aed', topColor: 'rgba(124,58,237,0.3)', bottomColor: 'rgba(124,58,237,0.02)', lineWidth: 1,
+    title: 'Gross / NAV', priceFormat: { type: 'price', precision: 2, minMove: 0.01 }
+  }, data.series.exposure);
+  var markersDrawn = {};
   Object.keys(data.series.prices).forEach(function (symbol, i) {
     var made = chart('price-chart-' + i, LWC.LineSeries, { color: '#374151', lineWidth: 1, title: symbol }, data.series.prices[symbol]);
     var times = made.rows.map(function (r) { return r.time; });
@@ -53,16 +62,17 @@ export const REPORT_SCRIPT = String.raw`
     var markers = (data.series.fills[symbol] || []).map(function (f) {
       var t = Math.floor(f.t / 1000), lo = 0, hi = times.length - 1;
       while (lo < hi) { var mid = (lo + hi) >> 1; if (times[mid] < t) lo = mid + 1; else hi = mid; }
-      var buy = f.side === 'BUY', forced = f.kind !== 'order';
+      var buy = f.side === 'BUY', forced = f.forced;
       return {
         time: times[lo], position: buy ? 'belowBar' : 'aboveBar', shape: forced ? 'circle' : buy ? 'arrowUp' : 'arrowDown',
-        color: forced ? '#d97706' : buy ? '#16a34a' : '#dc2626', size: 0.6
+        color: forced ? '#d97706' : buy ? '#16a34a' : '#dc2626', size: 0.6, text: f.count > 1 ? String(f.count) : ''
       };
     }).sort(function (a, b) { return a.time - b.time; });
     LWC.createSeriesMarkers(made.series, markers);
+    markersDrawn[symbol] = markers.length;
   });
   // For inspection from the console (and the browser test): the series as drawn.
-  window.tcsReport = { drawdown: drawdown.series };
+  window.tcsReport = { drawdown: drawdown.series, equity: equity.chart, markers: markersDrawn };
   document.body.setAttribute('data-charts', 'ready');
 })();
 `;

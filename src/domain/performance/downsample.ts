@@ -4,8 +4,7 @@
  * MinMaxSeries keeps buckets of consecutive points, each remembering its lowest and highest point;
  * when there are too many buckets, neighbours merge in pairs and a bucket's width doubles. Every
  * extreme survives a merge, so a drawdown trough or a price spike is never averaged away, and the
- * cost per point is O(1) amortised. StrideSample keeps every k-th item, doubling k when full, for
- * the fill markers.
+ * cost per point is O(1) amortised. RingBuffer keeps the last fills for the report's table.
  */
 export interface SeriesPoint {
   /** Epoch ms. */
@@ -86,27 +85,6 @@ export class MinMaxSeries {
     }
     if (this.last !== null) push(this.last.t, this.last.v);
     return out;
-  }
-}
-
-export class StrideSample<T> {
-  private items: T[] = [];
-  private stride = 1;
-  private seen = 0;
-
-  constructor(private readonly max: number) {}
-
-  add(item: T): void {
-    if (this.seen++ % this.stride !== 0) return;
-    this.items.push(item);
-    if (this.items.length > this.max) {
-      this.items = this.items.filter((_, i) => i % 2 === 0);
-      this.stride *= 2;
-    }
-  }
-
-  values(): T[] {
-    return [...this.items];
   }
 }
 

@@ -4,6 +4,9 @@
  * prints the same bytes and a reader never meets Infinity or NaN. Definitions: docs/simulation-metrics.md.
  */
 import type { ExitReason } from '../protection.js';
+import type { BenchmarkSummary } from './benchmark.js';
+import type { MonthlyReturnRow } from './monthly-returns.js';
+import type { TradeStats } from './trade-stats.js';
 
 /** Decimals kept for every number in the summary (and computed CSV columns). */
 export const SUMMARY_DECIMALS = 8;
@@ -84,6 +87,18 @@ export interface RunSummary {
   agent_errors_by_agent: Record<string, number>;
   /** The run's first one, so a strategy that always throws is seen without reading logs. */
   first_agent_error: AgentErrorObservation | null;
+  /** Buy and hold from each symbol's first price to its last, and equal-weighted. */
+  benchmark: BenchmarkSummary;
+  /** NAV month end over the previous month end (UTC), one row per year. */
+  monthly_returns: MonthlyReturnRow[];
+  /** Closed round trips: wins, losses, best, worst, holding time, exits. */
+  trade_stats: TradeStats;
+  trade_stats_by_symbol: Record<string, TradeStats>;
+  /** By the strategy of the fill that opened the trade. */
+  trade_stats_by_strategy: Record<string, TradeStats>;
+  /** Mean and peak of gross exposure / NAV over the cycles (NAV > 0). */
+  avg_gross_exposure: number | null;
+  max_gross_exposure: number | null;
 }
 
 export interface AgentErrorObservation {

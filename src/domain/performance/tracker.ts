@@ -5,21 +5,27 @@
  * docs/simulation-metrics.md; series() gives the downsampled data the report draws.
  */
 import type { ExitReason } from '../protection.js';
+import { BuyAndHold } from './benchmark.js';
 import { DrawdownTracker } from './drawdown.js';
-import { MinMaxSeries, RingBuffer, StrideSample } from './downsample.js';
+import { MinMaxSeries, RingBuffer } from './downsample.js';
 import type { SeriesPoint } from './downsample.js';
 import { NO_STRATEGY } from './observations.js';
 import type { CycleObservation, TradeObservation } from './observations.js';
 import { humanDuration, ratio, round, sortedRecord } from './run-summary.js';
 import type { AgentErrorObservation, RunSummary, StrategyPnl, SymbolPnl } from './run-summary.js';
+import { FillMarkers } from './fill-markers.js';
+import type { FillMarker } from './fill-markers.js';
+import { MonthlyReturns } from './monthly-returns.js';
 import { SymbolBook } from './symbol-book.js';
 import type { FillResult, StrategyTotals } from './symbol-book.js';
+import { TradeLedger } from './trade-stats.js';
 import { ReturnAccumulator } from './welford.js';
 
 /** A 24/7 market: 365 days a year. */
 const YEAR_MS = 365 * 86_400_000;
 const SERIES_POINTS = 2000;
-const MARKERS_PER_SYMBOL = 500;
+/** Fill-marker buckets per symbol: about 10 px each on the report's 1,100 px wide charts. */
+const MARKER_BUCKETS = 100;
 const LAST_TRADES = 50;
 
 export interface TrackerOptions {
@@ -40,13 +46,7 @@ export interface CycleRow {
   netExposure: number;
 }
 
-export interface FillMarker {
-  t: number;
-  side: 'BUY' | 'SELL';
-  price: number;
-  qty: number;
-  kind: TradeObservation['kind'];
-}
+export type { FillMarker } from './fill-markers.js';
 
 export interface RecentFill extends TradeObservation {
   realized: number;
@@ -56,6 +56,10 @@ export interface ReportSeries {
   equity: SeriesPoint[];
   /** Drawdown as a negative fraction (−0.1 = 10 % below the peak), so troughs are minima. */
   drawdown: SeriesPoint[];
+  /** The equal-weighted buy-and-hold benchmark's value (docs/simulation-metrics.md, Benchmark). */
+  benchmark: SeriesPoint[];
+  /** Gross exposure / NAV (cycles with a NAV ≤ 0 are left out). */
+  exposure: SeriesPoint[];
   prices: Record<string, SeriesPoint[]>;
   fills: Record<string, FillMarker[]>;
   lastTrades: RecentFill[];
@@ -124,7 +128,15 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
   const equity = new MinMaxSeries(SERIES_POINTS);
   const underwater = new MinMaxSeries(SERIES_POINTS);
   const prices = new Map<string, MinMaxSeries>();
-  const markers = new Map<string, StrideSample<FillMarker>>();
+  const markers = new Map<string, FillMarkers>();
+  const benchmark = new BuyAndHold(startingCash, options.symbols);
+  const benchmarkSeries = new MinMaxSeries(SERIES_POINTS);
+  const exposure = new MinMaxSeries(SERIES_POINTS);
+  let exposureSum = 0;
+  let exposureMax: number | null = null;
+  let exposureCycles = 0;
+  const monthly = new MonthlyReturns(startingCash);
+  const ledger = new TradeLedger();
   const lastTrades = new RingBuffer<RecentFill>(LAST_TRADES);
 
   /** Credits the change in one symbol's cumulative funding to the symbol and its open lots' strategies. */
@@ -159,6 +171,15 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
         net += notional;
       }
       if (gross > 0) exposedCycles += 1;
+      if (obs.nav > 0) {
+        const leverage = gross / obs.nav;
+        exposure.add(obs.ts, leverage);
+        exposureSum += leverage;
+        exposureCycles += 1;
+        exposureMax = Math.max(exposureMax ?? 0, leverage);
+      }
+      benchmarkSeries.add(obs.ts, benchmark.add(obs.ts, obs.marks));
+      monthly.add(obs.ts, obs.nav);
       if (obs.fundingBySymbol !== undefined) {
         for (const symbol in obs.fundingBySymbol) creditFunding(symbol, obs.fundingBySymbol[symbol]!);
       }
@@ -188,9 +209,10 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
           grossWin += result.closedRoundTrip;
         } else if (result.closedRoundTrip < 0) grossLoss -= result.closedRoundTrip;
       }
+      ledger.fill(t, result);
       let sample = markers.get(t.symbol);
-      if (sample === undefined) markers.set(t.symbol, (sample = new StrideSample(MARKERS_PER_SYMBOL)));
-      sample.add({ t: t.ts, side: t.side, price: t.price, qty: t.qty, kind: t.kind });
+      if (sample === undefined) markers.set(t.symbol, (sample = new FillMarkers(cycleMs, MARKER_BUCKETS)));
+      sample.add(t);
       lastTrades.add({ ...t, realized: result.realized });
       return result;
     },
@@ -299,6 +321,11 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
         agent_errors: [...agentErrors.values()].reduce((n, c) => n + c, 0),
         agent_errors_by_agent: sortedRecord(agentErrors),
         first_agent_error: firstAgentError,
+        benchmark: benchmark.summary(cycles === 0 ? null : totalReturn),
+        monthly_returns: monthly.rows(),
+        ...ledger.summary(),
+        avg_gross_exposure: exposureCycles > 0 ? round(exposureSum / exposureCycles) : null,
+        max_gross_exposure: round(exposureMax),
       };
     },
 
@@ -310,6 +337,8 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
       return {
         equity: equity.points(),
         drawdown: underwater.points(),
+        benchmark: benchmarkSeries.points(),
+        exposure: exposure.points(),
         prices: priceRecord,
         fills,
         lastTrades: lastTrades.values(),

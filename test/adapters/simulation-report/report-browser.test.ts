@@ -50,7 +50,7 @@ describe('report.html in Chromium', () => {
 
     const { context, page, requested, problems, foreign } = await open(files.report);
 
-    const containers = ['equity-chart', 'drawdown-chart', 'price-chart-0', 'price-chart-1'];
+    const containers = ['equity-chart', 'drawdown-chart', 'exposure-chart', 'price-chart-0', 'price-chart-1'];
     for (const id of containers) {
       const canvases = await page.locator(`#${id} canvas`).evaluateAll((nodes) =>
         nodes.map((n) => {
@@ -82,6 +82,23 @@ describe('report.html in Chromium', () => {
     const tableMax = await page.locator('tr', { hasText: 'Max drawdown' }).locator('td').last().innerText();
     expect(labels.slice(0, 4)).toEqual(['−7.47 %', '−0.05 %', '−25.50 %', '0.00 %']);
     expect(labels[4]!.replace('−', '')).toBe(tableMax.trim().replace('-', ''));
+
+    // The equity chart holds the NAV and the buy-and-hold line; ~500 fills per symbol become at most
+    // 100 buckets × 4 groups of markers (issue 22: 500 single markers drew a solid band).
+    const drawn = await page.evaluate(() => {
+      const report = (
+        globalThis as unknown as {
+          tcsReport: { equity: { panes(): { getSeries(): unknown[] }[] }; markers: Record<string, number> };
+        }
+      ).tcsReport;
+      return { equitySeries: report.equity.panes()[0]!.getSeries().length, markers: report.markers };
+    });
+    expect(drawn.equitySeries).toBe(2);
+    expect(Object.keys(drawn.markers)).toEqual(['BTCUSDT', 'ETHUSDT']);
+    for (const n of Object.values(drawn.markers)) {
+      expect(n).toBeGreaterThan(50);
+      expect(n).toBeLessThanOrEqual(400);
+    }
 
     expect(problems).toEqual([]);
     expect(foreign()).toEqual([]);

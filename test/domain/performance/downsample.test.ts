@@ -1,6 +1,6 @@
 // The report's bounded series: extremes survive any number of merges, sizes stay bounded, order holds.
 import { describe, expect, it } from 'vitest';
-import { MinMaxSeries, RingBuffer, StrideSample } from '../../../src/domain/performance/downsample.js';
+import { MinMaxSeries, RingBuffer } from '../../../src/domain/performance/downsample.js';
 
 describe('MinMaxSeries', () => {
   it('keeps a one-point spike and a one-point trough among 100,000 points, in time order', () => {
@@ -29,17 +29,7 @@ describe('MinMaxSeries', () => {
   });
 });
 
-describe('StrideSample and RingBuffer', () => {
-  it('keeps every k-th item, k doubling, never more than its bound', () => {
-    const sample = new StrideSample<number>(500);
-    for (let i = 0; i < 10_000; i++) sample.add(i);
-    const kept = sample.values();
-    expect(kept.length).toBeLessThanOrEqual(500);
-    expect(kept.length).toBeGreaterThan(250);
-    const step = kept[1]! - kept[0]!;
-    expect(kept.every((x, i) => x === i * step)).toBe(true);
-  });
-
+describe('RingBuffer', () => {
   it('keeps the last items, oldest first', () => {
     const ring = new RingBuffer<number>(3);
     for (let i = 1; i <= 7; i++) ring.add(i);

@@ -123,6 +123,25 @@ describe('tcs sweep: a 2×2 grid, locally and through BullMQ', () => {
   });
 });
 
+describe('tcs sweep --queue without workers', () => {
+  it('says that no worker is connected, and waits', async () => {
+    const prefix = `tcs-sweep-test-${randomBytes(4).toString('hex')}`;
+    const spec = specFile('alone.json', GRID);
+    const sweep = startTcs(
+      ['sweep', spec, '--out', path('alone'), '--queue', TEST_REDIS_URL, '--prefix', prefix, '--quiet'],
+      {},
+      root,
+    );
+    try {
+      await sweep.waitFor(/no tcs sweep-worker is connected to \S+ \(prefix tcs-sweep-test-\w+\) yet/);
+      expect(sweep.child.exitCode).toBeNull();
+    } finally {
+      await sweep.stop('SIGKILL');
+      await deletePrefix(`${prefix}:`);
+    }
+  }, 60_000);
+});
+
 describe('tcs sweep: walk-forward', () => {
   it("runs every set in sample, then each fold's in-sample best out of sample", async () => {
     const spec = specFile('wf.json', {

@@ -27,6 +27,11 @@ export function createQueueCoordinator(settings: QueueSettings): TrialExecutor {
   return {
     async run(jobs, onDone) {
       await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+      // Otherwise a sweep without workers would wait in silence.
+      if ((await queue.getWorkersCount()) === 0)
+        process.stderr.write(
+          `tcs sweep: no tcs sweep-worker is connected to ${settings.url} (prefix ${settings.prefix}) yet; the trials wait in the queue until one is\n`,
+        );
       const added = await queue.addBulk(
         jobs.map((job) => ({
           name: 'trial',

@@ -74,6 +74,7 @@ Options:
   --max-stalled N       Times a trial may stall before it counts as failed (default 2).
   --runs DIR            Keep each trial's run in DIR/<trial>/ (default: a temporary directory,
                         removed after the trial).
+  --ipc                 Be a local worker of tcs sweep, over its IPC channel (tcs sweep starts these).
   -h, --help            This help.
 
 stdout: each trial's summary table, as tcs simulate prints it; stderr: a line per trial taken and done.`;

@@ -70,7 +70,13 @@ function runAll(
       child.on('exit', (code, signal) => {
         children.delete(child);
         const job = current.job;
-        if (failed || job === null) return;
+        if (failed) return;
+        // Died before taking a trial (a broken install, no memory): with none left, nothing would run.
+        if (job === null) {
+          if (children.size === 0 && queue.length > 0)
+            fail(new Error(`the worker processes exited before taking trials (last: ${signal ?? `exit ${code}`})`));
+          return;
+        }
         const count = (restarts.get(job.id) ?? 0) + 1;
         if (count > MAX_RESTARTS)
           return fail(

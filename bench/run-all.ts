@@ -40,6 +40,8 @@ const BENCHMARKS: Entry[] = [
   { file: 'simulation-report.bench.ts', deadlineMs: 300_000 },
   // `tcs simulate --cycles 100000` with the default configuration (about 1 min here).
   { file: 'default-turnover.ts', deadlineMs: 600_000 },
+  // `tcs sweep` of 16 trials × 3 cases (about 2–4 min here).
+  { file: 'sweep.bench.ts', deadlineMs: 900_000 },
 ];
 
 const SUITE_COMMAND = 'npm run bench';

@@ -5,6 +5,7 @@ import { loadEnv } from '../runtime/environment.js';
 import { printNewKey } from '../runtime/keygen.js';
 import { DATA_DOWNLOAD_HELP } from '../runtime/data-download.js';
 import { parseSimulateArgs, SIMULATE_HELP } from '../runtime/simulate/simulate-options.js';
+import { sweepCommands } from './sweep-commands.js';
 import { STRATEGY_NEW_HELP } from '../runtime/strategy-help.js';
 import { VENUE_CHECK_HELP } from '../runtime/venue-check-help.js';
 
@@ -278,6 +279,7 @@ Options:
       return (await runSimulation(loadEnv(), options)).exitCode;
     },
   },
+  ...sweepCommands,
   {
     name: 'strategy',
     summary: 'Write a commented strategy template and its test: tcs strategy new NAME',

@@ -1,0 +1,100 @@
+/**
+ * The default executor: `--workers N` processes on this machine (one per core by default), each a
+ * `tcs sweep-worker --ipc` child that runs one trial at a time, in-process, and answers over its IPC
+ * channel. Processes rather than worker threads: a run holds process-wide state (its Ctrl-C handling,
+ * stderr), and a child gets the simulation's larger young generation (SIMULATION_NODE_FLAGS), which
+ * only a new process can. A child that dies mid-trial is replaced and the trial run again (twice at
+ * most); a trial that fails is the sweep's failure.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { tcsNodeArgs } from '../package-root.js';
+import { SIMULATION_NODE_FLAGS } from '../simulate/simulate-process.js';
+import type { FromWorker, ToWorker, TrialExecutor } from './trial-executor.js';
+import type { TrialResult } from './trial-runner.js';
+import type { TrialJob } from './sweep-trials.js';
+
+/** Runs of one trial on a fresh process after its worker died: a crash that repeats is the trial's. */
+const MAX_RESTARTS = 2;
+
+export function createLocalPool(workers: number, runsDir: string): TrialExecutor {
+  const children = new Set<ChildProcess>();
+  return {
+    run: (jobs, onDone) => runAll(jobs, workers, runsDir, children, onDone),
+    async close() {
+      for (const child of children) child.disconnect();
+      children.clear();
+    },
+  };
+}
+
+function runAll(
+  jobs: readonly TrialJob[],
+  workers: number,
+  runsDir: string,
+  children: Set<ChildProcess>,
+  onDone: (result: TrialResult) => void,
+): Promise<TrialResult[]> {
+  const queue = [...jobs];
+  const results: TrialResult[] = [];
+  const restarts = new Map<string, number>();
+  return new Promise((resolve, reject) => {
+    let failed = false;
+    const fail = (err: Error) => {
+      failed = true;
+      reject(err);
+    };
+    const next = (child: ChildProcess, current: { job: TrialJob | null }) => {
+      const job = queue.shift();
+      current.job = job ?? null;
+      if (job === undefined) {
+        if (results.length === jobs.length) resolve(results);
+        return;
+      }
+      child.send({ type: 'trial', job, out: join(runsDir, job.id) } satisfies ToWorker);
+    };
+    const start = () => {
+      const child = spawnWorker();
+      children.add(child);
+      const current: { job: TrialJob | null } = { job: null };
+      child.on('message', (message: FromWorker) => {
+        if (failed) return;
+        if (message.type === 'failed') return fail(new Error(`trial ${message.id} failed: ${message.message}`));
+        if (message.type === 'done') {
+          results.push(message.result);
+          onDone(message.result);
+        }
+        next(child, current);
+      });
+      child.on('exit', (code, signal) => {
+        children.delete(child);
+        const job = current.job;
+        if (failed) return;
+        // Died before taking a trial (a broken install, no memory): with none left, nothing would run.
+        if (job === null) {
+          if (children.size === 0 && queue.length > 0)
+            fail(new Error(`the worker processes exited before taking trials (last: ${signal ?? `exit ${code}`})`));
+          return;
+        }
+        const count = (restarts.get(job.id) ?? 0) + 1;
+        if (count > MAX_RESTARTS)
+          return fail(
+            new Error(`trial ${job.id}: its worker process died ${count} times (${signal ?? `exit ${code}`})`),
+          );
+        restarts.set(job.id, count);
+        queue.unshift(job);
+        start();
+      });
+    };
+    for (let i = 0; i < Math.min(workers, jobs.length); i++) start();
+    if (jobs.length === 0) resolve(results);
+  });
+}
+
+function spawnWorker(): ChildProcess {
+  return spawn(process.execPath, [...SIMULATION_NODE_FLAGS, ...tcsNodeArgs(['sweep-worker', '--ipc'])], {
+    // stdout would carry each run's summary table: the sweep prints its own results.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * One trial: a `tcs simulate` run (run-simulation.ts, unchanged, as a library) of the trial's
+ * variables on its window, in a directory of its own, and the figures of its summary.json. The
+ * trial sees only its own variables — not the environment or .env of the process that runs it — so
+ * it gives the same summary on any worker of any machine.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { runSimulation } from '../simulate/run-simulation.js';
+import type { CycleHook } from '../simulate/run-simulation.js';
+import type { SimulateOptions } from '../simulate/simulate-options.js';
+import { TRIAL_FIGURES } from './sweep-objective.js';
+import type { Figures } from './sweep-objective.js';
+import type { TrialJob } from './sweep-trials.js';
+import type { DataWindow } from './sweep-spec.js';
+
+export interface TrialResult {
+  id: string;
+  /** The run ended before its planned cycles (the circuit breaker killed trading). */
+  partial: boolean;
+  figures: Figures;
+}
+
+/** Thrown when the run was interrupted (Ctrl-C): the trial is not done and must not count as done. */
+export class TrialInterrupted extends Error {
+  override name = 'TrialInterrupted';
+}
+
+export async function runTrial(job: TrialJob, out: string, afterCycle?: CycleHook): Promise<TrialResult> {
+  // A trial run again (retried after its worker died, on the same machine) starts from nothing:
+  // the run would otherwise reopen the old attempt's event store.
+  rmSync(out, { recursive: true, force: true });
+  const { exitCode } = await runSimulation({ ...job.env }, trialOptions(job.window, out), afterCycle);
+  if (exitCode !== 0) throw new TrialInterrupted(`trial ${job.id} was interrupted`);
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, unknown>;
+  const figures = Object.fromEntries(
+    TRIAL_FIGURES.map((name) => [name, typeof summary[name] === 'number' ? summary[name] : null]),
+  ) as Figures;
+  return { id: job.id, partial: summary.partial === true, figures };
+}
+
+/** `tcs simulate`'s options for a trial's window, quiet: the sweep draws its own progress. */
+export function trialOptions(window: DataWindow, out: string): SimulateOptions {
+  return {
+    out,
+    cycles: window.cycles,
+    seed: window.seed,
+    data: window.dir,
+    from: window.from,
+    to: window.to,
+    strategies: null,
+    symbols: null,
+    cash: null,
+    cycleSeconds: null,
+    quiet: true,
+  };
+}

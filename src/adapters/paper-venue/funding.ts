@@ -18,6 +18,7 @@
 import type { MarketSnapshot, MarketView } from '../../domain/market.js';
 import { settleFunding } from './ledger.js';
 import { markOf } from '../../domain/market.js';
+import { roundQuote } from '../../domain/steps.js';
 import type { FundingState, PaperState } from './state.js';
 
 /** Settles due funding and records new announcements; `isPerp` says which symbols carry funding. */
@@ -29,7 +30,7 @@ export function observeFunding(
 ): void {
   for (const [symbol, snapshot] of market) {
     if (!isPerp(symbol)) continue;
-    const funding = state.funding.get(symbol) ?? { due: null, rate: 0, settledDue: null };
+    const funding = state.funding.get(symbol) ?? { due: null, rate: 0, settledDue: null, paid: 0 };
     if (funding.due !== null && snapshot.ts >= funding.due && funding.due !== funding.settledDue) {
       const mark = markOf(snapshot.bid, snapshot.ask, snapshot.last) ?? state.marks.get(symbol);
       if (mark !== undefined) settleDue(state, symbol, funding, snapshot, mark, intervalMs);
@@ -58,6 +59,7 @@ function settleDue(
   for (let i = 0; i < times; i += 1) {
     const time = due + i * intervalMs;
     const rate = settled !== null && settled.ts === time ? settled.rate : funding.rate;
-    settleFunding(state, symbol, rate, mark);
+    // On the QUOTE_STEP grid like every running total of the ledger.
+    funding.paid = roundQuote(funding.paid + settleFunding(state, symbol, rate, mark));
   }
 }

@@ -148,4 +148,19 @@ describe('paper venue: funding', () => {
     await restarted.onMarket(at(T + 2 * H8 + 60_000, T + 3 * H8, { ts: T + 2 * H8, rate: -0.001 }));
     expect((await restarted.account()).fundingPnl).toBeCloseTo(2 * 0.0005 * 4 * 100 - 0.001 * 4 * 100, 9);
   });
+
+  it('keeps what each symbol paid, after its position closed and across a restart', async () => {
+    const harness = await openHarness();
+    await harness.venue.submit(order({ side: 'BUY', qty: 2 }), perpAt(T - 60_000, 0.001));
+    await harness.venue.onMarket(perpAt(T, 0.001));
+    await harness.venue.submit(order({ side: 'SELL', qty: 2 }), perpAt(T + 60_000, 0.001));
+    const account = await harness.venue.account();
+    expect(account.positions).toEqual([]);
+    expect(account.fundingBySymbol).toEqual({ TESTUSDT: -0.2 });
+    const restarted = await harness.reopen();
+    expect((await restarted.account()).fundingBySymbol).toEqual({ TESTUSDT: -0.2 });
+    // Nothing held at the next funding time: nothing more paid.
+    await restarted.onMarket(perpAt(T + H8, 0.001));
+    expect((await restarted.account()).fundingBySymbol).toEqual({ TESTUSDT: -0.2 });
+  });
 });

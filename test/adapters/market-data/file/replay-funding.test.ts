@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Instrument, MarketView } from '../../../../src/domain/market.js';
 import { createFileFeed } from '../../../../src/adapters/market-data/file/index.js';
+import { createFundingSchedule } from '../../../../src/adapters/market-data/file/funding-schedule.js';
 import { openPaperVenue } from '../../../../src/adapters/paper-venue/index.js';
 import { createMemoryKv } from '../../../support/memory-kv.js';
 import { CANDLE_HEADER, FUNDING_HEADER, T0, csv, tempDirs } from './data-dirs.js';
@@ -95,5 +96,23 @@ describe('replayed funding', () => {
       expect(settled.get(T0 + 8 * H)).toEqual({ ts: T0 + 8 * H + shift, rate: -0.002 });
       expect(settled.get(T0 + 16 * H)).toEqual({ ts: T0 + 16 * H + shift, rate: 0.003 });
     }
+  });
+
+  it("past the file's last settlement, names the continued settlements at the last rate", () => {
+    const schedule = createFundingSchedule(
+      { count: 2, ts: Float64Array.from([T0, T0 + 8 * H]), rate: Float64Array.from([0.001, -0.002]) },
+      'last-settled',
+    );
+    expect(schedule.at(T0 + 8 * H + 1)).toEqual({
+      rate: -0.002,
+      nextTs: T0 + 16 * H,
+      settled: { ts: T0 + 8 * H, rate: -0.002 },
+    });
+    expect(schedule.at(T0 + 16 * H)).toEqual({
+      rate: -0.002,
+      nextTs: T0 + 24 * H,
+      settled: { ts: T0 + 16 * H, rate: -0.002 },
+    });
+    expect(schedule.at(T0 + 31 * H).settled).toEqual({ ts: T0 + 24 * H, rate: -0.002 });
   });
 });

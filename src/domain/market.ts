@@ -46,6 +46,13 @@ export interface MarketSnapshot {
   fundingRate: number | null;
   /** Epoch ms of the next funding payment; null for spot. */
   nextFundingTs: number | null;
+  /**
+   * The latest funding settlement at or before `ts` and the rate it was actually settled at, when the
+   * feed knows it (a replay reads it from its funding file); absent or null otherwise. The paper venue
+   * pays that settlement at this rate rather than at the rate announced before it. Past information:
+   * strategies are not shown it (strategy-input.ts), and it reveals nothing about the next rate.
+   */
+  settledFunding?: { readonly ts: number; readonly rate: number } | null;
 }
 
 /**

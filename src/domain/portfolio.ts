@@ -28,6 +28,11 @@ export interface AccountSnapshot {
   unrealizedPnl: number;
   /** Funding received (+) or paid (−) in total. */
   fundingPnl: number;
+  /**
+   * The same per symbol, since the account opened, closed positions included (they sum to
+   * fundingPnl). Optional: a venue that does not know it (the live venue), or an earlier document.
+   */
+  fundingBySymbol?: Record<string, number>;
   feesPaid: number;
   /**
    * The cash the account opened with: the NAV it started from, kept across restarts (the console's

@@ -1,23 +1,31 @@
 /**
  * Perpetual funding rate of the synthetic feed, per funding interval, as two parts:
- *  - a level that persists for days (an Ornstein–Uhlenbeck process around the 0.01 % baseline with
- *    a half-life of FUNDING_HALF_LIFE_HOURS, default 3 days), nudged up by rallies and down by
- *    sell-offs, because crowded longs in a rising market pay more. Real funding stays high or low
- *    for days to weeks; a level that reverted within the hour (the old 35 min) made every extreme a
- *    blip;
+ *  - a level that persists for days (an Ornstein–Uhlenbeck process around zero with a half-life
+ *    of FUNDING_HALF_LIFE_HOURS, default 3 days), nudged up by rallies and down by sell-offs,
+ *    because crowded longs in a rising market pay more. Real funding stays high or low for days to
+ *    weeks; a level that reverted within the hour (the old 35 min) made every extreme a blip;
  *  - squeezes: rare jumps of about ±0.06 % that fade within hours.
  * Together they take funding beyond ±0.05 % a few per cent of the time, in spells of hours to days,
  * which gives the funding-contrarian strategy something to do.
  * The state is continuous; only the published rate is rounded to the exchange's 0.0001 %, so the
  * slow reversion of a days-long half-life is not lost to rounding minute by minute.
+ *
+ * Centred on zero, not on the exchanges' usual +0.01 % baseline: the synthetic prices have no
+ * drift, so a positive baseline was a carry with nothing against it (a permanent short earned about
+ * 11 % of its notional a year, issue 22). On real markets the baseline is paid for by the longs'
+ * expected return; here there is none, so neither side is paid for waiting. Squeezes are symmetric
+ * outside demo trends, so they add no carry either.
  */
 import { roundToStep } from '../../domain/steps.js';
 import type { Rng } from './prng.js';
 import type { TrendRegime, VolRegime } from './regimes.js';
 
 export const FUNDING_PARAMS = {
-  /** Long-run level with no trend: 0.01 % per interval, the usual exchange baseline. */
-  base: 0.0001,
+  /**
+   * Long-run level with no trend: zero, so funding has no carry on a market whose prices have no
+   * drift (the exchanges' usual 0.01 % baseline would pay a permanent short ~11 % a year for nothing).
+   */
+  base: 0,
   /** Default half-life of the level's deviation from the baseline: 3 days. */
   halfLifeHours: 72,
   /** Stationary standard deviation of the level from its own noise (before the price lean). */
@@ -56,7 +64,10 @@ export interface FundingStep {
   /** Demo trend strength (0 = none). */
   trendStrength: number;
   vol: VolRegime;
-  /** The symbol's log return over this step. */
+  /**
+   * The symbol's log return over this step without its −σ²/2 convexity term: zero on average on a
+   * market without drift, so the price lean moves funding both ways and adds no carry.
+   */
   ret: number;
 }
 

@@ -1,17 +1,25 @@
 /**
  * Funding settlement for perpetuals. Each snapshot announces the next funding time and the rate
- * that will apply; the venue remembers the latest announcement and, on the first market whose
- * timestamp has reached that time, settles it with the announced rate at the current mark. A venue
- * first started after a funding time does not charge it. Funding times missed while the process was
- * down are each paid: the announced time plus every whole funding interval (the venue's
+ * expected for it; the venue remembers the latest announcement and, on the first market whose
+ * timestamp has reached that time, settles it at the current mark.
+ *
+ * The rate paid is the settlement's own: when the snapshot says which settlement has just happened
+ * and at what rate (`settledFunding`; a replay reads it from its funding file), a funding time it
+ * names is paid at that rate, so a replay pays each settlement as the exchange did while strategies
+ * still saw only the rates known before it. Otherwise (the synthetic feed, live market data) the
+ * rate announced last before the funding time is paid: it is the feed's own final figure.
+ *
+ * A venue first started after a funding time does not charge it. Funding times missed while the
+ * process was down are each paid: the announced time plus every whole funding interval (the venue's
  * fundingIntervalMs, which must match the market's cadence; 8 h for the synthetic feed) up to the
- * market's timestamp, so three intervals → three payments. Only the last announced rate is known
- * for them, so each is paid at that rate and at the current mark.
+ * market's timestamp, so three intervals → three payments, at the current mark; each at its settled
+ * rate when the snapshot names it, else at the last announced one.
  */
-import type { MarketView } from '../../domain/market.js';
+import type { MarketSnapshot, MarketView } from '../../domain/market.js';
 import { settleFunding } from './ledger.js';
 import { markOf } from '../../domain/market.js';
-import type { PaperState } from './state.js';
+import { roundQuote } from '../../domain/steps.js';
+import type { FundingState, PaperState } from './state.js';
 
 /** Settles due funding and records new announcements; `isPerp` says which symbols carry funding. */
 export function observeFunding(
@@ -22,11 +30,10 @@ export function observeFunding(
 ): void {
   for (const [symbol, snapshot] of market) {
     if (!isPerp(symbol)) continue;
-    const funding = state.funding.get(symbol) ?? { due: null, rate: 0, settledDue: null };
+    const funding = state.funding.get(symbol) ?? { due: null, rate: 0, settledDue: null, paid: 0 };
     if (funding.due !== null && snapshot.ts >= funding.due && funding.due !== funding.settledDue) {
-      const times = 1 + Math.floor((snapshot.ts - funding.due) / intervalMs);
       const mark = markOf(snapshot.bid, snapshot.ask, snapshot.last) ?? state.marks.get(symbol);
-      if (mark !== undefined) for (let i = 0; i < times; i += 1) settleFunding(state, symbol, funding.rate, mark);
+      if (mark !== undefined) settleDue(state, symbol, funding, snapshot, mark, intervalMs);
       funding.settledDue = funding.due;
     }
     if (snapshot.nextFundingTs !== null && snapshot.fundingRate !== null && snapshot.ts < snapshot.nextFundingTs) {
@@ -34,5 +41,25 @@ export function observeFunding(
       funding.rate = snapshot.fundingRate;
     }
     state.funding.set(symbol, funding);
+  }
+}
+
+/** Pays the funding time `funding.due` and every whole interval after it up to the snapshot. */
+function settleDue(
+  state: PaperState,
+  symbol: string,
+  funding: FundingState,
+  snapshot: MarketSnapshot,
+  mark: number,
+  intervalMs: number,
+): void {
+  const due = funding.due!;
+  const settled = snapshot.settledFunding ?? null;
+  const times = 1 + Math.floor((snapshot.ts - due) / intervalMs);
+  for (let i = 0; i < times; i += 1) {
+    const time = due + i * intervalMs;
+    const rate = settled !== null && settled.ts === time ? settled.rate : funding.rate;
+    // On the QUOTE_STEP grid like every running total of the ledger.
+    funding.paid = roundQuote(funding.paid + settleFunding(state, symbol, rate, mark));
   }
 }

@@ -101,6 +101,7 @@ export function accountSnapshot(state: PaperState, ts: number): AccountSnapshot 
     realizedPnl: state.realizedPnl,
     unrealizedPnl: roundQuote(unrealizedPnl),
     fundingPnl: state.fundingPnl,
+    fundingBySymbol: fundingBySymbol(state),
     feesPaid: state.feesPaid,
     startingCash: state.startingCash,
     insuranceCover: state.insuranceCover,
@@ -108,4 +109,11 @@ export function accountSnapshot(state: PaperState, ts: number): AccountSnapshot 
     openOrders: [...state.openOrders.values()].map((o) => ({ ...o })),
     ts,
   };
+}
+
+/** Each perpetual's funding since the account opened (flat ones included: what they paid stays theirs). */
+function fundingBySymbol(state: PaperState): Record<string, number> {
+  const paid: Record<string, number> = {};
+  for (const [symbol, funding] of state.funding) if (funding.paid !== 0) paid[symbol] = funding.paid;
+  return paid;
 }

@@ -63,8 +63,8 @@ export interface PaperStateDocument {
   positions: Record<string, [InstrumentKind, number, number, number]>;
   open: OrderTuple[];
   done: OrderTuple[];
-  /** symbol → [due, rate, settledDue] */
-  funding: Record<string, [number | null, number, number | null]>;
+  /** symbol → [due, rate, settledDue, paid]; `paid` added within version 1, absent (0) in older documents. */
+  funding: Record<string, [number | null, number, number | null, number?]>;
   marks: Record<string, number>;
 }
 
@@ -180,7 +180,7 @@ export function encodeState(state: PaperState): PaperStateDocument {
     ),
     open: [...state.openOrders.values()].map(encodeOrder),
     done: Array.from(state.terminalOrders.values(), encodeTerminal),
-    funding: Object.fromEntries([...state.funding].map(([s, f]) => [s, [f.due, f.rate, f.settledDue]])),
+    funding: Object.fromEntries([...state.funding].map(([s, f]) => [s, [f.due, f.rate, f.settledDue, f.paid]])),
     marks: Object.fromEntries(state.marks),
   };
 }
@@ -222,6 +222,7 @@ export function decodeState(doc: unknown): PaperState {
       due: nullableNum(entry[0]),
       rate: num(entry[1]),
       settledDue: nullableNum(entry[2]),
+      paid: entry[3] === undefined ? 0 : num(entry[3]),
     };
     state.funding.set(symbol, funding);
   }

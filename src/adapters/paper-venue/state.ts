@@ -24,6 +24,11 @@ export interface FundingState {
   rate: number;
   /** The last funding time settled, so each funding time is settled once. */
   settledDue: number | null;
+  /**
+   * Funding received (+) or paid (−) on this symbol since the account opened: the symbol's share of
+   * `fundingPnl`, kept when the position closes, so a simulation books funding to its symbol.
+   */
+  paid: number;
 }
 
 export interface PaperState {

@@ -52,6 +52,7 @@ export const PortfolioSchema = Type.Object({
   realizedPnl: Finite,
   unrealizedPnl: Finite,
   fundingPnl: Finite,
+  fundingBySymbol: Type.Optional(Type.Record(Type.String(), Finite)),
   feesPaid: Finite,
   startingCash: Type.Optional(Finite),
   insuranceCover: Type.Optional(Finite),

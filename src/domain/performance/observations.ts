@@ -14,7 +14,10 @@ export interface CycleObservation {
   positions: readonly { symbol: string; qty: number; markPrice: number }[];
   /** Cumulative funding received (+) or paid (−) so far, whole account. */
   fundingPnl: number;
-  /** Cumulative funding per symbol, when the venue knows it. */
+  /**
+   * Cumulative funding per symbol, when the venue knows it (the paper venue does). What changed in
+   * this cycle was settled as the cycle read its market, before the cycle's fills.
+   */
   fundingBySymbol?: Readonly<Record<string, number>>;
   /** Cumulative fees paid (a positive number is a cost). */
   feesPaid: number;

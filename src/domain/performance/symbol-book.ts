@@ -10,6 +10,11 @@
  * a fill that flips the position closes one round trip and opens the next, its fee split by
  * quantity. A round trip's PnL (realized PnL of its matches − its fees) does not depend on the
  * matching method, only the per-strategy split does.
+ *
+ * Funding is shared among the lots held when the cycle began, before its fills: the venue settles
+ * funding as it reads the cycle's market, before any order of the cycle fills, so a lot closed in
+ * the cycle that paid funding still pays its share and a lot opened in it pays none. When nothing
+ * was held then (a venue that settled after the fills), the lots held now share it.
  */
 import { NO_STRATEGY } from './observations.js';
 import type { TradeObservation } from './observations.js';
@@ -48,6 +53,8 @@ export class SymbolBook {
   volume = 0;
   fills = 0;
   private tripPnl = 0;
+  /** The lots as the current cycle began, copied at its first fill; null until then. */
+  private heldAtCycleStart: { strategy: string; qty: number }[] | null = null;
 
   constructor(private readonly byStrategy: (strategy: string) => StrategyTotals) {}
 
@@ -55,6 +62,7 @@ export class SymbolBook {
     const signed = t.side === 'BUY' ? t.qty : -t.qty;
     const strategy = t.strategy ?? NO_STRATEGY;
     const before = this.position;
+    this.heldAtCycleStart ??= this.lots.map((lot) => ({ strategy: lot.strategy, qty: lot.qty }));
     const flat = DUST * Math.max(1, t.qty);
     this.fills += 1;
     this.fees += t.fee;
@@ -118,12 +126,29 @@ export class SymbolBook {
     return total;
   }
 
-  /** Shares `amount` (a funding payment) among the open lots' strategies by their quantity. */
+  /**
+   * Shares `amount` (the cycle's funding on this symbol) among the strategies of the lots held as
+   * the cycle began (else of those held now) by quantity; false when there are none.
+   */
   shareAmongLots(amount: number, credit: (strategy: string, part: number) => void): boolean {
-    let open = 0;
-    for (const lot of this.lots) open += Math.abs(lot.qty);
-    if (open <= DUST) return false;
-    for (const lot of this.lots) credit(lot.strategy, (amount * Math.abs(lot.qty)) / open);
-    return true;
+    const start = this.heldAtCycleStart;
+    return (start !== null && share(start, amount, credit)) || share(this.lots, amount, credit);
   }
+
+  /** The cycle has been observed: the next fill starts another. */
+  cycleEnded(): void {
+    this.heldAtCycleStart = null;
+  }
+}
+
+function share(
+  lots: readonly { strategy: string; qty: number }[],
+  amount: number,
+  credit: (strategy: string, part: number) => void,
+): boolean {
+  let open = 0;
+  for (const lot of lots) open += Math.abs(lot.qty);
+  if (open <= DUST) return false;
+  for (const lot of lots) credit(lot.strategy, (amount * Math.abs(lot.qty)) / open);
+  return true;
 }

@@ -115,6 +115,8 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
 
   const books = new Map<string, SymbolBook>();
   const symbolFunding = new Map<string, number>();
+  /** Books with fills since the last cycle observation (their lots as the cycle began are kept). */
+  const tradedThisCycle = new Set<SymbolBook>();
   const bookOf = (symbol: string): SymbolBook => {
     let book = books.get(symbol);
     if (book === undefined) books.set(symbol, (book = new SymbolBook(totalsOf)));
@@ -139,7 +141,10 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
   const ledger = new TradeLedger();
   const lastTrades = new RingBuffer<RecentFill>(LAST_TRADES);
 
-  /** Credits the change in one symbol's cumulative funding to the symbol and its open lots' strategies. */
+  /**
+   * Credits the change in one symbol's cumulative funding to the symbol and to the strategies whose
+   * lots held the position when it was paid (symbol-book.ts: as the cycle began), by quantity.
+   */
   function creditFunding(symbol: string, cumulative: number): void {
     const delta = cumulative - (symbolFunding.get(symbol) ?? 0);
     if (delta === 0) return;
@@ -183,6 +188,8 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
       if (obs.fundingBySymbol !== undefined) {
         for (const symbol in obs.fundingBySymbol) creditFunding(symbol, obs.fundingBySymbol[symbol]!);
       }
+      for (const book of tradedThisCycle) book.cycleEnded();
+      tradedThisCycle.clear();
 
       equity.add(obs.ts, obs.nav);
       underwater.add(obs.ts, -dd);
@@ -199,7 +206,9 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
       if (!(t.qty > 0) || !Number.isFinite(t.price)) {
         throw new RangeError(`fill ${t.clientOrderId}: qty must be > 0 and price finite`);
       }
-      const result = bookOf(t.symbol).fill(t);
+      const book = bookOf(t.symbol);
+      const result = book.fill(t);
+      tradedThisCycle.add(book);
       if (t.kind === 'liquidation') liquidations += 1;
       else if (t.kind in exits) exits[t.kind as ExitReason] += 1;
       if (result.closedRoundTrip !== null) {
@@ -233,13 +242,15 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
       const to = opts.to ?? last?.ts ?? null;
       const marks = last?.marks ?? {};
 
-      // Per symbol: trading PnL at the last mark; per strategy: realized + open lots at that mark.
+      // Per symbol: trading PnL at the last mark; per strategy: realized + open lots at that mark. The
+      // mark is the venue's for a position it holds (what NAV counts), else the chart's last price:
+      // a replay's last trade sits on the bid, half a spread from the venue's mid.
       const unrealizedByStrategy = new Map<string, number>();
       const bySymbol = new Map<string, SymbolPnl>();
       let symbolNet = 0;
       let symbolFundingTotal = 0;
       for (const [symbol, book] of books) {
-        const mark = marks[symbol] ?? last?.positions.find((p) => p.symbol === symbol)?.markPrice;
+        const mark = last?.positions.find((p) => p.symbol === symbol)?.markPrice ?? marks[symbol];
         const unrealized =
           mark === undefined
             ? 0

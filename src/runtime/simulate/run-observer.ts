@@ -120,6 +120,7 @@ export function createRunObserver(sink: RunSink): RunObserver {
         cash: account.cash,
         positions: account.positions.map((p) => ({ symbol: p.symbol, qty: p.qty, markPrice: p.markPrice })),
         fundingPnl: account.fundingPnl,
+        ...(account.fundingBySymbol !== undefined && { fundingBySymbol: account.fundingBySymbol }),
         feesPaid: account.feesPaid,
         marks,
       });

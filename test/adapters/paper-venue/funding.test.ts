@@ -118,4 +118,49 @@ describe('paper venue: funding', () => {
     await restarted.onMarket(at(T + 4 * H8, T + 5 * H8));
     expect((await restarted.account()).fundingPnl).toBeCloseTo(5 * receivedPerTime, 9);
   });
+
+  it('pays a settlement the snapshot names at the rate it settled at, not the rate announced before it', async () => {
+    const { venue } = await openHarness();
+    const at = (ts: number, announced: number, settled: { ts: number; rate: number } | null) =>
+      view({
+        ...snapshot({ bid: 99, ask: 101, ts, fundingRate: announced, nextFundingTs: ts < T ? T : T + H8 }),
+        settledFunding: settled,
+      });
+    await venue.submit(order({ side: 'BUY', qty: 2 }), at(T - 60_000, 0.001, null));
+    // Announced +0.1 %, settled at −0.2 %: the long receives 0.002 × 2 × 100.
+    await venue.onMarket(at(T, 0.0005, { ts: T, rate: -0.002 }));
+    expect((await venue.account()).fundingPnl).toBeCloseTo(0.4, 12);
+    // A settlement the snapshot does not name (another time) is paid at the announced 0.05 %.
+    await venue.onMarket(at(T + H8, 0.0005, { ts: T + H8 - 1, rate: 0.01 }));
+    expect((await venue.account()).fundingPnl).toBeCloseTo(0.4 - 0.0005 * 2 * 100, 12);
+  });
+
+  it('after a restart gap pays the named settlement at its rate and the others at the announced one', async () => {
+    const harness = await openHarness();
+    const at = (ts: number, next: number, settled: { ts: number; rate: number } | null) =>
+      view({
+        ...snapshot({ bid: 99, ask: 101, ts, fundingRate: 0.0005, nextFundingTs: next }),
+        settledFunding: settled,
+      });
+    await harness.venue.submit(order({ side: 'SELL', qty: 4 }), at(T - 60_000, T, null));
+    // Down from before T to after T + 16 h: T and T + 8 h at the announced 0.05 %, T + 16 h at its own −0.1 %.
+    const restarted = await harness.reopen();
+    await restarted.onMarket(at(T + 2 * H8 + 60_000, T + 3 * H8, { ts: T + 2 * H8, rate: -0.001 }));
+    expect((await restarted.account()).fundingPnl).toBeCloseTo(2 * 0.0005 * 4 * 100 - 0.001 * 4 * 100, 9);
+  });
+
+  it('keeps what each symbol paid, after its position closed and across a restart', async () => {
+    const harness = await openHarness();
+    await harness.venue.submit(order({ side: 'BUY', qty: 2 }), perpAt(T - 60_000, 0.001));
+    await harness.venue.onMarket(perpAt(T, 0.001));
+    await harness.venue.submit(order({ side: 'SELL', qty: 2 }), perpAt(T + 60_000, 0.001));
+    const account = await harness.venue.account();
+    expect(account.positions).toEqual([]);
+    expect(account.fundingBySymbol).toEqual({ TESTUSDT: -0.2 });
+    const restarted = await harness.reopen();
+    expect((await restarted.account()).fundingBySymbol).toEqual({ TESTUSDT: -0.2 });
+    // Nothing held at the next funding time: nothing more paid.
+    await restarted.onMarket(perpAt(T + H8, 0.001));
+    expect((await restarted.account()).fundingBySymbol).toEqual({ TESTUSDT: -0.2 });
+  });
 });

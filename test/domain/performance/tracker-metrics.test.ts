@@ -164,6 +164,18 @@ describe('round trips: trades, win rate, profit factor', () => {
     expect(s.exposure_time).toBe(1);
     expect(s.turnover).toBeCloseTo(200 / 119.5, 8);
   });
+
+  it('values open lots at the venue’s mark, not at the last trade the price chart draws', () => {
+    // A replay's book puts the close on the bid: last 100, the venue's mark (mid) 100.05.
+    const t = tracker(10_000);
+    t.trade(fill('SELL', 50, 100, { fee: 2.5 }));
+    const positions = [{ symbol: 'BTC', qty: -50, markPrice: 100.05 }];
+    t.cycle(obs(1, 9995, { cash: 9997.5, positions, marks: { BTC: 100 } }));
+    const s = t.summary();
+    expect(s.pnl_by_symbol.BTC!.trading).toBe(-2.5);
+    expect(s.pnl_by_strategy.alpha!.trading).toBe(-2.5);
+    expect(s.pnl_unexplained).toBe(0);
+  });
 });
 
 describe('pnl_by_strategy', () => {
@@ -197,6 +209,25 @@ describe('pnl_by_strategy', () => {
     expect(s.funding).toBe(-8);
     expect(s.funding_unattributed).toBe(0);
     expect(s.pnl_unexplained).toBe(0);
+  });
+
+  it('gives a cycle’s funding to the lots held before that cycle’s fills (the venue settles first)', () => {
+    const t = tracker(1000);
+    t.trade(fill('BUY', 2, 100, { strategy: 'alpha' }));
+    t.cycle(obs(1, 1000, { positions: [{ symbol: 'BTC', qty: 2, markPrice: 100 }], marks: { BTC: 100 } }));
+    // Cycle 2: the venue settles −2 on alpha's long, then alpha closes it and beta opens a short.
+    t.trade(fill('SELL', 2, 100, { strategy: 'alpha' }));
+    t.trade(fill('SELL', 1, 100, { strategy: 'beta' }));
+    const short = [{ symbol: 'BTC', qty: -1, markPrice: 100 }];
+    t.cycle(obs(2, 998, { positions: short, marks: { BTC: 100 }, fundingPnl: -2, fundingBySymbol: { BTC: -2 } }));
+    // Cycle 3: +1 received on beta's short.
+    t.cycle(obs(3, 999, { positions: short, marks: { BTC: 100 }, fundingPnl: -1, fundingBySymbol: { BTC: -1 } }));
+    const s = t.summary();
+    expect(s.pnl_by_strategy.alpha!.funding).toBe(-2);
+    expect(s.pnl_by_strategy.beta!.funding).toBe(1);
+    expect(s.pnl_by_strategy['(none)']).toBeUndefined();
+    expect(s.pnl_by_symbol.BTC!.funding).toBe(-1);
+    expect(s.funding_unattributed).toBe(0);
   });
 });
 

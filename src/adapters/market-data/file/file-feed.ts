@@ -10,7 +10,8 @@
  * of the loaded columns (no copy); the first replayed candle is the first with that much history
  * before it (see replay-window.ts: a replay starts after its warm-up); volume = base volume over the
  * last VOLUME_WINDOW_BARS candles; the book derived from the candle
- * (./derived-book.ts); fundingRate and nextFundingTs from ./funding-schedule.ts, null for spot.
+ * (./derived-book.ts); fundingRate, nextFundingTs and settledFunding (the settlement the paper venue
+ * pays, at its own rate) from ./funding-schedule.ts, null for spot.
  */
 import type { Bars } from '../../../domain/bars.js';
 import { VOLUME_WINDOW_BARS } from '../../../domain/market.js';
@@ -21,7 +22,7 @@ import { iso } from './data-errors.js';
 import { DERIVED_BOOK_SHAPE, deriveBook } from './derived-book.js';
 import type { DerivedBookShape } from './derived-book.js';
 import { createFundingSchedule } from './funding-schedule.js';
-import type { FundingPolicy, FundingSchedule } from './funding-schedule.js';
+import type { FundingPolicy, FundingSchedule, Settlement } from './funding-schedule.js';
 import { perpetualFunding } from './perp-funding.js';
 import { replayWindow } from './replay-window.js';
 import type { CandleSeries } from './series.js';
@@ -164,6 +165,13 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
       volume,
       fundingRate: funding ? funding.rate : null,
       nextFundingTs: funding ? funding.nextTs + shift : null,
+      settledFunding: shiftSettlement(funding?.settled ?? null, shift),
     };
   }
+}
+
+/** A settlement on the caller's clock; the schedule's own object when the clock is the candles' (tcs simulate). */
+function shiftSettlement(settled: Settlement | null, shift: number): Settlement | null {
+  if (settled === null || shift === 0) return settled;
+  return { ts: settled.ts + shift, rate: settled.rate };
 }

@@ -9,6 +9,7 @@
  *  * the dip: a resting bid at 100 (ORDER_STYLE=passive joins the best bid of a candle closing at
  *    100) fills at 100, as maker, on the next candle, which trades down to 90 and closes at 100 again;
  *    no candle after it goes below 100, so the fill can only come from that one.
+ *  * fees: FEE_TAKER sets the taker fee, and a manifest's per-symbol takerFee overrides it.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,10 +28,11 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 type Candle = [open: number, high: number, low: number, close: number];
 
-/** A data directory of BTCUSDT spot candles, one a minute from T0. */
-function dataDir(name: string, candles: Candle[]): string {
+/** A data directory of BTCUSDT spot candles, one a minute from T0 (and a manifest when given). */
+function dataDir(name: string, candles: Candle[], manifest?: object): string {
   const dir = join(root, `data-${name}`);
   mkdirSync(join(dir, 'candles'), { recursive: true });
+  if (manifest) writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
   const rows = candles.map(([o, h, l, c], i) => [T0 + i * MIN, o, h, l, c, VOLUME].join(','));
   writeFileSync(join(dir, 'candles', 'BTCUSDT.csv'), ['timestamp,open,high,low,close,volume', ...rows, ''].join('\n'));
   return dir;
@@ -84,5 +86,19 @@ describe('tcs simulate --data: where fills happen', () => {
     expect(trades[0]).toMatchObject({ side: 'BUY', price: '100', liquidity: 'maker' });
     // The dip candle's cycle: it closes two minutes after T0.
     expect(Date.parse(trades[0]!.ts!)).toBe(T0 + 2 * MIN);
+  }, 60_000);
+
+  it("FEE_TAKER sets the taker fee, and the manifest's takerFee for BTCUSDT overrides it", async () => {
+    const candles: Candle[] = [[109, 110.5, 108.5, 110], [120, 120.5, 119.5, 120], FLAT_120, FLAT_120];
+    const btc = { kind: 'spot', lotSize: 0.001, tickSize: 0.1, minNotional: 5 };
+    const own = dataDir('fees', candles, { format: 1, instruments: { BTCUSDT: { ...btc, takerFee: 0.0003 } } });
+    const [byEnv, byManifest] = await Promise.all([
+      simulate(gap, 'fee-env', [], { FEE_TAKER: '0.001' }),
+      simulate(own, 'fee-manifest', [], { FEE_TAKER: '0.001' }),
+    ]);
+    const rate = (t: Trade) => Number(t.fee) / Number(t.notional);
+    expect(byEnv[0]!.liquidity).toBe('taker');
+    expect(rate(byEnv[0]!)).toBeCloseTo(0.001, 6);
+    expect(rate(byManifest[0]!)).toBeCloseTo(0.0003, 6);
   }, 60_000);
 });

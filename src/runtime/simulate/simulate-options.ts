@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { FILL_MODELS } from '../../domain/market.js';
 import { BUILTIN_STRATEGY_NAMES } from '../../strategies/registry.js';
 import { ConfigError } from '../config.js';
 
@@ -87,6 +88,8 @@ export function parseSimulateArgs(args: string[]): SimulateOptions {
     fillModel: values['fill-model'] ?? null,
     quiet: values.quiet === true,
   };
+  if (options.fillModel != null && !(FILL_MODELS as readonly string[]).includes(options.fillModel))
+    throw new ConfigError(`--fill-model must be one of ${FILL_MODELS.join(', ')}, got "${options.fillModel}"`);
   if (options.data !== null && options.seed !== null)
     throw new ConfigError('--seed is for the synthetic market; a --data replay has no randomness to seed');
   if (options.data === null && options.cycles === null && options.to === null)

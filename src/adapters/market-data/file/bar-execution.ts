@@ -16,42 +16,50 @@ import { deriveBook } from './derived-book.js';
 import type { DerivedBookShape } from './derived-book.js';
 import type { CandleSeries } from './series.js';
 
+// The state behind `taker()` is in #private fields: not enumerable, so a snapshot that is logged or
+// serialized shows the bar's high, low and volume, never the whole candle store or the next open.
 export class ReplayBarExecution implements BarExecution {
   readonly high: number;
   readonly low: number;
   readonly volume: number;
+  readonly #candles: CandleSeries;
+  /** Index of the bar just replayed. */
+  readonly #i: number;
+  /** The candle length (the derived book's depth is per minute of it). */
+  readonly #stepMs: number;
+  readonly #instrument: Instrument;
+  readonly #shape: DerivedBookShape;
   /** undefined until first asked: most bars see no order, and deriving a book costs. */
-  private book: Quotes | null | undefined;
+  #book: Quotes | null | undefined;
 
   constructor(
-    private readonly candles: CandleSeries,
-    /** Index of the bar just replayed. */
-    private readonly i: number,
-    /** The candle length (the derived book's depth is per minute of it). */
-    private readonly stepMs: number,
+    candles: CandleSeries,
+    i: number,
+    stepMs: number,
     own: Quotes,
     model: FillModel,
-    private readonly instrument: Instrument,
-    private readonly shape: DerivedBookShape,
+    instrument: Instrument,
+    shape: DerivedBookShape,
   ) {
     this.high = candles.high[i]!;
     this.low = candles.low[i]!;
     this.volume = candles.volume[i]!;
-    this.book = model === 'close' ? own : undefined;
+    this.#candles = candles;
+    this.#i = i;
+    this.#stepMs = stepMs;
+    this.#instrument = instrument;
+    this.#shape = shape;
+    this.#book = model === 'close' ? own : undefined;
   }
 
   taker(): Quotes | null {
-    if (this.book !== undefined) return this.book;
-    const { candles, i } = this;
-    this.book =
-      i + 1 < candles.count
-        ? deriveBook(
-            // Bar t's range and volume (known at the decision) shape the book; bar t+1's open places it.
-            { high: this.high, low: this.low, close: candles.open[i + 1]!, volume: this.volume, stepMs: this.stepMs },
-            this.instrument,
-            this.shape,
-          )
-        : null;
-    return this.book;
+    if (this.#book !== undefined) return this.#book;
+    const candles = this.#candles;
+    const next = this.#i + 1;
+    // Bar t's range and volume (known at the decision) shape the book; bar t+1's open places it.
+    const bar = { high: this.high, low: this.low, volume: this.volume, stepMs: this.#stepMs };
+    this.#book =
+      next < candles.count ? deriveBook({ ...bar, close: candles.open[next]! }, this.#instrument, this.#shape) : null;
+    return this.#book;
   }
 }

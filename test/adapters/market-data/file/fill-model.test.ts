@@ -69,6 +69,8 @@ describe('file feed: fill models', () => {
     expect(Array.from(seen.bars.open)).toEqual([109]);
     expect(Array.from(seen.bars.close)).toEqual([110]);
     expect(Math.max(seen.ask, ...seen.asks.map((l) => l.price))).toBeLessThan(120);
+    // Logged or serialized, the execution shows the bar, not the next open or the candle store.
+    expect(JSON.parse(JSON.stringify(s.execution))).toEqual({ high: 110.5, low: 108.5, volume: 1_000 });
   });
 });
 

@@ -67,6 +67,10 @@ describe('tcs simulate --data: where fills happen', () => {
     expect(trades[0]).toMatchObject({ side: 'BUY', price: '120.1', liquidity: 'taker' });
     // Decided at the first candle's close, which is the second candle's open: the fill's time.
     expect(Date.parse(trades[0]!.ts!)).toBe(T0 + MIN);
+    // The report's settings say which fill model the run used, and its fees.
+    const report = readFileSync(join(root, 'gap-next-open', 'report.html'), 'utf8');
+    expect(report).toMatch(/market orders fill at the next candle(&#39;|&#x27;|')s open \(FILL_MODEL=next_open\)/);
+    expect(report).toContain('maker 0.0002, taker 0.0005');
   }, 60_000);
 
   it('--fill-model close (FILL_MODEL=close) keeps the old fill at the close the strategy saw: 110 + one tick', async () => {
@@ -100,5 +104,8 @@ describe('tcs simulate --data: where fills happen', () => {
     expect(byEnv[0]!.liquidity).toBe('taker');
     expect(rate(byEnv[0]!)).toBeCloseTo(0.001, 6);
     expect(rate(byManifest[0]!)).toBeCloseTo(0.0003, 6);
+    expect(readFileSync(join(root, 'fee-manifest', 'report.html'), 'utf8')).toContain(
+      'maker 0.0002, taker 0.001; BTCUSDT taker 0.0003',
+    );
   }, 60_000);
 });

@@ -26,6 +26,12 @@ function warmUpNote(warmUp: { bars: number; movedFrom: number | null }, first: n
   return `first cycle after ${warmUp.bars} warm-up candles${moved}`;
 }
 
+/** What the summary says of where a replay's market orders filled. */
+const FILLS_NOTE = {
+  next_open: "market orders fill at the next candle's open (FILL_MODEL=next_open)",
+  close: 'market orders fill at the close the strategy saw (FILL_MODEL=close)',
+} as const;
+
 /** Where a synthetic run starts when --from is not given: a fixed date, so runs are reproducible. */
 export const SYNTHETIC_START = Date.UTC(2026, 0, 1);
 
@@ -127,7 +133,7 @@ async function openReplay(
       config: withManifestFees({ ...config, instruments, cycleMs: stepMs }, manifest?.fees),
       start: first + stepMs,
       cycles,
-      description: `replay of ${dir} (${timeframe}), ${warmUpNote(feed.warmUp, first)}`,
+      description: `replay of ${dir} (${timeframe}), ${warmUpNote(feed.warmUp, first)}; ${FILLS_NOTE[config.fills.model]}`,
     };
   } catch (err) {
     if (err instanceof DataFileError) throw new ConfigError(`--data ${dir}: ${err.message}`);

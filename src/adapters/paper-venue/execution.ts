@@ -4,8 +4,8 @@
  * next bar's open under FILL_MODEL=next_open); resting limit orders fill at their limit price with
  * the maker fee once the market crosses them, as far as the depth through their price goes
  * (resting-depth.ts: the book's, or in a replay a share of the bar's volume), so a large order fills
- * over several markets. Fee rates are the symbol's own where configured (config.ts feeRateOf). Spot buys need the cash and
- * spot sells the holdings at the moment of the fill; a resting order that no longer passes its
+ * over several markets. Fee rates are the symbol's own where configured (config.ts feeRateOf).
+ * Spot buys need the cash and spot sells the holdings at the moment of the fill; a resting order that no longer passes its
  * checks when it crosses is cancelled with the reason in `rejectReason`. Fills carry clean numbers:
  * the quantity on the lot grid, the price on the tick grid and the fee rounded to QUOTE_STEP here,
  * at the source, so the account, the event lines and the API all see the same decimal.

@@ -53,6 +53,38 @@ export interface MarketSnapshot {
    * strategies are not shown it (strategy-input.ts), and it reveals nothing about the next rate.
    */
   settledFunding?: { readonly ts: number; readonly rate: number } | null;
+  /**
+   * Replays only (the file feed sets it; the synthetic and live feeds do not): how the paper venue
+   * fills against this bar. It may look one bar ahead, which only execution may: strategies never
+   * receive it (StrategySnapshot omits it) and the risk engine does not read it.
+   */
+  execution?: BarExecution;
+}
+
+/**
+ * Where a replay's takers fill (FILL_MODEL): `next_open`, the default, at the open of the bar after
+ * the one the decision saw; `close`, at the close of the bar the decision saw (the older behaviour).
+ */
+export type FillModel = 'close' | 'next_open';
+export const FILL_MODELS: readonly FillModel[] = ['close', 'next_open'];
+
+/** A book's quotes and levels: what a taker walks. */
+export type Quotes = Pick<MarketSnapshot, 'bid' | 'ask' | 'bids' | 'asks'>;
+
+/** Fill rules of a replayed bar (docs/data-format.md, "Fill models"). */
+export interface BarExecution {
+  /**
+   * The book a taker (market order, marketable limit) deciding on this snapshot fills against:
+   * FILL_MODEL=next_open, the next bar's open with this bar's spread and depth; close, this
+   * snapshot's own book. Null when the data has no next bar (next_open on the last candle).
+   * Computed on first call: most snapshots never see an order.
+   */
+  taker(): Quotes | null;
+  /** The bar just replayed: a resting limit fills when its range crosses the limit. */
+  readonly high: number;
+  readonly low: number;
+  /** Its base volume: resting fills take at most a share of it (FILL_VOLUME_SHARE). */
+  readonly volume: number;
 }
 
 /**

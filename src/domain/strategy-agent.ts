@@ -12,8 +12,9 @@ import type { Signal } from './signal.js';
  * what it holds. Every field is read-only; the bar arrays are views of the feed's memory, shared with
  * the other agents and valid for this call. Typed arrays cannot be frozen, so nothing stops a write:
  * never write into them (`close.sort()` sorts in place); copy first (`Array.from(candles.close)`).
+ * The snapshot's `execution` is left out: it may hold the next bar's open, which no signal may see.
  */
-export interface StrategySnapshot extends Readonly<MarketSnapshot> {
+export interface StrategySnapshot extends Readonly<Omit<MarketSnapshot, 'execution'>> {
   /**
    * The base-timeframe candles (the feed's: one per market step), at least `lookback` of them when
    * the agent declared a lookback and no `timeframe`. The last bar is the one that just closed.

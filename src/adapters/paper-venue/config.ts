@@ -4,6 +4,8 @@
  * `startingCash`: the setting only seeds a brand-new account, so a restart never resets money.
  * Margin rates default to DEFAULT_MARGIN_TABLE (10 % initial, 5 % maintenance, src/domain/margin.ts).
  * A liquidation pays `liquidationFee` of the close's notional to the insurance fund (liquidation.ts).
+ * `feesBySymbol` overrides the maker and taker fee of single symbols (a data manifest's fees).
+ * `barFills` says how resting limits fill against a replayed bar (resting-depth.ts).
  */
 import { assertMarginRates, DEFAULT_MARGIN_TABLE } from '../../domain/margin.js';
 import type { MarginTable } from '../../domain/margin.js';
@@ -19,6 +21,25 @@ export interface ImpactModel {
   overflowPenalty: number;
 }
 
+/**
+ * How resting limit orders fill against a replayed bar's range (snapshots with `execution`): a BUY
+ * limit is traded *through* when the bar's low is below it, *touched* when the low equals it (a SELL:
+ * the high above, or equal). Through fills; a touch is where the queue at that price may not have
+ * been reached, so it fills only `touchShare` of what a through would.
+ */
+export interface BarFillRules {
+  /** Share of the bar's base volume that the resting orders of one symbol and side may fill in all (FILL_VOLUME_SHARE). */
+  volumeShare: number;
+  /** Share of that allowance a touch fills (FILL_TOUCH_SHARE): 0, the default, none; 1, as much as a through. */
+  touchShare: number;
+}
+
+/** One symbol's fee rates, each overriding the venue's own when given. */
+export interface SymbolFees {
+  makerFee?: number;
+  takerFee?: number;
+}
+
 export interface PaperVenueConfig {
   /** Quote (USDT) cash of a new account. */
   startingCash: number;
@@ -26,6 +47,9 @@ export interface PaperVenueConfig {
   takerFee: number;
   /** Fee rate for resting limit orders that fill later; negative means a rebate. */
   makerFee: number;
+  /** Per-symbol fee rates that override takerFee/makerFee (from a data manifest). */
+  feesBySymbol: Readonly<Record<string, SymbolFees>>;
+  barFills: BarFillRules;
   /**
    * Liquidation (clearance) fee: a fraction of a liquidation close's notional, charged on top of the
    * taker fee and paid into the insurance fund, out of the equity the close leaves (LIQUIDATION_FEE).
@@ -45,14 +69,19 @@ export interface PaperVenueConfig {
   drawdownWindowMs: number;
 }
 
-export interface PaperVenueConfigInput extends Partial<Omit<PaperVenueConfig, 'impact'>> {
+export interface PaperVenueConfigInput extends Partial<Omit<PaperVenueConfig, 'impact' | 'barFills'>> {
   impact?: Partial<ImpactModel>;
+  barFills?: Partial<BarFillRules>;
 }
 
 export const DEFAULT_PAPER_VENUE_CONFIG: Readonly<PaperVenueConfig> = Object.freeze({
   startingCash: 100_000,
   takerFee: 0.0005,
   makerFee: 0.0002,
+  feesBySymbol: Object.freeze({}),
+  // Zipline's VolumeShareSlippage default (volume_limit 0.025): an order is at most 2.5 % of a bar's
+  // volume. Touches fill nothing: at a bar's extreme the queue ahead at that price may have taken it all.
+  barFills: Object.freeze({ volumeShare: 0.025, touchShare: 0 }),
   // 0.5 %, within the clearance fees of Binance USDⓈ-M (0.5–1.25 % by bracket); issue 20.
   liquidationFee: 0.005,
   impact: Object.freeze({ overflowPenalty: 0.001 }),
@@ -72,6 +101,8 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
     startingCash: input.startingCash ?? DEFAULT_PAPER_VENUE_CONFIG.startingCash,
     takerFee: input.takerFee ?? DEFAULT_PAPER_VENUE_CONFIG.takerFee,
     makerFee: input.makerFee ?? DEFAULT_PAPER_VENUE_CONFIG.makerFee,
+    feesBySymbol: input.feesBySymbol ?? DEFAULT_PAPER_VENUE_CONFIG.feesBySymbol,
+    barFills: { ...DEFAULT_PAPER_VENUE_CONFIG.barFills, ...input.barFills },
     liquidationFee: input.liquidationFee ?? DEFAULT_PAPER_VENUE_CONFIG.liquidationFee,
     impact: { overflowPenalty: input.impact?.overflowPenalty ?? DEFAULT_PAPER_VENUE_CONFIG.impact.overflowPenalty },
     maxTerminalOrders: input.maxTerminalOrders ?? DEFAULT_PAPER_VENUE_CONFIG.maxTerminalOrders,
@@ -82,9 +113,15 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
   if (!(config.startingCash > 0) || !Number.isFinite(config.startingCash))
     throw new RangeError('paper venue startingCash must be a positive number');
   for (const key of ['takerFee', 'makerFee'] as const) {
-    if (!Number.isFinite(config[key]) || Math.abs(config[key]) >= 0.1)
-      throw new RangeError(`paper venue ${key} must be a fraction between -0.1 and 0.1`);
+    assertFee(config[key], key);
+    for (const [symbol, fees] of Object.entries(config.feesBySymbol))
+      if (fees[key] !== undefined) assertFee(fees[key], `${key} of ${symbol}`);
   }
+  const { volumeShare, touchShare } = config.barFills;
+  if (!(volumeShare > 0 && volumeShare <= 1))
+    throw new RangeError('paper venue barFills.volumeShare must be a fraction above 0, at most 1');
+  if (!(touchShare >= 0 && touchShare <= 1))
+    throw new RangeError('paper venue barFills.touchShare must be a fraction from 0 to 1');
   // Never negative: a rebate on being liquidated would pay the account out of the insurance fund.
   if (!(config.liquidationFee >= 0 && config.liquidationFee < 0.1))
     throw new RangeError('paper venue liquidationFee must be a fraction from 0 up to (not including) 0.1');
@@ -104,4 +141,15 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
     throw new RangeError('paper venue drawdownWindowMs must be a whole number of ms, at least 1000');
   }
   return config;
+}
+
+function assertFee(rate: number, name: string): void {
+  if (!Number.isFinite(rate) || Math.abs(rate) >= 0.1)
+    throw new RangeError(`paper venue ${name} must be a fraction between -0.1 and 0.1`);
+}
+
+/** The fee rate of a fill in `symbol`: the symbol's own when configured, else the venue's. */
+export function feeRateOf(config: PaperVenueConfig, symbol: string, liquidity: 'maker' | 'taker'): number {
+  const own = config.feesBySymbol[symbol];
+  return liquidity === 'taker' ? (own?.takerFee ?? config.takerFee) : (own?.makerFee ?? config.makerFee);
 }

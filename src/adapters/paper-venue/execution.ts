@@ -1,18 +1,23 @@
 /**
  * Turns validated orders into fills: market orders and the marketable part of limit orders take
- * liquidity at once (taker fee, priced by fill-pricing.ts); resting limit orders fill at their
- * limit price with the maker fee once the market crosses them, as far as the book's depth through
- * their price goes (so a large order fills over several markets). Spot buys need the cash and
- * spot sells the holdings at the moment of the fill; a resting order that no longer passes its
+ * liquidity at once (taker fee, priced by fill-pricing.ts against the taker book: in a replay, the
+ * next bar's open under FILL_MODEL=next_open); resting limit orders fill at their limit price with
+ * the maker fee once the market crosses them, as far as the depth through their price goes
+ * (resting-depth.ts: the book's, or in a replay a share of the bar's volume), so a large order fills
+ * over several markets. Fee rates are the symbol's own where configured (config.ts feeRateOf).
+ * Spot buys need the cash and spot sells the holdings at the moment of the fill; a resting order that no longer passes its
  * checks when it crosses is cancelled with the reason in `rejectReason`. Fills carry clean numbers:
  * the quantity on the lot grid, the price on the tick grid and the fee rounded to QUOTE_STEP here,
  * at the source, so the account, the event lines and the API all see the same decimal.
  */
 import type { Instrument, MarketSnapshot, MarketView } from '../../domain/market.js';
-import type { Fill, Side, VenueOrder } from '../../domain/orders.js';
+import type { Fill, VenueOrder } from '../../domain/orders.js';
 import { floorToStep, roundQuote, roundToStep } from '../../domain/steps.js';
+import { feeRateOf } from './config.js';
 import type { PaperVenueConfig } from './config.js';
-import { crosses, priceMarketableLimit, priceMarketOrder } from './fill-pricing.js';
+import { crosses, priceMarketableLimit, priceMarketOrder, takerQuotes } from './fill-pricing.js';
+import { restingDepth } from './resting-depth.js';
+import type { Depth } from './resting-depth.js';
 import { applyFill } from './ledger.js';
 import { retire } from './state.js';
 import type { PaperState } from './state.js';
@@ -32,9 +37,17 @@ export function executeNew(
   snapshot: MarketSnapshot,
 ): Fill[] {
   const { config } = ctx;
+  const takerFee = feeRateOf(config, order.symbol, 'taker');
+  const book = takerQuotes(snapshot);
   if (order.type === 'market') {
-    const priced = priceMarketOrder(snapshot, order.side, order.qty, config.impact, instrument.tickSize);
-    const problem = spotProblem(ctx.state, instrument, order, order.qty, priced.price, config.takerFee);
+    if (book === null)
+      return finish(
+        order,
+        'rejected',
+        `NO_NEXT_BAR: the replay has no bar after this one for ${order.symbol} to fill in (FILL_MODEL=next_open)`,
+      );
+    const priced = priceMarketOrder(book, order.side, order.qty, config.impact, instrument.tickSize);
+    const problem = spotProblem(ctx.state, instrument, order, order.qty, priced.price, takerFee);
     if (problem !== null) return finish(order, 'rejected', problem);
     const fill = record(ctx, instrument, order, order.qty, priced.price, 'taker');
     order.status = 'filled';
@@ -42,17 +55,10 @@ export function executeNew(
   }
   const limit = order.limitPrice ?? Number.NaN;
   const fills: Fill[] = [];
-  if (crosses(order.side, limit, snapshot)) {
-    const priced = priceMarketableLimit(
-      snapshot,
-      order.side,
-      order.qty,
-      limit,
-      instrument.lotSize,
-      instrument.tickSize,
-    );
+  if (book !== null && crosses(order.side, limit, book)) {
+    const priced = priceMarketableLimit(book, order.side, order.qty, limit, instrument.lotSize, instrument.tickSize);
     if (priced !== null) {
-      const problem = spotProblem(ctx.state, instrument, order, priced.qty, priced.price, config.takerFee);
+      const problem = spotProblem(ctx.state, instrument, order, priced.qty, priced.price, takerFee);
       if (problem !== null) return finish(order, 'rejected', problem);
       fills.push(record(ctx, instrument, order, priced.qty, priced.price, 'taker'));
     }
@@ -80,8 +86,8 @@ export function matchResting(
     const snapshot = first === undefined ? undefined : market.get(first.symbol);
     const instrument = first === undefined ? undefined : instruments.get(first.symbol);
     if (first === undefined || snapshot === undefined || instrument === undefined) continue;
-    const depth = createDepth(snapshot, first.side);
-    for (const order of queue) fills.push(...matchOne(ctx, instrument, order, snapshot, depth));
+    const depth = restingDepth(snapshot, first.side, ctx.config.barFills);
+    for (const order of queue) fills.push(...matchOne(ctx, instrument, order, depth));
   }
   return fills;
 }
@@ -104,16 +110,10 @@ function priorityQueues(orders: Iterable<VenueOrder>): VenueOrder[][] {
 }
 
 /** Fills one resting order from what is left of the crossing depth; retires it when done. */
-function matchOne(
-  ctx: ExecutionContext,
-  instrument: Instrument,
-  order: VenueOrder,
-  snapshot: MarketSnapshot,
-  depth: Depth,
-): Fill[] {
+function matchOne(ctx: ExecutionContext, instrument: Instrument, order: VenueOrder, depth: Depth): Fill[] {
   const { state, config } = ctx;
   const limit = order.limitPrice;
-  if (limit === null || !crosses(order.side, limit, snapshot)) return [];
+  if (limit === null || !depth.crossed(limit)) return [];
   let qty = remainingOf(order, instrument);
   if (order.reduceOnly) {
     const held = state.positions.get(order.symbol)?.qty ?? 0;
@@ -134,7 +134,7 @@ function matchOne(
   }
   const take = floorToStep(Math.min(qty, depth.available(limit)), instrument.lotSize);
   if (take <= 0) return [];
-  const problem = spotProblem(state, instrument, order, take, limit, config.makerFee);
+  const problem = spotProblem(state, instrument, order, take, limit, feeRateOf(config, order.symbol, 'maker'));
   if (problem !== null) {
     finish(order, 'cancelled', problem, ctx.now);
     retire(state, order, config.maxTerminalOrders);
@@ -149,41 +149,11 @@ function matchOne(
   return [fill];
 }
 
-/** The book levels a resting order on `side` fills against, consumed as orders take them. */
-interface Depth {
-  /** Quantity left at levels at or better than `limit` (for the resting order). */
-  available(limit: number): number;
-  /** Takes `qty` from the best levels first. */
-  consume(qty: number): void;
-}
-
-function createDepth(snapshot: MarketSnapshot, side: Side): Depth {
-  // A resting BUY fills against the offers (asks) at or below its limit, a SELL against bids at or above.
-  const levels = (side === 'BUY' ? snapshot.asks : snapshot.bids)
-    .filter((l) => l.qty > 0 && l.price > 0 && Number.isFinite(l.qty))
-    .map((l) => ({ price: l.price, qty: l.qty }));
-  const within = (price: number, limit: number): boolean => (side === 'BUY' ? price <= limit : price >= limit);
-  return {
-    available(limit) {
-      let total = 0;
-      for (const level of levels) if (within(level.price, limit)) total += level.qty;
-      return total;
-    },
-    consume(qty) {
-      let left = qty;
-      for (const level of levels) {
-        const take = Math.min(left, level.qty);
-        level.qty -= take;
-        left -= take;
-        if (left <= 0) break;
-      }
-    },
-  };
-}
-
 /**
  * Closes `qty` of a position at market against the book (the same walk and impact as a market
- * order, taker fee) for the liquidation engine; the order is recorded as filled.
+ * order, taker fee) for the liquidation engine; the order is recorded as filled. A liquidation is
+ * the venue's own act on the market it sees now, so it takes the snapshot's book, never a replay's
+ * next open.
  */
 export function takeAtMarket(
   ctx: ExecutionContext,
@@ -209,19 +179,21 @@ export function takerCost(
   snapshot: MarketSnapshot,
 ): number {
   const { config } = ctx;
+  const book = takerQuotes(snapshot);
+  if (book === null) return 0; // nothing can fill (NO_NEXT_BAR)
   let priced: { qty: number; price: number } | null;
   if (order.type === 'market') {
-    priced = priceMarketOrder(snapshot, order.side, order.qty, config.impact, instrument.tickSize);
+    priced = priceMarketOrder(book, order.side, order.qty, config.impact, instrument.tickSize);
   } else {
     const limit = order.limitPrice ?? Number.NaN;
-    priced = crosses(order.side, limit, snapshot)
-      ? priceMarketableLimit(snapshot, order.side, order.qty, limit, instrument.lotSize, instrument.tickSize)
+    priced = crosses(order.side, limit, book)
+      ? priceMarketableLimit(book, order.side, order.qty, limit, instrument.lotSize, instrument.tickSize)
       : null;
   }
   if (priced === null || !(priced.qty > 0)) return 0;
   const mark = ctx.state.marks.get(order.symbol) ?? (snapshot.bid + snapshot.ask) / 2;
   const impact = (order.side === 'BUY' ? 1 : -1) * priced.qty * (priced.price - mark);
-  return Math.max(0, impact) + priced.qty * priced.price * config.takerFee;
+  return Math.max(0, impact) + priced.qty * priced.price * feeRateOf(config, order.symbol, 'taker');
 }
 
 function remainingOf(order: VenueOrder, instrument: Instrument): number {
@@ -237,7 +209,7 @@ function record(
   price: number,
   liquidity: Fill['liquidity'],
 ): Fill {
-  const feeRate = liquidity === 'taker' ? ctx.config.takerFee : ctx.config.makerFee;
+  const feeRate = feeRateOf(ctx.config, order.symbol, liquidity);
   const fill: Fill = {
     clientOrderId: order.clientOrderId,
     symbol: order.symbol,

@@ -9,7 +9,7 @@
  * never flatters the strategy. A marketable limit's rounded average still respects its limit,
  * because every level it took did and the limit is on the grid.
  */
-import type { BookLevel, MarketSnapshot } from '../../domain/market.js';
+import type { BookLevel, MarketSnapshot, Quotes } from '../../domain/market.js';
 import type { Side } from '../../domain/orders.js';
 import { walkBook } from '../../domain/risk/expected-fill.js';
 import { ceilToStep, floorToStep } from '../../domain/steps.js';
@@ -24,7 +24,7 @@ export interface TakerFill {
 }
 
 /** The levels a taker on `side` consumes, best first; the best quote alone when the book is empty. */
-function takingLevels(snapshot: MarketSnapshot, side: Side): BookLevel[] {
+function takingLevels(snapshot: Quotes, side: Side): BookLevel[] {
   const levels = (side === 'BUY' ? snapshot.asks : snapshot.bids).filter(
     (l) => l.qty > 0 && l.price > 0 && Number.isFinite(l.qty),
   );
@@ -38,7 +38,7 @@ function takingLevels(snapshot: MarketSnapshot, side: Side): BookLevel[] {
  * against the taker; with no visible depth at all the ratio counts as 1.
  */
 export function priceMarketOrder(
-  snapshot: MarketSnapshot,
+  snapshot: Quotes,
   side: Side,
   qty: number,
   impact: ImpactModel,
@@ -69,7 +69,7 @@ export function priceMarketOrder(
  * taken in whole lots, up to `qty`. Returns null when nothing is marketable.
  */
 export function priceMarketableLimit(
-  snapshot: MarketSnapshot,
+  snapshot: Quotes,
   side: Side,
   qty: number,
   limitPrice: number,
@@ -97,6 +97,15 @@ function againstTaker(side: Side, price: number, tickSize: number): number {
 }
 
 /** Whether the market trades through a resting limit: BUY when ask ≤ limit, SELL when bid ≥ limit. */
-export function crosses(side: Side, limitPrice: number, snapshot: MarketSnapshot): boolean {
+export function crosses(side: Side, limitPrice: number, snapshot: Quotes): boolean {
   return side === 'BUY' ? snapshot.ask <= limitPrice : snapshot.bid >= limitPrice;
+}
+
+/**
+ * The book an order arriving now takes from: a replay's taker book (the next bar's open under
+ * FILL_MODEL=next_open, see market-data/file/bar-execution.ts), else the snapshot's own. Null when a
+ * replay has no next bar to fill in.
+ */
+export function takerQuotes(snapshot: MarketSnapshot): Quotes | null {
+  return snapshot.execution === undefined ? snapshot : snapshot.execution.taker();
 }

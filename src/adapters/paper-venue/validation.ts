@@ -9,7 +9,7 @@
  */
 import type { Instrument, MarketSnapshot } from '../../domain/market.js';
 import type { OrderRequest } from '../../domain/orders.js';
-import { crosses } from './fill-pricing.js';
+import { crosses, takerQuotes } from './fill-pricing.js';
 import { isOnStep, roundToStep } from '../../domain/steps.js';
 import { markOf } from '../../domain/market.js';
 import type { PaperState } from './state.js';
@@ -72,7 +72,11 @@ export function validateOrder(order: OrderRequest, ctx: ValidationContext): Verd
       );
     }
   }
-  if (order.postOnly === true && limitPrice !== null && crosses(order.side, limitPrice, snapshot)) {
+  if (
+    order.postOnly === true &&
+    limitPrice !== null &&
+    crosses(order.side, limitPrice, takerQuotes(snapshot) ?? snapshot)
+  ) {
     const quote = order.side === 'BUY' ? `ask ${snapshot.ask}` : `bid ${snapshot.bid}`;
     return reject(`POST_ONLY_WOULD_CROSS: post-only ${order.side} at ${limitPrice} would take the ${quote}`);
   }

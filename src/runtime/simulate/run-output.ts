@@ -43,6 +43,7 @@ export function createRunOutput(out: string, config: TradingConfig, run: RunDesc
       'starting cash': String(config.startingCash),
       'cycles planned': String(run.cycles),
       'order style': config.orderStyle,
+      fees: feesNote(config.fills),
     },
   });
   return {
@@ -54,4 +55,13 @@ export function createRunOutput(out: string, config: TradingConfig, run: RunDesc
       return summary;
     },
   };
+}
+
+/** The fee rates a run charged, as the report's settings show them: the venue's, then each symbol's own. */
+function feesNote(fills: TradingConfig['fills']): string {
+  const own = Object.entries(fills.feesBySymbol).map(
+    ([symbol, f]) =>
+      `; ${symbol}${f.makerFee === undefined ? '' : ` maker ${f.makerFee}`}${f.takerFee === undefined ? '' : ` taker ${f.takerFee}`}`,
+  );
+  return `maker ${fills.makerFee}, taker ${fills.takerFee}${own.join('')}`;
 }

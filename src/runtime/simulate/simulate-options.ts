@@ -1,11 +1,12 @@
 /**
  * The arguments of `tcs simulate`, checked before anything is opened: every mistake is a
  * ConfigError (exit 2) that says what to type instead. Flags that name a trading variable
- * (--strategies, --symbols, --cash, --cycle-seconds, --seed) override it; every other trading
+ * (--strategies, --symbols, --cash, --cycle-seconds, --seed, --fill-model) override it; every other trading
  * variable is read from the environment as usual (see simulation-env.ts).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { FILL_MODELS } from '../../domain/market.js';
 import { BUILTIN_STRATEGY_NAMES } from '../../strategies/registry.js';
 import { ConfigError } from '../config.js';
 
@@ -37,6 +38,8 @@ Trading (each overrides its environment variable; the rest come from the environ
   --symbols LIST      SYMBOLS, e.g. BTCUSDT,ETHUSDT,SOLUSDT (a replay: the data's symbols by default)
   --cash N            PAPER_STARTING_CASH in USDT (default 100000)
   --cycle-seconds N   CYCLE_SECONDS (default 60; with --data: the data's timeframe, and it must be)
+  --fill-model M      FILL_MODEL, with --data: next_open (default: an order decided on a candle fills
+                      at the next candle's open) or close (at the close the strategy saw)
 
 Output:
   --out DIR           Where the run is written; must not exist or be empty.
@@ -56,6 +59,8 @@ export interface SimulateOptions {
   symbols: string | null;
   cash: string | null;
   cycleSeconds: string | null;
+  /** --fill-model: FILL_MODEL for this run (optional, so callers that build options need not say it). */
+  fillModel?: string | null;
   quiet: boolean;
 }
 
@@ -80,8 +85,11 @@ export function parseSimulateArgs(args: string[]): SimulateOptions {
     symbols: values.symbols ?? null,
     cash: values.cash ?? null,
     cycleSeconds: values['cycle-seconds'] ?? null,
+    fillModel: values['fill-model'] ?? null,
     quiet: values.quiet === true,
   };
+  if (options.fillModel != null && !(FILL_MODELS as readonly string[]).includes(options.fillModel))
+    throw new ConfigError(`--fill-model must be one of ${FILL_MODELS.join(', ')}, got "${options.fillModel}"`);
   if (options.data !== null && options.seed !== null)
     throw new ConfigError('--seed is for the synthetic market; a --data replay has no randomness to seed');
   if (options.data === null && options.cycles === null && options.to === null)
@@ -111,6 +119,7 @@ function readArgs(args: string[]) {
         symbols: { type: 'string' },
         cash: { type: 'string' },
         'cycle-seconds': { type: 'string' },
+        'fill-model': { type: 'string' },
         quiet: { type: 'boolean' },
       },
     });

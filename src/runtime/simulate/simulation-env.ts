@@ -27,6 +27,7 @@ export function simulationConfig(env: NodeJS.ProcessEnv, options: SimulateOption
     PAPER_STARTING_CASH: options.cash ?? undefined,
     CYCLE_SECONDS: options.cycleSeconds ?? undefined,
     MARKET_SEED: options.seed === null ? undefined : String(options.seed),
+    FILL_MODEL: options.fillModel ?? undefined,
   };
   return readTradingConfig({
     ...env,

@@ -3,7 +3,8 @@
  * step per cycle (simulated time is market time), from --from or a fixed date, for --cycles or until
  * --to. Replay: the data directory's candles between --from and --to, one candle per cycle, so the
  * cycle length is the data's timeframe; the clock reads each candle's close when its cycle runs, so
- * funding settles at the data's own times. The manifest's instruments replace the built-in table's.
+ * funding settles at the data's own times. The manifest's instruments replace the built-in table's,
+ * and its per-symbol fees FEE_MAKER/FEE_TAKER. Takers fill as FILL_MODEL says (next_open by default).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import type { MarketFeed } from '../../ports/market-feed.js';
 import type { TradingConfig } from '../trading/trading-config.js';
 import type { SimulateOptions } from './simulate-options.js';
 import { DEFAULT_HISTORY_BARS } from '../../domain/strategy-input.js';
-import { replayHistory } from '../trading/market-feed.js';
+import { replayHistory, withManifestFees } from '../trading/market-feed.js';
 import type { HistoryFor } from '../trading/market-feed.js';
 
 /** What the summary says of a replay's warm-up: the history candles, and where the first cycle moved. */
@@ -24,6 +25,12 @@ function warmUpNote(warmUp: { bars: number; movedFrom: number | null }, first: n
       : `; the first cycle moved from ${new Date(warmUp.movedFrom).toISOString()} to ${new Date(first).toISOString()} for it`;
   return `first cycle after ${warmUp.bars} warm-up candles${moved}`;
 }
+
+/** What the summary says of where a replay's market orders filled. */
+const FILLS_NOTE = {
+  next_open: "market orders fill at the next candle's open (FILL_MODEL=next_open)",
+  close: 'market orders fill at the close the strategy saw (FILL_MODEL=close)',
+} as const;
 
 /** Where a synthetic run starts when --from is not given: a fixed date, so runs are reproducible. */
 export const SYNTHETIC_START = Date.UTC(2026, 0, 1);
@@ -101,13 +108,15 @@ async function openReplay(
   dir: string,
   historyFor: HistoryFor,
 ): Promise<RunMarket> {
-  const { applyManifestInstruments, createFileFeed, DataFileError, readManifestInstruments } =
+  const { applyManifestInstruments, createFileFeed, DataFileError, readManifest } =
     await import('../../adapters/market-data/file/index.js');
   try {
-    const instruments = applyManifestInstruments(config.instruments, await readManifestInstruments(dir));
+    const manifest = await readManifest(dir);
+    const instruments = applyManifestInstruments(config.instruments, manifest?.instruments ?? []);
     const feed = await createFileFeed({
       dir,
       instruments,
+      fillModel: config.fills.model,
       ...(options.from !== null ? { from: options.from } : {}),
       ...(options.to !== null ? { to: options.to } : {}),
       ...replayHistory(historyFor),
@@ -121,10 +130,10 @@ async function openReplay(
     if (cycles < 1) throw new ConfigError(`--data ${dir}: no candle between --from and --to`);
     return {
       feed,
-      config: { ...config, instruments, cycleMs: stepMs },
+      config: withManifestFees({ ...config, instruments, cycleMs: stepMs }, manifest?.fees),
       start: first + stepMs,
       cycles,
-      description: `replay of ${dir} (${timeframe}), ${warmUpNote(feed.warmUp, first)}`,
+      description: `replay of ${dir} (${timeframe}), ${warmUpNote(feed.warmUp, first)}; ${FILLS_NOTE[config.fills.model]}`,
     };
   } catch (err) {
     if (err instanceof DataFileError) throw new ConfigError(`--data ${dir}: ${err.message}`);

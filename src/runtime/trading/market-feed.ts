@@ -1,7 +1,8 @@
 /**
  * Opens the market feed MARKET_DATA names. `synthetic` is built by `openSyntheticFeed` once the
  * trading lease is held, because it continues from the checkpoint the last process stored;
- * `file:<dir>` loads and checks the data directory; `live:<exchange>` loads
+ * `file:<dir>` loads and checks the data directory (its manifest's instruments and fees apply);
+ * `live:<exchange>` loads
  * ccxt (only then), the exchange's markets and a first snapshot of every symbol, and its
  * instruments (lot, tick, minimum notional from the exchange) replace the built-in table's for
  * this process, so orders are sized to what the exchange would accept.
@@ -69,12 +70,18 @@ async function openReplay(
   dir: string,
   historyFor: HistoryFor,
 ): Promise<{ feed: MarketFeed; config: TradingConfig }> {
-  const { applyManifestInstruments, createFileFeed, DataFileError, readManifestInstruments } =
+  const { applyManifestInstruments, createFileFeed, DataFileError, readManifest } =
     await import('../../adapters/market-data/file/index.js');
   try {
-    const instruments = applyManifestInstruments(config.instruments, await readManifestInstruments(dir));
-    const feed = await createFileFeed({ dir, instruments, ...replayHistory(historyFor) });
-    return { feed, config: { ...config, instruments } };
+    const manifest = await readManifest(dir);
+    const instruments = applyManifestInstruments(config.instruments, manifest?.instruments ?? []);
+    const feed = await createFileFeed({
+      dir,
+      instruments,
+      fillModel: config.fills.model,
+      ...replayHistory(historyFor),
+    });
+    return { feed, config: withManifestFees({ ...config, instruments }, manifest?.fees) };
   } catch (err) {
     // Bad data is a configuration error (exit 2: restarting cannot fix it), named file and line.
     if (err instanceof DataFileError) throw new ConfigError(`MARKET_DATA=file:${dir}: ${err.message}`);
@@ -155,6 +162,7 @@ export async function continueReplay(
     feed = await createFileFeed({
       dir,
       instruments: config.instruments,
+      fillModel: config.fills.model,
       from: saved.next,
       ...replayHistory(historyFor),
     });
@@ -169,6 +177,18 @@ export async function continueReplay(
       return view;
     },
   };
+}
+
+/**
+ * The config with a replay manifest's per-symbol fees over FEE_MAKER/FEE_TAKER for those symbols:
+ * the exchange the data came from knows what it charged.
+ */
+export function withManifestFees(
+  config: TradingConfig,
+  fees: TradingConfig['fills']['feesBySymbol'] | undefined,
+): TradingConfig {
+  if (fees === undefined || Object.keys(fees).length === 0) return config;
+  return { ...config, fills: { ...config.fills, feesBySymbol: { ...config.fills.feesBySymbol, ...fees } } };
 }
 
 /** A replay's window and warm-up, from the strategies' needs once its candle length is known. */

@@ -22,6 +22,8 @@ import type { ExchangeCredentials } from '../exchange-config.js';
 import { readSafetyConfig } from './safety-config.js';
 import type { SafetyConfig } from './safety-config.js';
 import { readProtectionConfig } from './protection-config.js';
+import { readFillConfig } from './fill-config.js';
+import type { FillConfig } from './fill-config.js';
 import type { ProtectionSettings } from '../../domain/protection.js';
 
 export interface TradingConfig extends CommonConfig {
@@ -58,6 +60,8 @@ export interface TradingConfig extends CommonConfig {
    * paid into its insurance fund on top of the taker fee (default 0.005; 0–0.05).
    */
   liquidationFee: number;
+  /** The paper venue's fill model and fees: FILL_MODEL, FILL_VOLUME_SHARE, FILL_TOUCH_SHARE, FEE_MAKER, FEE_TAKER. */
+  fills: FillConfig;
   heartbeatMs: number;
   /** Stately inspector WebSocket URL, used with --inspect. */
   inspectUrl: string;
@@ -190,6 +194,7 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     startingCash: readNumber(env, 'PAPER_STARTING_CASH', 100_000, 1, 1e12),
     margin,
     liquidationFee: readNumber(env, 'LIQUIDATION_FEE', 0.005, 0, 0.05),
+    fills: readFillConfig(env),
     heartbeatMs: readInt(env, 'HEARTBEAT_MS', 5_000, 100, 10_000),
     inspectUrl: env.STATELY_INSPECT_URL?.trim() || 'ws://localhost:8080',
     safety: readSafetyConfig(env),

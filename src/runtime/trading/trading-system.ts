@@ -15,7 +15,7 @@ import type { Actor, ActorOptions, InspectionEvent, Observer } from 'xstate';
 import type { ApprovalSigner } from '../../../machines/risk.machine.js';
 import type { SafetyEvent, tradingMachine } from '../../../machines/trading.machine.js';
 import { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
-import { DEFAULT_PAPER_VENUE_CONFIG } from '../../adapters/paper-venue/config.js';
+import { highestFeeRate } from './fill-config.js';
 import { openPaperVenue } from '../../adapters/paper-venue/index.js';
 import { openLiveExecution } from './live-execution.js';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
@@ -388,6 +388,10 @@ async function openVenue(
       margin: config.margin,
       liquidationFee: config.liquidationFee,
       drawdownWindowMs: config.drawdownWindowMs,
+      makerFee: config.fills.makerFee,
+      takerFee: config.fills.takerFee,
+      feesBySymbol: config.fills.feesBySymbol,
+      barFills: { volumeShare: config.fills.volumeShare, touchShare: config.fills.touchShare },
     },
     ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
   });
@@ -430,8 +434,8 @@ function rootInput(
       sign,
       marginTable: config.margin,
       feedStaleMs: config.feedStaleMs,
-      // The paper venue's fee for taking liquidity (openVenue keeps its default): limits count it.
-      feeRate: Math.max(DEFAULT_PAPER_VENUE_CONFIG.takerFee, DEFAULT_PAPER_VENUE_CONFIG.makerFee),
+      // The highest fee a paper fill can pay (FEE_MAKER, FEE_TAKER, a manifest's): limits count it.
+      feeRate: highestFeeRate(config.fills),
       ...(riskState ? { tradingState: riskState } : {}),
       drawdownWindowMs: config.drawdownWindowMs,
     },

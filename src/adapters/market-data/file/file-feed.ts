@@ -11,12 +11,14 @@
  * before it (see replay-window.ts: a replay starts after its warm-up); volume = base volume over the
  * last VOLUME_WINDOW_BARS candles; the book derived from the candle
  * (./derived-book.ts); fundingRate, nextFundingTs and settledFunding (the settlement the paper venue
- * pays, at its own rate) from ./funding-schedule.ts, null for spot.
+ * pays, at its own rate) from ./funding-schedule.ts, null for spot; execution, where the paper venue
+ * fills against this bar (./bar-execution.ts, FILL_MODEL).
  */
 import type { Bars } from '../../../domain/bars.js';
 import { VOLUME_WINDOW_BARS } from '../../../domain/market.js';
-import type { Instrument, MarketSnapshot, MarketView } from '../../../domain/market.js';
+import type { FillModel, Instrument, MarketSnapshot, MarketView } from '../../../domain/market.js';
 import type { MarketFeed } from '../../../ports/market-feed.js';
+import { ReplayBarExecution } from './bar-execution.js';
 import { loadDataDir } from './data-dir.js';
 import { iso } from './data-errors.js';
 import { DERIVED_BOOK_SHAPE, deriveBook } from './derived-book.js';
@@ -48,6 +50,8 @@ export interface FileFeedOptions {
   /** How the announced funding rate is chosen; default 'last-settled' (no look-ahead). */
   funding?: FundingPolicy;
   book?: Partial<DerivedBookShape>;
+  /** Where takers fill (./bar-execution.ts); default 'next_open', the next bar's open. */
+  fillModel?: FillModel;
 }
 
 export interface FileFeed extends MarketFeed {
@@ -79,6 +83,7 @@ interface Track {
 export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed> {
   if (options.instruments.length === 0) throw new RangeError('a file feed needs at least one instrument');
   const shape: DerivedBookShape = { ...DERIVED_BOOK_SHAPE, ...options.book };
+  const fillModel = options.fillModel ?? 'next_open';
   const instruments = options.instruments.map((i) => ({ ...i }));
   const data = await loadDataDir(
     options.dir,
@@ -166,6 +171,7 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
       fundingRate: funding ? funding.rate : null,
       nextFundingTs: funding ? funding.nextTs + shift : null,
       settledFunding: shiftSettlement(funding?.settled ?? null, shift),
+      execution: new ReplayBarExecution(candles, i, stepMs, book, fillModel, instrument, shape),
     };
   }
 }

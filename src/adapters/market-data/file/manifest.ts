@@ -1,10 +1,13 @@
 /**
  * manifest.json of a data directory (written by `tcs data download`, optional otherwise): the
  * timeframe, and the instruments whose lot size, tick size, minimum notional and kind override the
- * built-in table for those symbols, since the exchange that produced the data knows them best.
+ * built-in table for those symbols, since the exchange that produced the data knows them best. An
+ * instrument may also give `makerFee` and `takerFee` (fractions, the FEE_MAKER/FEE_TAKER ranges of
+ * src/domain/fees.ts), which override those variables for that symbol in a replay.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FEE_RANGE } from '../../../domain/fees.js';
 import type { Instrument } from '../../../domain/market.js';
 import { DataFileError } from './data-errors.js';
 import { TIMEFRAMES, TIMEFRAME_LIST } from '../../../domain/timeframes.js';
@@ -15,6 +18,8 @@ export interface Manifest {
   timeframe?: string;
   stepMs?: number;
   instruments: Instrument[];
+  /** Per-symbol fee rates the instruments declare (only the symbols and fields given). */
+  fees: Record<string, { makerFee?: number; takerFee?: number }>;
   from?: string;
   to?: string;
 }
@@ -52,7 +57,7 @@ function parseManifest(raw: unknown): Manifest {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('must be a JSON object');
   const m = raw as Record<string, unknown>;
   if (m.format !== 1) fail(`"format" must be 1, got ${JSON.stringify(m.format)}`);
-  const manifest: Manifest = { instruments: [] };
+  const manifest: Manifest = { instruments: [], fees: {} };
   for (const key of ['exchange', 'from', 'to'] as const) {
     const value = m[key];
     if (value === undefined) continue;
@@ -76,6 +81,8 @@ function parseManifest(raw: unknown): Manifest {
     }
     for (const [symbol, spec] of Object.entries(m.instruments as Record<string, unknown>)) {
       manifest.instruments.push(parseInstrument(symbol, spec, fail));
+      const fees = parseFees(symbol, spec as Record<string, unknown>, fail);
+      if (fees !== null) manifest.fees[symbol] = fees;
     }
   }
   return manifest;
@@ -101,6 +108,28 @@ function parseInstrument(symbol: string, spec: unknown, fail: (what: string) => 
     tickSize: positive('tickSize'),
     minNotional: positive('minNotional', true),
   };
+}
+
+/** An instrument's `makerFee`/`takerFee`, each optional and within its range; null when it gives neither. */
+function parseFees(
+  symbol: string,
+  s: Record<string, unknown>,
+  fail: (what: string) => never,
+): { makerFee?: number; takerFee?: number } | null {
+  const fees: { makerFee?: number; takerFee?: number } = {};
+  for (const [key, range] of [
+    ['makerFee', FEE_RANGE.maker],
+    ['takerFee', FEE_RANGE.taker],
+  ] as const) {
+    const v = s[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < range.min || v > range.max)
+      fail(
+        `instruments.${symbol}.${key} must be a fraction of notional from ${range.min} to ${range.max} (0.0005 = 5 bp), got ${JSON.stringify(v)}`,
+      );
+    fees[key] = v as number;
+  }
+  return Object.keys(fees).length === 0 ? null : fees;
 }
 
 /**

@@ -1,0 +1,65 @@
+/**
+ * The fill rules of one replayed bar (MarketSnapshot.execution), for the paper venue only.
+ *
+ * Time: a decision is made at the end of bar t, which is the start of bar t+1, so the first price an
+ * order can meet is bar t+1's open. Under FILL_MODEL=next_open a taker fills against the book bar t
+ * implies (its spread and depth: ./derived-book.ts) moved to bar t+1's open; nothing of bar t+1 but
+ * its open is used, and only here, never in a signal. Under `close` the taker book is the snapshot's
+ * own (bar t's close: the fill the strategy saw, as before). On the last candle of the data there is
+ * no next open, and next_open has no price: the venue refuses the taker (NO_NEXT_BAR).
+ *
+ * Resting limits fill against the range of the bar just replayed (high, low) up to a share of its
+ * volume: the venue applies that (paper-venue/execution.ts), from the fields given here.
+ */
+import type { BarExecution, FillModel, Instrument, Quotes } from '../../../domain/market.js';
+import { deriveBook } from './derived-book.js';
+import type { DerivedBookShape } from './derived-book.js';
+import type { CandleSeries } from './series.js';
+
+// The state behind `taker()` is in #private fields: not enumerable, so a snapshot that is logged or
+// serialized shows the bar's high, low and volume, never the whole candle store or the next open.
+export class ReplayBarExecution implements BarExecution {
+  readonly high: number;
+  readonly low: number;
+  readonly volume: number;
+  readonly #candles: CandleSeries;
+  /** Index of the bar just replayed. */
+  readonly #i: number;
+  /** The candle length (the derived book's depth is per minute of it). */
+  readonly #stepMs: number;
+  readonly #instrument: Instrument;
+  readonly #shape: DerivedBookShape;
+  /** undefined until first asked: most bars see no order, and deriving a book costs. */
+  #book: Quotes | null | undefined;
+
+  constructor(
+    candles: CandleSeries,
+    i: number,
+    stepMs: number,
+    own: Quotes,
+    model: FillModel,
+    instrument: Instrument,
+    shape: DerivedBookShape,
+  ) {
+    this.high = candles.high[i]!;
+    this.low = candles.low[i]!;
+    this.volume = candles.volume[i]!;
+    this.#candles = candles;
+    this.#i = i;
+    this.#stepMs = stepMs;
+    this.#instrument = instrument;
+    this.#shape = shape;
+    this.#book = model === 'close' ? own : undefined;
+  }
+
+  taker(): Quotes | null {
+    if (this.#book !== undefined) return this.#book;
+    const candles = this.#candles;
+    const next = this.#i + 1;
+    // Bar t's range and volume (known at the decision) shape the book; bar t+1's open places it.
+    const bar = { high: this.high, low: this.low, volume: this.volume, stepMs: this.#stepMs };
+    this.#book =
+      next < candles.count ? deriveBook({ ...bar, close: candles.open[next]! }, this.#instrument, this.#shape) : null;
+    return this.#book;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * FILL_MODEL, FILL_VOLUME_SHARE, FILL_TOUCH_SHARE, FEE_MAKER and FEE_TAKER as the trading process
+ * and `tcs simulate` read them: today's fees and next_open by default, read when set, a bad value
+ * refused with a ConfigError naming the variable; a manifest's per-symbol fees laid over them; the
+ * risk engine counts the highest rate any fill can pay.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/runtime/config.js';
+import { highestFeeRate, readFillConfig } from '../../src/runtime/trading/fill-config.js';
+import { withManifestFees } from '../../src/runtime/trading/market-feed.js';
+import { readTradingConfig } from '../../src/runtime/trading/trading-config.js';
+import { simulationConfig } from '../../src/runtime/simulate/simulation-env.js';
+import { parseSimulateArgs } from '../../src/runtime/simulate/simulate-options.js';
+
+const HMAC = { RISK_HMAC_SECRET: 'a'.repeat(64) };
+
+describe('fill configuration', () => {
+  it('defaults to next_open, 2.5 % of a bar, no fill on a touch, and the 2 / 5 bp fees', () => {
+    expect(readFillConfig({})).toEqual({
+      model: 'next_open',
+      volumeShare: 0.025,
+      touchShare: 0,
+      makerFee: 0.0002,
+      takerFee: 0.0005,
+      feesBySymbol: {},
+    });
+  });
+
+  it('reads every variable, a maker rebate included', () => {
+    const env = {
+      FILL_MODEL: 'close',
+      FILL_VOLUME_SHARE: '0.1',
+      FILL_TOUCH_SHARE: '0.5',
+      FEE_MAKER: '-0.0001',
+      FEE_TAKER: '0.0004',
+    };
+    expect(readFillConfig(env)).toMatchObject({
+      model: 'close',
+      volumeShare: 0.1,
+      touchShare: 0.5,
+      makerFee: -0.0001,
+      takerFee: 0.0004,
+    });
+    expect(readTradingConfig({ ...HMAC, ...env }).fills.takerFee).toBe(0.0004);
+  });
+
+  it.each([
+    [{ FILL_MODEL: 'open' }, /^FILL_MODEL must be one of close, next_open, got "open"$/],
+    [{ FEE_TAKER: '5' }, /^FEE_TAKER must be between 0 and 0\.01, got 5$/],
+    [{ FEE_TAKER: '-0.0001' }, /^FEE_TAKER must be between 0 and 0\.01/],
+    [{ FEE_MAKER: '-0.002' }, /^FEE_MAKER must be between -0\.001 and 0\.01/],
+    [{ FEE_MAKER: '2bp' }, /^FEE_MAKER must be a number, got "2bp"$/],
+    [{ FILL_VOLUME_SHARE: '0' }, /^FILL_VOLUME_SHARE must be between/],
+    [{ FILL_TOUCH_SHARE: '2' }, /^FILL_TOUCH_SHARE must be between 0 and 1/],
+  ])('refuses %j with a ConfigError naming it', (env, message) => {
+    expect(() => readFillConfig(env)).toThrow(ConfigError);
+    expect(() => readFillConfig(env)).toThrow(message);
+  });
+
+  it("a manifest's per-symbol fees override FEE_* for those symbols; the risk engine counts the highest", () => {
+    const config = readTradingConfig({ ...HMAC, FEE_TAKER: '0.0004' });
+    const merged = withManifestFees(config, { BTCUSDT: { takerFee: 0.0007 } });
+    expect(merged.fills.feesBySymbol).toEqual({ BTCUSDT: { takerFee: 0.0007 } });
+    expect(merged.fills.takerFee).toBe(0.0004);
+    expect(highestFeeRate(config.fills)).toBe(0.0004);
+    expect(highestFeeRate(merged.fills)).toBe(0.0007);
+    expect(withManifestFees(config, undefined)).toBe(config);
+  });
+
+  it('tcs simulate --fill-model overrides FILL_MODEL', () => {
+    const out = `/tmp/tcs-fill-config-${process.pid}-does-not-exist`;
+    const options = parseSimulateArgs(['--cycles', '1', '--out', out, '--fill-model', 'close']);
+    expect(simulationConfig({ FILL_MODEL: 'next_open' }, options).fills.model).toBe('close');
+    expect(() => parseSimulateArgs(['--cycles', '1', '--out', out, '--fill-model', 'bar'])).toThrow(
+      /^--fill-model must be one of close, next_open, got "bar"$/,
+    );
+  });
+});

@@ -48,7 +48,8 @@ export function createProgressBar(total: number, stream: NodeJS.WriteStream = pr
   };
 }
 
-function duration(seconds: number): string {
+/** A remaining time as a progress line shows it: 42s, 3m07s, 2h05m; … when unknown. */
+export function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '…';
   const s = Math.round(seconds);
   if (s < 60) return `${s}s`;

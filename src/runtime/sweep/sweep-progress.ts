@@ -4,6 +4,7 @@
  * line every 10 s on anything else, nothing with --quiet.
  */
 import { performance } from 'node:perf_hooks';
+import { duration } from '../simulate/progress-bar.js';
 
 export interface SweepProgress {
   update(done: number): void;
@@ -42,12 +43,4 @@ export function createSweepProgress(total: number, stream: NodeJS.WriteStream = 
       drawn = false;
     },
   };
-}
-
-function duration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return '…';
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }

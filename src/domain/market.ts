@@ -47,12 +47,14 @@ export interface MarketSnapshot {
   /** Epoch ms of the next funding payment; null for spot. */
   nextFundingTs: number | null;
   /**
-   * The latest funding settlement at or before `ts` and the rate it was actually settled at, when the
-   * feed knows it (a replay reads it from its funding file); absent or null otherwise. The paper venue
-   * pays that settlement at this rate rather than at the rate announced before it. Past information:
-   * strategies are not shown it (strategy-input.ts), and it reveals nothing about the next rate.
+   * The funding settlements since the previous snapshot of this feed (after it, up to and including
+   * `ts`; the latest only on a feed's first snapshot), each with the rate it was actually settled at,
+   * when the feed knows them (a replay reads them from its funding file); absent otherwise. The paper
+   * venue pays each at its own rate rather than at the rate announced before it; a bar longer than
+   * the funding interval holds several. Past information: strategies are not shown it
+   * (strategy-input.ts), and it reveals nothing about the next rate.
    */
-  settledFunding?: { readonly ts: number; readonly rate: number } | null;
+  settledFunding?: ReadonlyArray<{ readonly ts: number; readonly rate: number }>;
   /**
    * Replays only (the file feed sets it; the synthetic and live feeds do not): how the paper venue
    * fills against this bar. It may look one bar ahead, which only execution may: strategies never

@@ -24,11 +24,21 @@ describe('tcs simulate --data, next_open fill after a gap', () => {
     mkdirSync(join(dir, 'candles'), { recursive: true });
     const candles = [[109, 110.5, 108.5, 110], ...Array.from({ length: 6 }, () => [120, 120.5, 119.5, 120])];
     const rows = candles.map((c, i) => [T0 + i * 60_000, ...c, 100_000].join(','));
-    writeFileSync(join(dir, 'candles', 'BTCUSDT.csv'), ['timestamp,open,high,low,close,volume', ...rows, ''].join('\n'));
+    writeFileSync(
+      join(dir, 'candles', 'BTCUSDT.csv'),
+      ['timestamp,open,high,low,close,volume', ...rows, ''].join('\n'),
+    );
     const out = join(root, 'run');
-    const proc = startTcs(['simulate', '--data', dir, '--out', out, '--quiet'], { SYMBOLS: 'BTCUSDT:spot', STRATEGIES: STRATEGY }, root);
+    const proc = startTcs(
+      ['simulate', '--data', dir, '--out', out, '--quiet'],
+      { SYMBOLS: 'BTCUSDT:spot', STRATEGIES: STRATEGY },
+      root,
+    );
     expect((await exitWithin(proc, 60_000)).code).toBe(0);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { total_return: number; max_drawdown: number };
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      total_return: number;
+      max_drawdown: number;
+    };
     expect(summary.total_return).toBeGreaterThan(-0.001);
     // The run's real loss is the spread and the fee (~0.01 %), not the gap.
     expect(summary.max_drawdown).toBeLessThan(0.001);

@@ -16,9 +16,7 @@ const spec = (inSample: object, outOfSample: object) => ({
 
 describe('sweep spec: walk-forward windows', () => {
   it('refuses an in-sample window that runs into (here: contains) the out-of-sample window', () => {
-    expect(() =>
-      parseSweepSpec(spec({ from: '2024-01-01T00:00:00Z' }, { from: '2024-02-01T00:00:00Z' })),
-    ).toThrow();
+    expect(() => parseSweepSpec(spec({ from: '2024-01-01T00:00:00Z' }, { from: '2024-02-01T00:00:00Z' }))).toThrow();
   });
 
   it('refuses an in-sample window whose "to" is after the out-of-sample "from"', () => {

@@ -3,17 +3,18 @@
  * expected for it; the venue remembers the latest announcement and, on the first market whose
  * timestamp has reached that time, settles it at the current mark.
  *
- * The rate paid is the settlement's own: when the snapshot says which settlement has just happened
- * and at what rate (`settledFunding`; a replay reads it from its funding file), a funding time it
- * names is paid at that rate, so a replay pays each settlement as the exchange did while strategies
- * still saw only the rates known before it. Otherwise (the synthetic feed, live market data) the
- * rate announced last before the funding time is paid: it is the feed's own final figure.
+ * The rate paid is the settlement's own: when the snapshot lists the settlements since the previous
+ * one and their rates (`settledFunding`; a replay reads them from its funding file), each listed
+ * settlement from the due time on is paid at its own rate — several in one bar when the bar is
+ * longer than the funding interval — so a replay pays each settlement as the exchange did while
+ * strategies still saw only the rates known before it. Otherwise (the synthetic feed, live market
+ * data) the rate announced last before the funding time is paid: it is the feed's own final figure.
  *
  * A venue first started after a funding time does not charge it. Funding times missed while the
  * process was down are each paid: the announced time plus every whole funding interval (the venue's
  * fundingIntervalMs, which must match the market's cadence; 8 h for the synthetic feed) up to the
- * market's timestamp, so three intervals → three payments, at the current mark; each at its settled
- * rate when the snapshot names it, else at the last announced one.
+ * market's timestamp (or up to the first settlement the snapshot lists), so three intervals → three
+ * payments, at the current mark, at the last announced rate; the listed ones each at its own.
  */
 import type { MarketSnapshot, MarketView } from '../../domain/market.js';
 import { settleFunding } from './ledger.js';
@@ -44,7 +45,11 @@ export function observeFunding(
   }
 }
 
-/** Pays the funding time `funding.due` and every whole interval after it up to the snapshot. */
+/**
+ * Pays the funding time `funding.due` and every settlement after it up to the snapshot: those the
+ * snapshot lists at their own rates; without a list (or before its first entry: a restart gap), every
+ * whole interval from the due time at the announced rate.
+ */
 function settleDue(
   state: PaperState,
   symbol: string,
@@ -54,12 +59,12 @@ function settleDue(
   intervalMs: number,
 ): void {
   const due = funding.due!;
-  const settled = snapshot.settledFunding ?? null;
-  const times = 1 + Math.floor((snapshot.ts - due) / intervalMs);
-  for (let i = 0; i < times; i += 1) {
-    const time = due + i * intervalMs;
-    const rate = settled !== null && settled.ts === time ? settled.rate : funding.rate;
+  const listed = (snapshot.settledFunding ?? []).filter((s) => s.ts >= due && s.ts <= snapshot.ts);
+  const pay = (rate: number) => {
     // On the QUOTE_STEP grid like every running total of the ledger.
     funding.paid = roundQuote(funding.paid + settleFunding(state, symbol, rate, mark));
-  }
+  };
+  const until = listed.length > 0 ? listed[0]!.ts : snapshot.ts + 1;
+  for (let time = due; time < until; time += intervalMs) pay(funding.rate);
+  for (const s of listed) pay(s.rate);
 }

@@ -124,7 +124,7 @@ describe('paper venue: funding', () => {
     const at = (ts: number, announced: number, settled: { ts: number; rate: number } | null) =>
       view({
         ...snapshot({ bid: 99, ask: 101, ts, fundingRate: announced, nextFundingTs: ts < T ? T : T + H8 }),
-        settledFunding: settled,
+        settledFunding: settled === null ? [] : [settled],
       });
     await venue.submit(order({ side: 'BUY', qty: 2 }), at(T - 60_000, 0.001, null));
     // Announced +0.1 %, settled at −0.2 %: the long receives 0.002 × 2 × 100.
@@ -140,7 +140,7 @@ describe('paper venue: funding', () => {
     const at = (ts: number, next: number, settled: { ts: number; rate: number } | null) =>
       view({
         ...snapshot({ bid: 99, ask: 101, ts, fundingRate: 0.0005, nextFundingTs: next }),
-        settledFunding: settled,
+        settledFunding: settled === null ? [] : [settled],
       });
     await harness.venue.submit(order({ side: 'SELL', qty: 4 }), at(T - 60_000, T, null));
     // Down from before T to after T + 16 h: T and T + 8 h at the announced 0.05 %, T + 16 h at its own −0.1 %.

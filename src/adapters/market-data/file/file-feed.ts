@@ -10,8 +10,8 @@
  * of the loaded columns (no copy); the first replayed candle is the first with that much history
  * before it (see replay-window.ts: a replay starts after its warm-up); volume = base volume over the
  * last VOLUME_WINDOW_BARS candles; the book derived from the candle
- * (./derived-book.ts); fundingRate, nextFundingTs and settledFunding (the settlement the paper venue
- * pays, at its own rate) from ./funding-schedule.ts, null for spot; execution, where the paper venue
+ * (./derived-book.ts); fundingRate, nextFundingTs and settledFunding (the settlements the paper venue
+ * pays, each at its own rate) from ./funding-schedule.ts, null for spot; execution, where the paper venue
  * fills against this bar (./bar-execution.ts, FILL_MODEL).
  */
 import type { Bars } from '../../../domain/bars.js';
@@ -170,14 +170,14 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
       volume,
       fundingRate: funding ? funding.rate : null,
       nextFundingTs: funding ? funding.nextTs + shift : null,
-      settledFunding: shiftSettlement(funding?.settled ?? null, shift),
+      ...(funding ? { settledFunding: shiftSettlements(funding.settled, shift) } : {}),
       execution: new ReplayBarExecution(candles, i, stepMs, book, fillModel, instrument, shape),
     };
   }
 }
 
-/** A settlement on the caller's clock; the schedule's own object when the clock is the candles' (tcs simulate). */
-function shiftSettlement(settled: Settlement | null, shift: number): Settlement | null {
-  if (settled === null || shift === 0) return settled;
-  return { ts: settled.ts + shift, rate: settled.rate };
+/** Settlements on the caller's clock; the schedule's own list when the clock is the candles' (tcs simulate). */
+function shiftSettlements(settled: readonly Settlement[], shift: number): readonly Settlement[] {
+  if (shift === 0 || settled.length === 0) return settled;
+  return settled.map((s) => ({ ts: s.ts + shift, rate: s.rate }));
 }

@@ -80,7 +80,7 @@ describe('replayed funding', () => {
     expect(announced.get(T0 + 16 * H)).toBe(0.003);
   });
 
-  it("names the settlement that has just happened, on the caller's clock, whatever the announcement policy", async () => {
+  it("lists the settlements since the previous snapshot, on the caller's clock, whatever the announcement policy", async () => {
     const dir = fixture();
     const shift = 3 * 86_400_000 + 7;
     for (const funding of ['last-settled', 'next-settlement'] as const) {
@@ -90,15 +90,15 @@ describe('replayed funding', () => {
         const close = feed.nextCandleTime! + H;
         settled.set(close, (await feed.next(close + shift)).get(PERP.symbol)!.settledFunding);
       }
-      expect(settled.get(T0 - H)).toBeNull();
-      expect(settled.get(T0)).toEqual({ ts: T0 + shift, rate: 0.001 });
-      expect(settled.get(T0 + 8 * H - H)).toEqual({ ts: T0 + shift, rate: 0.001 });
-      expect(settled.get(T0 + 8 * H)).toEqual({ ts: T0 + 8 * H + shift, rate: -0.002 });
-      expect(settled.get(T0 + 16 * H)).toEqual({ ts: T0 + 16 * H + shift, rate: 0.003 });
+      expect(settled.get(T0 - H)).toEqual([]);
+      expect(settled.get(T0)).toEqual([{ ts: T0 + shift, rate: 0.001 }]);
+      expect(settled.get(T0 + 8 * H - H)).toEqual([]);
+      expect(settled.get(T0 + 8 * H)).toEqual([{ ts: T0 + 8 * H + shift, rate: -0.002 }]);
+      expect(settled.get(T0 + 16 * H)).toEqual([{ ts: T0 + 16 * H + shift, rate: 0.003 }]);
     }
   });
 
-  it("past the file's last settlement, names the continued settlements at the last rate", () => {
+  it("past the file's last settlement, lists the continued settlements at the last rate", () => {
     const schedule = createFundingSchedule(
       { count: 2, ts: Float64Array.from([T0, T0 + 8 * H]), rate: Float64Array.from([0.001, -0.002]) },
       'last-settled',
@@ -106,13 +106,27 @@ describe('replayed funding', () => {
     expect(schedule.at(T0 + 8 * H + 1)).toEqual({
       rate: -0.002,
       nextTs: T0 + 16 * H,
-      settled: { ts: T0 + 8 * H, rate: -0.002 },
+      settled: [{ ts: T0 + 8 * H, rate: -0.002 }],
     });
     expect(schedule.at(T0 + 16 * H)).toEqual({
       rate: -0.002,
       nextTs: T0 + 24 * H,
-      settled: { ts: T0 + 16 * H, rate: -0.002 },
+      settled: [{ ts: T0 + 16 * H, rate: -0.002 }],
     });
-    expect(schedule.at(T0 + 31 * H).settled).toEqual({ ts: T0 + 24 * H, rate: -0.002 });
+    expect(schedule.at(T0 + 41 * H).settled).toEqual([
+      { ts: T0 + 24 * H, rate: -0.002 },
+      { ts: T0 + 32 * H, rate: -0.002 },
+      { ts: T0 + 40 * H, rate: -0.002 },
+    ]);
+  });
+
+  it('lists every settlement inside a long bar, each with its own rate (1 h funding, 4 h asks)', () => {
+    const hourly = Array.from({ length: 12 }, (_, k) => T0 + k * H);
+    const schedule = createFundingSchedule(
+      { count: 12, ts: Float64Array.from(hourly), rate: Float64Array.from(hourly.map((_, k) => k / 10_000)) },
+      'last-settled',
+    );
+    expect(schedule.at(T0 + 3 * H).settled).toEqual([{ ts: T0 + 3 * H, rate: 0.0003 }]);
+    expect(schedule.at(T0 + 7 * H).settled).toEqual([4, 5, 6, 7].map((k) => ({ ts: T0 + k * H, rate: k / 10_000 })));
   });
 });

@@ -10,7 +10,8 @@
  * the quantity on the lot grid, the price on the tick grid and the fee rounded to QUOTE_STEP here,
  * at the source, so the account, the event lines and the API all see the same decimal.
  */
-import type { Instrument, MarketSnapshot, MarketView } from '../../domain/market.js';
+import { markOf } from '../../domain/market.js';
+import type { Instrument, MarketSnapshot, MarketView, Quotes } from '../../domain/market.js';
 import type { Fill, VenueOrder } from '../../domain/orders.js';
 import { floorToStep, roundQuote, roundToStep } from '../../domain/steps.js';
 import { feeRateOf } from './config.js';
@@ -50,6 +51,7 @@ export function executeNew(
     const problem = spotProblem(ctx.state, instrument, order, order.qty, priced.price, takerFee);
     if (problem !== null) return finish(order, 'rejected', problem);
     const fill = record(ctx, instrument, order, order.qty, priced.price, 'taker');
+    markAtFill(ctx.state, order.symbol, book);
     order.status = 'filled';
     return [fill];
   }
@@ -61,6 +63,7 @@ export function executeNew(
       const problem = spotProblem(ctx.state, instrument, order, priced.qty, priced.price, takerFee);
       if (problem !== null) return finish(order, 'rejected', problem);
       fills.push(record(ctx, instrument, order, priced.qty, priced.price, 'taker'));
+      markAtFill(ctx.state, order.symbol, book);
     }
   }
   // Whatever the book could not give at the limit or better rests.
@@ -258,6 +261,18 @@ function spotProblem(
 /** The fee on a fill in quote currency, rounded to QUOTE_STEP (negative rates are rebates). */
 function feeOf(qty: number, price: number, feeRate: number): number {
   return roundQuote(qty * price * feeRate);
+}
+
+/**
+ * A taker fill's symbol is marked at the book it met. Under FILL_MODEL=next_open that is the next
+ * bar's open, where the position now stands: left at the close the decision saw, the account would
+ * show the gap as a loss (or gain) it never had until the next bar — a phantom drawdown in the run's
+ * equity that the drawdown guard and the circuit breaker would read too. Elsewhere the book is the
+ * snapshot's own, whose mid is the mark already. The next market re-marks every symbol as usual.
+ */
+function markAtFill(state: PaperState, symbol: string, book: Quotes): void {
+  const mark = markOf(book.bid, book.ask, 0);
+  if (mark !== null) state.marks.set(symbol, mark);
 }
 
 function finish(order: VenueOrder, status: 'rejected' | 'cancelled', reason: string, now?: number): Fill[] {

@@ -16,7 +16,9 @@ const spec = (inSample: object, outOfSample: object) => ({
 
 describe('sweep spec: walk-forward windows', () => {
   it('refuses an in-sample window that runs into (here: contains) the out-of-sample window', () => {
-    expect(() => parseSweepSpec(spec({ from: '2024-01-01T00:00:00Z' }, { from: '2024-02-01T00:00:00Z' }))).toThrow();
+    expect(() => parseSweepSpec(spec({ from: '2024-01-01T00:00:00Z' }, { from: '2024-02-01T00:00:00Z' }))).toThrow(
+      /walk_forward\[0\]\.in_sample\.to must be set and at or before out_of_sample\.from/,
+    );
   });
 
   it('refuses an in-sample window whose "to" is after the out-of-sample "from"', () => {
@@ -27,6 +29,16 @@ describe('sweep spec: walk-forward windows', () => {
           { from: '2024-02-01T00:00:00Z', to: '2024-04-01T00:00:00Z' },
         ),
       ),
-    ).toThrow();
+    ).toThrow(/walk_forward\[0\]\.in_sample\.to/);
+  });
+
+  it('accepts an in-sample window that ends where the out-of-sample one begins', () => {
+    const parsed = parseSweepSpec(
+      spec(
+        { from: '2024-01-01T00:00:00Z', to: '2024-02-01T00:00:00Z' },
+        { from: '2024-02-01T00:00:00Z', to: '2024-03-01T00:00:00Z' },
+      ),
+    );
+    expect(parsed.walkForward).toHaveLength(1);
   });
 });

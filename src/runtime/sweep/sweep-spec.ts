@@ -165,6 +165,13 @@ function parseWalkForward(raw: unknown, data: DataWindow): WalkForwardFold[] {
       throw field(where, 'synthetic windows need different seeds (the synthetic path does not depend on from)');
     if (data.dir !== null && (inSample.from === null || outOfSample.from === null))
       throw field(where, 'each replay window needs "from", so in-sample and out-of-sample are different periods');
+    // The point of a fold: the out-of-sample period is data the in-sample choice never saw. An
+    // in-sample window without "to" runs to the data's end, over the out-of-sample period.
+    if (data.dir !== null && (inSample.to === null || inSample.to > outOfSample.from!))
+      throw field(
+        `${where}.in_sample.to`,
+        'must be set and at or before out_of_sample.from: the best set must be chosen on data the out-of-sample run has not seen',
+      );
     return { inSample, outOfSample };
   });
 }

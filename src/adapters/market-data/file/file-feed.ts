@@ -14,7 +14,7 @@
  * pays, each at its own rate) from ./funding-schedule.ts, null for spot; execution, where the paper venue
  * fills against this bar (./bar-execution.ts, FILL_MODEL).
  */
-import type { Bars } from '../../../domain/bars.js';
+import { BarWindow } from '../../../domain/bars.js';
 import { VOLUME_WINDOW_BARS } from '../../../domain/market.js';
 import type { FillModel, Instrument, MarketSnapshot, MarketView } from '../../../domain/market.js';
 import type { MarketFeed } from '../../../ports/market-feed.js';
@@ -77,6 +77,14 @@ interface Track {
   time: Float64Array;
   offset: number;
   funding: FundingSchedule | null;
+  /**
+   * The bars strategies get: the newest `historyLength` candles copied into a window of their own.
+   * Views straight into the file's columns would hand a strategy the whole file, the future
+   * included, through their `.buffer`; a copy of 12 numbers per candle costs nothing measurable.
+   */
+  window: BarWindow;
+  /** The last candle index copied into `window` (-1: none yet). */
+  copied: number;
 }
 
 /** Loads and validates the data (throws a DataFileError naming file and line), then replays it. */
@@ -107,7 +115,8 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
     const funding = fundings[k]!;
     const time = new Float64Array(s.candles.count);
     for (let j = 0; j < time.length; j++) time[j] = s.candles.start + j * data.stepMs;
-    return { instrument, candles: s.candles, time, offset: window.offsets[k]!, funding };
+    const bars = new BarWindow(historyLength);
+    return { instrument, candles: s.candles, time, offset: window.offsets[k]!, funding, window: bars, copied: -1 };
   });
   const total = (window.last - window.first) / window.stepMs + 1;
   const stepMs = window.stepMs;
@@ -142,16 +151,18 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
 
   function snapshot(track: Track, i: number, now: number, closeTime: number, shift: number): MarketSnapshot {
     const { candles, instrument } = track;
-    const from = Math.max(0, i - historyLength + 1);
-    const bars: Bars = {
-      length: i + 1 - from,
-      time: track.time.subarray(from, i + 1),
-      open: candles.open.subarray(from, i + 1),
-      high: candles.high.subarray(from, i + 1),
-      low: candles.low.subarray(from, i + 1),
-      close: candles.close.subarray(from, i + 1),
-      volume: candles.volume.subarray(from, i + 1),
-    };
+    for (let j = Math.max(0, i - historyLength + 1, track.copied + 1); j <= i; j++) {
+      track.window.push({
+        time: track.time[j]!,
+        open: candles.open[j]!,
+        high: candles.high[j]!,
+        low: candles.low[j]!,
+        close: candles.close[j]!,
+        volume: candles.volume[j]!,
+      });
+    }
+    track.copied = i;
+    const bars = track.window.view();
     let volume = 0;
     for (let j = Math.max(0, i - VOLUME_WINDOW_BARS + 1); j <= i; j++) volume += candles.volume[j]!;
     const close = candles.close[i]!;

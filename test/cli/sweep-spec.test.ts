@@ -3,6 +3,7 @@
  * its stepped ranges read as decimals; a random search draws the same sets for the same seed, other
  * sets for another, each value inside its range and on its steps; trial ids and walk-forward trials.
  */
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSweepSpec } from '../../src/runtime/sweep/sweep-spec.js';
 import { firstTrials, outOfSampleTrials, paramSets } from '../../src/runtime/sweep/sweep-trials.js';
@@ -81,5 +82,10 @@ describe('sweep spec: parameter sets', () => {
       ['f1-oos-p2', 2, 50],
       ['f2-oos-p1', 4, 100],
     ]);
+  });
+
+  it("makes a replay's data directory absolute from where the sweep starts (a worker elsewhere reads the same path)", () => {
+    const spec = parseSweepSpec({ params: { RISK_FRACTION: [0.05] }, data: { dir: 'data/jan24' } });
+    expect(spec.data.dir).toBe(resolve('data/jan24'));
   });
 });

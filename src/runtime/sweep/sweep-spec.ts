@@ -4,6 +4,7 @@
  * is in SWEEP_HELP (sweep-options.ts) and README "Parameter sweeps".
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError } from '../config.js';
 import { parseParam } from './sweep-params.js';
 import type { ParamDomain } from './sweep-params.js';
@@ -137,7 +138,9 @@ function parseWindow(raw: unknown, where: string, base: DataWindow | null): Data
   if (raw.dir !== undefined && (typeof raw.dir !== 'string' || raw.dir.trim() === ''))
     throw field(`${where}.dir`, 'must be a data directory (see docs/data-format.md)', raw.dir);
   const window: DataWindow = {
-    dir: base?.dir ?? (typeof raw.dir === 'string' ? raw.dir.trim() : null),
+    // Absolute, from where the sweep was started (as tcs simulate --data reads it): a sweep-worker
+    // started elsewhere would otherwise read a relative path from its own directory.
+    dir: base?.dir ?? (typeof raw.dir === 'string' ? resolve(raw.dir.trim()) : null),
     seed: optionalWhole(raw, 'seed', 0, 2 ** 31 - 1, where) ?? base?.seed ?? null,
     cycles:
       optionalWhole(raw, 'cycles', 1, 100_000_000, where) ??

@@ -157,8 +157,13 @@ describe('risk trading states: reduce-only closes and denial codes (property)', 
         for (const state of STATES)
           for (const purpose of PURPOSES) {
             const reply = review(input, request(purpose), { state, reason: REASON });
-            // Only `reducing` for a cycle adds the engine's own closes (the last property).
-            if (state !== 'reducing' || purpose !== 'cycle') expect(reply.verdicts.length).toBe(orders.length);
+            // One verdict per order; the engine adds orders of its own only for a cycle: its closes in
+            // `reducing` (the last property) and, in `active`, the trims that keep a close's costs from
+            // lifting a symbol past its limit (issue 20, cost-trims.ts).
+            expect(reply.verdicts.filter((v) => v.by === undefined).length).toBe(orders.length);
+            const engines = reply.verdicts.filter((v) => v.by !== undefined);
+            if (purpose !== 'cycle' || state === 'halted') expect(engines).toEqual([]);
+            for (const v of engines) expect(v.order.reduceOnly).toBe(true);
             orders.forEach((order) => {
               if (!closesPosition(order, built.held)) return;
               const v = verdictFor(reply, order);

@@ -75,7 +75,6 @@ function omsModeIn(system: AnyActorSystem): OmsMode {
   return oms.matches({ mode: 'stopped' }) ? 'stopped' : 'halted';
 }
 
-/** An agent's reply: its signals as lines, then its errors (lines, warnings, failing state). */
 /**
  * Runs one of the cycle's I/O steps and answers the cycle with its outcome. A cycle stopped meanwhile
  * (a pause or kill stops it from outside) is not answered: there is nobody left to hear it.
@@ -95,6 +94,7 @@ function answer<T>(
   );
 }
 
+/** An agent's reply: its signals as lines, then its errors (lines, warnings, failing state). */
 function announceReply(
   impl: TradingMachineImplementations,
   reply: Pick<SignalsReply, 'agent' | 'signals' | 'errors' | 'invalid'>,

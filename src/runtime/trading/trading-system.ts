@@ -351,10 +351,6 @@ async function storedRiskState(kv: KeyValueStore, control: ControlRecord, clock:
 }
 
 /**
- * The live venue on the exchange (EXECUTION_MODE=live, ./live-execution.ts), else the paper venue on
- * the fenced key-value store (or in the process, for a simulation run).
- */
-/**
  * Every line goes to the writer and to the metrics, which count what the lines report; a run that
  * publishes nothing (a simulation) does not count them.
  */
@@ -369,7 +365,11 @@ function monitorLogOf(log: Logger) {
     log[level](details, message);
 }
 
-/** The venue, and for live execution whether its exchange answers (the safety monitor judges it). */
+/**
+ * The live venue on the exchange (EXECUTION_MODE=live, ./live-execution.ts) with whether its exchange
+ * answers (the safety monitor judges it), else the paper venue on the fenced key-value store (or in
+ * the process, for a simulation run).
+ */
 async function openVenue(
   deps: TradingSystemDeps,
   config: TradingConfig,

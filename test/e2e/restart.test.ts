@@ -54,7 +54,10 @@ describe.each(STORE_KINDS)('restarts on %s', (kind) => {
       { timeout: 10_000, interval: 50 },
     );
     launcher.proc.child.kill('SIGKILL');
-    await vi.waitFor(() => expect(isRunning(tradingPid)).toBe(false), { timeout: 15_000, interval: 50 });
+    // The child stops cleanly first: a step under way may take up to its settle deadlines (10 s for
+    // the cycle, 10 s for the order manager) to reach the event store, which a loaded machine can
+    // approach. It must end, not end fast: 30 s.
+    await vi.waitFor(() => expect(isRunning(tradingPid)).toBe(false), { timeout: 30_000, interval: 50 });
     await vi.waitFor(
       async () =>
         expect(

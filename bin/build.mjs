@@ -35,12 +35,14 @@ const RUNTIME_MAIN = join(RUNTIME_OUT, 'main.js');
  * pages' assets, redoc's bundle), or loaded only when asked for (ccxt, tsx, the inspector).
  */
 const BUNDLED_PACKAGES = new Set(['typebox']);
+/** Plain-JavaScript worker thread entries, run as they are (see copyWorkerFiles). */
+const WORKER_FILES = ['src/adapters/sqlite/audit-append-worker.mjs'];
 const CONSOLE_SRC = join(ROOT, 'console');
 const CONSOLE_OUT = join(ROOT, 'dist', 'console');
 const CONSOLE_PAGE = join(CONSOLE_OUT, 'index.html');
 const SOURCE_DIRS = ['src', 'machines', 'console'];
-/** Every file type the build reads: TypeScript for tsc and esbuild, the console's page and styles. */
-const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.css', '.html'];
+/** Every file type the build reads: TypeScript for tsc and esbuild, plain JS copied as it is, the console's page and styles. */
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mjs', '.css', '.html'];
 const CONFIGS = ['tsconfig.json', 'tsconfig.build.json', 'console/tsconfig.json', 'package-lock.json'];
 
 function say(message) {
@@ -184,5 +186,20 @@ async function bundleRuntime(esbuild) {
   } catch (err) {
     say(`bundling the CLI failed: ${err.message}`);
     process.exit(1);
+  }
+  copyWorkerFiles();
+}
+
+/**
+ * Worker threads' entry files (WORKER_FILES) are plain JavaScript, run as they are: a module finds
+ * its worker beside itself, so each is copied beside the compiled module (dist/src/…) and beside the
+ * bundle's chunks (dist/cli/).
+ */
+function copyWorkerFiles() {
+  for (const file of WORKER_FILES) {
+    const name = file.split('/').pop();
+    mkdirSync(join(ROOT, 'dist', file, '..'), { recursive: true });
+    copyFileSync(join(ROOT, file), join(ROOT, 'dist', file));
+    copyFileSync(join(ROOT, file), join(RUNTIME_OUT, name));
   }
 }

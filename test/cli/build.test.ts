@@ -25,6 +25,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The build's one worker thread entry (bin/build.mjs WORKER_FILES). */
+const WORKER = 'src/adapters/sqlite/audit-append-worker.mjs';
 
 /** A console entry: Preact's render and JSX, as the real one, so the bundle needs both resolved. */
 const CONSOLE_MAIN = (text: string) => `import { render } from 'preact';\nrender(<p>${text}</p>, document.body);\n`;
@@ -60,7 +62,8 @@ describe('bin/build.mjs', { timeout: 90_000 }, () => {
 
   function layout(): void {
     dir = mkdtempSync(join(tmpdir(), 'tcs-build-'));
-    for (const sub of ['bin', 'src/cli', 'machines', 'console']) mkdirSync(join(dir, sub), { recursive: true });
+    for (const sub of ['bin', 'src/cli', 'src/adapters/sqlite', 'machines', 'console'])
+      mkdirSync(join(dir, sub), { recursive: true });
     copyFileSync(join(ROOT, 'bin/build.mjs'), join(dir, 'bin/build.mjs'));
     copyFileSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
     copyFileSync(join(ROOT, 'tsconfig.build.json'), join(dir, 'tsconfig.build.json'));
@@ -68,6 +71,7 @@ describe('bin/build.mjs', { timeout: 90_000 }, () => {
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     writeFileSync(join(dir, 'src/cli/main.ts'), 'export const answer: number = 41;\n');
     writeFileSync(join(dir, 'machines/m.ts'), 'export const m = 1;\n');
+    writeFileSync(join(dir, WORKER), '// a worker thread, run as it is\n');
     copyFileSync(join(ROOT, 'console/tsconfig.json'), join(dir, 'console/tsconfig.json'));
     writeFileSync(join(dir, 'console/main.tsx'), CONSOLE_MAIN('console 41'));
     writeFileSync(join(dir, 'console/styles.css'), 'body { margin: 0; }\n');
@@ -88,6 +92,9 @@ describe('bin/build.mjs', { timeout: 90_000 }, () => {
     builtLayout();
     expect(readFileSync(join(dir, 'dist/src/cli/main.js'), 'utf8')).toContain('answer = 41');
     expect(existsSync(join(dir, 'dist/src/cli/main.js.map'))).toBe(true);
+    // A worker thread's plain-JavaScript entry, beside the compiled module and beside the bundle's chunks.
+    expect(readFileSync(join(dir, 'dist', WORKER), 'utf8')).toContain('run as it is');
+    expect(readFileSync(join(dir, 'dist/cli/audit-append-worker.mjs'), 'utf8')).toContain('run as it is');
     // What `tcs` runs: the compiled CLI bundled, with its map.
     expect(existsSync(join(dir, 'dist/cli/main.js'))).toBe(true);
     expect(existsSync(join(dir, 'dist/cli/main.js.map'))).toBe(true);

@@ -48,6 +48,41 @@ export function headReader(db: SqliteDatabase): () => HeadRow | undefined {
   return () => stmt.get();
 }
 
+/**
+ * The row that follows `head` for `event`: numbered, timed and hashed. Pure: the caller holds the head
+ * (under the write lock, or as the chain's only writer, threaded-audit.ts).
+ */
+export function chainedRow(head: HeadRow, event: NewAuditEvent): EventRow {
+  const seq = head.seq + 1;
+  const prev_hash = head.hash;
+  // Fixed against the entry it follows: seq order is time order.
+  const at = chainedAt(event.at, head.at);
+  const body = canonicalJson(event.body);
+  // Hash what will be read back (the canonical text), so verify() re-derives the same bytes.
+  const symbol = event.symbol ?? null;
+  const hash = chainHashOfCanonical(prev_hash, { seq, at, kind: event.kind, symbol }, body);
+  return { seq, at, kind: event.kind, symbol, body, prev_hash, hash };
+}
+
+/**
+ * The entry as an append returns it. The body (as it will be read back, parsed from the stored text)
+ * is parsed only if someone looks: the trading process appends a decision every cycle and never reads it.
+ */
+export function appendedEvent(row: EventRow): AuditEvent {
+  let body: Record<string, unknown> | undefined;
+  return {
+    seq: row.seq,
+    at: row.at,
+    kind: row.kind,
+    symbol: row.symbol,
+    get body() {
+      return (body ??= JSON.parse(row.body) as Record<string, unknown>);
+    },
+    prev_hash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
 /** Prepares the statements once per connection; the returned function must run inside a transaction. */
 export function chainAppender(db: SqliteDatabase): AppendChained {
   const readHead = headReader(db);
@@ -61,29 +96,9 @@ export function chainAppender(db: SqliteDatabase): AppendChained {
     // must not quietly take their seqs and re-anchor a shortened trail.
     const head = readHead();
     if (head === undefined) throw new Error('sqlite: audit chain head missing (the file was tampered with)');
-    const seq = head.seq + 1;
-    const prev_hash = head.hash;
-    // Fixed here, under the write lock, against the entry it follows: seq order is time order.
-    const at = chainedAt(event.at, head.at);
-    const text = canonicalJson(event.body);
-    // Hash what will be read back (the canonical text), so verify() re-derives the same bytes.
-    const symbol = event.symbol ?? null;
-    const hash = chainHashOfCanonical(prev_hash, { seq, at, kind: event.kind, symbol }, text);
-    insert.run({ seq, at, kind: event.kind, symbol, body: text, prev_hash, hash });
-    moveHead.run({ seq, hash, at });
-    // The body as it will be read back (parsed from the stored text), parsed only if someone looks:
-    // the trading process appends a decision every cycle and never reads the result.
-    let body: Record<string, unknown> | undefined;
-    return {
-      seq,
-      at,
-      kind: event.kind,
-      symbol,
-      get body() {
-        return (body ??= JSON.parse(text) as Record<string, unknown>);
-      },
-      prev_hash,
-      hash,
-    };
+    const row = chainedRow(head, event);
+    insert.run(row);
+    moveHead.run(row);
+    return appendedEvent(row);
   };
 }

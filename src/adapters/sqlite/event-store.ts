@@ -14,6 +14,7 @@ import type { AppendChained, EventRow } from './event-chain.js';
 import { buildEventQuery } from './event-query.js';
 import type { BuiltQuery } from './event-query.js';
 import type { StoreAccess } from './store-access.js';
+import type { ThreadedAudit } from './threaded-audit.js';
 
 type QueryStatement = Statement<Array<string | number>, EventRow>;
 
@@ -30,6 +31,8 @@ export class SqliteEventStore implements EventStore {
     private readonly db: SqliteDatabase,
     appendChained: AppendChained,
     private readonly access: StoreAccess,
+    /** A run store's threaded appends (threaded-audit.ts): appends go there, not to this connection. */
+    private readonly threaded?: ThreadedAudit,
   ) {
     const tx = db.transaction((event: NewAuditEvent) => appendChained(event));
     this.appendTx = (event) => tx.immediate(event);
@@ -69,6 +72,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   append(event: NewAuditEvent): Promise<AuditEvent> {
+    if (this.threaded) {
+      try {
+        return Promise.resolve(this.threaded.append(event));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     return this.access.write(() => this.appendTx(event));
   }
 

@@ -16,13 +16,14 @@ import type { SqliteDatabase } from './connection.js';
 import { SqliteControlStore } from './control-store.js';
 import { chainAppender } from './event-chain.js';
 import { SqliteEventStore } from './event-store.js';
-import { fileIdentity, UNCHECKED_FILE } from './file-identity.js';
+import { fileIdentity } from './file-identity.js';
 import type { FileIdentity } from './file-identity.js';
 import { sqliteFailure } from './failures.js';
 import { SqliteKeyValueStore } from './kv-store.js';
 import { lockWaiter } from './lock-wait.js';
 import { migrate } from './schema.js';
-import { storeAccess } from './store-access.js';
+import { afterAuditCommits, storeAccess } from './store-access.js';
+import type { ThreadedAudit } from './threaded-audit.js';
 import { SqliteTradingLease } from './trading-lease.js';
 
 export interface SqliteStoreOptions {
@@ -44,13 +45,6 @@ export interface SqliteStoreOptions {
   timeoutMs?: number;
   /** Measures the age of the last file check that reads rely on (file-identity.ts); tests inject one. */
   fileCheckClock?: Clock;
-}
-
-/** A run file that one `tcs simulate` process owns alone: see openRunStore. */
-export interface RunStore {
-  store: Store;
-  /** Commits what was written since the last call (and at close). */
-  commit(): void;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 2;
@@ -77,48 +71,16 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
 }
 
 /**
- * The store of one simulation run: the same schema, statements and transactions as the shared store,
- * on a new file that no other process opens. So it drops what sharing costs: no fsync
- * (synchronous=OFF), no check that the path still names the file, and the writes of many cycles go
- * into one transaction, committed by `commit()` (the simulator calls it every 2,000 cycles and at the
- * end) — each store transaction inside becomes a savepoint. WAL stays, so a crash mid-transaction
- * leaves the file as of the last commit (an in-memory journal could leave it corrupt); the file is an
- * ordinary store (`tcs audit verify` reads it).
+ * The stores on one connection. With `audit` (a run store's threaded appends, run-store.ts), the event
+ * store appends through it, and the connection's own writes, and the event store's reads, first wait
+ * until the worker has committed what was appended before them.
  */
-export async function openRunStore(path: string): Promise<RunStore> {
-  const db = openDatabase(path, { timeoutMs: DEFAULT_STORE_TIMEOUT_MS });
-  try {
-    // WAL stays: with an in-memory journal, pages of a big uncommitted transaction spilled into the
-    // file could not be rolled back, and a crash (or a second Ctrl-C) left a corrupt file.
-    db.pragma('synchronous = OFF');
-    migrate(db);
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  const store = assemble(db, UNCHECKED_FILE, { path });
-  const begin = db.prepare('BEGIN');
-  const commitStatement = db.prepare('COMMIT');
-  begin.run();
-  const commit = () => {
-    if (!db.open) return;
-    if (db.inTransaction) commitStatement.run();
-    begin.run();
-  };
-  const close = store.close.bind(store);
-  return {
-    commit,
-    store: {
-      ...store,
-      async close() {
-        if (db.open && db.inTransaction) commitStatement.run();
-        await close();
-      },
-    },
-  };
-}
-
-function assemble(db: SqliteDatabase, file: FileIdentity, options: SqliteStoreOptions): Store {
+export function assemble(
+  db: SqliteDatabase,
+  file: FileIdentity,
+  options: SqliteStoreOptions,
+  audit?: ThreadedAudit,
+): Store {
   const appendChained = chainAppender(db);
   // The watcher needs readers from the stores and the stores need the watcher: late-bind the readers.
   // The watcher reads in its own turn (a poll): it relies on a recent file check like any read.
@@ -135,10 +97,13 @@ function assemble(db: SqliteDatabase, file: FileIdentity, options: SqliteStoreOp
     options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     options.onError ?? reportToStderr,
   );
-  const access = storeAccess(file, lockWaiter(options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS));
+  const direct = storeAccess(file, lockWaiter(options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS));
+  const threaded = audit ? afterAuditCommits(direct, audit) : direct;
+  // Reading the control record (every cycle) needs no audit entry: only the event store's reads wait.
+  const access = { read: direct.read, write: threaded.write };
   const control = new SqliteControlStore(db, appendChained, watcher, access);
   const commands = new SqliteCommandQueue(db, watcher, access);
-  const events = new SqliteEventStore(db, appendChained, access);
+  const events = new SqliteEventStore(db, appendChained, threaded, audit);
   const kv = new SqliteKeyValueStore(db, access);
   const lease = new SqliteTradingLease(db, access);
   const ping = db.prepare('SELECT 1');

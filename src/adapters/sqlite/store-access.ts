@@ -30,3 +30,27 @@ export function storeAccess(file: FileIdentity, lock: LockWait): StoreAccess {
       }),
   };
 }
+
+/**
+ * A run store's access while its audit appends go through a worker thread (threaded-audit.ts): each
+ * call first waits until the worker has committed every entry appended before it, so a read sees
+ * them and the connection's own chained write follows them; after a write, the head is read again.
+ */
+export function afterAuditCommits(inner: StoreAccess, audit: { commitSync(): void; reloadHead(): void }): StoreAccess {
+  return {
+    read: (op) =>
+      inner.read(() => {
+        audit.commitSync();
+        return op();
+      }),
+    write: (op) =>
+      inner.write(() => {
+        audit.commitSync();
+        try {
+          return op();
+        } finally {
+          audit.reloadHead();
+        }
+      }),
+  };
+}

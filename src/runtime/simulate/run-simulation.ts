@@ -6,12 +6,13 @@
  * to the recorder. Ctrl-C ends the loop after the current cycle; the report is written either way.
  */
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { SimulatedClock } from 'xstate';
 import { createRunKv } from '../../adapters/memory/run-kv.js';
-import { openRunStore } from '../../adapters/sqlite/sqlite-store.js';
+import { openRunStore } from '../../adapters/sqlite/run-store.js';
 import type { EventLine } from '../../domain/event-lines.js';
 import type { MarketView } from '../../domain/market.js';
 import { systemClock } from '../../ports/clock.js';
@@ -98,7 +99,9 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
   const { config, start, cycles: total } = market;
   const strategies = agents.map((s) => s.name);
   mkdirSync(options.out, { recursive: true, mode: 0o700 });
-  const runStore = await openRunStore(join(options.out, RUN_STORE_FILE));
+  const runStore = await openRunStore(join(options.out, RUN_STORE_FILE), {
+    auditThread: options.auditThread ?? availableParallelism() > 1,
+  });
   const clock = new SimulatedClock();
   clock.set(start);
   await runStore.store.control.initialise(new Date(start).toISOString());

@@ -61,6 +61,11 @@ export interface SimulateOptions {
   cycleSeconds: string | null;
   /** --fill-model: FILL_MODEL for this run (optional, so callers that build options need not say it). */
   fillModel?: string | null;
+  /**
+   * The audit trail written by a worker thread (run-store.ts); default: when this machine has a second
+   * core. A sweep's trials say false: its workers already keep every core busy.
+   */
+  auditThread?: boolean;
   quiet: boolean;
 }
 

@@ -52,6 +52,8 @@ export function trialOptions(window: DataWindow, out: string): SimulateOptions {
     symbols: null,
     cash: null,
     cycleSeconds: null,
+    // The sweep runs a trial per core: a thread more per trial would only take turns with them.
+    auditThread: false,
     quiet: true,
   };
 }

@@ -1,0 +1,130 @@
+/**
+ * A simulation run's store (src/adapters/sqlite/run-store.ts), in both of its ways of writing the
+ * audit trail: one transaction on the main connection, and a worker thread with its own connection
+ * (threaded-audit.ts). Either way the trail is one unbroken, verifiable chain: appends interleaved
+ * with the main connection's own chained writes (control changes), an entry returned as stored, and
+ * after a crash or a refused write, what the file holds is a whole prefix of the chain.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openRunStore } from '../../../src/adapters/sqlite/run-store.js';
+import { openSqliteStore } from '../../../src/adapters/sqlite/sqlite-store.js';
+import { applyControl } from '../../../src/application/control-transition.js';
+import type { AuditEvent, NewAuditEvent } from '../../../src/ports/event-store.js';
+import { readAll } from '../../contracts/support.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function freshPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tcs-runstore-'));
+  dirs.push(dir);
+  return join(dir, 'events.db');
+}
+
+const AT = '2026-01-01T00:00:00.000Z';
+const who = { actor: 'test', at: AT };
+
+function decision(i: number): NewAuditEvent {
+  return { kind: 'decision', at: AT, symbol: i % 2 === 0 ? 'BTCUSDT' : null, body: { cycle: i, list: [i, 'x'] } };
+}
+
+/** Rows in the file as another connection sees them (committed only). */
+function committedRows(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** The file's chain as `tcs audit verify` judges it, from a fresh shared-store connection. */
+async function verifyFile(path: string) {
+  const store = await openSqliteStore({ path, mustExist: true });
+  try {
+    return { verification: await store.events.verify(), entries: (await readAll(store.events)).reverse() };
+  } finally {
+    await store.close();
+  }
+}
+
+describe.each([
+  { mode: 'one transaction on the main connection', auditThread: false },
+  { mode: 'a worker thread', auditThread: true },
+])('run store, audit written by $mode', ({ auditThread }) => {
+  it('keeps one chain through appends and control changes, and returns each entry as stored', async () => {
+    const path = freshPath();
+    const run = await openRunStore(path, { auditThread });
+    const returned: AuditEvent[] = [];
+    await run.store.control.initialise(AT);
+    for (let i = 0; i < 70; i++) returned.push(await run.store.events.append(decision(i)));
+    await applyControl(run.store.control, { type: 'control.pause', reason: 'mid-run' }, who);
+    for (let i = 70; i < 75; i++) returned.push(await run.store.events.append(decision(i)));
+    await applyControl(run.store.control, { type: 'control.resume', reason: 'go on' }, who);
+    returned.push(await run.store.events.append(decision(75)));
+    // Read through the run store itself: its reads see every entry appended before them.
+    const seen = (await readAll(run.store.events)).reverse();
+    expect(await run.store.events.verify()).toMatchObject({ ok: true, count: seen.length });
+    run.commit();
+    await run.store.close();
+
+    const { verification, entries } = await verifyFile(path);
+    expect(verification).toMatchObject({ ok: true });
+    expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
+    expect(entries.filter((e) => e.kind === 'decision')).toHaveLength(76);
+    // The control changes sit where they were made: after decision 69 and after decision 74.
+    const kinds = entries.map((e) => (e.kind === 'decision' ? (e.body.cycle as number) : e.kind));
+    expect(kinds.slice(kinds.indexOf(69), kinds.indexOf(69) + 2)).toEqual([69, 'control']);
+    expect(kinds.slice(kinds.indexOf(74), kinds.indexOf(74) + 3)).toEqual([74, 'control', 75]);
+    const stored = new Map(entries.map((e) => [e.seq, e]));
+    for (const e of returned) expect(stored.get(e.seq)).toEqual({ ...e, body: e.body });
+    expect(seen).toEqual(entries);
+  });
+
+  it('writes a batch in one transaction: nothing of it is in the file before the commit, all of it after', async () => {
+    const path = freshPath();
+    const run = await openRunStore(path, { auditThread });
+    await run.store.control.initialise(AT);
+    const before = committedRows(path);
+    for (let i = 0; i < 100; i++) await run.store.events.append(decision(i));
+    expect(committedRows(path)).toBe(before);
+    run.commit();
+    // The threaded writer commits on its own thread: this test waits for it without yielding to it.
+    const deadline = Date.now() + 10_000;
+    while (committedRows(path) < before + 100 && Date.now() < deadline);
+    expect(committedRows(path)).toBe(before + 100);
+    await run.store.close();
+  });
+});
+
+describe('run store, audit written by a worker thread', () => {
+  it('stops at a write the database refuses: later appends fail with its reason, the file keeps a whole chain', async () => {
+    const path = freshPath();
+    const run = await openRunStore(path, { auditThread: true });
+    await run.store.control.initialise(AT);
+    for (let i = 0; i < 10; i++) await run.store.events.append(decision(i));
+    run.commit();
+    expect(await run.store.events.count()).toBe(10);
+    // A real refusal by SQLite (as a full disk or a corrupt page would be), on the 16th entry.
+    const db = new Database(path);
+    db.exec(
+      "CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.seq = 16 BEGIN SELECT RAISE(ABORT, 'disk says no'); END",
+    );
+    db.close();
+    for (let i = 10; i < 20; i++) await run.store.events.append(decision(i));
+    await expect(run.store.events.count()).rejects.toThrow(/disk says no/);
+    await expect(run.store.events.append(decision(20))).rejects.toThrow(/disk says no/);
+    await expect(run.store.close()).rejects.toThrow(/disk says no/);
+
+    // The refused batch (entries 11–20) is not in the file at all: no hole, the chain ends at 10.
+    const { verification, entries } = await verifyFile(path);
+    expect(verification).toMatchObject({ ok: true, count: 10 });
+    expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+});

@@ -8,7 +8,8 @@
  *
  * Messages in: { rows: EventRow[] } (appended in order), { commit: generation } (commit, then say
  * so), { close: generation } (commit, close the connection, say so). It answers through the shared
- * Int32Array: [0] the last generation done, [1] 1 once a write failed; the failure's text goes on
+ * Int32Array: [0] the last generation done, [1] 1 once a write failed, [2] rows written (so the main
+ * thread never gets more than a bounded number of rows ahead); the failure's text goes on
  * the reply port, where the main thread reads it synchronously. After a failure nothing more is
  * written: a chain with a hole in it is worse than a chain that stops.
  */
@@ -20,6 +21,7 @@ const { path, state: stateBuffer, replies, busyTimeoutMs } = workerData;
 const state = new Int32Array(stateBuffer);
 const DONE = 0;
 const FAILED = 1;
+const WRITTEN = 2;
 
 const db = new Database(path, { timeout: busyTimeoutMs });
 // A run's file is private to one process: no fsync, as the main connection (sqlite-store.ts openRunStore).
@@ -37,6 +39,9 @@ function fail(err) {
   if (Atomics.load(state, FAILED) === 1) return;
   replies.postMessage(`audit writer: ${/** @type {Error} */ (err)?.message ?? String(err)}`);
   Atomics.store(state, FAILED, 1);
+  // The main thread may be waiting for rows written or for a commit: it must hear of the failure now.
+  Atomics.notify(state, WRITTEN);
+  Atomics.notify(state, DONE);
 }
 
 function commit() {
@@ -58,6 +63,8 @@ parentPort?.on('message', (message) => {
           insert.run(row);
           moveHead.run(row);
         }
+        Atomics.add(state, WRITTEN, message.rows.length);
+        Atomics.notify(state, WRITTEN);
       } else commit();
     }
   } catch (err) {

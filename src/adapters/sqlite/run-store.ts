@@ -22,6 +22,13 @@ import { migrate } from './schema.js';
 import { assemble } from './sqlite-store.js';
 import { startThreadedAudit } from './threaded-audit.js';
 
+/**
+ * How long the cycle waits for the audit thread (to catch up, to commit) before the run fails. The
+ * file is private, so nothing else holds it up: only a machine so loaded that the thread gets no
+ * turn for this long, or a stuck thread. Much longer than a shared store's lock wait on purpose.
+ */
+const AUDIT_THREAD_TIMEOUT_MS = 30_000;
+
 /** A run file that one `tcs simulate` process owns alone. */
 export interface RunStore {
   store: Store;
@@ -41,7 +48,13 @@ export async function openRunStore(path: string, options: { auditThread?: boolea
     throw err;
   }
   if (options.auditThread) {
-    const audit = startThreadedAudit(db, path, DEFAULT_STORE_TIMEOUT_MS);
+    let audit;
+    try {
+      audit = startThreadedAudit(db, path, AUDIT_THREAD_TIMEOUT_MS);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
     const store = assemble(db, UNCHECKED_FILE, { path }, audit);
     const close = store.close.bind(store);
     return {

@@ -19,9 +19,15 @@ import type { EventRow, HeadRow } from './event-chain.js';
 
 /** Rows handed to the worker in one message: fewer wake-ups, and still a few cycles behind at most. */
 const ROWS_PER_MESSAGE = 32;
-/** Shared state slots (audit-append-worker.mjs): the last generation done, and the failed flag. */
+/**
+ * Rows handed over but not yet written, at most: past it, an append waits for the worker. Without a
+ * bound, a writer slower than the cycles (both cores busy) would queue the whole run in memory.
+ */
+const MAX_ROWS_BEHIND = 2_048;
+/** Shared state slots (audit-append-worker.mjs): the last generation done, the failed flag, rows written. */
 const DONE = 0;
 const FAILED = 1;
+const WRITTEN = 2;
 
 export interface ThreadedAudit {
   /** Numbers, chains and hashes the entry here; the worker writes it. Throws once the writer failed. */
@@ -52,19 +58,34 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
     return head;
   };
   let head = currentHead();
-  const state = new Int32Array(new SharedArrayBuffer(8));
+  const state = new Int32Array(new SharedArrayBuffer(12));
   const { port1: replies, port2: workerReplies } = new MessageChannel();
   const worker = new Worker(workerFile(), {
     workerData: { path, state: state.buffer, replies: workerReplies, busyTimeoutMs: timeoutMs },
     transferList: [workerReplies],
+    // It holds a few dozen rows at a time: a small heap, whatever young generation the process was
+    // started with (a simulation asks for a large one, simulate-process.ts).
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   // A thread that fails to start (or dies) is a failed writer too.
   let failure: Error | null = null;
   worker.on('error', (err) => (failure ??= new Error(`audit writer: ${err.message}`)));
   let pending: EventRow[] = [];
+  let posted = 0;
   let generation = 0;
   let closed = false;
+
+  /** Blocks this thread until `done()` holds, the writer fails, or the store's deadline passes. */
+  const waitFor = (slot: number, done: (value: number) => boolean, what: string) => {
+    const deadline = performance.now() + timeoutMs;
+    for (let seen = Atomics.load(state, slot); !done(seen); seen = Atomics.load(state, slot)) {
+      if (Atomics.load(state, FAILED) === 1) return;
+      const left = deadline - performance.now();
+      if (left <= 0) throw new Error(`audit writer: ${what} not done within ${timeoutMs} ms`);
+      Atomics.wait(state, slot, seen, left);
+    }
+  };
 
   const failed = (): Error | null => {
     if (failure === null && Atomics.load(state, FAILED) === 1) {
@@ -80,7 +101,10 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
   const flushRows = () => {
     if (pending.length === 0) return;
     worker.postMessage({ rows: pending });
+    posted += pending.length;
     pending = [];
+    waitFor(WRITTEN, (written) => posted - written <= MAX_ROWS_BEHIND, 'catching up');
+    throwIfFailed();
   };
   const send = (message: { commit: number } | { close: number }) => {
     flushRows();
@@ -105,12 +129,7 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
       if (closed) return;
       const wanted = ++generation;
       send({ commit: wanted });
-      const deadline = performance.now() + timeoutMs;
-      for (let seen = Atomics.load(state, DONE); seen < wanted; seen = Atomics.load(state, DONE)) {
-        const left = deadline - performance.now();
-        if (left <= 0) throw new Error(`audit writer: no commit within ${timeoutMs} ms`);
-        Atomics.wait(state, DONE, seen, left);
-      }
+      waitFor(DONE, (done) => done >= wanted, 'the commit');
       throwIfFailed();
     },
     reloadHead() {
@@ -119,9 +138,14 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
     async close() {
       if (closed) return;
       closed = true;
-      send({ close: ++generation });
-      await exited;
-      replies.close();
+      try {
+        flushRows();
+      } finally {
+        // Whatever the last rows met, the thread is told to end: it must never outlive the store.
+        worker.postMessage({ close: ++generation });
+        await exited;
+        replies.close();
+      }
       throwIfFailed();
     },
   };

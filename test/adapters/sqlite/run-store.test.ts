@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src/adapters/sqlite/connection.js';
 import { openRunStore } from '../../../src/adapters/sqlite/run-store.js';
+import { migrate } from '../../../src/adapters/sqlite/schema.js';
+import { startThreadedAudit } from '../../../src/adapters/sqlite/threaded-audit.js';
 import { openSqliteStore } from '../../../src/adapters/sqlite/sqlite-store.js';
 import { applyControl } from '../../../src/application/control-transition.js';
 import type { AuditEvent, NewAuditEvent } from '../../../src/ports/event-store.js';
@@ -126,5 +129,34 @@ describe('run store, audit written by a worker thread', () => {
     const { verification, entries } = await verifyFile(path);
     expect(verification).toMatchObject({ ok: true, count: 10 });
     expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('keeps appends at most a bounded number of rows ahead of a held-up writer, and fails at its deadline', async () => {
+    const path = freshPath();
+    const db = openDatabase(path);
+    migrate(db);
+    const audit = startThreadedAudit(db, path, 1_000);
+    // Another connection holds the write lock: the worker cannot write a row.
+    const holder = new Database(path);
+    holder.exec('BEGIN IMMEDIATE');
+    let appended = 0;
+    let error: unknown = null;
+    try {
+      for (; appended < 10_000; appended++) audit.append(decision(appended));
+    } catch (err) {
+      error = err;
+    }
+    // It stopped a bounded number of rows ahead (2,048 plus one message of 32), not at the end of the loop.
+    // Whichever deadline passes first: this thread's wait, or the worker's wait for the lock.
+    expect(String(error)).toMatch(/audit writer: (catching up not done within 1000 ms|database is locked)/);
+    expect(appended).toBeGreaterThanOrEqual(2_048);
+    expect(appended).toBeLessThan(2_048 + 64);
+    holder.exec('ROLLBACK');
+    holder.close();
+    await audit.close();
+    db.close();
+    const { verification, entries } = await verifyFile(path);
+    expect(verification).toMatchObject({ ok: true });
+    expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
   });
 });

@@ -14,9 +14,9 @@ import { Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import { runTrial, TrialInterrupted } from './trial-runner.js';
 import type { TrialResult } from './trial-runner.js';
-import type { TrialJob } from './sweep-trials.js';
-import { QUEUE_NAME, queueConnection } from './sweep-queue.js';
-import type { QueueSettings } from './sweep-queue.js';
+import { queueConnection, queueName } from './sweep-queue.js';
+import type { QueuedTrial, QueueSettings } from './sweep-queue.js';
+import { trialBasis } from './trial-basis.js';
 import { freezeHook } from './test-freeze.js';
 
 export interface WorkerSettings extends QueueSettings {
@@ -31,10 +31,17 @@ export async function runQueueWorker(settings: WorkerSettings, env: NodeJS.Proce
   const name = `${hostname()}:${process.pid}`;
   const say = (line: string) => process.stderr.write(`tcs sweep-worker ${name}: ${line}\n`);
   const freeze = freezeHook(env, say);
-  const worker = new Worker<TrialJob, TrialResult>(
-    QUEUE_NAME,
-    async (job: Job<TrialJob, TrialResult>) => {
+  const trialsQueue = queueName();
+  const worker = new Worker<QueuedTrial, TrialResult>(
+    trialsQueue,
+    async (job: Job<QueuedTrial, TrialResult>) => {
       const { id } = job.data;
+      // The same spec on other data gives other figures: a worker that does not have the sweep's
+      // data (or strategy modules) refuses the trial rather than answer for data it never saw.
+      if (trialBasis(job.data) !== job.data.basis)
+        throw new Error(
+          `the inputs on ${name} differ from the sweep's: the replay data in ${job.data.window.dir ?? '(synthetic)'} or a strategy module in STRATEGIES is not the same here; give every worker the same copy`,
+        );
       say(
         `trial ${id} started (attempt ${job.attemptsStarted}${job.stalledCounter > 0 ? `, after ${job.stalledCounter} stall(s)` : ''})`,
       );
@@ -70,7 +77,7 @@ export async function runQueueWorker(settings: WorkerSettings, env: NodeJS.Proce
   ] as const)
     process.on(signal, () => process.exit(code));
   say(
-    `ready: queue ${QUEUE_NAME} (prefix ${settings.prefix}), lock ${settings.lockMs} ms, stalled check every ${settings.stalledMs} ms`,
+    `ready: queue ${trialsQueue} (prefix ${settings.prefix}), lock ${settings.lockMs} ms, stalled check every ${settings.stalledMs} ms`,
   );
   return -1;
 }

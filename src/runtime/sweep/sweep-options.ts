@@ -44,7 +44,8 @@ Execution:
                    \`tcs sweep-worker --queue URL\` on as many machines as you like to take them. A
                    worker killed mid-trial loses nothing: the trial is retried on another worker
                    and its result is recorded once. Running the same spec again picks up results
-                   still in the queue.
+                   still in the queue, if its data and strategy modules have not changed since.
+                   Only workers of this same build take its trials.
   --prefix P       BullMQ key prefix (default ${DEFAULT_PREFIX}); workers must use the same.
 
 Output:
@@ -60,7 +61,10 @@ export const SWEEP_WORKER_HELP = `Usage: tcs sweep-worker --queue redis://… [o
 
 Takes trials of \`tcs sweep --queue\` from BullMQ, one at a time, runs each in this process and
 hands back its figures; runs until stopped. Start one per core, on any number of machines (a
-replay's data directory must be at the same path on each). A worker that dies or is stopped
+replay's data directory must be at the same path on each, with the same files). A worker takes
+only trials of a sweep of its own build, and refuses one whose replay data or STRATEGIES modules
+differ from the sweep's (the sweep then fails, naming the trial); a module's own imports are not
+compared. A worker that dies or is stopped
 mid-trial (Ctrl-C and SIGTERM stop it at once) holds the trial's lock no longer: after the lock
 duration another worker's stalled check gives the trial back to the queue, and it runs again.
 Runs are faster with a larger young generation: NODE_OPTIONS="--max-semi-space-size=64".

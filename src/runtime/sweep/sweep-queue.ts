@@ -4,8 +4,21 @@
  * connection. BullMQ's blocking commands need maxRetriesPerRequest null.
  */
 import { ConfigError } from '../config.js';
+import { codeFingerprint } from './trial-basis.js';
+import type { TrialJob } from './sweep-trials.js';
 
-export const QUEUE_NAME = 'trials';
+/** A trial as queued: with the fingerprint of its data and strategy modules (trial-basis.ts). */
+export interface QueuedTrial extends TrialJob {
+  basis: string;
+}
+
+/**
+ * The queue of this program's trials: named after its code, so a sweep and a worker of different
+ * code never meet (the sweep waits for workers of its own code, and says so).
+ */
+export function queueName(): string {
+  return `trials-${codeFingerprint().slice(0, 16)}`;
+}
 export const DEFAULT_PREFIX = 'tcs-sweep';
 
 export interface QueueSettings {

@@ -17,13 +17,23 @@ import type { TrialJob } from './sweep-trials.js';
 
 /** Runs of one trial on a fresh process after its worker died: a crash that repeats is the trial's. */
 const MAX_RESTARTS = 2;
+/** How long closing waits for a worker to end with its channel before it is killed. */
+const CLOSE_BOUND_MS = 10_000;
 
 export function createLocalPool(workers: number, runsDir: string): TrialExecutor {
   const children = new Set<ChildProcess>();
+  const pool = { children, closed: false };
   return {
-    run: (jobs, onDone) => runAll(jobs, workers, runsDir, children, onDone),
+    run: (jobs, onDone) => runAll(jobs, workers, runsDir, pool, onDone),
+    // A worker mid-trial (the sweep was stopped) ends with its channel: its result has no one to go to.
     async close() {
-      for (const child of children) child.disconnect();
+      pool.closed = true;
+      const exits = [...children].map((child) => new Promise((resolve) => child.once('exit', resolve)));
+      for (const child of children) if (child.connected) child.disconnect();
+      // Bounded: a worker that does not end with its channel is ended (only ours, by their handles).
+      const stuck = setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), CLOSE_BOUND_MS);
+      await Promise.all(exits);
+      clearTimeout(stuck);
       children.clear();
     },
   };
@@ -33,9 +43,10 @@ function runAll(
   jobs: readonly TrialJob[],
   workers: number,
   runsDir: string,
-  children: Set<ChildProcess>,
+  pool: { children: Set<ChildProcess>; closed: boolean },
   onDone: (result: TrialResult) => void,
 ): Promise<TrialResult[]> {
+  const { children } = pool;
   const queue = [...jobs];
   const results: TrialResult[] = [];
   const restarts = new Map<string, number>();
@@ -70,7 +81,8 @@ function runAll(
       child.on('exit', (code, signal) => {
         children.delete(child);
         const job = current.job;
-        if (failed) return;
+        // Closed (the sweep is over, or stopped by Ctrl-C): a worker that ends is not replaced.
+        if (failed || pool.closed) return;
         // Died before taking a trial (a broken install, no memory): with none left, nothing would run.
         if (job === null) {
           if (children.size === 0 && queue.length > 0)

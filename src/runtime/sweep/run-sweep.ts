@@ -19,6 +19,7 @@ import { createSweepProgress } from './sweep-progress.js';
 import type { SweepOptions } from './sweep-options.js';
 import type { TrialExecutor } from './trial-executor.js';
 import type { TrialResult } from './trial-runner.js';
+import { sweepInterrupt } from './sweep-interrupt.js';
 
 export async function runSweep(options: SweepOptions): Promise<number> {
   const spec = readSweepSpec(options.spec);
@@ -45,23 +46,32 @@ export async function runSweep(options: SweepOptions): Promise<number> {
     results.set(result.id, result);
     progress?.update(results.size);
   };
-  let trials: Trial[];
+  const stop = sweepInterrupt();
+  const trials: Trial[] = [];
   try {
     progress?.update(0);
-    await executor.run(first, record);
-    trials = [...first];
-    if (spec.walkForward.length > 0) {
-      const outOfSample = outOfSampleTrials(spec, inSampleBest(spec, first, results));
-      await executor.run(outOfSample, record);
-      trials.push(...outOfSample);
-    }
+    if ((await stop.race(executor.run(first, record))) !== 'interrupted') {
+      trials.push(...first);
+      if (spec.walkForward.length > 0) {
+        const outOfSample = outOfSampleTrials(spec, inSampleBest(spec, first, results));
+        if ((await stop.race(executor.run(outOfSample, record))) !== 'interrupted') trials.push(...outOfSample);
+        else trials.push(...outOfSample.filter((trial) => results.has(trial.id)));
+      }
+    } else trials.push(...first.filter((trial) => results.has(trial.id)));
   } finally {
     progress?.finish();
     await executor.close();
+    stop.dispose();
   }
   const rows = rankRows(trials, results, spec.objective);
   writeResults(options.out, rows, [...spec.params.keys()], spec.objective);
   for (const line of bestLines(rows, spec.objective)) process.stdout.write(`${line}\n`);
+  if (stop.requested) {
+    process.stderr.write(
+      `tcs sweep: interrupted: ${results.size} of ${total} trials done; their results are in ${join(options.out, 'results.csv')} and results.html\n`,
+    );
+    return 130;
+  }
   if (!options.quiet) {
     const seconds = (performance.now() - started) / 1000;
     const where = options.queue === null ? `${options.workers} local worker(s)` : `the queue at ${options.queue.url}`;

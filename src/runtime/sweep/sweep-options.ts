@@ -55,7 +55,7 @@ Output:
   -h, --help       This help.
 
 Exit codes: 0 done, 1 a trial or the queue failed, 2 a bad spec or arguments (the message names the
-field), 130 stopped by Ctrl-C.`;
+field), 130 stopped by Ctrl-C (the trials done by then are written; Ctrl-C twice stops at once).`;
 
 export const SWEEP_WORKER_HELP = `Usage: tcs sweep-worker --queue redis://… [options]
 

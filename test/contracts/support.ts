@@ -5,6 +5,7 @@
 import { afterEach } from 'vitest';
 import type { AuditEvent, EventQuery, EventStore } from '../../src/ports/event-store.js';
 import type { Store } from '../../src/ports/store.js';
+import { seededRandom } from '../../src/domain/seeded-random.js';
 
 /** Opens a store: `open` gives a fresh, empty backend; `openSecond` another connection to the latest one. */
 export type StoreFactory = () => Promise<Store>;
@@ -61,17 +62,8 @@ export async function readAll(
   }
 }
 
-/** mulberry32: a tiny deterministic PRNG; a fixed seed makes a failing random run repeatable. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A fixed seed makes a failing random run repeatable (the sweep's generator, src/domain/seeded-random.ts). */
+export { seededRandom };
 
 /** ISO time `seconds` after a fixed base, so test timestamps sort and compare predictably. */
 export function isoAt(seconds: number): string {

@@ -4,6 +4,7 @@
  * so the same spec always makes the same sets), each on the spec's data — or, with walk-forward, on
  * each fold's in-sample window first, and the in-sample best of each fold on its out-of-sample window.
  */
+import { seededRandom } from '../../domain/seeded-random.js';
 import type { DataWindow, SweepSpec } from './sweep-spec.js';
 import { drawValue, gridValues } from './sweep-params.js';
 import { MAX_TRIALS } from './sweep-spec.js';
@@ -43,7 +44,7 @@ export function paramSets(spec: SweepSpec): ParamSet[] {
       sets = sets.flatMap((set) => values.map((value) => ({ ...set, [name]: value })));
     }
   } else {
-    const random = mulberry32(spec.sampleSeed);
+    const random = seededRandom(spec.sampleSeed);
     sets = Array.from({ length: spec.trials! }, () =>
       Object.fromEntries(names.map((name) => [name, drawValue(spec.params.get(name)!, random())])),
     );
@@ -66,16 +67,4 @@ export function outOfSampleTrials(spec: SweepSpec, bestPerFold: readonly ParamSe
 function trial(spec: SweepSpec, set: ParamSet, window: DataWindow, fold: number | null, sample: Sample): Trial {
   const id = fold === null ? set.id : `f${fold}-${sample === 'in_sample' ? 'is' : 'oos'}-${set.id}`;
   return { id, paramSet: set.id, params: set.params, fold, sample, env: { ...spec.env, ...set.params }, window };
-}
-
-/** A small seeded generator (mulberry32): the same seed draws the same numbers on every machine. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -6,6 +6,7 @@
  * against a NAV it did not compute.
  */
 import type { CycleObservation, TradeObservation } from '../../../src/domain/performance/observations.js';
+import { seededRandom } from '../../../src/domain/seeded-random.js';
 
 export type RunEvent =
   | { type: 'cycle'; obs: CycleObservation }
@@ -26,17 +27,8 @@ export interface SyntheticRunOptions {
   startTs?: number;
 }
 
-/** mulberry32: a tiny seeded PRNG, enough for test data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator for test data (src/domain/seeded-random.ts). */
+export const prng = seededRandom;
 
 const GUARDS = ['drawdown', 'leverage', 'liquidity', 'exposure'];
 

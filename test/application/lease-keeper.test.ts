@@ -35,6 +35,14 @@ describe('lease keeper', () => {
     });
   };
 
+  /**
+   * The keeper's own clock for the tests of a lease that ran out in Redis (a real 50 ms TTL): standing()
+   * judges the time since the last confirmed renewal against the lease, so on the wall clock a slow
+   * machine (three Redis round trips in one take-back) could read "unconfirmed" after 37.5 ms and
+   * fail a test about fences. Time-based standing has its own test above, on an injected clock.
+   */
+  const frozen = () => 1_000_000;
+
   /** Waits (bounded) until the lease key ran out in Redis (read directly: taking it would change it). */
   const ranOut = async () => {
     const prefix = new URL(t!.url).searchParams.get('prefix') ?? '';
@@ -65,7 +73,7 @@ describe('lease keeper', () => {
   });
 
   it('a lease that ran out with nobody taking it is taken back with the next token', async () => {
-    const keeper = await keep(50);
+    const keeper = await keep(50, frozen);
     const fence = keeper.fence();
     await ranOut();
     await keeper.renew();
@@ -74,7 +82,7 @@ describe('lease keeper', () => {
   });
 
   it('a lease someone else held meanwhile is lost, and the token got by trying is handed back', async () => {
-    const keeper = await keep(50);
+    const keeper = await keep(50, frozen);
     await ranOut();
     const other = await t!.store.lease.acquire('other#2', 10_000);
     if (!other.acquired) throw new Error('the other process must get it');
@@ -86,7 +94,7 @@ describe('lease keeper', () => {
   });
 
   it('a take-back that landed though its reply was lost is taken back from ourselves, not lost to another', async () => {
-    const keeper = await keep(50);
+    const keeper = await keep(50, frozen);
     const fence = keeper.fence();
     await ranOut();
     // Our own take-back, applied by the store, its reply never seen: held under our name, fence + 1.

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childPids, exitWithin, startTcs } from '../support/processes.js';
 import { REQUIRED_SUMMARY_KEYS } from '../support/summary-keys.js';
+import Database from 'better-sqlite3';
 
 const TRADES_HEADER =
   'ts,client_order_id,symbol,side,qty,price,notional,fee,liquidity,strategy,kind,realized_pnl,position_after';
@@ -306,6 +307,19 @@ describe('tcs simulate with the circuit breaker', () => {
     const cycles = Number(/after (\d+) cycles/.exec(res.stderr)![1]);
     expect(summary.cycles).toBe(cycles);
     expect(cycles).toBeLessThan(20_000);
+    // The kill was written on the run's own connection while the decisions went through the audit
+    // thread (this machine has a second core): one chain, the kill after the decisions before it.
+    const verify = await tcs(['audit', 'verify'], { STORE_URL: `sqlite:${join(out, 'events.db')}` });
+    expect(verify.code, verify.stderr).toBe(0);
+    const db = new Database(join(out, 'events.db'), { readonly: true });
+    try {
+      const kinds = (db.prepare('SELECT kind FROM events ORDER BY seq').all() as { kind: string }[]).map((r) => r.kind);
+      const kill = kinds.indexOf('control');
+      expect(kill).toBeGreaterThan(0);
+      expect(kinds.slice(0, kill).filter((k) => k === 'decision')).toHaveLength(cycles);
+    } finally {
+      db.close();
+    }
   });
 });
 

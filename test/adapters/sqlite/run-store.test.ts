@@ -159,4 +159,19 @@ describe('run store, audit written by a worker thread', () => {
     expect(verification).toMatchObject({ ok: true });
     expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
   });
+
+  it('reports a writer that could not start at the first wait, with its reason, not at the deadline', async () => {
+    const path = freshPath();
+    const db = openDatabase(path);
+    migrate(db);
+    // The worker opens the file by path: here it cannot (its folder is gone), as when a run's
+    // directory is removed under it or the process is out of file descriptors.
+    const audit = startThreadedAudit(db, join(path, '..', 'gone', 'events.db'), 10_000);
+    audit.append(decision(0));
+    const started = performance.now();
+    expect(() => audit.commitSync()).toThrow(/audit writer: .*directory does not exist/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await expect(audit.close()).rejects.toThrow(/directory does not exist/);
+    db.close();
+  });
 });

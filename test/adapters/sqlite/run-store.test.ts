@@ -174,4 +174,27 @@ describe('run store, audit written by a worker thread', () => {
     await expect(audit.close()).rejects.toThrow(/directory does not exist/);
     db.close();
   });
+
+  it('closed twice at once: either close resolves only once everything is committed, and both report a failure', async () => {
+    const path = freshPath();
+    const run = await openRunStore(path, { auditThread: true });
+    await run.store.control.initialise(AT);
+    const before = committedRows(path);
+    for (let i = 0; i < 500; i++) await run.store.events.append(decision(i));
+    const first = run.store.close();
+    await run.store.close();
+    expect(committedRows(path)).toBe(before + 500);
+    await first;
+
+    const refused = freshPath();
+    const failing = await openRunStore(refused, { auditThread: true });
+    await failing.store.control.initialise(AT);
+    const db = new Database(refused);
+    db.exec("CREATE TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk says no'); END");
+    db.close();
+    for (let i = 0; i < 40; i++) await failing.store.events.append(decision(i));
+    const one = failing.store.close();
+    await expect(failing.store.close()).rejects.toThrow(/disk says no/);
+    await expect(one).rejects.toThrow(/disk says no/);
+  });
 });

@@ -4,7 +4,7 @@
  * copy of the same data on another machine (other times) gives the same fingerprint and one changed
  * byte does not.
  */
-import { mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,5 +53,33 @@ describe('trial basis', () => {
     writeFileSync(module, 'export default { changed: true };\n');
     expect(trialBasis(job(null, `momentum_ma_crossover,${module}`))).not.toBe(withModule);
     expect(trialBasis(job(dataDir('b', '100')))).not.toBe(trialBasis(job(null)));
+  });
+
+  it('follows a data file or folder that is a symbolic link, as the replay reads it', () => {
+    const elsewhere = join(root, 'shared');
+    mkdirSync(join(elsewhere, 'funding'), { recursive: true });
+    writeFileSync(join(elsewhere, 'BTCUSDT.csv'), 'timestamp,open,high,low,close,volume\n0,1,1,1,100,5\n');
+    writeFileSync(join(elsewhere, 'funding', 'BTCUSDT.csv'), 'timestamp,rate\n0,0.0001\n');
+    const dir = join(root, 'linked');
+    mkdirSync(join(dir, 'candles'), { recursive: true });
+    symlinkSync(join(elsewhere, 'BTCUSDT.csv'), join(dir, 'candles', 'BTCUSDT.csv'));
+    symlinkSync(join(elsewhere, 'funding'), join(dir, 'funding'));
+    // The same data as a plain copy: the same fingerprint.
+    const copy = join(root, 'linked-copy');
+    mkdirSync(join(copy, 'candles'), { recursive: true });
+    mkdirSync(join(copy, 'funding'), { recursive: true });
+    writeFileSync(join(copy, 'candles', 'BTCUSDT.csv'), 'timestamp,open,high,low,close,volume\n0,1,1,1,100,5\n');
+    writeFileSync(join(copy, 'funding', 'BTCUSDT.csv'), 'timestamp,rate\n0,0.0001\n');
+    const first = directoryFingerprint(dir);
+    expect(first).toBe(directoryFingerprint(copy));
+    writeFileSync(join(elsewhere, 'BTCUSDT.csv'), 'timestamp,open,high,low,close,volume\n0,1,1,1,999,5\n');
+    const candlesChanged = directoryFingerprint(dir);
+    expect(candlesChanged).not.toBe(first);
+    writeFileSync(join(elsewhere, 'funding', 'BTCUSDT.csv'), 'timestamp,rate\n0,0.0009\n');
+    const fundingChanged = directoryFingerprint(dir);
+    expect(fundingChanged).not.toBe(candlesChanged);
+    // A link back up is not walked round and round.
+    symlinkSync(dir, join(dir, 'candles', 'loop'));
+    expect(directoryFingerprint(dir)).toBe(fundingChanged);
   });
 });

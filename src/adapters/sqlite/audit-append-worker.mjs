@@ -23,17 +23,6 @@ const DONE = 0;
 const FAILED = 1;
 const WRITTEN = 2;
 
-const db = new Database(path, { timeout: busyTimeoutMs });
-// A run's file is private to one process: no fsync, as the main connection (sqlite-store.ts openRunStore).
-db.pragma('synchronous = OFF');
-const insert = db.prepare(
-  'INSERT INTO events (seq, at, kind, symbol, body, prev_hash, hash) VALUES (@seq, @at, @kind, @symbol, @body, @prev_hash, @hash)',
-);
-// Never moves the head back: the main thread's own chained writes happen only after a commit here.
-const moveHead = db.prepare('UPDATE event_head SET seq = @seq, hash = @hash, at = @at WHERE id = 1 AND seq < @seq');
-const begin = db.prepare('BEGIN IMMEDIATE');
-const commitStatement = db.prepare('COMMIT');
-
 /** @param {unknown} err */
 function fail(err) {
   if (Atomics.load(state, FAILED) === 1) return;
@@ -44,9 +33,31 @@ function fail(err) {
   Atomics.notify(state, DONE);
 }
 
-function commit() {
-  if (db.inTransaction) commitStatement.run();
-}
+/**
+ * The connection and its statements; null when they could not be made (the file cannot be opened).
+ * That is a failed write like any other, said through the shared state: a thread that died of it
+ * instead would leave the main thread blocked in its wait until the deadline, none the wiser.
+ */
+const writer = (() => {
+  try {
+    const db = new Database(path, { timeout: busyTimeoutMs });
+    // A run's file is private to one process: no fsync, as the main connection (run-store.ts).
+    db.pragma('synchronous = OFF');
+    return {
+      db,
+      insert: db.prepare(
+        'INSERT INTO events (seq, at, kind, symbol, body, prev_hash, hash) VALUES (@seq, @at, @kind, @symbol, @body, @prev_hash, @hash)',
+      ),
+      // Never moves the head back: the main thread's own chained writes happen only after a commit here.
+      moveHead: db.prepare('UPDATE event_head SET seq = @seq, hash = @hash, at = @at WHERE id = 1 AND seq < @seq'),
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commitStatement: db.prepare('COMMIT'),
+    };
+  } catch (err) {
+    fail(err);
+    return null;
+  }
+})();
 
 /** @param {number} generation */
 function answer(generation) {
@@ -56,7 +67,8 @@ function answer(generation) {
 
 parentPort?.on('message', (message) => {
   try {
-    if (Atomics.load(state, FAILED) === 0) {
+    if (writer !== null && Atomics.load(state, FAILED) === 0) {
+      const { db, insert, moveHead, begin, commitStatement } = writer;
       if (message.rows) {
         if (!db.inTransaction) begin.run();
         for (const row of message.rows) {
@@ -65,14 +77,14 @@ parentPort?.on('message', (message) => {
         }
         Atomics.add(state, WRITTEN, message.rows.length);
         Atomics.notify(state, WRITTEN);
-      } else commit();
+      } else if (db.inTransaction) commitStatement.run();
     }
   } catch (err) {
     fail(err);
   }
   if (message.close !== undefined) {
     try {
-      db.close();
+      writer?.db.close();
     } catch (err) {
       fail(err);
     }

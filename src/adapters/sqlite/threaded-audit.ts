@@ -75,6 +75,7 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
   let posted = 0;
   let generation = 0;
   let closed = false;
+  let closing: Promise<void> | undefined;
 
   /** Blocks this thread until `done()` holds, the writer fails, or the store's deadline passes. */
   const waitFor = (slot: number, done: (value: number) => boolean, what: string) => {
@@ -135,18 +136,22 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
     reloadHead() {
       head = currentHead();
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      try {
-        flushRows();
-      } finally {
-        // Whatever the last rows met, the thread is told to end: it must never outlive the store.
-        worker.postMessage({ close: ++generation });
-        await exited;
-        replies.close();
-      }
-      throwIfFailed();
+    // Once: a second close, even while the first still waits for the thread, answers as the first
+    // does (when everything is committed, or with the failure), not at once.
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        try {
+          flushRows();
+        } finally {
+          // Whatever the last rows met, the thread is told to end: it must never outlive the store.
+          worker.postMessage({ close: ++generation });
+          await exited;
+          replies.close();
+        }
+        throwIfFailed();
+      })();
+      return closing;
     },
   };
 }

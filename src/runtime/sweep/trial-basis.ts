@@ -10,18 +10,33 @@
  * A strategy module's own imports and the packages in node_modules are not covered (said in --help).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isModulePath } from '../../strategies/registry.js';
 import type { TrialJob } from './sweep-trials.js';
 
-/** Files of a directory tree, sorted by relative path (so the fingerprint never depends on listing order). */
+/**
+ * Files of a directory tree, sorted by relative path (so the fingerprint never depends on listing
+ * order). Symbolic links are followed, to files and to folders, as the replay's reads follow them: a
+ * data directory of links into a shared store is fingerprinted by the files it names. A folder
+ * already on the way down (a link back up) is not entered again.
+ */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const files: string[] = [];
+  const walk = (folder: string, above: ReadonlySet<string>) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      const kind = entry.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : entry;
+      if (kind?.isFile()) files.push(path);
+      else if (kind?.isDirectory()) {
+        const real = realpathSync(path);
+        if (!above.has(real)) walk(path, new Set(above).add(real));
+      }
+    }
+  };
+  walk(dir, new Set([realpathSync(dir)]));
+  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**

@@ -159,4 +159,42 @@ describe('run store, audit written by a worker thread', () => {
     expect(verification).toMatchObject({ ok: true });
     expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
   });
+
+  it('reports a writer that could not start at the first wait, with its reason, not at the deadline', async () => {
+    const path = freshPath();
+    const db = openDatabase(path);
+    migrate(db);
+    // The worker opens the file by path: here it cannot (its folder is gone), as when a run's
+    // directory is removed under it or the process is out of file descriptors.
+    const audit = startThreadedAudit(db, join(path, '..', 'gone', 'events.db'), 10_000);
+    audit.append(decision(0));
+    const started = performance.now();
+    expect(() => audit.commitSync()).toThrow(/audit writer: .*directory does not exist/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await expect(audit.close()).rejects.toThrow(/directory does not exist/);
+    db.close();
+  });
+
+  it('closed twice at once: either close resolves only once everything is committed, and both report a failure', async () => {
+    const path = freshPath();
+    const run = await openRunStore(path, { auditThread: true });
+    await run.store.control.initialise(AT);
+    const before = committedRows(path);
+    for (let i = 0; i < 500; i++) await run.store.events.append(decision(i));
+    const first = run.store.close();
+    await run.store.close();
+    expect(committedRows(path)).toBe(before + 500);
+    await first;
+
+    const refused = freshPath();
+    const failing = await openRunStore(refused, { auditThread: true });
+    await failing.store.control.initialise(AT);
+    const db = new Database(refused);
+    db.exec("CREATE TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk says no'); END");
+    db.close();
+    for (let i = 0; i < 40; i++) await failing.store.events.append(decision(i));
+    const one = failing.store.close();
+    await expect(failing.store.close()).rejects.toThrow(/disk says no/);
+    await expect(one).rejects.toThrow(/disk says no/);
+  });
 });

@@ -8,7 +8,7 @@
  *
  * Messages in: { rows: EventRow[] } (appended in order), { commit: generation } (commit, then say
  * so), { close: generation } (commit, close the connection, say so). It answers through the shared
- * Int32Array: [0] the last generation done, [1] 1 once a write failed, [2] rows written (so the main
+ * Int32Array: [0] the last generation done, [1] 1 once a write failed, [2] rows handled (so the main
  * thread never gets more than a bounded number of rows ahead); the failure's text goes on
  * the reply port, where the main thread reads it synchronously. After a failure nothing more is
  * written: a chain with a hole in it is worse than a chain that stops.
@@ -75,12 +75,16 @@ parentPort?.on('message', (message) => {
           insert.run(row);
           moveHead.run(row);
         }
-        Atomics.add(state, WRITTEN, message.rows.length);
-        Atomics.notify(state, WRITTEN);
       } else if (db.inTransaction) commitStatement.run();
     }
   } catch (err) {
     fail(err);
+  }
+  // Rows handled: written, or dropped after a failure. Counted either way, so a failure that lands
+  // between the main thread's look at the flag and its wait on this count still wakes it at once.
+  if (message.rows) {
+    Atomics.add(state, WRITTEN, message.rows.length);
+    Atomics.notify(state, WRITTEN);
   }
   if (message.close !== undefined) {
     try {

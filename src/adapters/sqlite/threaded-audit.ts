@@ -24,7 +24,7 @@ const ROWS_PER_MESSAGE = 32;
  * bound, a writer slower than the cycles (both cores busy) would queue the whole run in memory.
  */
 const MAX_ROWS_BEHIND = 2_048;
-/** Shared state slots (audit-append-worker.mjs): the last generation done, the failed flag, rows written. */
+/** Shared state slots (audit-append-worker.mjs): the last generation done, the failed flag, rows handled. */
 const DONE = 0;
 const FAILED = 1;
 const WRITTEN = 2;

@@ -44,23 +44,33 @@ function filesUnder(dir: string): string[] {
  * too. The change time (ctime), not the modification time: a copy that keeps the times (`cp -p`) or
  * a `touch -d` moves the ctime all the same.
  */
-function listingOf(dir: string, files: readonly string[]): string {
-  return files
+function listingOf(dir: string, files: readonly string[]): { text: string; newest: number } {
+  let newest = 0;
+  const text = files
     .map((file) => {
       const stat = statSync(file);
+      newest = Math.max(newest, stat.ctimeMs);
       return `${relative(dir, file)}\0${stat.ino}\0${stat.size}\0${stat.ctimeMs}`;
     })
     .join('\n');
+  return { text, newest };
 }
+
+/**
+ * A file changed this recently may change again within the same tick of the file clock without its
+ * listing showing it (git's "racy" files): such a fingerprint is not kept, and is hashed again next time.
+ */
+const RACY_MS = 2_000;
 
 const known = new Map<string, { listing: string; fingerprint: string }>();
 
 /** sha256 over the relative path and the bytes of every file under `dir`. */
 export function directoryFingerprint(dir: string): string {
   const files = filesUnder(dir);
-  const listing = listingOf(dir, files);
+  const { text: listing, newest } = listingOf(dir, files);
   const cached = known.get(dir);
   if (cached?.listing === listing) return cached.fingerprint;
+  const racy = Date.now() - newest < RACY_MS;
   const hash = createHash('sha256');
   for (const file of files)
     hash
@@ -68,7 +78,8 @@ export function directoryFingerprint(dir: string): string {
       .update(readFileSync(file))
       .update('\0');
   const fingerprint = hash.digest('hex');
-  known.set(dir, { listing, fingerprint });
+  if (racy) known.delete(dir);
+  else known.set(dir, { listing, fingerprint });
   return fingerprint;
 }
 

@@ -23,6 +23,9 @@ report; the exit code is then 130. A run whose circuit breaker (CIRCUIT_BREAKER_
 trading ends there, with a partial report. The run itself goes on in a child Node process with a
 larger young generation (--min-semi-space-size=32 --max-semi-space-size=64: garbage collection is
 much of a run's time); if NODE_OPTIONS already sets a semi-space size, it runs in this process.
+On a machine with a second core, events.db is written by a worker thread (the cycle hashes each
+entry, the thread inserts and commits it, every 2,000 cycles); a run killed mid-way leaves the audit
+trail whole up to its last commit.
 
 Market:
   --cycles N          Cycles to run (synthetic market: required unless --to is given; with --data:

@@ -27,6 +27,8 @@ export const PROTECTION_KEY = 'trading:protection';
 export const RISK_STATE_KEY = 'trading:risk-state';
 /** The live venue's NAV highs over RISK_DRAWDOWN_WINDOW (src/domain/documents/live-peaks.ts). */
 export const LIVE_PEAKS_KEY = 'live:peaks';
+/** The live account's fees and funding from the exchange's income history (src/domain/documents/live-income.ts). */
+export const LIVE_INCOME_KEY = 'live:income';
 /** A kill being written marks itself here; other control writers wait (src/application/kill-priority.ts). */
 export const KILL_PENDING_KEY = 'control:kill-pending';
 

@@ -12,6 +12,7 @@ import {
   PROTECTION_KEY,
   REPLAY_CURSOR_KEY,
   RISK_STATE_KEY,
+  LIVE_INCOME_KEY,
   LIVE_PEAKS_KEY,
   TRADING_METRICS_KEY,
 } from '../../src/domain/runtime-documents.js';
@@ -50,6 +51,10 @@ export const SAMPLE_DOCUMENTS: { [K in DocumentKey]: DocumentOf<K> } = {
       [T0 - 86_400_000, 10_250],
       [T0, 10_100],
     ],
+  },
+  [LIVE_INCOME_KEY]: {
+    account: 'binanceusdm:testnet',
+    income: { since: T0 - 86_400_000, through: T0, seen: ['9000000003'], fundingPnl: -1.25, feesPaid: 4.5 },
   },
   [PORTFOLIO_KEY]: {
     nav: 10_050.25,

@@ -29,6 +29,7 @@ import type { SymbolMap } from './ccxt-mapping.js';
 import { exchangeClientId } from './client-ids.js';
 import { failureKind, rejectReason, retryAfterMs } from './exchange-errors.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
+import type { IncomeTally } from './income-tally.js';
 
 export interface LiveVenueOptions {
   /** ccxt, keys set, pointed where it should be; `loadMarkets` is called by `open`. */
@@ -58,6 +59,8 @@ export interface LiveVenueOptions {
    * start), and where to save them when they change (the trading process: the store).
    */
   peaks?: { initial: PeakEntry[]; save(entries: PeakEntry[]): Promise<void> };
+  /** The account's fees and funding from the exchange's income history (./income-tally.ts); without it, 0. */
+  income?: IncomeTally;
   /** Told every reconciliation that cancelled a foreign order or found drift, and when drift ends. */
   report?: (reconciliation: Reconciliation) => void;
 }
@@ -456,6 +459,8 @@ export class LiveVenue implements Venue {
       this.o.exchange.fetchBalance(),
       this.o.exchange.fetchPositions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s))),
       this.openOrders(),
+      // Never fails the account: a failed read keeps the sums as they were.
+      this.o.income?.refresh(),
     ]);
     const held: Position[] = [];
     for (const p of positions) {
@@ -479,8 +484,7 @@ export class LiveVenue implements Venue {
       cash: nav - unrealizedPnl,
       realizedPnl: held.reduce((sum, p) => sum + p.realizedPnl, 0),
       unrealizedPnl,
-      fundingPnl: 0,
-      feesPaid: 0,
+      ...(this.o.income?.totals() ?? { fundingPnl: 0, feesPaid: 0 }),
       positions: held,
       openOrders,
       ts: now,

@@ -16,6 +16,7 @@ import {
   API_HEARTBEAT_KEY,
   HEARTBEAT_KEY,
   KILL_PENDING_KEY,
+  LIVE_INCOME_KEY,
   LIVE_PEAKS_KEY,
   MACHINES_KEY,
   PORTFOLIO_KEY,
@@ -27,6 +28,7 @@ import {
 import { ApiHeartbeatSchema } from './api-heartbeat.js';
 import { DocumentError } from './document-error.js';
 import { KillPendingSchema } from './kill-pending.js';
+import { LiveIncomeSchema } from './live-income.js';
 import { LivePeaksSchema } from './live-peaks.js';
 import { MachinesDocumentSchema } from './machines.js';
 import { PortfolioSchema } from './portfolio.js';
@@ -54,6 +56,7 @@ export const DOCUMENTS = {
   [PROTECTION_KEY]: entry(1, ProtectionStateSchema),
   [RISK_STATE_KEY]: entry(1, RiskStateSchema),
   [LIVE_PEAKS_KEY]: entry(1, LivePeaksSchema),
+  [LIVE_INCOME_KEY]: entry(1, LiveIncomeSchema),
 } as const;
 
 export type DocumentKey = keyof typeof DOCUMENTS;

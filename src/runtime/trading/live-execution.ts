@@ -24,6 +24,7 @@ import { readDocument, writeDocument } from '../../ports/documents.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { TradingConfig } from './trading-config.js';
+import { openIncomeTally } from './live-income.js';
 
 /** The countdown the exchange cancels by if no cycle re-arms it: three cycles, at least 10 s. */
 export function countdownMsFor(cycleMs: number): number {
@@ -78,14 +79,16 @@ export async function openLiveExecution(
   };
   try {
     await exchange.loadMarkets();
-    const countdown = CAPABILITIES[settings.exchange].countdown;
+    const { countdown, income } = CAPABILITIES[settings.exchange];
+    const symbols = perpetualSymbols(
+      exchange.markets ?? {},
+      config.instruments.map((i) => i.symbol),
+    );
     const venue = new LiveVenue({
       exchange,
       errors,
-      symbols: perpetualSymbols(
-        exchange.markets ?? {},
-        config.instruments.map((i) => i.symbol),
-      ),
+      symbols,
+      ...(income ? { income: await openIncomeTally(income(exchange), exchange, symbols, account, deps) } : {}),
       now: () => deps.clock.now(),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       drawdownWindowMs: config.drawdownWindowMs,

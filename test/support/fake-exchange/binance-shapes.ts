@@ -9,7 +9,7 @@
 import { DEFAULT_FEES } from './ledger.js';
 import type { FakeInstrument } from './market-data.js';
 import { FAKE_INSTRUMENTS, instrumentById } from './market-data.js';
-import type { AccountFigures, OrderRecord, TradeRecord } from './venue.js';
+import type { AccountFigures, IncomeRecord, OrderRecord, TradeRecord } from './venue.js';
 
 const fixed = (value: number, decimals: number) => value.toFixed(decimals);
 const qtyText = (inst: FakeInstrument, qty: number) => fixed(qty, inst.quantityPrecision);
@@ -90,6 +90,20 @@ export function userTrade(t: TradeRecord) {
     positionSide: 'BOTH',
     maker: t.maker,
     buyer: t.side === 'BUY',
+  };
+}
+
+/** GET /fapi/v1/income: one line of the income history, as Binance writes it (income as a string). */
+export function incomeLine(r: IncomeRecord) {
+  return {
+    symbol: r.symbol,
+    incomeType: r.incomeType,
+    income: fixed(r.income, 8),
+    asset: 'USDT',
+    info: r.incomeType,
+    time: r.time,
+    tranId: r.tranId,
+    tradeId: r.tradeId === null ? '' : String(r.tradeId),
   };
 }
 

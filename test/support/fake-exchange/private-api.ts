@@ -8,12 +8,13 @@
  *   createOrder → POST /fapi/v1/order      fetchOrder → GET /fapi/v1/order      cancelOrder → DELETE /fapi/v1/order
  *   fetchOpenOrders → GET /fapi/v1/openOrders      cancelAllOrders → DELETE /fapi/v1/allOpenOrders
  *   fetchMyTrades → GET /fapi/v1/userTrades      fapiPrivatePostCountdownCancelAll → POST /fapi/v1/countdownCancelAll
- *   fetchPositionMode → GET /fapi/v1/positionSide/dual
+ *   fetchPositionMode → GET /fapi/v1/positionSide/dual      fapiPrivateGetIncome → GET /fapi/v1/income
  */
 import { errors } from './binance-errors.js';
 import {
   accountV3,
   coinList,
+  incomeLine,
   leverageBrackets,
   marginPairs,
   orderQuery,
@@ -58,6 +59,7 @@ const ROUTES: Record<string, Handler> = {
     return { symbol, countdownTime: String(ms) };
   },
   'GET /fapi/v1/userTrades': trades,
+  'GET /fapi/v1/income': income,
 };
 
 /** The handler for a signed endpoint, or undefined when `method path` is not one. */
@@ -90,6 +92,24 @@ function positions(q: URLSearchParams, venue: Venue) {
   return [...listed.values()]
     .filter((p) => only === undefined || p.symbol === only)
     .map((p) => positionRisk(p, figures.wallet));
+}
+
+/**
+ * symbol/incomeType/startTime/endTime filters, oldest first, the first `limit` (default 100, at most
+ * 1000); with neither time given, the last 7 days (as Binance does).
+ */
+function income(q: URLSearchParams, venue: Venue) {
+  const num = (name: string) => (q.has(name) ? Number(q.get(name)) : undefined);
+  const [start, end] = [num('startTime'), num('endTime')];
+  const from = start ?? (end === undefined ? venue.now() - 7 * 86_400_000 : undefined);
+  const limit = Math.min(num('limit') ?? 100, 1000);
+  return venue
+    .incomeHistory()
+    .filter((r) => !q.has('symbol') || r.symbol === q.get('symbol'))
+    .filter((r) => !q.has('incomeType') || r.incomeType === q.get('incomeType'))
+    .filter((r) => (from === undefined || r.time >= from) && (end === undefined || r.time <= end))
+    .slice(0, limit)
+    .map(incomeLine);
 }
 
 /** startTime/endTime/fromId/orderId filters; the latest `limit` (default 500, at most 1000), oldest first. */

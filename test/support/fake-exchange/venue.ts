@@ -58,6 +58,17 @@ export interface TradeRecord {
   time: number;
 }
 
+/** One line of the account's income history (GET /fapi/v1/income): what moved the wallet, and why. */
+export interface IncomeRecord {
+  tranId: number;
+  symbol: string;
+  incomeType: 'COMMISSION' | 'REALIZED_PNL' | 'FUNDING_FEE';
+  /** Signed: a fee or a funding payment made is negative. */
+  income: number;
+  time: number;
+  tradeId: number | null;
+}
+
 /** The account's figures at the current marks (USDT). */
 export interface AccountFigures {
   wallet: number;
@@ -82,6 +93,8 @@ export class Venue {
   readonly countdowns = new Countdowns();
   private readonly orders: OrderRecord[] = [];
   private readonly fills: TradeRecord[] = [];
+  private readonly incomes: IncomeRecord[] = [];
+  private nextTranId = 9_000_000_001;
   private readonly prices = new Map<string, number>();
   /** Liquidity taken from the current book, per symbol: its stamp and qty taken per side and price. */
   private readonly taken = new Map<string, { stamp: string; qty: Map<string, number> }>();
@@ -199,6 +212,34 @@ export class Venue {
     return this.orders.filter((o) => isOpen(o) && (symbol === undefined || o.symbol === symbol));
   }
 
+  /** The income history, oldest first. */
+  incomeHistory(): IncomeRecord[] {
+    return [...this.incomes];
+  }
+
+  /**
+   * A funding settlement on `symbol` at `rate`: longs pay shorts `rate` × the position's value at the
+   * mark (a negative rate the other way round), booked to the wallet and the income history.
+   */
+  payFunding(symbol: string, rate: number): number {
+    const qty = this.ledger.position(symbol).qty;
+    const paid = round(-qty * this.mark(this.instrument(symbol)) * rate, 8);
+    if (qty === 0) return 0;
+    this.ledger.wallet = round(this.ledger.wallet + paid, 8);
+    this.income(symbol, 'FUNDING_FEE', paid, this.options.now(), null);
+    return paid;
+  }
+
+  private income(
+    symbol: string,
+    incomeType: IncomeRecord['incomeType'],
+    income: number,
+    time: number,
+    tradeId: number | null,
+  ) {
+    this.incomes.push({ tranId: this.nextTranId++, symbol, incomeType, income, time, tradeId });
+  }
+
   trades(symbol?: string): TradeRecord[] {
     return this.fills.filter((t) => symbol === undefined || t.symbol === symbol);
   }
@@ -303,8 +344,11 @@ export class Venue {
     order.cumQuote = round(order.cumQuote + qty * price, 8);
     order.status = order.executedQty >= order.origQty ? 'FILLED' : 'PARTIALLY_FILLED';
     order.updateTime = now;
+    const tradeId = this.nextTradeId++;
+    this.income(order.symbol, 'COMMISSION', -commission, now, tradeId);
+    if (realizedPnl !== 0) this.income(order.symbol, 'REALIZED_PNL', realizedPnl, now, tradeId);
     this.fills.push({
-      id: this.nextTradeId++,
+      id: tradeId,
       orderId: order.orderId,
       symbol: order.symbol,
       side: order.side,

@@ -1,0 +1,98 @@
+/**
+ * The live account's fees and funding, as the exchange booked them: its income history (Binance
+ * USDⓈ-M: GET /fapi/v1/income, weight 30), read forward from where the last read ended and summed for
+ * the traded symbols — COMMISSION into `feesPaid` (a fee is a negative income), FUNDING_FEE into
+ * `fundingPnl`. Counted from the first time this account was read live on this store (`since`),
+ * carried across restarts by the caller's `save`. Only USDT incomes are summed: a fee paid in BNB is
+ * not converted and is left out.
+ *
+ * Read at most every `minIntervalMs` (the venue's account is read several times a cycle). A read that
+ * fails leaves the totals as they were: the account must not fail because its fee history did.
+ */
+import type { Static } from 'typebox';
+import type { IncomeStateSchema } from '../../domain/documents/live-income.js';
+
+export type IncomeState = Static<typeof IncomeStateSchema>;
+
+/** One line of the exchange's income history, as it answers it (numbers as strings). */
+export interface IncomeLine {
+  symbol?: string;
+  incomeType?: string;
+  income?: string | number;
+  asset?: string;
+  time?: string | number;
+  tranId?: string | number;
+}
+
+export interface IncomeTallyOptions {
+  /** The exchange's income history from `startTime` (inclusive), oldest first, at most `limit` lines. */
+  fetch(startTime: number, limit: number): Promise<IncomeLine[]>;
+  /** The exchange's ids of the traded symbols (an income on another symbol is not this system's). */
+  symbols: ReadonlySet<string>;
+  now(): number;
+  /** The state last saved (null: counting starts now). */
+  initial: IncomeState | null;
+  save?(state: IncomeState): Promise<void>;
+  minIntervalMs?: number;
+}
+
+/** Lines per read (Binance's most), and reads per refresh: a longer backlog is caught up over refreshes. */
+const PAGE = 1_000;
+const MAX_PAGES = 10;
+
+export class IncomeTally {
+  private state: IncomeState;
+  private lastRead = Number.NEGATIVE_INFINITY;
+  private reading: Promise<void> | null = null;
+
+  constructor(private readonly o: IncomeTallyOptions) {
+    const now = o.now();
+    this.state = o.initial ?? { since: now, through: now, seen: [], fundingPnl: 0, feesPaid: 0 };
+  }
+
+  totals(): { fundingPnl: number; feesPaid: number } {
+    return { fundingPnl: this.state.fundingPnl, feesPaid: this.state.feesPaid };
+  }
+
+  /** Reads what was booked since the last read (not more often than minIntervalMs); never throws. */
+  refresh(): Promise<void> {
+    if (this.reading) return this.reading;
+    if (this.o.now() - this.lastRead < (this.o.minIntervalMs ?? 10_000)) return Promise.resolve();
+    this.lastRead = this.o.now();
+    this.reading = this.read()
+      .catch(() => {})
+      .finally(() => (this.reading = null));
+    return this.reading;
+  }
+
+  private async read(): Promise<void> {
+    const before = JSON.stringify(this.state);
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const lines = await this.o.fetch(this.state.through, PAGE);
+      this.count(lines);
+      if (lines.length < PAGE) break;
+    }
+    if (JSON.stringify(this.state) !== before) await this.o.save?.(this.state);
+  }
+
+  private count(lines: readonly IncomeLine[]): void {
+    let { through, seen, fundingPnl, feesPaid } = this.state;
+    for (const line of lines) {
+      const time = Number(line.time);
+      const id = String(line.tranId);
+      if (!Number.isFinite(time) || time < through || (time === through && seen.includes(id))) continue;
+      if (time > through) [through, seen] = [time, []];
+      seen = [...seen, id];
+      const amount = Number(line.income);
+      if (line.asset !== 'USDT' || !this.o.symbols.has(String(line.symbol)) || !Number.isFinite(amount)) continue;
+      // Rounded as the exchange books them (8 decimals), so a long sum does not drift.
+      if (line.incomeType === 'COMMISSION') feesPaid = round8(feesPaid - amount);
+      else if (line.incomeType === 'FUNDING_FEE') fundingPnl = round8(fundingPnl + amount);
+    }
+    this.state = { ...this.state, through, seen, fundingPnl, feesPaid };
+  }
+}
+
+function round8(x: number): number {
+  return Math.round(x * 1e8) / 1e8;
+}

@@ -1,0 +1,152 @@
+/**
+ * The live account's fees and funding (src/adapters/live-venue/income-tally.ts), read by a real ccxt
+ * binanceusdm from the fake exchange's income history (GET /fapi/v1/income) through the live venue's
+ * account: the fees of fills and the funding paid on the traded symbols, each counted once, from the
+ * tally's start, carried across a restart by its saved state; a failed read leaves the sums and the
+ * account still answers. Before, the live account said 0 for both, whatever was paid.
+ */
+import ccxt from 'ccxt';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CAPABILITIES } from '../../../src/adapters/live-venue/capabilities.js';
+import { symbolMap } from '../../../src/adapters/live-venue/ccxt-mapping.js';
+import { IncomeTally } from '../../../src/adapters/live-venue/income-tally.js';
+import type { IncomeState } from '../../../src/adapters/live-venue/income-tally.js';
+import { LiveVenue } from '../../../src/adapters/live-venue/live-venue.js';
+import { openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
+import type { TradingFake } from '../../support/fake-exchange/ccxt-client.js';
+
+const SYMBOLS = symbolMap([['BTCUSDT', 'BTC/USDT:USDT']]);
+
+let t: TradingFake;
+
+beforeAll(async () => {
+  t = await openTradingFake({ deposit: 100_000 });
+  await t.exchange.loadMarkets();
+});
+
+beforeEach(() => {
+  t.reset();
+  t.exchange.timeout = 2_000;
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+const read = () => CAPABILITIES.binanceusdm.income!(t.exchange);
+
+function tally(options: { initial?: IncomeState | null; saved?: IncomeState[]; minIntervalMs?: number } = {}) {
+  return new IncomeTally({
+    fetch: read(),
+    symbols: new Set(['BTCUSDT']),
+    now: () => t.fake.venue.now(),
+    initial: options.initial ?? null,
+    save: async (state) => void options.saved?.push(state),
+    minIntervalMs: options.minIntervalMs ?? 0,
+  });
+}
+
+function venueWith(income: IncomeTally): LiveVenue {
+  return new LiveVenue({
+    exchange: t.exchange,
+    errors: ccxt,
+    symbols: SYMBOLS,
+    now: () => t.fake.venue.now(),
+    sleep: async () => {},
+    income,
+  });
+}
+
+/** A market order placed on the exchange, as any client's would be (it fills at once, with its fee). */
+function fill(symbol: string, side: 'BUY' | 'SELL', qty: number): void {
+  t.fake.venue.place({
+    symbol,
+    side,
+    type: 'MARKET',
+    timeInForce: null,
+    qty,
+    price: null,
+    reduceOnly: false,
+    clientOrderId: null,
+  });
+}
+
+const feesOn = (symbol: string) =>
+  Math.round(t.fake.venue.trades(symbol).reduce((sum, trade) => sum + trade.commission, 0) * 1e8) / 1e8;
+
+describe('live account fees and funding from the income history', () => {
+  it("sums the fills' fees and the funding paid on the traded symbols, as the exchange booked them", async () => {
+    const venue = venueWith(tally());
+    fill('BTCUSDT', 'BUY', 0.02);
+    fill('BTCUSDT', 'SELL', 0.01);
+    // Another symbol's fee is not this system's.
+    fill('ETHUSDT', 'BUY', 0.5);
+    const paid = t.fake.venue.payFunding('BTCUSDT', 0.0001);
+    expect(paid).toBeLessThan(0);
+    const account = await venue.account();
+    expect(feesOn('BTCUSDT')).toBeGreaterThan(0);
+    expect(account.feesPaid).toBeCloseTo(feesOn('BTCUSDT'), 8);
+    expect(account.fundingPnl).toBeCloseTo(paid, 8);
+  });
+
+  it('counts each income once, however often it is read', async () => {
+    const income = tally();
+    const venue = venueWith(income);
+    fill('BTCUSDT', 'BUY', 0.01);
+    await venue.account();
+    await venue.account();
+    fill('BTCUSDT', 'BUY', 0.01);
+    fill('BTCUSDT', 'BUY', 0.01);
+    await venue.account();
+    const account = await venue.account();
+    expect(t.fake.venue.trades('BTCUSDT')).toHaveLength(3);
+    expect(account.feesPaid).toBeCloseTo(feesOn('BTCUSDT'), 8);
+  });
+
+  it('starts at its own start on a first run, and goes on from the saved sums after a restart', async () => {
+    fill('BTCUSDT', 'BUY', 0.01);
+    const before = feesOn('BTCUSDT');
+    t.advance(1_000);
+    const saved: IncomeState[] = [];
+    const first = tally({ saved });
+    await first.refresh();
+    expect(first.totals().feesPaid).toBe(0);
+    fill('BTCUSDT', 'BUY', 0.02);
+    await first.refresh();
+    const once = first.totals().feesPaid;
+    expect(once).toBeCloseTo(feesOn('BTCUSDT') - before, 8);
+    expect(saved.at(-1)?.feesPaid).toBe(once);
+
+    // The process restarts with what it saved: nothing counted twice, the next fill added.
+    const again = tally({ initial: saved.at(-1)! });
+    fill('BTCUSDT', 'SELL', 0.01);
+    await again.refresh();
+    expect(again.totals().feesPaid).toBeCloseTo(feesOn('BTCUSDT') - before, 8);
+  });
+
+  it('keeps the sums through a failed read, and the account still answers', async () => {
+    const venue = venueWith(tally());
+    fill('BTCUSDT', 'BUY', 0.01);
+    const first = await venue.account();
+    fill('BTCUSDT', 'BUY', 0.01);
+    t.fake.faults.serverErrors(1, 503, false, { method: 'GET', pathname: '/fapi/v1/income' });
+    const during = await venue.account();
+    expect(during.feesPaid).toBe(first.feesPaid);
+    expect(during.nav).toBeGreaterThan(0);
+    const after = await venue.account();
+    expect(after.feesPaid).toBeCloseTo(feesOn('BTCUSDT'), 8);
+  });
+
+  it('reads the history at most once per interval (it weighs 30 on Binance)', async () => {
+    const venue = venueWith(tally({ minIntervalMs: 10_000 }));
+    await venue.account();
+    const reads = () => t.fake.requests.filter((r) => r.startsWith('/fapi/v1/income')).length;
+    const first = reads();
+    await venue.account();
+    await venue.account();
+    expect(reads()).toBe(first);
+    t.advance(10_000);
+    await venue.account();
+    expect(reads()).toBe(first + 1);
+  });
+});

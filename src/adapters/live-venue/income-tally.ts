@@ -33,6 +33,8 @@ export interface IncomeTallyOptions {
   /** The state last saved (null: counting starts now). */
   initial: IncomeState | null;
   save?(state: IncomeState): Promise<void>;
+  /** Told when reads start failing (once, until one succeeds again): the sums then stand still. */
+  failing?(err: unknown): void;
   minIntervalMs?: number;
 }
 
@@ -44,6 +46,7 @@ export class IncomeTally {
   private state: IncomeState;
   private lastRead = Number.NEGATIVE_INFINITY;
   private reading: Promise<void> | null = null;
+  private failed = false;
 
   constructor(private readonly o: IncomeTallyOptions) {
     const now = o.now();
@@ -60,7 +63,13 @@ export class IncomeTally {
     if (this.o.now() - this.lastRead < (this.o.minIntervalMs ?? 10_000)) return Promise.resolve();
     this.lastRead = this.o.now();
     this.reading = this.read()
-      .catch(() => {})
+      .then(
+        () => void (this.failed = false),
+        (err: unknown) => {
+          if (!this.failed) this.o.failing?.(err);
+          this.failed = true;
+        },
+      )
       .finally(() => (this.reading = null));
     return this.reading;
   }

@@ -33,5 +33,7 @@ export async function openIncomeTally(
     now: () => deps.clock.now(),
     initial: found?.account === account ? found.income : null,
     save: (income) => writeDocument(deps.kv, LIVE_INCOME_KEY, { account, income }),
+    failing: (err) =>
+      deps.log.warn({ err }, 'live venue: the income history could not be read; fees and funding stay as last read'),
   });
 }

@@ -35,13 +35,16 @@ afterAll(async () => {
 
 const read = () => CAPABILITIES.binanceusdm.income!(t.exchange);
 
-function tally(options: { initial?: IncomeState | null; saved?: IncomeState[]; minIntervalMs?: number } = {}) {
+function tally(
+  options: { initial?: IncomeState | null; saved?: IncomeState[]; minIntervalMs?: number; failures?: unknown[] } = {},
+) {
   return new IncomeTally({
     fetch: read(),
     symbols: new Set(['BTCUSDT']),
     now: () => t.fake.venue.now(),
     initial: options.initial ?? null,
     save: async (state) => void options.saved?.push(state),
+    failing: (err) => void options.failures?.push(err),
     minIntervalMs: options.minIntervalMs ?? 0,
   });
 }
@@ -125,14 +128,18 @@ describe('live account fees and funding from the income history', () => {
   });
 
   it('keeps the sums through a failed read, and the account still answers', async () => {
-    const venue = venueWith(tally());
+    const failures: unknown[] = [];
+    const venue = venueWith(tally({ failures }));
     fill('BTCUSDT', 'BUY', 0.01);
     const first = await venue.account();
     fill('BTCUSDT', 'BUY', 0.01);
-    t.fake.faults.serverErrors(1, 503, false, { method: 'GET', pathname: '/fapi/v1/income' });
+    t.fake.faults.serverErrors(2, 503, false, { method: 'GET', pathname: '/fapi/v1/income' });
     const during = await venue.account();
     expect(during.feesPaid).toBe(first.feesPaid);
     expect(during.nav).toBeGreaterThan(0);
+    await venue.account();
+    // Told once, not at every failed read.
+    expect(failures).toHaveLength(1);
     const after = await venue.account();
     expect(after.feesPaid).toBeCloseTo(feesOn('BTCUSDT'), 8);
   });

@@ -1,11 +1,18 @@
 /**
  * `tcs venue check`: connects to the configured exchange with the configured keys and prints what
  * the live venue would start from — balances, positions and open orders (the system's and anyone
- * else's) — changing nothing: only reads are sent. Exit 0 when the exchange answered, 1 when it did
+ * else's), and the fees and funding of the last 7 days from the income history (which the live
+ * account's figures are read from: a key that cannot read it is said here) — changing nothing: only
+ * reads are sent. Exit 0 when the exchange answered, 1 when it did
  * not (unreachable, keys refused: the reason, never the key), 2 on a configuration error.
  */
 import { parseArgs } from 'node:util';
+import type { Exchange } from 'ccxt';
+import { CAPABILITIES } from '../adapters/live-venue/capabilities.js';
 import { perpetualSymbols } from '../adapters/live-venue/ccxt-mapping.js';
+import type { SymbolMap } from '../adapters/live-venue/ccxt-mapping.js';
+import { IncomeTally } from '../adapters/live-venue/income-tally.js';
+import type { IncomeLine } from '../adapters/live-venue/income-tally.js';
 import { LiveVenue } from '../adapters/live-venue/live-venue.js';
 import { openLiveExchange } from '../adapters/live-venue/open-exchange.js';
 import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
@@ -22,10 +29,11 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
   const where = `${config.exchange} ${config.testnet ? 'testnet (demo trading)' : 'MAINNET'}${config.url ? ` via ${config.url}` : ''}`;
   try {
     await exchange.loadMarkets();
+    const traded = perpetualSymbols(exchange.markets ?? {}, symbols);
     const venue = new LiveVenue({
       exchange,
       errors,
-      symbols: perpetualSymbols(exchange.markets ?? {}, symbols),
+      symbols: traded,
       now: () => Date.now(),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     });
@@ -40,6 +48,8 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
       console.log(
         `  ${o.clientOrderId} ${o.symbol} ${o.side} ${o.qty} ${o.type}${o.limitPrice !== null ? ` @ ${o.limitPrice}` : ''}${o.reduceOnly ? ' reduce-only' : ''} (filled ${o.filledQty})`,
       );
+    const income = CAPABILITIES[config.exchange].income;
+    if (income) console.log(await incomeSummary(income(exchange), exchange, traded));
     return 0;
   } catch (err) {
     console.error(`tcs venue check: ${where} did not answer: ${(err as Error).name}: ${oneLine(err)}`);
@@ -47,6 +57,30 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
   } finally {
     await exchange.close().catch(() => {});
   }
+}
+
+/** The last 7 days' fees and funding on the traded symbols, or why the income history cannot be read. */
+async function incomeSummary(
+  read: (startTime: number, limit: number) => Promise<IncomeLine[]>,
+  exchange: Exchange,
+  traded: SymbolMap,
+  now = Date.now(),
+): Promise<string> {
+  const from = now - 7 * 86_400_000;
+  let failure: unknown = null;
+  const tally = new IncomeTally({
+    fetch: read,
+    symbols: new Set(traded.symbols.map((s) => exchange.market(traded.unified(s)).id as string)),
+    now: () => now,
+    initial: { since: from, through: from, seen: [], fundingPnl: 0, feesPaid: 0 },
+    minIntervalMs: 0,
+    failing: (err) => (failure = err),
+  });
+  await tally.refresh();
+  if (failure !== null)
+    return `income history: not readable (${(failure as Error).name}: ${oneLine(failure)}); the live account's fees and funding would read 0`;
+  const { feesPaid, fundingPnl } = tally.totals();
+  return `fees and funding over the last 7 days on the traded symbols: fees ${feesPaid} USDT, funding ${fundingPnl} USDT`;
 }
 
 function wrapSymbols(env: NodeJS.ProcessEnv): string[] {

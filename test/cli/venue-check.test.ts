@@ -1,7 +1,8 @@
 /**
  * `tcs venue check` as an operator runs it (the real command, a child process) against the fake
  * exchange on loopback (EXCHANGE_URL): it prints the balance, the positions and the open orders —
- * the system's and one placed by hand — and sends only reads; refused keys exit 1 without the key
+ * the system's and one placed by hand — and the last 7 days' fees and funding from the income
+ * history (or that it cannot be read), and sends only reads; refused keys exit 1 without the key
  * in the output, a missing key exits 2 naming the variable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,21 @@ describe('tcs venue check', () => {
     // Demo trading's hosts, not mainnet's.
     expect(calls.every((c) => c.host === null || c.host.startsWith('demo-'))).toBe(true);
     expect(res.stdout).not.toContain(FAKE_CREDENTIALS.secret);
+    // The fee of the market buy, as the exchange booked it in the income history the live account reads.
+    const fee = fake.venue.trades('BTCUSDT').reduce((sum, t) => sum + t.commission, 0);
+    expect(fee).toBeGreaterThan(0);
+    expect(res.stdout).toContain(
+      `fees and funding over the last 7 days on the traded symbols: fees ${Math.round(fee * 1e8) / 1e8} USDT, funding 0 USDT`,
+    );
+  });
+
+  it('says when the income history cannot be read (the live account would show no fees), and still exits 0', async () => {
+    fake.faults.serverErrors(1, 503, false, { method: 'GET', pathname: '/fapi/v1/income' });
+    const res = await check(env());
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(
+      /^income history: not readable \(\w+: .+\); the live account's fees and funding would read 0$/m,
+    );
   });
 
   it('refused keys: exit 1 with the reason, and neither the key nor the secret in the output', async () => {

@@ -247,7 +247,10 @@ describe('paper venue: NAV never below zero (property)', () => {
           }
         }
       }),
-      { numRuns: 300 },
+      // Liquidations are rare in these runs (2–7 in 300, 1–5 of them past zero): with 300 runs, one
+      // CI run in about twenty saw no covered liquidation and failed the check below. 1,000 runs see
+      // 15–19 (about 1.2 s), so the check holds on any seed without pinning one.
+      { numRuns: 1_000 },
     );
     console.info(`nav-floor property: ${JSON.stringify(seen)}`);
     // The runs must exercise what the property is about: liquidations, with and without a gap past zero.

@@ -24,6 +24,8 @@ export default defineConfig({
     isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    reporters: ['default'],
+    // Under CI also a JSON report, which .ci/run prints the failures of (bin/test-failures.mjs) when
+    // the suite fails: the default reporter's summary of failures has gone missing from CI logs.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-artifacts/vitest.json' }]] : ['default'],
   },
 });

@@ -13,6 +13,7 @@ import { readDocument } from '../../src/ports/documents.js';
 import { openIncomeTally } from '../../src/runtime/trading/live-income.js';
 import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
+import { feesBooked, marketFill } from '../support/fake-exchange/by-hand.js';
 import { createMemoryKv } from '../support/memory-kv.js';
 
 const SYMBOLS = symbolMap([['BTCUSDT', 'BTC/USDT:USDT']]);
@@ -26,19 +27,8 @@ afterAll(async () => {
   await t.close();
 });
 
-function fill(qty: number): void {
-  t.fake.venue.place({
-    symbol: 'BTCUSDT',
-    side: 'BUY',
-    type: 'MARKET',
-    timeInForce: null,
-    qty,
-    price: null,
-    reduceOnly: false,
-    clientOrderId: null,
-  });
-}
-const fees = () => Math.round(t.fake.venue.trades('BTCUSDT').reduce((sum, x) => sum + x.commission, 0) * 1e8) / 1e8;
+const fill = (qty: number) => marketFill(t.fake.venue, 'BTCUSDT', 'BUY', qty);
+const fees = () => feesBooked(t.fake.venue, 'BTCUSDT');
 
 describe('live fees and funding kept in the store', () => {
   it('goes on from the saved sums after a restart, and starts again for another account', async () => {

@@ -14,6 +14,7 @@ import type { IncomeState } from '../../../src/adapters/live-venue/income-tally.
 import { LiveVenue } from '../../../src/adapters/live-venue/live-venue.js';
 import { openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../../support/fake-exchange/ccxt-client.js';
+import { feesBooked, marketFill } from '../../support/fake-exchange/by-hand.js';
 
 const SYMBOLS = symbolMap([['BTCUSDT', 'BTC/USDT:USDT']]);
 
@@ -60,22 +61,8 @@ function venueWith(income: IncomeTally): LiveVenue {
   });
 }
 
-/** A market order placed on the exchange, as any client's would be (it fills at once, with its fee). */
-function fill(symbol: string, side: 'BUY' | 'SELL', qty: number): void {
-  t.fake.venue.place({
-    symbol,
-    side,
-    type: 'MARKET',
-    timeInForce: null,
-    qty,
-    price: null,
-    reduceOnly: false,
-    clientOrderId: null,
-  });
-}
-
-const feesOn = (symbol: string) =>
-  Math.round(t.fake.venue.trades(symbol).reduce((sum, trade) => sum + trade.commission, 0) * 1e8) / 1e8;
+const fill = (symbol: string, side: 'BUY' | 'SELL', qty: number) => marketFill(t.fake.venue, symbol, side, qty);
+const feesOn = (symbol: string) => feesBooked(t.fake.venue, symbol);
 
 describe('live account fees and funding from the income history', () => {
   it("sums the fills' fees and the funding paid on the traded symbols, as the exchange booked them", async () => {

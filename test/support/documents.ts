@@ -54,7 +54,7 @@ export const SAMPLE_DOCUMENTS: { [K in DocumentKey]: DocumentOf<K> } = {
   },
   [LIVE_INCOME_KEY]: {
     account: 'binanceusdm:testnet',
-    income: { since: T0 - 86_400_000, through: T0, seen: ['9000000003'], fundingPnl: -1.25, feesPaid: 4.5 },
+    income: { since: T0 - 86_400_000, through: T0, seen: ['COMMISSION:9000000003'], fundingPnl: -1.25, feesPaid: 4.5 },
   },
   [PORTFOLIO_KEY]: {
     nav: 10_050.25,

@@ -88,7 +88,9 @@ export class IncomeTally {
     let { through, seen, fundingPnl, feesPaid } = this.state;
     for (const line of lines) {
       const time = Number(line.time);
-      const id = String(line.tranId);
+      // Binance's tranId is unique only within one incomeType (a fee and a funding payment can share
+      // one), so a line is known by both.
+      const id = `${line.incomeType}:${line.tranId}`;
       if (!Number.isFinite(time) || time < through || (time === through && seen.includes(id))) continue;
       if (time > through) [through, seen] = [time, []];
       seen = [...seen, id];

@@ -11,7 +11,10 @@ export const IncomeStateSchema = Type.Object({
   since: Type.Number(),
   /** The time of the latest income counted (epoch ms): the next read starts there. */
   through: Type.Number(),
-  /** The exchange's ids of the incomes counted at `through`: a read starting at that ms skips them. */
+  /**
+   * The incomes counted at `through`, as `<incomeType>:<tranId>` (an id is unique only within a type):
+   * a read starting at that ms skips them.
+   */
   seen: Type.Array(Type.String()),
   fundingPnl: Type.Number(),
   feesPaid: Type.Number(),

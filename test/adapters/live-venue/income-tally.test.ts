@@ -12,7 +12,8 @@ import { symbolMap } from '../../../src/adapters/live-venue/ccxt-mapping.js';
 import { IncomeTally } from '../../../src/adapters/live-venue/income-tally.js';
 import type { IncomeState } from '../../../src/adapters/live-venue/income-tally.js';
 import { LiveVenue } from '../../../src/adapters/live-venue/live-venue.js';
-import { openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
+import { ccxtClient, openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
+import { startFakeExchange } from '../../support/fake-exchange/server.js';
 import type { TradingFake } from '../../support/fake-exchange/ccxt-client.js';
 import { feesBooked, marketFill } from '../../support/fake-exchange/by-hand.js';
 
@@ -142,5 +143,39 @@ describe('live account fees and funding from the income history', () => {
     t.advance(10_000);
     await venue.account();
     expect(reads()).toBe(first + 1);
+  });
+
+  it('counts incomes of different types that share an id and a ms (Binance: tranId is unique per incomeType)', async () => {
+    // A clock that stands still, so the fill and the funding are booked in the same ms.
+    const at = Date.UTC(2026, 0, 5, 12, 0, 1);
+    const fake = await startFakeExchange({ deposit: 100_000, now: () => at });
+    const exchange = ccxtClient(fake.url);
+    try {
+      exchange.options['timeDifference'] = Date.now() - at;
+      await exchange.loadMarkets();
+      const income = new IncomeTally({
+        fetch: CAPABILITIES.binanceusdm.income!(exchange),
+        symbols: new Set(['BTCUSDT']),
+        now: () => at,
+        initial: null,
+        minIntervalMs: 0,
+      });
+      marketFill(fake.venue, 'BTCUSDT', 'BUY', 0.01);
+      const paid = fake.venue.payFunding('BTCUSDT', 0.0001);
+      const lines = fake.venue.incomeHistory();
+      // The fee's and the funding's ids are the same number, under two types.
+      expect(new Set(lines.map((l) => l.tranId)).size).toBe(1);
+      expect(new Set(lines.map((l) => l.incomeType))).toEqual(new Set(['COMMISSION', 'FUNDING_FEE']));
+      await income.refresh();
+      expect(income.totals().feesPaid).toBeCloseTo(feesBooked(fake.venue, 'BTCUSDT'), 8);
+      expect(income.totals().fundingPnl).toBeCloseTo(paid, 8);
+      // And again, the next read from that ms: nothing twice.
+      await income.refresh();
+      expect(income.totals().feesPaid).toBeCloseTo(feesBooked(fake.venue, 'BTCUSDT'), 8);
+      expect(income.totals().fundingPnl).toBeCloseTo(paid, 8);
+    } finally {
+      await exchange.close();
+      await fake.stop();
+    }
   });
 });

@@ -94,7 +94,12 @@ export class Venue {
   private readonly orders: OrderRecord[] = [];
   private readonly fills: TradeRecord[] = [];
   private readonly incomes: IncomeRecord[] = [];
-  private nextTranId = 9_000_000_001;
+  /**
+   * The next income id, per income type: Binance's tranId is unique only within one incomeType for an
+   * account (its docs' example shows a TRANSFER and a COMMISSION with the same one), so the fake
+   * numbers each type on its own and the same id comes up under different types.
+   */
+  private readonly nextTranId = new Map<IncomeRecord['incomeType'], number>();
   private readonly prices = new Map<string, number>();
   /** Liquidity taken from the current book, per symbol: its stamp and qty taken per side and price. */
   private readonly taken = new Map<string, { stamp: string; qty: Map<string, number> }>();
@@ -237,7 +242,9 @@ export class Venue {
     time: number,
     tradeId: number | null,
   ) {
-    this.incomes.push({ tranId: this.nextTranId++, symbol, incomeType, income, time, tradeId });
+    const tranId = this.nextTranId.get(incomeType) ?? 9_000_000_001;
+    this.nextTranId.set(incomeType, tranId + 1);
+    this.incomes.push({ tranId, symbol, incomeType, income, time, tradeId });
   }
 
   trades(symbol?: string): TradeRecord[] {

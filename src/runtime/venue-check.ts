@@ -74,6 +74,8 @@ async function incomeSummary(
     now: () => now,
     initial: { since: from, through: from, seen: [], fundingPnl: 0, feesPaid: 0 },
     minIntervalMs: 0,
+    // Not in a cycle: the whole week at once (up to 10,000 lines).
+    pagesPerRefresh: 10,
     failing: (err) => (failure = err),
   });
   await tally.refresh();

@@ -178,4 +178,22 @@ describe('live account fees and funding from the income history', () => {
       await fake.stop();
     }
   });
+
+  it('reads at most one page of the history per account read, and catches a longer backlog up over the next ones', async () => {
+    // Each page weighs 30: ccxt's throttle at Binance's rate (50 ms a unit) holds the next request
+    // about 1.5 s after one, so a backlog read in one go (up to 10 pages) held the account that long
+    // for each page, in the middle of a cycle.
+    const income = tally();
+    const venue = venueWith(income);
+    for (let i = 0; i < 1_100; i++) fill('BTCUSDT', i % 2 === 0 ? 'BUY' : 'SELL', 0.001);
+    expect(t.fake.venue.incomeHistory().length).toBeGreaterThan(1_000);
+    const reads = () => t.fake.requests.filter((r) => r.startsWith('/fapi/v1/income')).length;
+    const before = reads();
+    await venue.account();
+    expect(reads()).toBe(before + 1);
+    await venue.account();
+    expect(reads()).toBe(before + 2);
+    const account = await venue.account();
+    expect(account.feesPaid).toBeCloseTo(feesOn('BTCUSDT'), 6);
+  });
 });

@@ -132,6 +132,9 @@ export function createCycleIo(deps: CycleIoDeps) {
     const account = await deps.venue.account();
     const tripped = await checkCircuitBreaker(deps.store, deps.instruments, account, deps.circuitBreakerDrawdown, at);
     if (tripped) links.syncControl(tripped);
+    // Last: what it starts may hold the exchange client's throttle for a while, and nothing of this
+    // cycle is left to send.
+    deps.venue.idle?.();
   };
 
   return { loadMarket, recordDecision };

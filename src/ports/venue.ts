@@ -47,6 +47,11 @@ export interface Venue {
    * (openings are refused while any). Absent for a venue that cannot drift (the paper venue).
    */
   positionDrift?(): ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
+  /**
+   * The cycle's orders are done and its decision recorded: a time for slow reads that no decision
+   * waits on (a live venue's fee and funding history). Starts them, never waits for them.
+   */
+  idle?(): void;
   /** Ends what the venue holds open (a live venue's exchange client); absent when nothing is. */
   close?(): Promise<void>;
 }

@@ -139,6 +139,13 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
     const arms = () => t!.fake.calls.filter((c) => c.url.startsWith('/fapi/v1/countdownCancelAll')).length;
     await waitUntil(() => arms() >= 3, 10_000, 'countdown re-armed');
 
+    // The fee and funding history is read when cycles are done (weight 30, never before a cycle's orders).
+    await waitUntil(
+      () => t!.fake.calls.some((c) => c.method === 'GET' && c.url.startsWith('/fapi/v1/income')),
+      10_000,
+      'the income history read',
+    );
+
     // SIGKILL. The countdown it armed last is still running on the exchange: an order resting on the
     // symbol (one placed now, by hand, as an order the dead process left would be) is cancelled by the
     // exchange itself once it runs out, with nobody left to ask.

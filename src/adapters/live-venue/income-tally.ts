@@ -6,9 +6,11 @@
  * carried across restarts by the caller's `save`. Only USDT incomes are summed: a fee paid in BNB is
  * not converted and is left out.
  *
- * Read at most every `minIntervalMs` (the venue's account is read several times a cycle), one page of
- * 1,000 lines at a time unless told otherwise (`pagesPerRefresh`). A read that fails leaves the
- * totals as they were: the account must not fail because its fee history did.
+ * The live venue reads it when a cycle is done (its `idle`), never on the way from a cycle's market to
+ * its orders: a page weighs 30, and ccxt's throttle then holds the next request about 1.5 s. At most
+ * every `minIntervalMs`, one page of 1,000 lines at a time unless told otherwise (`pagesPerRefresh`).
+ * A read that fails leaves the totals as they were: the account must not fail because its fee
+ * history did.
  */
 import type { Static } from 'typebox';
 import type { IncomeStateSchema } from '../../domain/documents/live-income.js';

@@ -442,6 +442,15 @@ export class LiveVenue implements Venue {
     return this.drift;
   }
 
+  /**
+   * Reads the fee and funding history (./income-tally.ts), not awaited: a page weighs 30 on Binance,
+   * so ccxt's throttle holds the next request about 1.5 s. Started when the cycle's orders are done,
+   * it delays nothing the cycle sends; the account reports the sums of the last read that ended.
+   */
+  idle(): void {
+    void this.o.income?.refresh();
+  }
+
   /** Ends the exchange client (its sockets and throttle). */
   async close(): Promise<void> {
     await this.o.exchange.close();
@@ -459,8 +468,6 @@ export class LiveVenue implements Venue {
       this.o.exchange.fetchBalance(),
       this.o.exchange.fetchPositions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s))),
       this.openOrders(),
-      // Never fails the account: a failed read keeps the sums as they were.
-      this.o.income?.refresh(),
     ]);
     const held: Position[] = [];
     for (const p of positions) {

@@ -62,18 +62,27 @@ function venueWith(income: IncomeTally): LiveVenue {
   });
 }
 
+/** The end of a cycle, as the cycle tells the venue (idle), and the read it started, waited for. */
+async function cycleEnd(venue: LiveVenue, income: IncomeTally): Promise<void> {
+  venue.idle();
+  await income.refresh();
+}
+
+const incomeReads = () => t.fake.requests.filter((r) => r.startsWith('/fapi/v1/income')).length;
 const fill = (symbol: string, side: 'BUY' | 'SELL', qty: number) => marketFill(t.fake.venue, symbol, side, qty);
 const feesOn = (symbol: string) => feesBooked(t.fake.venue, symbol);
 
 describe('live account fees and funding from the income history', () => {
   it("sums the fills' fees and the funding paid on the traded symbols, as the exchange booked them", async () => {
-    const venue = venueWith(tally());
+    const income = tally();
+    const venue = venueWith(income);
     fill('BTCUSDT', 'BUY', 0.02);
     fill('BTCUSDT', 'SELL', 0.01);
     // Another symbol's fee is not this system's.
     fill('ETHUSDT', 'BUY', 0.5);
     const paid = t.fake.venue.payFunding('BTCUSDT', 0.0001);
     expect(paid).toBeLessThan(0);
+    await cycleEnd(venue, income);
     const account = await venue.account();
     expect(feesOn('BTCUSDT')).toBeGreaterThan(0);
     expect(account.feesPaid).toBeCloseTo(feesOn('BTCUSDT'), 8);
@@ -84,11 +93,12 @@ describe('live account fees and funding from the income history', () => {
     const income = tally();
     const venue = venueWith(income);
     fill('BTCUSDT', 'BUY', 0.01);
-    await venue.account();
-    await venue.account();
+    await cycleEnd(venue, income);
+    await cycleEnd(venue, income);
     fill('BTCUSDT', 'BUY', 0.01);
     fill('BTCUSDT', 'BUY', 0.01);
-    await venue.account();
+    await cycleEnd(venue, income);
+    await cycleEnd(venue, income);
     const account = await venue.account();
     expect(t.fake.venue.trades('BTCUSDT')).toHaveLength(3);
     expect(account.feesPaid).toBeCloseTo(feesOn('BTCUSDT'), 8);
@@ -117,32 +127,49 @@ describe('live account fees and funding from the income history', () => {
 
   it('keeps the sums through a failed read, and the account still answers', async () => {
     const failures: unknown[] = [];
-    const venue = venueWith(tally({ failures }));
+    const income = tally({ failures });
+    const venue = venueWith(income);
     fill('BTCUSDT', 'BUY', 0.01);
+    await cycleEnd(venue, income);
     const first = await venue.account();
     fill('BTCUSDT', 'BUY', 0.01);
     t.fake.faults.serverErrors(2, 503, false, { method: 'GET', pathname: '/fapi/v1/income' });
+    await cycleEnd(venue, income);
     const during = await venue.account();
     expect(during.feesPaid).toBe(first.feesPaid);
     expect(during.nav).toBeGreaterThan(0);
-    await venue.account();
+    await cycleEnd(venue, income);
     // Told once, not at every failed read.
     expect(failures).toHaveLength(1);
+    await cycleEnd(venue, income);
     const after = await venue.account();
     expect(after.feesPaid).toBeCloseTo(feesOn('BTCUSDT'), 8);
   });
 
-  it('reads the history at most once per interval (it weighs 30 on Binance)', async () => {
-    const venue = venueWith(tally({ minIntervalMs: 10_000 }));
+  it("is read when a cycle is done, never by the account's read on the way to a cycle's orders", async () => {
+    // A page weighs 30: ccxt's throttle at Binance's rate holds the next request about 1.5 s after one.
+    const income = tally();
+    const venue = venueWith(income);
+    fill('BTCUSDT', 'BUY', 0.01);
+    const before = incomeReads();
     await venue.account();
-    const reads = () => t.fake.requests.filter((r) => r.startsWith('/fapi/v1/income')).length;
-    const first = reads();
     await venue.account();
-    await venue.account();
-    expect(reads()).toBe(first);
+    expect(incomeReads()).toBe(before);
+    await cycleEnd(venue, income);
+    expect(incomeReads()).toBe(before + 1);
+  });
+
+  it('reads the history at most once per interval', async () => {
+    const income = tally({ minIntervalMs: 10_000 });
+    const venue = venueWith(income);
+    await cycleEnd(venue, income);
+    const first = incomeReads();
+    await cycleEnd(venue, income);
+    await cycleEnd(venue, income);
+    expect(incomeReads()).toBe(first);
     t.advance(10_000);
-    await venue.account();
-    expect(reads()).toBe(first + 1);
+    await cycleEnd(venue, income);
+    expect(incomeReads()).toBe(first + 1);
   });
 
   it('counts incomes of different types that share an id and a ms (Binance: tranId is unique per incomeType)', async () => {
@@ -179,20 +206,19 @@ describe('live account fees and funding from the income history', () => {
     }
   });
 
-  it('reads at most one page of the history per account read, and catches a longer backlog up over the next ones', async () => {
+  it('reads at most one page of the history per cycle, and catches a longer backlog up over the next ones', async () => {
     // Each page weighs 30: ccxt's throttle at Binance's rate (50 ms a unit) holds the next request
-    // about 1.5 s after one, so a backlog read in one go (up to 10 pages) held the account that long
-    // for each page, in the middle of a cycle.
+    // about 1.5 s after one, so a backlog read in one go (up to 10 pages) held the client that long
+    // for each page.
     const income = tally();
     const venue = venueWith(income);
     for (let i = 0; i < 1_100; i++) fill('BTCUSDT', i % 2 === 0 ? 'BUY' : 'SELL', 0.001);
     expect(t.fake.venue.incomeHistory().length).toBeGreaterThan(1_000);
-    const reads = () => t.fake.requests.filter((r) => r.startsWith('/fapi/v1/income')).length;
-    const before = reads();
-    await venue.account();
-    expect(reads()).toBe(before + 1);
-    await venue.account();
-    expect(reads()).toBe(before + 2);
+    const before = incomeReads();
+    await cycleEnd(venue, income);
+    expect(incomeReads()).toBe(before + 1);
+    await cycleEnd(venue, income);
+    expect(incomeReads()).toBe(before + 2);
     const account = await venue.account();
     expect(account.feesPaid).toBeCloseTo(feesOn('BTCUSDT'), 6);
   });

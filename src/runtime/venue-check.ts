@@ -82,7 +82,11 @@ async function incomeSummary(
   if (failure !== null)
     return `income history: not readable (${(failure as Error).name}: ${oneLine(failure)}); the live account's fees and funding would read 0`;
   const { feesPaid, fundingPnl } = tally.totals();
-  return `fees and funding over the last 7 days on the traded symbols: fees ${feesPaid} USDT, funding ${fundingPnl} USDT`;
+  const others = [...tally.unconvertedFees()].map(
+    ([asset, fee]) =>
+      `\nfees paid in ${asset} over the last 7 days: ${fee} ${asset} (not converted: the live account's fees leave them out)`,
+  );
+  return `fees and funding over the last 7 days on the traded symbols: fees ${feesPaid} USDT, funding ${fundingPnl} USDT${others.join('')}`;
 }
 
 function wrapSymbols(env: NodeJS.ProcessEnv): string[] {

@@ -65,6 +65,15 @@ describe('tcs venue check', () => {
     );
   });
 
+  it('says how much was paid in BNB fees, which the live account leaves out (not converted)', async () => {
+    fake.venue.feeIn('BNB', 'BTCUSDT', 0.0003);
+    const res = await check(env());
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain(
+      "fees paid in BNB over the last 7 days: 0.0003 BNB (not converted: the live account's fees leave them out)",
+    );
+  });
+
   it('says when the income history cannot be read (the live account would show no fees), and still exits 0', async () => {
     fake.faults.serverErrors(1, 503, false, { method: 'GET', pathname: '/fapi/v1/income' });
     const res = await check(env());

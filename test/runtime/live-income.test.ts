@@ -1,7 +1,7 @@
 /**
  * The trading process's fees-and-funding tally (src/runtime/trading/live-income.ts) with its store:
  * what it counted is saved (`live:income`) and a restart on the same account goes on from it, so a
- * fee is never counted twice nor forgotten; the sums of another account (the testnet's, on a store
+ * fee is never counted twice nor forgotten; a fee paid in BNB is left out with a warning; the sums of another account (the testnet's, on a store
  * that moved to mainnet) are not taken over: counting starts again, with a warning.
  */
 import { pino } from 'pino';
@@ -51,6 +51,14 @@ describe('live fees and funding kept in the store', () => {
     fill(0.02);
     await restarted.refresh();
     expect(restarted.totals().feesPaid).toBeCloseTo(fees(), 8);
+
+    // A fee paid in BNB is not converted: the log says so, once.
+    t.fake.venue.feeIn('BNB', 'BTCUSDT', 0.0001);
+    t.fake.venue.feeIn('BNB', 'BTCUSDT', 0.0001);
+    t.advance(10_000);
+    await restarted.refresh();
+    expect(restarted.totals().feesPaid).toBeCloseTo(fees(), 8);
+    expect(warnings.filter((w) => w.includes('fees are paid in BNB on this account'))).toHaveLength(1);
 
     // The same store on another account: its sums are not this one's.
     t.advance(1_000);

@@ -4,7 +4,8 @@
  * the traded symbols — COMMISSION into `feesPaid` (a fee is a negative income), FUNDING_FEE into
  * `fundingPnl`. Counted from the first time this account was read live on this store (`since`),
  * carried across restarts by the caller's `save`. Only USDT incomes are summed: a fee paid in BNB is
- * not converted and is left out.
+ * not converted and is left out of `feesPaid`, but not silently: the first one is told
+ * (`unconverted`) and they are kept apart by asset (`unconvertedFees`).
  *
  * The live venue reads it when a cycle is done (its `idle`), never on the way from a cycle's market to
  * its orders: a page weighs 30, and ccxt's throttle then holds the next request about 1.5 s. At most
@@ -38,6 +39,8 @@ export interface IncomeTallyOptions {
   save?(state: IncomeState): Promise<void>;
   /** Told when reads start failing (once, until one succeeds again): the sums then stand still. */
   failing?(err: unknown): void;
+  /** Told the first time a fee in another asset than USDT (BNB) is seen: it is not in `feesPaid`. */
+  unconverted?(asset: string): void;
   minIntervalMs?: number;
   /**
    * Pages read per refresh (1 by default): a longer backlog is caught up over the next refreshes. A
@@ -55,6 +58,8 @@ export class IncomeTally {
   private lastRead = Number.NEGATIVE_INFINITY;
   private reading: Promise<void> | null = null;
   private failed = false;
+  /** Fees seen in other assets (BNB) since this process started, by asset: left out of `feesPaid`. */
+  private readonly otherFees = new Map<string, number>();
 
   constructor(private readonly o: IncomeTallyOptions) {
     const now = o.now();
@@ -63,6 +68,11 @@ export class IncomeTally {
 
   totals(): { fundingPnl: number; feesPaid: number } {
     return { fundingPnl: this.state.fundingPnl, feesPaid: this.state.feesPaid };
+  }
+
+  /** Fees paid in other assets than USDT since this process started (not converted, not in feesPaid). */
+  unconvertedFees(): ReadonlyMap<string, number> {
+    return this.otherFees;
   }
 
   /** Reads what was booked since the last read (not more often than minIntervalMs); never throws. */
@@ -103,12 +113,21 @@ export class IncomeTally {
       if (time > through) [through, seen] = [time, []];
       seen = [...seen, id];
       const amount = Number(line.income);
-      if (line.asset !== 'USDT' || !this.o.symbols.has(String(line.symbol)) || !Number.isFinite(amount)) continue;
+      if (!this.o.symbols.has(String(line.symbol)) || !Number.isFinite(amount)) continue;
+      if (line.asset !== 'USDT') {
+        if (line.incomeType === 'COMMISSION') this.noteOtherFee(String(line.asset), -amount);
+        continue;
+      }
       // Rounded as the exchange books them (8 decimals), so a long sum does not drift.
       if (line.incomeType === 'COMMISSION') feesPaid = round8(feesPaid - amount);
       else if (line.incomeType === 'FUNDING_FEE') fundingPnl = round8(fundingPnl + amount);
     }
     this.state = { ...this.state, through, seen, fundingPnl, feesPaid };
+  }
+
+  private noteOtherFee(asset: string, fee: number): void {
+    if (!this.otherFees.has(asset)) this.o.unconverted?.(asset);
+    this.otherFees.set(asset, round8((this.otherFees.get(asset) ?? 0) + fee));
   }
 }
 

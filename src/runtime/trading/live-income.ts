@@ -33,6 +33,11 @@ export async function openIncomeTally(
     now: () => deps.clock.now(),
     initial: found?.account === account ? found.income : null,
     save: (income) => writeDocument(deps.kv, LIVE_INCOME_KEY, { account, income }),
+    unconverted: (asset) =>
+      deps.log.warn(
+        { asset },
+        `live venue: fees are paid in ${asset} on this account; they are not converted to USDT and the account's fees leave them out`,
+      ),
     failing: (err) =>
       deps.log.warn({ err }, 'live venue: the income history could not be read; fees and funding stay as last read'),
   });

@@ -125,6 +125,28 @@ describe('live account fees and funding from the income history', () => {
     expect(again.totals().feesPaid).toBeCloseTo(feesOn('BTCUSDT') - before, 8);
   });
 
+  it('keeps fees paid in BNB apart, out of feesPaid, and tells the first one (they are not converted)', async () => {
+    const told: string[] = [];
+    const income = new IncomeTally({
+      fetch: read(),
+      symbols: new Set(['BTCUSDT']),
+      now: () => t.fake.venue.now(),
+      initial: null,
+      minIntervalMs: 0,
+      unconverted: (asset) => void told.push(asset),
+    });
+    fill('BTCUSDT', 'BUY', 0.01);
+    t.fake.venue.feeIn('BNB', 'BTCUSDT', 0.0004);
+    t.fake.venue.feeIn('BNB', 'BTCUSDT', 0.0002);
+    // Another symbol's BNB fee is not this system's either.
+    t.fake.venue.feeIn('BNB', 'ETHUSDT', 0.5);
+    await income.refresh();
+    await income.refresh();
+    expect(income.totals().feesPaid).toBeCloseTo(feesOn('BTCUSDT'), 8);
+    expect([...income.unconvertedFees()]).toEqual([['BNB', 0.0006]]);
+    expect(told).toEqual(['BNB']);
+  });
+
   it('keeps the sums through a failed read, and the account still answers', async () => {
     const failures: unknown[] = [];
     const income = tally({ failures });

@@ -99,7 +99,7 @@ export function incomeLine(r: IncomeRecord) {
     symbol: r.symbol,
     incomeType: r.incomeType,
     income: fixed(r.income, 8),
-    asset: 'USDT',
+    asset: r.asset,
     info: r.incomeType,
     time: r.time,
     tranId: r.tranId,

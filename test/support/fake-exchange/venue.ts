@@ -65,6 +65,8 @@ export interface IncomeRecord {
   incomeType: 'COMMISSION' | 'REALIZED_PNL' | 'FUNDING_FEE';
   /** Signed: a fee or a funding payment made is negative. */
   income: number;
+  /** What it is paid in: USDT, or BNB for a fee paid with the BNB discount. */
+  asset: string;
   time: number;
   tradeId: number | null;
 }
@@ -235,16 +237,25 @@ export class Venue {
     return paid;
   }
 
+  /**
+   * A fee booked in another asset (BNB, with the BNB fee discount on): only in the income history,
+   * as a test's hand; the USDT wallet is not touched.
+   */
+  feeIn(asset: string, symbol: string, fee: number): void {
+    this.income(symbol, 'COMMISSION', -fee, this.options.now(), null, asset);
+  }
+
   private income(
     symbol: string,
     incomeType: IncomeRecord['incomeType'],
     income: number,
     time: number,
     tradeId: number | null,
+    asset = 'USDT',
   ) {
     const tranId = this.nextTranId.get(incomeType) ?? 9_000_000_001;
     this.nextTranId.set(incomeType, tranId + 1);
-    this.incomes.push({ tranId, symbol, incomeType, income, time, tradeId });
+    this.incomes.push({ tranId, symbol, incomeType, income, asset, time, tradeId });
   }
 
   trades(symbol?: string): TradeRecord[] {

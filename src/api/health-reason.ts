@@ -10,11 +10,14 @@ export function healthReason(body: Health): string | null {
   const why: string[] = [];
   if (store.status === 'down') {
     why.push(`the store is down (${store.reason ?? 'unknown'}): ${store.error ?? ''}`.trim());
-    if (store.resolve) why.push(`to accept this store on purpose: ${store.resolve}`);
+    if (store.resolve)
+      why.push(
+        store.reason === 'not_initialised'
+          ? `to initialise it: ${store.resolve}`
+          : `to accept this store on purpose: ${store.resolve}`,
+      );
     return why.join('; ');
   }
-  if (store.reason === 'not_initialised')
-    why.push("first start: the store has no control record yet; the trading process's first start creates it");
   if (events.status !== 'ok') why.push('the event store did not answer');
   if (trading.reason) {
     why.push(`trading process ${trading.status}: ${trading.reason}`);

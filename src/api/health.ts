@@ -9,10 +9,11 @@
  * share one probe in flight, so a burst of /health costs one write, not one per request.
  *
  * Every answer that is not `ok` says why in `reason` (health-reason.ts), and a store fault names the
- * command that ends it (`resolve`). A store with no control record and no audit trail that nobody is
- * known to have seen (store-view.ts) is a first start in progress for FIRST_START_GRACE_MS after the
- * API started: 200 `degraded`, store `not_initialised`, not a fault (the API listens before the
- * trading process creates the record); after that, or seen by anyone, it is the `empty` fault.
+ * command that ends it (`resolve`). A store with no control record cannot record a kill, so /health
+ * says 503, as every control route does (issue 30: /health said 200 "first start" while the kill was
+ * refused 503). Nobody known to have seen it (store-view.ts) and no audit trail: `not_initialised`,
+ * resolved by `tcs store init` (which `tcs start` runs before anything serves, so under it this is never
+ * seen); seen by anyone: the `empty` fault, resolved only by an adoption.
  *
  * From the heartbeat also: the strategies failing now (strategy-health.ts) and the risk engine's
  * trading state (risk-health.ts); a failing strategy or a `reducing` risk engine is `degraded`.
@@ -36,8 +37,8 @@ import { UNKNOWN_VENUE, venueHealth, VenueHealthSchema } from './venue-health.js
 /** The whole check's deadline: under the 1 s promise, above one store command's (STORE_TIMEOUT_MS 500 ms). */
 export const HEALTH_DEADLINE_MS = 900;
 export const HEALTH_PROBE_KEY = 'api:health-probe';
-/** How long after the API started an uninitialised store is taken for a first start in progress. */
-export const FIRST_START_GRACE_MS = 30_000;
+/** What ends a store that nobody has initialised yet (never `tcs store adopt`: nothing was lost). */
+export const INIT_COMMAND = 'tcs store init';
 
 const Status = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]);
 const ComponentStatus = Type.Union([
@@ -103,7 +104,6 @@ export function healthChecker(
   deadlineMs = HEALTH_DEADLINE_MS,
   view: HealthStoreView = NO_STORE_VIEW,
 ): HealthChecker {
-  const startedAt = clock.now();
   let probeInFlight: Promise<void> | null = null;
   const probeWrite = () => {
     probeInFlight ??= store.kv.set(HEALTH_PROBE_KEY, { ts: clock.now() }).finally(() => {
@@ -148,17 +148,22 @@ export function healthChecker(
           clearTimeout(timer);
           throw err; // a bug: a 500 through the error handler
         }
-        const firstStart =
+        const notInitialised =
           err instanceof StoreFaultError &&
           err.kind === 'empty' &&
           ping.status === 'fulfilled' &&
           probe.status === 'fulfilled' &&
           entries.status === 'fulfilled' &&
           entries.value === 0 &&
-          clock.now() - startedAt < FIRST_START_GRACE_MS &&
           (await inTime(view.mayBeFirstStart().catch(() => false))) === true;
         clearTimeout(timer);
-        if (firstStart) return { statusCode: 200, body: withReason(firstStartBody(store.kind, checkedAt, ping.value)) };
+        if (notInitialised)
+          return down(
+            'not_initialised',
+            'the store has no control record yet and nothing on this host has seen it: nobody initialised it, ' +
+              'so no kill or pause can be recorded until it is (`tcs start` does it before it starts the processes)',
+            INIT_COMMAND,
+          );
         return down(
           err instanceof StoreFaultError ? err.kind : part,
           err.message,
@@ -218,22 +223,6 @@ function withReason(body: Health): Health {
   if (reason === null) return body;
   const { status, ...rest } = body;
   return { status, reason, ...rest }; // right after the status it explains
-}
-
-function firstStartBody(kind: string, checkedAt: string, latencyMs: number): Health {
-  return {
-    status: 'degraded',
-    state: null,
-    checked_at: checkedAt,
-    components: {
-      store: { status: 'ok', kind, latency_ms: Number(latencyMs.toFixed(3)), reason: 'not_initialised' },
-      event_store: { status: 'ok', entries: 0 },
-      trading_process: { status: 'unknown', heartbeat_age_ms: null, last_cycle: null, mode: null },
-      strategies: UNKNOWN_STRATEGIES,
-      risk: UNKNOWN_RISK,
-      venue: UNKNOWN_VENUE,
-    },
-  };
 }
 
 function downBody(kind: string, checkedAt: string, reason: string, error: string, resolve?: string): Health {

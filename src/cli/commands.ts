@@ -162,20 +162,29 @@ Options:
   },
   {
     name: 'store',
-    summary: 'Accept a store the processes refuse (empty, replaced, rolled back): `tcs store adopt --reason TEXT`',
-    help: `Usage: tcs store adopt --reason TEXT
+    summary:
+      "Create a first start's store before anything serves (`tcs store init`), or accept one the processes refuse (`tcs store adopt --reason TEXT`)",
+    help: `Usage: tcs store init
+       tcs store adopt --reason TEXT
 
-The processes refuse a store that is not the one they knew: one that lost its data (empty), another
-one at the same place (replaced), or one that went back in time (rolled back). Nothing trades on it.
-When that store is what you want (a restore, a new database on purpose), this command accepts it,
-audited: a new identity that names the one the trading latch remembers for this STORE_URL
-(TRADING_LATCH_PATH, default var/trading-latch.json, one entry per store), an epoch above every one
-seen, and the state killed when the store or the latch was killed, otherwise paused. Run it where the
-trading process runs, with its STORE_URL (its latch is read), then restart the processes that held
-the old store. Exits 0 when adopted or when there is nothing to adopt.
+init: creates the control record of a store that the trading latch on this host (TRADING_LATCH_PATH,
+default var/trading-latch.json, one entry per STORE_URL) has never seen, and remembers it there, so
+that the API can record a kill or a pause from its first answer and the trading process obeys it from
+its first cycle. \`tcs start\` does this by itself before it starts the processes; run it yourself when
+you start \`tcs api\` and \`tcs trade\` apart (docker compose runs it as its store-init service). A
+store the latch knows is left as it is, whatever it holds: one that lost its data stays a fault (adopt
+it, below). Exits 0 when the store is ready (created, or already known), 1 when it cannot be reached.
+
+adopt: the processes refuse a store that is not the one they knew: one that lost its data (empty),
+another one at the same place (replaced), or one that went back in time (rolled back). Nothing trades
+on it. When that store is what you want (a restore, a new database on purpose), this command accepts
+it, audited: a new identity that names the one the trading latch remembers for this STORE_URL, an
+epoch above every one seen, and the state killed when the store or the latch was killed, otherwise
+paused. Run it where the trading process runs, with its STORE_URL (its latch is read), then restart
+the processes that held the old store. Exits 0 when adopted or when there is nothing to adopt.
 
 Options:
-  --reason TEXT   Why (required; recorded in the audit trail).
+  --reason TEXT   Why (adopt: required; recorded in the audit trail).
   -h, --help      This help.`,
     async run(args) {
       const { positionals, values } = parseArgs({
@@ -184,8 +193,12 @@ Options:
         allowPositionals: true,
         strict: true,
       });
+      if (positionals.length === 1 && positionals[0] === 'init' && values.reason === undefined) {
+        const { initStoreCommand } = await import('../runtime/store-init.js');
+        return initStoreCommand(loadEnv());
+      }
       if (positionals.length !== 1 || positionals[0] !== 'adopt') {
-        throw new ConfigError('usage: tcs store adopt --reason TEXT');
+        throw new ConfigError('usage: tcs store init | tcs store adopt --reason TEXT');
       }
       if (!values.reason?.trim()) throw new ConfigError('tcs store adopt needs --reason TEXT (it is audited)');
       const { adoptStore } = await import('../runtime/store-adopt.js');

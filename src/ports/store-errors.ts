@@ -33,8 +33,9 @@ export class StoreFaultError extends Error {
 }
 
 export const EMPTY_STORE_MESSAGE =
-  'the store has no control record: it was never initialised or it lost its data. Nothing trades on it; ' +
-  'if it is a deliberate new store, accept it with `tcs store adopt --reason "…"`';
+  'the store has no control record: it was never initialised (`tcs store init` creates it; `tcs start` does ' +
+  'so before it serves) or it lost its data. Nothing trades on it; if it lost its data and you accept that, ' +
+  'adopt it with `tcs store adopt --reason "…"`';
 
 /**
  * A control change that kept losing the race for the record to other writers until its deadline (or

@@ -1,11 +1,13 @@
 /**
  * `tcs start` / `npm start`: prepares the environment (first-run .env), validates once what can be
  * validated before anything starts (the configuration of both processes, the restart limits, the
- * strategies' names and files), applies an operator's --reset-kill, then supervises the API and the
+ * strategies' names and files), creates a first start's control record (store-init.ts: so the API's
+ * first answer can record a kill), applies an operator's --reset-kill, then supervises the API and the
  * trading process. The trading process starts only once the API listens.
  */
 import { resolve } from 'node:path';
 import { readApiConfig } from './config.js';
+import { readLatchPath } from './trading/safety-config.js';
 import { readTradingConfig } from './trading/trading-config.js';
 import { assertStrategiesResolve } from './trading/strategy-check.js';
 import { ENV_FILE, loadEnv } from './environment.js';
@@ -34,6 +36,8 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
   // Names and files only: a module that fails to import stops everything from the trading child (exit 2).
   await assertStrategiesResolve(readTradingConfig(env));
 
+  await prepareStore(config.storeUrl, config.storeTimeoutMs, readLatchPath(env));
+
   if (options.resetKill) {
     // Loaded only here: the supervisor otherwise never touches the store, and the adapters (SQLite,
     // Redis clients) would add to its memory for as long as it runs.
@@ -58,6 +62,23 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
   );
   const code = await supervise({ command: process.execPath, env: { ...env }, children, log: say, restart });
   process.exit(code);
+}
+
+/**
+ * A first start's control record, before anything serves. A store that cannot be reached now is not a
+ * reason to stop: the processes wait for it and say so, and the trading process's own first start
+ * creates the record when it answers (the API answers 503 "unavailable" meanwhile, as /health does).
+ */
+async function prepareStore(storeUrl: string, storeTimeoutMs: number, latchPath: string): Promise<void> {
+  const { initialiseStore, describeInit } = await import('./store-init.js');
+  const { storeKey } = await import('../adapters/latch/store-key.js');
+  try {
+    say(
+      describeInit(await initialiseStore({ storeUrl, storeTimeoutMs, latchPath, now: Date.now }), storeKey(storeUrl)),
+    );
+  } catch (err) {
+    say(`could not prepare the store before starting (${(err as Error).message}); the processes will wait for it`);
+  }
 }
 
 /** First run: a `.env` with fresh keys for the secrets the environment lacks, and a truthful word about it. */

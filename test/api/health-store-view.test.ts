@@ -1,9 +1,9 @@
 /**
- * Issue 19: /health says why, and a first start is no fault. On a real SQLite store and a real latch
- * file, with the clock injected: an uninitialised store nobody is known to have seen is 200
- * `degraded` (store `not_initialised`) for FIRST_START_GRACE_MS after the API started, then the
- * `empty` fault; one the trading latch here remembers, or this API saw, is the fault at once, with
- * the command that accepts it. A store the trading process refuses (judged against its latch entry)
+ * Issue 19: /health says why. Issue 30: /health and the control routes never disagree. On a real
+ * SQLite store and a real latch file, with the clock injected: an uninitialised store nobody is known
+ * to have seen is 503 `not_initialised` (no kill can be recorded on it), naming `tcs store init`,
+ * never `tcs store adopt`, however long the API has run; one the trading latch here remembers, or this
+ * API saw, is the `empty` fault, with the command that accepts it. A store the trading process refuses (judged against its latch entry)
  * while the API serves it is `degraded` with that fault as the reason, not a bare `degraded`.
  */
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { latchFile } from '../../src/adapters/latch/latch-file.js';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
-import { FIRST_START_GRACE_MS, healthChecker } from '../../src/api/health.js';
+import { healthChecker } from '../../src/api/health.js';
 import type { Store } from '../../src/ports/store.js';
 import { apiStoreView } from '../../src/runtime/api-store-view.js';
 
@@ -48,26 +48,21 @@ describe('/health and the store view', () => {
     };
   }
 
-  it('an uninitialised store nobody saw is a first start until the grace ends, then the empty fault', async () => {
+  it('an uninitialised store nobody saw is 503 not_initialised, resolved by tcs store init, at any age', async () => {
     const t = await setup();
     const health = t.checker();
-    const first = await health.check();
-    expect(first.statusCode).toBe(200);
-    expect(first.body).toMatchObject({
-      status: 'degraded',
-      state: null,
-      components: { store: { status: 'ok', reason: 'not_initialised' }, trading_process: { status: 'unknown' } },
-    });
-    expect(first.body.reason).toMatch(/first start/);
-    t.advance(FIRST_START_GRACE_MS);
-    const late = await health.check();
-    expect(late.statusCode).toBe(503);
-    expect(late.body.components.store).toMatchObject({
-      status: 'down',
-      reason: 'empty',
-      resolve: `STORE_URL=sqlite:${t.path} tcs store adopt --reason "…"`,
-    });
-    expect(late.body.reason).toMatch(/store is down \(empty\).*tcs store adopt/);
+    for (const _ of [0, 1]) {
+      const answer = await health.check();
+      expect(answer.statusCode).toBe(503);
+      expect(answer.body).toMatchObject({
+        status: 'down',
+        state: null,
+        components: { store: { status: 'down', reason: 'not_initialised', resolve: 'tcs store init' } },
+      });
+      expect(answer.body.reason).toMatch(/not_initialised.*to initialise it: tcs store init/);
+      expect(answer.body.reason).not.toMatch(/adopt/);
+      t.advance(3_600_000);
+    }
   });
 
   it('an empty store the latch remembers, or this API saw, is the fault at once', async () => {

@@ -63,7 +63,7 @@ describe('switching STORE_URL between SQLite and Redis', () => {
 
     // 1. The default store (sqlite:var/tcs.db in this directory): a first start, it trades.
     await (await start({})).waitFor(/"event":"order_submitted"/, BOUND_MS);
-    expect(proc!.stderr()).toMatch(/first start on this store/);
+    expect(proc!.stderr()).toMatch(/first start on sqlite:.*created its control record/);
 
     // 2. Redis: a first start there too: it trades, without adopt or reset.
     const onRedis = await start({ STORE_URL: redisUrl });

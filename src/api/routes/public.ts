@@ -25,9 +25,10 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{
         description:
           '200 when ok or degraded (e.g. the trading process is not running or its heartbeat is older than 3 of its intervals). ' +
           '503 when the store is unreachable, hung, refuses a write (read-only, locked) or is not the store it was (empty): ' +
-          '`components.store.reason` and `error` say which, and `resolve` the command that accepts a faulted store. ' +
-          'Any answer that is not ok says why in `reason`. A first start is no fault: until the trading process creates ' +
-          'the store, 200 degraded with store reason `not_initialised`. Always answers within 1 s.',
+          '`components.store.reason` and `error` say which, and `resolve` the command that ends it. ' +
+          'Any answer that is not ok says why in `reason`. A store nobody has initialised yet is 503 with store reason ' +
+          '`not_initialised` (resolve: `tcs store init`; `tcs start` runs it before serving), as every control route ' +
+          'is 503 then: /health and the control routes never disagree. Always answers within 1 s.',
         response: { 200: HealthSchema, 503: HealthSchema },
       },
     },

@@ -74,7 +74,7 @@ export function shortId(id: string): string {
  */
 export function staleMachinesReason(
   heartbeat: { stopped: boolean } | null,
-  trading: { status: 'ok' | 'stale' | 'unknown' | 'down' } | null | undefined,
+  trading: { status: 'ok' | 'stale' | 'unknown' | 'down' | 'halted' } | null | undefined,
 ): string | null {
   if (heartbeat?.stopped) return 'the trading process has stopped';
   if (trading?.status === 'stale') return 'the trading process has missed its heartbeats';

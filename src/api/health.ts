@@ -73,7 +73,8 @@ export const HealthSchema = Type.Object({
     }),
     event_store: Type.Object({ status: ComponentStatus, entries: Nullable(Type.Integer()) }),
     trading_process: Type.Object({
-      status: ComponentStatus,
+      /** `halted`: it beats but has stopped opening exposure for safety (`reason` says why). */
+      status: Type.Union([...ComponentStatus.anyOf, Type.Literal('halted')]),
       heartbeat_age_ms: Nullable(Type.Number()),
       last_cycle: Nullable(Type.Integer()),
       mode: Nullable(Type.String()),
@@ -81,7 +82,8 @@ export const HealthSchema = Type.Object({
         Type.String({
           description:
             'Why the status is not ok when known: a heartbeat stored but refused (malformed, another version), ' +
-            'or the store fault the trading process on this host waits on (judged against its latch)',
+            'the store fault the trading process on this host waits on (judged against its latch), ' +
+            'or the safety halt it is in (`halted (<reason>): <cause>`, e.g. control_plane_lost, store_write_refused, latch_unwritable)',
         }),
       ),
       resolve: Resolve,
@@ -176,17 +178,20 @@ export function healthChecker(
       // trading process: unknown, with the reason, never judged as if it were data.
       const refused = heartbeat.status === 'rejected' && heartbeat.reason instanceof DocumentError;
       const age = beat ? Math.max(0, clock.now() - beat.ts) : null;
-      const tradingStatus: Health['components']['trading_process']['status'] =
+      const beating: 'unknown' | 'stale' | 'ok' =
         beat === null || age === null ? 'unknown' : age > heartbeatStaleAfterMs(beat) ? 'stale' : 'ok';
+      // A process that beats while halted for safety opens nothing: monitoring must see that, not "ok".
+      const halt = beating === 'ok' && beat?.halt ? beat.halt : null;
+      const tradingStatus: Health['components']['trading_process']['status'] = halt ? 'halted' : beating;
       // A trading process that does not beat may be waiting on a store fault only its latch shows.
-      const fault = tradingStatus === 'ok' ? null : await inTime(view.tradingFault().catch(() => null));
+      const fault = beating === 'ok' ? null : await inTime(view.tradingFault().catch(() => null));
       clearTimeout(timer);
       const waitingOn = fault instanceof StoreFaultError ? fault : null;
       const count = entries.status === 'fulfilled' ? entries.value : null;
       const eventStatus = count === null ? 'down' : 'ok';
-      const strategies = strategiesHealth(beat, tradingStatus === 'ok');
-      const risk = riskHealth(beat, tradingStatus === 'ok');
-      const venue = venueHealth(beat, tradingStatus === 'ok');
+      const strategies = strategiesHealth(beat, beating === 'ok');
+      const risk = riskHealth(beat, beating === 'ok');
+      const venue = venueHealth(beat, beating === 'ok');
       const allOk =
         tradingStatus === 'ok' &&
         eventStatus === 'ok' &&
@@ -206,6 +211,7 @@ export function healthChecker(
             last_cycle: beat?.lastCycle ?? null,
             mode: beat?.mode ?? null,
             ...(refused ? { reason: (heartbeat.reason as DocumentError).message } : {}),
+            ...(halt ? { reason: `halted (${halt}): ${beat?.haltMessage ?? 'no cause recorded'}` } : {}),
             ...(waitingOn ? { reason: `not trading: ${waitingOn.message}`, resolve: view.adoptCommand } : {}),
           },
           strategies,

@@ -21,7 +21,7 @@ export interface RootView {
   state: SystemState;
   epoch: number;
   lastCycle: { cycle: number; now: number | null } | null;
-  halt: { reason: string } | null;
+  halt: { reason: string; message: string; since: number } | null;
   /** The risk engine's state (its actor's context, machines/system.ts riskStateOf); absent: not known. */
   risk?: Pick<RiskStateRecord, 'state' | 'since' | 'reason'> | null;
 }
@@ -60,6 +60,8 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       lastCycle: root.lastCycle?.cycle ?? deps.previousCycle,
       lastCycleAt: root.lastCycle?.now ?? null,
       halt: root.halt?.reason ?? null,
+      // Monitoring says why, not only that (/health names the halt and its cause).
+      ...(root.halt ? { haltMessage: root.halt.message.slice(0, 1000), haltSince: root.halt.since } : {}),
       ...(root.risk
         ? { risk: { state: root.risk.state, since: root.risk.since, reason: root.risk.reason.slice(0, 1000) } }
         : {}),

@@ -14,6 +14,8 @@
  *  - the store answers reads but has refused (or not confirmed) this process's writes for
  *    STORE_LOSS_HALT_MS: `store_write_refused` (a write probe every tick: disk full, a Redis turned
  *    replica, a SQLite lock held elsewhere — reads alone would not see it);
+ *  - the trading latch cannot be written (a full or read-only disk): `latch_unwritable`, at once (a move
+ *    the process cannot remember would be forgotten by a restart; the store itself may be fine);
  *  - the trading lease has not been confirmed for three quarters of its duration: `lease_unconfirmed`
  *    (src/application/lease-keeper.ts: it stops new exposure before the lease can run out);
  *  - no API heartbeat has moved for CONTROL_PLANE_TIMEOUT: `control_plane_lost` (nobody could stop it);
@@ -32,6 +34,7 @@ import type { Clock } from '../ports/clock.js';
 import type { ControlStore } from '../ports/control-store.js';
 import { readDocument } from '../ports/documents.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
+import { LatchUnwritableError } from '../ports/latch.js';
 import { StoreFaultError } from '../ports/store-errors.js';
 import type { SafetyFault } from '../domain/halts.js';
 import type { SafetyEvent } from '../../machines/trading.machine.js';
@@ -119,6 +122,8 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
       return 'ok';
     } catch (err) {
       if (err instanceof StoreFaultError) return [`store_${err.kind}`, err.message];
+      // The store answered (a read or the head check); what failed was remembering it.
+      if (err instanceof LatchUnwritableError) return ['latch_unwritable', err.message];
       const now = deps.clock.now();
       unreachableSince ??= now;
       const silent = now - unreachableSince;

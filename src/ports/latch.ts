@@ -34,3 +34,14 @@ export interface LatchFile {
   load(): Promise<TradingLatch | null>;
   save(latch: TradingLatch): Promise<void>;
 }
+
+/**
+ * The latch could not be saved (a full disk, a read-only or vanished volume, permissions). Never a
+ * store failure: the store may be fine. The trading process halts on it (`latch_unwritable`): a move it
+ * cannot remember (a new epoch, a kill, a further audit head) would be forgotten by a restart, which
+ * could then take a store that lost its data or went back in time for the one it knew.
+ */
+export class LatchUnwritableError extends Error {
+  override name = 'LatchUnwritableError';
+  readonly code = 'TCS_LATCH_UNWRITABLE';
+}

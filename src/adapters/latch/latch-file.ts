@@ -13,9 +13,10 @@
  * file with that latch under that store's key, and it stays that store's; readers that do not write
  * (`tcs audit verify`, the API) hold it against whatever store they were given.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SYSTEM_STATES } from '../../domain/control.js';
+import { LatchUnwritableError } from '../../ports/latch.js';
 import type { LatchFile, TradingLatch } from '../../ports/latch.js';
 
 export interface LatchFileOptions {
@@ -70,7 +71,14 @@ export function latchFile(path: string, key: string, options: LatchFileOptions =
         // The head never goes back either (a slower save of an older head must not win).
         latch = { ...latch, auditSeq: onDisk.auditSeq!, auditHash: onDisk.auditHash! };
       }
-      writeDurably(path, { ...all, [key]: latch });
+      try {
+        writeDurably(path, { ...all, [key]: latch });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code ?? 'error';
+        throw new LatchUnwritableError(
+          `the trading latch ${path} cannot be written (${code}: ${(err as Error).message}); free the disk or make it writable`,
+        );
+      }
     },
   };
 }
@@ -83,10 +91,18 @@ function writeDurably(path: string, stores: Record<string, TradingLatch>): void 
   try {
     writeSync(fd, `${JSON.stringify({ version: 2, stores })}\n`);
     fsyncSync(fd);
-  } finally {
     closeSync(fd);
+    renameSync(temporary, path);
+  } catch (err) {
+    // A half-written temporary (a full disk) would only hold on to the space that is missing.
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+    rmSync(temporary, { force: true });
+    throw err;
   }
-  renameSync(temporary, path);
   const dirFd = openSync(dir, 'r');
   try {
     fsyncSync(dirFd);

@@ -129,10 +129,19 @@ export class TradingMetrics {
   });
   readonly state = new Gauge({
     name: 'tcs_trading_state',
-    help: 'State of the trading root actor (1 = current)',
+    help: 'State of the trading root actor (1 = current): running, paused, killed, or halted (a safety halt while running or paused: it opens nothing; tcs_trading_halt says why)',
     labelNames: ['state'] as const,
     registers: [this.registry],
   });
+  readonly halt = new Gauge({
+    name: 'tcs_trading_halt',
+    help: 'The safety halt the trading process is in, by reason (1 = current; every reason seen before is 0)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  /** The control state last seen and the current halt's reason, from which tcs_trading_state derives. */
+  private control: SystemState | null = null;
+  private halted: string | null = null;
   readonly riskState = new Gauge({
     name: 'tcs_trading_risk_state',
     help: 'State of the risk engine: active, reducing (drawdown beyond its limit: only closes), halted (killed) (1 = current)',
@@ -181,6 +190,10 @@ export class TradingMetrics {
         return this.cycleDuration.observe(line.duration_ms / 1000);
       case 'control_changed':
         return this.observeState(line.state);
+      case 'trading_halted':
+        return this.observeHalt(line.reason);
+      case 'trading_halt_ended':
+        return this.observeHalt(null);
       case 'position_drift':
         return this.positionDrift.set(line.drift.length);
       case 'risk_state_changed':
@@ -217,7 +230,23 @@ export class TradingMetrics {
   }
 
   observeState(current: SystemState): void {
-    for (const s of SYSTEM_STATES) this.state.set({ state: s }, s === current ? 1 : 0);
+    this.control = current;
+    this.publishState();
+  }
+
+  /** The safety halt now (null: none). Halt reasons are the monitor's few codes: the label stays bounded. */
+  observeHalt(reason: string | null): void {
+    if (this.halted !== null) this.halt.set({ reason: this.halted }, 0);
+    this.halted = reason;
+    if (reason !== null) this.halt.set({ reason }, 1);
+    this.publishState();
+  }
+
+  /** A kill outranks a halt (nothing leaves it); a halt outranks running and paused (nothing opens). */
+  private publishState(): void {
+    const current = this.control === 'killed' ? 'killed' : this.halted !== null ? 'halted' : this.control;
+    if (current === null) return;
+    for (const s of [...SYSTEM_STATES, 'halted'] as const) this.state.set({ state: s }, s === current ? 1 : 0);
   }
 
   text(): Promise<string> {

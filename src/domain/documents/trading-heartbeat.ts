@@ -26,6 +26,9 @@ export const TradingHeartbeatSchema = Type.Object({
   stopped: Type.Optional(Type.Boolean()),
   /** Why trading is halted for safety (src/application/safety-monitor.ts), null when it is not. */
   halt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** The halt's cause in words and when it began (epoch ms); optional, absent when not halted. */
+  haltMessage: Type.Optional(Type.String({ maxLength: 1000 })),
+  haltSince: Type.Optional(EpochMs),
   /**
    * The risk engine's trading state (src/domain/risk/trading-state.ts): `reducing` means a drawdown
    * beyond RISK_MAX_DRAWDOWN (only closes pass; it ends by `tcs risk reset` or the window), `halted`

@@ -20,7 +20,9 @@ export function healthReason(body: Health): string | null {
   }
   if (events.status !== 'ok') why.push('the event store did not answer');
   if (trading.status === 'halted') {
-    why.push(`trading process ${trading.reason ?? 'halted'}; it opens no new exposure and resumes by itself when the cause ends`);
+    why.push(
+      `trading process ${trading.reason ?? 'halted'}; it opens no new exposure and resumes by itself when the cause ends`,
+    );
   } else if (trading.reason) {
     why.push(`trading process ${trading.status}: ${trading.reason}`);
     if (trading.resolve) why.push(`to accept this store on purpose: ${trading.resolve}`);

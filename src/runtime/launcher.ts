@@ -9,7 +9,7 @@ import { readApiConfig } from './config.js';
 import { readTradingConfig } from './trading/trading-config.js';
 import { assertStrategiesResolve } from './trading/strategy-check.js';
 import { ENV_FILE, loadEnv } from './environment.js';
-import { writeFirstRunEnvFile } from './env-file.js';
+import { SECRETS, writeFirstRunEnvFile } from './env-file.js';
 import { tcsNodeArgs } from './package-root.js';
 import { readRestartPolicy } from './restart-policy.js';
 import { supervise } from './supervisor.js';
@@ -39,7 +39,8 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
     // Redis clients) would add to its memory for as long as it runs.
     const { openStore } = await import('../adapters/open-store.js');
     const { resetKillAsOperator } = await import('./kill-reset.js');
-    const store = await openStore(config.storeUrl);
+    const { authenticatedStore } = await import('../application/authenticated-store.js');
+    const store = authenticatedStore(await openStore(config.storeUrl), config.controlSecret);
     try {
       say(await resetKillAsOperator(store, options.reason));
     } finally {
@@ -65,7 +66,7 @@ function writeSecretsOnFirstRun(): void {
   const envPath = resolve(process.cwd(), ENV_FILE);
   const written = writeFirstRunEnvFile(envPath, process.env);
   if (written.length === 0) return;
-  const fromEnv = ['SERVICE_API_KEY', 'RISK_HMAC_SECRET'].filter((name) => !written.includes(name));
+  const fromEnv = SECRETS.filter((name) => !written.includes(name));
   say(
     `first run: wrote ${envPath} (mode 0600) with a fresh ${written.join(' and ')}` +
       (fromEnv.length > 0 ? `; ${fromEnv.join(' and ')} comes from the environment` : '') +

@@ -69,7 +69,9 @@ function writeSecretsOnFirstRun(): void {
   const fromEnv = SECRETS.filter((name) => !written.includes(name));
   say(
     `first run: wrote ${envPath} (mode 0600) with a fresh ${written.join(' and ')}` +
-      (fromEnv.length > 0 ? `; ${fromEnv.join(' and ')} comes from the environment` : '') +
+      (fromEnv.length > 0
+        ? `; ${fromEnv.join(' and ')} ${fromEnv.length > 1 ? 'come' : 'comes'} from the environment`
+        : '') +
       (written.includes('SERVICE_API_KEY') ? '; your API key is in that file' : ''),
   );
 }

@@ -114,7 +114,8 @@ describe('tcs', () => {
     proc = startTcs(['start'], { SERVICE_API_KEY: key, PORT: '0', LOG_LEVEL: 'info' }, dir);
     const [line] = await proc.waitFor(/tcs: first run: .*\n/);
     expect(line).toContain('RISK_HMAC_SECRET');
-    expect(line).not.toContain('SERVICE_API_KEY and');
+    expect(line).not.toMatch(/fresh [^;]*SERVICE_API_KEY/);
+    expect(line).toMatch(/SERVICE_API_KEY and CONTROL_SECRET come from the environment/);
     expect(line).not.toContain('your API key is in that file');
     const written = parseEnv(readFileSync(join(dir, '.env'), 'utf8')) as Record<string, string>;
     expect(Object.keys(written)).toEqual(['RISK_HMAC_SECRET']);

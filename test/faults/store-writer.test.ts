@@ -5,7 +5,9 @@
  * drawdown reset INSERTed/HSET into the command queue (no MAC, or one made with another secret) are
  * completed as `rejected` with the reason, audited, and logged as errors, never executed; a control
  * record rewritten from `paused` to `running` is a store fault: the API answers 503 TCS_STORE_FAULT
- * and the trading process halts (`store_tampered`), it does not resume.
+ * and the trading process halts (`store_tampered`), it does not resume. A record from a release
+ * before MACs is refused the same way (a MAC stripped by a writer looks no different) until the
+ * operator's `tcs store adopt` re-signs it: paused, since the latch vouches for its identity and epoch.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHmac } from 'node:crypto';
@@ -16,6 +18,7 @@ import { STORE_KINDS } from '../support/stores.js';
 import { openE2e } from '../e2e/harness.js';
 import type { E2e } from '../e2e/harness.js';
 import { expectStoreFailure } from './expect-store-failure.js';
+import { startTcs } from '../support/processes.js';
 
 const FORGED = [
   {
@@ -91,4 +94,33 @@ describe.each(STORE_KINDS)('a writer of the %s store without CONTROL_SECRET', (k
     );
     await e.proc.waitFor(/"event":"trading_halted","reason":"store_tampered"/);
   }, 60_000);
+
+  it('a record from a release before MACs is refused until `tcs store adopt` re-signs it, paused', async () => {
+    e = await openE2e(kind);
+    await e.proc.waitFor(/"event":"cycle_start"/); // the latch now remembers this store
+    await e.proc.stop();
+    await rewriteControlRecord(e.t, { mac: null });
+
+    await e.start();
+    await e.proc.waitFor(/not trading: the control record \(running at epoch 0\) is not authenticated/);
+    const refused = await e.call('GET', '/control/status');
+    expectStoreFailure(
+      { status: refused.status, body: (await refused.json()) as Record<string, unknown> },
+      'TCS_STORE_FAULT',
+    );
+    expect(e.count('cycle_start')).toBe(0);
+
+    const adopt = startTcs(['store', 'adopt', '--reason', 'upgrade to MACs'], e.env, e.dir);
+    expect((await adopt.exited).code, adopt.stderr()).toBe(0);
+    expect(adopt.stderr()).toMatch(/paused at epoch 1/);
+    await vi.waitFor(
+      async () => {
+        const res = await e!.call('GET', '/control/status');
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({ state: 'paused', epoch: 1 });
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    await e.proc.waitFor(/"msg":"trading process started"/);
+  }, 90_000);
 });

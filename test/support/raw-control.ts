@@ -11,6 +11,8 @@ export interface RawControlFields {
   state?: string;
   epoch?: number;
   reason?: string;
+  /** null: the record as a release before MACs left it (no MAC at all). */
+  mac?: null;
 }
 
 export async function rewriteControlRecord(t: TestStore, fields: RawControlFields): Promise<void> {
@@ -29,7 +31,9 @@ export async function rewriteControlRecord(t: TestStore, fields: RawControlField
   url.search = '';
   const redis = new Redis(url.toString(), { maxRetriesPerRequest: 1 });
   try {
-    await redis.hset(keys.control, ...entries.flatMap(([k, v]) => [k, String(v)]));
+    const set = entries.filter(([, v]) => v !== null);
+    if (set.length > 0) await redis.hset(keys.control, ...set.flatMap(([k, v]) => [k, String(v)]));
+    if (fields.mac === null) await redis.hdel(keys.control, 'mac');
   } finally {
     redis.disconnect();
   }

@@ -40,7 +40,7 @@ const withoutMac = <T extends { mac?: string }>(record: T): Omit<T, 'mac'> => {
   return rest;
 };
 
-export function authenticatedControl(inner: ControlStore, secret: string): ControlStore {
+function authenticatedControl(inner: ControlStore, secret: string): ControlStore {
   const sign = (record: ControlRecord): ControlRecord => {
     const bare = withoutMac(record);
     return { ...bare, mac: controlRecordMac(secret, bare) };
@@ -79,7 +79,7 @@ export function authenticatedControl(inner: ControlStore, secret: string): Contr
   };
 }
 
-export function authenticatedCommands(inner: CommandQueue, secret: string): CommandQueue {
+function authenticatedCommands(inner: CommandQueue, secret: string): CommandQueue {
   const macOf = (command: Pick<Command, 'id' | 'type' | 'payload'>) =>
     commandMac(secret, {
       id: command.id,

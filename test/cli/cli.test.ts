@@ -73,13 +73,15 @@ describe('tcs', () => {
 
   it('start on a first run writes .env (0600) with fresh secrets, serves the API, and stops cleanly on SIGTERM', async () => {
     dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
-    proc = startTcs(['start'], { PORT: '0', LOG_LEVEL: 'info' }, dir);
+    // No secret at all, CONTROL_SECRET included: the API and the trading process share the one written.
+    proc = startTcs(['start'], { PORT: '0', LOG_LEVEL: 'info', CONTROL_SECRET: undefined }, dir);
     await proc.waitFor(/first run: wrote .*\.env \(mode 0600\)/);
     const match = await proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);
     const envPath = join(dir, '.env');
     expect(statSync(envPath).mode & 0o777).toBe(0o600);
     const env = parseEnv(readFileSync(envPath, 'utf8')) as Record<string, string>;
-    expect(proc.stdout() + proc.stderr()).not.toContain(env.SERVICE_API_KEY!);
+    expect(Object.keys(env).sort()).toEqual(['CONTROL_SECRET', 'RISK_HMAC_SECRET', 'SERVICE_API_KEY']);
+    for (const secret of Object.values(env)) expect(proc.stdout() + proc.stderr()).not.toContain(secret);
     // The API listens first; the trading process, started once it does, creates the brand-new store
     // (a store is never created by whoever merely opens it), so status answers 200 once it has.
     await proc.waitFor(/trading process started/);

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { resetKill } from '../src/application/control-transition.js';
+import { signedWith } from '../test/support/control-secret.js';
 import { Inbox } from './kill-inbox.js';
 import { RESTING_ORDERS, runTraderChild } from './kill-trader.js';
 import { int, ms, summarize } from './stats.js';
@@ -203,7 +204,9 @@ const wholeMs = (value: number) => (value === 0 ? '< 1 ms' : `${value} ms`);
 
 /** One API and one trading child for the store; the idle phase, then the loaded one. */
 async function measureStore(kind: StoreKind): Promise<KillFigures[]> {
-  const bench = await openBenchStore(kind);
+  const opened = await openBenchStore(kind);
+  // Signed and checked as the real processes do (CONTROL_SECRET's MACs are on the kill's path).
+  const bench = { ...opened, store: signedWith(opened.store) };
   const api = await startApi(bench.store);
   const child = fork(join(REPO_ROOT, 'bin/run-ts.mjs'), [THIS_FILE], {
     execArgv: [],

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createSyntheticFeed } from '../src/adapters/market-data/index.js';
 import { openStore } from '../src/adapters/open-store.js';
+import { signedWith } from '../test/support/control-secret.js';
 import { floorToLot } from '../src/domain/market.js';
 import { systemClock } from '../src/ports/clock.js';
 import { createTradingSystem } from '../src/runtime/trading/trading-system.js';
@@ -24,7 +25,8 @@ async function traderChild(): Promise<void> {
   const url = process.env.STORE_URL;
   if (!url) throw new Error('STORE_URL is not set');
   const send = (message: FromTrader) => process.send?.(message);
-  const store = await openStore(url);
+  // The parent's test CONTROL_SECRET (inherited through the environment): the API's kill is signed.
+  const store = signedWith(await openStore(url));
   const config = benchTradingConfig(url, { SYMBOLS: API_SYMBOLS, CYCLE_SECONDS: '3600', ORDER_STYLE: 'passive' });
   // Only for reference prices of the resting orders; the system has its own feed.
   const referenceFeed = createSyntheticFeed({

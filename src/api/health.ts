@@ -64,7 +64,7 @@ export const HealthSchema = Type.Object({
       reason: Type.Optional(
         Type.String({
           description:
-            'Why the store is down: unreachable, write_refused, deadline (no answer in time), or a fault (empty, replaced, rolled_back); ' +
+            'Why the store is down: unreachable, write_refused, deadline (no answer in time), or a fault (empty, replaced, rolled_back, tampered); ' +
             'not_initialised (status ok) while a first start creates its control record',
         }),
       ),

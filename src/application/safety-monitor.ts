@@ -8,7 +8,8 @@
  * not reach while the store was away) before trading again. The faults:
  *  - the store answered but is not the one this process knew (empty, replaced, rolled back — by its
  *    epoch or by its audit trail's head) or the lease passed to another process: `store_empty`,
- *    `store_replaced`, `store_rolled_back`, `store_fenced`; only the operator's adoption (or the
+ *    `store_replaced`, `store_rolled_back`, `store_fenced`, or a control record without a valid MAC:
+ *    `store_tampered`; only the operator's adoption (or the
  *    original store coming back) ends it;
  *  - the store has not answered for STORE_LOSS_HALT_MS: `store_unreachable`;
  *  - the store answers reads but has refused (or not confirmed) this process's writes for

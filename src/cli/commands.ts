@@ -72,7 +72,8 @@ with backoff, and shuts both down cleanly on SIGINT/SIGTERM. It stops everything
 restarting when a child exits 2 (configuration error; tcs start exits 2) or fails
 RESTART_MAX_FAILURES times within RESTART_WINDOW_SECONDS (default 5 within 60 s; tcs start exits
 1); its last line names the child and why. On the first run without a .env it writes one (mode
-0600) with a fresh SERVICE_API_KEY and RISK_HMAC_SECRET, each only if the environment lacks it.
+0600) with a fresh SERVICE_API_KEY, RISK_HMAC_SECRET and CONTROL_SECRET, each only if the
+environment lacks it.
 
 Options:
   --reset-kill     The manual restart after a kill: sets killed → running (audited) before starting.
@@ -114,7 +115,8 @@ Options:
     help: `Usage: tcs trade [--reset-kill] [--reason TEXT] [--inspect]
 
 Runs the trading cycle (paper mode) against the store in STORE_URL: event lines on stdout, one
-JSON object per line; diagnostics on stderr. Needs RISK_HMAC_SECRET (≥ 32 characters). Started on
+JSON object per line; diagnostics on stderr. Needs RISK_HMAC_SECRET and CONTROL_SECRET (the API's;
+≥ 32 characters each). Started on
 a killed store it says so on stderr and trades nothing until the kill is reset.
 
 Options:
@@ -180,8 +182,11 @@ another one at the same place (replaced), or one that went back in time (rolled 
 on it. When that store is what you want (a restore, a new database on purpose), this command accepts
 it, audited: a new identity that names the one the trading latch remembers for this STORE_URL, an
 epoch above every one seen, and the state killed when the store or the latch was killed, otherwise
-paused. Run it where the trading process runs, with its STORE_URL (its latch is read), then restart
-the processes that held the old store. Exits 0 when adopted or when there is nothing to adopt.
+paused. Run it where the trading process runs, with its STORE_URL (its latch is read) and
+CONTROL_SECRET, then restart the processes that held the old store. The new record is signed with
+CONTROL_SECRET: this is also how a control record without a valid MAC (written before MACs, or under
+another secret) is accepted again, paused when the latch remembers its identity and epoch, otherwise
+killed. Exits 0 when adopted or when there is nothing to adopt.
 
 Options:
   --reason TEXT   Why (adopt: required; recorded in the audit trail).
@@ -328,7 +333,7 @@ Options:
   },
   {
     name: 'keygen',
-    summary: 'Print a new URL-safe key from 32 random bytes (for SERVICE_API_KEY or RISK_HMAC_SECRET)',
+    summary: 'Print a new URL-safe key from 32 random bytes (for SERVICE_API_KEY, RISK_HMAC_SECRET or CONTROL_SECRET)',
     help: `Usage: tcs keygen
 
 Prints a URL-safe random key made from 32 random bytes (43 characters).

@@ -11,6 +11,10 @@
  * queue's tables and hashes keep their layout. A payload with no `v` was written by the release
  * before versions; it is read as version 1 when it validates as one (that release wrote exactly
  * these payloads), so commands queued across a rolling restart still run.
+ *
+ * The command's MAC (src/domain/control-mac.ts) travels in the stored payload too, as `mac`, beside
+ * `v` and for the same reason: the queue adapters store and return it without knowing it. Signing
+ * and checking it is the application's (src/application/authenticated-store.ts).
  */
 import { Type } from 'typebox';
 import type { Static, TSchema } from 'typebox';
@@ -82,6 +86,8 @@ interface CommandOf<T extends CommandType> {
   payload: CommandPayload<T>;
   /** ISO 8601 UTC. */
   enqueued_at: string;
+  /** The command's MAC under CONTROL_SECRET, as stored (absent when it was stored without one). */
+  mac?: string;
 }
 
 export type CancelAllCommand = CommandOf<'cancel_all'>;
@@ -156,7 +162,13 @@ export function encodeCommandPayload(command: Command): string {
       .join('; ');
     throw new TypeError(`refused to queue ${command.type} ${command.id}: ${detail}`);
   }
-  return JSON.stringify({ ...command.payload, v: PAYLOADS[command.type].version });
+  const mac = command.mac === undefined ? {} : { mac: command.mac };
+  return JSON.stringify({ ...command.payload, v: PAYLOADS[command.type].version, ...mac });
+}
+
+/** The version of `type`'s payload this release writes and runs (what a command's MAC covers). */
+export function commandVersion(type: CommandType): number {
+  return PAYLOADS[type].version;
 }
 
 /** A stored command as the queue holds it: the payload still as text. */
@@ -182,7 +194,7 @@ export function decodeStoredCommand(stored: StoredCommandFields): StoredCommand 
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return malformed(`the ${type} payload is not a JSON object`);
   }
-  const { v, ...payload } = parsed as Record<string, unknown>;
+  const { v, mac, ...payload } = parsed as Record<string, unknown>;
   const expected = PAYLOADS[type].version;
   if (v !== undefined && v !== expected) {
     return malformed(`the ${type} payload is version ${JSON.stringify(v)}, not the ${expected} this release runs`);
@@ -196,5 +208,6 @@ export function decodeStoredCommand(stored: StoredCommandFields): StoredCommand 
       .join('; ');
     return malformed(`the ${type} payload is not a version ${expected} ${type}: ${detail}`);
   }
-  return { ...rest, type, payload } as CommandRecord;
+  // A MAC that is not text is kept out: the application reads its absence as unauthenticated.
+  return { ...rest, type, payload, ...(typeof mac === 'string' ? { mac } : {}) } as CommandRecord;
 }

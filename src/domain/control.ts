@@ -30,6 +30,12 @@ export interface ControlRecord {
   store_id: string;
   /** The identity this store was adopted from by `tcs store adopt`, null for a store created new. */
   adopted_from: string | null;
+  /**
+   * The record's MAC under CONTROL_SECRET (src/domain/control-mac.ts) as the store holds it: the
+   * adapters store and return it, the application signs and checks it
+   * (src/application/authenticated-store.ts), and removes it from every record it hands on.
+   */
+  mac?: string;
 }
 
 /**

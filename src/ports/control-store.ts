@@ -13,7 +13,7 @@ export interface ControlChange {
   expectedEpoch: number;
   /** The identity of the store the decision was made on; the write is refused on any other store. */
   expectedStoreId: string;
-  /** The record to store, or null to leave the record as it is (an accepted no-op or a refusal). */
+  /** The record to store (with its `mac`, if any), or null to leave the record as it is (an accepted no-op or a refusal). */
   next: ControlRecord | null;
   /** Appended to the audit chain in the same atomic step, whatever `next` is. */
   audit: NewAuditEvent;
@@ -39,9 +39,10 @@ export interface ControlStore {
    * Creates the record of a brand-new store (running, epoch 0, a fresh identity, changed_at = `at`)
    * when it has none, atomically. Only a process that knows no other store may call it (the trading
    * process without a latch, tests). A store with an audit trail but no record has lost data: that is
-   * StoreFaultError 'empty', and nothing is written.
+   * StoreFaultError 'empty', and nothing is written. `mac`, when given, signs the new record (the
+   * adapter makes its identity, so only it can ask); the MAC is stored with it.
    */
-  initialise(at: string): Promise<'created' | 'exists'>;
+  initialise(at: string, mac?: (record: ControlRecord) => string): Promise<'created' | 'exists'>;
   /**
    * The operator's `tcs store adopt`: replaces the record (whatever is there, or nothing) with
    * `record` and appends `audit`, in one atomic step, so the processes that remember

@@ -15,10 +15,11 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
- * Why a store that answered is not trusted: no control record, another identity, an older epoch, or
- * (for a fenced write) a trading lease that passed to another process.
+ * Why a store that answered is not trusted: no control record, another identity, an older epoch,
+ * (for a fenced write) a trading lease that passed to another process, or a control record that
+ * no holder of CONTROL_SECRET wrote (no MAC, or one that does not match: src/domain/control-mac.ts).
  */
-export type StoreFaultKind = 'empty' | 'replaced' | 'rolled_back' | 'fenced';
+export type StoreFaultKind = 'empty' | 'replaced' | 'rolled_back' | 'fenced' | 'tampered';
 
 export class StoreFaultError extends Error {
   override name = 'StoreFaultError';

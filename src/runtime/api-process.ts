@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { hostname } from 'node:os';
 import { openStore } from '../adapters/open-store.js';
 import { startApiHeartbeat } from '../application/api-heartbeat.js';
+import { authenticatedStore } from '../application/authenticated-store.js';
 import { withControl } from '../application/store-views.js';
 import { lastKillResetEpoch } from '../application/kill-reset-proof.js';
 import { trustedControl } from '../application/trusted-control.js';
@@ -34,7 +35,11 @@ const packageVersion = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json
 export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = readApiConfig(env); // throws ConfigError with a clear message
   const logger = createLogger('tcs-api', config.logLevel);
-  const raw = await openStore(config.storeUrl, { timeoutMs: config.storeTimeoutMs });
+  // Every command this API queues and control record it writes is signed, every one it reads checked.
+  const raw = authenticatedStore(
+    await openStore(config.storeUrl, { timeoutMs: config.storeTimeoutMs }),
+    config.controlSecret,
+  );
   // The API remembers the store it serves: a store that empties, is replaced or goes back in time
   // under it is answered with 503, never served as a fresh `running` (src/application/trusted-control.ts).
   const trusted = trustedControl(raw.control, {

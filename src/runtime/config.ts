@@ -38,6 +38,8 @@ export interface ApiConfig extends CommonConfig {
   controlRateLimit: number;
   /** API_HEARTBEAT_MS: how often the API tells the trading process it is there (CONTROL_PLANE_TIMEOUT). */
   heartbeatMs: number;
+  /** CONTROL_SECRET: signs the commands and control records this API writes, checks those it reads. */
+  controlSecret: string;
 }
 
 export function readCommonConfig(env: NodeJS.ProcessEnv): CommonConfig {
@@ -60,6 +62,7 @@ export function readApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
     apiKeys: readApiKeys(env),
     controlRateLimit: readInt(env, 'CONTROL_RATE_LIMIT', 60, 1, 1_000_000),
     heartbeatMs: readInt(env, 'API_HEARTBEAT_MS', 1_000, 50, 60_000),
+    controlSecret: readControlSecret(env),
   };
 }
 
@@ -91,6 +94,23 @@ export function readHmacSecret(env: NodeJS.ProcessEnv): string {
     throw new ConfigError('RISK_HMAC_SECRET is not set. Generate one with `npx tcs keygen` and put it in .env.');
   if (secret.length < MIN_KEY_LENGTH) {
     throw new ConfigError(`RISK_HMAC_SECRET has ${secret.length} characters; at least ${MIN_KEY_LENGTH} are required.`);
+  }
+  return secret;
+}
+
+/**
+ * CONTROL_SECRET: the key of the MACs on what crosses the store (src/domain/control-mac.ts), shared
+ * by the API, the trading process and the operator's `tcs` commands that write the store.
+ */
+export function readControlSecret(env: NodeJS.ProcessEnv): string {
+  const secret = env.CONTROL_SECRET?.trim();
+  if (!secret)
+    throw new ConfigError(
+      'CONTROL_SECRET is not set. Generate one with `npx tcs keygen` and put it in .env (npm start writes one on first run); ' +
+        'the API and the trading process must share it.',
+    );
+  if (secret.length < MIN_KEY_LENGTH) {
+    throw new ConfigError(`CONTROL_SECRET has ${secret.length} characters; at least ${MIN_KEY_LENGTH} are required.`);
   }
   return secret;
 }

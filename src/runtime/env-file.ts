@@ -15,7 +15,7 @@ export function readEnvFile(path: string, env: NodeJS.ProcessEnv): NodeJS.Proces
 }
 
 /** The secrets a first run may generate; nothing else is ever written. */
-const SECRETS = ['SERVICE_API_KEY', 'RISK_HMAC_SECRET'] as const;
+export const SECRETS = ['SERVICE_API_KEY', 'RISK_HMAC_SECRET', 'CONTROL_SECRET'] as const;
 
 /**
  * On a first run (no `.env` yet), writes one holding a fresh key for each secret that `env` lacks,

@@ -8,10 +8,11 @@
 import { resolve } from 'node:path';
 import { readApiConfig } from './config.js';
 import { readLatchPath } from './trading/safety-config.js';
+import type { StoreInitOptions } from './store-init.js';
 import { readTradingConfig } from './trading/trading-config.js';
 import { assertStrategiesResolve } from './trading/strategy-check.js';
 import { ENV_FILE, loadEnv } from './environment.js';
-import { writeFirstRunEnvFile } from './env-file.js';
+import { SECRETS, writeFirstRunEnvFile } from './env-file.js';
 import { tcsNodeArgs } from './package-root.js';
 import { readRestartPolicy } from './restart-policy.js';
 import { supervise } from './supervisor.js';
@@ -36,14 +37,15 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
   // Names and files only: a module that fails to import stops everything from the trading child (exit 2).
   await assertStrategiesResolve(readTradingConfig(env));
 
-  await prepareStore(config.storeUrl, config.storeTimeoutMs, readLatchPath(env));
+  await prepareStore({ ...config, latchPath: readLatchPath(env) });
 
   if (options.resetKill) {
     // Loaded only here: the supervisor otherwise never touches the store, and the adapters (SQLite,
     // Redis clients) would add to its memory for as long as it runs.
     const { openStore } = await import('../adapters/open-store.js');
     const { resetKillAsOperator } = await import('./kill-reset.js');
-    const store = await openStore(config.storeUrl);
+    const { authenticatedStore } = await import('../application/authenticated-store.js');
+    const store = authenticatedStore(await openStore(config.storeUrl), config.controlSecret);
     try {
       say(await resetKillAsOperator(store, options.reason));
     } finally {
@@ -69,13 +71,11 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
  * reason to stop: the processes wait for it and say so, and the trading process's own first start
  * creates the record when it answers (the API answers 503 "unavailable" meanwhile, as /health does).
  */
-async function prepareStore(storeUrl: string, storeTimeoutMs: number, latchPath: string): Promise<void> {
+async function prepareStore(options: Omit<StoreInitOptions, 'now'>): Promise<void> {
   const { initialiseStore, describeInit } = await import('./store-init.js');
   const { storeKey } = await import('../adapters/latch/store-key.js');
   try {
-    say(
-      describeInit(await initialiseStore({ storeUrl, storeTimeoutMs, latchPath, now: Date.now }), storeKey(storeUrl)),
-    );
+    say(describeInit(await initialiseStore({ ...options, now: Date.now }), storeKey(options.storeUrl)));
   } catch (err) {
     say(`could not prepare the store before starting (${(err as Error).message}); the processes will wait for it`);
   }
@@ -86,10 +86,12 @@ function writeSecretsOnFirstRun(): void {
   const envPath = resolve(process.cwd(), ENV_FILE);
   const written = writeFirstRunEnvFile(envPath, process.env);
   if (written.length === 0) return;
-  const fromEnv = ['SERVICE_API_KEY', 'RISK_HMAC_SECRET'].filter((name) => !written.includes(name));
+  const fromEnv = SECRETS.filter((name) => !written.includes(name));
   say(
     `first run: wrote ${envPath} (mode 0600) with a fresh ${written.join(' and ')}` +
-      (fromEnv.length > 0 ? `; ${fromEnv.join(' and ')} comes from the environment` : '') +
+      (fromEnv.length > 0
+        ? `; ${fromEnv.join(' and ')} ${fromEnv.length > 1 ? 'come' : 'comes'} from the environment`
+        : '') +
       (written.includes('SERVICE_API_KEY') ? '; your API key is in that file' : ''),
   );
 }

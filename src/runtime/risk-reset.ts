@@ -8,9 +8,10 @@
  */
 import { hostname, userInfo } from 'node:os';
 import { openStore } from '../adapters/open-store.js';
+import { authenticatedStore } from '../application/authenticated-store.js';
 import { requestRiskReset } from '../application/risk-reset-request.js';
 import { systemClock } from '../ports/clock.js';
-import { readStoreUrl } from './config.js';
+import { readControlSecret, readStoreUrl } from './config.js';
 
 const POLL_MS = 200;
 
@@ -31,7 +32,9 @@ function operator(): string {
 
 export async function resetRisk(env: NodeJS.ProcessEnv, options: RiskResetOptions): Promise<number> {
   // An sqlite file that is not there is a wrong STORE_URL, not a store to create.
-  const store = await openStore(readStoreUrl(env), { mustExist: true });
+  const secret = readControlSecret(env); // before opening anything: a missing secret is exit 2, not a store error
+  // Signed like the API's: the trading process refuses a command without its MAC.
+  const store = authenticatedStore(await openStore(readStoreUrl(env), { mustExist: true }), secret);
   try {
     const requested = await requestRiskReset(store, systemClock, options.reason, operator());
     const seen = requested.before;

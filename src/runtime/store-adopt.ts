@@ -6,6 +6,8 @@
  * its epoch is above every epoch seen; its state is `killed` when the store or the latch was killed,
  * or the store lost data (a kill survives the loss of its store), otherwise `paused`, so nothing
  * trades until an operator resumes. The adoption is the first entry of the new store's audit trail (or the next of its own).
+ * The new record is signed with CONTROL_SECRET, so adoption is also how a record without a valid MAC
+ * (a store from a release before MACs) is accepted again: paused when the latch vouches for it, else killed.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -15,18 +17,24 @@ import { storeKey } from '../adapters/latch/store-key.js';
 import type { ControlRecord } from '../domain/control.js';
 import { lastKillResetEpoch, memoryOf } from '../application/kill-reset-proof.js';
 import { trustedControl } from '../application/trusted-control.js';
+import { authenticatedStore } from '../application/authenticated-store.js';
 import { StoreFaultError } from '../ports/store-errors.js';
 import type { Store } from '../ports/store.js';
-import { readStoreUrl } from './config.js';
+import { readControlSecret, readStoreUrl } from './config.js';
 import { readSafetyConfig } from './trading/safety-config.js';
 
-/** The record before adoption, null for an empty store. */
-async function currentRecord(store: Store): Promise<ControlRecord | null> {
+/**
+ * The record before adoption, null for an empty store; `signed` false when its MAC is missing or
+ * wrong (read past the check from `raw`: its fields are only a writer's word).
+ */
+async function currentRecord(store: Store, raw: Store): Promise<{ record: ControlRecord; signed: boolean } | null> {
   try {
-    return await store.control.read();
+    return { record: await store.control.read(), signed: true };
   } catch (err) {
     if (err instanceof StoreFaultError && err.kind === 'empty') return null;
-    throw err;
+    if (!(err instanceof StoreFaultError && err.kind === 'tampered')) throw err;
+    const { mac: _mac, ...record } = await raw.control.read();
+    return { record, signed: false };
   }
 }
 
@@ -50,9 +58,14 @@ export async function adoptStore(env: NodeJS.ProcessEnv, reason: string): Promis
   // This store's entry: what the trading process remembers of the store at this URL (an old-format
   // latch is attached to it, as the trading process would).
   const latch = await latchFile(readSafetyConfig(env).latchPath, storeKey(url), { claimLegacy: true }).load();
-  const store = await openStore(url);
+  const secret = readControlSecret(env);
+  const raw = await openStore(url);
+  // The adopted record is signed with CONTROL_SECRET: the way a store written before MACs (or under
+  // another secret) is accepted again, deliberately and audited.
+  const store = authenticatedStore(raw, secret);
   try {
-    const current = await currentRecord(store);
+    const found = await currentRecord(store, raw);
+    const current = found?.record ?? null;
     if (current && latch && (await trustedBy(store, memoryOf(latch)))) {
       say(
         `the store is the one the latch knows (identity ${current.store_id}, epoch ${current.epoch}): nothing to adopt`,
@@ -63,7 +76,12 @@ export async function adoptStore(env: NodeJS.ProcessEnv, reason: string): Promis
     // Killed when anything says so, and whenever the store lost data (empty, or not ahead of the
     // latch): a kill may have been among what was lost, and a loss must never undo a kill.
     // (A trail gone back at the same epoch is such a loss too: it is why the store was refused.)
-    const lostData = current === null || (latch !== null && current.epoch <= latch.epoch);
+    // An unsigned record exactly as the latch remembers it (identity and epoch) is a store written
+    // before MACs, not a loss; one the latch cannot vouch for may say anything, so it counts as one.
+    const vouched =
+      current !== null && latch !== null && current.store_id === latch.storeId && current.epoch === latch.epoch;
+    const lostData =
+      current === null || (found?.signed === false ? !vouched : latch !== null && current.epoch <= latch.epoch);
     const killed = current?.state === 'killed' || latch?.state === 'killed' || lostData;
     const adopted: ControlRecord = {
       state: killed ? 'killed' : 'paused',

@@ -13,17 +13,20 @@
  * process's start is a fault too, not a second first start.
  */
 import { openStore } from '../adapters/open-store.js';
+import { authenticatedStore } from '../application/authenticated-store.js';
 import { latchFile } from '../adapters/latch/latch-file.js';
 import { storeKey } from '../adapters/latch/store-key.js';
 import type { ControlRecord } from '../domain/control.js';
 import { isStoreFailure } from '../ports/store-errors.js';
-import { readCommonConfig } from './config.js';
+import { readCommonConfig, readControlSecret } from './config.js';
 import { readLatchPath } from './trading/safety-config.js';
 
 export interface StoreInitOptions {
   storeUrl: string;
   storeTimeoutMs: number;
   latchPath: string;
+  /** CONTROL_SECRET: the record is signed as every control record is (authenticated-store.ts). */
+  controlSecret: string;
   now(): number;
 }
 
@@ -39,7 +42,10 @@ export async function initialiseStore(options: StoreInitOptions): Promise<StoreI
   const latch = latchFile(options.latchPath, storeKey(options.storeUrl), { claimLegacy: true });
   const remembered = await latch.load();
   if (remembered) return { kind: 'remembered', storeId: remembered.storeId };
-  const store = await openStore(options.storeUrl, { mustExist: false, timeoutMs: options.storeTimeoutMs });
+  const store = authenticatedStore(
+    await openStore(options.storeUrl, { mustExist: false, timeoutMs: options.storeTimeoutMs }),
+    options.controlSecret,
+  );
   try {
     const at = new Date(options.now()).toISOString();
     const made = await store.control.initialise(at);
@@ -70,8 +76,15 @@ export function describeInit(outcome: StoreInitOutcome, key: string): string {
 export async function initStoreCommand(env: NodeJS.ProcessEnv): Promise<number> {
   const say = (message: string) => process.stderr.write(`tcs: ${message}\n`);
   const { storeUrl, storeTimeoutMs } = readCommonConfig(env);
+  const controlSecret = readControlSecret(env); // before opening anything: a missing secret is exit 2
   try {
-    const outcome = await initialiseStore({ storeUrl, storeTimeoutMs, latchPath: readLatchPath(env), now: Date.now });
+    const outcome = await initialiseStore({
+      storeUrl,
+      storeTimeoutMs,
+      latchPath: readLatchPath(env),
+      controlSecret,
+      now: Date.now,
+    });
     say(describeInit(outcome, storeKey(storeUrl)));
     return 0;
   } catch (err) {

@@ -73,13 +73,15 @@ describe('tcs', () => {
 
   it('start on a first run writes .env (0600) with fresh secrets, serves the API, and stops cleanly on SIGTERM', async () => {
     dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
-    proc = startTcs(['start'], { PORT: '0', LOG_LEVEL: 'info' }, dir);
+    // No secret at all, CONTROL_SECRET included: the API and the trading process share the one written.
+    proc = startTcs(['start'], { PORT: '0', LOG_LEVEL: 'info', CONTROL_SECRET: undefined }, dir);
     await proc.waitFor(/first run: wrote .*\.env \(mode 0600\)/);
     const match = await proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);
     const envPath = join(dir, '.env');
     expect(statSync(envPath).mode & 0o777).toBe(0o600);
     const env = parseEnv(readFileSync(envPath, 'utf8')) as Record<string, string>;
-    expect(proc.stdout() + proc.stderr()).not.toContain(env.SERVICE_API_KEY!);
+    expect(Object.keys(env).sort()).toEqual(['CONTROL_SECRET', 'RISK_HMAC_SECRET', 'SERVICE_API_KEY']);
+    for (const secret of Object.values(env)) expect(proc.stdout() + proc.stderr()).not.toContain(secret);
     // The API listens first; the trading process, started once it does, creates the brand-new store
     // (a store is never created by whoever merely opens it), so status answers 200 once it has.
     await proc.waitFor(/trading process started/);
@@ -114,7 +116,8 @@ describe('tcs', () => {
     proc = startTcs(['start'], { SERVICE_API_KEY: key, PORT: '0', LOG_LEVEL: 'info' }, dir);
     const [line] = await proc.waitFor(/tcs: first run: .*\n/);
     expect(line).toContain('RISK_HMAC_SECRET');
-    expect(line).not.toContain('SERVICE_API_KEY and');
+    expect(line).not.toMatch(/fresh [^;]*SERVICE_API_KEY/);
+    expect(line).toMatch(/SERVICE_API_KEY and CONTROL_SECRET come from the environment/);
     expect(line).not.toContain('your API key is in that file');
     const written = parseEnv(readFileSync(join(dir, '.env'), 'utf8')) as Record<string, string>;
     expect(Object.keys(written)).toEqual(['RISK_HMAC_SECRET']);

@@ -16,6 +16,7 @@ import { closedPort, takePort } from '../support/ports.js';
 import { exitWithin, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { initialised } from '../support/stores.js';
+import { signedWith } from '../support/control-secret.js';
 
 const FAILS_WHEN_SUPERVISED = fileURLToPath(
   new URL('../fixtures/strategies/fails-when-supervised.ts', import.meta.url),
@@ -154,7 +155,11 @@ describe('tcs start stops instead of looping', () => {
     const e = env();
     const store = await initialised(await openSqliteStore({ path: join(dir, 'var', 'tcs.db') }));
     const at = '2026-01-05T12:00:00.000Z';
-    await applyControl(store.control, { type: 'control.kill', reason: 'venue outage' }, { actor: 'test', at });
+    await applyControl(
+      signedWith(store).control,
+      { type: 'control.kill', reason: 'venue outage' },
+      { actor: 'test', at },
+    );
     await store.close();
     proc = startTcs(['start'], e, dir);
     const [line] = await proc.waitFor(/tcs: .*KILLED.*\n/);

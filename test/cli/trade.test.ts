@@ -15,6 +15,7 @@ import { generateKey } from '../../src/domain/keys.js';
 import { exitWithin, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { initialised } from '../support/stores.js';
+import { signedWith } from '../support/control-secret.js';
 
 describe('tcs trade on a killed store', () => {
   let dir = '';
@@ -32,7 +33,11 @@ describe('tcs trade on a killed store', () => {
     dir = mkdtempSync(join(tmpdir(), 'tcs-trade-'));
     const path = join(dir, 'tcs.db');
     store = await initialised(await openSqliteStore({ path }));
-    await applyControl(store.control, { type: 'control.kill', reason: 'venue outage' }, { actor: 'test', at });
+    await applyControl(
+      signedWith(store).control,
+      { type: 'control.kill', reason: 'venue outage' },
+      { actor: 'test', at },
+    );
     // `tcs trade` runs alone here: no API to wait for.
     return {
       STORE_URL: `sqlite:${path}`,

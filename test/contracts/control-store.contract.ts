@@ -12,6 +12,7 @@
  *   {reason, from: 'killed', to: 'running', epoch: <new epoch>, actor: who.actor}; not killed → no event.
  * The transition rule itself is always taken from decideControl, never restated here.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { decideControl } from '../../machines/control.machine.js';
 import { SYSTEM_STATES } from '../../src/domain/control.js';
@@ -58,11 +59,36 @@ export function controlStoreContract(name: string, open: StoreFactory, openSecon
         changed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown as string,
         store_id: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown as string,
         adopted_from: null,
+        // The MAC its creator asked for (test/support/stores.ts), kept by the store as given.
+        mac: expect.stringMatching(/^hmac:[0-9a-f]{64}$/) as unknown as string,
       });
       // Stamped with the store's creation, not 1970.
       expect(Date.parse(record.changed_at)).toBeGreaterThan(Date.parse('2020-01-01'));
       expect(await b.control.read()).toEqual(record);
       expect(await a.events.count()).toBe(0);
+    });
+
+    it('keeps the MAC written with each record, and none for a record written without one', async () => {
+      const [a, b] = await stores.two();
+      const first = await a.control.read();
+      const { mac: _mac, ...bare } = first;
+      const paused = { ...bare, state: 'paused' as const, epoch: 1, reason: 'r', mac: `hmac:${'1'.repeat(64)}` };
+      const audit = { kind: 'control', at: isoAt(1), symbol: null, body: {} };
+      const cas = { expectedEpoch: 0, expectedStoreId: first.store_id, audit };
+      expect(await a.control.compareAndSet({ ...cas, next: paused })).toEqual({ written: true });
+      expect(await b.control.read()).toEqual(paused);
+      const { mac: _paused, ...unsigned } = { ...paused, epoch: 2 };
+      await a.control.compareAndSet({ ...cas, expectedEpoch: 1, next: unsigned });
+      expect(await b.control.read()).toEqual(unsigned);
+      const adopted = {
+        ...unsigned,
+        epoch: 3,
+        store_id: randomUUID(),
+        adopted_from: first.store_id,
+        mac: `hmac:${'2'.repeat(64)}`,
+      };
+      await a.control.adopt(adopted, { ...audit, kind: 'store_adopted' });
+      expect(await b.control.read()).toEqual(adopted);
     });
 
     const cases = SYSTEM_STATES.flatMap((state) => EVENT_TYPES.map((type) => [state, type] as const));

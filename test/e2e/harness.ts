@@ -31,6 +31,9 @@ export interface E2e {
   base: string;
   /** The API key the processes were started with (the console's sign-in needs it). */
   key: string;
+  /** The working directory of `tcs start` (its var/ holds the trading latch), and its environment. */
+  dir: string;
+  env: Record<string, string>;
   /** Starts (again) `tcs start` with extra arguments; returns the API's base URL. */
   start(extra?: string[]): Promise<string>;
   lines(): Array<{ event: string; cycle?: number } & Record<string, unknown>>;
@@ -72,6 +75,8 @@ export async function openE2e(kind: StoreKind, extraEnv: Record<string, string> 
     proc: undefined as unknown as RunningProcess,
     base: '',
     key,
+    dir,
+    env,
     async start(extra = []) {
       e.proc = startTcs(['start', ...extra], env, dir);
       const [, base] = await e.proc.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/);

@@ -3,16 +3,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, readApiConfig, readHmacSecret } from '../../src/runtime/config.js';
+import { ConfigError, readApiConfig, readControlSecret, readHmacSecret } from '../../src/runtime/config.js';
 import { readEnvFile, writeFirstRunEnvFile } from '../../src/runtime/env-file.js';
 import { generateKey, keyId } from '../../src/domain/keys.js';
 import { readTradingConfig } from '../../src/runtime/trading/trading-config.js';
 
 const KEY = generateKey();
+const SECRET = generateKey();
 
 describe('readApiConfig', () => {
   it('has defaults for everything but the key', () => {
-    const config = readApiConfig({ SERVICE_API_KEY: KEY });
+    const config = readApiConfig({ SERVICE_API_KEY: KEY, CONTROL_SECRET: SECRET });
     expect(config).toMatchObject({
       host: '127.0.0.1',
       port: 8000,
@@ -45,7 +46,10 @@ describe('readApiConfig', () => {
 
   it('accepts several keys for a rotation, and never puts a key in an error', () => {
     const second = generateKey();
-    expect(readApiConfig({ SERVICE_API_KEY: ` ${KEY} , ${second} ` }).apiKeys).toEqual([KEY, second]);
+    expect(readApiConfig({ SERVICE_API_KEY: ` ${KEY} , ${second} `, CONTROL_SECRET: SECRET }).apiKeys).toEqual([
+      KEY,
+      second,
+    ]);
     try {
       readApiConfig({ SERVICE_API_KEY: `${KEY},abc` });
     } catch (err) {
@@ -57,6 +61,13 @@ describe('readApiConfig', () => {
     expect(() => readHmacSecret({})).toThrow(/RISK_HMAC_SECRET is not set/);
     expect(() => readHmacSecret({ RISK_HMAC_SECRET: 'abc' })).toThrow(/at least 32/);
     expect(readHmacSecret({ RISK_HMAC_SECRET: KEY })).toBe(KEY);
+  });
+
+  it('requires a long CONTROL_SECRET, and never puts it in an error', () => {
+    expect(() => readApiConfig({ SERVICE_API_KEY: KEY })).toThrow(/CONTROL_SECRET is not set/);
+    expect(() => readControlSecret({ CONTROL_SECRET: '  ' })).toThrow(/CONTROL_SECRET is not set/);
+    expect(() => readControlSecret({ CONTROL_SECRET: 'abc' })).toThrow(/CONTROL_SECRET has 3 characters; at least 32/);
+    expect(readControlSecret({ CONTROL_SECRET: ` ${SECRET} ` })).toBe(SECRET);
   });
 });
 
@@ -121,12 +132,13 @@ describe('.env files', () => {
   it('writes a first-run .env with fresh secrets, mode 0600, and never overwrites one', () => {
     dir = mkdtempSync(join(tmpdir(), 'tcs-env-'));
     const path = join(dir, '.env');
-    expect(writeFirstRunEnvFile(path, {})).toEqual(['SERVICE_API_KEY', 'RISK_HMAC_SECRET']);
+    expect(writeFirstRunEnvFile(path, {})).toEqual(['SERVICE_API_KEY', 'RISK_HMAC_SECRET', 'CONTROL_SECRET']);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const env = readEnvFile(path, {});
     expect(env.SERVICE_API_KEY).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(env.RISK_HMAC_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(env.SERVICE_API_KEY).not.toBe(env.RISK_HMAC_SECRET);
+    expect(env.CONTROL_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(new Set([env.SERVICE_API_KEY, env.RISK_HMAC_SECRET, env.CONTROL_SECRET]).size).toBe(3);
     const before = readFileSync(path, 'utf8');
     expect(writeFirstRunEnvFile(path, {})).toEqual([]);
     expect(readFileSync(path, 'utf8')).toBe(before);
@@ -135,9 +147,13 @@ describe('.env files', () => {
   it('writes only the secrets the environment lacks, and no file when it has both', () => {
     dir = mkdtempSync(join(tmpdir(), 'tcs-env-'));
     const path = join(dir, '.env');
-    expect(writeFirstRunEnvFile(path, { SERVICE_API_KEY: 'from-env', RISK_HMAC_SECRET: '' })).toEqual([]);
+    expect(
+      writeFirstRunEnvFile(path, { SERVICE_API_KEY: 'from-env', RISK_HMAC_SECRET: '', CONTROL_SECRET: 'from-env' }),
+    ).toEqual([]);
     expect(existsSync(path)).toBe(false);
-    expect(writeFirstRunEnvFile(path, { SERVICE_API_KEY: 'from-env' })).toEqual(['RISK_HMAC_SECRET']);
+    expect(writeFirstRunEnvFile(path, { SERVICE_API_KEY: 'from-env', CONTROL_SECRET: 'from-env' })).toEqual([
+      'RISK_HMAC_SECRET',
+    ]);
     expect(Object.keys(readEnvFile(path, {}))).toEqual(['RISK_HMAC_SECRET']);
   });
 

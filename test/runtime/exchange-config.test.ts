@@ -92,7 +92,7 @@ describe('readExchangeCredentials', () => {
 });
 
 describe('EXECUTION_MODE=live in the processes', () => {
-  const base = { SERVICE_API_KEY: generateKey(), RISK_HMAC_SECRET: generateKey() };
+  const base = { SERVICE_API_KEY: generateKey(), RISK_HMAC_SECRET: generateKey(), CONTROL_SECRET: generateKey() };
 
   it('the API reads the exchange, never the secrets (it does not need them)', () => {
     const config = readApiConfig({ ...base, ...LIVE, EXCHANGE_API_KEY: undefined, EXCHANGE_API_SECRET: undefined });

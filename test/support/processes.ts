@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { TEST_CONTROL_SECRET } from './control-secret.js';
 
 export const TCS_BIN = fileURLToPath(new URL('../../bin/tcs.mjs', import.meta.url));
 
@@ -33,11 +34,14 @@ export function startTcs(args: string[], env: NodeJS.ProcessEnv, cwd?: string | 
   return startNode([TCS_BIN, ...args], env, cwd);
 }
 
-/** Starts `node <argv>` with only PATH and HOME from this environment, plus `env`. */
+/**
+ * Starts `node <argv>` with only PATH and HOME from this environment, and the tests' CONTROL_SECRET
+ * (./control-secret.ts; `CONTROL_SECRET: undefined` in `env` leaves it out), plus `env`.
+ */
 export function startNode(argv: string[], env: NodeJS.ProcessEnv, placement?: string | ChildPlacement): RunningProcess {
   const where = typeof placement === 'string' ? { cwd: placement } : (placement ?? {});
   const child = spawn(process.execPath, argv, {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, CONTROL_SECRET: TEST_CONTROL_SECRET, ...env },
     ...where,
     stdio: 'pipe',
   });

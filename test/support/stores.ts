@@ -9,6 +9,7 @@ import { openRedisStore } from '../../src/adapters/redis/redis-store.js';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import type { Store } from '../../src/ports/store.js';
 import { TEST_REDIS_URL, deletePrefix, requireRedis, uniquePrefix } from './redis.js';
+import { testControlMac } from './control-secret.js';
 
 export type StoreKind = 'sqlite' | 'redis';
 
@@ -30,11 +31,12 @@ export interface TestStore {
 }
 
 /**
- * A brand-new store as its creator makes it (running, epoch 0, a fresh identity): opening a store
+ * A brand-new store as its creator makes it (running, epoch 0, a fresh identity, its MAC): opening a store
  * never creates its control record, `initialise` does (src/ports/control-store.ts).
  */
 export async function initialised(store: Store): Promise<Store> {
-  await store.control.initialise(new Date().toISOString());
+  // Signed as the test's `tcs` processes expect (./control-secret.ts).
+  await store.control.initialise(new Date().toISOString(), testControlMac);
   return store;
 }
 

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import type { ChainHead } from '../../domain/chain-walk.js';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
 import { randomUUID } from 'node:crypto';
-import { SYSTEM_STATES } from '../../domain/control.js';
+import { SYSTEM_STATES, initialControlRecord } from '../../domain/control.js';
 import type { ControlChange, ControlStore, ControlWriteResult } from '../../ports/control-store.js';
 import type { NewAuditEvent } from '../../ports/event-store.js';
 import type { AuditChain } from './audit-chain.js';
@@ -35,8 +35,8 @@ export class RedisControlStore implements ControlStore {
    * Creates the record of a brand-new store; gives a store from before identities its identity. An
    * audit trail without a record means lost data: a fault, never a new store.
    */
-  async initialise(at: string): Promise<'created' | 'exists'> {
-    return this.runInitialise(at, 'create') as Promise<'created' | 'exists'>;
+  async initialise(at: string, mac?: (record: ControlRecord) => string): Promise<'created' | 'exists'> {
+    return this.runInitialise(at, 'create', mac) as Promise<'created' | 'exists'>;
   }
 
   /** At open: only the identity of a store from before identities; creates nothing. */
@@ -44,9 +44,16 @@ export class RedisControlStore implements ControlStore {
     await this.runInitialise(new Date(0).toISOString(), 'upgrade');
   }
 
-  private async runInitialise(at: string, mode: 'create' | 'upgrade'): Promise<string> {
+  private async runInitialise(
+    at: string,
+    mode: 'create' | 'upgrade',
+    mac?: (record: ControlRecord) => string,
+  ): Promise<string> {
+    const storeId = randomUUID();
+    // The script creates exactly initialControlRecord(storeId, at), so its MAC is made here.
+    const signed = mac?.(initialControlRecord(storeId, at)) ?? '';
     const reply = String(
-      await initialiseScript.run(this.redis, [this.keys.control, this.keys.eventHead], [at, randomUUID(), mode]),
+      await initialiseScript.run(this.redis, [this.keys.control, this.keys.eventHead], [at, storeId, mode, signed]),
     );
     if (reply.startsWith('audit:')) {
       throw new StoreFaultError(
@@ -145,6 +152,7 @@ export class RedisControlStore implements ControlStore {
         this.keys.controlChannel,
         JSON.stringify(next),
         ...entry.args,
+        change?.mac ?? '',
         current.store_id,
       ],
     );
@@ -171,5 +179,6 @@ function decodeRecord(fields: Record<string, unknown>): ControlRecord {
     changed_at: String(fields.changed_at ?? new Date(0).toISOString()),
     store_id: String(fields.store_id),
     adopted_from: adoptedFrom === undefined || adoptedFrom === null ? null : String(adoptedFrom),
+    ...(typeof fields.mac === 'string' ? { mac: fields.mac } : {}),
   };
 }

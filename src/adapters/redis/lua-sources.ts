@@ -69,7 +69,8 @@ return {1}
 /**
  * KEYS: control, head, entry, indexes…
  * ARGV: expected epoch, changed ('1'/'0'), state, epoch, has_reason ('1'/'0'), reason, changed_at,
- *       channel, record JSON, then the chain arguments, then (last) the expected store identity.
+ *       channel, record JSON, then the chain arguments, then the record's MAC ('' for none), then
+ *       (last) the expected store identity.
  * Checks the epoch and the chain head, writes the record (when changed) and the audit entry, and
  * publishes the record (when changed). Returns {1}, {-1} when the epoch moved, or {0, …} as above.
  */
@@ -85,6 +86,11 @@ local moved = head_mismatch(KEYS[2], KEYS[3], ARGV[10], ARGV[11])
 if moved then return moved end
 if ARGV[2] == '1' then
   redis.call('HSET', KEYS[1], 'state', ARGV[3], 'epoch', ARGV[4], 'changed_at', ARGV[7])
+  if ARGV[#ARGV - 1] ~= '' then
+    redis.call('HSET', KEYS[1], 'mac', ARGV[#ARGV - 1])
+  else
+    redis.call('HDEL', KEYS[1], 'mac')
+  end
   if ARGV[5] == '1' then
     redis.call('HSET', KEYS[1], 'reason', ARGV[6])
   else
@@ -201,7 +207,8 @@ return {1}
 );
 
 /**
- * KEYS: control, event head.  ARGV: changed_at, new identity, mode ('create' or 'upgrade').
+ * KEYS: control, event head.  ARGV: changed_at, new identity, mode ('create' or 'upgrade'), the new
+ * record's MAC ('' for none).
  * Gives a store from before identities its identity ('exists'); with 'create', creates the record of
  * a brand-new store ('created'); with 'upgrade', reports an empty store ('empty'). A store with an
  * audit trail but no record lost data and is never created as new ('audit:<entries>').
@@ -218,6 +225,7 @@ if ARGV[3] ~= 'create' then return 'empty' end
 local seq = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
 if seq > 0 then return 'audit:' .. seq end
 redis.call('HSET', KEYS[1], 'state', 'running', 'epoch', 0, 'changed_at', ARGV[1], 'store_id', ARGV[2])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'mac', ARGV[4]) end
 return 'created'
 `,
 );

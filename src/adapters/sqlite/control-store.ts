@@ -23,13 +23,17 @@ interface ControlRow {
   changed_at: string;
   store_id: string;
   adopted_from: string | null;
+  mac: string | null;
 }
+
+/** The record as a row: a record without a MAC is stored with none (NULL). */
+const rowOf = (record: ControlRecord): ControlRow => ({ ...record, mac: record.mac ?? null });
 
 export class SqliteControlStore implements ControlStore {
   /** The control row, without the file check (the caller's access makes it). */
   readonly readRecord: () => ControlRecord;
   private readonly casTx: (change: ControlChange) => ControlWriteResult;
-  private readonly initialiseTx: (at: string) => 'created' | 'exists';
+  private readonly initialiseTx: (at: string, mac?: (record: ControlRecord) => string) => 'created' | 'exists';
   private readonly adoptTx: (record: ControlRecord, audit: NewAuditEvent) => void;
 
   constructor(
@@ -39,21 +43,22 @@ export class SqliteControlStore implements ControlStore {
     private readonly access: StoreAccess,
   ) {
     const select = db.prepare<[], ControlRow>(
-      'SELECT state, epoch, reason, changed_at, store_id, adopted_from FROM control WHERE id = 1',
+      'SELECT state, epoch, reason, changed_at, store_id, adopted_from, mac FROM control WHERE id = 1',
     );
-    const update = db.prepare<[Pick<ControlRow, 'state' | 'epoch' | 'reason' | 'changed_at'>]>(
-      'UPDATE control SET state = @state, epoch = @epoch, reason = @reason, changed_at = @changed_at WHERE id = 1',
+    const update = db.prepare<[Pick<ControlRow, 'state' | 'epoch' | 'reason' | 'changed_at' | 'mac'>]>(
+      'UPDATE control SET state = @state, epoch = @epoch, reason = @reason, changed_at = @changed_at, mac = @mac WHERE id = 1',
     );
     const replace = db.prepare<[ControlRow]>(
-      `INSERT OR REPLACE INTO control (id, state, epoch, reason, changed_at, store_id, adopted_from)
-       VALUES (1, @state, @epoch, @reason, @changed_at, @store_id, @adopted_from)`,
+      `INSERT OR REPLACE INTO control (id, state, epoch, reason, changed_at, store_id, adopted_from, mac)
+       VALUES (1, @state, @epoch, @reason, @changed_at, @store_id, @adopted_from, @mac)`,
     );
     const hasEvents = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM events LIMIT 1)');
 
     this.readRecord = () => {
       const row = select.get();
       if (row === undefined || row.store_id === null) throw new StoreFaultError('empty', EMPTY_STORE_MESSAGE);
-      return { ...row };
+      const { mac, ...record } = row;
+      return mac === null ? record : { ...record, mac };
     };
 
     const cas = db.transaction((change: ControlChange): ControlWriteResult => {
@@ -61,13 +66,13 @@ export class SqliteControlStore implements ControlStore {
       if (current.epoch !== change.expectedEpoch || current.store_id !== change.expectedStoreId) {
         return { written: false, current };
       }
-      if (change.next) update.run(change.next);
+      if (change.next) update.run(rowOf(change.next));
       appendChained(change.audit);
       return { written: true };
     });
     this.casTx = (change) => cas.immediate(change);
 
-    const initialise = db.transaction((at: string): 'created' | 'exists' => {
+    const initialise = db.transaction((at: string, mac?: (record: ControlRecord) => string): 'created' | 'exists' => {
       if (select.get()?.store_id) return 'exists';
       if ((hasEvents.get()?.n ?? 0) > 0) {
         throw new StoreFaultError(
@@ -76,13 +81,14 @@ export class SqliteControlStore implements ControlStore {
             'Inspect it with `tcs audit verify`; accept it deliberately with `tcs store adopt --reason "…"`',
         );
       }
-      replace.run(initialControlRecord(randomUUID(), at));
+      const record = initialControlRecord(randomUUID(), at);
+      replace.run(rowOf(mac ? { ...record, mac: mac(record) } : record));
       return 'created';
     });
-    this.initialiseTx = (at) => initialise.immediate(at);
+    this.initialiseTx = (at, mac) => initialise.immediate(at, mac);
 
     const adopt = db.transaction((record: ControlRecord, audit: NewAuditEvent) => {
-      replace.run(record);
+      replace.run(rowOf(record));
       appendChained(audit);
     });
     this.adoptTx = (record, audit) => adopt.immediate(record, audit);
@@ -93,8 +99,8 @@ export class SqliteControlStore implements ControlStore {
     return this.access.read(this.readRecord);
   }
 
-  async initialise(at: string): Promise<'created' | 'exists'> {
-    const outcome = await this.access.write(() => this.initialiseTx(at));
+  async initialise(at: string, mac?: (record: ControlRecord) => string): Promise<'created' | 'exists'> {
+    const outcome = await this.access.write(() => this.initialiseTx(at, mac));
     if (outcome === 'created') this.watcher.localWrite();
     return outcome;
   }

@@ -108,6 +108,15 @@ const MIGRATIONS: readonly Migration[] = [
       db.prepare('INSERT OR IGNORE INTO event_head (id, seq, hash, at) VALUES (1, 0, ?, NULL)').run(GENESIS_HASH);
     },
   },
+  {
+    // The control record's MAC under CONTROL_SECRET (issue 30): stored beside the record, written and
+    // judged by the application. An existing row has none, which the processes refuse until the
+    // operator re-signs it with `tcs store adopt` (README, "Operating through faults").
+    version: 4,
+    up(db) {
+      db.exec('ALTER TABLE control ADD COLUMN mac TEXT');
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

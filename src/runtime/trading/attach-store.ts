@@ -17,6 +17,7 @@ import type { StoreMemory } from '../../domain/store-identity.js';
 import type { Store } from '../../ports/store.js';
 import { lastKillResetEpoch, memoryOf } from '../../application/kill-reset-proof.js';
 import { trustedControl } from '../../application/trusted-control.js';
+import { authenticatedStore } from '../../application/authenticated-store.js';
 
 export interface AttachedStore {
   store: Store;
@@ -27,6 +28,8 @@ export interface AttachedStore {
 
 export interface AttachOptions {
   storeUrl: string;
+  /** CONTROL_SECRET: the store is used only through its MACs (src/application/authenticated-store.ts). */
+  controlSecret: string;
   /** STORE_TIMEOUT_MS: the deadline of every store command. */
   storeTimeoutMs: number;
   latchPath: string;
@@ -62,7 +65,10 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
   for (;;) {
     let store: Store | undefined;
     try {
-      store = await openStore(options.storeUrl, { mustExist: remembered !== null, timeoutMs: options.storeTimeoutMs });
+      store = authenticatedStore(
+        await openStore(options.storeUrl, { mustExist: remembered !== null, timeoutMs: options.storeTimeoutMs }),
+        options.controlSecret,
+      );
       if (!remembered) await store.control.initialise(new Date(options.now()).toISOString());
       // Judged as the trading system will judge it (throws the fault), without moving any memory yet.
       const events = store.events;

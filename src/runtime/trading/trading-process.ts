@@ -6,7 +6,7 @@
  * --reset-kill it ends a kill first (audited); started on a killed store it says so on stderr.
  */
 import { systemClock } from '../../ports/clock.js';
-import { readInt } from '../config.js';
+import { readControlSecret, readInt } from '../config.js';
 import { createLogger } from '../logger.js';
 import { exitCleanlyOnSignals } from '../shutdown.js';
 import { createStdoutEventLines } from '../../adapters/event-lines/stdout-event-lines.js';
@@ -36,10 +36,13 @@ const TEST_STORE_RETRY_ENV = 'TCS_TEST_STORE_RETRY_MS';
 
 export async function runTradingProcess(env: NodeJS.ProcessEnv, options: TradingProcessOptions): Promise<void> {
   const config = readTradingConfig(env); // ConfigError → exit 2 with the message
+  // Read here, not in the trading config: a simulation or a sweep shares no store with anyone.
+  const controlSecret = readControlSecret(env);
   await assertStrategiesLoad(config);
   const log = createLogger('tcs-trading', config.logLevel);
   const { store, memory, remember } = await attachStore({
     storeUrl: config.storeUrl,
+    controlSecret,
     storeTimeoutMs: config.storeTimeoutMs,
     latchPath: config.safety.latchPath,
     log,
@@ -98,7 +101,7 @@ async function startInspector(log: ReturnType<typeof createLogger>, config: Trad
   log.info({ url: config.inspectUrl }, 'Stately inspector: actor events are sent over WebSocket');
   return connectInspector({
     url: config.inspectUrl,
-    secrets: [config.hmacSecret, env.SERVICE_API_KEY?.trim() ?? ''],
+    secrets: [config.hmacSecret, env.SERVICE_API_KEY?.trim() ?? '', env.CONTROL_SECRET?.trim() ?? ''],
     warn: say,
     info: (message) => log.info({ url: config.inspectUrl }, message),
     // Test-only (not in .env.example): the e2e test retries every 100 ms instead of waiting out 5 s.

@@ -275,9 +275,9 @@ describe('sqlite store specifics', () => {
       await first.events.append({ kind: 'decision', at: `2024-01-01T00:00:0${i}.000Z`, body: { i } });
     const intact = await first.events.verify();
     behindTheBack(first, (db) => {
-      // Back to what the version before the chain head wrote: no chain head.
-      db.exec('DROP TABLE event_head');
-      db.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+      // Back to what the version before the chain head wrote: no chain head (and no control MAC).
+      db.exec('DROP TABLE event_head; ALTER TABLE control DROP COLUMN mac');
+      db.pragma('user_version = 2');
     });
     await first.close();
     const migrated = await openSqliteStore({ path });
@@ -296,8 +296,8 @@ describe('sqlite store specifics', () => {
     const path = freshPath();
     const first = await openSqliteStore({ path });
     behindTheBack(first, (db) => {
-      db.exec('DROP TABLE event_head');
-      db.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+      db.exec('DROP TABLE event_head; ALTER TABLE control DROP COLUMN mac');
+      db.pragma('user_version = 2');
     });
     await first.close();
     const migrated = await openSqliteStore({ path });

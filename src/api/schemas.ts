@@ -5,8 +5,7 @@
  */
 import { Type } from 'typebox';
 import type { TSchema } from 'typebox';
-
-export const REASON_MAX_LENGTH = 500;
+import { REASON_MAX_LENGTH } from '../domain/control.js';
 
 export const ErrorSchema = Type.Object(
   {

@@ -10,6 +10,7 @@ import { hostname, userInfo } from 'node:os';
 import { openStore } from '../adapters/open-store.js';
 import { requestRiskReset } from '../application/risk-reset-request.js';
 import { systemClock } from '../ports/clock.js';
+import { terminalSafe } from '../domain/terminal-text.js';
 import { readStoreUrl } from './config.js';
 
 const POLL_MS = 200;
@@ -45,7 +46,7 @@ export async function resetRisk(env: NodeJS.ProcessEnv, options: RiskResetOption
       if (command?.status === 'done') {
         const result = command.result ?? {};
         if (result.status !== 'done') {
-          console.error(`tcs: the trading process did not reset: ${JSON.stringify(result)}`);
+          console.error(`tcs: the trading process did not reset: ${terminalSafe(JSON.stringify(result))}`);
           return 1;
         }
         console.log(

@@ -7,7 +7,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ControlPlane } from '../../application/control-plane.js';
 import { DEFAULT_REASONS } from '../../application/control-plane.js';
-import { REASON_MAX_LENGTH, protectedErrors, symbolSchema } from '../schemas.js';
+import { REASON_MAX_LENGTH } from '../../domain/control.js';
+import { protectedErrors, symbolSchema } from '../schemas.js';
 import { answer } from './control-failures.js';
 
 export interface FlattenRouteOptions {

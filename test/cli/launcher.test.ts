@@ -78,6 +78,19 @@ describe('tcs start stops instead of looping', () => {
     expect(proc.stderr()).not.toContain('tcs-api');
   }, 40_000);
 
+  it('SYMBOLS with a symbol the synthetic market does not know (a typo): exit 2 before any process starts, naming the ones it knows', async () => {
+    for (const symbols of ['BTCUSTD', 'BTCUSDT,FOO']) {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      proc = startTcs(['start'], env({ SYMBOLS: symbols }), dir);
+      expect((await exitWithin(proc, 15_000)).code, symbols).toBe(2);
+      const last = lastLine(proc.stderr());
+      expect(last).toContain(`${symbols.split(',').at(-1)} is not a market the synthetic market data knows`);
+      expect(last).toContain('BTCUSDT, ETHUSDT, SOLUSDT, BNBUSDT, XRPUSDT');
+      expect(proc.stderr()).not.toContain('tcs-api');
+      expect(proc.stdout()).toBe('');
+    }
+  }, 40_000);
+
   it('EXECUTION_MODE=live without a key, or on mainnet without LIVE_MAINNET=confirm: exit 2 naming the variable, before any process starts', async () => {
     const live = { EXECUTION_MODE: 'live', EXCHANGE: 'binanceusdm', EXCHANGE_API_SECRET: 'x'.repeat(40) };
     proc = startTcs(['start'], env(live), dir);

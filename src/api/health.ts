@@ -15,7 +15,8 @@
  * trading process creates the record); after that, or seen by anyone, it is the `empty` fault.
  *
  * From the heartbeat also: the strategies failing now (strategy-health.ts) and the risk engine's
- * trading state (risk-health.ts); a failing strategy or a `reducing` risk engine is `degraded`.
+ * trading state (risk-health.ts) and the orphaned positions (position-health.ts); a failing strategy,
+ * a `reducing` risk engine or an orphaned position is `degraded`.
  */
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
@@ -32,6 +33,7 @@ import { NO_STORE_VIEW } from './store-view.js';
 import type { HealthStoreView } from './store-view.js';
 import { strategiesHealth, StrategiesHealthSchema, UNKNOWN_STRATEGIES } from './strategy-health.js';
 import { UNKNOWN_VENUE, venueHealth, VenueHealthSchema } from './venue-health.js';
+import { PositionsHealthSchema, positionsHealth, UNKNOWN_POSITIONS } from './position-health.js';
 
 /** The whole check's deadline: under the 1 s promise, above one store command's (STORE_TIMEOUT_MS 500 ms). */
 export const HEALTH_DEADLINE_MS = 900;
@@ -88,6 +90,7 @@ export const HealthSchema = Type.Object({
     strategies: StrategiesHealthSchema,
     venue: VenueHealthSchema,
     risk: RiskHealthSchema,
+    positions: PositionsHealthSchema,
   }),
 });
 
@@ -182,12 +185,14 @@ export function healthChecker(
       const strategies = strategiesHealth(beat, tradingStatus === 'ok');
       const risk = riskHealth(beat, tradingStatus === 'ok');
       const venue = venueHealth(beat, tradingStatus === 'ok');
+      const positions = positionsHealth(beat, tradingStatus === 'ok');
       const allOk =
         tradingStatus === 'ok' &&
         eventStatus === 'ok' &&
         strategies.status !== 'failing' &&
         risk.status !== 'reducing' &&
-        venue.status !== 'drift';
+        venue.status !== 'drift' &&
+        positions.status !== 'orphaned';
       const body: Health = {
         status: allOk ? 'ok' : 'degraded',
         state: record.value.state,
@@ -206,6 +211,7 @@ export function healthChecker(
           strategies,
           risk,
           venue,
+          positions,
         },
       };
       return { statusCode: 200, body: withReason(body) };
@@ -232,6 +238,7 @@ function firstStartBody(kind: string, checkedAt: string, latencyMs: number): Hea
       strategies: UNKNOWN_STRATEGIES,
       risk: UNKNOWN_RISK,
       venue: UNKNOWN_VENUE,
+      positions: UNKNOWN_POSITIONS,
     },
   };
 }
@@ -248,6 +255,7 @@ function downBody(kind: string, checkedAt: string, reason: string, error: string
       strategies: UNKNOWN_STRATEGIES,
       risk: UNKNOWN_RISK,
       venue: UNKNOWN_VENUE,
+      positions: UNKNOWN_POSITIONS,
     },
   };
 }

@@ -23,7 +23,7 @@ describe('after SYMBOLS changed, a position in a symbol no longer listed', () =>
     dirs.removeAll();
   });
 
-  it('is closed by deleverage and flatten through the API', async () => {
+  it('is shown orphaned (start warning, /health degraded) and closed by deleverage and flatten through the API', async () => {
     const dir = dirs.dir('symbols-changed');
     const key = generateKey();
     const secret = generateKey();
@@ -51,8 +51,26 @@ describe('after SYMBOLS changed, a position in a symbol no longer listed', () =>
 
     // The same store, BTCUSDT no longer listed: the strategy has nothing to trade, the position stays.
     const second = await start({ SYMBOLS: 'ETHUSDT' });
+    // Said at start, on stderr, with the call that closes it.
+    await second.waitFor(/tcs: 1 orphaned position[^\n]*BTCUSDT [\d.]+ \(not in SYMBOLS\)[^\n]*flatten/, SLOW_BOUND_MS);
     await eventually(async () => (await btcPosition()) > 0, 'the BTCUSDT position published', SLOW_BOUND_MS);
     const held = await btcPosition();
+
+    let health = await call('GET', '/health');
+    await eventually(
+      async () => (health = await call('GET', '/health')).body.status === 'degraded',
+      '/health degraded',
+      SLOW_BOUND_MS,
+    );
+    expect(health.status).toBe(200);
+    expect(health.body.components).toMatchObject({
+      positions: {
+        status: 'orphaned',
+        orphaned: [{ symbol: 'BTCUSDT', qty: held, why: 'symbol_not_listed' }],
+        resolve: 'POST /control/flatten {"symbols":["BTCUSDT"]}',
+      },
+    });
+    expect(String(health.body.reason)).toContain('orphaned positions no configured strategy closes: BTCUSDT');
 
     const deleverage = await call('POST', '/control/deleverage', { symbol: 'BTCUSDT', reduce_pct: 0.5 });
     expect(deleverage.status, JSON.stringify(deleverage.body)).toBe(200);
@@ -70,5 +88,12 @@ describe('after SYMBOLS changed, a position in a symbol no longer listed', () =>
     const completed = eventLines(second).find((l) => l.event === 'flatten_completed' && l.command_id === flattenId);
     expect(completed).toMatchObject({ status: 'flat', closed: ['BTCUSDT'], remaining: [] });
     await eventually(async () => (await btcPosition()) === 0, 'the flat account published', SLOW_BOUND_MS);
+    // Nothing orphaned any more: /health is ok again.
+    await eventually(
+      async () => (health = await call('GET', '/health')).body.status === 'ok',
+      '/health ok once flat',
+      SLOW_BOUND_MS,
+    );
+    expect(health.body.components).toMatchObject({ positions: { status: 'ok', orphaned: [] } });
   }, 240_000);
 });

@@ -15,6 +15,7 @@ import { RiskResetDialog } from './components/risk-reset-dialog.js';
 import { SignIn } from './components/sign-in.js';
 import { StateBanner } from './components/state-banner.js';
 import { clearKey, loadKey, saveKey } from './lib/session.js';
+import { orphanedSymbols } from './lib/orphaned.js';
 import { useConsole } from './use-console.js';
 
 function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): void }) {
@@ -40,7 +41,7 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): v
       <Messages messages={c.messages} dismiss={c.dismiss} />
       <main class="grid">
         <Controls c={c} onResetDrawdown={openReset} />
-        <Account account={c.account} />
+        <Account account={c.account} orphaned={orphanedSymbols(c.health)} />
         <NavChart points={c.nav} />
         <Fills fills={c.fills} />
         <HealthPanel c={c} />

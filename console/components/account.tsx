@@ -22,7 +22,14 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   );
 }
 
-export function Account({ account }: { account: AccountData | null }) {
+export function Account({
+  account,
+  orphaned = new Set(),
+}: {
+  account: AccountData | null;
+  /** Symbols no configured strategy closes (/health's positions component). */
+  orphaned?: ReadonlySet<string>;
+}) {
   const positions = account?.positions ?? [];
   const orders = account?.open_orders ?? [];
   return (
@@ -65,7 +72,19 @@ export function Account({ account }: { account: AccountData | null }) {
           ) : (
             positions.map((p) => (
               <tr key={p.symbol}>
-                <th scope="row">{p.symbol}</th>
+                <th scope="row">
+                  {p.symbol}
+                  {orphaned.has(p.symbol) && (
+                    <span
+                      class="orphaned"
+                      data-testid={`orphaned-${p.symbol}`}
+                      title="no configured strategy closes it"
+                    >
+                      {' '}
+                      orphaned
+                    </span>
+                  )}
+                </th>
                 <td>{qty(p.qty)}</td>
                 <td>{money(p.entry_price)}</td>
                 <td>{money(p.mark_price)}</td>

@@ -8,6 +8,7 @@ import type { ConsoleState } from '../use-console.js';
 import { utc } from '../lib/format.js';
 import { riskRow } from '../lib/risk-state.js';
 import { venueRow } from '../lib/venue-drift.js';
+import { positionsRow } from '../lib/orphaned.js';
 
 function Row({ name, status, detail }: { name: string; status: string; detail: string }) {
   return (
@@ -27,6 +28,7 @@ export function HealthPanel({ c }: { c: ConsoleState }) {
   const trading = h?.components.trading_process;
   const risk = riskRow(h?.components.risk);
   const venue = venueRow(h?.components.venue);
+  const positions = positionsRow(h?.components.positions);
   const audit = c.audit;
   const verify = async () => {
     setChecking(true);
@@ -62,6 +64,7 @@ export function HealthPanel({ c }: { c: ConsoleState }) {
           />
           <Row name="risk engine" status={risk.status} detail={risk.detail} />
           <Row name="venue" status={venue.status} detail={venue.detail} />
+          <Row name="positions" status={positions.status} detail={positions.detail} />
         </tbody>
       </table>
       <p data-testid="audit-status" data-ok={audit ? String(audit.ok) : ''}>

@@ -50,5 +50,16 @@ export function healthReason(body: Health): string | null {
     );
     if (venue.resolve) why.push(`to end it: ${venue.resolve}`);
   }
+  const positions = body.components.positions;
+  if (positions.status === 'orphaned') {
+    const what = positions.orphaned
+      .map(
+        (o) =>
+          `${o.symbol} ${o.qty} (${o.why === 'symbol_not_listed' ? 'not in SYMBOLS' : `strategy ${o.agent ?? '?'} not in STRATEGIES`})`,
+      )
+      .join(', ');
+    why.push(`orphaned positions no configured strategy closes: ${what}`);
+    if (positions.resolve) why.push(`to close them: ${positions.resolve}`);
+  }
   return why.length > 0 ? why.join('; ') : null;
 }

@@ -16,7 +16,8 @@
  * seen); seen by anyone: the `empty` fault, resolved only by an adoption.
  *
  * From the heartbeat also: the strategies failing now (strategy-health.ts) and the risk engine's
- * trading state (risk-health.ts); a failing strategy or a `reducing` risk engine is `degraded`.
+ * trading state (risk-health.ts) and the orphaned positions (position-health.ts); a failing strategy,
+ * a `reducing` risk engine or an orphaned position is `degraded`.
  */
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
@@ -33,6 +34,7 @@ import { NO_STORE_VIEW } from './store-view.js';
 import type { HealthStoreView } from './store-view.js';
 import { strategiesHealth, StrategiesHealthSchema, UNKNOWN_STRATEGIES } from './strategy-health.js';
 import { UNKNOWN_VENUE, venueHealth, VenueHealthSchema } from './venue-health.js';
+import { PositionsHealthSchema, positionsHealth, UNKNOWN_POSITIONS } from './position-health.js';
 
 /** The whole check's deadline: under the 1 s promise, above one store command's (STORE_TIMEOUT_MS 500 ms). */
 export const HEALTH_DEADLINE_MS = 900;
@@ -91,6 +93,7 @@ export const HealthSchema = Type.Object({
     strategies: StrategiesHealthSchema,
     venue: VenueHealthSchema,
     risk: RiskHealthSchema,
+    positions: PositionsHealthSchema,
   }),
 });
 
@@ -192,12 +195,14 @@ export function healthChecker(
       const strategies = strategiesHealth(beat, beating === 'ok');
       const risk = riskHealth(beat, beating === 'ok');
       const venue = venueHealth(beat, beating === 'ok');
+      const positions = positionsHealth(beat, beating === 'ok');
       const allOk =
         tradingStatus === 'ok' &&
         eventStatus === 'ok' &&
         strategies.status !== 'failing' &&
         risk.status !== 'reducing' &&
-        venue.status !== 'drift';
+        venue.status !== 'drift' &&
+        positions.status !== 'orphaned';
       const body: Health = {
         status: allOk ? 'ok' : 'degraded',
         state: record.value.state,
@@ -217,6 +222,7 @@ export function healthChecker(
           strategies,
           risk,
           venue,
+          positions,
         },
       };
       return { statusCode: 200, body: withReason(body) };
@@ -243,6 +249,7 @@ function downBody(kind: string, checkedAt: string, reason: string, error: string
       strategies: UNKNOWN_STRATEGIES,
       risk: UNKNOWN_RISK,
       venue: UNKNOWN_VENUE,
+      positions: UNKNOWN_POSITIONS,
     },
   };
 }

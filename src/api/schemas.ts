@@ -5,8 +5,10 @@
  */
 import { Type } from 'typebox';
 import type { TSchema } from 'typebox';
+import { REASON_MAX_LENGTH } from '../domain/control.js';
 
-export const REASON_MAX_LENGTH = 500;
+/** A symbol's shape, as SYMBOLS accepts it (src/domain/instruments.ts). */
+const SYMBOL_PATTERN = '^[A-Z0-9]{2,20}$';
 
 export const ErrorSchema = Type.Object(
   {
@@ -96,6 +98,18 @@ export function symbolSchema(symbols: readonly string[]) {
   return Type.Enum([...symbols], { description: 'A whitelisted symbol' });
 }
 
+/**
+ * A symbol to close (deleverage, flatten): checked for its shape only, never against the whitelist.
+ * A position SYMBOLS no longer lists must stay closable; a symbol nobody holds answers "no position".
+ */
+export function closeSymbolSchema(symbols: readonly string[]) {
+  return Type.String({
+    pattern: SYMBOL_PATTERN,
+    description: `Any symbol the account holds, whitelisted (${symbols.join(', ')}) or not`,
+    examples: [symbols[0] ?? 'BTCUSDT'],
+  });
+}
+
 export const CancelInstructionSchema = Type.Object({
   tool: Type.Union([Type.Literal('cancel_all_orders'), Type.Literal('cancel_spot_all_orders')]),
   symbol: Type.String(),
@@ -127,7 +141,7 @@ export const CancelAllResultSchema = Type.Object({
 export function deleverageBody(symbols: readonly string[]) {
   return Type.Object(
     {
-      symbol: symbolSchema(symbols),
+      symbol: closeSymbolSchema(symbols),
       reduce_pct: Type.Number({
         exclusiveMinimum: 0,
         maximum: 1,
@@ -175,7 +189,7 @@ export const DecisionsQuery = Type.Object(
     before: Type.Optional(
       Type.Integer({ minimum: 1, description: 'Only entries with seq below this (paging cursor)' }),
     ),
-    symbol: Type.Optional(Type.String({ pattern: '^[A-Z0-9]{2,20}$' })),
+    symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN })),
     since: Type.Optional(Type.String({ format: 'date-time', description: 'Only entries at or after this time' })),
     until: Type.Optional(Type.String({ format: 'date-time', description: 'Only entries before this time' })),
   },

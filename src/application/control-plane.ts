@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ControlApplyResult, ControlEvent, ControlRecord } from '../domain/control.js';
 import { cancelInstructionsFor, planDeleverage } from '../domain/instructions.js';
+import { instrumentOf } from '../domain/instruments.js';
 import type { DeleveragePlan } from '../domain/instructions.js';
 import type { Instrument } from '../domain/market.js';
 import { PORTFOLIO_KEY } from '../domain/runtime-documents.js';
@@ -152,8 +153,7 @@ export class ControlPlane {
     reason: string,
     actor: string,
   ): Promise<ControlOutcome<FlattenResult, UnknownSymbol>> {
-    const unknown = symbols?.find((s) => !this.bySymbol.has(s));
-    if (unknown !== undefined) return unknownSymbol(unknown);
+    // Any symbol, listed or not: a position SYMBOLS no longer lists must stay closable.
     const portfolio = await readDocument(this.store.kv, PORTFOLIO_KEY);
     const positions = (portfolio?.positions ?? [])
       .filter((p) => p.qty !== 0 && (symbols === null || symbols.includes(p.symbol)))
@@ -218,11 +218,12 @@ export class ControlPlane {
     symbol: string,
     reducePct: number,
   ): Promise<ControlOutcome<DeleveragePlan, UnknownSymbol>> {
-    const instrument = this.bySymbol.get(symbol);
-    if (!instrument) return unknownSymbol(symbol);
     // A refused portfolio (malformed, another version) is a DocumentError: the route answers 503.
     const portfolio = await readDocument(this.store.kv, PORTFOLIO_KEY);
     const position = portfolio?.positions.find((p) => p.symbol === symbol);
+    // Any symbol, listed or not: a held one SYMBOLS no longer lists gets the built-in steps; one
+    // nobody holds answers "no open position" as a listed one does.
+    const instrument = this.bySymbol.get(symbol) ?? instrumentOf(symbol, position?.kind ?? 'perp');
     return { ok: true, value: planDeleverage(instrument, position, reducePct) };
   }
 

@@ -1,11 +1,14 @@
 /**
  * Preparing a deleverage command for the risk actor: the live position (not the API's snapshot), the
  * reduce-only order from it, the market and account the risk engine judges it on, and the stored
- * control epoch to sign it for. When there is nothing to send (flat, less than a lot, a symbol this
- * process does not trade) the result says so and the command completes without an order. The payload
- * arrives decoded and validated by the queue (src/domain/commands.ts).
+ * control epoch to sign it for. When there is nothing to send (flat, less than a lot) the result says
+ * so and the command completes without an order. A held symbol SYMBOLS no longer lists is reduced
+ * like any other (held-closes.ts). The payload arrives decoded and validated by the queue
+ * (src/domain/commands.ts).
  */
 import { deleverageOrder } from '../domain/deleverage.js';
+import { instrumentOf } from '../domain/instruments.js';
+import { withHeldInstruments, withHeldQuotes } from '../domain/held-closes.js';
 import type { CommandRecord } from '../domain/commands.js';
 import type { Instrument, MarketView } from '../domain/market.js';
 import type { Clock } from '../ports/clock.js';
@@ -29,10 +32,15 @@ export function createDeleveragePreparation(deps: DeleveragePreparationDeps) {
       return { kind: 'result', result: { status: 'invalid', message: `${command.type} is not a deleverage` } };
     }
     const { symbol } = command.payload;
-    const market = await deps.market();
-    const account = await deps.venue.account(market);
+    const fed = await deps.market();
+    const account = await deps.venue.account(fed);
     const position = account.positions.find((p) => p.symbol === symbol)?.qty ?? 0;
-    const prepared = deleverageOrder(command.id, command.payload, deps.instruments.get(symbol), position);
+    // A held symbol SYMBOLS no longer lists, or the feed no longer carries, is reduced all the same.
+    const market = withHeldQuotes(fed, account.positions, deps.clock.now());
+    // Not held and not listed: no instrument is needed to answer "no open position", as for a listed one.
+    const instrument =
+      withHeldInstruments(deps.instruments, account.positions).get(symbol) ?? instrumentOf(symbol, 'perp');
+    const prepared = deleverageOrder(command.id, command.payload, instrument, position);
     if (prepared.kind === 'invalid')
       return { kind: 'result', result: { status: 'invalid', message: prepared.message } };
     if (prepared.kind === 'nothing') {

@@ -9,6 +9,7 @@
  */
 import type { CommandRecord } from '../domain/commands.js';
 import { flattenRound } from '../domain/flatten.js';
+import { withHeldInstruments, withHeldQuotes } from '../domain/held-closes.js';
 import type { Instrument, MarketView } from '../domain/market.js';
 import type { Clock } from '../ports/clock.js';
 import { StoreUnavailableError } from '../ports/store-errors.js';
@@ -72,14 +73,16 @@ export function createFlattenPreparation(deps: FlattenPreparationDeps) {
   return async (command: CommandRecord, round: number): Promise<PreparedFlatten> => {
     // The root routes only flatten commands here; anything else is a wiring error, not an order.
     if (command.type !== 'flatten') throw new TypeError(`${command.type} is not a flatten`);
-    const market = await deps.market();
-    const account = await deps.venue.account(market);
+    const fed = await deps.market();
+    const account = await deps.venue.account(fed);
+    // A held symbol SYMBOLS no longer lists, or the feed no longer carries, is closed all the same.
+    const market = withHeldQuotes(fed, account.positions, deps.clock.now());
     const { orders, left } = flattenRound({
       commandId: command.id,
       claim: command.attempts,
       round,
       symbols: command.payload.symbols,
-      instruments: deps.instruments,
+      instruments: withHeldInstruments(deps.instruments, account.positions),
       positions: account.positions,
     });
     // A close with no market data cannot be priced or judged: reported as left, not sent.

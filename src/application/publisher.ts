@@ -9,6 +9,7 @@ import type { SystemState } from '../domain/control.js';
 import type { RiskStateRecord } from '../domain/risk/trading-state.js';
 import type { FailingAgent } from '../domain/failing-agents.js';
 import type { AccountSnapshot } from '../domain/portfolio.js';
+import type { OrphanedPosition } from '../domain/orphaned-positions.js';
 import { HEARTBEAT_KEY, PORTFOLIO_KEY, TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
 import type { TradingHeartbeat } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
@@ -40,6 +41,10 @@ export interface PublisherDeps {
   metrics: { observeAccount(account: AccountSnapshot): void; text(): Promise<string> };
   /** The strategy agents failing now (application/agent-errors.ts); none when not given. */
   failingAgents?: () => FailingAgent[];
+  /** The positions of `account` no configured strategy closes (absent: none reported). */
+  orphans?: (account: AccountSnapshot) => Promise<OrphanedPosition[]>;
+  /** Told the orphaned positions when their list changes (the first publication included). */
+  onOrphans?: (orphans: readonly OrphanedPosition[]) => void;
   /** The live venue's position drift now (absent for a venue that has none to report). */
   positionDrift?: () => ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
 }
@@ -52,6 +57,9 @@ export interface Publisher {
 }
 
 export function createPublisher(deps: PublisherDeps): Publisher {
+  // Computed with each published account, carried by every heartbeat until the next.
+  let orphans: OrphanedPosition[] = [];
+  let told: string | null = null;
   const heartbeat = async (root: RootView, stopped = false) => {
     const doc: TradingHeartbeat = {
       ...deps.identity,
@@ -71,6 +79,7 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       stopped,
       // A process that stopped runs no strategy: none of them is failing any more.
       failingAgents: stopped ? [] : (deps.failingAgents?.() ?? []),
+      ...(deps.orphans ? { orphanedPositions: orphans.slice(0, 100).map((o) => ({ ...o })) } : {}),
       ...(deps.positionDrift
         ? {
             positionDrift: deps
@@ -87,6 +96,14 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       const account = await deps.venue.account();
       deps.metrics.observeAccount(account);
       await writeDocument(deps.kv, PORTFOLIO_KEY, account);
+      if (deps.orphans) {
+        orphans = await deps.orphans(account);
+        const key = JSON.stringify(orphans);
+        if (key !== told) {
+          told = key;
+          deps.onOrphans?.(orphans);
+        }
+      }
     },
     heartbeat,
     async metrics() {

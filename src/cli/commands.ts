@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../runtime/config.js';
 import { loadEnv } from '../runtime/environment.js';
 import { printNewKey } from '../runtime/keygen.js';
+import { operatorReason } from '../runtime/operator-reason.js';
 import { DATA_DOWNLOAD_HELP } from '../runtime/data-download.js';
 import { parseSimulateArgs, SIMULATE_HELP } from '../runtime/simulate/simulate-options.js';
 import { sweepCommands } from './sweep-commands.js';
@@ -86,7 +87,7 @@ Options:
       const { runLauncher } = await import('../runtime/launcher.js');
       await runLauncher({
         resetKill,
-        reason: values.reason,
+        reason: operatorReason(values.reason),
         inspect: values.inspect === true,
       });
       return -1;
@@ -135,7 +136,7 @@ Options:
       const { runTradingProcess } = await import('../runtime/trading/trading-process.js');
       await runTradingProcess(loadEnv(), {
         inspect: values.inspect === true,
-        ...(resetKillRequested(values) ? { resetKill: { reason: values.reason } } : {}),
+        ...(resetKillRequested(values) ? { resetKill: { reason: operatorReason(values.reason) } } : {}),
       });
       return -1;
     },
@@ -205,9 +206,9 @@ Options:
       if (positionals.length !== 1 || positionals[0] !== 'adopt') {
         throw new ConfigError('usage: tcs store init | tcs store adopt --reason TEXT');
       }
-      if (!values.reason?.trim()) throw new ConfigError('tcs store adopt needs --reason TEXT (it is audited)');
+      const reason = operatorReason(values.reason, 'tcs store adopt')!;
       const { adoptStore } = await import('../runtime/store-adopt.js');
-      return adoptStore(loadEnv(), values.reason.trim());
+      return adoptStore(loadEnv(), reason);
     },
   },
   {
@@ -242,9 +243,7 @@ arguments.`,
       if (positionals.length !== 1 || positionals[0] !== 'reset') {
         throw new ConfigError('usage: tcs risk reset --reason TEXT [--wait SECONDS]');
       }
-      const reason = values.reason?.trim();
-      if (!reason) throw new ConfigError('tcs risk reset needs --reason TEXT (it is audited)');
-      if (reason.length > 500) throw new ConfigError('--reason is longer than 500 characters');
+      const reason = operatorReason(values.reason, 'tcs risk reset')!;
       const wait = values.wait === undefined ? 15 : Number(values.wait);
       if (values.wait?.trim() === '' || !Number.isFinite(wait) || wait < 0 || wait > 3600) {
         throw new ConfigError(`--wait must be a number of seconds from 0 to 3600, got "${values.wait}"`);

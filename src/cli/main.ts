@@ -4,6 +4,7 @@
 import { commands } from './commands.js';
 import { ConfigError } from '../runtime/config.js';
 import { tellSupervisor } from '../runtime/supervisor-channel.js';
+import { tellOperator } from '../runtime/tell-operator.js';
 
 const USAGE = `Usage: tcs <command> [options]
 
@@ -36,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
 
 /** Says why on stderr and, under `tcs start`, to the supervisor too (whose last line names it), then exits. */
 function fail(code: number, message: string, label = ''): void {
-  console.error(`tcs: ${label}${message}`);
+  tellOperator(`${label}${message}`);
   void tellSupervisor({ type: 'exiting', code, message }).then(() => process.exit(code));
 }
 

@@ -14,6 +14,12 @@ export type ControlEvent =
 
 export type ControlEventType = ControlEvent['type'];
 
+/**
+ * The longest reason an operator may give, by the API (a 422 beyond it) or the `tcs` command (exit 2):
+ * reasons are stored in the control record and the audit trail, and shown in banners.
+ */
+export const REASON_MAX_LENGTH = 500;
+
 /** What the store holds as the single source of truth for the run state. */
 export interface ControlRecord {
   state: SystemState;

@@ -18,6 +18,11 @@ const FALLBACK = { lotSize: 0.001, tickSize: 0.0001, minNotional: 5 };
 
 const SYMBOL_PATTERN = /^[A-Z0-9]{2,20}$/;
 
+/** The built-in steps of `symbol` (or the conservative defaults): for a held symbol SYMBOLS no longer lists. */
+export function instrumentOf(symbol: string, kind: InstrumentKind): Instrument {
+  return { symbol, kind, ...(KNOWN[symbol] ?? FALLBACK) };
+}
+
 /** Parses the whitelist; throws with a message naming the bad entry. */
 export function parseInstruments(spec: string): Instrument[] {
   const entries = spec
@@ -41,6 +46,6 @@ export function parseInstruments(spec: string): Instrument[] {
     }
     if (seen.has(symbol)) throw new Error(`SYMBOLS lists ${symbol} twice`);
     seen.add(symbol);
-    return { symbol, kind: rawKind as InstrumentKind, ...(KNOWN[symbol] ?? FALLBACK) };
+    return instrumentOf(symbol, rawKind as InstrumentKind);
   });
 }

@@ -17,6 +17,7 @@ import { tcsNodeArgs } from './package-root.js';
 import { readRestartPolicy } from './restart-policy.js';
 import { supervise } from './supervisor.js';
 import type { ChildSpec } from './supervisor.js';
+import { tellOperator } from './tell-operator.js';
 
 export interface LauncherOptions {
   resetKill: boolean;
@@ -24,9 +25,7 @@ export interface LauncherOptions {
   inspect: boolean;
 }
 
-function say(message: string): void {
-  process.stderr.write(`tcs: ${message}\n`);
-}
+const say = tellOperator;
 
 export async function runLauncher(options: LauncherOptions): Promise<void> {
   writeSecretsOnFirstRun();

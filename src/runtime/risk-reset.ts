@@ -11,6 +11,7 @@ import { openStore } from '../adapters/open-store.js';
 import { authenticatedStore } from '../application/authenticated-store.js';
 import { requestRiskReset } from '../application/risk-reset-request.js';
 import { systemClock } from '../ports/clock.js';
+import { terminalSafe } from '../domain/terminal-text.js';
 import { readControlSecret, readStoreUrl } from './config.js';
 
 const POLL_MS = 200;
@@ -48,7 +49,7 @@ export async function resetRisk(env: NodeJS.ProcessEnv, options: RiskResetOption
       if (command?.status === 'done') {
         const result = command.result ?? {};
         if (result.status !== 'done') {
-          console.error(`tcs: the trading process did not reset: ${JSON.stringify(result)}`);
+          console.error(`tcs: the trading process did not reset: ${terminalSafe(JSON.stringify(result))}`);
           return 1;
         }
         console.log(

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { openStore } from '../adapters/open-store.js';
+import { tellOperator } from './tell-operator.js';
 import { latchFile } from '../adapters/latch/latch-file.js';
 import { storeKey } from '../adapters/latch/store-key.js';
 import type { ControlRecord } from '../domain/control.js';
@@ -53,7 +54,7 @@ async function trustedBy(store: Store, memory: ReturnType<typeof memoryOf>): Pro
 }
 
 export async function adoptStore(env: NodeJS.ProcessEnv, reason: string): Promise<number> {
-  const say = (message: string) => process.stderr.write(`tcs: ${message}\n`);
+  const say = tellOperator;
   const url = readStoreUrl(env);
   // This store's entry: what the trading process remembers of the store at this URL (an old-format
   // latch is attached to it, as the trading process would).

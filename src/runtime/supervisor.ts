@@ -12,6 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { backoffMs, FailureWindow } from './restart-policy.js';
 import type { RestartPolicy } from './restart-policy.js';
 import { isChildMessage } from './supervisor-channel.js';
+import { terminalSafe } from '../domain/terminal-text.js';
 
 export interface ChildSpec {
   name: string;
@@ -77,7 +78,8 @@ class Supervisor {
     this.running.set(spec.name, child);
     child.on('message', (message) => {
       if (!isChildMessage(message)) return;
-      if (message.type === 'exiting') this.lastWords.set(spec.name, message.message.replace(/\s+/g, ' ').trim());
+      if (message.type === 'exiting')
+        this.lastWords.set(spec.name, terminalSafe(message.message.replace(/\s+/g, ' ').trim()));
       else this.startDependents(spec.name);
     });
     child.on('exit', (code, signal) => {

@@ -184,7 +184,7 @@ describe('console data routes', () => {
       position_qty: 0,
       message: expect.stringMatching(/nothing to deleverage/),
     });
-    expect((await get('/control/deleverage/preview?symbol=DOGEUSDT&reduce_pct=0.5')).statusCode).toBe(422);
+    expect((await get('/control/deleverage/preview?symbol=doge&reduce_pct=0.5')).statusCode).toBe(422);
     expect((await get('/control/deleverage/preview?symbol=BTCUSDT&reduce_pct=0')).statusCode).toBe(422);
     expect((await get('/control/deleverage/preview?symbol=BTCUSDT&reduce_pct=1.5')).statusCode).toBe(422);
   });

@@ -48,7 +48,7 @@ describe.each(STORE_KINDS)('flatten on %s', (kind) => {
       [{}, /symbols/],
       [{ symbols: 'BTCUSDT' }, /symbols/],
       [{ symbols: [] }, /symbols/],
-      [{ symbols: ['DOGEUSDT'] }, /symbols/],
+      [{ symbols: ['doge-usdt'] }, /symbols/],
       [{ symbols: ['BTCUSDT', 'BTCUSDT'] }, /symbols/],
       [{ symbols: null, reason: '' }, /reason/],
       [{ symbols: null, reason: 7 }, /reason/],

@@ -45,10 +45,10 @@ describe('the API plugin', () => {
       method: 'POST',
       url: '/control/deleverage',
       headers: auth,
-      payload: { symbol: 'DOGEUSDT', reduce_pct: 0.5 },
+      payload: { symbol: 'BTCUSDT', reduce_pct: '0.5' },
     });
     expect(invalid.statusCode).toBe(422);
-    expect(invalid.json().message).toBe('body/symbol must be one of: BTCUSDT, ETHUSDT');
+    expect(invalid.json().message).toBe('body/reduce_pct must be number');
     const missing = await app.inject({ method: 'GET', url: '/nowhere' });
     expect(missing.json()).toMatchObject({ statusCode: 404, code: 'TCS_NOT_FOUND' });
     expect((await app.inject({ method: 'GET', url: '/openapi.json' })).json().paths['/control/pause']).toBeDefined();

@@ -27,7 +27,7 @@ const bodyCases: Case[] = [
   ]),
   ['symbols missing', '/control/cancel-all', {}],
   ['an unknown field', '/control/cancel-all', { symbols: null, all: true }],
-  ...[...WRONG_FOR_STRING, 'DOGEUSDT', 'btcusdt', ''].map((v): Case => [
+  ...[...WRONG_FOR_STRING, 'btcusdt', '', 'BTC-USDT', 'X'.repeat(21)].map((v): Case => [
     `symbol=${JSON.stringify(v)}`,
     '/control/deleverage',
     { symbol: v, reduce_pct: 0.5 },
@@ -100,14 +100,30 @@ describe('request validation → 422, nothing changes', () => {
     });
   });
 
-  it('names the allowed symbols when one is unknown', async () => {
+  it('a close names any symbol, whitelisted or not (a position SYMBOLS no longer lists): only its shape is checked', async () => {
     const res = await api.app.inject({
       method: 'POST',
       url: '/control/deleverage',
       headers: api.auth,
       payload: { symbol: 'DOGEUSDT', reduce_pct: 0.5 },
     });
-    expect(res.json().message).toBe('body/symbol must be one of: BTCUSDT, ETHUSDT, SOLUSDT');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ symbol: 'DOGEUSDT', order: null, command_id: null });
+    const flatten = await api.app.inject({
+      method: 'POST',
+      url: '/control/flatten',
+      headers: api.auth,
+      payload: { symbols: ['DOGEUSDT'] },
+    });
+    expect(flatten.statusCode).toBe(200);
+    const bad = await api.app.inject({
+      method: 'POST',
+      url: '/control/flatten',
+      headers: api.auth,
+      payload: { symbols: ['doge'] },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().message).toMatch(/^body\/symbols\/0 must match pattern/);
   });
 
   it('answers malformed JSON with 400 and a non-JSON content type with 415, changing nothing', async () => {

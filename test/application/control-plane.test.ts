@@ -79,19 +79,20 @@ describe('ControlPlane on sqlite', () => {
     expect(outcomes.map((o) => o.outcome)).toEqual(['changed', 'refused', 'refused']);
   });
 
-  it('an unknown symbol answers unknown_symbol and writes nothing', async () => {
+  it('a cancel-all of an unknown symbol answers unknown_symbol and writes nothing', async () => {
     const before = await t.store.events.count();
     expect(await plane.cancelAll(['BTCUSDT', 'DOGEUSDT'], 'k1')).toEqual({
       ok: false,
       error: 'unknown_symbol',
       message: 'unknown symbol DOGEUSDT: not in the whitelist',
     });
-    expect(await plane.deleverage('ETHUSDT', 0.5, 'k1')).toEqual({
-      ok: false,
-      error: 'unknown_symbol',
-      message: 'unknown symbol ETHUSDT: not in the whitelist',
-    });
     expect(await t.store.events.count()).toBe(before);
+    expect(await t.store.commands.claim('test', CLAIM)).toEqual([]);
+  });
+
+  it('a deleverage of a symbol not whitelisted and not held answers "no open position", as for a listed one', async () => {
+    const result = await plane.deleverage('ETHUSDT', 0.5, 'k1');
+    expect(result).toMatchObject({ ok: true, value: { symbol: 'ETHUSDT', order: null, command_id: null } });
     expect(await t.store.commands.claim('test', CLAIM)).toEqual([]);
   });
 

@@ -10,7 +10,7 @@ import { parseEnv } from 'node:util';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { generateKey } from '../../src/domain/keys.js';
-import { startTcs } from '../support/processes.js';
+import { exitWithin, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 
 async function run(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) {
@@ -50,6 +50,29 @@ describe('tcs', () => {
     const res = await run(['start', '--reason', 'incident closed']);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--reason only goes with --reset-kill');
+  });
+
+  it('every --reason an operator gives is bounded like the API (500 characters): longer is exit 2 and nothing is written', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
+    const env = {
+      STORE_URL: `sqlite:${join(dir, 'tcs.db')}`,
+      SERVICE_API_KEY: generateKey(),
+      RISK_HMAC_SECRET: generateKey(),
+    };
+    const long = 'x'.repeat(501);
+    for (const args of [
+      ['start', '--reset-kill', '--reason', long],
+      ['trade', '--reset-kill', '--reason', long],
+      ['store', 'adopt', '--reason', long],
+      ['risk', 'reset', '--reason', long],
+    ]) {
+      // Stopped by afterEach if it does not exit by itself (today's `start` would go on and serve).
+      proc = startTcs(args, env, dir);
+      const { code } = await exitWithin(proc, 15_000);
+      expect(code, args.join(' ')).toBe(2);
+      expect(proc.stderr(), args.join(' ')).toContain('--reason is longer than 500 characters (501)');
+    }
+    expect(existsSync(join(dir, 'tcs.db'))).toBe(false);
   });
 
   it('keygen prints a fresh URL-safe key from 32 bytes', async () => {

@@ -79,6 +79,19 @@ describe('tcs start stops instead of looping', () => {
     expect(proc.stderr()).not.toContain('tcs-api');
   }, 40_000);
 
+  it('SYMBOLS with a symbol the synthetic market does not know (a typo): exit 2 before any process starts, naming the ones it knows', async () => {
+    for (const symbols of ['BTCUSTD', 'BTCUSDT,FOO']) {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      proc = startTcs(['start'], env({ SYMBOLS: symbols }), dir);
+      expect((await exitWithin(proc, 15_000)).code, symbols).toBe(2);
+      const last = lastLine(proc.stderr());
+      expect(last).toContain(`${symbols.split(',').at(-1)} is not a market the synthetic market data knows`);
+      expect(last).toContain('BTCUSDT, ETHUSDT, SOLUSDT, BNBUSDT, XRPUSDT');
+      expect(proc.stderr()).not.toContain('tcs-api');
+      expect(proc.stdout()).toBe('');
+    }
+  }, 40_000);
+
   it('EXECUTION_MODE=live without a key, or on mainnet without LIVE_MAINNET=confirm: exit 2 naming the variable, before any process starts', async () => {
     const live = { EXECUTION_MODE: 'live', EXCHANGE: 'binanceusdm', EXCHANGE_API_SECRET: 'x'.repeat(40) };
     proc = startTcs(['start'], env(live), dir);
@@ -167,5 +180,24 @@ describe('tcs start stops instead of looping', () => {
     expect(line).toContain(at);
     expect(line).toContain('nothing trades');
     expect(line).toContain('npm start -- --reset-kill --reason "…"');
+  }, 30_000);
+
+  it('a kill reason with terminal escapes is shown escaped in the KILLED banner: it cannot clear the screen or fake a line', async () => {
+    const e = env();
+    const store = await initialised(await openSqliteStore({ path: join(dir, 'var', 'tcs.db') }));
+    // Clear the screen, home the cursor, a fake line, an 8-bit CSI, and a right-to-left override.
+    const reason = 'oops\x1b[2J\x1b[H\nSYSTEM OK\r\u009b31m\u202eKO\u2066\x7f';
+    await applyControl(
+      store.control,
+      { type: 'control.kill', reason },
+      { actor: 'test', at: new Date().toISOString() },
+    );
+    await store.close();
+    proc = startTcs(['start'], e, dir);
+    const [line] = await proc.waitFor(/tcs: .*KILLED.*\n/);
+    expect(line).toContain('oops\\x1b[2J\\x1b[H\\nSYSTEM OK\\r\\x9b31m\\u202eKO\\u2066\\x7f');
+    // Nothing a terminal acts on reached it, anywhere on stderr.
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(proc.stderr()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
   }, 30_000);
 });

@@ -1,2 +1,2 @@
 /** Public entry of the market data adapters: the seeded synthetic feed (the default). */
-export { createSyntheticFeed } from './synthetic-feed.js';
+export { createSyntheticFeed, SYNTHETIC_SYMBOLS } from './synthetic-feed.js';

@@ -94,6 +94,13 @@ export const DEFAULT_START_PRICES: Readonly<Record<string, number>> = {
 };
 const FALLBACK_START_PRICE = 100;
 
+/**
+ * The markets the synthetic market data knows (a start price and a book profile each). The feed
+ * itself makes up any other symbol from fallbacks (tests use that); a configuration is held to these,
+ * so a typo in SYMBOLS is an error, not a new market.
+ */
+export const SYNTHETIC_SYMBOLS: readonly string[] = Object.keys(DEFAULT_START_PRICES);
+
 export function createSyntheticFeed(options: SyntheticFeedOptions): SyntheticFeed {
   const settings = readSettings(options);
   const { stepMs, historyLength, seed } = settings;

@@ -13,7 +13,9 @@
  * `onMarket` settles funding, cancels expired GTT orders, liquidates an account at maintenance
  * margin (liquidation.ts), matches resting orders against the depth, and checks liquidation again.
  */
-import type { Instrument, MarketView } from '../../domain/market.js';
+import { instrumentOf } from '../../domain/instruments.js';
+import type { Instrument, MarketSnapshot, MarketView } from '../../domain/market.js';
+import { heldQuote } from '../../domain/held-closes.js';
 import type { OrderRequest, VenueOrder } from '../../domain/orders.js';
 import type { AccountSnapshot } from '../../domain/portfolio.js';
 import type { Clock } from '../../ports/clock.js';
@@ -56,6 +58,21 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
     ? await loadState(kv, config.startingCash)
     : createInitialState(config.startingCash);
   let stale = false;
+
+  // A symbol SYMBOLS no longer lists but the account still holds: it can be closed (held-closes.ts).
+  const instrumentFor = (symbol: string): Instrument | undefined => {
+    const held = state.positions.get(symbol);
+    return instruments.get(symbol) ?? (held === undefined ? undefined : instrumentOf(symbol, held.kind));
+  };
+
+  // A close of a held symbol the feed no longer carries fills at the position's last mark: a close is
+  // never refused for want of a market (held-closes.ts). Only closes: nothing opens on a made-up quote.
+  const closingQuote = (order: VenueOrder, now: number): MarketSnapshot | undefined => {
+    const held = state.positions.get(order.symbol);
+    if (!order.reduceOnly || held === undefined || held.qty === 0) return undefined;
+    const markPrice = state.marks.get(order.symbol) ?? held.entryPrice;
+    return heldQuote({ symbol: order.symbol, kind: held.kind, qty: held.qty, markPrice }, now);
+  };
 
   const isPerp = (symbol: string): boolean =>
     (instruments.get(symbol)?.kind ?? state.positions.get(symbol)?.kind) === 'perp';
@@ -126,8 +143,8 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
           };
         }
         observe(market);
-        const instrument = instruments.get(order.symbol);
-        const snapshot = market.get(order.symbol);
+        const instrument = instrumentFor(order.symbol);
+        const snapshot = market.get(order.symbol) ?? closingQuote(order, now);
         const verdict = validateOrder(order, { instrument, snapshot, state, now });
         let fills: SubmitResult['fills'] = [];
         if (!verdict.ok) {

@@ -17,7 +17,7 @@ import type { Store } from '../../ports/store.js';
 import { accountView } from '../console/account-view.js';
 import type { DocumentFaultLog } from '../document-faults.js';
 import { AccountSchema, AuditVerificationSchema, DeleveragePreviewSchema } from '../console/schemas.js';
-import { protectedErrors, symbolSchema } from '../schemas.js';
+import { closeSymbolSchema, protectedErrors } from '../schemas.js';
 import { answer } from './control-failures.js';
 
 export interface ConsoleDataOptions {
@@ -69,7 +69,7 @@ export const consoleDataRoutes: FastifyPluginAsyncTypebox<ConsoleDataOptions> = 
         security,
         querystring: Type.Object(
           {
-            symbol: symbolSchema(symbols),
+            symbol: closeSymbolSchema(symbols),
             reduce_pct: Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Fraction to close, in (0, 1]' }),
           },
           { additionalProperties: false },

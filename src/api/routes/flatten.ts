@@ -7,7 +7,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ControlPlane } from '../../application/control-plane.js';
 import { DEFAULT_REASONS } from '../../application/control-plane.js';
-import { REASON_MAX_LENGTH, protectedErrors, symbolSchema } from '../schemas.js';
+import { REASON_MAX_LENGTH } from '../../domain/control.js';
+import { closeSymbolSchema, protectedErrors } from '../schemas.js';
 import { answer } from './control-failures.js';
 
 export interface FlattenRouteOptions {
@@ -18,9 +19,14 @@ export interface FlattenRouteOptions {
 function flattenBody(symbols: readonly string[]) {
   return Type.Object(
     {
-      symbols: Type.Union([Type.Array(symbolSchema(symbols), { minItems: 1, uniqueItems: true }), Type.Null()], {
-        description: 'Symbols whose positions to close, or null for every open position',
-      }),
+      symbols: Type.Union(
+        [Type.Array(closeSymbolSchema(symbols), { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()],
+        {
+          description:
+            'Symbols whose positions to close (whitelisted or not: a position SYMBOLS no longer lists is closed too), ' +
+            'or null for every open position',
+        },
+      ),
       reason: Type.Optional(
         Type.String({
           minLength: 1,

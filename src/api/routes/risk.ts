@@ -10,7 +10,8 @@ import { Type } from 'typebox';
 import { requestRiskReset } from '../../application/risk-reset-request.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
-import { protectedErrors, REASON_MAX_LENGTH, tooMany } from '../schemas.js';
+import { REASON_MAX_LENGTH } from '../../domain/control.js';
+import { protectedErrors, tooMany } from '../schemas.js';
 
 export interface RiskRouteOptions {
   store: Store;

@@ -52,6 +52,22 @@ export const TradingHeartbeatSchema = Type.Object({
     }),
   ),
   /**
+   * Positions no configured strategy closes (src/domain/orphaned-positions.ts): their symbol is not in
+   * SYMBOLS, or the agent that opened them is not in STRATEGIES; /health is degraded and names them.
+   * Optional: absent in a heartbeat of the release before it (none known).
+   */
+  orphanedPositions: Type.Optional(
+    Type.Array(
+      Type.Object({
+        symbol: Type.String({ maxLength: 20 }),
+        qty: Type.Number(),
+        why: Type.Union([Type.Literal('symbol_not_listed'), Type.Literal('strategy_removed')]),
+        agent: Type.Optional(Type.String({ maxLength: 200 })),
+      }),
+      { maxItems: 100 },
+    ),
+  ),
+  /**
    * The strategy agents failing now (src/domain/failing-agents.ts: an error in one of an agent's
    * last 3 analyses); /health is degraded and names them. Optional, so a heartbeat of the release
    * before it still reads as version 1 (and means: none known).

@@ -3,6 +3,7 @@
  * .env.example; a bad value stops start-up with a message naming the variable.
  */
 import { readFileSync } from 'node:fs';
+import { SYNTHETIC_SYMBOLS } from '../../adapters/market-data/index.js';
 import { ORDER_STYLES } from '../../domain/allocation.js';
 import type { OrderStyle } from '../../domain/allocation.js';
 import type { ArbitrationOptions } from '../../domain/arbitration.js';
@@ -144,6 +145,16 @@ function readLiveExecution(
   return () => credentials;
 }
 
+/** A symbol the synthetic market does not know is a typo, not a market to make up (exit 2). */
+function assertSyntheticKnows(instruments: readonly Instrument[]): void {
+  const unknown = instruments.map((i) => i.symbol).filter((s) => !SYNTHETIC_SYMBOLS.includes(s));
+  if (unknown.length === 0) return;
+  throw new ConfigError(
+    `SYMBOLS: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a market' : 'are not markets'} the synthetic market data knows; ` +
+      `it knows ${SYNTHETIC_SYMBOLS.join(', ')} (MARKET_DATA=file:<dir> or live:<exchange> for others)`,
+  );
+}
+
 export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
   const marketData = readMarketData(env);
   let riskLimits: RiskLimits;
@@ -161,6 +172,7 @@ export function readTradingConfig(env: NodeJS.ProcessEnv): TradingConfig {
     common.executionMode === 'live' && common.exchange
       ? readLiveExecution(env, common.exchange.exchange, marketData)
       : null;
+  if (marketData === 'synthetic') assertSyntheticKnows(common.instruments);
   const margin = readMargin(env, common.instruments);
   assertLeverageFitsMargin(riskLimits, margin);
   return {

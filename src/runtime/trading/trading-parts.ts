@@ -40,7 +40,10 @@ import type { TradingEvents } from '../../ports/trading-events.js';
 import type { Venue } from '../../ports/venue.js';
 import type { TradingConfig } from './trading-config.js';
 import { provideTradingMachine } from './trading-machine.js';
-import { writeDocument } from '../../ports/documents.js';
+import { readDocument, writeDocument } from '../../ports/documents.js';
+import { describeOrphans, orphanedPositions } from '../../domain/orphaned-positions.js';
+import type { AccountSnapshot } from '../../domain/portfolio.js';
+import { tellOperator } from '../tell-operator.js';
 import { PROTECTION_KEY } from '../../domain/runtime-documents.js';
 
 export interface TradingPartsDeps {
@@ -58,6 +61,8 @@ export interface TradingPartsDeps {
   /** The last cycle recorded before this process started (0 on a fresh store), for the heartbeat until a cycle ends. */
   previousCycle: number;
   identity: { pid: number; host: string };
+  /** The configured strategies' agent names (a position whose agent is not among them is orphaned). */
+  agents: ReadonlySet<string>;
   /** The strategies' errors: lines, rate-limited warnings and the failing state the heartbeat carries. */
   agentErrors: AgentErrors;
   /** False: nothing is published for an API (a simulation run): the publisher does nothing. */
@@ -85,6 +90,7 @@ export interface TradingParts {
 
 export function createTradingParts(deps: TradingPartsDeps): TradingParts {
   const { store, clock, log, events } = deps;
+  deps.metrics.knowAgents([...deps.agents]);
   const publisher = deps.publishing ? publisherOf(deps) : SILENT_PUBLISHER;
   const commands = createCommandPump(
     store.commands,
@@ -115,9 +121,21 @@ export function createTradingParts(deps: TradingPartsDeps): TradingParts {
   };
 }
 
+/** The account's positions no configured strategy closes (SYMBOLS, STRATEGIES and who opened each). */
+function orphansOf(deps: TradingPartsDeps) {
+  const listed = new Set(deps.config.instruments.map((i) => i.symbol));
+  return async (account: AccountSnapshot) => {
+    if (account.positions.every((p) => p.qty === 0)) return [];
+    // Who opened each position: the protection state's memory; unreadable is "not known", never a fault here.
+    const protection = await readDocument(deps.kv, PROTECTION_KEY).catch(() => null);
+    return orphanedPositions(account.positions, { listed, agents: deps.agents, owners: protection?.positions ?? {} });
+  };
+}
+
 /** What the trading process publishes for the API: the account, the heartbeat, the metrics. */
 function publisherOf(deps: TradingPartsDeps): Publisher {
   const { config, venue } = deps;
+  let told = false;
   return createPublisher({
     kv: deps.kv,
     venue,
@@ -128,6 +146,15 @@ function publisherOf(deps: TradingPartsDeps): Publisher {
     previousCycle: deps.previousCycle,
     metrics: deps.metrics,
     failingAgents: deps.agentErrors.failing,
+    orphans: orphansOf(deps),
+    onOrphans: (orphans) => {
+      // At start (the first publication) and whenever the list changes: said, never silent.
+      if (orphans.length > 0) {
+        deps.log.warn({ orphaned: orphans }, describeOrphans(orphans));
+        tellOperator(describeOrphans(orphans));
+      } else if (told) deps.log.info('no orphaned positions any more');
+      told = orphans.length > 0;
+    },
     ...(venue.positionDrift ? { positionDrift: () => venue.positionDrift!() } : {}),
   });
 }

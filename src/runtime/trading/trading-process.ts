@@ -12,6 +12,7 @@ import { exitCleanlyOnSignals } from '../shutdown.js';
 import { createStdoutEventLines } from '../../adapters/event-lines/stdout-event-lines.js';
 import { resetKillAsOperator } from '../kill-reset.js';
 import { killedHint } from '../killed-hint.js';
+import { tellOperator } from '../tell-operator.js';
 import { isSupervised } from '../supervisor-channel.js';
 import { assertStrategiesLoad } from './strategy-check.js';
 import { readTradingConfig } from './trading-config.js';
@@ -25,7 +26,7 @@ export interface TradingProcessOptions {
   resetKill?: { reason: string | undefined };
 }
 
-const say = (message: string) => process.stderr.write(`tcs: ${message}\n`);
+const say = tellOperator;
 
 /**
  * Test-only: how often a process waiting for its store retries it (1 s otherwise). The fault tests

@@ -165,7 +165,6 @@ async function startTradingSystem(
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
   const protectionState = await storedProtection(config, strategies, kv);
   const riskState = await storedRiskState(kv, owned.initial, clock);
-  metrics.knowAgents(strategies.map((s) => s.name));
   metrics.observeRiskState(riskState.state);
   const agentErrors = createAgentErrors({
     clock,
@@ -189,6 +188,7 @@ async function startTradingSystem(
     consumer: `trading:${process.pid}:${sessionId}`,
     previousCycle,
     identity: { pid: process.pid, host: hostname() },
+    agents: new Set(strategies.map((s) => s.name)),
     agentErrors,
     publishing: deps.publishing !== false,
   });

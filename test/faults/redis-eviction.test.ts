@@ -4,11 +4,15 @@
  * (exit 2, naming the policy and the command that fixes it) before it creates or writes anything,
  * and the API's /health is 503 `evicting` on every check until the policy is fixed. A user that may
  * not read the policy (INFO denied by an ACL) is judged the same way, fail-closed. The control
- * routes keep working meanwhile: a kill is still recorded while nothing is evicted yet.
+ * routes keep working meanwhile: a kill is still recorded while nothing is evicted yet. Entries
+ * evicted all the same are found: `audit verify` reports the first missing one, and an evicted chain
+ * head is the `rolled_back` fault for a process that saw the head further on.
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisStore } from '../../src/adapters/redis/redis-store.js';
+import { trustedControl } from '../../src/application/trusted-control.js';
+import { NO_MEMORY } from '../../src/domain/store-identity.js';
 import type { Store } from '../../src/ports/store.js';
 import { eventually, listenApi } from '../support/fault-api.js';
 import type { ListeningApi } from '../support/fault-api.js';
@@ -59,6 +63,33 @@ describe('a Redis that may evict our keys (own redis-server)', () => {
     },
     SLOW_BOUND_MS + 10_000,
   );
+
+  it('entries evicted anyway are found: an early entry breaks `audit verify`, an evicted head is rolled_back', async () => {
+    const store = await initialised(await openRedisStore({ url: redis.url, onError: () => {} }));
+    try {
+      const events = store.events;
+      const trusted = trustedControl(store.control, { memory: NO_MEMORY, events });
+      for (const reason of ['one', 'two', 'three']) {
+        const record = await trusted.read();
+        await store.control.compareAndSet({
+          expectedEpoch: record.epoch,
+          expectedStoreId: record.store_id,
+          next: { ...record, state: 'paused', epoch: record.epoch + 1, reason, changed_at: new Date().toISOString() },
+          audit: { kind: 'control', at: new Date().toISOString(), body: { event: 'control.pause', reason } },
+        });
+      }
+      await trusted.checkHead(); // the head this process has seen: entry 3 or later
+      // What allkeys-lru does to a key it picks, done to the ones that matter, deterministically.
+      await admin.del('tcs:events:entry:1');
+      const verdict = await events.verify();
+      expect(verdict.ok).toBe(false);
+      expect(verdict.ok ? null : verdict.firstBad).toMatchObject({ seq: 1, reason: expect.stringMatching(/missing/) });
+      await admin.del('tcs:events:head');
+      await expect(trusted.checkHead()).rejects.toMatchObject({ name: 'StoreFaultError', kind: 'rolled_back' });
+    } finally {
+      await store.close();
+    }
+  });
 
   describe('the API', () => {
     let store: Store;

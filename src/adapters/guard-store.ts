@@ -23,6 +23,7 @@ export function guardStore(store: Store, classify: FailureClassifier): Store {
     kv: guardMethods(store.kv, map),
     lease: guardMethods(store.lease, map),
     ping: () => store.ping().catch((err: unknown) => Promise.reject(map(err))),
+    evictionRisk: () => store.evictionRisk().catch((err: unknown) => Promise.reject(map(err))),
     close: () => store.close(),
   };
 }

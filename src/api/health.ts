@@ -66,8 +66,9 @@ export const HealthSchema = Type.Object({
       reason: Type.Optional(
         Type.String({
           description:
-            'Why the store is down: unreachable, write_refused, deadline (no answer in time), or a fault (empty, replaced, rolled_back, tampered); ' +
-            'not_initialised (status ok) while a first start creates its control record',
+            'Why the store is down: unreachable, write_refused, deadline (no answer in time), evicting (a Redis that may evict our keys), ' +
+            'or a fault (empty, replaced, rolled_back, tampered); ' +
+            'not_initialised (no control record and nobody on this host has seen the store: `tcs store init` creates it)',
         }),
       ),
       error: Type.Optional(Type.String()),
@@ -130,6 +131,7 @@ export function healthChecker(
         probeWrite(),
         store.events.count(),
         readDocument(store.kv, HEARTBEAT_KEY),
+        store.evictionRisk(),
       ] as const);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
@@ -140,7 +142,7 @@ export function healthChecker(
         return down('deadline', `the store did not answer within ${deadlineMs} ms`);
       }
 
-      const [ping, record, probe, entries, heartbeat] = settled;
+      const [ping, record, probe, entries, heartbeat, eviction] = settled;
       // The first failure in this order names the reason: no round trip, no readable record, no write.
       if (ping.status === 'rejected' || record.status === 'rejected' || probe.status === 'rejected') {
         const [part, err]: [string, unknown] =
@@ -174,6 +176,21 @@ export function healthChecker(
           err.message,
           err instanceof StoreFaultError ? view.adoptCommand : undefined,
         );
+      }
+
+      // A store that works now but may evict what we write (the audit trail, the control record)
+      // is down on every check until fixed: losing entries silently is worse than an alarm.
+      if (eviction.status === 'rejected' && !isStoreFailure(eviction.reason)) {
+        clearTimeout(timer);
+        throw eviction.reason;
+      }
+      if (eviction.status === 'rejected') {
+        clearTimeout(timer);
+        return down('unreachable', (eviction.reason as Error).message);
+      }
+      if (eviction.value !== null) {
+        clearTimeout(timer);
+        return down('evicting', eviction.value);
       }
 
       const beat = heartbeat.status === 'fulfilled' ? heartbeat.value : null;

@@ -31,6 +31,7 @@ export function authenticatedStore(store: Store, secret: string): Store {
     kv: store.kv,
     lease: store.lease,
     ping: () => store.ping(),
+    evictionRisk: () => store.evictionRisk(),
     close: () => store.close(),
   };
 }

@@ -18,6 +18,7 @@ export function withControl(store: Store, control: ControlStore): Store {
     kv: store.kv,
     lease: store.lease,
     ping: () => store.ping(),
+    evictionRisk: () => store.evictionRisk(),
     close: () => store.close(),
   };
 }

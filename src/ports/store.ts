@@ -30,5 +30,11 @@ export interface Store {
    * with StoreFaultError when the backend answers but is not the store it was (empty, …).
    */
   ping(): Promise<number>;
+  /**
+   * Why the backend may drop what we wrote on its own — a Redis whose `maxmemory-policy` evicts
+   * keys when memory runs out (the audit trail, the control record, the lease), or whose policy
+   * cannot be read — or null when it keeps everything until we delete it (always, for SQLite).
+   */
+  evictionRisk(): Promise<string | null>;
   close(): Promise<void>;
 }

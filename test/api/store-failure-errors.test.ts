@@ -104,4 +104,21 @@ describe('store failures vs bugs in the error handler', () => {
     expect(classify(Object.assign(new Error('ERR wrong number of arguments'), { name: 'ReplyError' }))).toBeNull();
     expect(classify(new SyntaxError('Unexpected token'))).toBeNull();
   });
+
+  it('a MULTI Redis discarded (EXECABORT) is unavailable when a refusal caused it, named in words; a bad command stays a bug', () => {
+    const classify = redisFailure('redis://127.0.0.1:1/0 (prefix tcs:)', (m) => m);
+    const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
+    const aborted = (...causes: Error[]) =>
+      Object.assign(reply('EXECABORT Transaction discarded because of previous errors.'), { previousErrors: causes });
+    const oom = reply("OOM command not allowed when used memory > 'maxmemory'.");
+    expect(classify(aborted(oom, oom))?.message).toBe(
+      'redis redis://127.0.0.1:1/0 (prefix tcs:): a transaction was refused: Redis is out of memory (maxmemory reached ' +
+        "with noeviction): it refuses writes until memory is freed or maxmemory raised: OOM command not allowed when used memory > 'maxmemory'.",
+    );
+    expect(classify(reply('LOADING Redis is loading the dataset in memory'))?.message).toMatch(
+      /Redis is loading its data set into memory: LOADING/,
+    );
+    expect(classify(aborted(reply("ERR unknown command 'FOO'")))).toBeNull();
+    expect(classify(reply('EXECABORT Transaction discarded because of previous errors.'))).toBeNull();
+  });
 });

@@ -31,6 +31,8 @@ export interface OwnRedis {
 export interface OwnRedisOptions {
   /** Keep an append-only file with fsync on every write (default false: nothing survives a restart). */
   appendOnly?: boolean;
+  /** More command-line configuration, e.g. `['--maxmemory', '1mb']`. */
+  extraArgs?: readonly string[];
 }
 
 /** A port nothing listens on right now (the kernel's choice, released before returning). */
@@ -79,6 +81,7 @@ export async function startOwnRedis(options: OwnRedisOptions = {}): Promise<OwnR
   const launch = async () => {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--daemonize', 'no'];
     args.push(...(options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
+    args.push(...(options.extraArgs ?? []));
     const started = spawn('redis-server', args, { stdio: 'ignore' });
     child = started;
     await waitUntil(() => answersPing(port), `redis-server on ${port}`);

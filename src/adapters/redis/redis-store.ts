@@ -20,6 +20,7 @@ import {
 } from './connection.js';
 import { RedisControlStore } from './control-store.js';
 import { RedisEventStore } from './event-store.js';
+import { evictionRisk } from './eviction-policy.js';
 import { redisFailure } from './failures.js';
 import { DEFAULT_PREFIX, redisKeys } from './keys.js';
 import { RedisKeyValueStore } from './kv.js';
@@ -97,6 +98,10 @@ class RedisStore implements Store {
     const started = performance.now();
     await this.redis.ping();
     return performance.now() - started;
+  }
+
+  evictionRisk(): Promise<string | null> {
+    return evictionRisk(this.redis);
   }
 
   close(): Promise<void> {

@@ -16,8 +16,9 @@ import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
 import type { Store } from '../../ports/store.js';
 import { lastKillResetEpoch, memoryOf } from '../../application/kill-reset-proof.js';
-import { trustedControl } from '../../application/trusted-control.js';
 import { authenticatedStore } from '../../application/authenticated-store.js';
+import { trustedControl } from '../../application/trusted-control.js';
+import { ConfigError } from '../config-error.js';
 
 export interface AttachedStore {
   store: Store;
@@ -69,6 +70,11 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
         await openStore(options.storeUrl, { mustExist: remembered !== null, timeoutMs: options.storeTimeoutMs }),
         options.controlSecret,
       );
+      // Before anything is created or written: a store that may evict our keys is not one to trade on,
+      // and waiting does not fix it (the operator does), so it stops the start like a bad setting.
+      const eviction = await store.evictionRisk();
+      if (eviction !== null)
+        throw new ConfigError(`not trading on ${store.description}: it may lose what is written to it: ${eviction}`);
       if (!remembered) await store.control.initialise(new Date(options.now()).toISOString());
       // Judged as the trading system will judge it (throws the fault), without moving any memory yet.
       const events = store.events;
@@ -87,6 +93,7 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
       return { store, memory, remember };
     } catch (err) {
       await store?.close().catch(() => {});
+      if (err instanceof ConfigError) throw err;
       const problem = (err as Error).message;
       if (problem !== lastProblem) {
         lastProblem = problem;

@@ -34,9 +34,12 @@ describe('a wall-clock step while the risk engine is reducing', () => {
     system = test = undefined;
   });
 
-  /** The system on a clock whose wall reading is the simulated time plus `offset.ms` (its monotonic reading is not). */
-  async function open(offset: { ms: number }) {
-    test = await openTestStore('sqlite');
+  /**
+   * The system on a clock whose wall reading is the simulated time plus `offset.ms` (its monotonic
+   * reading is not), on a new store or on the one a previous system (stopped) used.
+   */
+  async function open(offset: { ms: number }, restart?: { at: number }) {
+    test ??= await openTestStore('sqlite');
     const config = readTradingConfig({
       RISK_HMAC_SECRET: generateKey(),
       STORE_URL: test.url,
@@ -49,7 +52,7 @@ describe('a wall-clock step while the risk engine is reducing', () => {
       RISK_DRAWDOWN_WINDOW: '1h',
     });
     const sim = new SimulatedClock();
-    sim.set(START);
+    sim.set(restart?.at ?? START);
     const lines: Array<Record<string, unknown> & { event: string }> = [];
     system = await createTradingSystem({
       config,
@@ -65,6 +68,7 @@ describe('a wall-clock step while the risk engine is reducing', () => {
     const s = system;
     return {
       lines,
+      now: () => sim.now(),
       advance: async (ms: number) => {
         sim.increment(ms);
         await s.settled();
@@ -91,5 +95,23 @@ describe('a wall-clock step while the risk engine is reducing', () => {
     // Time that really passes still ends it: a whole window (plus its one-minute buckets) later.
     for (let i = 0; i < 70 && t.changes().length === 1; i++) await t.advance(MINUTE);
     expect(t.changes()).toEqual(['active→reducing', 'reducing→active']);
+  });
+
+  it('a `reducing` resumed by a restart after a forward step of 2 h does not end at once', async () => {
+    const first = await open({ ms: 0 });
+    for (let i = 0; i < 30 && !first.changes().includes('active→reducing'); i++) await first.advance(MINUTE);
+    expect(first.changes()).toEqual(['active→reducing']);
+    await first.advance(MINUTE);
+    await system!.stop('restart');
+    system = undefined;
+
+    // Down for a minute, but the wall clock stepped 2 h forward meanwhile: the new process cannot
+    // tell the step from time that passed, so it watches a whole window before the window ends it.
+    const second = await open({ ms: 2 * HOUR }, { at: first.now() + MINUTE });
+    for (let i = 0; i < 5; i++) await second.advance(MINUTE);
+    expect(second.changes()).toEqual([]);
+    expect(second.buys()).toBe(0);
+    for (let i = 0; i < 70 && second.changes().length === 0; i++) await second.advance(MINUTE);
+    expect(second.changes()).toEqual(['reducing→active']);
   });
 });

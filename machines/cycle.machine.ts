@@ -461,6 +461,7 @@ function toRecord(context: CycleContext): CycleRecord {
     baseBarMs: _baseBarMs,
     protect: _protect,
     market: _market,
+    steady: _steady,
     selected: _selected,
     ...record
   } = context;

@@ -5,16 +5,19 @@
  * the chain, every later entry — the trader's decisions included — was stamped with that future time
  * and `until=` queries missed them. Now the store checks every chained write against its one clock
  * (Redis `TIME`; the host's, as its kernel stamps files, for SQLite): the pause is refused with a
- * 503 that names the skew, nothing is recorded, and the next writer's entry keeps its own time.
+ * 503 that names the skew, nothing is recorded, and the next writer's entry keeps its own time. A
+ * `tcs trade` an hour ahead records nothing in the future: each cycle fails to record, saying why
+ * (it does not halt on it: the safety monitor's write probe is a key-value write, not an audit one).
  */
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/domain/keys.js';
 import { callApi } from '../support/fault-api.js';
-import { startApi } from '../support/processes.js';
+import { startApi, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { openTestStore, STORE_KINDS } from '../support/stores.js';
 import type { TestStore } from '../support/stores.js';
+import { scratch, traderEnv } from './support.js';
 
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -64,4 +67,34 @@ describe.each(STORE_KINDS)('an API whose clock is a year ahead, on %s', (kind) =
     const until = new Date(Date.now() + 60_000).toISOString();
     expect((await test.store.events.query({ limit: 10, until })).map((e) => e.seq)).toContain(decision.seq);
   }, 90_000);
+});
+
+describe('a trading process whose clock is an hour ahead, on sqlite', () => {
+  const dirs = scratch();
+  let test: TestStore | undefined;
+  let trader: RunningProcess | undefined;
+  afterEach(async () => {
+    await trader?.stop();
+    await test?.cleanup();
+    dirs.removeAll();
+    trader = test = undefined;
+  });
+
+  it('records nothing in the future: each cycle fails to record with an error line naming the skew', async () => {
+    test = await openTestStore('sqlite');
+    const dir = dirs.dir('skewed-trader');
+    trader = startTcs(
+      ['trade'],
+      {
+        ...traderEnv(test.url, { TRADING_LATCH_PATH: `${dir}/latch.json`, CONTROL_PLANE_TIMEOUT: '0' }),
+        ...fakeWallClock('+1h'),
+      },
+      dir,
+    );
+    await trader.waitFor(/clock is 01:00:\d\d ahead of the store's clock/, 60_000);
+    await trader.waitFor(/"event":"cycle_end","cycle":3/, 30_000);
+    const latest = Date.now() + 5_000;
+    const entries = await test.store.events.query({ limit: 1000 });
+    expect(entries.filter((e) => Date.parse(e.at) > latest)).toEqual([]);
+  }, 120_000);
 });

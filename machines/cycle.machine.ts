@@ -65,6 +65,8 @@ export interface CycleInput {
 export interface LoadedMarket {
   /** Epoch ms from the process clock when the market was read. */
   now: number;
+  /** The same instant on the clock the drawdown window is judged on (a wall-clock step cannot move it). */
+  steady?: number;
   market: MarketView;
   account: AccountSnapshot;
   /** The control record re-read from the store at cycle start. */
@@ -98,6 +100,8 @@ interface CycleContext extends CycleRecord {
   protect: boolean;
   /** The loaded market the steps decide on; null until it is loaded. Not part of the record. */
   market: MarketView | null;
+  /** LoadedMarket.steady: what the risk engine times its drawdown window on. Not part of the record. */
+  steady: number | null;
   /** The arbiter's selection, kept apart from `arbitration` so sizing needs no null check. */
   selected: Signal[];
 }
@@ -179,6 +183,7 @@ export const cycleMachine = setup({
     now: null,
     account: null,
     market: null,
+    steady: null,
     replies: [],
     arbitration: null,
     selected: [],
@@ -209,6 +214,7 @@ export const cycleMachine = setup({
             target: 'deciding',
             actions: assign(({ event }) => ({
               now: event.output.now,
+              steady: event.output.steady ?? event.output.now,
               account: event.output.account,
               market: event.output.market,
             })),
@@ -242,6 +248,7 @@ export const cycleMachine = setup({
               cycle: context.cycle,
               account: context.account!,
               now: context.now!,
+              steady: context.steady ?? context.now!,
               replyTo: self,
             }),
           ),
@@ -454,6 +461,7 @@ function toRecord(context: CycleContext): CycleRecord {
     baseBarMs: _baseBarMs,
     protect: _protect,
     market: _market,
+    steady: _steady,
     selected: _selected,
     ...record
   } = context;

@@ -117,6 +117,11 @@ export interface ObserveRequest {
   account: AccountSnapshot;
   /** Epoch ms from the cycle's clock reading. */
   now: number;
+  /**
+   * The same instant on a clock a wall-clock step cannot move (steady-clock.ts): the drawdown window
+   * is judged on it. `now` when absent.
+   */
+  steady?: number;
   replyTo: AnyActorRef;
 }
 export interface ObservedReply {

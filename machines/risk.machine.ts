@@ -23,7 +23,12 @@ import { executionPrice } from '../src/domain/risk/order-impact.js';
 import { evaluateOrder, refuseAll } from '../src/domain/risk/risk-engine.js';
 import type { PendingOrder, RiskDecision, RiskLimits } from '../src/domain/risk/risk-engine.js';
 import { ACTIVE_AT_START, breach, reducingCloses, windowEnded } from '../src/domain/risk/trading-state.js';
-import type { RiskStateChange, RiskStateRecord, RiskTradingState } from '../src/domain/risk/trading-state.js';
+import type {
+  RiskStateChange,
+  RiskStateRecord,
+  RiskTradingState,
+  WindowWatch,
+} from '../src/domain/risk/trading-state.js';
 import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import type {
   EvaluateRequest,
@@ -183,12 +188,25 @@ interface RiskContext extends RiskInput {
   trading: RiskStateRecord;
   /** The last transition, as it was announced (null before the first). */
   change: RiskStateChange | null;
+  /**
+   * When this process entered the current state, or first observed it after resuming it, on the
+   * cycle's `steady` clock (a wall-clock step cannot move it); null until then. Never stored.
+   */
+  watchedFrom: number | null;
+  /** The current state was resumed from the store at start, not entered by this process. */
+  resumed: boolean;
 }
 
 type RiskEvent = EvaluateRequest | ObserveRequest | RiskStateEvent;
 
-const windowOf = (context: RiskContext, now: number) =>
-  context.drawdownWindowMs !== undefined ? { ms: context.drawdownWindowMs, now } : undefined;
+const steadyOf = (event: ObserveRequest) => event.steady ?? event.now;
+
+/** The window as this process watched it (trading-state.ts windowEnded): never a wall-clock difference. */
+const windowOf = (context: RiskContext, event: ObserveRequest): WindowWatch | undefined => {
+  if (context.drawdownWindowMs === undefined) return undefined;
+  const now = steadyOf(event);
+  return { ms: context.drawdownWindowMs, watchedMs: now - (context.watchedFrom ?? now), resumed: context.resumed };
+};
 
 const drawdownOf = (account: Pick<AccountSnapshot, 'nav' | 'peakNav'>) =>
   account.peakNav > 0 ? Math.max(0, (account.peakNav - account.nav) / account.peakNav) : null;
@@ -198,7 +216,7 @@ function changeOf(
   context: RiskContext,
   event: RiskEvent,
   { from, to }: { from: RiskTradingState; to: RiskTradingState },
-): Pick<RiskContext, 'trading' | 'change'> {
+): Pick<RiskContext, 'trading' | 'change' | 'watchedFrom' | 'resumed'> {
   const max = context.limits.maxDrawdown;
   let reason = '';
   let at: number | null = null;
@@ -208,7 +226,7 @@ function changeOf(
     reason =
       (to === 'reducing'
         ? breach(event.account, max)
-        : windowEnded(context.trading, event.account, max, windowOf(context, event.now))) ?? '';
+        : windowEnded(context.trading, event.account, max, windowOf(context, event))) ?? '';
     figures = { drawdown: drawdownOf(event.account), nav: event.account.nav, peakNav: event.account.peakNav };
   } else if (event.type === 'risk.reset') {
     at = event.at;
@@ -228,6 +246,8 @@ function changeOf(
   return {
     trading: { state: to, since: at, reason, peakNav },
     change: { from, to, at, reason, ...figures, reference: peakNav },
+    watchedFrom: event.type === 'risk.observe' ? steadyOf(event) : null,
+    resumed: false,
   };
 }
 
@@ -248,6 +268,10 @@ export const riskMachine = setup({
     enter: assign(({ context, event }, params: { from: RiskTradingState; to: RiskTradingState }) =>
       changeOf(context, event, params),
     ),
+    /** A state resumed from the store is watched from this process's first look at it. */
+    watch: assign(({ context, event }) =>
+      context.watchedFrom === null && event.type === 'risk.observe' ? { watchedFrom: steadyOf(event) } : {},
+    ),
     // Only a cycle's observation asks for an answer; a reset or a halt has nobody waiting.
     replyObserved: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'risk.observe') return;
@@ -261,11 +285,17 @@ export const riskMachine = setup({
       event.type === 'risk.observe' && breach(event.account, context.limits.maxDrawdown) !== null,
     windowEnded: ({ context, event }) =>
       event.type === 'risk.observe' &&
-      windowEnded(context.trading, event.account, context.limits.maxDrawdown, windowOf(context, event.now)) !== null,
+      windowEnded(context.trading, event.account, context.limits.maxDrawdown, windowOf(context, event)) !== null,
   },
 }).createMachine({
   id: 'risk',
-  context: ({ input }) => ({ ...input, trading: input.tradingState ?? ACTIVE_AT_START, change: null }),
+  context: ({ input }) => ({
+    ...input,
+    trading: input.tradingState ?? ACTIVE_AT_START,
+    change: null,
+    watchedFrom: null,
+    resumed: input.tradingState !== undefined && input.tradingState.state !== 'active',
+  }),
   initial: 'starting',
   states: {
     starting: {
@@ -288,7 +318,7 @@ export const riskMachine = setup({
       on: {
         'risk.observe': [
           { guard: 'windowEnded', target: 'active', actions: move('reducing', 'active') },
-          { actions: 'replyObserved' },
+          { actions: ['watch', 'replyObserved'] },
         ],
         'risk.reset': { target: 'active', actions: move('reducing', 'active') },
         'risk.halt': { target: 'halted', actions: move('reducing', 'halted') },

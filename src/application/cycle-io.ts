@@ -27,6 +27,8 @@ export interface CycleIoDeps {
   venue: Venue;
   feed: MarketFeed;
   clock: Clock;
+  /** What the drawdown window is timed on (a wall-clock step cannot move it); `clock` when omitted. */
+  windowClock?: Clock;
   events: TradingEvents;
   circuitBreakerDrawdown: number | null;
   /** RISK_MAX_DRAWDOWN: in a breach, resting orders that could add risk are cancelled. */
@@ -117,7 +119,7 @@ export function createCycleIo(deps: CycleIoDeps) {
     // The cycle's time from here on (tokens, the data's age in the risk engine) is read after the
     // market: a live feed may take its whole budget, and data judged by the time before the wait
     // would look up to that budget fresher than it is.
-    return { now: deps.clock.now(), market, account, control };
+    return { now: deps.clock.now(), steady: (deps.windowClock ?? deps.clock).now(), market, account, control };
   };
 
   const recordDecision = async (record: CycleRecord, links: CycleLinks): Promise<void> => {

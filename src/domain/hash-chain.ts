@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import { MAX_RAISE_MS } from './clock-skew.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -44,9 +45,12 @@ export function chainHashOfCanonical(prevHash: string, fields: Omit<ChainedField
  * in which case the previous entry's. Two processes stamp their times before they race for the next
  * seq, so the loser's time can be a few ms behind the winner's; raising it (never lowering it) keeps
  * seq order and time order the same, which time-filtered queries and readers of the trail rely on.
- * `previous` is null for the first entry.
+ * `previous` is null for the first entry. With `nowMs` (the writer's clock, checked against the
+ * store's), a previous `at` more than MAX_RAISE_MS ahead of it is not followed (clock-skew.ts).
  */
-export function chainedAt(provided: string, previous: string | null): string {
+export function chainedAt(provided: string, previous: string | null, nowMs?: number): string {
   if (previous === null) return provided;
-  return Date.parse(provided) < Date.parse(previous) ? previous : provided;
+  const previousMs = Date.parse(previous);
+  if (nowMs !== undefined && previousMs - nowMs > MAX_RAISE_MS) return provided;
+  return Date.parse(provided) < previousMs ? previous : provided;
 }

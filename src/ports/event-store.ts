@@ -51,7 +51,9 @@ export interface EventStore {
    * Appends atomically, assigning the next seq, chaining the hash and moving the chain head (seq,
    * hash) in the same step. Safe across processes. `at` is fixed in that step as
    * max(event.at, previous entry's at), so seq order is time order even when two processes stamped
-   * their times before racing for the seq; the returned entry carries the stored `at`.
+   * their times before racing for the seq; the returned entry carries the stored `at`. A writer
+   * whose wall clock is further than AUDIT_CLOCK_SKEW_MS from the store's (Redis `TIME`, the host's
+   * for SQLite) is refused with ClockSkewError and nothing is written (src/domain/clock-skew.ts).
    */
   append(event: NewAuditEvent): Promise<AuditEvent>;
   /** Newest first (seq descending). */

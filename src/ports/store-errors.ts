@@ -15,6 +15,15 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
+ * A chained write refused because the writer's wall clock is further from the store's than
+ * AUDIT_CLOCK_SKEW_MS (src/domain/clock-skew.ts): nothing was recorded. A store failure for every
+ * caller (the API's 503, the trading process's halt), since it cannot write until its clock is right.
+ */
+export class ClockSkewError extends StoreUnavailableError {
+  override name = 'ClockSkewError';
+}
+
+/**
  * Why a store that answered is not trusted: no control record, another identity, an older epoch,
  * (for a fenced write) a trading lease that passed to another process, or a control record that
  * no holder of CONTROL_SECRET wrote (no MAC, or one that does not match: src/domain/control-mac.ts).

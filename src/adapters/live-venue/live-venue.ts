@@ -45,6 +45,11 @@ export interface LiveVenueOptions {
   /** RISK_DRAWDOWN_WINDOW: the peak NAV the drawdown is measured from. */
   drawdownWindowMs?: number;
   /**
+   * Epoch ms the window's peaks are timed on: one a wall-clock step cannot move
+   * (runtime/trading/steady-clock.ts), so a step never ages them. `now` when omitted.
+   */
+  windowNow?(): number;
+  /**
    * The exchange's dead-man's switch, armed for every traded symbol on every onMarket (each cycle):
    * if no cycle re-arms it within this many ms, the exchange cancels the symbol's open orders itself.
    * Null or absent: not armed (an exchange without one; ./capabilities.ts).
@@ -482,12 +487,13 @@ export class LiveVenue implements Venue {
     const nav = Number(usdt.total);
     const unrealizedPnl = held.reduce((sum, p) => sum + p.unrealizedPnl, 0);
     const now = this.o.now();
+    const windowNow = this.o.windowNow?.() ?? now;
     const before = JSON.stringify(this.peaks);
-    this.peaks = observePeak(this.peaks, now, nav, this.windowMs);
+    this.peaks = observePeak(this.peaks, windowNow, nav, this.windowMs);
     if (this.o.peaks && JSON.stringify(this.peaks) !== before) await this.o.peaks.save(this.peaks);
     return {
       nav,
-      peakNav: peakOf(this.peaks, now, nav, this.windowMs),
+      peakNav: peakOf(this.peaks, windowNow, nav, this.windowMs),
       cash: nav - unrealizedPnl,
       realizedPnl: held.reduce((sum, p) => sum + p.realizedPnl, 0),
       unrealizedPnl,
@@ -509,7 +515,7 @@ export class LiveVenue implements Venue {
 
   async resetDrawdownPeak(): Promise<{ previousPeakNav: number; peakNav: number; nav: number }> {
     const { nav, peakNav: previousPeakNav } = await this.account();
-    this.peaks = resetPeaks(this.o.now(), nav, this.windowMs);
+    this.peaks = resetPeaks(this.o.windowNow?.() ?? this.o.now(), nav, this.windowMs);
     await this.o.peaks?.save(this.peaks);
     return { previousPeakNav, peakNav: nav, nav };
   }

@@ -46,10 +46,16 @@ export interface PaperVenueOptions {
    * was a twentieth of a cycle.
    */
   persistence?: 'store' | 'process';
+  /**
+   * The clock the drawdown window's peaks are timed on: one a wall-clock step cannot move
+   * (runtime/trading/steady-clock.ts), so a step never ages them. `clock` when omitted.
+   */
+  windowClock?: Clock;
 }
 
 export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue> {
   const { kv, clock } = options;
+  const windowClock = options.windowClock ?? clock;
   const config = resolvePaperVenueConfig(options.config);
   const instruments = new Map(options.instruments.map((i) => [i.symbol, { ...i }]));
   const queue = createSerialQueue();
@@ -102,11 +108,11 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
   function observe(market: MarketView): void {
     updateMarks(state, market);
     observeFunding(state, market, isPerp, config.fundingIntervalMs);
-    updatePeak(state, clock.now(), config.drawdownWindowMs);
+    updatePeak(state, windowClock.now(), config.drawdownWindowMs);
   }
 
   /** The window's peak as of now (it may fall as old highs leave the window). */
-  const peakNow = (): boolean => updatePeak(state, clock.now(), config.drawdownWindowMs);
+  const peakNow = (): boolean => updatePeak(state, windowClock.now(), config.drawdownWindowMs);
 
   return {
     mode: 'paper',
@@ -224,7 +230,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
 
     resetDrawdownPeak() {
       return exclusive(async () => {
-        const reset = resetPeak(state, clock.now(), config.drawdownWindowMs);
+        const reset = resetPeak(state, windowClock.now(), config.drawdownWindowMs);
         await commit();
         return reset;
       });

@@ -7,8 +7,12 @@
 import type { Redis } from 'ioredis';
 import { canonicalJson } from '../../domain/canonical-json.js';
 import type { ChainHead } from '../../domain/chain-walk.js';
+import { clockSkew } from '../../domain/clock-skew.js';
 import { chainedAt, chainHash, GENESIS_HASH } from '../../domain/hash-chain.js';
+import { systemClock } from '../../ports/clock.js';
+import type { Clock } from '../../ports/clock.js';
 import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
+import { ClockSkewError } from '../../ports/store-errors.js';
 import { Mutex } from './cas-retry.js';
 import type { RedisKeys } from './keys.js';
 import type { LuaArg } from './lua-script.js';
@@ -18,7 +22,7 @@ export interface PreparedEntry {
   event: AuditEvent;
   /** head, entry, indexes… */
   keys: string[];
-  /** expected head seq and hash, then the entry's fields. */
+  /** expected head seq and hash, then the entry's fields, then the writer's clock (epoch ms). */
   args: LuaArg[];
 }
 
@@ -34,11 +38,17 @@ export function parseHead(
   return { seq: seq ? Number(seq) : 0, hash: hash ?? GENESIS_HASH, at: at ? at : null };
 }
 
+/** Throws ClockSkewError when the script refused the writer's clock (lua-sources.ts CHAIN_FUNCTIONS). */
 export function parseChainWriteReply(reply: unknown): ChainWriteOutcome {
   if (!Array.isArray(reply)) throw new Error(`unexpected reply from a Redis chain script: ${String(reply)}`);
   const [code, seq, hash, at] = reply as [number, string?, string?, string?];
   if (code === 1) return { ok: true };
   if (code === -1) return { ok: false, epochMoved: true };
+  if (code === -2) {
+    const [, serverMs, writerMs] = reply as [number, string, string];
+    const why = clockSkew(Number(writerMs), Number(serverMs), 'Redis TIME') ?? 'its clock is too far from the server';
+    throw new ClockSkewError(`redis: ${why}`);
+  }
   return { ok: false, head: parseHead(seq, hash, at) };
 }
 
@@ -50,6 +60,8 @@ export class AuditChain {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
+    /** This process's wall clock, which every chained write offers to the server's for the skew check. */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** The head as last seen by this process (read from Redis when unknown); the CAS catches staleness. */
@@ -81,7 +93,10 @@ export class AuditChain {
    */
   async prepare(head: ChainHead, input: NewAuditEvent): Promise<PreparedEntry> {
     const seq = head.seq + 1;
-    const at = chainedAt(input.at, await this.lastAt(head));
+    // Read last, so that the server's check measures this clock and not the head's round trip.
+    const lastAt = await this.lastAt(head);
+    const now = this.clock.now();
+    const at = chainedAt(input.at, lastAt, now);
     const symbol = input.symbol ?? null;
     const bodyJson = canonicalJson(input.body);
     // The stored body is canonical JSON; hash and return the parsed form so that what callers get
@@ -103,6 +118,7 @@ export class AuditChain {
         bodyJson,
         head.hash,
         hash,
+        now,
       ],
     };
   }

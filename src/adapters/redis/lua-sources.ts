@@ -4,13 +4,15 @@
  * when the state it was based on has moved, so the caller re-reads and retries. Each runs atomically
  * on the server, which is what makes a control change and its audit entry one step.
  */
+import { AUDIT_CLOCK_SKEW_MS } from '../../domain/clock-skew.js';
 import { GENESIS_HASH } from '../../domain/hash-chain.js';
 import { LuaScript } from './lua-script.js';
 
 /**
  * Shared by the scripts that extend the audit chain. Arguments from `first`:
  * expected head seq, expected head hash, seq, at, kind, has_symbol ('1'/'0'), symbol, body,
- * prev_hash, hash. Keys from `firstKey`: head, entry, then the index sorted sets.
+ * prev_hash, hash, the writer's wall clock (epoch ms). Keys from `firstKey`: head, entry, then the
+ * index sorted sets.
  *
  * These two functions are the only writers of entries and of the head (seed only reads the head),
  * and the head {seq, hash, at} is moved in the same script as the entry it points at, so verify()
@@ -18,9 +20,18 @@ import { LuaScript } from './lua-script.js';
  * entry's `at`, so a matching hash also proves that the `at` the caller raised its own to (see
  * audit-chain.ts) is still the last entry's. The head's `at` is kept only so that the next writer
  * reads it with the head, in the same round trip.
+ *
+ * The store's one clock is this server's `TIME`: a writer whose clock is further from it than
+ * AUDIT_CLOCK_SKEW_MS is refused before anything is written ({-2, server ms, writer ms}), so no
+ * entry is stamped by a skewed clock (domain/clock-skew.ts).
  */
 const CHAIN_FUNCTIONS = `
-local function head_mismatch(head_key, entry_key, expected_seq, expected_hash)
+local function head_mismatch(head_key, entry_key, expected_seq, expected_hash, writer_ms)
+  local time = redis.call('TIME')
+  local server_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  if math.abs(tonumber(writer_ms) - server_ms) > ${AUDIT_CLOCK_SKEW_MS} then
+    return {-2, tostring(server_ms), writer_ms}
+  end
   local head = redis.call('HMGET', head_key, 'seq', 'hash', 'at')
   local seq = head[1] or '0'
   local hash = head[2] or '${GENESIS_HASH}'
@@ -54,12 +65,13 @@ end
 
 /**
  * KEYS: head, entry, indexes…  ARGV: the chain arguments.
- * Returns {1} when appended, {0, head_seq, head_hash, head_at} when the head moved.
+ * Returns {1} when appended, {0, head_seq, head_hash, head_at} when the head moved, {-2, …} for a
+ * writer's clock too far from the server's.
  */
 export const appendEventScript = new LuaScript(
   'append_event',
   `${CHAIN_FUNCTIONS}
-local moved = head_mismatch(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
+local moved = head_mismatch(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[11])
 if moved then return moved end
 append_entry(1, 1)
 return {1}
@@ -82,7 +94,7 @@ if epoch ~= ARGV[1] then return {-1, epoch} end
 -- The expected store identity is the last argument: a store that was emptied or replaced since the
 -- decision (even one at the same epoch) is never written to.
 if redis.call('HGET', KEYS[1], 'store_id') ~= ARGV[#ARGV] then return {-1, epoch} end
-local moved = head_mismatch(KEYS[2], KEYS[3], ARGV[10], ARGV[11])
+local moved = head_mismatch(KEYS[2], KEYS[3], ARGV[10], ARGV[11], ARGV[20])
 if moved then return moved end
 if ARGV[2] == '1' then
   redis.call('HSET', KEYS[1], 'state', ARGV[3], 'epoch', ARGV[4], 'changed_at', ARGV[7])
@@ -194,7 +206,7 @@ export const adoptScript = new LuaScript(
   'adopt_store',
   `${CHAIN_FUNCTIONS}
 local n = tonumber(ARGV[1])
-local moved = head_mismatch(KEYS[2], KEYS[3], ARGV[n + 3], ARGV[n + 4])
+local moved = head_mismatch(KEYS[2], KEYS[3], ARGV[n + 3], ARGV[n + 4], ARGV[n + 13])
 if moved then return moved end
 redis.call('DEL', KEYS[1])
 for i = 2, n - 1, 2 do

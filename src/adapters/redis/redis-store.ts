@@ -5,6 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { performance } from 'node:perf_hooks';
+import type { Clock } from '../../ports/clock.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../../ports/store.js';
 import type { Store } from '../../ports/store.js';
 import { guardStore } from '../guard-store.js';
@@ -36,6 +37,8 @@ export interface RedisStoreOptions {
   onError?: ErrorReporter;
   /** Deadline of every command in ms (default DEFAULT_STORE_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** This process's wall clock, checked against Redis `TIME` on every audit write (tests skew it). */
+  clock?: Clock;
 }
 
 /** Connects (rejecting with a password-free message when Redis does not answer) and builds the store. */
@@ -53,7 +56,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       `cannot connect to Redis at ${description}: ${redact(err instanceof Error ? err.message : String(err))}`,
     );
   }
-  const store = new RedisStore(redis, prefix, description, report);
+  const store = new RedisStore(redis, prefix, description, report, options.clock);
   try {
     await store.control.upgrade();
   } catch (err) {
@@ -78,9 +81,10 @@ class RedisStore implements Store {
     prefix: string,
     readonly description: string,
     report: ErrorReporter,
+    clock?: Clock,
   ) {
     const keys = redisKeys(prefix);
-    const chain = new AuditChain(redis, keys);
+    const chain = new AuditChain(redis, keys, clock);
     this.notifier = new Notifier(() => {
       // The subscriber issues its first SUBSCRIBE while still connecting, so it keeps a queue.
       const subscriber = redis.duplicate({ enableOfflineQueue: true });

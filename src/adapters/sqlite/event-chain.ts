@@ -50,13 +50,14 @@ export function headReader(db: SqliteDatabase): () => HeadRow | undefined {
 
 /**
  * The row that follows `head` for `event`: numbered, timed and hashed. Pure: the caller holds the head
- * (under the write lock, or as the chain's only writer, threaded-audit.ts).
+ * (under the write lock, or as the chain's only writer, threaded-audit.ts). `nowMs` is the writer's
+ * clock once checked against the store's (host-clock.ts); a run's private file has no such check.
  */
-export function chainedRow(head: HeadRow, event: NewAuditEvent): EventRow {
+export function chainedRow(head: HeadRow, event: NewAuditEvent, nowMs?: number): EventRow {
   const seq = head.seq + 1;
   const prev_hash = head.hash;
   // Fixed against the entry it follows: seq order is time order.
-  const at = chainedAt(event.at, head.at);
+  const at = chainedAt(event.at, head.at, nowMs);
   const body = canonicalJson(event.body);
   // Hash what will be read back (the canonical text), so verify() re-derives the same bytes.
   const symbol = event.symbol ?? null;
@@ -83,8 +84,12 @@ export function appendedEvent(row: EventRow): AuditEvent {
   };
 }
 
-/** Prepares the statements once per connection; the returned function must run inside a transaction. */
-export function chainAppender(db: SqliteDatabase): AppendChained {
+/**
+ * Prepares the statements once per connection; the returned function must run inside a transaction.
+ * `checkClock` (host-clock.ts) refuses a writer whose clock is too far from the host's, before
+ * anything is written (it throws, and the caller's transaction rolls back whatever it wrote before).
+ */
+export function chainAppender(db: SqliteDatabase, checkClock?: () => number): AppendChained {
   const readHead = headReader(db);
   const insert = db.prepare<[EventRow]>(
     'INSERT INTO events (seq, at, kind, symbol, body, prev_hash, hash) VALUES (@seq, @at, @kind, @symbol, @body, @prev_hash, @hash)',
@@ -96,7 +101,7 @@ export function chainAppender(db: SqliteDatabase): AppendChained {
     // must not quietly take their seqs and re-anchor a shortened trail.
     const head = readHead();
     if (head === undefined) throw new Error('sqlite: audit chain head missing (the file was tampered with)');
-    const row = chainedRow(head, event);
+    const row = chainedRow(head, event, checkClock?.());
     insert.run(row);
     moveHead.run(row);
     return appendedEvent(row);

@@ -4,6 +4,7 @@
  * connection; each part lives in its own file.
  */
 import { performance } from 'node:perf_hooks';
+import { systemClock } from '../../ports/clock.js';
 import type { Clock } from '../../ports/clock.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../../ports/store.js';
 import type { Store } from '../../ports/store.js';
@@ -17,6 +18,8 @@ import { SqliteControlStore } from './control-store.js';
 import { chainAppender } from './event-chain.js';
 import { SqliteEventStore } from './event-store.js';
 import { fileIdentity } from './file-identity.js';
+import { hostClockCheck } from './host-clock.js';
+import type { HostClockCheck } from './host-clock.js';
 import type { FileIdentity } from './file-identity.js';
 import { sqliteFailure } from './failures.js';
 import { SqliteKeyValueStore } from './kv-store.js';
@@ -45,6 +48,8 @@ export interface SqliteStoreOptions {
   timeoutMs?: number;
   /** Measures the age of the last file check that reads rely on (file-identity.ts); tests inject one. */
   fileCheckClock?: Clock;
+  /** This process's wall clock, checked against the host's on every audit write (host-clock.ts; tests skew it). */
+  clock?: Clock;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 2;
@@ -67,7 +72,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     db.close();
     throw err;
   }
-  return assemble(db, file, options);
+  return assemble(db, file, options, undefined, hostClockCheck(options.path, options.clock ?? systemClock));
 }
 
 /**
@@ -80,8 +85,10 @@ export function assemble(
   file: FileIdentity,
   options: SqliteStoreOptions,
   audit?: ThreadedAudit,
+  /** The shared store's audit clock check; a run's private file has none (its times are simulated). */
+  hostClock?: HostClockCheck,
 ): Store {
-  const appendChained = chainAppender(db);
+  const appendChained = chainAppender(db, hostClock?.check);
   // The watcher needs readers from the stores and the stores need the watcher: late-bind the readers.
   // The watcher reads in its own turn (a poll): it relies on a recent file check like any read.
   const readers: WatchedState = {
@@ -125,6 +132,7 @@ export function assemble(
     evictionRisk: () => Promise.resolve(null),
     async close() {
       watcher.close();
+      hostClock?.close();
       if (db.open) db.close();
     },
   };

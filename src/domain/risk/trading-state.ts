@@ -65,23 +65,40 @@ export function breach(account: Pick<AccountSnapshot, 'nav' | 'peakNav'>, maxDra
 }
 
 /**
+ * How long this process has watched the current `reducing`, on a clock a wall-clock step cannot move
+ * (steady-clock.ts), and whether it resumed it from the store.
+ */
+export interface WindowWatch {
+  /** RISK_DRAWDOWN_WINDOW in ms. */
+  ms: number;
+  /** Since this process entered the state, or first observed it after resuming it. */
+  watchedMs: number;
+  /** The state was resumed from the store at start (not entered by this process). */
+  resumed: boolean;
+}
+
+/**
  * `reducing` ends by the window once the breach is out of it — the reference has fallen below the
- * peak the breach was measured against (that peak left the window), or a whole window has passed
- * since the breach began (every NAV from before it left the window, also after a rally above it) —
- * and the drawdown from the reference of now is within the limit.
+ * peak the breach was measured against (that peak left the window), or this process has watched a
+ * whole window in the state (every NAV from before it left the window, also after a rally above it) —
+ * and the drawdown from the reference of now is within the limit. Time is monotonic time this process
+ * watched, never a wall-clock difference: a step (NTP, a VM restore) ends nothing. A state resumed
+ * from the store at start ends only after a whole window watched: the stored peaks and times are
+ * wall stamps, and a process cannot tell a step while it was down from time that passed, so a
+ * restart may lengthen `reducing` by up to one window, never shorten it.
  */
 export function windowEnded(
-  record: Pick<RiskStateRecord, 'peakNav' | 'since'>,
+  record: Pick<RiskStateRecord, 'peakNav'>,
   account: Pick<AccountSnapshot, 'nav' | 'peakNav'>,
   maxDrawdown: number,
-  window?: { ms: number; now: number },
+  window?: WindowWatch,
 ): string | null {
   const value = drawdown(account.nav, account.peakNav);
   if (!(value <= maxDrawdown)) return null;
   const within = `drawdown ${pct(value)} from ${account.peakNav.toFixed(2)} is within ${pct(maxDrawdown)}`;
-  if (record.peakNav !== null && account.peakNav < record.peakNav)
+  if (!window?.resumed && record.peakNav !== null && account.peakNav < record.peakNav)
     return `RISK_DRAWDOWN_WINDOW: the peak NAV ${record.peakNav.toFixed(2)} left the window; ${within}`;
-  if (window && record.since !== null && window.now - record.since >= window.ms)
+  if (window && window.watchedMs >= window.ms)
     return `RISK_DRAWDOWN_WINDOW: a whole window has passed since the breach; ${within}`;
   return null;
 }

@@ -39,7 +39,8 @@ export interface LiveExecution {
 
 export async function openLiveExecution(
   config: TradingConfig,
-  deps: { clock: Clock; log: Logger; events: TradingEvents; kv: KeyValueStore },
+  /** `windowClock`: what the drawdown window is timed on (steady-clock.ts); `clock` when omitted. */
+  deps: { clock: Clock; windowClock?: Clock; log: Logger; events: TradingEvents; kv: KeyValueStore },
 ): Promise<LiveExecution> {
   // The drawdown reference survives a restart (a malformed document fails the start, as a fault).
   const account = `${config.exchange?.exchange}:${config.exchange?.testnet ? 'testnet' : 'mainnet'}`;
@@ -92,6 +93,7 @@ export async function openLiveExecution(
       now: () => deps.clock.now(),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       drawdownWindowMs: config.drawdownWindowMs,
+      windowNow: () => (deps.windowClock ?? deps.clock).now(),
       peaks: {
         initial: (stored?.peaks ?? []) as PeakEntry[],
         save: (peaks) => writeDocument(deps.kv, LIVE_PEAKS_KEY, { account, peaks }),

@@ -54,6 +54,8 @@ export interface TradingPartsDeps {
   venue: Venue;
   feed: MarketFeed;
   clock: Clock;
+  /** What the drawdown window is timed on (steady-clock.ts): the cycle's `steady` reading. */
+  windowClock?: Clock;
   log: Logger;
   events: TradingEvents;
   metrics: TradingMetrics;
@@ -253,6 +255,7 @@ function cycleIoOf(
     venue: deps.venue,
     feed: deps.feed,
     clock: deps.clock,
+    ...(deps.windowClock ? { windowClock: deps.windowClock } : {}),
     events: deps.events,
     circuitBreakerDrawdown: config.circuitBreakerDrawdown,
     maxDrawdown: config.riskLimits.maxDrawdown,

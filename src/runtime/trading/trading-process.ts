@@ -62,6 +62,8 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: Trading
     lines,
     log,
     clock: systemClock,
+    // The drawdown window is judged on it: a wall-clock step never ends `reducing` (steady-clock.ts).
+    monotonic: () => performance.now(),
     memory,
     remember,
     ...(inspector ? { inspect: inspector.inspect } : {}),

@@ -53,6 +53,7 @@ import type { ProtectionState } from '../../domain/protection.js';
 import { takeOwnership } from './take-ownership.js';
 import type { Ownership } from './take-ownership.js';
 import type { TradingConfig } from './trading-config.js';
+import { steadyClock } from './steady-clock.js';
 import { createTradingParts } from './trading-parts.js';
 import type { TradingParts } from './trading-parts.js';
 
@@ -64,6 +65,12 @@ export interface TradingSystemDeps {
   log: Logger;
   /** "now" for tokens, the venue and event lines; a SimulatedClock in tests. */
   clock: Clock;
+  /**
+   * A monotonic reading in ms (performance.now in the process): the drawdown window is judged on it,
+   * so a wall-clock step cannot end `reducing` (steady-clock.ts). Omitted, `clock` alone (a simulated
+   * clock never steps).
+   */
+  monotonic?: () => number;
   /** Timers for the statechart's delays; XState's real timers when omitted. */
   timers?: NonNullable<ActorOptions<typeof tradingMachine>['clock']>;
   /** The market feed (tests, simulations); opened from MARKET_DATA when omitted. Closed by `stop()` either way. */
@@ -160,7 +167,7 @@ async function startTradingSystem(
   const { store, kv, keeper } = owned;
   const metrics = new TradingMetrics(config.margin);
   const events = linesCounted(deps, metrics);
-  const { venue, exchange } = await openVenue(deps, config, kv, events);
+  const { exchange, ...venueParts } = await openVenue(deps, config, kv, events);
   const feed = await feedAfterLease(deps, opened, config, kv, (barMs) => strategyHistory(strategies, barMs));
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
   const protectionState = await storedProtection(config, strategies, kv);
@@ -179,7 +186,7 @@ async function startTradingSystem(
     config,
     store,
     kv,
-    venue,
+    ...venueParts,
     feed,
     clock,
     log,
@@ -217,7 +224,7 @@ async function startTradingSystem(
     ...(deps.timers ? { clock: deps.timers } : {}),
     ...(deps.inspect ? { inspect: deps.inspect } : {}),
   });
-  return run({ deps, config, owned, parts, monitor, inbox, actor, feed, venue, metrics, events, strategies });
+  return run({ deps, config, owned, parts, monitor, inbox, actor, feed, ...venueParts, metrics, events, strategies });
 }
 interface Running {
   deps: TradingSystemDeps;
@@ -375,14 +382,20 @@ async function openVenue(
   config: TradingConfig,
   kv: KeyValueStore,
   events: TradingEvents,
-): Promise<{ venue: Venue; exchange?: SafetyMonitorDeps['exchange'] }> {
+): Promise<{ venue: Venue; windowClock: Clock; exchange?: SafetyMonitorDeps['exchange'] }> {
+  // What the drawdown window is timed on: a wall-clock step never ends `reducing` (steady-clock.ts).
+  const windowClock = steadyClock(deps.clock, deps.monotonic);
   if (config.executionMode === 'live') {
-    return openLiveExecution(config, { clock: deps.clock, log: deps.log, events, kv });
+    return {
+      ...(await openLiveExecution(config, { clock: deps.clock, windowClock, log: deps.log, events, kv })),
+      windowClock,
+    };
   }
   const venue = await openPaperVenue({
     kv,
     instruments: config.instruments,
     clock: deps.clock,
+    windowClock,
     config: {
       startingCash: config.startingCash,
       margin: config.margin,
@@ -395,7 +408,7 @@ async function openVenue(
     },
     ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
   });
-  return { venue };
+  return { venue, windowClock };
 }
 
 /**

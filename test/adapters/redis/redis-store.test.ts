@@ -15,6 +15,7 @@ import type { Store } from '../../../src/ports/store.js';
 import { commandQueueContract } from '../../contracts/command-queue.contract.js';
 import { controlStoreContract } from '../../contracts/control-store.contract.js';
 import { eventStoreAnchorContract } from '../../contracts/event-store-anchor.contract.js';
+import { eventStoreClockContract } from '../../contracts/event-store-clock.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
 import { sharedDocumentsContract } from '../../contracts/shared-documents.contract.js';
@@ -83,6 +84,11 @@ function layoutOf(store: Store): RedisKeys {
   if (prefix === undefined) throw new Error('not a store opened by this file');
   return redisKeys(prefix);
 }
+eventStoreClockContract('redis', open, async (clock) => {
+  const prefix = prefixes[prefixes.length - 1];
+  if (prefix === undefined) throw new Error('openWithClock called before open');
+  return openRedisStore({ url: TEST_REDIS_URL, prefix, clock });
+});
 eventStoreAnchorContract('redis', open, openSecond, {
   async deleteEntry(store, seq) {
     const keys = layoutOf(store);

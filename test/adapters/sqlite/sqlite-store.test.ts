@@ -21,6 +21,7 @@ import type { Store } from '../../../src/ports/store.js';
 import { commandQueueContract } from '../../contracts/command-queue.contract.js';
 import { controlStoreContract } from '../../contracts/control-store.contract.js';
 import { eventStoreAnchorContract } from '../../contracts/event-store-anchor.contract.js';
+import { eventStoreClockContract } from '../../contracts/event-store-clock.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
 import { keyValueStoreContract } from '../../contracts/key-value-store.contract.js';
 import { sharedDocumentsContract } from '../../contracts/shared-documents.contract.js';
@@ -98,6 +99,10 @@ eventStoreAnchorContract('sqlite', open, openSecond, {
   async setHeadHash(store, hash) {
     behindTheBack(store, (db) => db.prepare('UPDATE event_head SET hash = ? WHERE id = 1').run(hash));
   },
+});
+eventStoreClockContract('sqlite', open, async (clock) => {
+  if (latestPath === undefined) throw new Error('openWithClock called before open');
+  return openSqliteStore({ path: latestPath, clock });
 });
 commandQueueContract('sqlite', open, openSecond);
 keyValueStoreContract('sqlite', open, openSecond);

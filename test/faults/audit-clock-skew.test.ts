@@ -1,0 +1,100 @@
+/**
+ * Issue 30, finding 8: one writer with a skewed clock pinned every later audit timestamp. The real
+ * `tcs api` runs under Debian's libfaketime a year ahead (its monotonic clock left real), on SQLite
+ * and on Redis; a pause through it was recorded a year ahead, and since `at` never goes back along
+ * the chain, every later entry — the trader's decisions included — was stamped with that future time
+ * and `until=` queries missed them. Now the store checks every chained write against its one clock
+ * (Redis `TIME`; the host's, as its kernel stamps files, for SQLite): the pause is refused with a
+ * 503 that names the skew, nothing is recorded, and the next writer's entry keeps its own time. A
+ * `tcs trade` an hour ahead records nothing in the future: each cycle fails to record, saying why
+ * (it does not halt on it: the safety monitor's write probe is a key-value write, not an audit one).
+ */
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateKey } from '../../src/domain/keys.js';
+import { callApi } from '../support/fault-api.js';
+import { startApi, startTcs } from '../support/processes.js';
+import type { RunningProcess } from '../support/processes.js';
+import { openTestStore, STORE_KINDS } from '../support/stores.js';
+import type { TestStore } from '../support/stores.js';
+import { scratch, traderEnv } from './support.js';
+
+const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+
+/** The environment that puts one child process's wall clock `offset` away (libfaketime's syntax). */
+function fakeWallClock(offset: string): Record<string, string> {
+  if (!existsSync(LIBFAKETIME)) throw new Error(`${LIBFAKETIME} is missing: apt-get install faketime`);
+  return { LD_PRELOAD: LIBFAKETIME, FAKETIME: offset, FAKETIME_DONT_FAKE_MONOTONIC: '1' };
+}
+
+describe.each(STORE_KINDS)('an API whose clock is a year ahead, on %s', (kind) => {
+  let test: TestStore | undefined;
+  let api: RunningProcess | undefined;
+  afterEach(async () => {
+    await api?.stop();
+    await test?.cleanup();
+    api = test = undefined;
+  });
+
+  it('is refused (503 naming the skew); nothing is recorded and later entries keep their own time', async () => {
+    test = await openTestStore(kind);
+    const key = generateKey();
+    const started = await startApi(
+      { SERVICE_API_KEY: key, STORE_URL: test.url, ...fakeWallClock('+365d') },
+      {},
+      60_000,
+    );
+    api = started.proc;
+
+    const pause = await callApi(
+      started.baseUrl,
+      key,
+      'POST',
+      '/control/pause',
+      { reason: 'from a skewed host' },
+      10_000,
+    );
+    expect(pause.status, JSON.stringify(pause.body)).toBe(503);
+    expect(pause.body.code).toBe('TCS_STORE_UNAVAILABLE');
+    expect(String(pause.body.message)).toMatch(/NOT recorded.*clock is 365d \d\d:\d\d:\d\d ahead of the store's clock/);
+    expect((await test.store.control.read()).state).toBe('running');
+    expect(await test.store.events.query({ limit: 10, kind: 'control' })).toEqual([]);
+
+    // The next writer with a right clock (here, standing in for the trading process) keeps its time.
+    const now = new Date().toISOString();
+    const decision = await test.store.events.append({ kind: 'decision', at: now, body: { cycle: 1 } });
+    expect(decision.at).toBe(now);
+    const until = new Date(Date.now() + 60_000).toISOString();
+    expect((await test.store.events.query({ limit: 10, until })).map((e) => e.seq)).toContain(decision.seq);
+  }, 90_000);
+});
+
+describe('a trading process whose clock is an hour ahead, on sqlite', () => {
+  const dirs = scratch();
+  let test: TestStore | undefined;
+  let trader: RunningProcess | undefined;
+  afterEach(async () => {
+    await trader?.stop();
+    await test?.cleanup();
+    dirs.removeAll();
+    trader = test = undefined;
+  });
+
+  it('records nothing in the future: each cycle fails to record with an error line naming the skew', async () => {
+    test = await openTestStore('sqlite');
+    const dir = dirs.dir('skewed-trader');
+    trader = startTcs(
+      ['trade'],
+      {
+        ...traderEnv(test.url, { TRADING_LATCH_PATH: `${dir}/latch.json`, CONTROL_PLANE_TIMEOUT: '0' }),
+        ...fakeWallClock('+1h'),
+      },
+      dir,
+    );
+    await trader.waitFor(/clock is 01:00:\d\d ahead of the store's clock/, 60_000);
+    await trader.waitFor(/"event":"cycle_end","cycle":3/, 30_000);
+    const latest = Date.now() + 5_000;
+    const entries = await test.store.events.query({ limit: 1000 });
+    expect(entries.filter((e) => Date.parse(e.at) > latest)).toEqual([]);
+  }, 120_000);
+});

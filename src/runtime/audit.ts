@@ -15,6 +15,10 @@ import { readSafetyConfig } from './trading/safety-config.js';
 export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> {
   const store = await openStore(readStoreUrl(env));
   try {
+    // The latch first, the trail's snapshot second: a trading process appending meanwhile moves its
+    // latch only to entries already in the trail, so a trail that merely grew is never taken for one
+    // that lost its tail (read after the snapshot, the latch was ahead of it on every busy store).
+    const latch = await rememberedByLatch(env);
     const result = await store.events.verify();
     if (!result.ok) {
       console.error(
@@ -22,7 +26,7 @@ export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> 
       );
       return 1;
     }
-    const behind = await behindLatch(store, result.count, env);
+    const behind = latch === null ? null : await behindLatch(store, result.count, latch);
     if (behind !== null) {
       console.error(`audit trail intact but INCOMPLETE: ${result.count} entries; ${behind}`);
       return 1;
@@ -34,16 +38,24 @@ export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> 
   }
 }
 
-/** Why the trail falls short of what the trading latch here remembers, or null when it does not. */
-async function behindLatch(store: Store, count: number, env: NodeJS.ProcessEnv): Promise<string | null> {
+/** The trading latch's entry for this store, with where it lives; null when it has none or is unreadable. */
+async function rememberedByLatch(env: NodeJS.ProcessEnv): Promise<{ path: string; latch: TradingLatch } | null> {
   const path = readSafetyConfig(env).latchPath;
-  let latch: TradingLatch | null;
   try {
-    latch = await latchFile(path, storeKey(readStoreUrl(env))).load();
+    const latch = await latchFile(path, storeKey(readStoreUrl(env))).load();
+    return latch === null ? null : { path, latch };
   } catch {
     return null; // an unreadable latch is the trading process's to report
   }
-  if (latch?.auditSeq === undefined || latch.auditHash === undefined) return null;
+}
+
+/** Why the trail falls short of what the trading latch here remembers, or null when it does not. */
+async function behindLatch(
+  store: Store,
+  count: number,
+  { path, latch }: { path: string; latch: TradingLatch },
+): Promise<string | null> {
+  if (latch.auditSeq === undefined || latch.auditHash === undefined) return null;
   // An emptied store (no record) is compared too: losing everything is the worst of losses.
   const record = await store.control.read().catch(() => null);
   if (record !== null && record.store_id !== latch.storeId) return null; // another (an adopted) store

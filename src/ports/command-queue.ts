@@ -4,6 +4,7 @@
  * test/contracts/command-queue.contract.ts.
  */
 import type { Command, StoredCommand } from '../domain/commands.js';
+import type { AuditEvent, NewAuditEvent } from './event-store.js';
 
 export interface ClaimOptions {
   /** Most commands to hand out. */
@@ -26,9 +27,26 @@ export interface CommandQueue {
    * other and handed back as a MalformedCommandRecord, never as a command.
    */
   claim(consumer: string, options: ClaimOptions): Promise<StoredCommand[]>;
-  /** Marks done with its result. Completing a done command is a no-op returning the stored record. */
+  /**
+   * Marks done with its result, without an audit entry. Completing a done command is a no-op
+   * returning the stored record. The trading process completes through completeWithEntry.
+   */
   complete(id: string, result: Record<string, unknown>, at: string): Promise<StoredCommand>;
+  /**
+   * Marks done with its result AND appends `entry` to the audit trail, chained like any other append,
+   * in one atomic step (SQLite: one transaction; Redis: one script): a command is never done without
+   * its entry, nor an entry written for a command left open. Completing a done command changes
+   * nothing and appends nothing (`entry: null`): its entry was written when it was done.
+   */
+  completeWithEntry(
+    id: string,
+    result: Record<string, unknown>,
+    at: string,
+    entry: NewAuditEvent,
+  ): Promise<{ record: StoredCommand; entry: AuditEvent | null }>;
   get(id: string): Promise<StoredCommand | null>;
+  /** Ids of every done command (`tcs audit verify` holds them against the trail's entries). */
+  completedIds(): Promise<string[]>;
   /** Calls `listener` soon after any process enqueues a command. */
   subscribe(listener: () => void): Promise<() => Promise<void>>;
 }

@@ -177,6 +177,30 @@ return redis.call('HGETALL', KEYS[1])
 );
 
 /**
+ * KEYS: record, pending, leased, head, entry, indexes…  ARGV: id, result JSON, completed_at, then the
+ * chain arguments from ARGV[4].
+ * Marks the command done AND appends its audit entry in one step, so a command is never done without
+ * its entry. Returns {1, record fields} when done now, {2, record fields} when it was already done
+ * (nothing written: its entry was written then), {0, head_seq, head_hash, head_at} when the chain
+ * head moved (nothing written), or nil for an unknown id.
+ */
+export const completeWithEntryScript = new LuaScript(
+  'complete_command_with_entry',
+  `${CHAIN_FUNCTIONS}
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('HGET', KEYS[1], 'status') == 'done' then return {2, redis.call('HGETALL', KEYS[1])} end
+local moved = head_mismatch(KEYS[4], KEYS[5], ARGV[4], ARGV[5])
+if moved then return moved end
+redis.call('HSET', KEYS[1], 'status', 'done', 'result', ARGV[2], 'completed_at', ARGV[3])
+redis.call('HDEL', KEYS[1], 'lease_until', 'consumer')
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+append_entry(4, 4)
+return {1, redis.call('HGETALL', KEYS[1])}
+`,
+);
+
+/**
  * KEYS: control, head, entry, indexes…  ARGV: n (1 + the number of field/value strings), the
  * record's field/value strings (ARGV[2..n]), channel, record JSON, then the chain arguments from
  * ARGV[n + 3].

@@ -1,14 +1,18 @@
 /**
  * CommandQueue over the `commands` table. Enqueue, claim and complete are each one IMMEDIATE
  * transaction, so two processes claiming at once serialise on the write lock and can never both take
- * the same command within its lease. Leases are absolute epoch-ms deadlines computed from the caller's
+ * the same command within its lease. Completing with an entry marks the command done and appends its
+ * audit entry (event-chain.ts, chained like every other) in that one transaction: a lock that refuses
+ * it refuses both, so a command is never done without its entry. Leases are absolute epoch-ms deadlines computed from the caller's
  * `now`, which keeps them testable and independent of this machine's clock.
  */
 import { decodeStoredCommand, encodeCommandPayload } from '../../domain/commands.js';
 import type { Command, CommandStatus, StoredCommand } from '../../domain/commands.js';
 import type { ClaimOptions, CommandQueue } from '../../ports/command-queue.js';
+import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
 import type { ChangeWatcher } from './change-watcher.js';
 import type { SqliteDatabase } from './connection.js';
+import type { AppendChained } from './event-chain.js';
 import type { StoreAccess } from './store-access.js';
 
 interface CommandRow {
@@ -45,12 +49,20 @@ export class SqliteCommandQueue implements CommandQueue {
   private readonly enqueueTx: (command: Command, payload: string) => { record: StoredCommand; duplicate: boolean };
   private readonly claimTx: (consumer: string, options: ClaimOptions) => StoredCommand[];
   private readonly anyOpen: () => boolean;
+  private readonly doneIds: () => string[];
   private readonly completeTx: (id: string, result: Record<string, unknown>, at: string) => StoredCommand;
+  private readonly completeWithEntryTx: (
+    id: string,
+    result: Record<string, unknown>,
+    at: string,
+    entry: NewAuditEvent,
+  ) => { record: StoredCommand; entry: AuditEvent | null };
 
   constructor(
     db: SqliteDatabase,
     private readonly watcher: ChangeWatcher,
     private readonly access: StoreAccess,
+    appendChained: AppendChained,
   ) {
     const byId = db.prepare<[string], CommandRow>(`SELECT ${COLUMNS} FROM commands WHERE id = ?`);
     const maxOrd = db.prepare<[], { ord: number | null }>('SELECT max(ord) AS ord FROM commands');
@@ -72,6 +84,8 @@ export class SqliteCommandQueue implements CommandQueue {
     );
 
     this.getRow = (id) => byId.get(id);
+    const done = db.prepare<[], { id: string }>(`SELECT id FROM commands WHERE status = 'done' ORDER BY ord`);
+    this.doneIds = () => done.all().map((row) => row.id);
     this.lastOrd = () => maxOrd.get()?.ord ?? 0;
 
     const enqueue = db.transaction((command: Command, payload: string) => {
@@ -111,6 +125,19 @@ export class SqliteCommandQueue implements CommandQueue {
       return rowToRecord({ ...row, status: 'done', result: text, completed_at: at });
     });
     this.completeTx = (id, result, at) => complete.immediate(id, result, at);
+
+    const completeWithEntry = db.transaction(
+      (id: string, result: Record<string, unknown>, at: string, entry: NewAuditEvent) => {
+        const row = byId.get(id);
+        if (row === undefined) throw new Error(`unknown command ${id}`);
+        if (row.status === 'done') return { record: rowToRecord(row), entry: null };
+        const text = JSON.stringify(result);
+        markDone.run(text, at, id);
+        const appended = appendChained(entry);
+        return { record: rowToRecord({ ...row, status: 'done', result: text, completed_at: at }), entry: appended };
+      },
+    );
+    this.completeWithEntryTx = (id, result, at, entry) => completeWithEntry.immediate(id, result, at, entry);
   }
 
   async enqueue(command: Command): Promise<{ record: StoredCommand; duplicate: boolean }> {
@@ -129,9 +156,22 @@ export class SqliteCommandQueue implements CommandQueue {
     return this.access.write(() => this.completeTx(id, result, at));
   }
 
+  completeWithEntry(
+    id: string,
+    result: Record<string, unknown>,
+    at: string,
+    entry: NewAuditEvent,
+  ): Promise<{ record: StoredCommand; entry: AuditEvent | null }> {
+    return this.access.write(() => this.completeWithEntryTx(id, result, at, entry));
+  }
+
   async get(id: string): Promise<StoredCommand | null> {
     const row = await this.access.read(() => this.getRow(id));
     return row === undefined ? null : rowToRecord(row);
+  }
+
+  completedIds(): Promise<string[]> {
+    return this.access.read(this.doneIds);
   }
 
   async subscribe(listener: () => void): Promise<() => Promise<void>> {

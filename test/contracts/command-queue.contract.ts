@@ -93,6 +93,29 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
       expect((await store.commands.get('c3'))?.status).toBe('claimed');
     });
 
+    it("the kill's cancels are handed out before every other pending command, however many wait", async () => {
+      const store = await stores.one();
+      for (let i = 0; i < 60; i++) await store.commands.enqueue(command(`flood-${i}`, i));
+      await store.commands.enqueue({
+        id: 'kill',
+        type: 'kill_cancels',
+        payload: killCancelsPayload(['BTC-USD']),
+        enqueued_at: isoAt(100),
+      });
+      await store.commands.enqueue(command('after', 101));
+      await store.commands.enqueue({
+        id: 'kill-2',
+        type: 'kill_cancels',
+        payload: killCancelsPayload(['ETH-USD']),
+        enqueued_at: isoAt(102),
+      });
+      const first = await store.commands.claim('w', { max: 3, leaseMs: LEASE, now: NOW });
+      expect(first.map((c) => c.id)).toEqual(['kill', 'kill-2', 'flood-0']);
+      // Expired claims of the kill's cancels go first again too, in their own enqueue order.
+      const again = await store.commands.claim('w', { max: 3, leaseMs: LEASE, now: NOW + LEASE + 1000 });
+      expect(again.map((c) => c.id)).toEqual(['kill', 'kill-2', 'flood-0']);
+    });
+
     it('a claimed command is handed out again only after its lease expires', async () => {
       const store = await stores.one();
       await store.commands.enqueue(command('lease', 1));

@@ -4,6 +4,7 @@
  * when the state it was based on has moved, so the caller re-reads and retries. Each runs atomically
  * on the server, which is what makes a control change and its audit entry one step.
  */
+import { KILL_CANCELS } from '../../domain/commands.js';
 import { GENESIS_HASH } from '../../domain/hash-chain.js';
 import { LuaScript } from './lua-script.js';
 
@@ -100,6 +101,12 @@ return {1}
 );
 
 /**
+ * Subtracted from the kill's cancels' order: far beyond any count of commands, and with at most 14
+ * significant digits, which is what Redis keeps of a Lua number it turns into a string ("%.14g").
+ */
+const PRIORITY_SHIFT = 1e12;
+
+/**
  * KEYS: record, pending, order counter.  ARGV: id, type, payload JSON, enqueued_at, channel.
  * Returns {duplicate (0/1), record fields as a flat array}.
  */
@@ -110,6 +117,9 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   return {1, redis.call('HGETALL', KEYS[1])}
 end
 local order = redis.call('INCR', KEYS[3])
+-- The kill's cancels sort before every other command (claimed first, however many wait), then in
+-- enqueue order among themselves: their order is moved below any the counter can reach.
+if ARGV[2] == '${KILL_CANCELS}' then order = order - ${PRIORITY_SHIFT} end
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'type', ARGV[2], 'payload', ARGV[3], 'enqueued_at', ARGV[4],
   'status', 'pending', 'attempts', 0, 'order', order)
 redis.call('ZADD', KEYS[2], order, ARGV[1])
@@ -121,7 +131,7 @@ return {0, redis.call('HGETALL', KEYS[1])}
 /**
  * KEYS: pending, leased.  ARGV: record key prefix, now (ms), lease ms, max, consumer.
  * Hands out pending commands and those whose lease expired at or before \`now\` (the caller's clock,
- * never the server's), oldest enqueued first. Returns the claimed records as flat arrays.
+ * never the server's), by their order: the kill's cancels first, then oldest enqueued first. Returns the claimed records as flat arrays.
  * The record keys are derived from ids inside the script: fine on a single Redis, not on a cluster.
  */
 export const claimCommandsScript = new LuaScript(

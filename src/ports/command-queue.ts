@@ -15,12 +15,38 @@ export interface ClaimOptions {
   now: number;
 }
 
+/**
+ * COMMAND_QUEUE_MAX's default: far more than an operator queues by hand between two cycles, and few
+ * enough that the trading process works through them within minutes.
+ */
+export const DEFAULT_COMMAND_QUEUE_MAX = 1_000;
+
+export interface EnqueueOptions {
+  /**
+   * Refuse (CommandQueueFullError, nothing stored) when this many commands are already open (pending
+   * or claimed). The kill's cancels and an id already queued are never refused.
+   */
+  maxOpen?: number;
+}
+
+/** The bound on open commands was reached: nothing was queued; trying again later may work. */
+export class CommandQueueFullError extends Error {
+  override name = 'CommandQueueFullError';
+  readonly code = 'TCS_COMMAND_QUEUE_FULL';
+  /** Seconds after which trying again is sensible: the trading process works through commands each cycle. */
+  readonly retryAfterS = 5;
+  constructor(readonly maxOpen: number) {
+    super(`${maxOpen} commands are already waiting for the trading process (COMMAND_QUEUE_MAX)`);
+  }
+}
+
 export interface CommandQueue {
   /**
    * Idempotent by id: enqueuing an existing id changes nothing and returns duplicate: true. A payload
-   * that is not its type's schema is refused (TypeError) and nothing is stored.
+   * that is not its type's schema is refused (TypeError) and nothing is stored. With `maxOpen`, a new
+   * command past the bound is refused (see EnqueueOptions).
    */
-  enqueue(command: Command): Promise<{ record: StoredCommand; duplicate: boolean }>;
+  enqueue(command: Command, options?: EnqueueOptions): Promise<{ record: StoredCommand; duplicate: boolean }>;
   /**
    * Pending commands, and claimed ones whose lease expired, oldest first. Each is decoded against its
    * type's schema and version (src/domain/commands.ts); one that does not decode is claimed like any

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { Command, CommandRecord } from '../../src/domain/commands.js';
+import { CommandQueueFullError } from '../../src/ports/command-queue.js';
 import { cancelPayload, deleveragePayload, killCancelsPayload } from '../support/commands.js';
 import { isoAt, readAll, storeHarness } from './support.js';
 import type { StoreFactory } from './support.js';
@@ -114,6 +115,24 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
       // Expired claims of the kill's cancels go first again too, in their own enqueue order.
       const again = await store.commands.claim('w', { max: 3, leaseMs: LEASE, now: NOW + LEASE + 1000 });
       expect(again.map((c) => c.id)).toEqual(['kill', 'kill-2', 'flood-0']);
+    });
+
+    it('a bounded enqueue refuses past maxOpen open commands, storing nothing; the kill and a repeat are never refused', async () => {
+      const [a, b] = await stores.two();
+      await a.commands.enqueue(command('o1', 1), { maxOpen: 2 });
+      await a.commands.enqueue(command('o2', 2), { maxOpen: 2 });
+      // Claimed commands are still open: they count.
+      await a.commands.claim('w', { max: 1, leaseMs: LEASE, now: NOW });
+      await expect(b.commands.enqueue(command('o3', 3), { maxOpen: 2 })).rejects.toThrow(CommandQueueFullError);
+      expect(await a.commands.get('o3')).toBeNull();
+      // The same id again is the command already there, not a new one.
+      expect((await b.commands.enqueue(command('o2', 2), { maxOpen: 2 })).duplicate).toBe(true);
+      const kill = { id: 'k', type: 'kill_cancels', payload: killCancelsPayload(), enqueued_at: isoAt(4) } as const;
+      expect((await b.commands.enqueue(kill, { maxOpen: 2 })).duplicate).toBe(false);
+      // A done command no longer counts.
+      await a.commands.complete('o1', { status: 'done' }, isoAt(5));
+      await a.commands.complete('k', { status: 'done' }, isoAt(5));
+      expect((await b.commands.enqueue(command('o3', 3), { maxOpen: 2 })).duplicate).toBe(false);
     });
 
     it('a claimed command is handed out again only after its lease expires', async () => {

@@ -9,7 +9,8 @@
 import type { Redis } from 'ioredis';
 import { decodeStoredCommand, encodeCommandPayload } from '../../domain/commands.js';
 import type { Command, CommandStatus, StoredCommand } from '../../domain/commands.js';
-import type { ClaimOptions, CommandQueue } from '../../ports/command-queue.js';
+import { CommandQueueFullError } from '../../ports/command-queue.js';
+import type { ClaimOptions, CommandQueue, EnqueueOptions } from '../../ports/command-queue.js';
 import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
 import type { AuditChain } from './audit-chain.js';
 import { parseHead } from './audit-chain.js';
@@ -31,13 +32,24 @@ export class RedisCommandQueue implements CommandQueue {
     private readonly chain: AuditChain,
   ) {}
 
-  async enqueue(command: Command): Promise<{ record: StoredCommand; duplicate: boolean }> {
+  async enqueue(
+    command: Command,
+    options: EnqueueOptions = {},
+  ): Promise<{ record: StoredCommand; duplicate: boolean }> {
     const payload = encodeCommandPayload(command);
     const reply = (await enqueueCommandScript.run(
       this.redis,
-      [this.keys.command(command.id), this.keys.commandsPending, this.keys.commandsOrder],
-      [command.id, command.type, payload, command.enqueued_at, this.keys.commandsChannel],
+      [this.keys.command(command.id), this.keys.commandsPending, this.keys.commandsOrder, this.keys.commandsLeased],
+      [
+        command.id,
+        command.type,
+        payload,
+        command.enqueued_at,
+        this.keys.commandsChannel,
+        options.maxOpen === undefined ? '' : Math.floor(options.maxOpen),
+      ],
     )) as [number, string[]];
+    if (reply[0] === 2) throw new CommandQueueFullError(options.maxOpen ?? 0);
     return { duplicate: reply[0] === 1, record: decodeCommand(pairs(reply[1])) };
   }
 

@@ -107,14 +107,19 @@ return {1}
 const PRIORITY_SHIFT = 1e12;
 
 /**
- * KEYS: record, pending, order counter.  ARGV: id, type, payload JSON, enqueued_at, channel.
- * Returns {duplicate (0/1), record fields as a flat array}.
+ * KEYS: record, pending, order counter, leased.  ARGV: id, type, payload JSON, enqueued_at, channel,
+ * max open ('' for no bound).
+ * Returns {duplicate (0/1), record fields as a flat array}, or {2} when the bound refused it (nothing
+ * stored): open commands (pending + leased) at the bound, unless it is the kill's cancels.
  */
 export const enqueueCommandScript = new LuaScript(
   'enqueue_command',
   `
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return {1, redis.call('HGETALL', KEYS[1])}
+end
+if ARGV[6] ~= '' and ARGV[2] ~= '${KILL_CANCELS}' then
+  if redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[6]) then return {2} end
 end
 local order = redis.call('INCR', KEYS[3])
 -- The kill's cancels sort before every other command (claimed first, however many wait), then in

@@ -8,7 +8,8 @@
  */
 import { decodeStoredCommand, encodeCommandPayload, KILL_CANCELS } from '../../domain/commands.js';
 import type { Command, CommandStatus, StoredCommand } from '../../domain/commands.js';
-import type { ClaimOptions, CommandQueue } from '../../ports/command-queue.js';
+import { CommandQueueFullError } from '../../ports/command-queue.js';
+import type { ClaimOptions, CommandQueue, EnqueueOptions } from '../../ports/command-queue.js';
 import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
 import type { ChangeWatcher } from './change-watcher.js';
 import type { SqliteDatabase } from './connection.js';
@@ -46,7 +47,11 @@ function rowToRecord(row: CommandRow): StoredCommand {
 export class SqliteCommandQueue implements CommandQueue {
   readonly lastOrd: () => number;
   private readonly getRow: (id: string) => CommandRow | undefined;
-  private readonly enqueueTx: (command: Command, payload: string) => { record: StoredCommand; duplicate: boolean };
+  private readonly enqueueTx: (
+    command: Command,
+    payload: string,
+    maxOpen: number | undefined,
+  ) => { record: StoredCommand; duplicate: boolean };
   private readonly claimTx: (consumer: string, options: ClaimOptions) => StoredCommand[];
   private readonly anyOpen: () => boolean;
   private readonly doneIds: () => string[];
@@ -90,7 +95,12 @@ export class SqliteCommandQueue implements CommandQueue {
     this.doneIds = () => done.all().map((row) => row.id);
     this.lastOrd = () => maxOrd.get()?.ord ?? 0;
 
-    const enqueue = db.transaction((command: Command, payload: string) => {
+    const openCount = db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM commands WHERE status <> 'done'`);
+    const enqueue = db.transaction((command: Command, payload: string, maxOpen: number | undefined) => {
+      // The bound is judged in the transaction that inserts, so two API processes cannot both pass it.
+      if (maxOpen !== undefined && command.type !== KILL_CANCELS && byId.get(command.id) === undefined) {
+        if ((openCount.get()?.n ?? 0) >= maxOpen) throw new CommandQueueFullError(maxOpen);
+      }
       const { changes } = insert.run({
         id: command.id,
         type: command.type,
@@ -101,7 +111,7 @@ export class SqliteCommandQueue implements CommandQueue {
       if (row === undefined) throw new Error(`sqlite: command ${command.id} vanished during enqueue`);
       return { record: rowToRecord(row), duplicate: changes === 0 };
     });
-    this.enqueueTx = (command, payload) => enqueue.immediate(command, payload);
+    this.enqueueTx = (command, payload, maxOpen) => enqueue.immediate(command, payload, maxOpen);
 
     // Read first, without the write lock: on an empty queue (almost every cycle) no IMMEDIATE
     // transaction is taken at all. Seeing nothing here is what a claim would have found at this instant.
@@ -142,9 +152,12 @@ export class SqliteCommandQueue implements CommandQueue {
     this.completeWithEntryTx = (id, result, at, entry) => completeWithEntry.immediate(id, result, at, entry);
   }
 
-  async enqueue(command: Command): Promise<{ record: StoredCommand; duplicate: boolean }> {
+  async enqueue(
+    command: Command,
+    options: EnqueueOptions = {},
+  ): Promise<{ record: StoredCommand; duplicate: boolean }> {
     const payload = encodeCommandPayload(command);
-    const outcome = await this.access.write(() => this.enqueueTx(command, payload));
+    const outcome = await this.access.write(() => this.enqueueTx(command, payload, options.maxOpen));
     if (!outcome.duplicate) this.watcher.localWrite();
     return outcome;
   }

@@ -46,6 +46,8 @@ export interface ApiDeps {
   exchange?: { exchange: string; testnet: boolean } | null;
   /** Control POSTs per key per minute (kill-switch exempt). */
   controlRateLimit: number;
+  /** COMMAND_QUEUE_MAX (DEFAULT_COMMAND_QUEUE_MAX when absent). */
+  commandQueueMax?: number;
   /** How long a control change that keeps losing races is retried before 503 (default CONTROL_DEADLINE_MS). */
   controlDeadlineMs?: number;
   clock?: Clock;
@@ -108,6 +110,7 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
     clock,
     (r) => app.metrics.controlCalls.inc({ event: r.event.type, outcome: r.outcome }),
     deps.controlDeadlineMs,
+    deps.commandQueueMax,
   );
   const symbols = deps.instruments.map((i) => i.symbol);
   await app.register(async (secured) => {

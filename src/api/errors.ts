@@ -8,6 +8,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { DocumentError } from '../domain/documents/document-error.js';
+import { CommandQueueFullError } from '../ports/command-queue.js';
 import { ControlContentionError, isStoreFailure } from '../ports/store-errors.js';
 import { documentFaultReply } from './document-faults.js';
 import type { DocumentFaultLog } from './document-faults.js';
@@ -31,6 +32,11 @@ export function installErrorHandlers(app: FastifyInstance, documentFaults: Docum
       return sendError(reply, 422, err.code ?? 'FST_ERR_VALIDATION', err.message);
     }
     const status = err.statusCode ?? 500;
+    if (err instanceof CommandQueueFullError) {
+      // A flood, not a fault: nothing was queued; the kill switch is never refused for it.
+      reply.header('Retry-After', String(err.retryAfterS));
+      return sendError(reply, 503, err.code, `The command was NOT queued: ${err.message}; try again later`);
+    }
     if (err instanceof ControlContentionError) {
       // Other writers kept winning the race (or a kill is being recorded): nothing was written.
       request.log.warn({ code: err.code, reason: err.message }, 'control change contended');

@@ -106,6 +106,11 @@ function authenticatedCommands(inner: CommandQueue, secret: string): CommandQueu
     },
     claim: async (consumer, options) => (await inner.claim(consumer, options)).map(open),
     complete: async (id, result, at) => open(await inner.complete(id, result, at)),
+    completeWithEntry: async (id, result, at, entry) => {
+      const done = await inner.completeWithEntry(id, result, at, entry);
+      return { record: open(done.record), entry: done.entry };
+    },
+    completedIds: () => inner.completedIds(),
     get: async (id) => {
       const stored = await inner.get(id);
       return stored && open(stored);

@@ -13,6 +13,8 @@ import type { Instrument } from '../domain/market.js';
 import { PORTFOLIO_KEY } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
 import { readDocument } from '../ports/documents.js';
+import { DEFAULT_COMMAND_QUEUE_MAX } from '../ports/command-queue.js';
+import type { EnqueueOptions } from '../ports/command-queue.js';
 import type { Store } from '../ports/store.js';
 import { StoreUnavailableError } from '../ports/store-errors.js';
 import type {
@@ -45,6 +47,7 @@ export type PauseOrResume = Extract<ControlEvent, { type: 'control.pause' | 'con
 export class ControlPlane {
   private readonly bySymbol: Map<string, Instrument>;
   private readonly writes: ControlWriteOptions;
+  private readonly bounded: EnqueueOptions;
 
   constructor(
     private readonly store: Store,
@@ -54,7 +57,13 @@ export class ControlPlane {
     private readonly onOutcome: (result: ControlApplyResult) => void = () => {},
     /** How long a change that keeps losing races is retried (default CONTROL_DEADLINE_MS). */
     deadlineMs?: number,
+    /**
+     * COMMAND_QUEUE_MAX: an operator's command is refused (503) while this many wait, so a flood cannot
+     * grow the queue without end; the kill's own commands are never refused.
+     */
+    commandQueueMax: number = DEFAULT_COMMAND_QUEUE_MAX,
   ) {
+    this.bounded = { maxOpen: commandQueueMax };
     this.bySymbol = new Map(instruments.map((i) => [i.symbol, i]));
     this.writes = {
       priority: killPriority(store.kv),
@@ -134,12 +143,15 @@ export class ControlPlane {
     const id = `cancel-all-${randomUUID()}`;
     // Audit first: if it fails the call fails and nothing runs, so no command ever runs unaudited.
     await this.audit('cancel_all', actor, { symbols, command_id: id });
-    await this.store.commands.enqueue({
-      id,
-      type: 'cancel_all',
-      payload: { instructions, actor },
-      enqueued_at: this.isoNow(),
-    });
+    await this.store.commands.enqueue(
+      {
+        id,
+        type: 'cancel_all',
+        payload: { instructions, actor },
+        enqueued_at: this.isoNow(),
+      },
+      this.bounded,
+    );
     return { ok: true, value: { action: 'cancel_all', cancel_instructions: instructions, command_id: id } };
   }
 
@@ -159,7 +171,7 @@ export class ControlPlane {
       .filter((p) => p.qty !== 0 && (symbols === null || symbols.includes(p.symbol)))
       .map((p) => ({ symbol: p.symbol, qty: p.qty }));
     const id = `flatten-${randomUUID()}`;
-    await requestFlatten(this.store, { id, symbols, reason, actor, at: this.isoNow(), via: 'flatten' });
+    await requestFlatten(this.store, { id, symbols, reason, actor, at: this.isoNow(), via: 'flatten' }, this.bounded);
     const what = symbols === null ? 'every position' : symbols.join(', ');
     const message =
       positions.length === 0
@@ -185,12 +197,15 @@ export class ControlPlane {
     }
     const id = `deleverage-${randomUUID()}`;
     await this.audit('deleverage', actor, { symbol, reduce_pct: reducePct, command_id: id, order: plan.order }, symbol);
-    await this.store.commands.enqueue({
-      id,
-      type: 'deleverage',
-      payload: { symbol, reduce_pct: reducePct, prepared: plan.order, actor },
-      enqueued_at: this.isoNow(),
-    });
+    await this.store.commands.enqueue(
+      {
+        id,
+        type: 'deleverage',
+        payload: { symbol, reduce_pct: reducePct, prepared: plan.order, actor },
+        enqueued_at: this.isoNow(),
+      },
+      this.bounded,
+    );
     const message = `reduce-only ${plan.order.side} ${plan.order.qty} ${symbol} queued for the trading process`;
     return { ok: true, value: { ...base, order: plan.order, command_id: id, message } };
   }

@@ -14,6 +14,7 @@ import type { Instrument, MarketView } from '../domain/market.js';
 import type { Clock } from '../ports/clock.js';
 import { StoreUnavailableError } from '../ports/store-errors.js';
 import type { ControlStore } from '../ports/control-store.js';
+import type { EnqueueOptions } from '../ports/command-queue.js';
 import type { Store } from '../ports/store.js';
 import type { Venue } from '../ports/venue.js';
 import type { PreparedFlatten } from '../../machines/flatten.machine.js';
@@ -34,6 +35,8 @@ export interface FlattenRequest {
 export async function requestFlatten(
   store: Pick<Store, 'events' | 'commands'>,
   request: FlattenRequest,
+  /** The queue's bound for an operator's flatten; none for a kill's (never refused). */
+  queue: EnqueueOptions = {},
 ): Promise<void> {
   const { id, symbols, reason, actor, at, via } = request;
   await store.events.append({
@@ -42,12 +45,15 @@ export async function requestFlatten(
     symbol: symbols?.length === 1 ? (symbols[0] ?? null) : null,
     body: { call: 'flatten', via, actor, symbols: symbols === null ? null : [...symbols], reason, command_id: id },
   });
-  await store.commands.enqueue({
-    id,
-    type: 'flatten',
-    payload: { symbols: symbols === null ? null : [...symbols], reason, actor },
-    enqueued_at: at,
-  });
+  await store.commands.enqueue(
+    {
+      id,
+      type: 'flatten',
+      payload: { symbols: symbols === null ? null : [...symbols], reason, actor },
+      enqueued_at: at,
+    },
+    queue,
+  );
 }
 
 /**

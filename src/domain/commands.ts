@@ -111,6 +111,12 @@ export interface CommandState {
 /** A stored command that decoded: one of the commands this release runs. */
 export type CommandRecord = Command & CommandState;
 
+/**
+ * The kill's cancels: claimed before every other open command, whatever waits (a kill is never queued
+ * behind work), and never refused by the queue's bound.
+ */
+export const KILL_CANCELS = 'kill_cancels' satisfies CommandType;
+
 /** The id of the kill's cancel command: one per kill, so every caller queues the same one. */
 export const killCancelsId = (epoch: number): string => `kill-cancels-epoch-${epoch}`;
 

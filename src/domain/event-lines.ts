@@ -143,6 +143,17 @@ export interface CommandExecutedLine {
   status: string;
 }
 /**
+ * A command's work was done but completing it with its audit entry was refused (the store did not
+ * take the write): it is not done, no entry was written, and it is handed out again when its lease
+ * expires. `message` is the store's refusal.
+ */
+export interface CommandUnrecordedLine {
+  event: 'command_unrecorded';
+  command_id: string;
+  type: string;
+  message: string;
+}
+/**
  * A flatten command ended: `status` is `flat` (every chosen position closed), `nothing` (already flat)
  * or `partial` (`remaining` lists what is still open). Its orders have their own order lines.
  */
@@ -215,6 +226,7 @@ export type EventLine =
   | PositionExitLine
   | ControlChangedLine
   | CommandExecutedLine
+  | CommandUnrecordedLine
   | FlattenCompletedLine
   | DrawdownResetLine
   | RiskStateChangedLine
@@ -350,6 +362,12 @@ export const eventLine = {
     command_id: commandId,
     type,
     status,
+  }),
+  commandUnrecorded: (commandId: string, type: string, message: string): CommandUnrecordedLine => ({
+    event: 'command_unrecorded',
+    command_id: commandId,
+    type,
+    message: boundedMessage(message),
   }),
   flattenCompleted: (commandId: string, result: Record<string, unknown> & { status: string }): FlattenCompletedLine => {
     const symbolsOf = (list: unknown): string[] =>

@@ -70,6 +70,7 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
     defaultMode: config.executionMode,
     exchange: config.exchange,
     controlRateLimit: config.controlRateLimit,
+    commandQueueMax: config.commandQueueMax,
     version: packageVersion,
     requestLog,
   });

@@ -2,7 +2,8 @@
  * `tcs audit verify`: re-hashes the event store's chain and reports the first bad entry. Where a
  * trading latch is (TRADING_LATCH_PATH), the trail is also held against the head the trading process
  * last saw on this store (its entry for STORE_URL): a chain that is intact but ends before it, or holds another entry there,
- * lost its tail (a restored backup) and is reported as such.
+ * lost its tail (a restored backup) and is reported as such. Every completed command must have its
+ * `command_executed` entry (they are written in one step): those without one are named.
  */
 import { openStore } from '../adapters/open-store.js';
 import { latchFile } from '../adapters/latch/latch-file.js';
@@ -15,6 +16,13 @@ import { readSafetyConfig } from './trading/safety-config.js';
 export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> {
   const store = await openStore(readStoreUrl(env));
   try {
+    // The latch first, the trail's snapshot second: a trading process appending meanwhile moves its
+    // latch only to entries already in the trail, so a trail that merely grew is never taken for one
+    // that lost its tail (read after the snapshot, the latch was ahead of it on every busy store).
+    const latch = await rememberedByLatch(env);
+    // Done commands before the entries, for the same reason: a command completed meanwhile has its
+    // entry in the trail read after (completion and entry are one step), never the other way round.
+    const done = await store.commands.completedIds();
     const result = await store.events.verify();
     if (!result.ok) {
       console.error(
@@ -22,9 +30,16 @@ export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> 
       );
       return 1;
     }
-    const behind = await behindLatch(store, result.count, env);
+    const behind = latch === null ? null : await behindLatch(store, result.count, latch);
     if (behind !== null) {
       console.error(`audit trail intact but INCOMPLETE: ${result.count} entries; ${behind}`);
+      return 1;
+    }
+    const unrecorded = await withoutEntry(store, done);
+    if (unrecorded.length > 0) {
+      console.error(
+        `audit trail intact but ${unrecorded.length} completed commands have no command_executed entry: ${unrecorded.join(', ')}`,
+      );
       return 1;
     }
     console.log(`audit trail intact: ${result.count} entries, head ${result.head}`);
@@ -34,16 +49,41 @@ export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> 
   }
 }
 
-/** Why the trail falls short of what the trading latch here remembers, or null when it does not. */
-async function behindLatch(store: Store, count: number, env: NodeJS.ProcessEnv): Promise<string | null> {
+/** Entries read per page while collecting the recorded commands (the query's maximum). */
+const PAGE = 1000;
+
+/** The ids among `done` that no `command_executed` entry names. */
+async function withoutEntry(store: Store, done: readonly string[]): Promise<string[]> {
+  if (done.length === 0) return [];
+  const recorded = new Set<string>();
+  for (let before: number | undefined; ;) {
+    const page = await store.events.query({ kind: 'command_executed', limit: PAGE, ...(before ? { before } : {}) });
+    for (const entry of page) recorded.add(String(entry.body.command_id));
+    const last = page.at(-1);
+    if (page.length < PAGE || last === undefined) break;
+    before = last.seq;
+  }
+  return done.filter((id) => !recorded.has(id));
+}
+
+/** The trading latch's entry for this store, with where it lives; null when it has none or is unreadable. */
+async function rememberedByLatch(env: NodeJS.ProcessEnv): Promise<{ path: string; latch: TradingLatch } | null> {
   const path = readSafetyConfig(env).latchPath;
-  let latch: TradingLatch | null;
   try {
-    latch = await latchFile(path, storeKey(readStoreUrl(env))).load();
+    const latch = await latchFile(path, storeKey(readStoreUrl(env))).load();
+    return latch === null ? null : { path, latch };
   } catch {
     return null; // an unreadable latch is the trading process's to report
   }
-  if (latch?.auditSeq === undefined || latch.auditHash === undefined) return null;
+}
+
+/** Why the trail falls short of what the trading latch here remembers, or null when it does not. */
+async function behindLatch(
+  store: Store,
+  count: number,
+  { path, latch }: { path: string; latch: TradingLatch },
+): Promise<string | null> {
+  if (latch.auditSeq === undefined || latch.auditHash === undefined) return null;
   // An emptied store (no record) is compared too: losing everything is the worst of losses.
   const record = await store.control.read().catch(() => null);
   if (record !== null && record.store_id !== latch.storeId) return null; // another (an adopted) store

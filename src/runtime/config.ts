@@ -4,6 +4,7 @@
  */
 import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import type { Instrument } from '../domain/market.js';
+import { DEFAULT_COMMAND_QUEUE_MAX } from '../ports/command-queue.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../ports/store.js';
 import { ConfigError } from './config-error.js';
 import { readInt } from './config-numbers.js';
@@ -36,6 +37,8 @@ export interface ApiConfig extends CommonConfig {
   apiKeys: string[];
   /** Control POSTs per key per minute (kill-switch exempt). */
   controlRateLimit: number;
+  /** COMMAND_QUEUE_MAX: operator commands are refused (503) while this many are open. */
+  commandQueueMax: number;
   /** API_HEARTBEAT_MS: how often the API tells the trading process it is there (CONTROL_PLANE_TIMEOUT). */
   heartbeatMs: number;
   /** CONTROL_SECRET: signs the commands and control records this API writes, checks those it reads. */
@@ -61,6 +64,7 @@ export function readApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
     port: readInt(env, 'PORT', 8000, 0, 65535),
     apiKeys: readApiKeys(env),
     controlRateLimit: readInt(env, 'CONTROL_RATE_LIMIT', 60, 1, 1_000_000),
+    commandQueueMax: readInt(env, 'COMMAND_QUEUE_MAX', DEFAULT_COMMAND_QUEUE_MAX, 1, 1_000_000),
     heartbeatMs: readInt(env, 'API_HEARTBEAT_MS', 1_000, 50, 60_000),
     controlSecret: readControlSecret(env),
   };

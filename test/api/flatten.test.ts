@@ -63,6 +63,22 @@ describe.each(STORE_KINDS)('flatten on %s', (kind) => {
     expect(await api.store.events.query({ limit: 10 })).toEqual([]);
   });
 
+  it('503 naming the bound when COMMAND_QUEUE_MAX commands are open; the kill switch still answers 200', async () => {
+    api = await openTestApi(kind, { commandQueueMax: 2 });
+    expect((await post('/control/flatten', { symbols: ['BTCUSDT'] })).statusCode).toBe(200);
+    expect((await post('/control/cancel-all', { symbols: null })).statusCode).toBe(200);
+    const full = await post('/control/flatten', { symbols: ['ETHUSDT'] });
+    expect(full.statusCode).toBe(503);
+    expect(full.json()).toMatchObject({ code: 'TCS_COMMAND_QUEUE_FULL' });
+    expect(full.json().message).toMatch(/NOT queued.*2 commands.*COMMAND_QUEUE_MAX/);
+    expect(full.headers['retry-after']).toBeDefined();
+    expect(await pending()).toHaveLength(2);
+    // The kill and its own commands are never refused by the bound.
+    const kill = await post('/control/kill-switch', { reason: 'queue full', flatten: true });
+    expect(kill.statusCode).toBe(200);
+    expect((await pending()).length).toBeGreaterThanOrEqual(1);
+  });
+
   it('queues a flatten, audited first, with the positions the last portfolio shows open', async () => {
     api = await openTestApi(kind);
     const positions = SAMPLE_DOCUMENTS[PORTFOLIO_KEY].positions;

@@ -65,7 +65,7 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
         secret: SECRET,
         ledger: new UsedTokenLedger(),
       }),
-      completeCommand: createCommandCompletion({ store: t.store, clock, events, accountChanged }),
+      completeCommand: createCommandCompletion({ store: t.store, clock, events, accountChanged, log: () => {} }),
       receipts,
       market: async () => market,
       accountChanged,

@@ -10,6 +10,7 @@ import { parseEnv } from 'node:util';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { generateKey } from '../../src/domain/keys.js';
+import { cancelPayload } from '../support/commands.js';
 import { exitWithin, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 
@@ -165,6 +166,30 @@ describe('tcs', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/audit trail BROKEN at entry 3/);
     expect((await run(['audit'], {}, dir)).code).toBe(2);
+  });
+
+  it('audit verify exits 1 naming the completed commands that have no command_executed entry', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tcs-cli-'));
+    const path = join(dir, 'audit.db');
+    const store = await openSqliteStore({ path });
+    for (const id of ['recorded', 'lost-1', 'lost-2', 'open'])
+      await store.commands.enqueue({
+        id,
+        type: 'cancel_all',
+        payload: cancelPayload(),
+        enqueued_at: new Date(1000).toISOString(),
+      });
+    const at = new Date(2000).toISOString();
+    const entry = { kind: 'command_executed', at, body: { command_id: 'recorded', type: 'cancel_all' } };
+    await store.commands.completeWithEntry('recorded', { status: 'done' }, at, entry);
+    // Done without an entry, as completing in two steps left commands when the append was refused.
+    await store.commands.complete('lost-1', { status: 'done' }, at);
+    await store.commands.complete('lost-2', { status: 'done' }, at);
+    await store.close();
+    const bad = await run(['audit', 'verify'], { STORE_URL: `sqlite:${path}` }, dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/2 completed commands have no command_executed entry: lost-1, lost-2/);
+    expect(bad.stderr).not.toMatch(/recorded|open/);
   });
 
   it('audit verify exits 1 naming the first missing entry when the newest entries were deleted', async () => {

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { Command, CommandRecord } from '../../src/domain/commands.js';
+import { CommandQueueFullError } from '../../src/ports/command-queue.js';
 import { cancelPayload, deleveragePayload, killCancelsPayload } from '../support/commands.js';
-import { isoAt, storeHarness } from './support.js';
+import { isoAt, readAll, storeHarness } from './support.js';
 import type { StoreFactory } from './support.js';
 
 const NOW = Date.UTC(2024, 0, 1, 12);
@@ -93,6 +94,47 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
       expect((await store.commands.get('c3'))?.status).toBe('claimed');
     });
 
+    it("the kill's cancels are handed out before every other pending command, however many wait", async () => {
+      const store = await stores.one();
+      for (let i = 0; i < 60; i++) await store.commands.enqueue(command(`flood-${i}`, i));
+      await store.commands.enqueue({
+        id: 'kill',
+        type: 'kill_cancels',
+        payload: killCancelsPayload(['BTC-USD']),
+        enqueued_at: isoAt(100),
+      });
+      await store.commands.enqueue(command('after', 101));
+      await store.commands.enqueue({
+        id: 'kill-2',
+        type: 'kill_cancels',
+        payload: killCancelsPayload(['ETH-USD']),
+        enqueued_at: isoAt(102),
+      });
+      const first = await store.commands.claim('w', { max: 3, leaseMs: LEASE, now: NOW });
+      expect(first.map((c) => c.id)).toEqual(['kill', 'kill-2', 'flood-0']);
+      // Expired claims of the kill's cancels go first again too, in their own enqueue order.
+      const again = await store.commands.claim('w', { max: 3, leaseMs: LEASE, now: NOW + LEASE + 1000 });
+      expect(again.map((c) => c.id)).toEqual(['kill', 'kill-2', 'flood-0']);
+    });
+
+    it('a bounded enqueue refuses past maxOpen open commands, storing nothing; the kill and a repeat are never refused', async () => {
+      const [a, b] = await stores.two();
+      await a.commands.enqueue(command('o1', 1), { maxOpen: 2 });
+      await a.commands.enqueue(command('o2', 2), { maxOpen: 2 });
+      // Claimed commands are still open: they count.
+      await a.commands.claim('w', { max: 1, leaseMs: LEASE, now: NOW });
+      await expect(b.commands.enqueue(command('o3', 3), { maxOpen: 2 })).rejects.toThrow(CommandQueueFullError);
+      expect(await a.commands.get('o3')).toBeNull();
+      // The same id again is the command already there, not a new one.
+      expect((await b.commands.enqueue(command('o2', 2), { maxOpen: 2 })).duplicate).toBe(true);
+      const kill = { id: 'k', type: 'kill_cancels', payload: killCancelsPayload(), enqueued_at: isoAt(4) } as const;
+      expect((await b.commands.enqueue(kill, { maxOpen: 2 })).duplicate).toBe(false);
+      // A done command no longer counts.
+      await a.commands.complete('o1', { status: 'done' }, isoAt(5));
+      await a.commands.complete('k', { status: 'done' }, isoAt(5));
+      expect((await b.commands.enqueue(command('o3', 3), { maxOpen: 2 })).duplicate).toBe(false);
+    });
+
     it('a claimed command is handed out again only after its lease expires', async () => {
       const store = await stores.one();
       await store.commands.enqueue(command('lease', 1));
@@ -131,6 +173,63 @@ export function commandQueueContract(name: string, open: StoreFactory, openSecon
       expect(again).toEqual(done);
       expect(await a.commands.get('job')).toEqual(done);
       expect(await a.commands.claim('w', { max: 10, leaseMs: LEASE, now: NOW + 10 * LEASE })).toEqual([]);
+    });
+
+    it('completeWithEntry marks done and appends its entry, chained with other writers; once only', async () => {
+      const [a, b] = await stores.two();
+      await a.commands.enqueue(command('rec', 1));
+      await a.commands.claim('w', { max: 1, leaseMs: LEASE, now: NOW });
+      // Another process extends the chain first: the entry is chained after it, not over it.
+      await b.events.append({ kind: 'control', at: isoAt(5), body: { n: 1 } });
+      const entry = { kind: 'command_executed', at: isoAt(10), symbol: null, body: { command_id: 'rec', n: 1 } };
+      const first = await a.commands.completeWithEntry('rec', { status: 'done' }, isoAt(10), entry);
+      expect(first.record).toMatchObject({
+        id: 'rec',
+        status: 'done',
+        result: { status: 'done' },
+        completed_at: isoAt(10),
+      });
+      expect(first.entry).toMatchObject({ seq: 2, kind: 'command_executed', body: { command_id: 'rec', n: 1 } });
+      await b.events.append({ kind: 'control', at: isoAt(11), body: { n: 2 } });
+      // Done already (another delivery of the same command): nothing changes, nothing is appended.
+      const again = await b.commands.completeWithEntry('rec', { status: 'other' }, isoAt(20), {
+        ...entry,
+        body: { n: 2 },
+      });
+      expect(again).toEqual({ record: first.record, entry: null });
+      const trail = await readAll(a.events);
+      expect(trail.map((e) => [e.seq, e.kind])).toEqual([
+        [3, 'control'],
+        [2, 'command_executed'],
+        [1, 'control'],
+      ]);
+      expect(await a.events.verify()).toMatchObject({ ok: true, count: 3 });
+      expect(await a.commands.claim('w', { max: 10, leaseMs: LEASE, now: NOW + 10 * LEASE })).toEqual([]);
+    });
+
+    it('completedIds lists the done commands only, whichever way they were completed', async () => {
+      const [a, b] = await stores.two();
+      expect(await a.commands.completedIds()).toEqual([]);
+      for (const [id, s] of [
+        ['one', 1],
+        ['two', 2],
+        ['three', 3],
+      ] as const)
+        await a.commands.enqueue(command(id, s));
+      await a.commands.claim('w', { max: 1, leaseMs: LEASE, now: NOW });
+      await a.commands.complete('one', { status: 'done' }, isoAt(4));
+      const entry = { kind: 'command_executed', at: isoAt(5), body: { command_id: 'three' } };
+      await b.commands.completeWithEntry('three', { status: 'done' }, isoAt(5), entry);
+      expect((await b.commands.completedIds()).sort()).toEqual(['one', 'three']);
+    });
+
+    it('completeWithEntry of an unknown id is refused and appends nothing', async () => {
+      const store = await stores.one();
+      const entry = { kind: 'command_executed', at: isoAt(1), body: { command_id: 'nope' } };
+      await expect(store.commands.completeWithEntry('nope', { status: 'done' }, isoAt(1), entry)).rejects.toThrow(
+        /unknown command/,
+      );
+      expect(await store.events.count()).toBe(0);
     });
 
     it('a pending command can be completed without a claim and is then never handed out', async () => {

@@ -20,6 +20,8 @@ export async function openTestApi(
   kind: StoreKind,
   options: {
     controlRateLimit?: number;
+    /** COMMAND_QUEUE_MAX (the default when absent). */
+    commandQueueMax?: number;
     apiKeys?: string[];
     eventStream?: ApiDeps['eventStream'];
     logger?: FastifyBaseLogger;
@@ -37,6 +39,7 @@ export async function openTestApi(
       defaultMode: options.exchange ? 'live' : 'paper',
       ...(options.exchange ? { exchange: options.exchange } : {}),
       controlRateLimit: options.controlRateLimit ?? 10_000,
+      ...(options.commandQueueMax === undefined ? {} : { commandQueueMax: options.commandQueueMax }),
       ...(options.eventStream ? { eventStream: options.eventStream } : {}),
     },
     options.logger ?? false,

@@ -102,6 +102,12 @@ export class TradingMetrics {
     labelNames: ['code'] as const,
     registers: [this.registry],
   });
+  readonly commandsUnrecorded = new Counter({
+    name: 'tcs_trading_commands_unrecorded_total',
+    help: 'Commands whose completion and audit entry the store refused (not done; handed out again when their lease expires), by type',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
   readonly nav = new Gauge({
     name: 'tcs_trading_nav',
     help: 'Net asset value (quote currency)',
@@ -194,6 +200,8 @@ export class TradingMetrics {
         return this.observeHalt(line.reason);
       case 'trading_halt_ended':
         return this.observeHalt(null);
+      case 'command_unrecorded':
+        return this.commandsUnrecorded.inc({ type: line.type });
       case 'position_drift':
         return this.positionDrift.set(line.drift.length);
       case 'risk_state_changed':

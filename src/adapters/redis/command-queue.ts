@@ -2,14 +2,26 @@
  * The command queue on Redis: a hash per command (idempotent by id: the enqueue script writes it
  * only when absent), a sorted set of pending ids by enqueue order and one of leased ids by lease
  * expiry. Leases use a sorted set rather than Streams + XAUTOCLAIM because XAUTOCLAIM measures
- * idle time with Redis's own clock, while the port hands leases the caller's `now`.
+ * idle time with Redis's own clock, while the port hands leases the caller's `now`. Completing with
+ * an entry marks the command done and appends its audit entry in one script, extending the chain the
+ * event store extends (audit-chain.ts: the same head compare-and-set, the same in-process mutex).
  */
 import type { Redis } from 'ioredis';
 import { decodeStoredCommand, encodeCommandPayload } from '../../domain/commands.js';
 import type { Command, CommandStatus, StoredCommand } from '../../domain/commands.js';
-import type { ClaimOptions, CommandQueue } from '../../ports/command-queue.js';
+import { CommandQueueFullError } from '../../ports/command-queue.js';
+import type { ClaimOptions, CommandQueue, EnqueueOptions } from '../../ports/command-queue.js';
+import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
+import type { AuditChain } from './audit-chain.js';
+import { parseHead } from './audit-chain.js';
+import { retryCas } from './cas-retry.js';
 import type { RedisKeys } from './keys.js';
-import { claimCommandsScript, completeCommandScript, enqueueCommandScript } from './lua-sources.js';
+import {
+  claimCommandsScript,
+  completeCommandScript,
+  completeWithEntryScript,
+  enqueueCommandScript,
+} from './lua-sources.js';
 import type { Notifier } from './notifier.js';
 
 export class RedisCommandQueue implements CommandQueue {
@@ -17,15 +29,27 @@ export class RedisCommandQueue implements CommandQueue {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly notifier: Notifier,
+    private readonly chain: AuditChain,
   ) {}
 
-  async enqueue(command: Command): Promise<{ record: StoredCommand; duplicate: boolean }> {
+  async enqueue(
+    command: Command,
+    options: EnqueueOptions = {},
+  ): Promise<{ record: StoredCommand; duplicate: boolean }> {
     const payload = encodeCommandPayload(command);
     const reply = (await enqueueCommandScript.run(
       this.redis,
-      [this.keys.command(command.id), this.keys.commandsPending, this.keys.commandsOrder],
-      [command.id, command.type, payload, command.enqueued_at, this.keys.commandsChannel],
+      [this.keys.command(command.id), this.keys.commandsPending, this.keys.commandsOrder, this.keys.commandsLeased],
+      [
+        command.id,
+        command.type,
+        payload,
+        command.enqueued_at,
+        this.keys.commandsChannel,
+        options.maxOpen === undefined ? '' : Math.floor(options.maxOpen),
+      ],
     )) as [number, string[]];
+    if (reply[0] === 2) throw new CommandQueueFullError(options.maxOpen ?? 0);
     return { duplicate: reply[0] === 1, record: decodeCommand(pairs(reply[1])) };
   }
 
@@ -55,14 +79,74 @@ export class RedisCommandQueue implements CommandQueue {
     return decodeCommand(pairs(reply));
   }
 
+  completeWithEntry(
+    id: string,
+    result: Record<string, unknown>,
+    at: string,
+    entry: NewAuditEvent,
+  ): Promise<{ record: StoredCommand; entry: AuditEvent | null }> {
+    return this.chain.mutex.run(() =>
+      retryCas('command completion', async () => {
+        const prepared = await this.chain.prepare(await this.chain.head(), entry);
+        const reply = (await completeWithEntryScript.run(
+          this.redis,
+          [this.keys.command(id), this.keys.commandsPending, this.keys.commandsLeased, ...prepared.keys],
+          [id, JSON.stringify(result), at, ...prepared.args],
+        )) as [number, ...unknown[]] | null;
+        if (reply === null) throw new Error(`unknown command id: ${id}`);
+        const [code, ...rest] = reply;
+        if (code === 0) {
+          const [seq, hash, headAt] = rest as [string, string, string];
+          this.chain.remember(parseHead(seq, hash, headAt));
+          return undefined;
+        }
+        const record = decodeCommand(pairs(rest[0] as string[]));
+        if (code === 2) return { record, entry: null };
+        const { seq, hash, at: entryAt } = prepared.event;
+        this.chain.remember({ seq, hash, at: entryAt });
+        return { record, entry: prepared.event };
+      }),
+    );
+  }
+
   async get(id: string): Promise<StoredCommand | null> {
     const fields = await this.redis.hgetall(this.keys.command(id));
     return fields.id === undefined ? null : decodeCommand(fields);
   }
 
+  /** A walk over the command hashes (SCAN, so Redis is never blocked): for `tcs audit verify`, not a hot path. */
+  async completedIds(): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(
+        cursor,
+        'MATCH',
+        `${escapeGlob(this.keys.commandPrefix)}*`,
+        'COUNT',
+        1000,
+      );
+      cursor = next;
+      if (keys.length === 0) continue;
+      const pipeline = this.redis.pipeline();
+      for (const key of keys) pipeline.hmget(key, 'id', 'status');
+      for (const [err, fields] of (await pipeline.exec()) ?? []) {
+        if (err) throw err;
+        const [id, status] = fields as [string | null, string | null];
+        if (id !== null && status === 'done') ids.push(id);
+      }
+    } while (cursor !== '0');
+    return ids;
+  }
+
   subscribe(listener: () => void): Promise<() => Promise<void>> {
     return this.notifier.subscribe(this.keys.commandsChannel, () => listener());
   }
+}
+
+/** `text` matched literally by a SCAN pattern (a prefix may hold glob characters). */
+function escapeGlob(text: string): string {
+  return text.replace(/[\\*?[\]]/g, '\\$&');
 }
 
 /** A flat [field, value, …] reply as an object. */

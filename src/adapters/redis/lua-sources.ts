@@ -5,6 +5,7 @@
  * on the server, which is what makes a control change and its audit entry one step.
  */
 import { AUDIT_CLOCK_SKEW_MS } from '../../domain/clock-skew.js';
+import { KILL_CANCELS } from '../../domain/commands.js';
 import { GENESIS_HASH } from '../../domain/hash-chain.js';
 import { LuaScript } from './lua-script.js';
 
@@ -118,8 +119,16 @@ return {1}
 );
 
 /**
- * KEYS: record, pending, order counter.  ARGV: id, type, payload JSON, enqueued_at, channel.
- * Returns {duplicate (0/1), record fields as a flat array}.
+ * Subtracted from the kill's cancels' order: far beyond any count of commands, and with at most 14
+ * significant digits, which is what Redis keeps of a Lua number it turns into a string ("%.14g").
+ */
+const PRIORITY_SHIFT = 1e12;
+
+/**
+ * KEYS: record, pending, order counter, leased.  ARGV: id, type, payload JSON, enqueued_at, channel,
+ * max open ('' for no bound).
+ * Returns {duplicate (0/1), record fields as a flat array}, or {2} when the bound refused it (nothing
+ * stored): open commands (pending + leased) at the bound, unless it is the kill's cancels.
  */
 export const enqueueCommandScript = new LuaScript(
   'enqueue_command',
@@ -127,7 +136,13 @@ export const enqueueCommandScript = new LuaScript(
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return {1, redis.call('HGETALL', KEYS[1])}
 end
+if ARGV[6] ~= '' and ARGV[2] ~= '${KILL_CANCELS}' then
+  if redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[6]) then return {2} end
+end
 local order = redis.call('INCR', KEYS[3])
+-- The kill's cancels sort before every other command (claimed first, however many wait), then in
+-- enqueue order among themselves: their order is moved below any the counter can reach.
+if ARGV[2] == '${KILL_CANCELS}' then order = order - ${PRIORITY_SHIFT} end
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'type', ARGV[2], 'payload', ARGV[3], 'enqueued_at', ARGV[4],
   'status', 'pending', 'attempts', 0, 'order', order)
 redis.call('ZADD', KEYS[2], order, ARGV[1])
@@ -139,7 +154,7 @@ return {0, redis.call('HGETALL', KEYS[1])}
 /**
  * KEYS: pending, leased.  ARGV: record key prefix, now (ms), lease ms, max, consumer.
  * Hands out pending commands and those whose lease expired at or before \`now\` (the caller's clock,
- * never the server's), oldest enqueued first. Returns the claimed records as flat arrays.
+ * never the server's), by their order: the kill's cancels first, then oldest enqueued first. Returns the claimed records as flat arrays.
  * The record keys are derived from ids inside the script: fine on a single Redis, not on a cluster.
  */
 export const claimCommandsScript = new LuaScript(
@@ -191,6 +206,30 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'done' then
   redis.call('ZREM', KEYS[3], ARGV[1])
 end
 return redis.call('HGETALL', KEYS[1])
+`,
+);
+
+/**
+ * KEYS: record, pending, leased, head, entry, indexes…  ARGV: id, result JSON, completed_at, then the
+ * chain arguments from ARGV[4].
+ * Marks the command done AND appends its audit entry in one step, so a command is never done without
+ * its entry. Returns {1, record fields} when done now, {2, record fields} when it was already done
+ * (nothing written: its entry was written then), {0, head_seq, head_hash, head_at} when the chain
+ * head moved (nothing written), or nil for an unknown id.
+ */
+export const completeWithEntryScript = new LuaScript(
+  'complete_command_with_entry',
+  `${CHAIN_FUNCTIONS}
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('HGET', KEYS[1], 'status') == 'done' then return {2, redis.call('HGETALL', KEYS[1])} end
+local moved = head_mismatch(KEYS[4], KEYS[5], ARGV[4], ARGV[5])
+if moved then return moved end
+redis.call('HSET', KEYS[1], 'status', 'done', 'result', ARGV[2], 'completed_at', ARGV[3])
+redis.call('HDEL', KEYS[1], 'lease_until', 'consumer')
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+append_entry(4, 4)
+return {1, redis.call('HGETALL', KEYS[1])}
 `,
 );
 

@@ -93,7 +93,7 @@ class RedisStore implements Store {
     }, report);
     this.events = new RedisEventStore(redis, keys, chain);
     this.control = new RedisControlStore(redis, keys, chain, this.notifier);
-    this.commands = new RedisCommandQueue(redis, keys, this.notifier);
+    this.commands = new RedisCommandQueue(redis, keys, this.notifier, chain);
     this.kv = new RedisKeyValueStore(redis, keys);
     this.lease = new RedisTradingLease(redis, keys);
   }

@@ -109,7 +109,7 @@ export function assemble(
   // Reading the control record (every cycle) needs no audit entry: only the event store's reads wait.
   const access = { read: direct.read, write: threaded.write };
   const control = new SqliteControlStore(db, appendChained, watcher, access);
-  const commands = new SqliteCommandQueue(db, watcher, access);
+  const commands = new SqliteCommandQueue(db, watcher, access, appendChained);
   const events = new SqliteEventStore(db, appendChained, threaded, audit);
   const kv = new SqliteKeyValueStore(db, access);
   const lease = new SqliteTradingLease(db, access);

@@ -71,6 +71,11 @@ export interface TradingPartsDeps {
   publishing: boolean;
 }
 
+/** The application's error reports (message, details) as error lines of the process's logger. */
+function errorLog(log: Logger) {
+  return (message: string, details: Record<string, unknown>) => log.error(details, message);
+}
+
 /** The publisher of a run no API reads (`tcs simulate`): it neither reads the venue nor writes. */
 const SILENT_PUBLISHER: Publisher = {
   accountChanged: () => Promise.resolve(),
@@ -98,7 +103,7 @@ export function createTradingParts(deps: TradingPartsDeps): TradingParts {
     store.commands,
     clock,
     deps.consumer,
-    createCommandRejection({ store, clock, events, log: (message, details) => log.error(details, message) }),
+    createCommandRejection({ store, clock, events, log: errorLog(log) }),
   );
   const pumpInto = (root: AnyActorRef) => commands.pump((command) => root.send({ type: 'command.received', command }));
   const syncControlOf = (root: AnyActorRef) =>
@@ -178,7 +183,8 @@ function machineWith(
   // What a command's reduce-only orders are prepared from: the live account, market and epoch.
   const instruments = new Map(config.instruments.map((i) => [i.symbol, i]));
   const preparation = { venue, control: store.control, clock, instruments, market: currentMarket };
-  const completeCommand = createCommandCompletion({ store, clock, events, accountChanged: publisher.accountChanged });
+  const accountChanged = publisher.accountChanged;
+  const completeCommand = createCommandCompletion({ store, clock, events, accountChanged, log: errorLog(log) });
   const gate = createOrderGate({
     control: store.control,
     clock,

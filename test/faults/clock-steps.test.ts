@@ -1,0 +1,80 @@
+/**
+ * Issue 30, finding 2: a step of the wall clock (an NTP step, a VM restore) must not change what a
+ * trading process judges about elapsed time. Real processes on a SQLite file (`tcs api`, `tcs
+ * trade`), the trader's wall clock stepped by libfaketime (test/support/faketime.ts) with its
+ * monotonic clock left real:
+ *  - the API SIGKILLed, the trader halts `control_plane_lost`; its clock steps back an hour. Before,
+ *    `now - apiSeenAt` went negative, the halt ended and it traded with no control plane. Now the
+ *    silence is measured on its monotonic clock: the halt stays, and the step is logged once.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { HEARTBEAT_KEY } from '../../src/domain/runtime-documents.js';
+import { readDocument } from '../../src/ports/documents.js';
+import { generateKey } from '../../src/domain/keys.js';
+import { steppableClock } from '../support/faketime.js';
+import { startApi, startTcs } from '../support/processes.js';
+import type { RunningProcess } from '../support/processes.js';
+import { openTestStore } from '../support/stores.js';
+import type { TestStore } from '../support/stores.js';
+import { endAll, scratch, SLOW_BOUND_MS, traderEnv } from './support.js';
+
+/** Lines that say the trader traded or left its halt. */
+const TRADED_OR_RESUMED = /"event":"(trading_halt_ended|cycle_start|order_submitted)"/;
+/** The trader's diagnostic for a wall-clock step (stderr, never an event line). */
+const STEP_LOGGED = /"msg":"the wall clock stepped/;
+/** How many of the trader's own heartbeats it is watched for after a step. */
+const WATCHED_BEATS = 12;
+
+describe('wall-clock steps on the trading process (libfaketime, real processes, SQLite)', () => {
+  const dirs = scratch();
+  const procs: RunningProcess[] = [];
+  let t: TestStore | undefined;
+
+  afterEach(async () => {
+    await endAll(procs.splice(0));
+    await t?.cleanup();
+    t = undefined;
+    dirs.removeAll();
+  });
+
+  /**
+   * Waits for `count` new trader heartbeats (its own timer, so a loaded machine lengthens the watch
+   * instead of shortening it), failing at once when `forbidden` appears in its stdout after `from`.
+   */
+  async function watchBeats(trader: RunningProcess, count: number, from: number, forbidden: RegExp): Promise<void> {
+    const seen = new Set<number>();
+    const deadline = Date.now() + SLOW_BOUND_MS;
+    while (seen.size <= count) {
+      expect(trader.stdout().slice(from), 'it left the halt or traded').not.toMatch(forbidden);
+      expect(Date.now(), `fewer than ${count} heartbeats:\n${trader.stderr().slice(-2000)}`).toBeLessThan(deadline);
+      const beat = await readDocument(t!.store.kv, HEARTBEAT_KEY).catch(() => null);
+      if (beat) seen.add(beat.ts);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(trader.stdout().slice(from), 'it left the halt or traded').not.toMatch(forbidden);
+  }
+
+  it('a backward step of an hour does not end a control_plane_lost halt; the step is logged once', async () => {
+    t = await openTestStore('sqlite');
+    const env = {
+      ...traderEnv(t.url),
+      SERVICE_API_KEY: generateKey(),
+      API_HEARTBEAT_MS: '200',
+      CONTROL_PLANE_TIMEOUT: '1.5',
+    };
+    const api = await startApi(env, { cwd: dirs.dir('api') });
+    procs.push(api.proc);
+    const clock = steppableClock(dirs.dir('clock'));
+    const trader = startTcs(['trade'], { ...env, ...clock.env }, dirs.dir('trader'));
+    procs.push(trader);
+    await trader.waitFor(/"event":"cycle_start"/, SLOW_BOUND_MS);
+
+    api.proc.child.kill('SIGKILL');
+    await trader.waitFor(/"event":"trading_halted","reason":"control_plane_lost"/, SLOW_BOUND_MS);
+    const halted = trader.stdout().length;
+    clock.setOffset(-3600);
+
+    await watchBeats(trader, WATCHED_BEATS, halted, TRADED_OR_RESUMED);
+    expect(trader.stderr().match(new RegExp(STEP_LOGGED.source, 'g')), trader.stderr().slice(-2000)).toHaveLength(1);
+  }, 120_000);
+});

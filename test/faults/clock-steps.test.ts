@@ -5,7 +5,11 @@
  * monotonic clock left real:
  *  - the API SIGKILLed, the trader halts `control_plane_lost`; its clock steps back an hour. Before,
  *    `now - apiSeenAt` went negative, the halt ended and it traded with no control plane. Now the
- *    silence is measured on its monotonic clock: the halt stays, and the step is logged once.
+ *    silence is measured on its monotonic clock: the halt stays, and the step is logged once;
+ *  - a second `tcs trade` whose clock is an hour ahead, beside a healthy trader: before, it read the
+ *    holder's SQLite lease as expired by its own wall clock and took it (and traded). Now it may take
+ *    the lease only after watching the holder's renewals stand still for a whole lease on its own
+ *    monotonic clock: it sees them move and exits 1, and the first trader goes on trading.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { HEARTBEAT_KEY } from '../../src/domain/runtime-documents.js';
@@ -16,7 +20,7 @@ import { startApi, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { openTestStore } from '../support/stores.js';
 import type { TestStore } from '../support/stores.js';
-import { endAll, scratch, SLOW_BOUND_MS, traderEnv } from './support.js';
+import { endAll, LEASE_REFUSED, scratch, SLOW_BOUND_MS, traderEnv } from './support.js';
 
 /** Lines that say the trader traded or left its halt. */
 const TRADED_OR_RESUMED = /"event":"(trading_halt_ended|cycle_start|order_submitted)"/;
@@ -76,5 +80,32 @@ describe('wall-clock steps on the trading process (libfaketime, real processes, 
 
     await watchBeats(trader, WATCHED_BEATS, halted, TRADED_OR_RESUMED);
     expect(trader.stderr().match(new RegExp(STEP_LOGGED.source, 'g')), trader.stderr().slice(-2000)).toHaveLength(1);
+  }, 120_000);
+
+  it("a second trader an hour ahead does not take a healthy trader's SQLite lease", async () => {
+    t = await openTestStore('sqlite');
+    const env = traderEnv(t.url, { CONTROL_PLANE_TIMEOUT: '0', TRADING_LEASE_MS: '3000', STORE_LOSS_HALT_MS: '1000' });
+    const first = startTcs(['trade'], env, dirs.dir('first'));
+    procs.push(first);
+    await first.waitFor(/"event":"cycle_start"/, SLOW_BOUND_MS);
+
+    const clock = steppableClock(dirs.dir('clock'));
+    clock.setOffset(3600);
+    const second = startTcs(['trade'], { ...env, ...clock.env }, dirs.dir('second'));
+    procs.push(second);
+    // Until it exits, it must not trade: a cycle fails the test at once.
+    const deadline = Date.now() + SLOW_BOUND_MS;
+    while (second.child.exitCode === null) {
+      expect(second.stdout(), 'the second trader took the lease and traded').not.toMatch(/"event":"cycle_start"/);
+      expect(Date.now(), second.stderr().slice(-2000)).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(second.child.exitCode, second.stderr().slice(-2000)).toBe(1);
+    expect(second.stderr()).toMatch(LEASE_REFUSED);
+    expect(second.stdout()).not.toMatch(/"event":"(cycle_start|order_submitted)"/);
+    // The first one still holds the store: it goes on cycling, its writes not fenced.
+    const cycles = (first.stdout().match(/"event":"cycle_start"/g) ?? []).length;
+    await first.waitFor(new RegExp(`"event":"cycle_start","cycle":${cycles + 2}\\b`), SLOW_BOUND_MS);
+    expect(first.stdout()).not.toMatch(/"event":"trading_halted"/);
   }, 120_000);
 });

@@ -5,7 +5,8 @@
  * monotonic clock left real:
  *  - the API SIGKILLed, the trader halts `control_plane_lost`; its clock steps back an hour. Before,
  *    `now - apiSeenAt` went negative, the halt ended and it traded with no control plane. Now the
- *    silence is measured on its monotonic clock: the halt stays, and the step is logged once;
+ *    silence is measured on its monotonic clock: the halt stays; the step is logged once, shown in
+ *    /health and counted in /metrics;
  *  - a second `tcs trade` whose clock is an hour ahead, beside a healthy trader: before, it read the
  *    holder's SQLite lease as expired by its own wall clock and took it (and traded). Now it may take
  *    the lease only after watching the holder's renewals stand still for a whole lease on its own
@@ -80,6 +81,18 @@ describe('wall-clock steps on the trading process (libfaketime, real processes, 
 
     await watchBeats(trader, WATCHED_BEATS, halted, TRADED_OR_RESUMED);
     expect(trader.stderr().match(new RegExp(STEP_LOGGED.source, 'g')), trader.stderr().slice(-2000)).toHaveLength(1);
+
+    // Monitoring sees it: an API back shows the step in /health and counts it in /metrics.
+    const again = await startApi(env, { cwd: dirs.dir('api-again') });
+    procs.push(again.proc);
+    const health = (await (await fetch(`${again.baseUrl}/health`)).json()) as {
+      components: { trading_process: { clock_step?: { step_ms: number; at: string } } };
+    };
+    const step = health.components.trading_process.clock_step;
+    expect(step?.step_ms).toBeLessThan(-3_590_000);
+    expect(step?.step_ms).toBeGreaterThan(-3_610_000);
+    const metrics = await (await fetch(`${again.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/tcs_trading_clock_steps_total\{[^}]*direction="back"[^}]*\} 1\b/);
   }, 120_000);
 
   it("a second trader an hour ahead does not take a healthy trader's SQLite lease", async () => {

@@ -18,7 +18,6 @@ import { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
 import { highestFeeRate } from './fill-config.js';
 import { openPaperVenue } from '../../adapters/paper-venue/index.js';
 import { openLiveExecution } from './live-execution.js';
-import { loggedClockSteps } from './clock-step-log.js';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
 import type { StrategyAgent } from '../../domain/strategy-agent.js';
 import { eventLine } from '../../domain/event-lines.js';
@@ -35,6 +34,7 @@ import { lastRecordedCycle } from '../../application/cycle-numbers.js';
 import { renewalOf } from '../../application/lease-keeper.js';
 import { createRootInbox } from '../../application/root-inbox.js';
 import type { RootInbox } from '../../application/root-inbox.js';
+import type { ClockStepWatch } from '../../application/clock-steps.js';
 import { createSafetyMonitor } from '../../application/safety-monitor.js';
 import type { SafetyMonitor, SafetyMonitorDeps } from '../../application/safety-monitor.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
@@ -193,7 +193,7 @@ async function startTradingSystem(
     agentErrors,
     publishing: deps.publishing !== false,
   });
-  const monitor = safetyMonitorOf({ deps, config, owned, exchange, inbox, metrics });
+  const monitor = safetyMonitorOf({ deps, config, owned, exchange, inbox, clockSteps: parts.clockSteps });
   // Fail closed from the first instant: a store or control plane already lost starts the root halted.
   const fault = await monitor.preflight();
   const actor = createActor(parts.machine, {
@@ -356,13 +356,13 @@ function safetyMonitorOf(o: {
   owned: Ownership;
   exchange: SafetyMonitorDeps['exchange'] | undefined;
   inbox: RootInbox<SafetyEvent>;
-  metrics: TradingMetrics;
+  clockSteps: ClockStepWatch;
 }) {
   const { clock, log } = o.deps;
   const { keeper } = o.owned;
   return createSafetyMonitor({
     clock,
-    clockSteps: loggedClockSteps(clock, log),
+    clockSteps: o.clockSteps,
     control: o.owned.store.control,
     kv: o.owned.store.kv,
     probeKv: o.owned.kv,

@@ -7,6 +7,8 @@
  *    `now - apiSeenAt` went negative, the halt ended and it traded with no control plane. Now the
  *    silence is measured on its monotonic clock: the halt stays; the step is logged once, shown in
  *    /health and counted in /metrics;
+ *  - a forward step of two hours with the API alive is no control-plane loss and trading goes on,
+ *    the step logged as forward (a guard: the old code passed it too, as the beat kept moving);
  *  - a second `tcs trade` whose clock is an hour ahead, beside a healthy trader: before, it read the
  *    holder's SQLite lease as expired by its own wall clock and took it (and traded). Now it may take
  *    the lease only after watching the holder's renewals stand still for a whole lease on its own
@@ -93,6 +95,27 @@ describe('wall-clock steps on the trading process (libfaketime, real processes, 
     expect(step?.step_ms).toBeGreaterThan(-3_610_000);
     const metrics = await (await fetch(`${again.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/tcs_trading_clock_steps_total\{[^}]*direction="back"[^}]*\} 1\b/);
+  }, 120_000);
+
+  it('a forward step of two hours with the API alive is no control-plane loss: trading goes on', async () => {
+    t = await openTestStore('sqlite');
+    const env = {
+      ...traderEnv(t.url),
+      SERVICE_API_KEY: generateKey(),
+      API_HEARTBEAT_MS: '200',
+      CONTROL_PLANE_TIMEOUT: '1.5',
+    };
+    const api = await startApi(env, { cwd: dirs.dir('api') });
+    procs.push(api.proc);
+    const clock = steppableClock(dirs.dir('clock'));
+    const trader = startTcs(['trade'], { ...env, ...clock.env }, dirs.dir('trader'));
+    procs.push(trader);
+    await trader.waitFor(/"event":"cycle_start"/, SLOW_BOUND_MS);
+    const before = trader.stdout().length;
+    clock.setOffset(7200);
+    await watchBeats(trader, WATCHED_BEATS, before, /"event":"trading_halted"/);
+    expect(trader.stdout().slice(before)).toMatch(/"event":"cycle_start"/);
+    expect(trader.stderr()).toMatch(/"msg":"the wall clock stepped forward by 7[12]\d{5} ms/);
   }, 120_000);
 
   it("a second trader an hour ahead does not take a healthy trader's SQLite lease", async () => {

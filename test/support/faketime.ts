@@ -4,7 +4,7 @@
  * real (FAKETIME_DONT_FAKE_MONOTONIC) — as an NTP step or a VM restore moves the wall clock and
  * nothing else. `step` rewrites the offset; the process sees it at its next reading of the time.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
@@ -19,7 +19,12 @@ export interface SteppableClock {
 export function steppableClock(dir: string): SteppableClock {
   if (!existsSync(LIBFAKETIME)) throw new Error(`${LIBFAKETIME} is missing: apt-get install faketime`);
   const file = join(dir, 'faketime-offset');
-  const setOffset = (seconds: number) => writeFileSync(file, `${seconds >= 0 ? '+' : ''}${seconds}\n`);
+  // Written aside and renamed into place: the process reads the file at every call, and must never
+  // read it half written (an empty file is an offset of zero: a step back and forth).
+  const setOffset = (seconds: number) => {
+    writeFileSync(`${file}.next`, `${seconds >= 0 ? '+' : ''}${seconds}\n`);
+    renameSync(`${file}.next`, file);
+  };
   setOffset(0);
   return {
     env: {

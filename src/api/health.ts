@@ -22,6 +22,7 @@ import type { Static } from 'typebox';
 import { DocumentError } from '../domain/documents/document-error.js';
 import { HEARTBEAT_KEY, heartbeatStaleAfterMs } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
+import { monotonicNow } from '../ports/clock.js';
 import { readDocument } from '../ports/documents.js';
 import { StoreFaultError, isStoreFailure } from '../ports/store-errors.js';
 import type { Store } from '../ports/store.js';
@@ -113,7 +114,8 @@ export function healthChecker(
   deadlineMs = HEALTH_DEADLINE_MS,
   view: HealthStoreView = NO_STORE_VIEW,
 ): HealthChecker {
-  const startedAt = clock.now();
+  // The first-start grace is a duration: on the monotonic clock, which a step of the wall clock does not move.
+  const startedAt = monotonicNow(clock);
   let probeInFlight: Promise<void> | null = null;
   const probeWrite = () => {
     probeInFlight ??= store.kv.set(HEALTH_PROBE_KEY, { ts: clock.now() }).finally(() => {
@@ -165,7 +167,7 @@ export function healthChecker(
           probe.status === 'fulfilled' &&
           entries.status === 'fulfilled' &&
           entries.value === 0 &&
-          clock.now() - startedAt < FIRST_START_GRACE_MS &&
+          monotonicNow(clock) - startedAt < FIRST_START_GRACE_MS &&
           (await inTime(view.mayBeFirstStart().catch(() => false))) === true;
         clearTimeout(timer);
         if (firstStart) return { statusCode: 200, body: withReason(firstStartBody(store.kind, checkedAt, ping.value)) };

@@ -81,6 +81,16 @@ export const HealthSchema = Type.Object({
       heartbeat_age_ms: Nullable(Type.Number()),
       last_cycle: Nullable(Type.Integer()),
       mode: Nullable(Type.String()),
+      clock_step: Type.Optional(
+        Type.Object(
+          { step_ms: Type.Number(), at: Type.String({ format: 'date-time' }) },
+          {
+            description:
+              "The last step of the trading process's wall clock (ms, negative back; at: its wall time after it). " +
+              'Halts and leases are measured on the monotonic clock and are not affected; timestamps are.',
+          },
+        ),
+      ),
       reason: Type.Optional(
         Type.String({
           description:
@@ -232,6 +242,9 @@ export function healthChecker(
             heartbeat_age_ms: age,
             last_cycle: beat?.lastCycle ?? null,
             mode: beat?.mode ?? null,
+            ...(beat?.clockStep
+              ? { clock_step: { step_ms: beat.clockStep.stepMs, at: new Date(beat.clockStep.at).toISOString() } }
+              : {}),
             ...(refused ? { reason: (heartbeat.reason as DocumentError).message } : {}),
             ...(halt ? { reason: `halted (${halt}): ${beat?.haltMessage ?? 'no cause recorded'}` } : {}),
             ...(waitingOn ? { reason: `not trading: ${waitingOn.message}`, resolve: view.adoptCommand } : {}),

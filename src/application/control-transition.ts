@@ -8,7 +8,7 @@
  */
 import { decideControl } from '../../machines/control.machine.js';
 import type { ControlActor, ControlApplyResult, ControlEvent, ControlRecord } from '../domain/control.js';
-import { systemClock } from '../ports/clock.js';
+import { monotonicNow, systemClock } from '../ports/clock.js';
 import type { Clock } from '../ports/clock.js';
 import type { ControlStore } from '../ports/control-store.js';
 import type { NewAuditEvent } from '../ports/event-store.js';
@@ -136,23 +136,25 @@ async function withDeadline<T>(
 ): Promise<T> {
   const clock = options.clock ?? systemClock;
   const deadlineMs = options.deadlineMs ?? CONTROL_DEADLINE_MS;
-  const deadline = clock.now() + deadlineMs;
+  // Monotonic: a wall-clock step must neither cut a control write short nor stretch it.
+  const elapsed = () => monotonicNow(clock);
+  const deadline = elapsed() + deadlineMs;
   const { priority } = options;
   let announced = false;
   let current: ControlRecord | null = null;
   try {
     for (let n = 1; ; n++) {
       // Standing aside: decided after the kill, this change is judged on the killed record.
-      if (!kill && priority) await standAside(priority, clock, deadline, what, n);
-      const outcome = await attempt({ current, remainingMs: Math.max(1, deadline - clock.now()) });
+      if (!kill && priority) await standAside(priority, elapsed, deadline, what, n);
+      const outcome = await attempt({ current, remainingMs: Math.max(1, deadline - elapsed()) });
       if ('done' in outcome) return outcome.done;
-      if (clock.now() >= deadline)
+      if (elapsed() >= deadline)
         throw new ControlContentionError(
           `${what}: the control record kept changing under other writers for ${deadlineMs} ms; nothing was written, try again`,
         );
       if (kill && priority && !announced) {
         // Only about who goes first: a mark that cannot be written must not stop the kill itself.
-        await priority.announce(deadline).catch(() => {});
+        await priority.announce(Math.max(1, Math.ceil(deadline - elapsed()))).catch(() => {});
         announced = true;
       }
       // The record a lost race returns is as fresh as it gets: decide on it at once. After a second
@@ -171,9 +173,15 @@ async function withDeadline<T>(
 }
 
 /** Waits while a kill is pending (a fresh record is read afterwards); past the deadline, gives up. */
-async function standAside(priority: KillPriority, clock: Clock, deadline: number, what: string, attempt: number) {
-  while (await priority.pending(clock.now())) {
-    if (clock.now() >= deadline)
+async function standAside(
+  priority: KillPriority,
+  elapsed: () => number,
+  deadline: number,
+  what: string,
+  attempt: number,
+) {
+  while (await priority.pending()) {
+    if (elapsed() >= deadline)
       throw new ControlContentionError(`${what}: a kill was still being recorded at the deadline; nothing was written`);
     await backOff(attempt, false);
   }

@@ -10,6 +10,7 @@
  * account may be stale).
  */
 import type { Clock } from '../ports/clock.js';
+import { monotonicNow } from '../ports/clock.js';
 import type { LeaseGrant, TradingLease } from '../ports/trading-lease.js';
 
 /** Stop opening exposure when less than this share of a lease is left unconfirmed. */
@@ -38,7 +39,7 @@ export interface LeaseKeeperDeps {
   grant: LeaseGrant;
   ttlMs: number;
   clock: Clock;
-  /** When the grant was taken (epoch ms). */
+  /** When the grant was taken (the clock's monotonic reading: a wall-clock step must not age or renew it). */
   grantedAt: number;
   log(level: 'warn' | 'info' | 'error', message: string, details: Record<string, unknown>): void;
 }
@@ -81,7 +82,7 @@ export function createLeaseKeeper(deps: LeaseKeeperDeps): LeaseKeeper {
     async renew() {
       if (renewing || lostTo !== null) return;
       renewing = true;
-      const startedAt = clock.now();
+      const startedAt = monotonicNow(clock);
       try {
         if (await lease.renew(grant, ttlMs)) confirmedAt = startedAt;
         else await takeBack(startedAt);
@@ -94,7 +95,7 @@ export function createLeaseKeeper(deps: LeaseKeeperDeps): LeaseKeeper {
     },
     standing() {
       if (lostTo !== null) return { kind: 'lost', to: lostTo };
-      const sinceConfirmedMs = clock.now() - confirmedAt;
+      const sinceConfirmedMs = Math.round(monotonicNow(clock) - confirmedAt);
       if (sinceConfirmedMs < ttlMs * (1 - UNCONFIRMED_SHARE)) return { kind: 'held' };
       return { kind: 'unconfirmed', sinceConfirmedMs };
     },

@@ -5,6 +5,7 @@
  * more than the rest of a cycle's writes and a scrape needs it only every few seconds, so the text
  * is published with the heartbeat timer, not per cycle.
  */
+import type { ClockStep } from './clock-steps.js';
 import type { SystemState } from '../domain/control.js';
 import type { RiskStateRecord } from '../domain/risk/trading-state.js';
 import type { FailingAgent } from '../domain/failing-agents.js';
@@ -45,6 +46,8 @@ export interface PublisherDeps {
   orphans?: (account: AccountSnapshot) => Promise<OrphanedPosition[]>;
   /** Told the orphaned positions when their list changes (the first publication included). */
   onOrphans?: (orphans: readonly OrphanedPosition[]) => void;
+  /** The last wall-clock step seen (src/application/clock-steps.ts); none when not given. */
+  clockStep?: () => ClockStep | null;
   /** The live venue's position drift now (absent for a venue that has none to report). */
   positionDrift?: () => ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
 }
@@ -80,6 +83,7 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       // A process that stopped runs no strategy: none of them is failing any more.
       failingAgents: stopped ? [] : (deps.failingAgents?.() ?? []),
       ...(deps.orphans ? { orphanedPositions: orphans.slice(0, 100).map((o) => ({ ...o })) } : {}),
+      ...clockStepOf(deps),
       ...(deps.positionDrift
         ? {
             positionDrift: deps
@@ -110,4 +114,10 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       await writeDocument(deps.kv, TRADING_METRICS_KEY, { ts: deps.clock.now(), text: await deps.metrics.text() });
     },
   };
+}
+
+/** The heartbeat's `clockStep` field: the last step seen, absent before any. */
+function clockStepOf(deps: PublisherDeps): { clockStep?: ClockStep } {
+  const step = deps.clockStep?.() ?? null;
+  return step ? { clockStep: { stepMs: step.stepMs, at: step.at } } : {};
 }

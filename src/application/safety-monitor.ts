@@ -26,12 +26,19 @@
  * It never reads a fault as `running`. While the store has failed for less than STORE_LOSS_HALT_MS it
  * reports nothing (nothing can be submitted meanwhile anyway: every cycle and every order gate reads
  * the store first). Ticks never overlap; a tick is bounded by the store's own command deadlines.
+ *
+ * Every silence is measured on the monotonic clock (src/ports/clock.ts), never as a difference of
+ * wall times: a wall clock stepped back an hour would otherwise read an hour of silence as none and
+ * end a halt with nobody able to stop trading. The API's heartbeat is judged by its `seq` moving
+ * while this process watches; its wall `ts` only decides whether the very first beat seen counts.
+ * Each tick also compares the two clocks (src/application/clock-steps.ts) to report steps.
  */
 import type { ControlRecord } from '../domain/control.js';
 import { DocumentError } from '../domain/documents/document-error.js';
 import { API_HEARTBEAT_KEY } from '../domain/runtime-documents.js';
 import type { ApiHeartbeat } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
+import { monotonicNow } from '../ports/clock.js';
 import type { ControlStore } from '../ports/control-store.js';
 import { readDocument } from '../ports/documents.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
@@ -39,6 +46,7 @@ import { LatchUnwritableError } from '../ports/latch.js';
 import { StoreFaultError } from '../ports/store-errors.js';
 import type { SafetyFault } from '../domain/halts.js';
 import type { SafetyEvent } from '../../machines/trading.machine.js';
+import type { ClockStepWatch } from './clock-steps.js';
 import type { LeaseStanding } from './lease-keeper.js';
 
 /** The document the write probe rewrites every tick (nobody reads it). */
@@ -67,6 +75,8 @@ export interface SafetyMonitorDeps {
   exchange?: { silence(): { forMs: number; error: string } | null; lossHaltMs: number };
   /** How sure the process is of its trading lease; omitted: no lease to judge. */
   lease?(): LeaseStanding;
+  /** Looked at every tick, so wall-clock steps are seen (and logged by its owner) within a tick. */
+  clockSteps?: ClockStepWatch;
   /** Where observations go: the root actor (its `safety.halt` and `safety.clear` events). */
   report(observation: SafetyObservation): void;
   log(level: 'warn' | 'error' | 'info', message: string, details: Record<string, unknown>): void;
@@ -93,8 +103,13 @@ export type SafetyPreflight = () => Promise<SafetyFault | null>;
 
 /** The safety monitor, and the preflight that shares its checks' state. */
 export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { preflight: SafetyPreflight } {
+  /** Monotonic ms: elapsed time only (see the module comment). */
+  const elapsed = () => monotonicNow(deps.clock);
   let unreachableSince: number | null = null;
+  /** When the first write of the current refusal was refused; kept until writes go through again. */
   let unwritableSince: number | null = null;
+  /** When the current unbroken run of accepted writes began, while unwritableSince is set. */
+  let writingSince: number | null = null;
   let apiMarker: string | null = null;
   let apiSeenAt: number | null = null;
   let ticking = false;
@@ -125,9 +140,9 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
       if (err instanceof StoreFaultError) return [`store_${err.kind}`, err.message];
       // The store answered (a read or the head check); what failed was remembering it.
       if (err instanceof LatchUnwritableError) return ['latch_unwritable', err.message];
-      const now = deps.clock.now();
+      const now = elapsed();
       unreachableSince ??= now;
-      const silent = now - unreachableSince;
+      const silent = Math.round(now - unreachableSince);
       if (silent < deps.storeLossHaltMs) return 'wait';
       return [
         'store_unreachable',
@@ -139,22 +154,31 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
   /**
    * The write probe: null while writes go through (or have failed for less than STORE_LOSS_HALT_MS),
    * otherwise the halt. A fault (a superseded fence) is the fault's halt at once.
+   *
+   * The time is counted from the FIRST refused write, and a probe that gets through in between does
+   * not reset it: a store that refuses most writes (Redis out of memory, freeing a little now and
+   * then) would otherwise never halt while orders keep going out. Writes count as going through
+   * again only after an unbroken run of accepted probes lasting STORE_LOSS_HALT_MS itself.
    */
   const checkWrites = async (): Promise<[string, string] | null> => {
     if (!deps.probeKv) return null;
     try {
       await deps.probeKv.set(TRADING_PROBE_KEY, { ts: deps.clock.now() });
-      unwritableSince = null;
+      if (unwritableSince === null) return null;
+      const now = elapsed();
+      writingSince ??= now;
+      if (now - writingSince >= deps.storeLossHaltMs) unwritableSince = writingSince = null;
       return null;
     } catch (err) {
       if (err instanceof StoreFaultError) return [`store_${err.kind}`, err.message];
-      const now = deps.clock.now();
+      const now = elapsed();
       unwritableSince ??= now;
+      writingSince = null;
       const refused = now - unwritableSince;
       if (refused < deps.storeLossHaltMs) return null;
       return [
         'store_write_refused',
-        `the store answers reads but has not taken a write for ${refused} ms (STORE_LOSS_HALT_MS ${deps.storeLossHaltMs}): ${(err as Error).message}`,
+        `the store answers reads but has refused writes for ${Math.round(refused)} ms (STORE_LOSS_HALT_MS ${deps.storeLossHaltMs}): ${(err as Error).message}`,
       ];
     }
   };
@@ -194,13 +218,15 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
   const checkControlPlane = async (): Promise<[string, string] | null> => {
     const timeout = deps.controlPlaneTimeoutMs;
     if (timeout === null) return null;
-    const now = deps.clock.now();
+    const now = elapsed();
     const beat = await readApiHeartbeat();
     const marker = beat ? `${beat.host}:${beat.pid}:${beat.seq}` : null;
     if (beat && marker !== apiMarker) {
-      // The first beat seen is judged by its own timestamp (it may be an old one left by an API that
-      // died); every later one by being new, on this process's clock only.
-      if (apiMarker !== null || now - beat.ts < timeout) apiSeenAt = now;
+      // The first beat seen is judged by its own timestamp, the only sign of its age (it may be an old
+      // one left by an API that died), and only when it is near this host's wall time either way (a
+      // clock apart from the API's by more than the timeout cannot judge it: the next beat will);
+      // every later one by being new, on this process's monotonic clock only.
+      if (apiMarker !== null || Math.abs(deps.clock.now() - beat.ts) < timeout) apiSeenAt = now;
       apiMarker = marker;
     }
     if (apiSeenAt !== null && now - apiSeenAt < timeout) return null;
@@ -208,7 +234,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
       'control_plane_lost',
       apiSeenAt === null
         ? `no API process has been seen on this store (CONTROL_PLANE_TIMEOUT ${timeout} ms): nobody could pause or kill trading`
-        : `the API process has been silent for ${now - apiSeenAt} ms (CONTROL_PLANE_TIMEOUT ${timeout} ms): nobody could pause or kill trading`,
+        : `the API process has been silent for ${Math.round(now - apiSeenAt)} ms (CONTROL_PLANE_TIMEOUT ${timeout} ms): nobody could pause or kill trading`,
     ];
   };
 
@@ -239,6 +265,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
   };
 
   const tick = async () => {
+    deps.clockSteps?.look();
     const found = await check();
     if (found === 'wait') return;
     if (found) return reportFault(found);

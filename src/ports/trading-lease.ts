@@ -3,7 +3,8 @@
  * fencing token (a number that grows with every new holder); the owner's account and venue writes
  * carry it (KeyValueStore.set's `fence`) and the store refuses them once a newer token was issued,
  * so a process that lost the lease (frozen, partitioned, slow to notice) can write nothing more.
- * Redis: SET NX PX with renewal; SQLite: a lease row taken inside BEGIN IMMEDIATE. Every adapter must
+ * Redis: SET NX PX with renewal (the server's clock runs it out); SQLite: a lease row taken inside
+ * BEGIN IMMEDIATE, with a renewal counter a successor watches stand still for a whole lease. Every adapter must
  * pass test/contracts/trading-lease.contract.ts.
  */
 
@@ -17,6 +18,13 @@ export interface LeaseHolder {
   holder: string;
   /** How long until the holder's lease runs out unless renewed, in ms. */
   remainingMs: number;
+  /**
+   * Present when the store cannot run the lease out by itself (SQLite: no server clock) and this
+   * process judges it by watching the holder's renewals on its own monotonic clock: whether it has
+   * seen them move (a live holder: no use waiting), and for how long they have stood still. The lease
+   * is taken over once they stand still for a whole lease, so the caller may ask again meanwhile.
+   */
+  watched?: { renewed: boolean; stillForMs: number };
 }
 
 export type LeaseAttempt = { acquired: true; grant: LeaseGrant } | { acquired: false; heldBy: LeaseHolder };

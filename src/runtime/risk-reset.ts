@@ -43,7 +43,7 @@ export async function resetRisk(env: NodeJS.ProcessEnv, options: RiskResetOption
       `risk reset queued as ${requested.command_id}` +
         (seen ? ` (last published: NAV ${seen.nav}, peak ${seen.peak_nav}, drawdown ${pct(seen.drawdown)})` : ''),
     );
-    const deadline = Date.now() + options.waitMs;
+    const deadline = performance.now() + options.waitMs; // monotonic: a clock step must not end the wait
     for (;;) {
       const command = await store.commands.get(requested.command_id);
       if (command?.status === 'done') {
@@ -58,7 +58,7 @@ export async function resetRisk(env: NodeJS.ProcessEnv, options: RiskResetOption
         );
         return 0;
       }
-      if (Date.now() >= deadline) break;
+      if (performance.now() >= deadline) break;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     console.error(

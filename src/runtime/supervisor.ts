@@ -68,7 +68,8 @@ class Supervisor {
   private start(spec: ChildSpec): void {
     this.started.add(spec.name);
     this.lastWords.delete(spec.name);
-    const startedAt = Date.now();
+    // Monotonic: a wall-clock step must not make a crash loop look healthy, or a healthy child a crash loop.
+    const startedAt = performance.now();
     // The IPC channel carries the child's 'listening' and 'exiting' messages, and is its lifeline:
     // a child sees 'disconnect' when the supervisor dies (even by SIGKILL) and shuts down.
     const child = spawn(this.options.command, spec.args, {
@@ -104,13 +105,13 @@ class Supervisor {
       return;
     }
     const how = `${signal ?? `exit ${code}`}${said ? `: ${said}` : ''}`;
-    const failures = this.windows.get(spec.name)!.record(Date.now());
+    const failures = this.windows.get(spec.name)!.record(performance.now());
     const { maxFailures, windowMs } = this.options.restart;
     if (failures >= maxFailures) {
       this.stop(GAVE_UP_EXIT, `${spec.name} failed ${failures} times within ${windowMs / 1000} s (last: ${how})`);
       return;
     }
-    const healthy = Date.now() - startedAt > HEALTHY_AFTER_MS;
+    const healthy = performance.now() - startedAt > HEALTHY_AFTER_MS;
     const count = healthy ? 1 : (this.consecutive.get(spec.name) ?? 0) + 1;
     this.consecutive.set(spec.name, count);
     const delay = backoffMs(count, this.options.restart.firstBackoffMs);

@@ -29,8 +29,18 @@ describe('trading ownership by lease', () => {
 
   it('refuses while a live process holds the lease, on this host or another', async () => {
     const s = (t = await openTestStore('sqlite'));
-    await takeTradingLease(s.store.lease, holderName(process.ppid), 10_000);
-    await expect(takeTradingLease(t!.store.lease, holderName(), 10_000)).rejects.toThrow(AnotherTradingProcessError);
+    // A live holder renews (every third of its lease, as the lease keeper does): on SQLite the taker
+    // watches the renewals move and refuses.
+    const held = await takeTradingLease(s.store.lease, holderName(process.ppid), 3_000);
+    const renewing = setInterval(() => void s.store.lease.renew(held, 3_000), 1_000);
+    try {
+      const taker = await s.openAnother();
+      const refused = takeTradingLease(taker.lease, holderName(), 3_000);
+      await expect(refused).rejects.toThrow(AnotherTradingProcessError);
+      await expect(refused).rejects.toThrow(/renewed it while this process watched/);
+    } finally {
+      clearInterval(renewing);
+    }
     const other = await openTestStore('redis');
     try {
       await takeTradingLease(other.store.lease, holderName(123, 'elsewhere'), 10_000);
@@ -38,6 +48,16 @@ describe('trading ownership by lease', () => {
     } finally {
       await other.cleanup();
     }
+  });
+
+  it('SQLite: takes over from a holder elsewhere whose renewals stood still for a whole lease, not before', async () => {
+    t = await openTestStore('sqlite');
+    const gone = await takeTradingLease(t.store.lease, holderName(123, 'elsewhere'), 2_000);
+    const taker = await t.openAnother();
+    const started = performance.now();
+    const mine = await takeTradingLease(taker.lease, holderName(), 2_000);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2_000);
+    expect(mine.fence).toBe(gone.fence + 1);
   });
 
   it('takes over at once from a dead predecessor on this host, with a higher fence', async () => {

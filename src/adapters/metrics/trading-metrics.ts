@@ -43,6 +43,13 @@ export function restingExposure(account: AccountSnapshot): number {
 
 export class TradingMetrics {
   readonly registry = new Registry();
+  /** Wall-clock steps seen (src/application/clock-steps.ts): durations are not affected, timestamps are. */
+  readonly clockSteps = new Counter({
+    name: 'tcs_trading_clock_steps_total',
+    help: 'Steps of the wall clock beyond 2 s seen by the trading process (durations use the monotonic clock)',
+    labelNames: ['direction'] as const,
+    registers: [this.registry],
+  });
   readonly cycles = new Counter({
     name: 'tcs_trading_cycles_total',
     help: 'Cycles run, by outcome',

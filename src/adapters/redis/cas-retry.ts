@@ -29,11 +29,11 @@ export async function retryCas<T>(
   attempt: (n: number) => Promise<T | undefined>,
   timeoutMs?: number,
 ): Promise<T> {
-  const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+  const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + timeoutMs; // monotonic: a clock step is no contention
   for (let n = 0; ; n++) {
     const result = await attempt(n);
     if (result !== undefined) return result;
-    if (Date.now() >= deadline)
+    if (performance.now() >= deadline)
       throw new ControlContentionError(
         `${what}: other writers kept extending the audit trail for ${timeoutMs} ms; nothing was written, try again`,
       );

@@ -49,7 +49,7 @@ export function defaultErrorReporter(description: string, redact: (message: stri
   const lastLogged = new Map<string, number>();
   return (err) => {
     const message = redact(err.message);
-    const now = Date.now();
+    const now = performance.now(); // monotonic: a clock step must neither silence nor repeat a line
     if (now - (lastLogged.get(message) ?? -Infinity) < 30_000) return;
     lastLogged.set(message, now);
     process.stderr.write(

@@ -117,6 +117,22 @@ const MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE control ADD COLUMN mac TEXT');
     },
   },
+  {
+    version: 5,
+    up(db) {
+      // Issue 30: a successor judges the lease by the holder's renewals standing still on its own
+      // monotonic clock, not by an expiry in another process's wall time (trading-lease.ts). Idempotent:
+      // a file set back to an older version (the migration tests) already has them.
+      const has = new Set(
+        db
+          .prepare<[], { name: string }>('PRAGMA table_info(lease)')
+          .all()
+          .map((c) => c.name),
+      );
+      if (!has.has('renewals')) db.exec('ALTER TABLE lease ADD COLUMN renewals INTEGER NOT NULL DEFAULT 0');
+      if (!has.has('ttl_ms')) db.exec('ALTER TABLE lease ADD COLUMN ttl_ms INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,6 +11,7 @@ import type { ControlPlane } from '../../application/control-plane.js';
 import type { Instrument } from '../../domain/market.js';
 import { PORTFOLIO_KEY, TRADING_METRICS_KEY } from '../../domain/runtime-documents.js';
 import type { Clock } from '../../ports/clock.js';
+import { monotonicNow } from '../../ports/clock.js';
 import { readDocument } from '../../ports/documents.js';
 import type { ChainVerification } from '../../ports/event-store.js';
 import type { Store } from '../../ports/store.js';
@@ -95,7 +96,7 @@ export const consoleDataRoutes: FastifyPluginAsyncTypebox<ConsoleDataOptions> = 
       },
     },
     async () => {
-      const started = clock.now();
+      const started = monotonicNow(clock);
       verifying ??= store.events.verify().finally(() => {
         verifying = null;
       });
@@ -106,7 +107,7 @@ export const consoleDataRoutes: FastifyPluginAsyncTypebox<ConsoleDataOptions> = 
         head: result.ok ? result.head : null,
         first_bad: result.ok ? null : result.firstBad,
         checked_at: new Date(clock.now()).toISOString(),
-        duration_ms: clock.now() - started,
+        duration_ms: Math.round(monotonicNow(clock) - started),
       };
     },
   );

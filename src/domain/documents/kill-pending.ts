@@ -1,9 +1,13 @@
 /**
  * The mark a kill leaves while it is being written (KILL_PENDING_KEY, src/application/kill-priority.ts):
- * until when, in epoch ms on the writer's clock, other control writers wait for it.
+ * for how long other control writers wait for it, from when each of them first sees it (`id` tells
+ * one mark from the next); `until` (epoch ms on the writer's wall clock) is what marks of earlier
+ * releases carry alone, judged on the reader's wall clock only for them.
  */
 import { Type } from 'typebox';
 
 export const KillPendingSchema = Type.Object({
   until: Type.Number({ minimum: 0 }),
+  forMs: Type.Optional(Type.Number({ minimum: 0 })),
+  id: Type.Optional(Type.String({ maxLength: 64 })),
 });

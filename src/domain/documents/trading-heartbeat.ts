@@ -24,6 +24,11 @@ export const TradingHeartbeatSchema = Type.Object({
   host: Type.Optional(Type.String()),
   /** True in the last heartbeat of a process that stopped cleanly. */
   stopped: Type.Optional(Type.Boolean()),
+  /**
+   * The last wall-clock step the process saw (src/application/clock-steps.ts): how far (ms, negative
+   * back) and when (epoch ms, after it). Optional: absent before any step and from older releases.
+   */
+  clockStep: Type.Optional(Type.Object({ stepMs: Type.Number(), at: EpochMs })),
   /** Why trading is halted for safety (src/application/safety-monitor.ts), null when it is not. */
   halt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   /** The halt's cause in words and when it began (epoch ms); optional, absent when not halted. */

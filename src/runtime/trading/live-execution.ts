@@ -8,6 +8,7 @@
  * exchange answers is watched on every request (the safety monitor halts trading when it has not
  * for EXCHANGE_LOSS_HALT_MS).
  */
+import { monotonicNow } from '../../ports/clock.js';
 import type { Logger } from 'pino';
 import { CAPABILITIES } from '../../adapters/live-venue/capabilities.js';
 import { perpetualSymbols } from '../../adapters/live-venue/ccxt-mapping.js';
@@ -57,7 +58,8 @@ export async function openLiveExecution(
     timeoutMs: settings.timeoutMs,
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
   });
-  const reachability = watchReachability(exchange, errors, { now: () => deps.clock.now() });
+  // Durations only (how long the exchange has not answered): the monotonic clock, which no step moves.
+  const reachability = watchReachability(exchange, errors, { now: () => monotonicNow(deps.clock) });
   let drifting = false;
   let lastDrift = '[]';
   const report = (r: Reconciliation) => {

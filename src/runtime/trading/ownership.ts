@@ -4,7 +4,9 @@
  * at the same instant exactly one trades, and its fencing token stops a process that lost it from
  * writing the account. A predecessor known to be dead — its holder names this host and a pid that no
  * longer exists, or this very pid (a container restarted with the same pid) — is taken over at once;
- * a live one refuses the start with who holds it and for how long.
+ * a live one refuses the start with who holds it and for how long. On SQLite a holder elsewhere is
+ * judged by watching its renewals (src/adapters/sqlite/trading-lease.ts): the start waits until they
+ * move (refused) or have stood still for a whole lease (taken over).
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -38,16 +40,31 @@ export function isDeadHere(holder: string, host = hostname()): boolean {
   }
 }
 
+/** How often a taker watching a SQLite holder's renewals looks again (a renewal comes every third of a lease). */
+const WATCH_LOOK_MS = 200;
+
 export async function takeTradingLease(lease: TradingLease, holder: string, ttlMs: number): Promise<LeaseGrant> {
-  const first = await lease.acquire(holder, ttlMs);
-  if (first.acquired) return first.grant;
-  const steal = isDeadHere(first.heldBy.holder) ? first.heldBy.holder : undefined;
-  const second = steal ? await lease.acquire(holder, ttlMs, { steal }) : first;
-  if (second.acquired) return second.grant;
-  const { heldBy } = second;
+  let attempt = await lease.acquire(holder, ttlMs);
+  if (!attempt.acquired && isDeadHere(attempt.heldBy.holder))
+    attempt = await lease.acquire(holder, ttlMs, { steal: attempt.heldBy.holder });
+  // SQLite: the lease passes only once this process has watched the holder's renewals stand still for
+  // a whole lease; a renewal seen on the way means a live holder, refused at once. Bounded: a holder
+  // that neither renews nor lets go is taken over within its lease, and three leases bound the rest.
+  const giveUpAt = performance.now() + 3 * Math.max(ttlMs, attempt.acquired ? 0 : attempt.heldBy.remainingMs);
+  while (!attempt.acquired && attempt.heldBy.watched && !attempt.heldBy.watched.renewed) {
+    if (performance.now() > giveUpAt) break;
+    const waitMs = Math.min(WATCH_LOOK_MS, attempt.heldBy.remainingMs);
+    await new Promise((r) => setTimeout(r, waitMs));
+    attempt = await lease.acquire(holder, ttlMs);
+  }
+  if (attempt.acquired) return attempt.grant;
+  const { heldBy } = attempt;
+  const left = heldBy.watched?.renewed
+    ? 'it renewed it while this process watched'
+    : `${Math.ceil(heldBy.remainingMs)} ms left unless it renews it`;
   throw new AnotherTradingProcessError(
-    `another trading process holds this store's trading lease (${heldBy.holder}, ${Math.ceil(heldBy.remainingMs)} ms left ` +
-      'unless it renews it); stop it first — only one trading process may own a store',
+    `another trading process holds this store's trading lease (${heldBy.holder}, ${left}); ` +
+      'stop it first — only one trading process may own a store',
   );
 }
 

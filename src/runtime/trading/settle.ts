@@ -9,7 +9,8 @@ import { findOms } from '../../../machines/system.js';
 import type { tradingMachine } from '../../../machines/trading.machine.js';
 
 export async function settle(actor: Actor<typeof tradingMachine>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  // Monotonic, as every deadline here: a wall-clock step must not cut it short or stretch it.
+  const deadline = performance.now() + timeoutMs;
   // Each waitFor arms a timer and a subscription; a simulation settles every cycle, and the order
   // manager is idle in most of them, so what already holds is not waited for.
   const cycleDone = (s: SnapshotFrom<typeof actor>) => !s.matches({ control: { running: 'cycling' } });
@@ -19,7 +20,7 @@ export async function settle(actor: Actor<typeof tradingMachine>, timeoutMs: num
   if (oms && !omsIdle(oms.getSnapshot())) await waitFor(oms, omsIdle, { timeout: timeoutMs });
   // Deleverage and drawdown-reset actors and a halt's recovery finish on their own turns after the order manager answers them.
   while (busyChildren(actor)) {
-    if (Date.now() > deadline)
+    if (performance.now() > deadline)
       throw new Error(`a deleverage, drawdown reset or halt recovery was still running after ${timeoutMs} ms`);
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -15,6 +15,7 @@ import type { ControlRecord } from '../../domain/control.js';
 import { NO_MEMORY } from '../../domain/store-identity.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
 import type { Clock } from '../../ports/clock.js';
+import { monotonicNow } from '../../ports/clock.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { StoreFaultError } from '../../ports/store-errors.js';
 import type { Store } from '../../ports/store.js';
@@ -51,7 +52,7 @@ export async function takeOwnership(deps: OwnershipDeps): Promise<Ownership> {
     distrusted: deps.fault,
   });
   const initial = await control.read();
-  const grantedAt = deps.clock.now();
+  const grantedAt = monotonicNow(deps.clock);
   const grant = await takeTradingLease(deps.store.lease, holderName(), deps.leaseMs);
   const keeper = createLeaseKeeper({
     lease: deps.store.lease,

@@ -33,6 +33,9 @@ import type { AgentErrors } from '../../application/agent-errors.js';
 import type { MarketView } from '../../domain/market.js';
 import { UsedTokenLedger } from '../../domain/used-token-ledger.js';
 import type { Clock } from '../../ports/clock.js';
+import { monotonicNow } from '../../ports/clock.js';
+import type { ClockStepWatch } from '../../application/clock-steps.js';
+import { loggedClockSteps } from './clock-step-log.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { Store } from '../../ports/store.js';
@@ -93,12 +96,15 @@ export interface TradingParts {
   /** Brings `root` to a stored record (the same path as store notifications). */
   syncControlOf(root: AnyActorRef): CycleLinks['syncControl'];
   machine: ReturnType<typeof provideTradingMachine>;
+  /** Wall-clock steps, looked for on every safety tick; the last one rides the heartbeat to /health. */
+  clockSteps: ClockStepWatch;
 }
 
 export function createTradingParts(deps: TradingPartsDeps): TradingParts {
   const { store, clock, log, events } = deps;
   deps.metrics.knowAgents([...deps.agents]);
-  const publisher = deps.publishing ? publisherOf(deps) : SILENT_PUBLISHER;
+  const clockSteps = loggedClockSteps(clock, log, deps.metrics);
+  const publisher = deps.publishing ? publisherOf(deps, clockSteps) : SILENT_PUBLISHER;
   const commands = createCommandPump(
     store.commands,
     clock,
@@ -124,6 +130,7 @@ export function createTradingParts(deps: TradingPartsDeps): TradingParts {
     commands,
     pumpInto,
     syncControlOf,
+    clockSteps,
     machine: machineWith(deps, publisher, commands, pumpInto, syncControlOf, riskStates),
   };
 }
@@ -140,7 +147,7 @@ function orphansOf(deps: TradingPartsDeps) {
 }
 
 /** What the trading process publishes for the API: the account, the heartbeat, the metrics. */
-function publisherOf(deps: TradingPartsDeps): Publisher {
+function publisherOf(deps: TradingPartsDeps, clockSteps: ClockStepWatch): Publisher {
   const { config, venue } = deps;
   let told = false;
   return createPublisher({
@@ -162,6 +169,7 @@ function publisherOf(deps: TradingPartsDeps): Publisher {
       } else if (told) deps.log.info('no orphaned positions any more');
       told = orphans.length > 0;
     },
+    clockStep: () => clockSteps.last(),
     ...(venue.positionDrift ? { positionDrift: () => venue.positionDrift!() } : {}),
   });
 }
@@ -233,11 +241,12 @@ function machineWith(
     },
     commandSettled: commands.release,
     agentAnalysed: deps.agentErrors.analysed,
-    cycleStarted: (cycle) => cycleStarts.set(cycle, clock.now()),
+    // duration_ms on the monotonic clock: a wall-clock step mid-cycle is not the cycle's duration.
+    cycleStarted: (cycle) => cycleStarts.set(cycle, monotonicNow(clock)),
     cycleEnded: (cycle) => {
-      const started = cycleStarts.get(cycle) ?? clock.now();
+      const started = cycleStarts.get(cycle) ?? monotonicNow(clock);
       cycleStarts.delete(cycle);
-      return Math.max(0, Math.round(clock.now() - started));
+      return Math.max(0, Math.round(monotonicNow(clock) - started));
     },
     rootChanged: (view) => void publisher.heartbeat(view).catch(warn('heartbeat write failed')),
     cycleReported: (record, error) => {

@@ -34,6 +34,7 @@ import { lastRecordedCycle } from '../../application/cycle-numbers.js';
 import { renewalOf } from '../../application/lease-keeper.js';
 import { createRootInbox } from '../../application/root-inbox.js';
 import type { RootInbox } from '../../application/root-inbox.js';
+import type { ClockStepWatch } from '../../application/clock-steps.js';
 import { createSafetyMonitor } from '../../application/safety-monitor.js';
 import type { SafetyMonitor, SafetyMonitorDeps } from '../../application/safety-monitor.js';
 import type { StoreMemory } from '../../domain/store-identity.js';
@@ -164,7 +165,7 @@ async function startTradingSystem(
     fault: (err) =>
       inbox.send({ type: 'safety.halt', reason: `store_${err.kind}`, message: err.message, at: clock.now() }),
   });
-  const { store, kv, keeper } = owned;
+  const { store, kv } = owned;
   const metrics = new TradingMetrics(config.margin);
   const events = linesCounted(deps, metrics);
   const { exchange, ...venueParts } = await openVenue(deps, config, kv, events);
@@ -199,19 +200,7 @@ async function startTradingSystem(
     agentErrors,
     publishing: deps.publishing !== false,
   });
-  const monitor = createSafetyMonitor({
-    clock,
-    control: store.control,
-    kv: store.kv,
-    probeKv: kv,
-    lease: () => keeper.standing(),
-    checkHead: () => owned.control.checkHead(),
-    controlPlaneTimeoutMs: config.safety.controlPlaneTimeoutMs,
-    storeLossHaltMs: config.safety.storeLossHaltMs,
-    ...(exchange ? { exchange } : {}),
-    report: (observation) => inbox.send(observation),
-    log: monitorLog,
-  });
+  const monitor = safetyMonitorOf({ deps, config, owned, exchange, inbox, clockSteps: parts.clockSteps });
   // Fail closed from the first instant: a store or control plane already lost starts the root halted.
   const fault = await monitor.preflight();
   const actor = createActor(parts.machine, {
@@ -367,6 +356,33 @@ function linesCounted(deps: TradingSystemDeps, metrics: TradingMetrics): Trading
 }
 
 /** The safety monitor's and the ownership's log calls, on the process's logger. */
+/** The safety monitor over the owned store, reporting to the root (through its inbox until it exists). */
+function safetyMonitorOf(o: {
+  deps: TradingSystemDeps;
+  config: TradingConfig;
+  owned: Ownership;
+  exchange: SafetyMonitorDeps['exchange'] | undefined;
+  inbox: RootInbox<SafetyEvent>;
+  clockSteps: ClockStepWatch;
+}) {
+  const { clock, log } = o.deps;
+  const { keeper } = o.owned;
+  return createSafetyMonitor({
+    clock,
+    clockSteps: o.clockSteps,
+    control: o.owned.store.control,
+    kv: o.owned.store.kv,
+    probeKv: o.owned.kv,
+    lease: () => keeper.standing(),
+    checkHead: () => o.owned.control.checkHead(),
+    controlPlaneTimeoutMs: o.config.safety.controlPlaneTimeoutMs,
+    storeLossHaltMs: o.config.safety.storeLossHaltMs,
+    ...(o.exchange ? { exchange: o.exchange } : {}),
+    report: (observation) => o.inbox.send(observation),
+    log: monitorLogOf(log),
+  });
+}
+
 function monitorLogOf(log: Logger) {
   return (level: 'warn' | 'info' | 'error', message: string, details: Record<string, unknown>) =>
     log[level](details, message);

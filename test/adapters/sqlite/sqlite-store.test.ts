@@ -13,6 +13,9 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../src/adapters/sqlite/connection.js';
 import { buildEventQuery } from '../../../src/adapters/sqlite/event-query.js';
 import { migrate, SCHEMA_VERSION } from '../../../src/adapters/sqlite/schema.js';
+
+/** The schema version that added the audit trail's chain head (event_head). */
+const CHAIN_HEAD_VERSION = 3;
 import { openSqliteStore } from '../../../src/adapters/sqlite/sqlite-store.js';
 import { canonicalJson } from '../../../src/domain/canonical-json.js';
 import { GENESIS_HASH } from '../../../src/domain/hash-chain.js';
@@ -282,7 +285,7 @@ describe('sqlite store specifics', () => {
     behindTheBack(first, (db) => {
       // Back to what the version before the chain head wrote: no chain head (and no control MAC).
       db.exec('DROP TABLE event_head; ALTER TABLE control DROP COLUMN mac');
-      db.pragma('user_version = 2');
+      db.pragma(`user_version = ${CHAIN_HEAD_VERSION - 1}`);
     });
     await first.close();
     const migrated = await openSqliteStore({ path });
@@ -302,7 +305,7 @@ describe('sqlite store specifics', () => {
     const first = await openSqliteStore({ path });
     behindTheBack(first, (db) => {
       db.exec('DROP TABLE event_head; ALTER TABLE control DROP COLUMN mac');
-      db.pragma('user_version = 2');
+      db.pragma(`user_version = ${CHAIN_HEAD_VERSION - 1}`);
     });
     await first.close();
     const migrated = await openSqliteStore({ path });

@@ -146,7 +146,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
       if (silent < deps.storeLossHaltMs) return 'wait';
       return [
         'store_unreachable',
-        `the store has not answered for ${silent} ms (STORE_LOSS_HALT_MS ${deps.storeLossHaltMs}): ${(err as Error).message}`,
+        `the store has not answered for ${Math.round(silent)} ms (STORE_LOSS_HALT_MS ${deps.storeLossHaltMs}): ${(err as Error).message}`,
       ];
     }
   };
@@ -190,7 +190,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
       return ['store_fenced', `the trading lease passed to another process (${standing.to}): this one stops`];
     return [
       'lease_unconfirmed',
-      `the trading lease has not been confirmed for ${standing.sinceConfirmedMs} ms: no new exposure before it could run out`,
+      `the trading lease has not been confirmed for ${Math.round(standing.sinceConfirmedMs)} ms: no new exposure before it could run out`,
     ];
   };
 
@@ -245,7 +245,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
     if (silence === null || silence.forMs < limit) return null;
     return [
       'exchange_unreachable',
-      `the exchange has not answered for ${silence.forMs} ms (EXCHANGE_LOSS_HALT_MS ${limit}): ${silence.error}`,
+      `the exchange has not answered for ${Math.round(silence.forMs)} ms (EXCHANGE_LOSS_HALT_MS ${limit}): ${silence.error}`,
     ];
   };
 

@@ -184,7 +184,7 @@ describe('tcs start stops instead of looping', () => {
 
   it('a kill reason with terminal escapes is shown escaped in the KILLED banner: it cannot clear the screen or fake a line', async () => {
     const e = env();
-    const store = await initialised(await openSqliteStore({ path: join(dir, 'var', 'tcs.db') }));
+    const store = signedWith(await initialised(await openSqliteStore({ path: join(dir, 'var', 'tcs.db') })));
     // Clear the screen, home the cursor, a fake line, an 8-bit CSI, and a right-to-left override.
     const reason = 'oops\x1b[2J\x1b[H\nSYSTEM OK\r\u009b31m\u202eKO\u2066\x7f';
     await applyControl(

@@ -36,8 +36,8 @@ export async function plantStoredCommand(t: TestStore, command: RawCommand): Pro
   try {
     await enqueueCommandScript.run(
       redis,
-      [keys.command(command.id), keys.commandsPending, keys.commandsOrder],
-      [command.id, command.type, command.payload, at, keys.commandsChannel],
+      [keys.command(command.id), keys.commandsPending, keys.commandsOrder, keys.commandsLeased],
+      [command.id, command.type, command.payload, at, keys.commandsChannel, ''],
     );
   } finally {
     redis.disconnect();

@@ -13,7 +13,7 @@ import { CommandQueueFullError } from '../../ports/command-queue.js';
 import type { ClaimOptions, CommandQueue, EnqueueOptions } from '../../ports/command-queue.js';
 import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
 import type { AuditChain } from './audit-chain.js';
-import { parseHead } from './audit-chain.js';
+import { parseChainWriteReply, parseHead } from './audit-chain.js';
 import { retryCas } from './cas-retry.js';
 import type { RedisKeys } from './keys.js';
 import {
@@ -95,6 +95,7 @@ export class RedisCommandQueue implements CommandQueue {
         )) as [number, ...unknown[]] | null;
         if (reply === null) throw new Error(`unknown command id: ${id}`);
         const [code, ...rest] = reply;
+        if (code === -2) parseChainWriteReply(reply); // throws the writer's clock skew
         if (code === 0) {
           const [seq, hash, headAt] = rest as [string, string, string];
           this.chain.remember(parseHead(seq, hash, headAt));

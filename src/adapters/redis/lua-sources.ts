@@ -215,14 +215,15 @@ return redis.call('HGETALL', KEYS[1])
  * Marks the command done AND appends its audit entry in one step, so a command is never done without
  * its entry. Returns {1, record fields} when done now, {2, record fields} when it was already done
  * (nothing written: its entry was written then), {0, head_seq, head_hash, head_at} when the chain
- * head moved (nothing written), or nil for an unknown id.
+ * head moved, {-2, server ms, writer ms} for a writer's clock too far from the server's (nothing
+ * written either way), or nil for an unknown id.
  */
 export const completeWithEntryScript = new LuaScript(
   'complete_command_with_entry',
   `${CHAIN_FUNCTIONS}
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 if redis.call('HGET', KEYS[1], 'status') == 'done' then return {2, redis.call('HGETALL', KEYS[1])} end
-local moved = head_mismatch(KEYS[4], KEYS[5], ARGV[4], ARGV[5])
+local moved = head_mismatch(KEYS[4], KEYS[5], ARGV[4], ARGV[5], ARGV[14])
 if moved then return moved end
 redis.call('HSET', KEYS[1], 'status', 'done', 'result', ARGV[2], 'completed_at', ARGV[3])
 redis.call('HDEL', KEYS[1], 'lease_until', 'consumer')

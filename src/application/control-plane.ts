@@ -33,6 +33,7 @@ import type { ControlWriteOptions } from './control-transition.js';
 import { killPriority } from './kill-priority.js';
 import { pullKillSwitch } from './kill-switch.js';
 import { KillFlattenNotQueuedError, requestFlatten } from './flatten.js';
+import { OpenFlattens } from './open-flattens.js';
 import { killFlattenId } from '../domain/commands.js';
 
 export const DEFAULT_REASONS = {
@@ -48,6 +49,7 @@ export class ControlPlane {
   private readonly bySymbol: Map<string, Instrument>;
   private readonly writes: ControlWriteOptions;
   private readonly bounded: EnqueueOptions;
+  private readonly openFlattens = new OpenFlattens();
 
   constructor(
     private readonly store: Store,
@@ -170,9 +172,19 @@ export class ControlPlane {
     const positions = (portfolio?.positions ?? [])
       .filter((p) => p.qty !== 0 && (symbols === null || symbols.includes(p.symbol)))
       .map((p) => ({ symbol: p.symbol, qty: p.qty }));
+    const what = symbols === null ? 'every position' : symbols.join(', ');
+    const open = await this.openFlattens.open(this.store.commands, symbols);
+    if (open !== null) {
+      // Nothing new is queued or audited: the open flatten's own request entry stands for it.
+      const message = `a flatten of ${what} is already queued (${open}) and not done yet: this adds nothing to it`;
+      return {
+        ok: true,
+        value: { action: 'flatten', symbols, reason, command_id: open, positions, message, coalesced: true },
+      };
+    }
     const id = `flatten-${randomUUID()}`;
     await requestFlatten(this.store, { id, symbols, reason, actor, at: this.isoNow(), via: 'flatten' }, this.bounded);
-    const what = symbols === null ? 'every position' : symbols.join(', ');
+    this.openFlattens.remember(symbols, id);
     const message =
       positions.length === 0
         ? `flatten of ${what} queued; the last published portfolio shows nothing open there (it completes with nothing to do if so)`

@@ -58,6 +58,8 @@ export interface FlattenResult {
   /** Open positions of those symbols in the last published portfolio (signed qty). */
   positions: Array<{ symbol: string; qty: number }>;
   message: string;
+  /** True when a flatten of the same symbols was still open: its id is returned, nothing new queued. */
+  coalesced?: boolean;
 }
 
 /** A deleverage as it would be prepared now; nothing queued, nothing audited. */

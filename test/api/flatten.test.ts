@@ -113,6 +113,41 @@ describe.each(STORE_KINDS)('flatten on %s', (kind) => {
     expect(all.message).toMatch(/nothing to do/);
   });
 
+  it('a flood of identical flattens queues one: each repeat while it is open answers 202 with its id', async () => {
+    api = await openTestApi(kind);
+    const first = await post('/control/flatten', { symbols: ['BTCUSDT', 'ETHUSDT'], reason: 'flood' });
+    expect(first.statusCode).toBe(200);
+    const id = first.json().command_id as string;
+    const entries = (await api.store.events.query({ limit: 100 })).length;
+    // The same symbols in another order, and again: the open flatten's id, nothing new queued or audited.
+    for (const symbols of [
+      ['ETHUSDT', 'BTCUSDT'],
+      ['BTCUSDT', 'ETHUSDT'],
+    ]) {
+      const repeat = await post('/control/flatten', { symbols, reason: 'flood again' });
+      expect(repeat.statusCode).toBe(202);
+      expect(repeat.json()).toMatchObject({ command_id: id, coalesced: true });
+    }
+    expect((await api.store.events.query({ limit: 100 })).length).toBe(entries);
+    // Other symbols, or every position, are other flattens.
+    const other = await post('/control/flatten', { symbols: ['BTCUSDT'] });
+    expect(other.statusCode).toBe(200);
+    expect(other.json().command_id).not.toBe(id);
+    expect((await post('/control/flatten', { symbols: null })).statusCode).toBe(200);
+    const queued = await pending();
+    expect(queued).toHaveLength(3);
+    expect(queued).toEqual(expect.arrayContaining([id, other.json().command_id]));
+  });
+
+  it('once the open flatten is done, the same flatten queues a new one', async () => {
+    api = await openTestApi(kind);
+    const id = (await post('/control/flatten', { symbols: ['BTCUSDT'] })).json().command_id as string;
+    await api.store.commands.complete(id, { status: 'nothing' }, new Date().toISOString());
+    const again = await post('/control/flatten', { symbols: ['BTCUSDT'] });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().command_id).not.toBe(id);
+  });
+
   it('is allowed while paused and while killed (it only reduces risk)', async () => {
     api = await openTestApi(kind);
     await post('/control/pause', { reason: 'maintenance' });

@@ -51,6 +51,12 @@ const FlattenResultSchema = Type.Object({
     description: 'Open positions of those symbols in the last portfolio the trading process published',
   }),
   message: Type.String(),
+  coalesced: Type.Optional(
+    Type.Boolean({
+      description:
+        'True (status 202) when a flatten of the same symbols was still queued or running: its id is returned and nothing new is queued',
+    }),
+  ),
 });
 
 export const flattenRoutes: FastifyPluginAsyncTypebox<FlattenRouteOptions> = async (app, { plane, symbols }) => {
@@ -64,15 +70,18 @@ export const flattenRoutes: FastifyPluginAsyncTypebox<FlattenRouteOptions> = asy
           'Queues a flatten command: the trading process closes each chosen position with a reduce-only market ' +
           'order through the risk engine and the order manager (a reduce-only close passes every risk limit; ' +
           'one the liquidity guard scales is finished in the next round), in running, paused or killed. ' +
-          'Already flat: the command completes with status `nothing`. Never rate limited.',
+          'Already flat: the command completes with status `nothing`. Never rate limited; a flatten of the same ' +
+          "symbols (any order) while one is still open answers 202 with that one's id and queues nothing.",
         security: [{ bearerAuth: [] }],
         body: flattenBody(symbols),
-        response: { 200: FlattenResultSchema, ...protectedErrors },
+        response: { 200: FlattenResultSchema, 202: FlattenResultSchema, ...protectedErrors },
       },
     },
     async (request, reply) => {
       const { symbols: chosen, reason = DEFAULT_REASONS.flatten } = request.body;
-      return answer(reply, await plane.flatten(chosen, reason, request.keyId));
+      const outcome = await plane.flatten(chosen, reason, request.keyId);
+      if (outcome.ok && outcome.value.coalesced) reply.code(202);
+      return answer(reply, outcome);
     },
   );
 };

@@ -25,6 +25,11 @@ import { createApi } from '../../src/api/create-api.js';
 import { parseInstruments } from '../../src/domain/instruments.js';
 import { generateKey } from '../../src/domain/keys.js';
 import type { Store } from '../../src/ports/store.js';
+import { createCommandCompletion } from '../../src/application/command-completion.js';
+import { isMalformed } from '../../src/domain/commands.js';
+import type { StoredCommand } from '../../src/domain/commands.js';
+import { systemClock } from '../../src/ports/clock.js';
+import { isStoreFailure } from '../../src/ports/store-errors.js';
 import { TEST_SYMBOLS } from '../support/api.js';
 import { startOwnRedis } from '../support/redis-server.js';
 import type { OwnRedis } from '../support/redis-server.js';
@@ -38,7 +43,8 @@ const NUM_RUNS = 50;
 type Step =
   | { call: 'GET' | 'POST'; path: string; body?: unknown }
   | { refuse: true } // the store starts refusing writes
-  | { heal: true }; // and takes them again
+  | { heal: true } // and takes them again
+  | { complete: true }; // the trading process's side: the oldest open command claimed and completed
 
 const CALLS: Step[] = [
   { call: 'POST', path: '/control/pause', body: { reason: 'property' } },
@@ -54,6 +60,7 @@ const stepArb = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...CALLS) },
   { weight: 1, arbitrary: fc.constant<Step>({ refuse: true }) },
   { weight: 1, arbitrary: fc.constant<Step>({ heal: true }) },
+  { weight: 2, arbitrary: fc.constant<Step>({ complete: true }) },
 );
 
 /** One store of one run, and how to make it refuse writes and take them again. */
@@ -73,10 +80,22 @@ interface RunOutcome {
   store: Store;
 }
 
-/**
- * What holds after every run, once the store takes writes again. Another invariant of issue 30
- * ("every completed command has exactly one command_executed entry") belongs in this list too.
- */
+/** Every `command_executed` entry of the store's whole trail, by command id (paged: 1,000 a query). */
+async function executedEntries(store: Store): Promise<Map<string, number>> {
+  const count = new Map<string, number>();
+  let before: number | undefined;
+  for (;;) {
+    const page = await store.events.query({ kind: 'command_executed', limit: 1000, ...(before ? { before } : {}) });
+    for (const entry of page) {
+      const id = String((entry.body as { command_id?: unknown }).command_id);
+      count.set(id, (count.get(id) ?? 0) + 1);
+    }
+    if (page.length < 1000) return count;
+    before = page.at(-1)!.seq;
+  }
+}
+
+/** What holds after every run, once the store takes writes again. */
 const INVARIANTS: Array<(run: RunOutcome) => Promise<void>> = [
   async function noInternalErrors(run) {
     for (const answer of run.answers) expect(answer.status, `${answer.path}: ${answer.message}`).not.toBe(500);
@@ -94,7 +113,43 @@ const INVARIANTS: Array<(run: RunOutcome) => Promise<void>> = [
     expect(status.statusCode).toBe(200);
     expect(status.json<{ state: string }>().state === 'killed', status.body).toBe(run.killRecorded);
   },
+  async function everyCompletedCommandHasExactlyOneEntry(run) {
+    const done = await run.store.commands.completedIds();
+    const entries = await executedEntries(run.store);
+    for (const id of done) expect(entries.get(id) ?? 0, `command ${id}`).toBe(1);
+    for (const id of entries.keys()) expect(done, `entry for ${id}`).toContain(id);
+  },
 ];
+
+/**
+ * The trading process's completion, as it runs (src/application/command-completion.ts): one store
+ * step or nothing. A refused completion throws and leaves the command open, claimed again later.
+ */
+function completerOver(store: Store) {
+  const complete = createCommandCompletion({
+    store,
+    clock: systemClock,
+    events: { emit: () => {} },
+    log: () => {},
+    accountChanged: async () => {},
+  });
+  return async () => {
+    let claimed: StoredCommand[] = [];
+    try {
+      claimed = await store.commands.claim('property', { max: 1, leaseMs: 0, now: Date.now() });
+    } catch (err) {
+      if (!isStoreFailure(err)) throw err;
+      return; // the store refused the claim: nothing was claimed
+    }
+    const [command] = claimed;
+    if (!command || isMalformed(command)) return;
+    try {
+      await complete(command, { status: 'done' });
+    } catch (err) {
+      if (!isStoreFailure(err)) throw err; // refused: the command stays open
+    }
+  };
+}
 
 /** The real app over `subject`'s store, made once: building one takes about half a second. */
 async function appOver(store: Store): Promise<{ app: FastifyInstance; key: string }> {
@@ -118,8 +173,10 @@ async function play(subject: Subject, api: { app: FastifyInstance; key: string }
   await resetKillAsOperator(subject.store, 'next property run');
   const { app, key } = api;
   const run: RunOutcome = { answers: [], killRecorded: false, app, key, store: subject.store };
+  const completeOne = completerOver(subject.store);
   for (const step of steps) {
-    if ('refuse' in step) await subject.refuse();
+    if ('complete' in step) await completeOne();
+    else if ('refuse' in step) await subject.refuse();
     else if ('heal' in step) await subject.heal();
     else {
       const reply = await app.inject({

@@ -342,6 +342,9 @@ export const tradingMachine = setup({
       input: { ...context.children.risk, instruments: context.children.instruments },
     });
     enqueue.spawnChild('oms', { id: 'oms', systemId: 'oms' });
+    // A start already in a safety halt (the preflight found a fault) says so, as a later halt does:
+    // the operator's event lines and alerts must not depend on when the fault was first seen.
+    if (context.halt) enqueue({ type: 'announceHalt', params: { reason: context.halt.reason } });
   }),
   initial: 'starting',
   states: {

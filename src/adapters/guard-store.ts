@@ -24,6 +24,7 @@ export function guardStore(store: Store, classify: FailureClassifier): Store {
     lease: guardMethods(store.lease, map),
     ping: () => store.ping().catch((err: unknown) => Promise.reject(map(err))),
     evictionRisk: () => store.evictionRisk().catch((err: unknown) => Promise.reject(map(err))),
+    clockSkew: () => store.clockSkew().catch((err: unknown) => Promise.reject(map(err))),
     close: () => store.close(),
   };
 }

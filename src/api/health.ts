@@ -96,7 +96,7 @@ export const HealthSchema = Type.Object({
           description:
             'Why the status is not ok when known: a heartbeat stored but refused (malformed, another version), ' +
             'the store fault the trading process on this host waits on (judged against its latch), ' +
-            'or the safety halt it is in (`halted (<reason>): <cause>`, e.g. control_plane_lost, store_write_refused, latch_unwritable)',
+            'or the safety halt it is in (`halted (<reason>): <cause>`, e.g. control_plane_lost, store_write_refused, latch_unwritable, clock_skew)',
         }),
       ),
       resolve: Resolve,

@@ -32,6 +32,7 @@ export function authenticatedStore(store: Store, secret: string): Store {
     lease: store.lease,
     ping: () => store.ping(),
     evictionRisk: () => store.evictionRisk(),
+    clockSkew: () => store.clockSkew(),
     close: () => store.close(),
   };
 }

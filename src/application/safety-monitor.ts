@@ -15,6 +15,11 @@
  *  - the store answers reads but has refused (or not confirmed) this process's writes for
  *    STORE_LOSS_HALT_MS: `store_write_refused` (a write probe every tick: disk full, a Redis turned
  *    replica, a SQLite lock held elsewhere — reads alone would not see it);
+ *  - this process's wall clock is further than AUDIT_CLOCK_SKEW_MS from the store's: `clock_skew`, at once
+ *    (every audit entry it would write is refused, so a cycle could not record what it decided; and a
+ *    clock that far off misjudges the API's heartbeat and every timestamp it hands out);
+ *  - a Redis that may evict what is written to it (`maxmemory-policy` changed while trading, or no
+ *    longer readable): `store_evicting`, at once (the start refuses such a store; this sees it change);
  *  - the trading latch cannot be written (a full or read-only disk): `latch_unwritable`, at once (a move
  *    the process cannot remember would be forgotten by a restart; the store itself may be fine);
  *  - the trading lease has not been confirmed for three quarters of its duration: `lease_unconfirmed`
@@ -75,6 +80,10 @@ export interface SafetyMonitorDeps {
   exchange?: { silence(): { forMs: number; error: string } | null; lossHaltMs: number };
   /** How sure the process is of its trading lease; omitted: no lease to judge. */
   lease?(): LeaseStanding;
+  /** Why this process's clock may not stamp audit entries (Store.clockSkew); omitted: not judged. */
+  clockSkew?(): Promise<string | null>;
+  /** Why the store may drop what is written to it (Store.evictionRisk); omitted: not judged. */
+  evictionRisk?(): Promise<string | null>;
   /** Looked at every tick, so wall-clock steps are seen (and logged by its owner) within a tick. */
   clockSteps?: ClockStepWatch;
   /** Where observations go: the root actor (its `safety.halt` and `safety.clear` events). */
@@ -146,7 +155,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
       if (silent < deps.storeLossHaltMs) return 'wait';
       return [
         'store_unreachable',
-        `the store has not answered for ${Math.round(silent)} ms (STORE_LOSS_HALT_MS ${deps.storeLossHaltMs}): ${(err as Error).message}`,
+        `the store has not answered for ${silent} ms (STORE_LOSS_HALT_MS ${deps.storeLossHaltMs}): ${(err as Error).message}`,
       ];
     }
   };
@@ -181,6 +190,15 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
         `the store answers reads but has refused writes for ${Math.round(refused)} ms (STORE_LOSS_HALT_MS ${deps.storeLossHaltMs}): ${(err as Error).message}`,
       ];
     }
+  };
+
+  /** The store's clock and its memory policy: each a halt at once, judged again every tick. */
+  const checkStoreKeeps = async (): Promise<[string, string] | null> => {
+    const skew = (await deps.clockSkew?.()) ?? null;
+    if (skew !== null) return ['clock_skew', skew];
+    const eviction = (await deps.evictionRisk?.()) ?? null;
+    if (eviction !== null) return ['store_evicting', `the store may lose what is written to it: ${eviction}`];
+    return null;
   };
 
   const checkLease = (): [string, string] | null => {
@@ -256,7 +274,8 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
     const store = await checkStore();
     if (store !== 'ok') return store;
     try {
-      const found = (await checkWrites()) ?? checkLease() ?? (await checkControlPlane()) ?? exchange;
+      const found =
+        (await checkWrites()) ?? (await checkStoreKeeps()) ?? checkLease() ?? (await checkControlPlane()) ?? exchange;
       // Writes failing, not for long yet: nothing to report (and nothing heals meanwhile).
       return found ?? (unwritableSince !== null ? 'wait' : null);
     } catch {

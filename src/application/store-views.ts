@@ -19,6 +19,7 @@ export function withControl(store: Store, control: ControlStore): Store {
     lease: store.lease,
     ping: () => store.ping(),
     evictionRisk: () => store.evictionRisk(),
+    clockSkew: () => store.clockSkew(),
     close: () => store.close(),
   };
 }

@@ -36,5 +36,12 @@ export interface Store {
    * cannot be read — or null when it keeps everything until we delete it (always, for SQLite).
    */
   evictionRisk(): Promise<string | null>;
+  /**
+   * Why this process's wall clock may not stamp audit entries — it is further than AUDIT_CLOCK_SKEW_MS
+   * from the store's one clock (Redis `TIME`; the host's, as its kernel stamps files, for SQLite) — or
+   * null when it is near enough (or the store keeps no clock: a simulation's private file). The same
+   * judgement every chained write makes (src/domain/clock-skew.ts), asked ahead of one.
+   */
+  clockSkew(): Promise<string | null>;
   close(): Promise<void>;
 }

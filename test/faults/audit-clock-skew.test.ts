@@ -6,8 +6,9 @@
  * and `until=` queries missed them. Now the store checks every chained write against its one clock
  * (Redis `TIME`; the host's, as its kernel stamps files, for SQLite): the pause is refused with a
  * 503 that names the skew, nothing is recorded, and the next writer's entry keeps its own time. A
- * `tcs trade` an hour ahead records nothing in the future: each cycle fails to record, saying why
- * (it does not halt on it: the safety monitor's write probe is a key-value write, not an audit one).
+ * `tcs trade` an hour ahead records nothing in the future and halts `clock_skew` on its first safety
+ * tick (it used to go on cycling, each cycle failing to record, with /health saying ok): nothing is
+ * submitted while its clock is off.
  */
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,7 +70,7 @@ describe.each(STORE_KINDS)('an API whose clock is a year ahead, on %s', (kind) =
   }, 90_000);
 });
 
-describe('a trading process whose clock is an hour ahead, on sqlite', () => {
+describe.each(STORE_KINDS)('a trading process whose clock is an hour ahead, on %s', (kind) => {
   const dirs = scratch();
   let test: TestStore | undefined;
   let trader: RunningProcess | undefined;
@@ -80,9 +81,9 @@ describe('a trading process whose clock is an hour ahead, on sqlite', () => {
     trader = test = undefined;
   });
 
-  it('records nothing in the future: each cycle fails to record with an error line naming the skew', async () => {
-    test = await openTestStore('sqlite');
-    const dir = dirs.dir('skewed-trader');
+  it('halts clock_skew, submits nothing and records nothing in the future', async () => {
+    test = await openTestStore(kind);
+    const dir = dirs.dir(`skewed-trader-${kind}`);
     trader = startTcs(
       ['trade'],
       {
@@ -91,8 +92,12 @@ describe('a trading process whose clock is an hour ahead, on sqlite', () => {
       },
       dir,
     );
-    await trader.waitFor(/clock is 01:00:\d\d ahead of the store's clock/, 60_000);
-    await trader.waitFor(/"event":"cycle_end","cycle":3/, 30_000);
+    await trader.waitFor(/"event":"trading_halted","reason":"clock_skew"/, 60_000);
+    await trader.waitFor(/clock is 01:00:\d\d ahead of the store's clock/, 30_000);
+    // Found before the root started (the preflight): not one cycle ran, nothing was submitted.
+    const before = trader.stdout().split('"event":"trading_halted"')[0]!;
+    expect(before).not.toMatch(/"event":"cycle_start"/);
+    expect(trader.stdout()).not.toMatch(/"event":"order_submitted"/);
     const latest = Date.now() + 5_000;
     const entries = await test.store.events.query({ limit: 1000 });
     expect(entries.filter((e) => Date.parse(e.at) > latest)).toEqual([]);

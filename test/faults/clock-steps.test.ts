@@ -7,8 +7,10 @@
  *    `now - apiSeenAt` went negative, the halt ended and it traded with no control plane. Now the
  *    silence is measured on its monotonic clock: the halt stays; the step is logged once, shown in
  *    /health and counted in /metrics;
- *  - a forward step of two hours with the API alive is no control-plane loss and trading goes on,
- *    the step logged as forward (a guard: the old code passed it too, as the beat kept moving);
+ *  - a forward step of two hours with the API alive is no control-plane loss (a guard: the old code
+ *    passed it too, as the beat kept moving): the step is logged as forward and, since this process's
+ *    clock is now two hours from the store's, it halts `clock_skew` (every audit entry it would write is
+ *    refused); the clock set right again ends the halt and trading goes on;
  *  - a second `tcs trade` whose clock is an hour ahead, beside a healthy trader: before, it read the
  *    holder's SQLite lease as expired by its own wall clock and took it (and traded). Now it may take
  *    the lease only after watching the holder's renewals stand still for a whole lease on its own
@@ -97,7 +99,7 @@ describe('wall-clock steps on the trading process (libfaketime, real processes, 
     expect(metrics).toMatch(/tcs_trading_clock_steps_total\{[^}]*direction="back"[^}]*\} 1\b/);
   }, 120_000);
 
-  it('a forward step of two hours with the API alive is no control-plane loss: trading goes on', async () => {
+  it('a forward step of two hours with the API alive is a clock_skew halt, never control_plane_lost; set right, trading goes on', async () => {
     t = await openTestStore('sqlite');
     const env = {
       ...traderEnv(t.url),
@@ -113,9 +115,14 @@ describe('wall-clock steps on the trading process (libfaketime, real processes, 
     await trader.waitFor(/"event":"cycle_start"/, SLOW_BOUND_MS);
     const before = trader.stdout().length;
     clock.setOffset(7200);
-    await watchBeats(trader, WATCHED_BEATS, before, /"event":"trading_halted"/);
-    expect(trader.stdout().slice(before)).toMatch(/"event":"cycle_start"/);
+    await trader.waitFor(/"event":"trading_halted","reason":"clock_skew"/, SLOW_BOUND_MS);
     expect(trader.stderr()).toMatch(/"msg":"the wall clock stepped forward by 7[12]\d{5} ms/);
+    const halted = trader.stdout().length;
+    clock.setOffset(0);
+    await trader.waitFor(/"event":"trading_halt_ended"/, SLOW_BOUND_MS);
+    await watchBeats(trader, 2, halted, /"event":"trading_halted","reason":"control_plane_lost"/);
+    expect(trader.stdout().slice(before)).not.toMatch(/"reason":"control_plane_lost"/);
+    await trader.waitFor(/"event":"trading_halt_ended"[^]*"event":"cycle_start"/, SLOW_BOUND_MS);
   }, 120_000);
 
   it("a second trader an hour ahead does not take a healthy trader's SQLite lease", async () => {

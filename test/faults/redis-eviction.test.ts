@@ -2,7 +2,8 @@
  * A Redis that may evict our keys (a redis-server of the test's own with `maxmemory-policy` other
  * than `noeviction`) is a fault, not a healthy store: the trading process refuses to start on it
  * (exit 2, naming the policy and the command that fixes it) before it creates or writes anything,
- * and the API's /health is 503 `evicting` on every check until the policy is fixed. A user that may
+ * and the API's /health is 503 `evicting` on every check until the policy is fixed. A policy changed
+ * while it trades halts it (`store_evicting`) within a safety tick, until the policy is fixed. A user that may
  * not read the policy (INFO denied by an ACL) is judged the same way, fail-closed. The control
  * routes keep working meanwhile: a kill is still recorded while nothing is evicted yet. Entries
  * evicted all the same are found: `audit verify` reports the first missing one, and an evicted chain
@@ -62,6 +63,32 @@ describe('a Redis that may evict our keys (own redis-server)', () => {
       }
     },
     SLOW_BOUND_MS + 10_000,
+  );
+
+  it(
+    'a policy changed while trading halts it (store_evicting, nothing opened meanwhile) until it is fixed',
+    async () => {
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      const trader = startTcs(
+        ['trade'],
+        traderEnv(redis.url, { CONTROL_PLANE_TIMEOUT: '0' }),
+        dirs.dir('policy-changed-trader'),
+      );
+      try {
+        await trader.waitFor(/"event":"cycle_end","cycle":1\b/, SLOW_BOUND_MS);
+        await admin.config('SET', 'maxmemory-policy', 'allkeys-lru');
+        await trader.waitFor(/"event":"trading_halted","reason":"store_evicting"/, SLOW_BOUND_MS);
+        expect(trader.stderr()).toMatch(/maxmemory-policy is allkeys-lru/);
+        await admin.config('SET', 'maxmemory-policy', 'noeviction');
+        await trader.waitFor(/"event":"trading_halt_ended"/, SLOW_BOUND_MS);
+        // Between the halt and its end, no cycle ran.
+        const during = trader.stdout().split('"reason":"store_evicting"')[1]!.split('"event":"trading_halt_ended"')[0]!;
+        expect(during).not.toMatch(/"event":"cycle_start"/);
+      } finally {
+        await trader.stop('SIGKILL');
+      }
+    },
+    3 * SLOW_BOUND_MS,
   );
 
   it('entries evicted anyway are found: an early entry breaks `audit verify`, an evicted head is rolled_back', async () => {

@@ -46,7 +46,7 @@ function record(input: CycleInput, outcome: CycleRecord['outcome'] = 'completed'
 
 const strategy = (name: string): StrategyAgent => ({ name, analyse: () => null });
 
-function boot(state: SystemState, epoch = 4) {
+function boot(state: SystemState, epoch = 4, halt: SafetyHalt | null = null) {
   const clock = new SimulatedClock();
   const cycles: CycleRun[] = [];
   const omsEvents: AnyEventObject[] = [];
@@ -94,6 +94,7 @@ function boot(state: SystemState, epoch = 4) {
   };
   const input: TradingInput = {
     control,
+    halt,
     cycleMs: CYCLE_MS,
     strategies: [strategy('a'), strategy('b')],
     instruments: [BTC],
@@ -359,6 +360,15 @@ describe('trading machine: the safety halt', () => {
     h.actor.send({ type: 'safety.halt', reason, message: `${reason} happened`, at });
   const clear = (h: Booted, at: number) => h.actor.send({ type: 'safety.clear', at });
   const halt = (h: Booted) => h.actor.getSnapshot().context.halt;
+
+  it('a start already halted (the preflight found a fault) announces the halt once and runs no cycle', async () => {
+    const h = boot('running', 4, { reason: 'clock_skew', message: 'an hour ahead', since: 0, earlier: [] });
+    expect(value(h)).toEqual({ control: { running: 'halted' } });
+    expect(h.haltsAnnounced).toEqual(['clock_skew']);
+    h.clock.increment(CYCLE_MS * 5);
+    await flush();
+    expect(h.cycles).toHaveLength(0);
+  });
 
   it('a fault halts a running root: no cycle, the order manager halted and cancelling; the same fault again changes nothing', async () => {
     const h = boot('running');

@@ -5,6 +5,8 @@
  */
 import type { Redis } from 'ioredis';
 import { performance } from 'node:perf_hooks';
+import { clockSkew } from '../../domain/clock-skew.js';
+import { systemClock } from '../../ports/clock.js';
 import type { Clock } from '../../ports/clock.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../../ports/store.js';
 import type { Store } from '../../ports/store.js';
@@ -81,7 +83,7 @@ class RedisStore implements Store {
     prefix: string,
     readonly description: string,
     report: ErrorReporter,
-    clock?: Clock,
+    private readonly clock: Clock = systemClock,
   ) {
     const keys = redisKeys(prefix);
     const chain = new AuditChain(redis, keys, clock);
@@ -106,6 +108,11 @@ class RedisStore implements Store {
 
   evictionRisk(): Promise<string | null> {
     return evictionRisk(this.redis);
+  }
+
+  async clockSkew(): Promise<string | null> {
+    const [seconds, micros] = await this.redis.time();
+    return clockSkew(this.clock.now(), Number(seconds) * 1000 + Number(micros) / 1000, 'Redis TIME');
   }
 
   close(): Promise<void> {

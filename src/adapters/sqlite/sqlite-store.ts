@@ -8,6 +8,7 @@ import { systemClock } from '../../ports/clock.js';
 import type { Clock } from '../../ports/clock.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../../ports/store.js';
 import type { Store } from '../../ports/store.js';
+import { ClockSkewError } from '../../ports/store-errors.js';
 import { guardStore } from '../guard-store.js';
 import { ChangeWatcher } from './change-watcher.js';
 import type { WatchedState } from './change-watcher.js';
@@ -130,6 +131,15 @@ export function assemble(
     },
     // A file keeps every row until we delete it: nothing to evict.
     evictionRisk: () => Promise.resolve(null),
+    clockSkew() {
+      try {
+        hostClock?.check();
+        return Promise.resolve(null);
+      } catch (err) {
+        if (err instanceof ClockSkewError) return Promise.resolve(err.message);
+        return Promise.reject(err as Error);
+      }
+    },
     async close() {
       watcher.close();
       hostClock?.close();

@@ -375,6 +375,8 @@ function safetyMonitorOf(o: {
     probeKv: o.owned.kv,
     lease: () => keeper.standing(),
     checkHead: () => o.owned.control.checkHead(),
+    clockSkew: () => o.owned.store.clockSkew(),
+    evictionRisk: () => o.owned.store.evictionRisk(),
     controlPlaneTimeoutMs: o.config.safety.controlPlaneTimeoutMs,
     storeLossHaltMs: o.config.safety.storeLossHaltMs,
     ...(o.exchange ? { exchange: o.exchange } : {}),

@@ -23,7 +23,7 @@ function markdownFiles(dir: string): string[] {
 }
 
 /** The H2/H3 headings of a markdown text, outside fenced code (where `## ` can be a comment). */
-export function headings(text: string): string[] {
+function headings(text: string): string[] {
   const found: string[] = [];
   let fence: string | null = null;
   for (const line of text.split('\n')) {
@@ -41,7 +41,7 @@ export function headings(text: string): string[] {
 }
 
 /** Heading text → the files (relative to the root) that hold it, for every heading held twice or more. */
-export function duplicateHeadings(files: ReadonlyMap<string, string>): Map<string, string[]> {
+function duplicateHeadings(files: ReadonlyMap<string, string>): Map<string, string[]> {
   const seen = new Map<string, string[]>();
   for (const [file, text] of files) {
     for (const heading of headings(text)) seen.set(heading, [...(seen.get(heading) ?? []), file]);

@@ -1,7 +1,7 @@
 /**
  * The trading-activity figures of one `tcs simulate` run directory (issue 19, item 3): fills, traded
  * notional, turnover, fees, time in the market, how often positions change, return and drawdown,
- * computed from the files the run wrote (trades.csv, equity.csv, summary.json; docs/simulation-metrics.md)
+ * computed from the files the run wrote (trades.csv, equity.csv, summary.json; docs/strategies/simulation-metrics.md)
  * and cross-checked against summary.json where both give the same figure. DEFINITIONS says exactly
  * how each figure is computed; default-turnover.ts prints them. Nothing here runs a simulation.
  */

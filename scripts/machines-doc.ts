@@ -1,5 +1,5 @@
 /**
- * The content of docs/machines.md: one Mermaid state diagram per machine in machines/, generated
+ * The content of docs/develop/machines.md: one Mermaid state diagram per machine in machines/, generated
  * from the machine definitions (scripts/mermaid.ts). Written by scripts/machines-diagram.ts; a test
  * checks the committed file still matches.
  */

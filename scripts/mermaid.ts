@@ -1,6 +1,6 @@
 /**
  * Renders an XState machine as a Mermaid `stateDiagram-v2`, from the machine definition itself
- * (`machine.root` and its StateNodes), so the diagrams in docs/machines.md cannot drift from the code.
+ * (`machine.root` and its StateNodes), so the diagrams in docs/develop/machines.md cannot drift from the code.
  *
  *  - compound states become composite states, with `[*] --> initial` inside;
  *  - parallel states become composite states whose regions are separated by `--`; a parallel root is

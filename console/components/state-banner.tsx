@@ -76,7 +76,7 @@ export function StateBanner({ status, heartbeat, stream, risk, onResetDrawdown }
       {state === 'killed' ? (
         <p class="kill-recovery" data-testid="kill-recovery">
           {KILL_RECOVERY_TEXT} <code>{KILL_RESET_COMMAND}</code> (or, the trading process alone,{' '}
-          <code>{KILL_RESET_TRADE_COMMAND}</code>). See the README, “Ending a kill”.
+          <code>{KILL_RESET_TRADE_COMMAND}</code>). See docs/operate/incidents.md, “Ending a kill”.
         </p>
       ) : null}
     </section>

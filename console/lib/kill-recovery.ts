@@ -1,6 +1,6 @@
 /**
  * What the KILLED banner tells the operator: the kill is latched in the store and the API cannot end
- * it, so the way out is a restart with the audited reset (README, "Ending a kill"). The commands are
+ * it, so the way out is a restart with the audited reset (docs/operate/incidents.md, "Ending a kill"). The commands are
  * the real ones (`tcs start`'s and `tcs trade`'s --reset-kill and --reason; a test holds them to
  * the CLI's help), with a placeholder where the operator writes why.
  */

@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { TradingHeartbeat } from '../domain/runtime-documents.js';
 
-/** How `reducing` ends, as the operator runs it (README, Drawdown). */
+/** How `reducing` ends, as the operator runs it (docs/operate/risk.md, Drawdown). */
 export const RISK_REDUCING_RESOLVE =
   'wait for RISK_DRAWDOWN_WINDOW to pass or run `tcs risk reset --reason TEXT` (POST /control/risk/reset)';
 

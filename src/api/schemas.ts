@@ -202,5 +202,7 @@ export const DecisionEntrySchema = Type.Object({
   symbol: Type.Union([Type.String(), Type.Null()]),
   hash: Type.String({ description: 'sha256 chain hash of this entry' }),
   prev_hash: Type.String(),
-  decision: Type.Record(Type.String(), Type.Unknown(), { description: 'The coordinator decision record (see README)' }),
+  decision: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'The coordinator decision record (see docs/operate/control-api.md)',
+  }),
 });

@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { TradingHeartbeat } from '../domain/runtime-documents.js';
 
-/** How drift ends, as the operator runs it (README, Live trading). */
+/** How drift ends, as the operator runs it (docs/operate/live-trading.md). */
 export const DRIFT_RESOLVE =
   "put the exchange's position back to what the system's fills explain, or restart the trading process (it adopts the exchange's positions)";
 

@@ -79,7 +79,7 @@ environment lacks it.
 Options:
   --reset-kill     The manual restart after a kill: sets killed → running (audited) before starting.
   --reason TEXT    Why, recorded with --reset-kill (default "manual restart by operator").
-  --inspect        Connect the trading actor system to the Stately inspector (see README).
+  --inspect        Connect the trading actor system to the Stately inspector (see docs/develop/inspecting-machines.md).
   -h, --help       This help.`,
     async run(args) {
       const { values } = parseArgs({ args, options: resetKillOptions, strict: true });
@@ -126,7 +126,7 @@ Options:
                    runs on the store: stop that one first. Under docker compose:
                      docker compose stop trading
                      docker compose run --rm trading trade --reset-kill --reason "…"
-                   (see README, "Ending a kill").
+                   (see docs/operate/incidents.md, "Ending a kill").
   --reason TEXT    Why, recorded with --reset-kill (default "manual restart by operator").
   --inspect        Send actor events to the Stately inspector over WebSocket (STATELY_INSPECT_URL,
                    default ws://localhost:8080).
@@ -260,7 +260,7 @@ arguments.`,
 
 Subcommands:
   check <dir>   Validates a data directory (candles/, funding/, manifest.json; format in
-                docs/data-format.md): every file and every row. Prints the coverage per symbol
+                docs/strategies/data-format.md): every file and every row. Prints the coverage per symbol
                 (timeframe, first and last candle, candle count, funding count and range, kind).
                 Exits 0 when valid, 1 naming the first error (file and line), 2 on bad arguments.
   download      Downloads candles and funding rates from an exchange's public API (ccxt, no keys)

@@ -2,7 +2,7 @@
  * The trading process's event lines (spec section 6) as one discriminated union, with one
  * constructor per event so every line of a kind is built in exactly one place. The six spec events
  * carry exactly the spec's fields, `event` first; the others are this service's own, documented in
- * the README. Writers (stdout, metrics) only consume these values.
+ * docs/reference/events.md. Writers (stdout, metrics) only consume these values.
  */
 import type { RiskStateChange } from './risk/trading-state.js';
 import type { SystemState } from './control.js';

@@ -73,7 +73,7 @@ export const FILL_MODELS: readonly FillModel[] = ['close', 'next_open'];
 /** A book's quotes and levels: what a taker walks. */
 export type Quotes = Pick<MarketSnapshot, 'bid' | 'ask' | 'bids' | 'asks'>;
 
-/** Fill rules of a replayed bar (docs/data-format.md, "Fill models"). */
+/** Fill rules of a replayed bar (docs/strategies/data-format.md, "Fill models"). */
 export interface BarExecution {
   /**
    * The book a taker (market order, marketable limit) deciding on this snapshot fills against:

@@ -54,7 +54,7 @@ export interface StrategyAgent {
   /**
    * One symbol, one cycle. Returns null when there is nothing to say (no edge). A returned Signal has
    * `agent === name`, `symbol === snapshot.symbol`, an integer direction (its sign counts: +1 long,
-   * −1 short, 0 flat, as the README says) and confidence in [0, 1]; anything else is discarded as
+   * −1 short, 0 flat, as docs/strategies/writing-a-strategy.md says) and confidence in [0, 1]; anything else is discarded as
    * INVALID_SIGNAL.
    */
   analyse(snapshot: StrategySnapshot, instrument: Instrument): Signal | null;

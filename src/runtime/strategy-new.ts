@@ -1,7 +1,7 @@
 /**
  * `tcs strategy new NAME`: writes a commented strategy you can start from, and a test for it, into
  * `strategies/` (or --dir). The template is a factory with validated parameters that declares its
- * history and reads the snapshot fields the README documents, so the first thing a user edits already
+ * history and reads the snapshot fields docs/strategies/writing-a-strategy.md documents, so the first thing a user edits already
  * runs: `STRATEGIES=./strategies/NAME.ts npm start`. Existing files are never overwritten.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** The Mermaid generator behind docs/machines.md: diagrams come from the machine definitions. The committed file must match it. */
+/** The Mermaid generator behind docs/develop/machines.md: diagrams come from the machine definitions. The committed file must match it. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { machinesMarkdown } from '../../scripts/machines-doc.js';
@@ -65,9 +65,9 @@ describe('toMermaid', () => {
   });
 });
 
-describe('docs/machines.md', () => {
+describe('docs/develop/machines.md', () => {
   it('matches the machines as they are now (run `npm run machines:diagram` after changing one)', () => {
-    const committed = readFileSync(fileURLToPath(new URL('../../docs/machines.md', import.meta.url)), 'utf8');
+    const committed = readFileSync(fileURLToPath(new URL('../../docs/develop/machines.md', import.meta.url)), 'utf8');
     expect(committed).toBe(machinesMarkdown());
   });
 });

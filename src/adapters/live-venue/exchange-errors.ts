@@ -1,6 +1,5 @@
 /**
- * What a failed exchange call means for an order, judged by ccxt's error classes (docs/live-venue-
- * notes.md, "Errors as ccxt reports them"):
+ * What a failed exchange call means for an order, judged by ccxt's error classes (docs/operate/live-trading.md, "Errors as ccxt reports them"):
  *  - `rate_limited`: 429/418 (DDoSProtection, RateLimitExceeded) — refused before it was looked at;
  *    safe to send again after Retry-After.
  *  - `clock`: -1021 (InvalidNonce) — our timestamp was outside recvWindow, refused unprocessed.

@@ -386,7 +386,7 @@ export class LiveVenue implements Venue {
   }
 
   /**
-   * Compares the exchange with what the system believes. Policy (README "Live trading"):
+   * Compares the exchange with what the system believes. Policy (docs/operate/live-trading.md):
    *  - an open order this process did not place (by hand on the exchange's page, or left by an
    *    earlier process: nothing is assumed from memory after a restart) is cancelled — no order may
    *    rest that the risk engine did not approve;

@@ -2,7 +2,7 @@
  * The trading process's authenticated exchange client, opened from EXCHANGE / EXCHANGE_TESTNET /
  * EXCHANGE_URL and the key and secret (src/runtime/exchange-config.ts). One instance per process:
  * constructing a ccxt exchange costs 20–120 ms, and its throttle (`enableRateLimit`) only works
- * across calls of the same instance. Choices (docs/live-venue-notes.md):
+ * across calls of the same instance. Choices (docs/operate/live-trading.md):
  *  - testnet = Binance's demo trading (`enableDemoTrading`): ccxt refuses private calls to the old
  *    futures sandbox unless told to ignore its deprecation, and points to demo trading instead;
  *  - no spot (sapi) calls at loadMarkets (`fetchCurrencies: false`): a futures-only or IP-restricted

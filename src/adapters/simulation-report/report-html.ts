@@ -115,7 +115,7 @@ ${tradeExitsTable(s)}
 ${htmlTable(SYMBOL_PNL_HEADERS, bySymbol)}
 <h2>Last ${series.lastTrades.length} fills</h2>
 ${htmlTable(['Time (UTC)', 'Symbol', 'Side', 'Qty', 'Price', 'Fee', 'Realized', 'Strategy'], tradeRows(series.lastTrades), { align: 'lllrrrrl' })}
-<p class="legend">Metric definitions: docs/simulation-metrics.md. Charts: TradingView Lightweight Charts™ (Apache-2.0).</p>
+<p class="legend">Metric definitions: docs/strategies/simulation-metrics.md. Charts: TradingView Lightweight Charts™ (Apache-2.0).</p>
 <script type="application/json" id="run-data">${scriptSafeJson({ summary: s, series })}</script>
 <script>${chartBundleSource()}</script>
 <script>${REPORT_SCRIPT}</script>

@@ -1,5 +1,5 @@
 /**
- * The report's comparison tables (docs/simulation-metrics.md): the strategy beside its buy-and-hold
+ * The report's comparison tables (docs/strategies/simulation-metrics.md): the strategy beside its buy-and-hold
  * benchmark, the monthly returns (a row per year, a column per month and the year's total), the
  * trade statistics for the run, each symbol and each strategy, and how the trades ended.
  */

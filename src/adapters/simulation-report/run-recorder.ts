@@ -2,7 +2,7 @@
  * A simulation run's result files, written as the run goes: the simulator hands each cycle, fill
  * and denial to the recorder, which feeds the performance tracker and streams trades.csv and
  * equity.csv; finish() writes summary.json and report.html and closes the CSVs. The column lists
- * are documented in docs/simulation-metrics.md.
+ * are documented in docs/strategies/simulation-metrics.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

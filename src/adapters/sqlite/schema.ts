@@ -111,7 +111,7 @@ const MIGRATIONS: readonly Migration[] = [
   {
     // The control record's MAC under CONTROL_SECRET (issue 30): stored beside the record, written and
     // judged by the application. An existing row has none, which the processes refuse until the
-    // operator re-signs it with `tcs store adopt` (README, "Operating through faults").
+    // operator re-signs it with `tcs store adopt` (docs/operate/faults.md).
     version: 4,
     up(db) {
       db.exec('ALTER TABLE control ADD COLUMN mac TEXT');

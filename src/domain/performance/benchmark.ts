@@ -4,7 +4,7 @@
  * weighted (the cash split equally across the run's symbols, never rebalanced). A frictionless
  * holding: no fees, no funding, no slippage, no leverage, so the strategy's excess over it is what
  * its trading added over simply owning the market, after everything the strategy paid.
- * Definitions: docs/simulation-metrics.md, "Benchmark".
+ * Definitions: docs/strategies/simulation-metrics.md, "Benchmark".
  */
 import { DrawdownTracker } from './drawdown.js';
 import { round } from './run-summary.js';

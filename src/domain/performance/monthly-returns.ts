@@ -3,7 +3,7 @@
  * previous month's end (the starting cash before the first), one row per year with the year's
  * compounded total. A cycle belongs to the month in which its period ends: one ending exactly at
  * midnight on the 1st is the last cycle of the month before. Only one NAV per month is kept, so a
- * run of any length costs a few numbers. Definitions: docs/simulation-metrics.md, "Monthly returns".
+ * run of any length costs a few numbers. Definitions: docs/strategies/simulation-metrics.md, "Monthly returns".
  */
 import { round } from './run-summary.js';
 

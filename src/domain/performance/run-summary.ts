@@ -1,7 +1,7 @@
 /**
  * The summary.json document: its fixed key order, its rounding and its undefined-ratio rule.
  * Every float is rounded to 8 decimals and every undefined ratio is null, so the same run always
- * prints the same bytes and a reader never meets Infinity or NaN. Definitions: docs/simulation-metrics.md.
+ * prints the same bytes and a reader never meets Infinity or NaN. Definitions: docs/strategies/simulation-metrics.md.
  */
 import type { ExitReason } from '../protection.js';
 import type { BenchmarkSummary } from './benchmark.js';

@@ -2,7 +2,7 @@
  * The performance tracker of a simulation run: fed one observation per cycle and one per fill, it
  * keeps only online accumulators and bounded series, so its memory stays flat over any number of
  * cycles and each cycle costs a few additions. summary() computes the metrics defined in
- * docs/simulation-metrics.md; series() gives the downsampled data the report draws.
+ * docs/strategies/simulation-metrics.md; series() gives the downsampled data the report draws.
  */
 import type { ExitReason } from '../protection.js';
 import { BuyAndHold } from './benchmark.js';
@@ -56,7 +56,7 @@ export interface ReportSeries {
   equity: SeriesPoint[];
   /** Drawdown as a negative fraction (−0.1 = 10 % below the peak), so troughs are minima. */
   drawdown: SeriesPoint[];
-  /** The equal-weighted buy-and-hold benchmark's value (docs/simulation-metrics.md, Benchmark). */
+  /** The equal-weighted buy-and-hold benchmark's value (docs/strategies/simulation-metrics.md, Benchmark). */
   benchmark: SeriesPoint[];
   /** Gross exposure / NAV (cycles with a NAV ≤ 0 are left out). */
   exposure: SeriesPoint[];

@@ -3,7 +3,7 @@
  * flip, as SymbolBook closes them): average win and loss, best and worst, holding time and how each
  * ended, for the run, per symbol and per strategy. A trade belongs to the strategy of the fill that
  * opened it ("(none)" when no strategy did). Its exit is the kind of the fill that closed it, with a
- * strategy's ordinary order named `signal`. Definitions: docs/simulation-metrics.md, "Trade statistics".
+ * strategy's ordinary order named `signal`. Definitions: docs/strategies/simulation-metrics.md, "Trade statistics".
  */
 import { NO_STRATEGY } from './observations.js';
 import type { TradeObservation } from './observations.js';

@@ -1,6 +1,6 @@
 /**
  * The files of a simulation run (summary.json, trades.csv, equity.csv, report.html; see
- * docs/simulation-metrics.md) and the summary table printed at its end. The recorder streams the
+ * docs/strategies/simulation-metrics.md) and the summary table printed at its end. The recorder streams the
  * CSVs as the run goes, so a long run holds none of them in memory.
  */
 import { openRunRecorder } from '../../adapters/simulation-report/run-recorder.js';

@@ -31,7 +31,7 @@ Market:
   --cycles N          Cycles to run (synthetic market: required unless --to is given; with --data:
                       at most N cycles).
   --seed S            Seed of the synthetic market (default MARKET_SEED, else 42).
-  --data DIR          Replay a data directory (see docs/data-format.md; \`tcs data check DIR\`).
+  --data DIR          Replay a data directory (see docs/strategies/data-format.md; \`tcs data check DIR\`).
   --from ISO          First cycle's time (default: the data's first candle; synthetic:
                       2026-01-01T00:00:00Z).
   --to ISO            Stop before this time (default: the data's end).

@@ -82,7 +82,7 @@ export async function openRunMarket(
 /**
  * The SYMBOLS of a replay when neither --symbols nor SYMBOLS says: every symbol the directory has
  * candles for, of the manifest's kind, else a perpetual (the default kind of SYMBOLS; never guessed
- * spot from missing funding rates: a perpetual without them is refused, docs/data-format.md). A
+ * spot from missing funding rates: a perpetual without them is refused, docs/strategies/data-format.md). A
  * replay of a directory downloaded for two symbols then runs on those two, not on the default three.
  */
 export async function dataSymbols(dir: string): Promise<string | null> {

@@ -1,5 +1,5 @@
 /**
- * What a sweep ranks trials by: one figure of summary.json (docs/simulation-metrics.md) and whether
+ * What a sweep ranks trials by: one figure of summary.json (docs/strategies/simulation-metrics.md) and whether
  * more or less is better. Losses and costs (drawdown, volatility, fees…) are minimised unless the
  * spec says otherwise; everything else is maximised. A figure that is null for a trial (a Sharpe
  * ratio without variance) ranks that trial last.

@@ -121,7 +121,7 @@ export function resultsHtml(rows: readonly TrialRow[], params: readonly string[]
 <style>body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse}th,td{padding:3px 8px;border-bottom:1px solid #ddd;white-space:nowrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums}.objective{background:#eef4ff}tr.best td{font-weight:600}</style></head>
 <body><h1>Sweep results</h1>
-<p>${rows.length} trials, ranked by <b>${escape(objective.metric)}</b> (${objective.goal === 'max' ? 'higher' : 'lower'} is better) within each group; figures as in summary.json (docs/simulation-metrics.md).</p>
+<p>${rows.length} trials, ranked by <b>${escape(objective.metric)}</b> (${objective.goal === 'max' ? 'higher' : 'lower'} is better) within each group; figures as in summary.json (docs/strategies/simulation-metrics.md).</p>
 <ul>${best}</ul>
 <table><thead><tr>${head}</tr></thead><tbody>
 ${body}

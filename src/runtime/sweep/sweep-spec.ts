@@ -1,7 +1,7 @@
 /**
  * The spec of `tcs sweep` (a JSON file), checked whole before anything runs: every mistake is a
  * ConfigError (exit 2) that names the field, e.g. `params.RISK_FRACTION.min`. What the fields mean
- * is in SWEEP_HELP (sweep-options.ts) and README "Parameter sweeps".
+ * is in SWEEP_HELP (sweep-options.ts) and docs/strategies/sweeps.md.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -136,7 +136,7 @@ function parseWindow(raw: unknown, where: string, base: DataWindow | null): Data
     base === null ? ['dir', 'seed', 'cycles', 'from', 'to'] : ['seed', 'cycles', 'from', 'to'],
   );
   if (raw.dir !== undefined && (typeof raw.dir !== 'string' || raw.dir.trim() === ''))
-    throw field(`${where}.dir`, 'must be a data directory (see docs/data-format.md)', raw.dir);
+    throw field(`${where}.dir`, 'must be a data directory (see docs/strategies/data-format.md)', raw.dir);
   const window: DataWindow = {
     // Absolute, from where the sweep was started (as tcs simulate --data reads it): a sweep-worker
     // started elsewhere would otherwise read a relative path from its own directory.

@@ -62,7 +62,7 @@ export async function openMarketFeed(
 
 /**
  * A historical replay, one candle per cycle from the data's start, stamped with the process's clock
- * (see docs/data-format.md). The manifest's instruments replace the built-in table's. When the data
+ * (see docs/strategies/data-format.md). The manifest's instruments replace the built-in table's. When the data
  * runs out, each cycle fails loudly (FEED_EXHAUSTED) and nothing trades on repeated prices.
  */
 async function openReplay(

@@ -1,5 +1,5 @@
 /**
- * The trading process's fail-closed settings (README "Operating through faults"): how long the
+ * The trading process's fail-closed settings (docs/operate/faults.md): how long the
  * control plane may be silent, how long the store may be unreachable, the trading lease and where
  * the latch file lives. Each variable is in .env.example.
  */

@@ -95,7 +95,7 @@ function closeAnd(store: { close(): Promise<void> }) {
 }
 
 /**
- * Connects to the Stately inspector over WebSocket (see README: `--inspect`). Loaded only when asked.
+ * Connects to the Stately inspector over WebSocket (see docs/develop/inspecting-machines.md: `--inspect`). Loaded only when asked.
  * With nothing listening it says so once on stderr and trading goes on; the secrets are checked out
  * of every frame.
  */

@@ -1,4 +1,4 @@
-// The figures a quant compares (docs/simulation-metrics.md, "Benchmark", "Monthly returns", "Trade
+// The figures a quant compares (docs/strategies/simulation-metrics.md, "Benchmark", "Monthly returns", "Trade
 // statistics", "Exposure", "Fill markers") on small runs computed by hand, through the tracker.
 import { describe, expect, it } from 'vitest';
 import type { CycleObservation, TradeObservation } from '../../../src/domain/performance/observations.js';

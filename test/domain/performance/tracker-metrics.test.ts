@@ -1,4 +1,4 @@
-// The metrics of docs/simulation-metrics.md on small runs computed by hand: returns and their
+// The metrics of docs/strategies/simulation-metrics.md on small runs computed by hand: returns and their
 // annualisation, drawdown depth and duration, round trips, win rate, profit factor, the null cases.
 import { describe, expect, it } from 'vitest';
 import type { CycleObservation, TradeObservation } from '../../../src/domain/performance/observations.js';

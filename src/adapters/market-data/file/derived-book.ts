@@ -11,7 +11,7 @@
  *              timeframe); each level further holds `decay` of the one before; quantities are
  *              floored to the lot grid, at least one lot.
  *
- * Documented with numbers in docs/data-format.md.
+ * Documented with numbers in docs/strategies/data-format.md.
  */
 import type { BookLevel, Instrument } from '../../../domain/market.js';
 import { floorSteps, fromSteps, nearestSteps } from '../../../domain/steps.js';

@@ -1,5 +1,5 @@
 /**
- * A perpetual needs its funding rates (docs/data-format.md): without them it would replay as if
+ * A perpetual needs its funding rates (docs/strategies/data-format.md): without them it would replay as if
  * funding were zero, or run as spot, and a backtest would quietly leave out a cost. One refusal,
  * shared by the replay (the instrument's kind from SYMBOLS and the manifest) and `tcs data check`
  * (the manifest's kind, else a perpetual, the default kind of SYMBOLS), so the two never disagree.

@@ -74,5 +74,3 @@ export const ERROR_CODE_CATALOG = {
     when: 'Not an HTTP answer: the trading process cannot write its latch (`TRADING_LATCH_PATH`) and halts (`latch_unwritable`).',
   },
 } as const satisfies Readonly<Record<string, ErrorCodeEntry>>;
-
-export type ErrorCode = keyof typeof ERROR_CODE_CATALOG;

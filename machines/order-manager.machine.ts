@@ -20,6 +20,7 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { AnyActorRef } from 'xstate';
 import type { ApprovedOrder } from '../src/domain/orders.js';
+import type { OrderRefusalCode } from '../src/domain/order-refusals.js';
 import { killCancelsId } from '../src/domain/commands.js';
 import type { CancelCommandRecord } from '../src/domain/commands.js';
 import type { OrderManagerControl, SubmissionOutcome, SubmissionPurpose, SubmitRequest } from './messages.js';
@@ -62,7 +63,7 @@ interface OmsContext {
 
 type OmsEvent = SubmitRequest | OrderManagerControl;
 
-const REFUSAL: Record<Exclude<OmsMode, 'accepting'>, { code: string; message: string }> = {
+const REFUSAL: Record<Exclude<OmsMode, 'accepting'>, { code: OrderRefusalCode; message: string }> = {
   halted: { code: 'TRADING_PAUSED', message: 'the order manager is halted (system paused): nothing is submitted' },
   stopped: { code: 'TRADING_KILLED', message: 'the order manager is stopped (system killed): nothing is submitted' },
 };

@@ -7,6 +7,7 @@
  * relies on the venue's idempotency by client order id, so a retried command is not refused.
  */
 import { verifyApproval } from '../domain/order-token.js';
+import type { OrderRefusalCode } from '../domain/order-refusals.js';
 import type { ApprovedOrder } from '../domain/orders.js';
 import type { UsedTokenLedger } from '../domain/used-token-ledger.js';
 import type { Clock } from '../ports/clock.js';
@@ -15,7 +16,7 @@ import type { OmsMode } from '../../machines/order-manager.machine.js';
 import type { SubmissionPurpose } from '../../machines/messages.js';
 
 export interface Refusal {
-  code: string;
+  code: OrderRefusalCode;
   message: string;
 }
 

@@ -44,6 +44,7 @@ import type { RiskLimits } from './risk/limits.js';
 import type { Signal } from './signal.js';
 import { DEFAULT_NO_TRADE_BAND, expectedPosition, fitToLimits, targetQty } from './sizing.js';
 import type { ScalingLimit } from './sizing.js';
+import type { AllocationSkipCode } from './allocation-skips.js';
 
 export type OrderStyle = 'market' | 'passive';
 export const ORDER_STYLES: readonly OrderStyle[] = ['market', 'passive'];
@@ -80,7 +81,7 @@ export interface Proposal {
   signal: Signal;
   /** The sized order, or null with the reason it could not be sized. */
   order: OrderRequest | null;
-  skipped: { code: string; message: string } | null;
+  skipped: { code: AllocationSkipCode; message: string } | null;
   sizing?: SizingNote;
   /** A protective exit: why, and the prices it was judged on. */
   exit?: ExitMark;
@@ -207,7 +208,7 @@ export function allocate(
   return proposals;
 }
 
-type Skip = { code: string; message: string };
+type Skip = { code: AllocationSkipCode; message: string };
 
 type Emit = (signal: Signal, order: Omit<OrderRequest, 'clientOrderId'>, sizing: SizingNote, price: number) => void;
 
@@ -340,7 +341,7 @@ function close(
   target: number,
   kind: 'close' | 'flip_close',
   emit: Emit,
-): { code: string; message: string } | null {
+): Skip | null {
   if (held === 0) {
     if (kind === 'flip_close') return null;
     return { code: 'ALREADY_FLAT', message: `${signal.symbol}: no position to close` };

@@ -12,6 +12,7 @@ import type { ExitMark } from './allocation.js';
 import type { ExitReason } from './protection.js';
 import type { GuardCheck } from './risk/risk-engine.js';
 import type { Signal } from './signal.js';
+import type { OrderRefusalCode } from './order-refusals.js';
 
 export interface SessionStartedLine {
   event: 'session_started';
@@ -86,7 +87,7 @@ export interface OrderRejectedLine {
 export interface OrderRefusedLine {
   event: 'order_refused';
   client_order_id: string;
-  code: string;
+  code: OrderRefusalCode;
 }
 export interface OrdersCancelledLine {
   event: 'orders_cancelled';
@@ -310,7 +311,7 @@ export const eventLine = {
     client_order_id: order.clientOrderId,
     reason: order.rejectReason ?? 'rejected',
   }),
-  orderRefused: (clientOrderId: string, code: string): OrderRefusedLine => ({
+  orderRefused: (clientOrderId: string, code: OrderRefusalCode): OrderRefusedLine => ({
     event: 'order_refused',
     client_order_id: clientOrderId,
     code,

@@ -23,6 +23,7 @@
 import { assign, enqueueActions, fromPromise, sendTo, setup, spawnChild } from 'xstate';
 import type { ArbitrationOptions } from '../src/domain/arbitration.js';
 import type { ControlRecord, SystemState } from '../src/domain/control.js';
+import type { HaltReason } from '../src/domain/halt-reasons.js';
 import type { Instrument } from '../src/domain/market.js';
 import type { CancelCommandRecord, RiskResetRecord } from '../src/domain/commands.js';
 import type { StrategyAgent } from '../src/domain/strategy-agent.js';
@@ -82,7 +83,7 @@ export type RootControlEvent =
  * submissions, every open order is cancelled); the checks passing while halted start the recovery.
  */
 export type SafetyEvent =
-  { type: 'safety.halt'; reason: string; message: string; at: number } | { type: 'safety.clear'; at: number };
+  { type: 'safety.halt'; reason: HaltReason; message: string; at: number } | { type: 'safety.clear'; at: number };
 
 /** The halt recovery's end (a spawned `recoverHalt` actor, id HALT_RECOVERY). */
 type RecoveryEvent =

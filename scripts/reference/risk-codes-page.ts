@@ -4,6 +4,7 @@
  */
 import { ALLOCATION_SKIP_CATALOG } from '../../src/domain/allocation-skips.js';
 import { ARBITRATION_REASON_CATALOG } from '../../src/domain/arbitration-reasons.js';
+import { HALT_REASON_CATALOG } from '../../src/domain/halt-reasons.js';
 import { ORDER_REFUSAL_CATALOG } from '../../src/domain/order-refusals.js';
 import { GUARD_CODE_CATALOG } from '../../src/domain/risk/guard-codes.js';
 import type { GuardCodeEntry } from '../../src/domain/risk/guard-codes.js';
@@ -14,6 +15,7 @@ export interface RiskCodeCatalogs {
   refusals: Readonly<Record<string, string>>;
   arbitration: Readonly<Record<string, string>>;
   allocation: Readonly<Record<string, string>>;
+  halts: Readonly<Record<string, string>>;
 }
 
 export const RISK_CODE_CATALOGS: RiskCodeCatalogs = {
@@ -21,6 +23,7 @@ export const RISK_CODE_CATALOGS: RiskCodeCatalogs = {
   refusals: ORDER_REFUSAL_CATALOG,
   arbitration: ARBITRATION_REASON_CATALOG,
   allocation: ALLOCATION_SKIP_CATALOG,
+  halts: HALT_REASON_CATALOG,
 };
 
 const simple = (catalog: Readonly<Record<string, string>>): string[] =>
@@ -33,7 +36,7 @@ export function riskCodesPage(catalogs: RiskCodeCatalogs = RISK_CODE_CATALOGS): 
   return [
     ...header(
       'Risk and refusal codes',
-      'src/domain/risk/guard-codes.ts, src/domain/order-refusals.ts, src/domain/arbitration-reasons.ts and src/domain/allocation-skips.ts',
+      'src/domain/risk/guard-codes.ts, src/domain/order-refusals.ts, src/domain/arbitration-reasons.ts, src/domain/allocation-skips.ts and src/domain/halt-reasons.ts',
     ),
     '## Risk guards',
     '',
@@ -66,5 +69,12 @@ export function riskCodesPage(catalogs: RiskCodeCatalogs = RISK_CODE_CATALOGS): 
     'A selected signal the allocator did not turn into an order: the proposal’s `skipped.code` in the decision entry.',
     '',
     ...simple(catalogs.allocation),
+    '## Safety halt reasons',
+    '',
+    'Why the trading process stopped opening exposure: the `reason` of a `trading_halted` line, of',
+    '`tcs_trading_halt{reason}` and of /health’s `trading_process` (`halted (<reason>): <cause>`). Every open order is',
+    'cancelled on a halt; it ends, with a `trading_halt_ended` line, once the checks pass again and the halt is recorded.',
+    '',
+    ...simple(catalogs.halts),
   ].join('\n');
 }

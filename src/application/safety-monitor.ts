@@ -49,10 +49,16 @@ import { readDocument } from '../ports/documents.js';
 import type { KeyValueStore } from '../ports/key-value-store.js';
 import { LatchUnwritableError } from '../ports/latch.js';
 import { StoreFaultError } from '../ports/store-errors.js';
+import type { HaltReason } from '../domain/halt-reasons.js';
 import type { SafetyFault } from '../domain/halts.js';
 import type { SafetyEvent } from '../../machines/trading.machine.js';
 import type { ClockStepWatch } from './clock-steps.js';
 import type { LeaseStanding } from './lease-keeper.js';
+
+/** A halt the checks call for: its reason and what was seen. */
+type Fault = [HaltReason, string];
+
+const storeFault = (err: StoreFaultError): Fault => [`store_${err.kind}`, err.message];
 
 /** The document the write probe rewrites every tick (nobody reads it). */
 export const TRADING_PROBE_KEY = 'trading:write-probe';
@@ -128,7 +134,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
   /** The last fault reported, so each is logged once (the root decides what it means). */
   let lastReason: string | null = null;
 
-  const reportFault = ([reason, message]: [string, string]) => {
+  const reportFault = ([reason, message]: Fault) => {
     if (reason !== lastReason) deps.log('error', `safety check failed: ${message}`, { reason });
     lastReason = reason;
     deps.report({ type: 'safety.halt', reason, message, at: deps.clock.now() });
@@ -139,14 +145,14 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
    * STORE_LOSS_HALT_MS (nothing can be submitted meanwhile anyway: every cycle and every order gate
    * reads the store first); otherwise the halt it calls for.
    */
-  const checkStore = async (): Promise<'ok' | 'wait' | [string, string]> => {
+  const checkStore = async (): Promise<'ok' | 'wait' | Fault> => {
     try {
       read = await deps.control.read();
       unreachableSince = null;
       await deps.checkHead?.();
       return 'ok';
     } catch (err) {
-      if (err instanceof StoreFaultError) return [`store_${err.kind}`, err.message];
+      if (err instanceof StoreFaultError) return storeFault(err);
       // The store answered (a read or the head check); what failed was remembering it.
       if (err instanceof LatchUnwritableError) return ['latch_unwritable', err.message];
       const now = elapsed();
@@ -169,7 +175,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
    * then) would otherwise never halt while orders keep going out. Writes count as going through
    * again only after an unbroken run of accepted probes lasting STORE_LOSS_HALT_MS itself.
    */
-  const checkWrites = async (): Promise<[string, string] | null> => {
+  const checkWrites = async (): Promise<Fault | null> => {
     if (!deps.probeKv) return null;
     try {
       await deps.probeKv.set(TRADING_PROBE_KEY, { ts: deps.clock.now() });
@@ -179,7 +185,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
       if (now - writingSince >= deps.storeLossHaltMs) unwritableSince = writingSince = null;
       return null;
     } catch (err) {
-      if (err instanceof StoreFaultError) return [`store_${err.kind}`, err.message];
+      if (err instanceof StoreFaultError) return storeFault(err);
       const now = elapsed();
       unwritableSince ??= now;
       writingSince = null;
@@ -193,7 +199,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
   };
 
   /** The store's clock and its memory policy: each a halt at once, judged again every tick. */
-  const checkStoreKeeps = async (): Promise<[string, string] | null> => {
+  const checkStoreKeeps = async (): Promise<Fault | null> => {
     const skew = (await deps.clockSkew?.()) ?? null;
     if (skew !== null) return ['clock_skew', skew];
     const eviction = (await deps.evictionRisk?.()) ?? null;
@@ -201,7 +207,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
     return null;
   };
 
-  const checkLease = (): [string, string] | null => {
+  const checkLease = (): Fault | null => {
     const standing = deps.lease?.() ?? { kind: 'held' };
     if (standing.kind === 'held') return null;
     if (standing.kind === 'lost')
@@ -233,7 +239,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
     }
   };
 
-  const checkControlPlane = async (): Promise<[string, string] | null> => {
+  const checkControlPlane = async (): Promise<Fault | null> => {
     const timeout = deps.controlPlaneTimeoutMs;
     if (timeout === null) return null;
     const now = elapsed();
@@ -256,7 +262,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
     ];
   };
 
-  const checkExchange = (): [string, string] | null => {
+  const checkExchange = (): Fault | null => {
     if (!deps.exchange) return null;
     const silence = deps.exchange.silence();
     const limit = deps.exchange.lossHaltMs;
@@ -268,7 +274,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
   };
 
   /** The fault the checks find now; 'wait' while the store has failed too briefly to judge. */
-  const check = async (): Promise<[string, string] | null | 'wait'> => {
+  const check = async (): Promise<Fault | null | 'wait'> => {
     // Asked every tick whatever else fails: asking keeps the exchange probed while nothing calls it.
     const exchange = checkExchange();
     const store = await checkStore();
@@ -294,7 +300,7 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
   };
 
   return {
-    fault: (err) => reportFault([`store_${err.kind}`, err.message]),
+    fault: (err) => reportFault(storeFault(err)),
     async preflight() {
       const found = await check();
       return found === null || found === 'wait' ? null : { reason: found[0], message: found[1] };

@@ -196,10 +196,10 @@ export const EVENT_LINE_CATALOG: EventLineCatalog = {
     fields: { drift: 'Per symbol in drift: `{symbol, expected, actual}` (what the fills explain, what is held).' },
   },
   trading_halted: {
-    when: 'The trading process stopped opening exposure for safety (the store, the exchange or the control plane was lost, or the store is not the one it knew).',
+    when: 'The trading process stopped opening exposure for safety (the store, the exchange or the control plane was lost, the store is not the one it knew, or its clock is off), or started already halted.',
     fields: {
       reason:
-        'The halt’s code, e.g. `control_plane_lost`, `exchange_unreachable`, `store_unreachable`, `store_write_refused`, `lease_unconfirmed`, `store_empty`, `store_replaced`, `store_rolled_back`, `store_fenced`.',
+        'The halt’s code, one of the halt reasons in risk-codes.md (e.g. `control_plane_lost`, `store_unreachable`, `clock_skew`).',
     },
   },
   trading_halt_ended: {

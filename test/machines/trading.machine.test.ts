@@ -11,6 +11,7 @@ import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
 import type { AnyEventObject } from 'xstate';
 import type { CycleInput, CycleRecord, cycleMachine } from '../../machines/cycle.machine.js';
 import type { orderManagerMachine } from '../../machines/order-manager.machine.js';
+import type { HaltReason } from '../../src/domain/halt-reasons.js';
 import { controlEventFor, tradingMachine } from '../../machines/trading.machine.js';
 import type { HaltRecoveryInput, TradingInput } from '../../machines/trading.machine.js';
 import type { SafetyHalt } from '../../src/domain/halts.js';
@@ -356,7 +357,7 @@ describe('trading machine: epoch', () => {
 });
 
 describe('trading machine: the safety halt', () => {
-  const fault = (h: Booted, reason: string, at: number) =>
+  const fault = (h: Booted, reason: HaltReason, at: number) =>
     h.actor.send({ type: 'safety.halt', reason, message: `${reason} happened`, at });
   const clear = (h: Booted, at: number) => h.actor.send({ type: 'safety.clear', at });
   const halt = (h: Booted) => h.actor.getSnapshot().context.halt;

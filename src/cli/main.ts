@@ -12,7 +12,9 @@ Commands:
 ${commands.map((c) => `  ${c.name.padEnd(14)}${c.summary}`).join('\n')}
 
 Run \`tcs <command> --help\` for a command's options.
-Configuration comes from the environment and .env (see .env.example).`;
+Configuration comes from the environment and .env (see .env.example).
+In a checkout, run it as \`node bin/tcs.mjs <command>\`: it answers at once, while \`npx tcs\` first
+has npm read every installed package (seconds per call).`;
 
 // Under the supervisor there is an IPC channel; it must never by itself keep this process alive.
 process.channel?.unref();

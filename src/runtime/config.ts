@@ -75,7 +75,7 @@ export function readApiKeys(env: NodeJS.ProcessEnv): string[] {
   const raw = env.SERVICE_API_KEY;
   if (!raw || raw.trim() === '') {
     throw new ConfigError(
-      'SERVICE_API_KEY is not set. Generate one with `npx tcs keygen` and put it in .env (npm start writes one on first run).',
+      'SERVICE_API_KEY is not set. Generate one with `node bin/tcs.mjs keygen` and put it in .env (npm start writes one on first run).',
     );
   }
   const keys = raw
@@ -85,7 +85,7 @@ export function readApiKeys(env: NodeJS.ProcessEnv): string[] {
   keys.forEach((key, i) => {
     if (key.length < MIN_KEY_LENGTH) {
       throw new ConfigError(
-        `SERVICE_API_KEY: key #${i + 1} has ${key.length} characters; at least ${MIN_KEY_LENGTH} are required (use \`npx tcs keygen\`).`,
+        `SERVICE_API_KEY: key #${i + 1} has ${key.length} characters; at least ${MIN_KEY_LENGTH} are required (use \`node bin/tcs.mjs keygen\`).`,
       );
     }
   });
@@ -95,7 +95,9 @@ export function readApiKeys(env: NodeJS.ProcessEnv): string[] {
 export function readHmacSecret(env: NodeJS.ProcessEnv): string {
   const secret = env.RISK_HMAC_SECRET?.trim();
   if (!secret)
-    throw new ConfigError('RISK_HMAC_SECRET is not set. Generate one with `npx tcs keygen` and put it in .env.');
+    throw new ConfigError(
+      'RISK_HMAC_SECRET is not set. Generate one with `node bin/tcs.mjs keygen` and put it in .env.',
+    );
   if (secret.length < MIN_KEY_LENGTH) {
     throw new ConfigError(`RISK_HMAC_SECRET has ${secret.length} characters; at least ${MIN_KEY_LENGTH} are required.`);
   }
@@ -110,7 +112,7 @@ export function readControlSecret(env: NodeJS.ProcessEnv): string {
   const secret = env.CONTROL_SECRET?.trim();
   if (!secret)
     throw new ConfigError(
-      'CONTROL_SECRET is not set. Generate one with `npx tcs keygen` and put it in .env (npm start writes one on first run); ' +
+      'CONTROL_SECRET is not set. Generate one with `node bin/tcs.mjs keygen` and put it in .env (npm start writes one on first run); ' +
         'the API and the trading process must share it.',
     );
   if (secret.length < MIN_KEY_LENGTH) {

@@ -3,8 +3,10 @@
  * name the bad one (a ConfigError, so the CLI exits 2), the progress sink, and the summary. ccxt is
  * loaded only when a download actually starts.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, readInt } from './config.js';
+import { TIMEFRAMES as TIMEFRAME_MS } from '../domain/timeframes.js';
 
 const TEST_RATE_LIMIT_ENV = 'TCS_TEST_EXCHANGE_RATE_LIMIT_MS';
 
@@ -15,11 +17,17 @@ endpoints through ccxt (no keys) into a data directory: candles/<SYMBOL>.csv, fu
 and manifest.json, the format that MARKET_DATA=file:<dir>, tcs data check and tcs simulate read.
 
 Candles whose open time is in [--from, --to) are fetched, 1 000 per request, within the exchange's
-rate limits; network errors and 429s are retried with backoff. Re-running the same command after an
-interruption continues each file after its last complete row (a cut-off last line is dropped), and
-gives the same files as an uninterrupted run. Candles the exchange lacks between two it has
-(maintenance) are filled flat (the previous close, volume 0) and listed in manifest.json under
-"filledGaps". Progress goes to stderr: a bar on a terminal, plain lines otherwise.
+rate limits. Re-running the same command after an interruption continues each file after its last
+complete row (a cut-off last line is dropped), and gives the same files as an uninterrupted run.
+Candles the exchange lacks between two it has (maintenance) are filled flat (the previous close,
+volume 0) and listed in manifest.json under "filledGaps".
+
+On stderr, before anything is fetched: the exchange, symbols, range and destination; then each
+host as it is first contacted, and progress (a bar on a terminal, plain lines otherwise). Each
+request is given 10 s. Network errors, timeouts, 5xx and 429s are retried with backoff, each retry
+said with its reason (the first request 3 times within 20 s, later pages up to 10 times within a
+minute); a host that does not resolve, refuses the connection or answers 403/451 fails at once.
+A failure is one line: what was being fetched and why it failed.
 
 Options:
   --exchange ID     A ccxt exchange id, e.g. binanceusdm (USD-M perpetuals).
@@ -104,18 +112,30 @@ function time(name: string, raw: string): number {
 export async function runDataDownload(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const parsed = parseDataDownloadArgs(args);
   const baseUrl = env.LIVE_EXCHANGE_URL?.trim();
+  // Said before ccxt loads (seconds on a slow disk) and before any request: what, from where, to where.
+  const tell = (line: string) => process.stderr.write(`download: ${line}\n`);
+  tell(downloadPlan(parsed, baseUrl));
   // Test-only (not in .env.example): the e2e test against the local fake exchange turns ccxt's
   // throttle down to 1 ms, rather than wait out Binance's request weights.
   const rateLimitMs = env[TEST_RATE_LIMIT_ENV]?.trim() ? readInt(env, TEST_RATE_LIMIT_ENV, 0, 1, 60_000) : undefined;
-  const { downloadMarketData } = await import('../adapters/market-data/download/download.js');
+  const { downloadMarketData, DownloadFailure } = await import('../adapters/market-data/download/download.js');
   const { createProgress } = await import('../adapters/market-data/download/progress.js');
   const progress = createProgress(process.stderr);
-  const result = await downloadMarketData({
-    ...parsed,
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(rateLimitMs === undefined ? {} : { rateLimitMs }),
-    progress,
-  });
+  let result: Awaited<ReturnType<typeof downloadMarketData>>;
+  try {
+    result = await downloadMarketData({
+      ...parsed,
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(rateLimitMs === undefined ? {} : { rateLimitMs }),
+      progress,
+      tell,
+    });
+  } catch (err) {
+    if (!(err instanceof DownloadFailure)) throw err;
+    // One line: what it was doing and why it failed. Rows already written stay; a re-run resumes.
+    process.stderr.write(`tcs data download: failed ${err.what}: ${err.reason}\n`);
+    return 1;
+  }
   const gaps = Object.entries(result.filledGaps).filter(([, list]) => list.length > 0);
   for (const [symbol, list] of gaps) {
     const candles = list.reduce((sum, g) => sum + g.candles, 0);
@@ -125,4 +145,17 @@ export async function runDataDownload(args: string[], env: NodeJS.ProcessEnv = p
   }
   process.stdout.write(`${parsed.out}: ${Object.keys(result.candles).length} symbols downloaded\n`);
   return 0;
+}
+
+/** The first line: exchange (and the origin it is reached through), symbols, range and destination. */
+export function downloadPlan(args: DataDownloadArgs, baseUrl: string | undefined): string {
+  const step = TIMEFRAME_MS[args.timeframe]!;
+  const candles = Math.max(0, Math.floor(args.to / step) - Math.ceil(args.from / step));
+  const iso = (t: number) => new Date(t).toISOString();
+  return (
+    `${args.symbols.join(', ')} from ${args.exchange}'s public API (ccxt, no keys)` +
+    `${baseUrl ? ` through LIVE_EXCHANGE_URL ${baseUrl}` : ''}: ` +
+    `${args.timeframe} candles from ${iso(args.from)} to ${iso(args.to)} ` +
+    `(up to ${candles.toLocaleString('en-US')} a symbol) and funding rates for perpetuals, into ${resolve(args.out)}`
+  );
 }

@@ -18,6 +18,7 @@ import { readRestartPolicy } from './restart-policy.js';
 import { supervise } from './supervisor.js';
 import type { ChildSpec } from './supervisor.js';
 import { tellOperator } from './tell-operator.js';
+import { apiKeySource, consoleHint } from './console-hint.js';
 
 export interface LauncherOptions {
   resetKill: boolean;
@@ -61,7 +62,14 @@ export async function runLauncher(options: LauncherOptions): Promise<void> {
     `starting: API on http://${config.host}:${config.port}, store ${config.storeUrl.replace(/\/\/[^@/]*@/, '//***@')}; ` +
       'the trading process starts once the API listens',
   );
-  const code = await supervise({ command: process.execPath, env: { ...env }, children, log: say, restart });
+  const code = await supervise({
+    command: process.execPath,
+    env: { ...env },
+    children,
+    log: say,
+    restart,
+    onListening: tellConsoleOnce(config.apiKeys.length),
+  });
   process.exit(code);
 }
 
@@ -93,4 +101,14 @@ function writeSecretsOnFirstRun(): void {
         : '') +
       (written.includes('SERVICE_API_KEY') ? '; your API key is in that file' : ''),
   );
+}
+
+/** Where the console is and how to sign in, once: when the API first listens (a restart says nothing new). */
+function tellConsoleOnce(keyCount: number): (child: string, address: string) => void {
+  let told = false;
+  return (child, address) => {
+    if (child !== 'api' || told) return;
+    told = true;
+    say(consoleHint(address, apiKeySource(process.env, resolve(process.cwd(), ENV_FILE)), keyCount));
+  };
 }

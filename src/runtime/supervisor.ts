@@ -28,6 +28,8 @@ export interface SupervisorOptions {
   log: (message: string) => void;
   restart: RestartPolicy;
   graceMs?: number;
+  /** Each time a child reports that it listens, with the address it reported. */
+  onListening?: (child: string, address: string) => void;
 }
 
 export const CONFIG_ERROR_EXIT = 2;
@@ -81,7 +83,10 @@ class Supervisor {
       if (!isChildMessage(message)) return;
       if (message.type === 'exiting')
         this.lastWords.set(spec.name, terminalSafe(message.message.replace(/\s+/g, ' ').trim()));
-      else this.startDependents(spec.name);
+      else {
+        this.options.onListening?.(spec.name, message.address);
+        this.startDependents(spec.name);
+      }
     });
     child.on('exit', (code, signal) => {
       this.running.delete(spec.name);

@@ -32,6 +32,8 @@ Market:
                       at most N cycles).
   --seed S            Seed of the synthetic market (default MARKET_SEED, else 42).
   --data DIR          Replay a data directory (see docs/strategies/data-format.md; \`tcs data check DIR\`).
+                      data/sample is a small one to start with: two synthetic days of BTCUSDT
+                      and ETHUSDT 1-minute candles (made by \`npm run data:sample\`).
   --from ISO          First cycle's time (default: the data's first candle; synthetic:
                       2026-01-01T00:00:00Z).
   --to ISO            Stop before this time (default: the data's end).

@@ -19,10 +19,12 @@ import type { CcxtErrors } from '../live/exchange.js';
 import { resolveMarkets } from '../live/markets.js';
 import type { ResolvedMarket } from '../live/markets.js';
 import { withRetry } from '../live/retry.js';
+import type { RetryPolicy } from '../live/retry.js';
 import { appendLines, prepareCsv } from './csv-resume.js';
 import { readManifestFor, writeManifest } from './manifest.js';
 import type { FilledGap, Manifest } from './manifest.js';
 import type { Progress } from './progress.js';
+import { describeRequestFailure } from './request-failure.js';
 
 export const TIMEFRAME_MS: Readonly<Record<string, number>> = {
   '1m': 60_000,
@@ -52,6 +54,19 @@ export interface DownloadOptions {
   /** ccxt's throttle interval, ms (the exchange's own by default; tests against the fake set 1). */
   rateLimitMs?: number;
   progress: Progress;
+  /** A line for the person waiting: which host is contacted, each retry and why. */
+  tell?: (line: string) => void;
+}
+
+/** The download failed: `what` it was doing, and `reason` (request-failure.ts), one line each. */
+export class DownloadFailure extends Error {
+  constructor(
+    readonly what: string,
+    readonly reason: string,
+  ) {
+    super(`${what}: ${reason}`);
+    this.name = 'DownloadFailure';
+  }
 }
 
 export interface DownloadResult {
@@ -61,6 +76,30 @@ export interface DownloadResult {
 }
 
 const PAGE = 1000;
+/** A retry policy whose deadline is set when each request starts: `windowMs` from then. */
+type RequestPolicy = Omit<RetryPolicy, 'deadline'> & { windowMs: number };
+/**
+ * ccxt's limit on one request, connection included. A page of 1 000 rows answers in well under a
+ * second; 10 s is ample, and bounds how long a silent network keeps anyone waiting per attempt.
+ */
+const REQUEST_TIMEOUT_MS = 10_000;
+/**
+ * The first request (the exchange's markets) says whether the exchange can be reached at all: a
+ * host that does not resolve, refuses or answers 451 fails at once, anything else is tried 3 times
+ * within 20 s. Later pages keep trying longer: a blip mid-download is not worth losing the run for.
+ */
+const FIRST_CONTACT: RequestPolicy = {
+  baseMs: 500,
+  maxMs: 4_000,
+  attempts: 3,
+  windowMs: 20_000,
+};
+const PAGES: RequestPolicy = {
+  baseMs: 500,
+  maxMs: 10_000,
+  attempts: 10,
+  windowMs: 60_000,
+};
 const CANDLE_HEADER = 'timestamp,open,high,low,close,volume';
 const FUNDING_HEADER = 'timestamp,rate';
 
@@ -69,6 +108,7 @@ interface Session {
   errors: CcxtErrors;
   options: DownloadOptions;
   manifest: Manifest;
+  tell: (line: string) => void;
 }
 
 export async function downloadMarketData(options: DownloadOptions): Promise<DownloadResult> {
@@ -80,9 +120,14 @@ export async function downloadMarketData(options: DownloadOptions): Promise<Down
   const { exchange, errors } = await openExchange(options.exchange, {
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.rateLimitMs === undefined ? {} : { rateLimitMs: options.rateLimitMs }),
-    timeoutMs: 30_000,
+    timeoutMs: REQUEST_TIMEOUT_MS,
   });
-  await request({ exchange, errors }, () => exchange.loadMarkets());
+  const tell = options.tell ?? (() => {});
+  announceHosts(exchange, tell);
+  // reload = true: ccxt keeps a failed load's rejected promise, so a plain retry would send nothing.
+  await request({ exchange, errors, tell }, `loading ${options.exchange}'s markets`, FIRST_CONTACT, () =>
+    exchange.loadMarkets(true),
+  );
   const markets = resolveMarkets(
     exchange.markets ?? {},
     options.symbols.map((symbol) => ({ symbol })),
@@ -107,7 +152,7 @@ export async function downloadMarketData(options: DownloadOptions): Promise<Down
   }
   await writeManifest(options.out, manifest);
 
-  const session: Session = { exchange, errors, options, manifest };
+  const session: Session = { exchange, errors, options, manifest, tell };
   const result: DownloadResult = { candles: {}, funding: {}, filledGaps: manifest.filledGaps };
   for (const market of markets) {
     result.candles[market.instrument.symbol] = await downloadCandles(session, market, from, to, step);
@@ -118,20 +163,55 @@ export async function downloadMarketData(options: DownloadOptions): Promise<Down
   return result;
 }
 
-/** One public request with retries (network errors, timeouts, 429s), at most a minute of trying. */
-function request<T>(s: Pick<Session, 'exchange' | 'errors'>, run: () => Promise<T>): Promise<T> {
-  return withRetry(
-    run,
-    { baseMs: 500, maxMs: 10_000, deadline: Date.now() + 60_000, attempts: 10 },
-    {
-      retryable: (err) => err instanceof s.errors.NetworkError,
-      retryAfterMs: () => {
-        const headers = (s.exchange.last_response_headers ?? {}) as Record<string, string | undefined>;
-        const seconds = Number(headers['retry-after'] ?? headers['Retry-After']);
-        return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
+/**
+ * One public request with retries (network errors, timeouts, 429s) under `policy`, each retry told
+ * with its reason; what cannot heal (request-failure.ts) is not retried. Fails as a DownloadFailure
+ * naming `what` and why.
+ */
+async function request<T>(
+  s: Pick<Session, 'exchange' | 'errors' | 'tell'>,
+  what: string,
+  policy: RequestPolicy,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await withRetry(
+      run,
+      { ...policy, deadline: Date.now() + policy.windowMs },
+      {
+        retryable: (err) => err instanceof s.errors.NetworkError && !describeRequestFailure(err).permanent,
+        retryAfterMs: () => {
+          const headers = (s.exchange.last_response_headers ?? {}) as Record<string, string | undefined>;
+          const seconds = Number(headers['retry-after'] ?? headers['Retry-After']);
+          return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
+        },
+        onRetry: (err, attempt, waitMs) =>
+          s.tell(
+            `${what}: ${describeRequestFailure(err).reason}; ` +
+              `retrying in ${(waitMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${policy.attempts})`,
+          ),
       },
-    },
-  );
+    );
+  } catch (err) {
+    // Only what the exchange or the network did; our own errors (a bad file, a bug) stay as they are.
+    if (err instanceof s.errors.NetworkError) throw new DownloadFailure(what, describeRequestFailure(err).reason);
+    throw err;
+  }
+}
+
+/** Tells each origin the first time a request goes to it: the host a silent wait is waiting on. */
+function announceHosts(exchange: Exchange, tell: (line: string) => void): void {
+  const seen = new Set<string>();
+  const fetch = exchange.fetch.bind(exchange);
+  exchange.fetch = (url: string, ...rest: unknown[]) => {
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    const origin = parsed?.origin ?? url;
+    if (!seen.has(origin)) {
+      seen.add(origin);
+      tell(`contacting ${origin}${parsed ? ` (${parsed.pathname})` : ''}`);
+    }
+    return (fetch as (url: string, ...rest: unknown[]) => Promise<unknown>)(url, ...rest);
+  };
 }
 
 /** Open time, open, high, low, close and volume all present and finite. */
@@ -154,7 +234,7 @@ async function downloadCandles(s: Session, market: ResolvedMarket, from: number,
   s.manifest.filledGaps[symbol] = kept;
   const task = `${symbol} candles`;
   while (since < to) {
-    const page: OHLCV[] = await request(s, () =>
+    const page: OHLCV[] = await request(s, `${task} from ${new Date(since).toISOString()}`, PAGES, () =>
       s.exchange.fetchOHLCV(market.ccxtSymbol, s.options.timeframe, since, PAGE, { until: to - 1 }),
     );
     const fresh = page.filter((c) => typeof c[0] === 'number' && c[0] >= since && c[0] < to);
@@ -202,7 +282,7 @@ async function downloadFunding(s: Session, market: ResolvedMarket, from: number,
   let since = resume.lastRow ? Number(resume.lastRow[0]) + 1 : from;
   const task = `${symbol} funding`;
   while (since < to) {
-    const page = await request(s, () =>
+    const page = await request(s, `${task} from ${new Date(since).toISOString()}`, PAGES, () =>
       s.exchange.fetchFundingRateHistory(market.ccxtSymbol, since, PAGE, { until: to - 1 }),
     );
     const fresh = page

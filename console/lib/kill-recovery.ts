@@ -6,7 +6,7 @@
  */
 
 export const KILL_RESET_COMMAND = 'npm start -- --reset-kill --reason "…"';
-export const KILL_RESET_TRADE_COMMAND = 'npx tcs trade --reset-kill --reason "…"';
+export const KILL_RESET_TRADE_COMMAND = 'node bin/tcs.mjs trade --reset-kill --reason "…"';
 
 export const KILL_RECOVERY_TEXT =
   'Nothing trades until a restart ends the kill. Stop the service, then start it with the audited reset:';

@@ -10,7 +10,7 @@ import type { Health } from './types.js';
 export type RiskHealth = Health['components']['risk'];
 
 /** The CLI's form of the reset, shown beside the console's button (a test holds it to `tcs risk --help`). */
-export const RISK_RESET_COMMAND = 'npx tcs risk reset --reason "…"';
+export const RISK_RESET_COMMAND = 'node bin/tcs.mjs risk reset --reason "…"';
 
 /** The Health panel's row: the state, and since when and why (or what is not known). */
 export function riskRow(risk: RiskHealth | undefined): { status: string; detail: string } {

@@ -12,7 +12,7 @@ describe('the KILLED banner', () => {
   it('shows the real reset commands of tcs start (through npm start) and tcs trade', () => {
     expect(KILL_RESET_COMMAND).toBe('npm start -- --reset-kill --reason "…"');
     expect(usage('start')).toContain('[--reset-kill] [--reason TEXT]');
-    expect(KILL_RESET_TRADE_COMMAND).toBe('npx tcs trade --reset-kill --reason "…"');
+    expect(KILL_RESET_TRADE_COMMAND).toBe('node bin/tcs.mjs trade --reset-kill --reason "…"');
     expect(usage('trade')).toContain('[--reset-kill] [--reason TEXT]');
   });
 });

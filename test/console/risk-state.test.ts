@@ -53,7 +53,7 @@ describe("the console's risk engine state", () => {
 
   it("sends the reason trimmed, and shows the CLI's own reset command", () => {
     expect(riskResetBody('  loss reviewed ')).toEqual({ reason: 'loss reviewed' });
-    expect(RISK_RESET_COMMAND).toBe('npx tcs risk reset --reason "…"');
+    expect(RISK_RESET_COMMAND).toBe('node bin/tcs.mjs risk reset --reason "…"');
     const help = commands.find((c) => c.name === 'risk')?.help ?? '';
     expect(help.split('\n')[0]).toContain('tcs risk reset --reason TEXT');
   });

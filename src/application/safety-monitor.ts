@@ -178,7 +178,8 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
   const checkWrites = async (): Promise<Fault | null> => {
     if (!deps.probeKv) return null;
     try {
-      await deps.probeKv.set(TRADING_PROBE_KEY, { ts: deps.clock.now() });
+      // At once: a probe queued behind a flood of this process's writes would measure the queue.
+      await deps.probeKv.set(TRADING_PROBE_KEY, { ts: deps.clock.now() }, undefined, { atOnce: true });
       if (unwritableSince === null) return null;
       const now = elapsed();
       writingSince ??= now;

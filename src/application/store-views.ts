@@ -37,8 +37,8 @@ export function fencedKv(
   const current = typeof fence === 'number' ? () => fence : fence;
   return {
     get: (key) => kv.get(key),
-    set: (key, value) =>
-      kv.set(key, value, current()).catch((err: unknown) => {
+    set: (key, value, _fence, options) =>
+      kv.set(key, value, current(), options).catch((err: unknown) => {
         if (err instanceof StoreFaultError) onFault(err);
         throw err;
       }),

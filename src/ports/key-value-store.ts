@@ -14,6 +14,15 @@ export interface KeyValueStore {
    * only while no newer token has been issued; otherwise nothing is written and StoreFaultError
    * 'fenced' is raised.
    */
-  set(key: string, value: unknown, fence?: number): Promise<void>;
+  set(key: string, value: unknown, fence?: number, options?: KeyValueSetOptions): Promise<void>;
   delete(key: string): Promise<void>;
+}
+
+export interface KeyValueSetOptions {
+  /**
+   * The write keeps no order with this process's other writes and never waits behind them (on SQLite:
+   * not queued behind writes waiting for another connection's lock). For writes that stand alone and
+   * must not be held back by a flood of others: the safety monitor's write probe.
+   */
+  atOnce?: boolean;
 }

@@ -3,7 +3,7 @@
  * its own; a fenced one (the trading process's account and venue writes) checks the lease row's
  * fence in the same IMMEDIATE transaction, so a process that lost the lease writes nothing.
  */
-import type { KeyValueStore } from '../../ports/key-value-store.js';
+import type { KeyValueSetOptions, KeyValueStore } from '../../ports/key-value-store.js';
 import { staleFence } from '../../ports/store-errors.js';
 import type { SqliteDatabase } from './connection.js';
 import type { StoreAccess } from './store-access.js';
@@ -37,14 +37,15 @@ export class SqliteKeyValueStore implements KeyValueStore {
     return row === undefined ? null : (JSON.parse(row.value) as T);
   }
 
-  async set(key: string, value: unknown, fence?: number): Promise<void> {
+  async set(key: string, value: unknown, fence?: number, options?: KeyValueSetOptions): Promise<void> {
     const text = JSON.stringify(value);
     // JSON.stringify(undefined) (or a function) yields undefined: refuse rather than store garbage.
     if (text === undefined) throw new TypeError(`kv value for ${key} is not JSON-serialisable`);
-    await this.access.write(() => {
+    const op = () => {
       if (fence === undefined) this.upsert.run(key, text);
       else this.fencedUpsert(key, text, fence);
-    });
+    };
+    await (options?.atOnce ? this.access.writeAtOnce(op) : this.access.write(op));
   }
 
   async delete(key: string): Promise<void> {

@@ -25,6 +25,7 @@ import type { FileIdentity } from './file-identity.js';
 import { sqliteFailure } from './failures.js';
 import { SqliteKeyValueStore } from './kv-store.js';
 import { lockWaiter } from './lock-wait.js';
+import type { LockWaitClock } from './lock-wait.js';
 import { migrate } from './schema.js';
 import { afterAuditCommits, storeAccess } from './store-access.js';
 import type { ThreadedAudit } from './threaded-audit.js';
@@ -49,6 +50,8 @@ export interface SqliteStoreOptions {
   timeoutMs?: number;
   /** Measures the age of the last file check that reads rely on (file-identity.ts); tests inject one. */
   fileCheckClock?: Clock;
+  /** Times the waits for another connection's lock (lock-wait.ts); tests inject one. */
+  lockWaitClock?: LockWaitClock;
   /** This process's wall clock, checked against the host's on every audit write (host-clock.ts; tests skew it). */
   clock?: Clock;
 }
@@ -105,10 +108,10 @@ export function assemble(
     options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     options.onError ?? reportToStderr,
   );
-  const direct = storeAccess(file, lockWaiter(options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS));
+  const direct = storeAccess(file, lockWaiter(options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS, options.lockWaitClock));
   const threaded = audit ? afterAuditCommits(direct, audit) : direct;
   // Reading the control record (every cycle) needs no audit entry: only the event store's reads wait.
-  const access = { read: direct.read, write: threaded.write };
+  const access = { read: direct.read, write: threaded.write, writeAtOnce: threaded.writeAtOnce };
   const control = new SqliteControlStore(db, appendChained, watcher, access);
   const commands = new SqliteCommandQueue(db, watcher, access, appendChained);
   const events = new SqliteEventStore(db, appendChained, threaded, audit);

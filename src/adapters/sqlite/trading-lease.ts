@@ -119,7 +119,9 @@ export class SqliteTradingLease implements TradingLease {
   }
 
   renew(grant: LeaseGrant, ttlMs: number): Promise<boolean> {
-    return this.access.write(() => this.renewTx(grant, ttlMs));
+    // At once, not behind this process's queued writes: a renewal counts up and stamps its own time,
+    // so its order with them does not matter, and one held back by a flood lets the lease go unconfirmed.
+    return this.access.writeAtOnce(() => this.renewTx(grant, ttlMs));
   }
 
   release(grant: LeaseGrant): Promise<void> {

@@ -164,6 +164,26 @@ export async function run(): Promise<BenchResult> {
         ]),
       },
     ],
+    figures: perStore.flatMap((f) => [
+      {
+        figure: `GET /control/status ÷ bare Fastify route, req/s (${CONNECTIONS} conn., ${f.store})`,
+        aim: `≥ ${AIM_RATIO}`,
+        latest: f.ratio.toFixed(3),
+        met: f.ratio >= AIM_RATIO,
+      },
+      {
+        figure: `GET /control/status p99 (${CONNECTIONS} conn., ${f.store})`,
+        aim: `< ${AIM_P99_MS} ms`,
+        latest: `${f.p99} ms (the worse of 2 runs)`,
+        met: f.p99 < AIM_P99_MS,
+      },
+      {
+        figure: `GET /control/status req/s (${CONNECTIONS} conn., ${f.store})`,
+        aim: '—',
+        latest: int(f.reqPerSec),
+        met: null,
+      },
+    ]),
     aims: perStore.flatMap((f) => [
       {
         text: `${f.store}: ratio status ÷ bare ≥ ${AIM_RATIO} (measured ${f.ratio.toFixed(3)})`,

@@ -193,6 +193,14 @@ export async function run(options: Options = parseArgs([])): Promise<BenchResult
     ],
     tables: [{ headers: HEADERS, rows: runs.map((r) => row(label, options.seed, r.figures)) }],
     // Judged while the run trades: a run that stops trading early would meet it by standing still.
+    figures: runs.map(({ cycles, figures: f }) => ({
+      figure: `default configuration: turnover per day up to the last fill (${int(cycles)} cycles, seed ${options.seed})`,
+      aim: `< ${AIM_TURNOVER_PER_DAY}× mean NAV`,
+      latest:
+        `${f.turnoverPerTradingDay?.toFixed(2) ?? 'n/a'}× (last fill on day ${f.lastFillDay.toFixed(1)}; ` +
+        `${f.turnoverPerDay.toFixed(2)}× over the whole run)`,
+      met: f.turnoverPerTradingDay === null ? true : f.turnoverPerTradingDay < AIM_TURNOVER_PER_DAY,
+    })),
     aims: runs.map(({ cycles, figures: f }) => ({
       text:
         `${int(cycles)} cycles: turnover < ${AIM_TURNOVER_PER_DAY}× mean NAV per day up to the last fill ` +

@@ -264,6 +264,20 @@ export async function run(): Promise<BenchResult> {
         }),
       },
     ],
+    figures: [
+      {
+        figure: `trading process RSS after 10,000 cycles at 10 symbols (${main.runtime})`,
+        aim: `< ${AIM_RSS_MB} MB`,
+        latest: last ? mb(last.rss) : 'not measured',
+        met: last ? last.rss < AIM_RSS_MB * 1024 * 1024 : null,
+      },
+      {
+        figure: `trading process heap growth, cycle 2,000 → 10,000 (${main.runtime})`,
+        aim: `< ${HEAP_GROWTH_LIMIT_MB} MB`,
+        latest: Number.isFinite(heapGrowth) ? mb(heapGrowth) : 'not measured',
+        met: Number.isFinite(heapGrowth) ? heapGrowth < HEAP_GROWTH_LIMIT_MB * 1024 * 1024 : null,
+      },
+    ],
     aims: [
       {
         text: `final RSS < ${AIM_RSS_MB} MB, ${main.runtime} (measured ${last ? mb(last.rss) : 'n/a'})`,

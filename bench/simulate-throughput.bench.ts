@@ -142,6 +142,30 @@ export async function run(): Promise<BenchResult> {
           ]
         : []),
     ],
+    figures: [
+      ...rows.map((r) => ({
+        figure: `\`tcs simulate\` cycles/s, ${r.symbols} symbols (the cycle loop, tsx)`,
+        aim: r.symbols === 3 ? `≥ ${int(AIM_RATE)}` : '—',
+        latest: int(r.simulate),
+        met: r.symbols === 3 ? r.simulate >= AIM_RATE : null,
+      })),
+      ...rows.map((r) => ({
+        figure: `\`tcs simulate\` ÷ the plain loop, ${r.symbols} symbols`,
+        aim: r.symbols === 3 ? `≥ ${AIM_RATIO}` : '—',
+        latest: `${(r.simulate / r.plain).toFixed(3)} (plain loop ${int(r.plain)} cycles/s)`,
+        met: r.symbols === 3 ? r.simulate / r.plain >= AIM_RATIO : null,
+      })),
+      ...(memory.length > 1
+        ? [
+            {
+              figure: '`tcs simulate` heap after GC over a long run, 3 symbols',
+              aim: 'flat',
+              latest: `${mb(memory[0]!.heapMb * 2 ** 20)} → ${mb(memory.at(-1)!.heapMb * 2 ** 20)} (${int(memory[0]!.cycles)} → ${int(memory.at(-1)!.cycles)} cycles)`,
+              met: null,
+            },
+          ]
+        : []),
+    ],
     aims: [
       {
         text: `3 symbols: ≥ ${int(AIM_RATE)} cycles/s (measured ${three ? int(Math.round(three.simulate)) : 'n/a'})`,

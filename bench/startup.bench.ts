@@ -435,6 +435,26 @@ export async function run(): Promise<BenchResult> {
         ]),
       },
     ],
+    figures: [
+      {
+        figure: '`tcs api` start-up, spawn → listening (compiled)',
+        aim: `≥ ${AIM_FASTER * 100} % faster than through tsx`,
+        latest: `${ms(median(apiMs('after')))} p50 (${(apiFaster * 100).toFixed(0)} % faster)`,
+        met: Number.isFinite(apiFaster) ? apiFaster >= AIM_FASTER : null,
+      },
+      {
+        figure: '`tcs trade` start-up, spawn → first cycle_end (compiled)',
+        aim: `≥ ${AIM_FASTER * 100} % faster than through tsx`,
+        latest: `${ms(median(tradeStart.after))} p50 (${(tradeFaster * 100).toFixed(0)} % faster)`,
+        met: Number.isFinite(tradeFaster) ? tradeFaster >= AIM_FASTER : null,
+      },
+      {
+        figure: '`tcs start` RSS, supervisor + api + trading (compiled)',
+        aim: `< ${AIM_START_MIB} MiB`,
+        latest: mib(startMedian),
+        met: Number.isFinite(startMedian) ? startMedian < AIM_START_MIB * 1024 ** 2 : null,
+      },
+    ],
     aims: [
       {
         text: `\`tcs api\` start-up ≥ ${AIM_FASTER * 100} % faster (measured ${(apiFaster * 100).toFixed(0)} %)`,

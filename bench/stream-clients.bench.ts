@@ -187,6 +187,14 @@ export async function run(): Promise<BenchResult> {
         ],
       },
     ],
+    figures: [
+      {
+        figure: `GET /control/status req/s with ${STREAM_CLIENTS} /control/events clients ÷ without`,
+        aim: '—',
+        latest: `${ratio.toFixed(3)} (p99 ${before.p99} → ${withClients.p99} ms)`,
+        met: null,
+      },
+    ],
     aims: [],
     notes,
     seconds: (performance.now() - started) / 1000,

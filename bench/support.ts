@@ -26,7 +26,24 @@ export interface Aim {
   met: boolean | null;
 }
 
-/** What every benchmark returns; run-all turns it into a section of BENCHMARKS.md. */
+/**
+ * One figure a benchmark reports, as a row of BENCHMARKS.md's table: run-all replaces the row
+ * whose `figure` is the same, so the label must stay stable across runs and unique in the suite.
+ */
+export interface Figure {
+  figure: string;
+  /** The bound it is judged against ("< 10 ms"), or '—' when none is set. */
+  aim: string;
+  /** The value measured, with its unit and anything needed to read it. */
+  latest: string;
+  /** Against the aim; null when there is no aim or nothing was measured. */
+  met: boolean | null;
+}
+
+/**
+ * What every benchmark returns: run-all updates BENCHMARKS.md's rows from `figures` and appends
+ * the whole result (method, tables, notes) to docs/develop/benchmarks-history.md.
+ */
 export interface BenchResult {
   id: string;
   title: string;
@@ -36,6 +53,7 @@ export interface BenchResult {
   method: string[];
   tables: Array<Table & { caption?: string }>;
   aims: Aim[];
+  figures: Figure[];
   /** Observations: anything surprising, reduced runs, errors seen. */
   notes: string[];
   seconds: number;

@@ -113,6 +113,20 @@ export async function run(): Promise<BenchResult> {
         'BullMQ: two `tcs sweep-worker` processes (young generation as the local pool children) started before the timed command; Redis on this machine.',
       ],
       tables: [{ headers: ['case', 'wall s (each round)', 'trials/min', 'speed-up vs 1 worker'], rows }],
+      figures: [
+        {
+          figure: '`tcs sweep` of 16 trials: 2 local workers ÷ 1, speed-up',
+          aim: '≥ 1.8×',
+          latest: `${(one / two).toFixed(2)}× (${one.toFixed(1)} s → ${two.toFixed(1)} s)`,
+          met: one / two >= 1.8,
+        },
+        {
+          figure: '`tcs sweep` of 16 trials through BullMQ (2 worker processes) vs the 2-worker local pool',
+          aim: 'within 10 %',
+          latest: `${queue.toFixed(1)} s vs ${two.toFixed(1)} s`,
+          met: queue <= two * 1.1,
+        },
+      ],
       aims: [
         { text: '2 local workers ≥ 1.8× faster than 1', met: one / two >= 1.8 },
         { text: 'BullMQ with 2 worker processes within 10 % of the 2-worker local pool', met: queue <= two * 1.1 },

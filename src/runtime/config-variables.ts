@@ -76,7 +76,8 @@ const ENTRIES: Entry[] = [
     section: 'API',
     default: null,
     allowed: 'required; ≥ 32 characters each, comma-separated during a rotation',
-    meaning: 'Secret. API key(s) that authenticate control calls (`node bin/tcs.mjs keygen`); the first `npm start` writes one.',
+    meaning:
+      'Secret. API key(s) that authenticate control calls (`node bin/tcs.mjs keygen`); the first `npm start` writes one.',
   },
   {
     name: 'HOST',

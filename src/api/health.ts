@@ -24,6 +24,7 @@ import type { Static } from 'typebox';
 import { DocumentError } from '../domain/documents/document-error.js';
 import { HEARTBEAT_KEY, heartbeatStaleAfterMs } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
+import { monotonicNow } from '../ports/clock.js';
 import { readDocument } from '../ports/documents.js';
 import { StoreFaultError, isStoreFailure } from '../ports/store-errors.js';
 import type { Store } from '../ports/store.js';
@@ -121,6 +122,7 @@ export function healthChecker(
   view: HealthStoreView = NO_STORE_VIEW,
 ): HealthChecker {
   let probeInFlight: Promise<void> | null = null;
+  const standing = beatWatch(clock);
   const probeWrite = () => {
     probeInFlight ??= store.kv.set(HEALTH_PROBE_KEY, { ts: clock.now() }).finally(() => {
       probeInFlight = null;
@@ -207,7 +209,7 @@ export function healthChecker(
       // A stored heartbeat that is not one (malformed, another version) says nothing about the
       // trading process: unknown, with the reason, never judged as if it were data.
       const refused = heartbeat.status === 'rejected' && heartbeat.reason instanceof DocumentError;
-      const age = beat ? Math.max(0, clock.now() - beat.ts) : null;
+      const age = beat ? standing.age(beat) : null;
       const beating: 'unknown' | 'stale' | 'ok' =
         beat === null || age === null ? 'unknown' : age > heartbeatStaleAfterMs(beat) ? 'stale' : 'ok';
       // A process that beats while halted for safety opens nothing: monitoring must see that, not "ok".
@@ -280,6 +282,30 @@ function downBody(kind: string, checkedAt: string, reason: string, error: string
       risk: UNKNOWN_RISK,
       venue: UNKNOWN_VENUE,
       positions: UNKNOWN_POSITIONS,
+    },
+  };
+}
+
+/**
+ * How old the trading heartbeat is, as this process can tell: the wall clocks' difference (clamped
+ * at zero), but never less than how long this process has watched the same beat stand still on its
+ * monotonic clock. The wall difference alone read a dead trader's last beat as 0 ms old for an hour
+ * after this host's clock stepped back an hour (issue 30, finding 2); a beat that keeps changing is
+ * alive whatever the clocks say, and one that stands still ages here at the pace of real time. A
+ * forward step can only make a beat look older (an alarm, never a false `ok`).
+ */
+function beatWatch(clock: Clock) {
+  let marker: string | null = null;
+  let firstSeenAt = 0;
+  return {
+    age(beat: { pid: number; ts: number; host?: string | undefined }): number {
+      const now = monotonicNow(clock);
+      const current = `${beat.host ?? ''}:${beat.pid}:${beat.ts}`;
+      if (current !== marker) {
+        marker = current;
+        firstSeenAt = now;
+      }
+      return Math.max(0, clock.now() - beat.ts, now - firstSeenAt);
     },
   };
 }

@@ -3,13 +3,14 @@
  * process started, moved on only by the monotonic clock since. Within a process's life a wall-clock
  * step (an NTP step, a VM restore) cannot age the window's peaks nor the time spent in `reducing`;
  * what is stored keeps wall-like stamps, so the next process can read them (risk.machine.ts says how
- * a restart treats them). Without a monotonic reading (a simulated clock, which never steps) it is
- * the clock itself.
+ * a restart treats them). It reads the process's one Clock (src/ports/clock.ts); without a monotonic
+ * reading (a simulated clock, which never steps) it is the clock itself.
  */
 import type { Clock } from '../../ports/clock.js';
 
-export function steadyClock(clock: Clock, monotonic?: () => number): Clock {
+export function steadyClock(clock: Clock): Clock {
+  const { monotonic } = clock;
   if (monotonic === undefined) return clock;
   const offset = clock.now() - monotonic();
-  return { now: () => offset + monotonic() };
+  return { now: () => offset + monotonic(), monotonic };
 }

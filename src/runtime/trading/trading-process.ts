@@ -61,9 +61,9 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: Trading
     store,
     lines,
     log,
+    // Wall time for stamps, performance.now for every duration: a wall-clock step never ends a halt
+    // nor `reducing` (src/ports/clock.ts, steady-clock.ts).
     clock: systemClock,
-    // The drawdown window is judged on it: a wall-clock step never ends `reducing` (steady-clock.ts).
-    monotonic: () => performance.now(),
     memory,
     remember,
     ...(inspector ? { inspect: inspector.inspect } : {}),

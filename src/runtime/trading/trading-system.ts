@@ -64,14 +64,11 @@ export interface TradingSystemDeps {
   /** Where event lines go (stdout in the process; memory in tests). Metrics observe them too. */
   lines: TradingEvents & { flush?(): void };
   log: Logger;
-  /** "now" for tokens, the venue and event lines; a SimulatedClock in tests. */
-  clock: Clock;
   /**
-   * A monotonic reading in ms (performance.now in the process): the drawdown window is judged on it,
-   * so a wall-clock step cannot end `reducing` (steady-clock.ts). Omitted, `clock` alone (a simulated
-   * clock never steps).
+   * "now" for tokens, the venue and event lines; its monotonic reading times every duration, the
+   * drawdown window's included (steady-clock.ts). A SimulatedClock (which never steps) in tests.
    */
-  monotonic?: () => number;
+  clock: Clock;
   /** Timers for the statechart's delays; XState's real timers when omitted. */
   timers?: NonNullable<ActorOptions<typeof tradingMachine>['clock']>;
   /** The market feed (tests, simulations); opened from MARKET_DATA when omitted. Closed by `stop()` either way. */
@@ -402,7 +399,7 @@ async function openVenue(
   events: TradingEvents,
 ): Promise<{ venue: Venue; windowClock: Clock; exchange?: SafetyMonitorDeps['exchange'] }> {
   // What the drawdown window is timed on: a wall-clock step never ends `reducing` (steady-clock.ts).
-  const windowClock = steadyClock(deps.clock, deps.monotonic);
+  const windowClock = steadyClock(deps.clock);
   if (config.executionMode === 'live') {
     return {
       ...(await openLiveExecution(config, { clock: deps.clock, windowClock, log: deps.log, events, kv })),

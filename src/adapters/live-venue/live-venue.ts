@@ -36,7 +36,14 @@ export interface LiveVenueOptions {
   exchange: Exchange;
   errors: CcxtErrorClasses;
   symbols: SymbolMap;
+  /** Wall time, epoch ms: for the orders' stamps. */
   now(): number;
+  /**
+   * Milliseconds that never step, for durations: the 429/418 cool-off and how long an order has been
+   * unknown. A wall clock stepped back an hour would otherwise refuse every order, closes included,
+   * for an hour; stepped forward, end a ban early. `now` when omitted (a simulated clock never steps).
+   */
+  monotonic?(): number;
   sleep(ms: number): Promise<void>;
   /** How long a request can still be accepted after it was sent: the exchange's recvWindow (ccxt's default 10 s). */
   recvWindowMs?: number;
@@ -84,8 +91,10 @@ export interface Reconciliation {
 interface Tracked {
   request: OrderRequest;
   exchangeClientId: string;
-  /** Sent, but the exchange has not shown it yet (a lost answer): never resent. */
+  /** Sent, but the exchange has not shown it yet (a lost answer): never resent. Epoch ms, for its stamp. */
   unknownSince: number | null;
+  /** The same moment on the monotonic clock: how long it has been unknown is judged on it. */
+  unknownAt: number | null;
   last: VenueOrder | null;
   reported: Set<string>;
   /** Quantity of the fills reported; below `last.filledQty` the order is polled until its trades are read. */
@@ -109,7 +118,9 @@ export class LiveVenue implements Venue {
   /** Drift found by the last reconciliation: while any, nothing that adds exposure is sent. */
   private drift: Reconciliation['drift'] = [];
   /** Until when (epoch ms) the exchange asked us to send nothing (429/418 Retry-After). */
-  private coolOffUntil = 0;
+  /** Monotonic ms until which a 429/418 asked us to send nothing. */
+  private coolOffUntil = Number.NEGATIVE_INFINITY;
+  private readonly elapsed = (): number => (this.o.monotonic ? this.o.monotonic() : this.o.now());
   private readonly recvWindowMs: number;
   private readonly lookupIntervalMs: number;
   private readonly windowMs: number;
@@ -138,6 +149,7 @@ export class LiveVenue implements Venue {
       request: order,
       exchangeClientId: exchangeClientId(order.clientOrderId),
       unknownSince: null,
+      unknownAt: null,
       last: null,
       reported: new Set(),
       reportedQty: 0,
@@ -155,6 +167,7 @@ export class LiveVenue implements Venue {
     this.forgetOldest();
     if (earlier) return { ...(await this.adoptEarlier(tracked, earlier)), duplicate: true };
     const sentAt = this.o.now();
+    const sentAtMono = this.elapsed();
     let placed: Order;
     try {
       placed = await this.send(tracked);
@@ -162,6 +175,7 @@ export class LiveVenue implements Venue {
       const kind = failureKind(err, this.o.errors);
       if (kind === 'unknown' || kind === 'duplicate') {
         tracked.unknownSince = sentAt;
+        tracked.unknownAt = sentAtMono;
         return { ...(await this.settle(tracked, this.patienceMs)), duplicate: kind === 'duplicate' };
       }
       const result = this.notPlaced(order, err);
@@ -176,7 +190,7 @@ export class LiveVenue implements Venue {
   /** Why an order is refused before anything is sent, or null. */
   private refusal(order: OrderRequest): string | null {
     if (order.timeInForce === 'GTT') return 'GTT_NOT_SUPPORTED: the live venue sends GTC';
-    const wait = this.coolOffUntil - this.o.now();
+    const wait = this.coolOffUntil - this.elapsed();
     if (wait > 0) return `RATE_LIMITED: the exchange asked to wait ${Math.ceil(wait / 1000)} s more (429/418)`;
     // Drift: the account is not what the system believes, so nothing may add to it until it is.
     if (this.drift.length > 0 && !order.reduceOnly)
@@ -195,7 +209,7 @@ export class LiveVenue implements Venue {
     if (kind === 'auth') throw err;
     if (kind === 'rate_limited') {
       const waitMs = Math.min(retryAfterMs(this.o.exchange.last_response_headers, 1_000), MAX_COOL_OFF_MS);
-      this.coolOffUntil = Math.max(this.coolOffUntil, this.o.now() + waitMs);
+      this.coolOffUntil = Math.max(this.coolOffUntil, this.elapsed() + waitMs);
       return rejected(order, this.o.now(), `RATE_LIMITED: ${rejectReason(err)}`);
     }
     return rejected(order, this.o.now(), rejectReason(err));
@@ -247,7 +261,7 @@ export class LiveVenue implements Venue {
    * filled, and is looked up again on the next poll — never sent again.
    */
   private async settle(tracked: Tracked, patienceMs: number): Promise<Omit<SubmitResult, 'duplicate'>> {
-    const started = this.o.now();
+    const started = this.elapsed();
     let notFound = 0;
     for (;;) {
       const found = await this.lookup(tracked).catch((err: unknown) => {
@@ -255,26 +269,34 @@ export class LiveVenue implements Venue {
         return undefined; // the lookup itself failed: still unknown
       });
       if (found) {
-        tracked.unknownSince = null;
+        tracked.unknownSince = tracked.unknownAt = null;
         tracked.last = toVenueOrder(found, tracked.request.symbol, tracked.request);
         return this.withFills(tracked, found);
       }
       const since = tracked.unknownSince;
-      const now = this.o.now();
+      const unknownFor = tracked.unknownAt === null ? null : this.elapsed() - tracked.unknownAt;
       if (found === null) notFound += 1;
       // Not there twice, and past the request's recvWindow with a margin for ccxt's throttle queue,
       // clock skew and the matching engine's lag: it can no longer be accepted.
-      if (found === null && notFound >= 2 && since !== null && now - since > this.recvWindowMs + NOT_PLACED_MARGIN_MS) {
+      if (
+        found === null &&
+        notFound >= 2 &&
+        since !== null &&
+        unknownFor !== null &&
+        unknownFor > this.recvWindowMs + NOT_PLACED_MARGIN_MS
+      ) {
         const result = rejected(tracked.request, since, 'NOT_PLACED: the exchange has no such order');
-        tracked.unknownSince = null;
+        tracked.unknownSince = tracked.unknownAt = null;
         tracked.last = result.order;
         return result;
       }
       // An order the exchange showed before and now says it does not have (a lookup answering -2013
       // wrongly) keeps its last known state until the next look.
       if (found === null && since === null && tracked.last) return { order: tracked.last, fills: [] };
-      if (now - started >= patienceMs)
+      if (this.elapsed() - started >= patienceMs) {
+        const now = this.o.now();
         return { order: tracked.last ?? stillUnknown(tracked.request, since ?? now, now), fills: [] };
+      }
       await this.o.sleep(this.lookupIntervalMs);
     }
   }

@@ -93,6 +93,7 @@ export async function openLiveExecution(
       symbols,
       ...(income ? { income: await openIncomeTally(income(exchange), exchange, symbols, account, deps) } : {}),
       now: () => deps.clock.now(),
+      monotonic: () => monotonicNow(deps.clock),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       drawdownWindowMs: config.drawdownWindowMs,
       windowNow: () => (deps.windowClock ?? deps.clock).now(),

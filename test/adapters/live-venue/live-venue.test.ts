@@ -174,6 +174,20 @@ describe('the live venue on the fake exchange', () => {
     expect(posts).toHaveLength(1);
   });
 
+  it('the cool-off is timed on the monotonic clock: a wall clock stepped back an hour does not refuse orders for an hour, nor one stepped forward end it early', async () => {
+    let mono = 0;
+    const stepped = venueWith({ monotonic: () => mono });
+    t.fake.rateLimit(1, 3);
+    expect((await stepped.submit(order(), NO_MARKET)).order.rejectReason).toMatch(/^RATE_LIMITED/);
+    clock += 2 * 3_600_000; // forward: the ban is not over
+    expect((await stepped.submit(order(), NO_MARKET)).order.rejectReason).toBe(
+      'RATE_LIMITED: the exchange asked to wait 3 s more (429/418)',
+    );
+    clock -= 3 * 3_600_000; // back an hour past where it was: the ban still ends 3 s after it began
+    mono += 3_000;
+    expect((await stepped.submit(order(), NO_MARKET)).order.status).toBe('filled');
+  });
+
   it('an id an earlier process placed (a command retried after a crash) is found before sending, not placed again', async () => {
     const o = order({ clientOrderId: 'dlv-command-7' });
     await t.exchange.createOrder('BTC/USDT:USDT', 'market', 'sell', 0.01, undefined, {

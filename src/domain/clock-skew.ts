@@ -32,3 +32,13 @@ export function clockSkew(writerMs: number, storeMs: number, storeClock: string)
  * existed: hash-chain.ts chainedAt does not follow it, or its wrong time would pin every later entry.
  */
 export const MAX_RAISE_MS = 2 * AUDIT_CLOCK_SKEW_MS;
+
+/**
+ * A kill's entry when its writer's clock is off (more than AUDIT_CLOCK_SKEW_MS from the store's): a
+ * kill is never refused for a clock (an operator on a host whose clock jumped must still stop
+ * trading), so it is stamped with the store's clock, and the writer's own time is kept in the body
+ * (`writer_at`) for whoever reads the trail. Every other entry of a skewed writer is refused.
+ */
+export function restampedWith<T extends { at: string; body: Record<string, unknown> }>(entry: T, storeMs: number): T {
+  return { ...entry, at: new Date(storeMs).toISOString(), body: { ...entry.body, writer_at: entry.at } };
+}

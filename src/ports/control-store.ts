@@ -22,7 +22,11 @@ export interface ControlChange {
    * before it gives up with ControlContentionError; unbounded while the store answers when omitted.
    */
   timeoutMs?: number;
-  /** A kill: goes ahead of this process's other writes still waiting for the store (never of a running one). */
+  /**
+   * A kill: goes ahead of this process's other writes still waiting for the store (never of a running
+   * one), and is never refused for this process's clock: when it is too far from the store's, the
+   * entry is stamped with the store's clock instead (src/domain/clock-skew.ts restampedWith).
+   */
   priority?: boolean;
 }
 

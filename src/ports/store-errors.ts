@@ -21,6 +21,14 @@ export class StoreUnavailableError extends Error {
  */
 export class ClockSkewError extends StoreUnavailableError {
   override name = 'ClockSkewError';
+
+  constructor(
+    message: string,
+    /** The store's clock when it refused (epoch ms): what a kill is stamped with instead (clock-skew.ts). */
+    readonly storeMs?: number,
+  ) {
+    super(message);
+  }
 }
 
 /**

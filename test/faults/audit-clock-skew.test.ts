@@ -5,7 +5,8 @@
  * the chain, every later entry — the trader's decisions included — was stamped with that future time
  * and `until=` queries missed them. Now the store checks every chained write against its one clock
  * (Redis `TIME`; the host's, as its kernel stamps files, for SQLite): the pause is refused with a
- * 503 that names the skew, nothing is recorded, and the next writer's entry keeps its own time. A
+ * 503 that names the skew, nothing is recorded, and the next writer's entry keeps its own time. The
+ * kill alone is never refused for a clock: it is recorded, stamped with the store's clock. A
  * `tcs trade` an hour ahead records nothing in the future and halts `clock_skew` on its first safety
  * tick (it used to go on cycling, each cycle failing to record, with /health saying ok): nothing is
  * submitted while its clock is off.
@@ -37,7 +38,7 @@ describe.each(STORE_KINDS)('an API whose clock is a year ahead, on %s', (kind) =
     api = test = undefined;
   });
 
-  it('is refused (503 naming the skew); nothing is recorded and later entries keep their own time', async () => {
+  it('is refused (503 naming the skew) and records nothing, later entries keep their own time; its kill is recorded all the same', async () => {
     test = await openTestStore(kind);
     const key = generateKey();
     const started = await startApi(
@@ -67,6 +68,22 @@ describe.each(STORE_KINDS)('an API whose clock is a year ahead, on %s', (kind) =
     expect(decision.at).toBe(now);
     const until = new Date(Date.now() + 60_000).toISOString();
     expect((await test.store.events.query({ limit: 10, until })).map((e) => e.seq)).toContain(decision.seq);
+
+    // The kill is never refused for a clock: it is recorded, stamped with the store's clock.
+    const kill = await callApi(
+      started.baseUrl,
+      key,
+      'POST',
+      '/control/kill-switch',
+      { reason: 'from a skewed host' },
+      10_000,
+    );
+    expect(kill.status, JSON.stringify(kill.body)).toBe(200);
+    expect((await test.store.control.read()).state).toBe('killed');
+    const [entry] = await test.store.events.query({ limit: 1, kind: 'control' });
+    expect(Math.abs(Date.parse(entry!.at) - Date.now())).toBeLessThan(60_000);
+    // The writer's own time is kept for whoever reads the trail: a year ahead.
+    expect(Date.parse(String(entry!.body.writer_at)) - Date.now()).toBeGreaterThan(300 * 86_400_000);
   }, 90_000);
 });
 

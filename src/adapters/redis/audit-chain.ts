@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import { canonicalJson } from '../../domain/canonical-json.js';
 import type { ChainHead } from '../../domain/chain-walk.js';
-import { clockSkew } from '../../domain/clock-skew.js';
+import { clockSkew, restampedWith } from '../../domain/clock-skew.js';
 import { chainedAt, chainHash, GENESIS_HASH } from '../../domain/hash-chain.js';
 import { systemClock } from '../../ports/clock.js';
 import type { Clock } from '../../ports/clock.js';
@@ -47,7 +47,7 @@ export function parseChainWriteReply(reply: unknown): ChainWriteOutcome {
   if (code === -2) {
     const [, serverMs, writerMs] = reply as [number, string, string];
     const why = clockSkew(Number(writerMs), Number(serverMs), 'Redis TIME') ?? 'its clock is too far from the server';
-    throw new ClockSkewError(`redis: ${why}`);
+    throw new ClockSkewError(`redis: ${why}`, Number(serverMs));
   }
   return { ok: false, head: parseHead(seq, hash, at) };
 }
@@ -91,11 +91,13 @@ export class AuditChain {
    * the script commits only while the head's seq and hash are still the ones given, and that hash
    * covers the head entry's `at`. A head that moved sends the caller back here with the new one.
    */
-  async prepare(head: ChainHead, input: NewAuditEvent): Promise<PreparedEntry> {
+  async prepare(head: ChainHead, input: NewAuditEvent, storeMs?: number): Promise<PreparedEntry> {
     const seq = head.seq + 1;
     // Read last, so that the server's check measures this clock and not the head's round trip.
     const lastAt = await this.lastAt(head);
-    const now = this.clock.now();
+    // `storeMs`: a kill refused for this clock, stamped with the server's (its reply said when).
+    const now = storeMs ?? this.clock.now();
+    if (storeMs !== undefined) input = restampedWith(input, storeMs);
     const at = chainedAt(input.at, lastAt, now);
     const symbol = input.symbol ?? null;
     const bodyJson = canonicalJson(input.body);

@@ -16,7 +16,7 @@ import { parseChainWriteReply, parseHead } from './audit-chain.js';
 import { retryCas } from './cas-retry.js';
 import type { RedisKeys } from './keys.js';
 import { adoptScript, controlWriteScript, initialiseScript } from './lua-sources.js';
-import { EMPTY_STORE_MESSAGE, StoreFaultError } from '../../ports/store-errors.js';
+import { ClockSkewError, EMPTY_STORE_MESSAGE, StoreFaultError } from '../../ports/store-errors.js';
 import type { Notifier } from './notifier.js';
 
 export class RedisControlStore implements ControlStore {
@@ -97,9 +97,7 @@ export class RedisControlStore implements ControlStore {
             const { record, head } = await this.snapshot();
             if (record.epoch !== change.expectedEpoch || record.store_id !== change.expectedStoreId)
               return { written: false, current: record } as const;
-            return (await this.write(record, change.next, head, change.audit))
-              ? ({ written: true } as const)
-              : undefined;
+            return (await this.writeStamped(record, change, head)) ? ({ written: true } as const) : undefined;
           },
           change.timeoutMs,
         ),
@@ -128,16 +126,30 @@ export class RedisControlStore implements ControlStore {
     return { record: decodeRecord(recordReply[1] as Record<string, string>), head: parseHead(seq, hash, at) };
   }
 
+  /**
+   * The write, and for a kill refused for this process's clock the same write again stamped with the
+   * server's clock (a kill is never refused for a clock: ControlChange.priority).
+   */
+  private async writeStamped(current: ControlRecord, change: ControlChange, head: ChainHead): Promise<boolean> {
+    try {
+      return await this.write(current, change.next, head, change.audit);
+    } catch (err) {
+      if (change.priority !== true || !(err instanceof ClockSkewError) || err.storeMs === undefined) throw err;
+      return this.write(current, change.next, head, change.audit, err.storeMs);
+    }
+  }
+
   /** Runs the control script; true when committed, false when the epoch or the head moved. */
   private async write(
     current: ControlRecord,
     change: ControlRecord | null,
     head: ChainHead,
     audit: NewAuditEvent,
+    storeMs?: number,
   ): Promise<boolean> {
     const changed = change !== null;
     const next = change ?? current;
-    const entry = await this.chain.prepare(head, audit);
+    const entry = await this.chain.prepare(head, audit, storeMs);
     const reply = await controlWriteScript.run(
       this.redis,
       [this.keys.control, ...entry.keys],

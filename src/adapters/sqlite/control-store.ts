@@ -67,7 +67,7 @@ export class SqliteControlStore implements ControlStore {
         return { written: false, current };
       }
       if (change.next) update.run(rowOf(change.next));
-      appendChained(change.audit);
+      appendChained(change.audit, { storeClockIfSkewed: change.priority === true });
       return { written: true };
     });
     this.casTx = (change) => cas.immediate(change);

@@ -7,7 +7,9 @@
  */
 import { canonicalJson } from '../../domain/canonical-json.js';
 import { chainedAt, chainHashOfCanonical } from '../../domain/hash-chain.js';
+import { restampedWith } from '../../domain/clock-skew.js';
 import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
+import { ClockSkewError } from '../../ports/store-errors.js';
 import type { SqliteDatabase } from './connection.js';
 
 /** An `events` row as stored (body is canonical JSON text). */
@@ -40,7 +42,8 @@ export interface HeadRow {
   at: string | null;
 }
 
-export type AppendChained = (event: NewAuditEvent) => AuditEvent;
+/** `storeClockIfSkewed`: a kill's entry, stamped with the store's clock rather than refused (clock-skew.ts). */
+export type AppendChained = (event: NewAuditEvent, options?: { storeClockIfSkewed?: boolean }) => AuditEvent;
 
 /** Prepares the head read once per connection; undefined means the row was removed behind our back. */
 export function headReader(db: SqliteDatabase): () => HeadRow | undefined {
@@ -95,13 +98,23 @@ export function chainAppender(db: SqliteDatabase, checkClock?: () => number): Ap
     'INSERT INTO events (seq, at, kind, symbol, body, prev_hash, hash) VALUES (@seq, @at, @kind, @symbol, @body, @prev_hash, @hash)',
   );
   const moveHead = db.prepare<[HeadRow]>('UPDATE event_head SET seq = @seq, hash = @hash, at = @at WHERE id = 1');
-  return (event) => {
+  /** The writer's checked clock, or (for a kill) the store's when the writer's is off: [entry, clock]. */
+  const checked = (event: NewAuditEvent, lenient: boolean): [NewAuditEvent, number | undefined] => {
+    try {
+      return [event, checkClock?.()];
+    } catch (err) {
+      if (!lenient || !(err instanceof ClockSkewError) || err.storeMs === undefined) throw err;
+      return [restampedWith(event, err.storeMs), err.storeMs];
+    }
+  };
+  return (input, options) => {
     if (!db.inTransaction) throw new Error('appendChained must run inside a transaction');
+    const [event, nowMs] = checked(input, options?.storeClockIfSkewed === true);
     // Chained to the head, not to the last row: after rows were deleted from the end, the next entry
     // must not quietly take their seqs and re-anchor a shortened trail.
     const head = readHead();
     if (head === undefined) throw new Error('sqlite: audit chain head missing (the file was tampered with)');
-    const row = chainedRow(head, event, checkClock?.());
+    const row = chainedRow(head, event, nowMs);
     insert.run(row);
     moveHead.run(row);
     return appendedEvent(row);

@@ -49,8 +49,9 @@ export function hostClockCheck(path: string, clock: Clock): HostClockCheck {
     check() {
       const host = hostNow();
       const now = clock.now();
-      const why = host === null ? null : clockSkew(now, host, "this host's, as its kernel stamps files");
-      if (why !== null) throw new ClockSkewError(`sqlite:${path}: ${why}`);
+      if (host === null) return now;
+      const why = clockSkew(now, host, "this host's, as its kernel stamps files");
+      if (why !== null) throw new ClockSkewError(`sqlite:${path}: ${why}`, host);
       return now;
     },
     close() {

@@ -34,6 +34,7 @@ import { killPriority } from './kill-priority.js';
 import { pullKillSwitch } from './kill-switch.js';
 import { KillFlattenNotQueuedError, requestFlatten } from './flatten.js';
 import { OpenFlattens } from './open-flattens.js';
+import { enqueueAudited } from './audited-enqueue.js';
 import { killFlattenId } from '../domain/commands.js';
 
 export const DEFAULT_REASONS = {
@@ -145,7 +146,8 @@ export class ControlPlane {
     const id = `cancel-all-${randomUUID()}`;
     // Audit first: if it fails the call fails and nothing runs, so no command ever runs unaudited.
     await this.audit('cancel_all', actor, { symbols, command_id: id });
-    await this.store.commands.enqueue(
+    await enqueueAudited(
+      this.store,
       {
         id,
         type: 'cancel_all',
@@ -209,7 +211,8 @@ export class ControlPlane {
     }
     const id = `deleverage-${randomUUID()}`;
     await this.audit('deleverage', actor, { symbol, reduce_pct: reducePct, command_id: id, order: plan.order }, symbol);
-    await this.store.commands.enqueue(
+    await enqueueAudited(
+      this.store,
       {
         id,
         type: 'deleverage',

@@ -18,6 +18,7 @@ import type { EnqueueOptions } from '../ports/command-queue.js';
 import type { Store } from '../ports/store.js';
 import type { Venue } from '../ports/venue.js';
 import type { PreparedFlatten } from '../../machines/flatten.machine.js';
+import { enqueueAudited } from './audited-enqueue.js';
 
 export interface FlattenRequest {
   id: string;
@@ -45,7 +46,8 @@ export async function requestFlatten(
     symbol: symbols?.length === 1 ? (symbols[0] ?? null) : null,
     body: { call: 'flatten', via, actor, symbols: symbols === null ? null : [...symbols], reason, command_id: id },
   });
-  await store.commands.enqueue(
+  await enqueueAudited(
+    store,
     {
       id,
       type: 'flatten',

@@ -73,6 +73,23 @@ describe.each(STORE_KINDS)('flatten on %s', (kind) => {
     expect(full.json().message).toMatch(/NOT queued.*2 commands.*COMMAND_QUEUE_MAX/);
     expect(full.headers['retry-after']).toBeDefined();
     expect(await pending()).toHaveLength(2);
+    // Its request was audited before the queue refused it: the trail says it was refused, so no
+    // request entry is left naming a command that never existed.
+    const [refused, requested] = await api.store.events.query({ limit: 2 });
+    expect(requested!.body).toMatchObject({ call: 'flatten', symbols: ['ETHUSDT'] });
+    expect(refused!.body).toMatchObject({
+      call: 'command_refused',
+      command_id: requested!.body.command_id,
+      why: expect.stringMatching(/COMMAND_QUEUE_MAX/),
+    });
+    expect(await api.store.commands.get(String(requested!.body.command_id))).toBeNull();
+    const cancel = await post('/control/cancel-all', { symbols: null });
+    expect(cancel.statusCode).toBe(503);
+    const [cancelRefused, cancelRequested] = await api.store.events.query({ limit: 2 });
+    expect(cancelRefused!.body).toMatchObject({
+      call: 'command_refused',
+      command_id: cancelRequested!.body.command_id,
+    });
     // The kill and its own commands are never refused by the bound.
     const kill = await post('/control/kill-switch', { reason: 'queue full', flatten: true });
     expect(kill.statusCode).toBe(200);

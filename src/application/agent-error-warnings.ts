@@ -5,6 +5,7 @@
  * only keeps a strategy that throws every cycle from filling stderr.
  */
 import type { Clock } from '../ports/clock.js';
+import { monotonicNow } from '../ports/clock.js';
 
 /** One warning per agent per minute. */
 export const AGENT_WARNING_INTERVAL_MS = 60_000;
@@ -30,7 +31,8 @@ export function createAgentErrorWarnings(
   const last = new Map<string, { at: number; suppressed: number }>();
   return {
     error(agent, error) {
-      const now = clock.now();
+      // A duration: on the clock that never steps (a wall clock stepped back would silence an agent).
+      const now = monotonicNow(clock);
       const previous = last.get(agent);
       if (previous && now - previous.at < intervalMs) {
         previous.suppressed += 1;

@@ -29,4 +29,17 @@ describe('agent error warnings', () => {
       ['a', 'at 200000', 0],
     ]);
   });
+
+  it('is timed on the monotonic clock: a wall clock stepped back an hour does not silence an agent for that hour', () => {
+    const time = { wall: 3_600_000, mono: 0 };
+    const warned: AgentWarning[] = [];
+    const warnings = createAgentErrorWarnings({ now: () => time.wall, monotonic: () => time.mono }, (w) =>
+      warned.push(w),
+    );
+    warnings.error('a', { symbol: 'BTCUSDT', message: 'first' });
+    time.wall -= 3_600_000;
+    time.mono += 60_000;
+    warnings.error('a', { symbol: 'BTCUSDT', message: 'a minute later' });
+    expect(warned.map((w) => w.message)).toEqual(['first', 'a minute later']);
+  });
 });

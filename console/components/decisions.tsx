@@ -35,7 +35,10 @@ export function Decisions({ c }: { c: ConsoleState }) {
   const [cursors, setCursors] = useState<(number | undefined)[]>([]);
   const [before, setBefore] = useState<number | undefined>(undefined);
   const [entries, setEntries] = useState<DecisionEntry[]>([]);
-  const [selected, setSelected] = useState<number | null>(null);
+  // The entry itself, not only its seq: the first page reloads on every recorded decision, and an
+  // entry opened for reading must not vanish when newer ones push it off the page.
+  const [picked, setPicked] = useState<DecisionEntry | null>(null);
+  const selected = picked?.seq ?? null;
   const firstPage = before === undefined;
   const tick = firstPage ? c.decisionsTick : 0;
 
@@ -72,7 +75,7 @@ export function Decisions({ c }: { c: ConsoleState }) {
     setBefore(cursors.at(-1));
     setCursors(cursors.slice(0, -1));
   };
-  const shown = entries.find((e) => e.seq === selected) ?? null;
+  const shown = entries.find((e) => e.seq === selected) ?? picked;
 
   return (
     <section class="panel decisions" aria-labelledby="decisions-title">
@@ -133,7 +136,7 @@ export function Decisions({ c }: { c: ConsoleState }) {
                     type="button"
                     class="link"
                     aria-pressed={e.seq === selected}
-                    onClick={() => setSelected(e.seq === selected ? null : e.seq)}
+                    onClick={() => setPicked(e.seq === selected ? null : e)}
                   >
                     {e.decision.cycle ?? `#${e.seq}`}
                   </button>

@@ -191,9 +191,18 @@ describe('operator console in Chromium', () => {
       .locator('[data-testid=decisions] tbody tr')
       .filter({ has: page.locator('td:last-child', { hasText: /^[1-9]/ }) });
     await withOrders.first().waitFor({ timeout: 15_000 });
-    await withOrders.first().getByRole('button').click();
+    const opened = withOrders.first().getByRole('button');
+    const openedCycle = await text(opened);
+    await opened.click();
     const detail = page.getByTestId('decision-detail');
     expect(await text(detail)).toMatch(/btc_always_long/);
+    // An opened decision stays open when newer decisions push it off the first page (it vanished).
+    const rowButtons = page.locator('[data-testid=decisions] tbody tr button');
+    await vi.waitFor(async () => expect(await rowButtons.allInnerTexts()).not.toContain(openedCycle), {
+      timeout: 40_000,
+      interval: 250,
+    });
+    expect(await detail.getAttribute('aria-label')).toBe(`Decision of cycle ${openedCycle}`);
     const guards = await text(page.getByTestId('guards').first());
     for (const guard of ['drawdown', 'leverage', 'liquidity', 'exposure']) expect(guards).toContain(guard);
     expect(guards).toMatch(/\bpass\b|\bfail\b/);

@@ -137,7 +137,8 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
 
   const where = options.baseUrl ? ` at ${options.baseUrl}` : '';
   try {
-    await withRetry(() => exchange.loadMarkets(), policy(startupDeadline), hooks);
+    // reload: ccxt keeps a failed load's promise, so without it a retry would send nothing.
+    await withRetry(() => exchange.loadMarkets(true), policy(startupDeadline), hooks);
   } catch (err) {
     throw new Error(`could not load ${options.exchangeId} markets${where}: ${(err as Error).message}`);
   }

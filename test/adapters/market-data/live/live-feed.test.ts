@@ -148,6 +148,25 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     expect((await feed.next(clock.t)).get('BTCUSDT')!.ts).toBe(clock.t);
   });
 
+  it('a market load refused at start is asked again, really (ccxt keeps a failed load unless told to reload)', async () => {
+    const clock = { t: T0 };
+    fake = await startFakeExchange({ seed: 7, now: () => clock.t });
+    fake.rateLimit(1, 1);
+    const time = steppedTime();
+    feed = await createLiveFeed({
+      exchangeId: 'binanceusdm',
+      symbols: [{ symbol: 'BTCUSDT', kind: 'perp' }],
+      baseUrl: fake.url,
+      rateLimitMs: 1,
+      startupMs: 60_000,
+      now: () => clock.t,
+      random: () => 0.5,
+      elapsed: time,
+    });
+    expect(fake.requests.filter((r) => r.startsWith('/fapi/v1/exchangeInfo')).length).toBe(2);
+    expect(feed.instruments.map((i) => i.symbol)).toEqual(['BTCUSDT']);
+  });
+
   it('a reply from an abandoned cycle that arrives late does not replace newer data', async () => {
     const clock = { t: T0 };
     fake = await startFakeExchange({ seed: 7, now: () => clock.t });

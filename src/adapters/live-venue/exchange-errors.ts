@@ -60,13 +60,6 @@ export function failureKind(err: unknown, errors: CcxtErrorClasses): FailureKind
   return 'unknown';
 }
 
-/** Seconds to wait before trying again after a 429/418, from Retry-After; `fallback` without one. */
-export function retryAfterMs(headers: Record<string, string | undefined> | undefined, fallback: number): number {
-  const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
-  const seconds = raw === undefined ? NaN : Number(raw);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : fallback;
-}
-
 /**
  * The exchange's refusal in one line for `rejectReason`: ccxt's class and Binance's message, e.g.
  * `InsufficientFunds: Margin is insufficient. (-2019)`. ccxt's message carries the exchange's JSON

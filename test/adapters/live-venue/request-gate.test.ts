@@ -6,6 +6,7 @@
  * answers again after its end.
  */
 import ccxt from 'ccxt';
+import type { Exchange } from 'ccxt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { failureKind } from '../../../src/adapters/live-venue/exchange-errors.js';
 import { gateRequests, RequestWithheldError } from '../../../src/adapters/live-venue/request-gate.js';
@@ -124,5 +125,42 @@ describe('the request gate', () => {
     await expect(t.exchange.fetchTime()).rejects.toThrow(ccxt.DDoSProtection);
     expect(gate.ban()).toMatch(/Retry-After 120 s/);
     expect(gate.hold()).toMatchObject({ kind: 'banned', remainingMs: 120_000 });
+  });
+
+  it('without Retry-After, a 418 holds until the end its body names (the exchange’s epoch ms), timed on the monotonic clock', async () => {
+    // A transport stub: the gate sees what ccxt's would hand it, an answer with no Retry-After header.
+    let wall = 1_700_000_000_000;
+    let m = 0;
+    const sent: string[] = [];
+    const stub = {
+      fetch: async (url: string) => void sent.push(url),
+      onRestResponse: (
+        _status: number,
+        _text: string,
+        _url: string,
+        _method: string,
+        _headers: unknown,
+        body: unknown,
+      ) => String(body),
+    };
+    const stubGate = gateRequests(stub as unknown as Exchange, { monotonic: () => m, now: () => wall });
+    const hooked = stub as unknown as typeof stub;
+    hooked.onRestResponse(
+      418,
+      "I'm a teapot",
+      'https://fapi.binance.com/fapi/v2/account',
+      'GET',
+      {},
+      JSON.stringify({ code: -1003, msg: `Way too much request weight used; IP banned until ${wall + 900_000}.` }),
+    );
+    expect(stubGate.ban()).toBe(
+      'the exchange banned this IP until 2023-11-14T22:28:20.000Z (418): Way too much request weight used; IP banned until 1700000900000.; no request is sent until then',
+    );
+    wall -= 3_600_000; // a wall clock stepped back an hour moves nothing
+    m += 899_999;
+    await expect(hooked.fetch('https://fapi.binance.com/fapi/v1/time')).rejects.toThrow(RequestWithheldError);
+    m += 1;
+    await hooked.fetch('https://fapi.binance.com/fapi/v1/time');
+    expect(sent).toEqual(['https://fapi.binance.com/fapi/v1/time']);
   });
 });

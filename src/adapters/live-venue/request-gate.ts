@@ -1,9 +1,9 @@
 /**
  * One gate for every request the exchange client sends (issue 32, item 3): orders, cancels, account
- * reads, market data, the countdown, the reachability probe — all go through ccxt's transport
+ * reads, the markets, the countdown, the reachability probe — all go through ccxt's transport
  * (`fetch`), so the gate hooks it once per client. After a 429 nothing is sent until its Retry-After
  * has passed; after a 418 (IP banned) nothing until the ban's end. Binance escalates bans (2 minutes
- * to 3 days) and counts every request made during one, so the wait is the exchange's, never capped.
+ * to 3 days) for repeat offenders, so the wait is the exchange's, never capped.
  * A request the gate holds back fails at once with RequestWithheldError (judged `rate_limited` by
  * ./exchange-errors.ts: nothing was sent, so it is never an unknown outcome).
  *

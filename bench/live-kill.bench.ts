@@ -13,6 +13,7 @@
 import ccxt from 'ccxt';
 import { symbolMap } from '../src/adapters/live-venue/ccxt-mapping.js';
 import { LiveVenue } from '../src/adapters/live-venue/live-venue.js';
+import { gateRequests } from '../src/adapters/live-venue/request-gate.js';
 import { openTradingFake } from '../test/support/fake-exchange/ccxt-client.js';
 import { round } from '../test/support/fake-exchange/decimals.js';
 import { instrumentById } from '../test/support/fake-exchange/market-data.js';
@@ -35,6 +36,7 @@ export async function run(): Promise<BenchResult> {
   const venue = new LiveVenue({
     exchange: t.exchange,
     errors: ccxt,
+    gate: gateRequests(t.exchange, { monotonic: () => performance.now(), now: () => Date.now() }),
     symbols: symbolMap(SYMBOLS),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

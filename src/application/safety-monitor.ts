@@ -27,7 +27,10 @@
  *  - no API heartbeat has moved for CONTROL_PLANE_TIMEOUT: `control_plane_lost` (nobody could stop it);
  *  - live execution only: the exchange has not answered for EXCHANGE_LOSS_HALT_MS (timeouts, dropped
  *    connections, 5xx — src/adapters/live-venue/exchange-reachability.ts): `exchange_unreachable`.
- *    Asking also probes it, so a halted process (no cycle, no order) sees it come back.
+ *    Asking also probes it, so a halted process (no cycle, no order) sees it come back;
+ *  - live execution only: the exchange banned this IP (418; src/adapters/live-venue/request-gate.ts):
+ *    `exchange_banned`, at once, naming the ban's end; nothing is sent until then, and it ends when
+ *    the exchange answers after the ban (the probe above asks once the ban's time has passed).
  * It never reads a fault as `running`. While the store has failed for less than STORE_LOSS_HALT_MS it
  * reports nothing (nothing can be submitted meanwhile anyway: every cycle and every order gate reads
  * the store first). Ticks never overlap; a tick is bounded by the store's own command deadlines.
@@ -82,8 +85,11 @@ export interface SafetyMonitorDeps {
    * StoreFaultError when it went back. Omitted: the trail is not judged.
    */
   checkHead?(): Promise<void>;
-  /** Live execution: whether the exchange answers, and how long it may not before trading halts. */
-  exchange?: { silence(): { forMs: number; error: string } | null; lossHaltMs: number };
+  /**
+   * Live execution: whether the exchange answers, how long it may not before trading halts, and the
+   * ban standing (one line naming its end, or null; omitted: not judged).
+   */
+  exchange?: { silence(): { forMs: number; error: string } | null; lossHaltMs: number; banned?(): string | null };
   /** How sure the process is of its trading lease; omitted: no lease to judge. */
   lease?(): LeaseStanding;
   /** Why this process's clock may not stamp audit entries (Store.clockSkew); omitted: not judged. */
@@ -266,6 +272,8 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
   const checkExchange = (): Fault | null => {
     if (!deps.exchange) return null;
     const silence = deps.exchange.silence();
+    const ban = deps.exchange.banned?.() ?? null;
+    if (ban !== null) return ['exchange_banned', ban];
     const limit = deps.exchange.lossHaltMs;
     if (silence === null || silence.forMs < limit) return null;
     return [

@@ -27,6 +27,8 @@ export const HALT_REASON_CATALOG = {
     'The trading lease has not been confirmed for three quarters of its duration: no new exposure before it could run out.',
   control_plane_lost: 'No API heartbeat has moved for `CONTROL_PLANE_TIMEOUT`: nobody could pause or kill trading.',
   exchange_unreachable: 'Live execution: the exchange has not answered for `EXCHANGE_LOSS_HALT_MS`.',
+  exchange_banned:
+    'Live execution: the exchange banned this IP (HTTP 418, too much request weight); the message names the ban’s end. No request is sent until then; it ends when the exchange answers again after it.',
 } as const satisfies Readonly<Record<string, string>>;
 
 export type HaltReason = keyof typeof HALT_REASON_CATALOG;

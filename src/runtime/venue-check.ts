@@ -15,6 +15,7 @@ import { IncomeTally } from '../adapters/live-venue/income-tally.js';
 import type { IncomeLine } from '../adapters/live-venue/income-tally.js';
 import { LiveVenue } from '../adapters/live-venue/live-venue.js';
 import { openLiveExchange } from '../adapters/live-venue/open-exchange.js';
+import { gateRequests } from '../adapters/live-venue/request-gate.js';
 import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import { ConfigError } from './config-error.js';
 import { readExchangeConfig, readExchangeCredentials } from './exchange-config.js';
@@ -33,6 +34,8 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
     const venue = new LiveVenue({
       exchange,
       errors,
+      // One-shot: a 429/418 fails the check (naming the wait) rather than sending more.
+      gate: gateRequests(exchange, { monotonic: () => performance.now(), now: () => Date.now() }),
       symbols: traded,
       now: () => Date.now(),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

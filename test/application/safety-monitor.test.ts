@@ -37,6 +37,7 @@ describe('safety monitor', () => {
     options: {
       wrap?: (c: ControlStore) => ControlStore;
       exchangeSilence?: () => { forMs: number; error: string } | null;
+      exchangeBanned?: () => string | null;
     } = {},
   ) {
     t = await openTestStore('sqlite');
@@ -49,7 +50,15 @@ describe('safety monitor', () => {
       kv: t.store.kv,
       controlPlaneTimeoutMs: 10_000,
       storeLossHaltMs: 3_000,
-      ...(options.exchangeSilence ? { exchange: { silence: options.exchangeSilence, lossHaltMs: 5_000 } } : {}),
+      ...(options.exchangeSilence
+        ? {
+            exchange: {
+              silence: options.exchangeSilence,
+              lossHaltMs: 5_000,
+              ...(options.exchangeBanned ? { banned: options.exchangeBanned } : {}),
+            },
+          }
+        : {}),
       report: (o) => observed.push(o),
       log: () => {},
     });
@@ -120,6 +129,28 @@ describe('safety monitor', () => {
         /the exchange has not answered for 5000 ms \(EXCHANGE_LOSS_HALT_MS 5000\): GET \/fapi\/v2\/account request timed out/,
       ),
     });
+  });
+
+  it('an exchange ban (418) is a fault at once, naming its end, asking for the silence still; it clears when the ban is over', async () => {
+    let ban: string | null = null;
+    let asked = 0;
+    const { seen, tick, beat } = await rig({
+      exchangeSilence: () => {
+        asked++; // asking probes the exchange: it must go on during a ban, or nothing sees its end
+        return null;
+      },
+      exchangeBanned: () => ban,
+    });
+    await beat(1);
+    await tick();
+    ban = 'the exchange banned this IP until 2026-01-05T12:20:01.000Z (418, Retry-After 1200 s): Way too many requests';
+    const halt = await tick();
+    await tick();
+    ban = null;
+    await tick();
+    expect(seen).toEqual(['clear', 'halt:exchange_banned', 'halt:exchange_banned', 'clear']);
+    expect(halt).toMatchObject({ message: expect.stringMatching(/banned this IP until 2026-01-05T12:20:01.000Z/) });
+    expect(asked).toBe(4);
   });
 
   it('a replaced store is a fault at once, naming the adoption command', async () => {

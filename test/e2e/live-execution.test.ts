@@ -7,7 +7,8 @@
  * at start and every cycle; and once the process is SIGKILLed, the exchange cancels the symbol's
  * resting orders by itself when the countdown runs out (the fake's clock is moved on, not waited for).
  * An exchange that stops answering for EXCHANGE_LOSS_HALT_MS halts trading (`trading_halted`, reason
- * `exchange_unreachable`): no cycle, no order; its answer again ends the halt.
+ * `exchange_unreachable`): no cycle, no order; its answer again ends the halt. A 418 ban halts at once
+ * (`exchange_banned`) and nothing is sent until the ban's end.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,6 +127,35 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
           .some((l) => l.event === 'cycle_start'),
       15_000,
       'cycles again after the halt',
+    );
+
+    // The exchange bans the IP (418 for 3 s): a halt at once naming the ban's end, and not one request
+    // reaches the exchange until the ban is over (each would be answered 418 and prolong it); then
+    // the probe's answer ends the halt and the cycles come back.
+    const beforeBan = lines(proc).length;
+    t.fake.faults.banFor(3);
+    await proc.waitFor(/"event":"trading_halted","reason":"exchange_banned"/, 10_000);
+    expect(proc.stderr()).toMatch(/the exchange banned this IP until \S+ \(418, Retry-After 3 s\)/);
+    const answered418 = t.fake.faults.bansAnswered();
+    expect(answered418).toBeGreaterThanOrEqual(1);
+    expect(answered418).toBeLessThanOrEqual(4); // only the requests already in flight when the first 418 came
+    await waitUntil(
+      () =>
+        lines(proc!)
+          .slice(beforeBan)
+          .some((l) => l.event === 'trading_halt_ended'),
+      15_000,
+      'the ban halt ended',
+    );
+    expect(t.fake.faults.bansAnswered()).toBe(answered418); // nothing was sent while the ban lasted
+    const banEnded = lines(proc).findIndex((l, i) => i >= beforeBan && l.event === 'trading_halt_ended');
+    await waitUntil(
+      () =>
+        lines(proc!)
+          .slice(banEnded)
+          .some((l) => l.event === 'cycle_start'),
+      15_000,
+      'cycles again after the ban',
     );
 
     // A position changed behind the system's back: drift is told, and openings are refused until it ends.

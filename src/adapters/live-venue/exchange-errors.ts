@@ -1,7 +1,7 @@
 /**
  * What a failed exchange call means for an order, judged by ccxt's error classes (docs/operate/live-trading.md, "Errors as ccxt reports them"):
  *  - `rate_limited`: 429/418 (DDoSProtection, RateLimitExceeded) — refused before it was looked at;
- *    safe to send again after Retry-After.
+ *    safe to send again after Retry-After; or held back by ./request-gate.ts, never sent.
  *  - `clock`: -1021 (InvalidNonce) — our timestamp was outside recvWindow, refused unprocessed.
  *  - `unknown`: a timeout, a dropped connection, -1001/-1007, a 5xx (RequestTimeout, NetworkError,
  *    ExchangeNotAvailable, OperationFailed) — the request may have been carried out: the order is
@@ -13,6 +13,8 @@
  *    else is `unknown`: looked up, never assumed not placed.
  * ccxt is loaded lazily by the caller, so the classes come in as `errors` (the ccxt module).
  */
+import { RequestWithheldError } from './request-gate.js';
+
 export type FailureKind = 'rate_limited' | 'clock' | 'unknown' | 'duplicate' | 'auth' | 'rejected';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -37,6 +39,8 @@ export interface CcxtErrorClasses {
 const DUPLICATE_CODE = /"code":\s*-4116\b/;
 
 export function failureKind(err: unknown, errors: CcxtErrorClasses): FailureKind {
+  // Held back by the request gate while the exchange asked to wait: never sent.
+  if (err instanceof RequestWithheldError) return 'rate_limited';
   if (err instanceof errors.DDoSProtection || err instanceof errors.RateLimitExceeded) return 'rate_limited';
   if (err instanceof errors.InvalidNonce) return 'clock';
   if (err instanceof errors.OperationFailed) return 'unknown';
@@ -54,13 +58,6 @@ export function failureKind(err: unknown, errors: CcxtErrorClasses): FailureKind
   )
     return 'rejected';
   return 'unknown';
-}
-
-/** Seconds to wait before trying again after a 429/418, from Retry-After; `fallback` without one. */
-export function retryAfterMs(headers: Record<string, string | undefined> | undefined, fallback: number): number {
-  const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
-  const seconds = raw === undefined ? NaN : Number(raw);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : fallback;
 }
 
 /**

@@ -11,7 +11,9 @@
  *    recvWindow has passed with the exchange saying it does not exist (the request can no longer be
  *    accepted), and only then reported `rejected` (NOT_PLACED). While unknown, nothing is resent;
  *  - a 429/418 was refused unprocessed: the order is refused RATE_LIMITED, and so is every order until
- *    Retry-After has passed, without a request (nothing waits here: a kill must not queue behind it);
+ *    the exchange's wait is over (Retry-After, a ban's end), without a request: the request gate
+ *    (./request-gate.ts) holds back every request of the client meanwhile, reads included. Nothing
+ *    waits here: a kill must not queue behind it;
  *  - a refusal by the exchange is a `rejected` order with the exchange's reason.
  * Fills are the exchange's own trades (fetchMyTrades by order), each reported once. Every call has
  * ccxt's per-request timeout as its deadline (the exchange client's `timeout`, EXCHANGE_TIMEOUT_MS);
@@ -27,21 +29,24 @@ import type { MarketUpdate, SubmitResult, Venue } from '../../ports/venue.js';
 import { toFill, toPosition, toVenueOrder } from './ccxt-mapping.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import { exchangeClientId } from './client-ids.js';
-import { failureKind, rejectReason, retryAfterMs } from './exchange-errors.js';
+import { failureKind, rejectReason } from './exchange-errors.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
 import type { IncomeTally } from './income-tally.js';
+import { RequestWithheldError } from './request-gate.js';
+import type { RequestGate } from './request-gate.js';
 
 export interface LiveVenueOptions {
   /** ccxt, keys set, pointed where it should be; `loadMarkets` is called by `open`. */
   exchange: Exchange;
   errors: CcxtErrorClasses;
+  /** The gate on `exchange`'s transport (./request-gate.ts): whether the exchange asked to wait (429/418). */
+  gate: RequestGate;
   symbols: SymbolMap;
   /** Wall time, epoch ms: for the orders' stamps. */
   now(): number;
   /**
-   * Milliseconds that never step, for durations: the 429/418 cool-off and how long an order has been
-   * unknown. A wall clock stepped back an hour would otherwise refuse every order, closes included,
-   * for an hour; stepped forward, end a ban early. `now` when omitted (a simulated clock never steps).
+   * Milliseconds that never step, for durations: how long an order has been unknown (the 429/418
+   * cool-off is the gate's, on its own monotonic clock). `now` when omitted (a simulated clock never steps).
    */
   monotonic?(): number;
   sleep(ms: number): Promise<void>;
@@ -105,8 +110,6 @@ interface Tracked {
 const MAX_TRACKED = 10_000;
 /** Beyond the recvWindow before an order no lookup finds is called NOT_PLACED. */
 const NOT_PLACED_MARGIN_MS = 5_000;
-/** The longest a 429/418's Retry-After stops orders for; a longer ban is the exchange's to enforce. */
-const MAX_COOL_OFF_MS = 300_000;
 
 export class LiveVenue implements Venue {
   readonly mode = 'live';
@@ -117,9 +120,6 @@ export class LiveVenue implements Venue {
   private expected: Map<string, number> | null = null;
   /** Drift found by the last reconciliation: while any, nothing that adds exposure is sent. */
   private drift: Reconciliation['drift'] = [];
-  /** Until when (epoch ms) the exchange asked us to send nothing (429/418 Retry-After). */
-  /** Monotonic ms until which a 429/418 asked us to send nothing. */
-  private coolOffUntil = Number.NEGATIVE_INFINITY;
   private readonly elapsed = (): number => (this.o.monotonic ? this.o.monotonic() : this.o.now());
   private readonly recvWindowMs: number;
   private readonly lookupIntervalMs: number;
@@ -190,8 +190,8 @@ export class LiveVenue implements Venue {
   /** Why an order is refused before anything is sent, or null. */
   private refusal(order: OrderRequest): string | null {
     if (order.timeInForce === 'GTT') return 'GTT_NOT_SUPPORTED: the live venue sends GTC';
-    const wait = this.coolOffUntil - this.elapsed();
-    if (wait > 0) return `RATE_LIMITED: the exchange asked to wait ${Math.ceil(wait / 1000)} s more (429/418)`;
+    const held = this.o.gate.hold();
+    if (held) return `RATE_LIMITED: ${held.reason}`;
     // Drift: the account is not what the system believes, so nothing may add to it until it is.
     if (this.drift.length > 0 && !order.reduceOnly)
       return `POSITION_DRIFT: ${this.drift.map((d) => `${d.symbol} holds ${d.actual}, the system's fills explain ${d.expected}`).join('; ')}`;
@@ -201,16 +201,17 @@ export class LiveVenue implements Venue {
   /**
    * A request refused unprocessed or an order the exchange refused: nothing was placed. A 429/418
    * is not waited out here (the order manager's gate judged this order before the wait, and a kill
-   * must not queue behind it): every order until Retry-After has passed is refused RATE_LIMITED
-   * without a request, and the next cycle decides afresh. Keys refused: thrown (nothing will work).
+   * must not queue behind it): the request gate holds back every request until the exchange's wait
+   * is over, every order meanwhile is refused RATE_LIMITED, and the next cycle decides afresh. Keys
+   * refused: thrown (nothing will work).
    */
   private notPlaced(order: OrderRequest, err: unknown): SubmitResult {
     const kind = failureKind(err, this.o.errors);
     if (kind === 'auth') throw err;
     if (kind === 'rate_limited') {
-      const waitMs = Math.min(retryAfterMs(this.o.exchange.last_response_headers, 1_000), MAX_COOL_OFF_MS);
-      this.coolOffUntil = Math.max(this.coolOffUntil, this.elapsed() + waitMs);
-      return rejected(order, this.o.now(), `RATE_LIMITED: ${rejectReason(err)}`);
+      // Held back by the gate (the lookup before sending): the gate's reason, as for any order after it.
+      const held = err instanceof RequestWithheldError ? this.o.gate.hold() : null;
+      return rejected(order, this.o.now(), `RATE_LIMITED: ${held ? held.reason : rejectReason(err)}`);
     }
     return rejected(order, this.o.now(), rejectReason(err));
   }

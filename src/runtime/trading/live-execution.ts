@@ -6,7 +6,8 @@
  * drift as a `position_drift` line (and metric) and an error log line naming the symbols (the venue
  * refuses openings while it stands); its end as a `position_drift` line with no symbols. Whether the
  * exchange answers is watched on every request (the safety monitor halts trading when it has not
- * for EXCHANGE_LOSS_HALT_MS).
+ * for EXCHANGE_LOSS_HALT_MS); every request goes through one gate that sends nothing while the
+ * exchange asked to wait (429) or banned the IP (418, a halt: `exchange_banned`).
  */
 import { monotonicNow } from '../../ports/clock.js';
 import type { Logger } from 'pino';
@@ -17,6 +18,7 @@ import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
 import { watchReachability } from '../../adapters/live-venue/exchange-reachability.js';
 import type { ExchangeReachability } from '../../adapters/live-venue/exchange-reachability.js';
 import { openLiveExchange } from '../../adapters/live-venue/open-exchange.js';
+import { gateRequests } from '../../adapters/live-venue/request-gate.js';
 import { eventLine } from '../../domain/event-lines.js';
 import { LIVE_PEAKS_KEY } from '../../domain/runtime-documents.js';
 import type { PeakEntry } from '../../domain/risk/peak-window.js';
@@ -34,8 +36,11 @@ export function countdownMsFor(cycleMs: number): number {
 
 export interface LiveExecution {
   venue: LiveVenue;
-  /** Whether the exchange answers, and for how long it may not (EXCHANGE_LOSS_HALT_MS): the safety monitor judges it. */
-  exchange: { silence: ExchangeReachability['silence']; lossHaltMs: number };
+  /**
+   * Whether the exchange answers, and for how long it may not (EXCHANGE_LOSS_HALT_MS), and the ban
+   * standing (one line, or null): the safety monitor judges them.
+   */
+  exchange: { silence: ExchangeReachability['silence']; lossHaltMs: number; banned(): string | null };
 }
 
 export async function openLiveExecution(
@@ -58,7 +63,9 @@ export async function openLiveExecution(
     timeoutMs: settings.timeoutMs,
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
   });
-  // Durations only (how long the exchange has not answered): the monotonic clock, which no step moves.
+  // Durations only (how long the exchange has not answered, how long it asked to wait): the monotonic
+  // clock, which no step moves. The gate first, so a request it holds back is not a silence.
+  const gate = gateRequests(exchange, { monotonic: () => monotonicNow(deps.clock), now: () => deps.clock.now() });
   const reachability = watchReachability(exchange, errors, { now: () => monotonicNow(deps.clock) });
   let drifting = false;
   let lastDrift = '[]';
@@ -90,6 +97,7 @@ export async function openLiveExecution(
     const venue = new LiveVenue({
       exchange,
       errors,
+      gate,
       symbols,
       ...(income ? { income: await openIncomeTally(income(exchange), exchange, symbols, account, deps) } : {}),
       now: () => deps.clock.now(),
@@ -111,7 +119,10 @@ export async function openLiveExecution(
       { exchange: settings.exchange, testnet: settings.testnet, url: settings.url },
       'live venue: reconciled with the exchange',
     );
-    return { venue, exchange: { silence: () => reachability.silence(), lossHaltMs: settings.lossHaltMs } };
+    return {
+      venue,
+      exchange: { silence: () => reachability.silence(), lossHaltMs: settings.lossHaltMs, banned: () => gate.ban() },
+    };
   } catch (err) {
     await exchange.close().catch(() => {});
     throw err;

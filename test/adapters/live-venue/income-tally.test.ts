@@ -12,6 +12,8 @@ import { symbolMap } from '../../../src/adapters/live-venue/ccxt-mapping.js';
 import { IncomeTally } from '../../../src/adapters/live-venue/income-tally.js';
 import type { IncomeState } from '../../../src/adapters/live-venue/income-tally.js';
 import { LiveVenue } from '../../../src/adapters/live-venue/live-venue.js';
+import { gateRequests } from '../../../src/adapters/live-venue/request-gate.js';
+import type { RequestGate } from '../../../src/adapters/live-venue/request-gate.js';
 import { ccxtClient, openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
 import { startFakeExchange } from '../../support/fake-exchange/server.js';
 import type { TradingFake } from '../../support/fake-exchange/ccxt-client.js';
@@ -20,10 +22,13 @@ import { feesBooked, marketFill } from '../../support/fake-exchange/by-hand.js';
 const SYMBOLS = symbolMap([['BTCUSDT', 'BTC/USDT:USDT']]);
 
 let t: TradingFake;
+/** One gate on the file's client, as the trading process has (no test here meets a 429). */
+let gate: RequestGate;
 
 beforeAll(async () => {
   t = await openTradingFake({ deposit: 100_000 });
   await t.exchange.loadMarkets();
+  gate = gateRequests(t.exchange, { monotonic: () => performance.now(), now: () => t.fake.venue.now() });
 });
 
 beforeEach(() => {
@@ -55,6 +60,7 @@ function venueWith(income: IncomeTally): LiveVenue {
   return new LiveVenue({
     exchange: t.exchange,
     errors: ccxt,
+    gate,
     symbols: SYMBOLS,
     now: () => t.fake.venue.now(),
     sleep: async () => {},

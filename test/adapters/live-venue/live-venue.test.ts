@@ -12,6 +12,8 @@ import { CAPABILITIES } from '../../../src/adapters/live-venue/capabilities.js';
 import { symbolMap } from '../../../src/adapters/live-venue/ccxt-mapping.js';
 import { exchangeClientId } from '../../../src/adapters/live-venue/client-ids.js';
 import { LiveVenue } from '../../../src/adapters/live-venue/live-venue.js';
+import { gateRequests } from '../../../src/adapters/live-venue/request-gate.js';
+import type { RequestGate } from '../../../src/adapters/live-venue/request-gate.js';
 import type { LiveVenueOptions } from '../../../src/adapters/live-venue/live-venue.js';
 import type { OrderRequest } from '../../../src/domain/orders.js';
 import { openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
@@ -30,16 +32,26 @@ let t: TradingFake;
 let clock = 0;
 let slept: number[] = [];
 let venue: LiveVenue;
+/** The monotonic clock the request gate times the exchange's waits on: the test's clock unless a test steps them apart. */
+let monotonic: () => number;
+/** Moved on every test, so a hold an earlier test left has passed (the wall clock starts over). */
+let shift = 0;
+let gate: RequestGate;
 
 beforeAll(async () => {
   t = await openTradingFake({ deposit: 100_000 });
   await t.exchange.loadMarkets();
+  // One gate for the file, as the trading process has one per exchange client.
+  gate = gateRequests(t.exchange, { monotonic: () => monotonic(), now: () => clock });
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   t.reset();
   t.exchange.timeout = 2_000;
   clock = 1_700_000_000_000;
+  shift += 10_000_000;
+  monotonic = () => clock + shift;
+  await t.exchange.fetchTime(); // an answer: no hold or ban an earlier test left stands
   slept = [];
   venue = venueWith({ recvWindowMs: 10_000, lookupIntervalMs: 1_000 });
 });
@@ -49,6 +61,7 @@ function venueWith(options: Partial<LiveVenueOptions> = {}): LiveVenue {
   return new LiveVenue({
     exchange: t.exchange,
     errors: ccxt,
+    gate,
     symbols: SYMBOLS,
     now: () => clock,
     sleep: async (ms) => {
@@ -165,7 +178,7 @@ describe('the live venue on the fake exchange', () => {
     expect(first.order.rejectReason).toMatch(/^RATE_LIMITED: DDoSProtection/);
     const calls = t.fake.calls.length;
     const second = await venue.submit(order(), NO_MARKET);
-    expect(second.order.rejectReason).toBe('RATE_LIMITED: the exchange asked to wait 3 s more (429/418)');
+    expect(second.order.rejectReason).toBe('RATE_LIMITED: the exchange asked to wait 3 s more (429)');
     expect(t.fake.calls.length).toBe(calls); // not even asked
     clock += 3_000;
     expect((await venue.submit(order(), NO_MARKET)).order.status).toBe('filled');
@@ -175,17 +188,49 @@ describe('the live venue on the fake exchange', () => {
   });
 
   it('the cool-off is timed on the monotonic clock: a wall clock stepped back an hour does not refuse orders for an hour, nor one stepped forward end it early', async () => {
-    let mono = 0;
+    let mono = clock + shift;
+    monotonic = () => mono;
     const stepped = venueWith({ monotonic: () => mono });
     t.fake.rateLimit(1, 3);
     expect((await stepped.submit(order(), NO_MARKET)).order.rejectReason).toMatch(/^RATE_LIMITED/);
     clock += 2 * 3_600_000; // forward: the ban is not over
     expect((await stepped.submit(order(), NO_MARKET)).order.rejectReason).toBe(
-      'RATE_LIMITED: the exchange asked to wait 3 s more (429/418)',
+      'RATE_LIMITED: the exchange asked to wait 3 s more (429)',
     );
     clock -= 3 * 3_600_000; // back an hour past where it was: the ban still ends 3 s after it began
     mono += 3_000;
     expect((await stepped.submit(order(), NO_MARKET)).order.status).toBe('filled');
+  });
+
+  it('a Retry-After beyond five minutes refuses orders for as long as the exchange said, not five minutes', async () => {
+    t.fake.rateLimit(1, 1_200);
+    expect((await venue.submit(order(), NO_MARKET)).order.rejectReason).toMatch(/^RATE_LIMITED/);
+    clock += 600_000;
+    expect((await venue.submit(order(), NO_MARKET)).order.rejectReason).toBe(
+      'RATE_LIMITED: the exchange asked to wait 600 s more (429)',
+    );
+    clock += 600_000;
+    expect((await venue.submit(order(), NO_MARKET)).order.status).toBe('filled');
+  });
+
+  it('during a 418 ban nothing is sent: orders are refused RATE_LIMITED naming its end, reads, cycles and cancels fail fast', async () => {
+    await venue.reconcile();
+    t.fake.faults.banFor(1_200);
+    const first = await venue.submit(order(), NO_MARKET);
+    expect(first.order.rejectReason).toMatch(/^RATE_LIMITED: DDoSProtection/);
+    const sent = t.fake.calls.length;
+    clock += 300_000;
+    const refused = await venue.submit(order({ reduceOnly: true }), NO_MARKET);
+    expect(refused.order.rejectReason).toMatch(
+      /^RATE_LIMITED: the exchange banned this IP until \d{4}-\d\d-\d\dT\S+Z \(418\); 900 s more$/,
+    );
+    await expect(venue.account()).rejects.toThrow(/not sent: the exchange banned this IP/);
+    await expect(venue.onMarket(NO_MARKET)).rejects.toThrow(/not sent/);
+    await expect(venue.cancelAll()).rejects.toThrow(/not sent/);
+    await expect(venue.reconcile()).rejects.toThrow(/not sent/);
+    expect(t.fake.calls.length).toBe(sent);
+    expect(t.fake.faults.bansAnswered()).toBe(1);
+    expect(slept).toEqual([]);
   });
 
   it('an id an earlier process placed (a command retried after a crash) is found before sending, not placed again', async () => {
@@ -336,6 +381,7 @@ describe('an exchange that stops answering', () => {
     t.fake.faults.ban(1_000, 1);
     const result = await pending;
     t.fake.faults.ban(0);
+    clock += 1_000; // the last 418's Retry-After: nothing is sent before it has passed
     t.exchange.timeout = 2_000;
     expect(result.order).toMatchObject({ clientOrderId: o.clientOrderId, status: 'open', filledQty: 0 });
     expect(result.fills).toEqual([]);

@@ -24,6 +24,9 @@ export class Faults {
   silent = false;
   private limited = { count: 0, retryAfter: 1, answered: 0 };
   private banned = { count: 0, retryAfter: 120 };
+  /** A ban by time, as Binance bans an IP: every request until `until` (the fake's clock) is a 418. */
+  private timedBan: { seconds: number; until: number | null } | null = null;
+  private banAnswers = 0;
   private failing: {
     count: number;
     status: number;
@@ -51,6 +54,19 @@ export class Faults {
   /** The next `count` requests get a 418 (the IP banned for `retryAfterSeconds`). */
   ban(count: number, retryAfterSeconds = 120): void {
     this.banned = { count, retryAfter: retryAfterSeconds };
+  }
+
+  /**
+   * The IP is banned for `seconds` from the next request on: every request until then (on the fake's
+   * clock) is answered 418 with the ban's end in Retry-After and in the body, as Binance does.
+   */
+  banFor(seconds: number): void {
+    this.timedBan = { seconds, until: null };
+  }
+
+  /** How many 418 answers were given so far. */
+  bansAnswered(): number {
+    return this.banAnswers;
   }
 
   /**
@@ -95,23 +111,33 @@ export class Faults {
         body: { code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute.' },
       };
     }
+    if (this.timedBan) {
+      this.timedBan.until ??= now + this.timedBan.seconds * 1000;
+      if (now < this.timedBan.until)
+        return this.banAnswer(this.timedBan.until, Math.ceil((this.timedBan.until - now) / 1000));
+      this.timedBan = null;
+    }
     if (this.banned.count > 0) {
       this.banned.count--;
-      const until = now + this.banned.retryAfter * 1000;
-      return {
-        status: 418,
-        headers: { 'retry-after': String(this.banned.retryAfter) },
-        body: {
-          code: -1003,
-          msg: `Way too many requests; IP banned until ${until}. Please use the websocket for live updates to avoid bans.`,
-        },
-      };
+      return this.banAnswer(now + this.banned.retryAfter * 1000, this.banned.retryAfter);
     }
     if (!this.failing.executed && this.failsHere(method, pathname)) {
       this.failing.count--;
       return { status: this.failing.status, body: errors.internal().body() };
     }
     return null;
+  }
+
+  private banAnswer(until: number, retryAfterSeconds: number): Reply {
+    this.banAnswers++;
+    return {
+      status: 418,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+      body: {
+        code: -1003,
+        msg: `Way too many requests; IP banned until ${until}. Please use the websocket for live updates to avoid bans.`,
+      },
+    };
   }
 
   /** The answer that replaces the one the request earned ('never': no answer at all), or null. */

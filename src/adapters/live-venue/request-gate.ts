@@ -1,0 +1,156 @@
+/**
+ * One gate for every request the exchange client sends (issue 32, item 3): orders, cancels, account
+ * reads, the markets, the countdown, the reachability probe — all go through ccxt's transport
+ * (`fetch`), so the gate hooks it once per client. After a 429 nothing is sent until its Retry-After
+ * has passed; after a 418 (IP banned) nothing until the ban's end. Binance escalates bans (2 minutes
+ * to 3 days) for repeat offenders, so the wait is the exchange's, never capped.
+ * A request the gate holds back fails at once with RequestWithheldError (judged `rate_limited` by
+ * ./exchange-errors.ts: nothing was sent, so it is never an unknown outcome).
+ *
+ * The wait is timed on the monotonic clock (a wall clock stepped back an hour must not hold requests
+ * an hour longer, nor one stepped forward end a ban early). The wall clock only names the ban's end
+ * for people: the exchange's own time from the 418 body ("IP banned until <epoch ms>") when given.
+ * A ban stands (`ban()`, a safety halt: src/application/safety-monitor.ts) until the exchange
+ * answers a request sent after its end with anything but 418/429: its time passing is not enough,
+ * since the exchange may have extended it.
+ */
+import type { Exchange } from 'ccxt';
+
+/** Why requests are held back now, and for how long more. */
+export interface RequestHold {
+  kind: 'rate_limited' | 'banned';
+  remainingMs: number;
+  /** One line, e.g. `the exchange asked to wait 3 s more (429)`. */
+  reason: string;
+}
+
+export interface RequestGate {
+  /** The hold now, or null when requests may go. */
+  hold(): RequestHold | null;
+  /** The standing ban in one line (from a 418 until the exchange answers after its end), or null. */
+  ban(): string | null;
+}
+
+export interface RequestGateOptions {
+  /** Monotonic ms: how long the exchange asked us to wait is counted on it. */
+  monotonic(): number;
+  /** Wall time, epoch ms: to name a ban's end when the exchange's answer does not. */
+  now(): number;
+}
+
+/** A request the gate did not send: the exchange asked to wait (429) or banned this IP (418). */
+export class RequestWithheldError extends Error {
+  override name = 'RequestWithheldError';
+}
+
+/** Without a Retry-After: a 429's pause, and a 418's (Binance's shortest ban is 2 minutes). */
+const FALLBACK_MS = { 429: 1_000, 418: 120_000 } as const;
+const BANNED_UNTIL = /banned until (\d{12,})/;
+
+type Fetch = (url: string, method?: string, headers?: unknown, body?: unknown) => Promise<unknown>;
+type OnRestResponse = (
+  status: number,
+  statusText: string,
+  url: string,
+  method: string,
+  headers: unknown,
+  body: unknown,
+  ...rest: unknown[]
+) => string;
+
+interface Ban {
+  /** The exchange's message, one line. */
+  message: string;
+  /** The ban's end, epoch ms, for people. */
+  untilWall: number;
+  retryAfterS: number | null;
+}
+
+/** Hooks `exchange`'s transport (once per client): holds every request while the exchange asked to wait. */
+export function gateRequests(exchange: Exchange, options: RequestGateOptions): RequestGate {
+  /** Monotonic ms until which nothing is sent. */
+  let holdUntil = Number.NEGATIVE_INFINITY;
+  let ban: Ban | null = null;
+
+  const refused = (status: 418 | 429, headers: unknown, body: unknown) => {
+    const retryAfterS = retryAfterSeconds(headers);
+    const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
+    const bodyUntil = BANNED_UNTIL.exec(text)?.[1];
+    const wallNow = options.now();
+    // Retry-After first (a duration needs no agreement between clocks); the body's end without it.
+    const waitMs =
+      retryAfterS !== null
+        ? retryAfterS * 1000
+        : bodyUntil !== undefined
+          ? Math.max(0, Number(bodyUntil) - wallNow)
+          : FALLBACK_MS[status];
+    holdUntil = Math.max(holdUntil, options.monotonic() + waitMs);
+    if (status === 418)
+      ban = {
+        message: exchangeMessage(text),
+        untilWall: bodyUntil !== undefined ? Number(bodyUntil) : wallNow + waitMs,
+        retryAfterS,
+      };
+  };
+
+  const hooked = exchange as unknown as { fetch: Fetch; onRestResponse: OnRestResponse };
+  const fetch = hooked.fetch.bind(exchange);
+  const onRestResponse = hooked.onRestResponse.bind(exchange);
+  hooked.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
+    if (status === 418 || status === 429) refused(status, headers, body);
+    else ban = null; // answered: any ban has ended
+    return onRestResponse(status, statusText, url, method, headers, body, ...rest);
+  };
+
+  const gate: RequestGate = {
+    hold() {
+      const remainingMs = holdUntil - options.monotonic();
+      if (remainingMs <= 0) return null;
+      const seconds = Math.ceil(remainingMs / 1000);
+      return ban
+        ? {
+            kind: 'banned',
+            remainingMs,
+            reason: `the exchange banned this IP until ${iso(ban.untilWall)} (418); ${seconds} s more`,
+          }
+        : { kind: 'rate_limited', remainingMs, reason: `the exchange asked to wait ${seconds} s more (429)` };
+    },
+    ban() {
+      if (!ban) return null;
+      const after = ban.retryAfterS === null ? '' : `, Retry-After ${ban.retryAfterS} s`;
+      const line = `the exchange banned this IP until ${iso(ban.untilWall)} (418${after}): ${ban.message}`;
+      return gate.hold()
+        ? `${line}; no request is sent until then`
+        : `${line}; the ban has ended, waiting for an answer`;
+    },
+  };
+
+  hooked.fetch = async (url, method, headers, body) => {
+    const held = gate.hold();
+    if (held) throw new RequestWithheldError(`not sent: ${held.reason}: ${method ?? 'GET'} ${new URL(url).pathname}`);
+    return fetch(url, method, headers, body);
+  };
+  return gate;
+}
+
+function retryAfterSeconds(headers: unknown): number | null {
+  const h = (headers ?? {}) as Record<string, string | undefined>;
+  const raw = h['retry-after'] ?? h['Retry-After'];
+  const seconds = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
+/** The exchange's `msg`, one line (the body is Binance's `{code, msg}`; anything else, its start). */
+function exchangeMessage(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { msg?: unknown };
+    if (typeof parsed.msg === 'string') return parsed.msg.split('\n')[0]!.slice(0, 200);
+  } catch {
+    // not JSON: its first line
+  }
+  return text.split('\n')[0]!.slice(0, 200);
+}
+
+function iso(epochMs: number): string {
+  return Number.isFinite(epochMs) ? new Date(epochMs).toISOString() : String(epochMs);
+}

@@ -62,6 +62,7 @@ const ROUTES: Record<string, Handler> = {
     return orderQuery(order);
   },
   'POST /fapi/v1/order': (q, venue) => {
+    checkPositionSide(q, venue);
     const inst = venue.instrument(symbolOf(q, venue));
     return orderResult(venue.place(parseNewOrder(q, inst, venue.mark(inst))));
   },
@@ -90,6 +91,16 @@ function symbolOf(q: URLSearchParams, venue: Venue): string {
   const symbol = q.get('symbol');
   if (!symbol) throw errors.mandatory('symbol');
   return venue.instrument(symbol).id;
+}
+
+/**
+ * -4061 as Binance answers it: one-way mode takes no side or BOTH; hedge mode needs LONG or SHORT.
+ * The fake keeps one net position per symbol, so hedge-mode legs themselves are not modelled.
+ */
+function checkPositionSide(q: URLSearchParams, venue: Venue): void {
+  const side = q.get('positionSide') ?? 'BOTH';
+  if (venue.settings.dualSidePosition !== (side === 'LONG' || side === 'SHORT')) throw errors.positionSideMismatch();
+  if (venue.settings.dualSidePosition) throw new Error('the fake does not model hedge-mode legs');
 }
 
 function orderRef(q: URLSearchParams): { orderId?: number; clientOrderId?: string } {

@@ -269,6 +269,30 @@ const ENTRIES: Entry[] = [
     meaning:
       'How long the exchange may not answer before trading halts (`exchange_unreachable`); it resumes by itself.',
   },
+  {
+    name: 'EXCHANGE_LEVERAGE',
+    section: 'Live trading',
+    default: null,
+    allowed: 'whole number 1–125',
+    meaning:
+      'The leverage every traded symbol must have on the exchange, set at start (or checked: `EXCHANGE_SET_LEVERAGE`); unset: whatever the account has.',
+  },
+  {
+    name: 'EXCHANGE_MARGIN_TYPE',
+    section: 'Live trading',
+    default: null,
+    allowed: 'isolated, cross',
+    meaning:
+      'The margin type every traded symbol must have on the exchange, set at start (or checked: `EXCHANGE_SET_LEVERAGE`); unset: whatever the account has.',
+  },
+  {
+    name: 'EXCHANGE_SET_LEVERAGE',
+    section: 'Live trading',
+    default: 'true',
+    allowed: 'true, false',
+    meaning:
+      '`false`: the start sets nothing on the exchange and refuses to start when leverage or margin type differ from `EXCHANGE_LEVERAGE` / `EXCHANGE_MARGIN_TYPE`.',
+  },
   // Strategies, arbitration and sizing
   {
     name: 'STRATEGIES',

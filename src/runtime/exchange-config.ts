@@ -10,6 +10,7 @@
  * exchange settings in paper mode are fine: they wait) is a ConfigError naming it, so `tcs start`
  * exits 2 before anything starts.
  */
+import type { AccountWanted, MarginType } from '../adapters/live-venue/account-check.js';
 import { ConfigError } from './config-error.js';
 import { readInt } from './config-numbers.js';
 
@@ -34,6 +35,13 @@ export interface ExchangeConfig {
    * answer does not halt).
    */
   lossHaltMs: number;
+  /**
+   * What the account must have on each traded symbol, checked at start before the first order
+   * (src/adapters/live-venue/account-check.ts): EXCHANGE_LEVERAGE (1..125) and EXCHANGE_MARGIN_TYPE
+   * (isolated|cross), unset: whatever the account has (logged); set on the exchange unless
+   * EXCHANGE_SET_LEVERAGE=false, which refuses a difference instead (an operator who sets them by hand).
+   */
+  account: AccountWanted;
 }
 
 export interface ExchangeCredentials {
@@ -68,7 +76,19 @@ export function readExchangeConfig(env: NodeJS.ProcessEnv, mode: ExecutionMode):
     url: readUrl(env),
     timeoutMs: readInt(env, 'EXCHANGE_TIMEOUT_MS', 10_000, 500, 120_000),
     lossHaltMs: readInt(env, 'EXCHANGE_LOSS_HALT_MS', 30_000, 1_000, 3_600_000),
+    account: readAccountWanted(env),
   };
+}
+
+function readAccountWanted(env: NodeJS.ProcessEnv): AccountWanted {
+  const leverage = env.EXCHANGE_LEVERAGE?.trim() ? readInt(env, 'EXCHANGE_LEVERAGE', 1, 1, 125) : null;
+  const type = env.EXCHANGE_MARGIN_TYPE?.trim().toLowerCase() ?? '';
+  if (type !== '' && type !== 'isolated' && type !== 'cross')
+    throw new ConfigError(`EXCHANGE_MARGIN_TYPE must be isolated or cross, got "${env.EXCHANGE_MARGIN_TYPE}"`);
+  const set = env.EXCHANGE_SET_LEVERAGE?.trim().toLowerCase() ?? '';
+  if (set !== '' && set !== 'true' && set !== 'false')
+    throw new ConfigError(`EXCHANGE_SET_LEVERAGE must be true or false, got "${env.EXCHANGE_SET_LEVERAGE}"`);
+  return { leverage, marginType: type === '' ? null : (type as MarginType), set: set !== 'false' };
 }
 
 /** The trading process's key and secret; their values are never put in an error. */

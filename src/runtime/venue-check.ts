@@ -2,12 +2,17 @@
  * `tcs venue check`: connects to the configured exchange with the configured keys and prints what
  * the live venue would start from — balances, positions and open orders (the system's and anyone
  * else's), and the fees and funding of the last 7 days from the income history (which the live
- * account's figures are read from: a key that cannot read it is said here) — changing nothing: only
- * reads are sent. Exit 0 when the exchange answered, 1 when it did
- * not (unreachable, keys refused: the reason, never the key), 2 on a configuration error.
+ * account's figures are read from: a key that cannot read it is said here), and the account
+ * settings a live start checks (position and asset mode, each symbol's leverage and margin type, the
+ * clock's skew: ../adapters/live-venue/account-check.ts) with what a start would set — changing
+ * nothing: only reads are sent. Exit 0 when the exchange answered, 1 when it did not (unreachable,
+ * keys refused: the reason, never the key), 2 on a configuration error or an account a live start
+ * would refuse (the fix named).
  */
 import { parseArgs } from 'node:util';
 import type { Exchange } from 'ccxt';
+import { checkAccount } from '../adapters/live-venue/account-check.js';
+import type { AccountCheck } from '../adapters/live-venue/account-check.js';
 import { CAPABILITIES } from '../adapters/live-venue/capabilities.js';
 import { perpetualSymbols } from '../adapters/live-venue/ccxt-mapping.js';
 import type { SymbolMap } from '../adapters/live-venue/ccxt-mapping.js';
@@ -53,7 +58,11 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
       );
     const income = CAPABILITIES[config.exchange].income;
     if (income) console.log(await incomeSummary(income(exchange), exchange, traded));
-    return 0;
+    const checked = await checkAccount(exchange, traded, config.account, { now: () => Date.now(), apply: false });
+    console.log(accountSummary(checked));
+    if (checked.problems.length === 0) return 0;
+    console.error(`tcs venue check: a live start would refuse this account: ${checked.problems.join('; ')}`);
+    return 2;
   } catch (err) {
     console.error(`tcs venue check: ${where} did not answer: ${(err as Error).name}: ${oneLine(err)}`);
     return 1;
@@ -90,6 +99,17 @@ async function incomeSummary(
       `\nfees paid in ${asset} over the last 7 days: ${fee} ${asset} (not converted: the live account's fees leave them out)`,
   );
   return `fees and funding over the last 7 days on the traded symbols: fees ${feesPaid} USDT, funding ${fundingPnl} USDT${others.join('')}`;
+}
+
+/** The settings a live start checks, one line per traded symbol, and what a start would set. */
+function accountSummary(c: AccountCheck): string {
+  const lines = [
+    `account: ${c.hedgeMode ? 'hedge' : 'one-way'} position mode, ${c.multiAssets ? 'multi-assets' : 'single-asset'} mode, ` +
+      `clock ${c.skewMs} ms off the exchange's`,
+    ...c.symbols.map((s) => `  ${s.symbol} leverage ${s.leverage}x, ${s.marginType} margin`),
+  ];
+  if (c.wouldChange.length > 0) lines.push(`a live start would set: ${c.wouldChange.join(', ')}`);
+  return lines.join('\n');
 }
 
 function wrapSymbols(env: NodeJS.ProcessEnv): string[] {

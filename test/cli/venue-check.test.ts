@@ -2,8 +2,10 @@
  * `tcs venue check` as an operator runs it (the real command, a child process) against the fake
  * exchange on loopback (EXCHANGE_URL): it prints the balance, the positions and the open orders —
  * the system's and one placed by hand — and the last 7 days' fees and funding from the income
- * history (or that it cannot be read), and sends only reads; refused keys exit 1 without the key
- * in the output, a missing key exits 2 naming the variable.
+ * history (or that it cannot be read), and the account's settings a live start checks (position
+ * and asset mode, each symbol's leverage and margin type, clock skew: exit 2 naming the fix when a
+ * start would refuse them, what a start would set otherwise), and sends only reads; refused keys
+ * exit 1 without the key in the output, a missing key exits 2 naming the variable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ccxtClient } from '../support/fake-exchange/ccxt-client.js';
@@ -81,6 +83,37 @@ describe('tcs venue check', () => {
     expect(res.stdout).toMatch(
       /^income history: not readable \(\w+: .+\); the live account's fees and funding would read 0$/m,
     );
+  });
+
+  it('prints the account settings a live start checks, and what it would set, changing nothing', async () => {
+    const before = fake.calls.length;
+    const res = await check(env({ EXCHANGE_LEVERAGE: '5' }));
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(
+      /^account: one-way position mode, single-asset mode, clock -?\d+ ms off the exchange's$/m,
+    );
+    expect(res.stdout).toMatch(/^ {2}BTCUSDT leverage 20x, cross margin$/m);
+    expect(res.stdout).toMatch(/^ {2}ETHUSDT leverage 20x, cross margin$/m);
+    expect(res.stdout).toContain('a live start would set: BTCUSDT leverage 20x → 5x, ETHUSDT leverage 20x → 5x');
+    expect(fake.calls.slice(before).filter((c) => c.method !== 'GET')).toEqual([]);
+    expect(fake.venue.settings.of('BTCUSDT').leverage).toBe(20);
+  });
+
+  it('a hedge-mode account, or a leverage it may not set: exit 2 naming what to change on the exchange', async () => {
+    fake.venue.settings.dualSidePosition = true;
+    try {
+      const hedge = await check(env());
+      expect(hedge.code).toBe(2);
+      expect(hedge.stdout).toMatch(/^account: hedge position mode/m);
+      expect(hedge.stderr).toContain(
+        'tcs venue check: a live start would refuse this account: the account is in hedge mode: switch to one-way mode',
+      );
+    } finally {
+      fake.venue.settings.dualSidePosition = false;
+    }
+    const fixed = await check(env({ EXCHANGE_LEVERAGE: '5', EXCHANGE_SET_LEVERAGE: 'false' }));
+    expect(fixed.code).toBe(2);
+    expect(fixed.stderr).toContain('BTCUSDT leverage is 20x on the exchange, EXCHANGE_LEVERAGE=5: set it to 5x');
   });
 
   it('refused keys: exit 1 with the reason, and neither the key nor the secret in the output', async () => {

@@ -24,6 +24,7 @@ describe('readExchangeConfig', () => {
       url: null,
       timeoutMs: 10_000,
       lossHaltMs: 30_000,
+      account: { leverage: null, marginType: null, set: true },
     });
     expect(readExchangeConfig({ ...LIVE, EXCHANGE_TESTNET: 'TRUE' }, 'live')?.testnet).toBe(true);
   });
@@ -35,6 +36,7 @@ describe('readExchangeConfig', () => {
       url: null,
       timeoutMs: 10_000,
       lossHaltMs: 30_000,
+      account: { leverage: null, marginType: null, set: true },
     });
   });
 
@@ -59,6 +61,25 @@ describe('readExchangeConfig', () => {
   it('EXCHANGE_TIMEOUT_MS and EXCHANGE_LOSS_HALT_MS are read', () => {
     const config = readExchangeConfig({ ...LIVE, EXCHANGE_TIMEOUT_MS: '2500', EXCHANGE_LOSS_HALT_MS: '60000' }, 'live');
     expect(config).toMatchObject({ timeoutMs: 2_500, lossHaltMs: 60_000 });
+  });
+
+  it('EXCHANGE_LEVERAGE, EXCHANGE_MARGIN_TYPE and EXCHANGE_SET_LEVERAGE say what the account must have', () => {
+    const config = readExchangeConfig(
+      { ...LIVE, EXCHANGE_LEVERAGE: '5', EXCHANGE_MARGIN_TYPE: 'Isolated', EXCHANGE_SET_LEVERAGE: 'false' },
+      'live',
+    );
+    expect(config?.account).toEqual({ leverage: 5, marginType: 'isolated', set: false });
+    expect(readExchangeConfig({ ...LIVE, EXCHANGE_MARGIN_TYPE: 'cross' }, 'live')?.account.marginType).toBe('cross');
+  });
+
+  it.each([
+    [{ EXCHANGE_LEVERAGE: '0' }, 'EXCHANGE_LEVERAGE must be between 1 and 125, got 0'],
+    [{ EXCHANGE_LEVERAGE: '126' }, 'EXCHANGE_LEVERAGE must be between 1 and 125, got 126'],
+    [{ EXCHANGE_LEVERAGE: '2.5' }, 'EXCHANGE_LEVERAGE must be a whole number, got "2.5"'],
+    [{ EXCHANGE_MARGIN_TYPE: 'crossed' }, 'EXCHANGE_MARGIN_TYPE must be isolated or cross, got "crossed"'],
+    [{ EXCHANGE_SET_LEVERAGE: 'no' }, 'EXCHANGE_SET_LEVERAGE must be true or false, got "no"'],
+  ])('%o is refused naming the variable', (vars, message) => {
+    expect(() => readExchangeConfig({ ...LIVE, ...vars }, 'live')).toThrow(message);
   });
 
   it('EXCHANGE_URL is kept without a trailing slash', () => {

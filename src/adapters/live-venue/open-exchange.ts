@@ -8,7 +8,10 @@
  *  - no spot (sapi) calls at loadMarkets (`fetchCurrencies: false`): a futures-only or IP-restricted
  *    key would fail there;
  *  - EXCHANGE_URL by the transport hook (./point-ccxt.ts), so ccxt keeps its error tables;
- *  - every request has a deadline (`timeout`), and 429/418 are also backed off by the venue.
+ *  - every request has a deadline (`timeout`), and 429/418 are also backed off by the venue;
+ *  - requests are signed with the exchange's time (`adjustForTimeDifference`: ccxt measures the
+ *    difference at loadMarkets), within a recvWindow of RECV_WINDOW_MS; a local clock further off
+ *    than half of it is refused at start (./account-check.ts).
  * The key and secret go to ccxt and nowhere else; a request's signature, which ccxt writes into a
  * failed request's error with its URL, is blanked there before the error goes on (a log line).
  */
@@ -17,6 +20,9 @@ import type { CcxtErrorClasses } from './exchange-errors.js';
 import { pointCcxtAt } from './point-ccxt.js';
 
 /** Which exchange and where (src/runtime/exchange-config.ts reads and checks it). */
+/** How long after its timestamp the exchange accepts a signed request, ms (ccxt's default for Binance). */
+export const RECV_WINDOW_MS = 10_000;
+
 export interface LiveExchangeConfig {
   exchange: 'binanceusdm';
   testnet: boolean;
@@ -52,7 +58,12 @@ export async function openLiveExchange(
     enableRateLimit: true,
     timeout: options.timeoutMs ?? 10_000,
     ...(options.rateLimitMs === undefined ? {} : { rateLimit: options.rateLimitMs }),
-    options: { fetchCurrencies: false, fetchOpenOrders: { warnWithoutSymbol: false } },
+    options: {
+      fetchCurrencies: false,
+      fetchOpenOrders: { warnWithoutSymbol: false },
+      adjustForTimeDifference: true,
+      recvWindow: RECV_WINDOW_MS,
+    },
   });
   if (config.testnet) exchange.enableDemoTrading(true);
   if (config.url) pointCcxtAt(exchange, config.url);

@@ -4,7 +4,10 @@
  * held, so a process that does not own the store never reaches the exchange. What a reconciliation
  * does is told: foreign orders cancelled as an `orders_cancelled` line (reason `foreign_orders`),
  * drift as a `position_drift` line (and metric) and an error log line naming the symbols (the venue
- * refuses openings while it stands); its end as a `position_drift` line with no symbols. Whether the
+ * refuses openings while it stands); its end as a `position_drift` line with no symbols. Before any of
+ * it, the account is checked (issue 32, item 5: position mode, multi-assets mode, leverage and margin
+ * type, clock skew; src/adapters/live-venue/account-check.ts): a problem is a ConfigError naming what
+ * to change on the exchange, so `tcs start` exits 2 before the first order or cancel. Whether the
  * exchange answers is watched on every request (the safety monitor halts trading when it has not
  * for EXCHANGE_LOSS_HALT_MS); every request goes through one gate that sends nothing while the
  * exchange asked to wait (429) or banned the IP (418, a halt: `exchange_banned`).
@@ -27,6 +30,7 @@ import { readDocument, writeDocument } from '../../ports/documents.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { TradingConfig } from './trading-config.js';
+import { verifyLiveAccount } from './live-account.js';
 import { openIncomeTally } from './live-income.js';
 
 /** The countdown the exchange cancels by if no cycle re-arms it: three cycles, at least 10 s. */
@@ -94,6 +98,7 @@ export async function openLiveExecution(
       exchange.markets ?? {},
       config.instruments.map((i) => i.symbol),
     );
+    await verifyLiveAccount(exchange, symbols, settings.account, deps);
     const venue = new LiveVenue({
       exchange,
       errors,

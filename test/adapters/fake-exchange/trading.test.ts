@@ -81,6 +81,13 @@ describe('ccxt binanceusdm on the fake exchange', () => {
     expect(await ex.fetchOpenOrders(BTC)).toEqual([]);
   });
 
+  it('in hedge mode refuses an order that names no position side (-4061), as Binance does', async () => {
+    t.fake.venue.settings.dualSidePosition = true;
+    await expect(ex.fetchPositionMode(BTC)).resolves.toMatchObject({ hedged: true });
+    await expect(ex.createOrder(BTC, 'market', 'buy', 0.002)).rejects.toThrow(/-4061/);
+    expect(t.fake.venue.trades('BTCUSDT')).toEqual([]);
+  });
+
   it('refuses a post-only order that would take (-5022) and rests one that would not', async () => {
     const { asks, bids } = book();
     await expect(ex.createOrder(BTC, 'limit', 'buy', 0.01, asks[0]![0], { postOnly: true })).rejects.toMatchObject({

@@ -54,6 +54,7 @@ export const errors = {
   priceAboveCap: () => bad(-4016, 'Price is higher than mark price multiplier cap.'),
   qtyNotOnStep: () => bad(-4023, 'Qty not increased by step size.'),
   priceBelowFloor: () => bad(-4024, 'Price is lower than mark price multiplier floor.'),
+  positionSideMismatch: () => bad(-4061, "Order's position side does not match user's setting."),
   duplicateClientOrderId: () => bad(-4116, 'ClientOrderId is duplicated.'),
   minNotional: (notional: string) =>
     bad(-4164, `Order's notional must be no smaller than ${notional} (unless you choose reduce only).`),

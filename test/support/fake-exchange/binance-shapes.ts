@@ -6,6 +6,7 @@
  * list): numbers as strings with the instrument's decimals, ids and times as numbers, one-way mode
  * (positionSide BOTH).
  */
+import type { SymbolSettings } from './account-settings.js';
 import { DEFAULT_FEES } from './ledger.js';
 import type { FakeInstrument } from './market-data.js';
 import { FAKE_INSTRUMENTS, instrumentById } from './market-data.js';
@@ -108,6 +109,17 @@ export function incomeLine(r: IncomeRecord) {
 }
 
 type Figures = AccountFigures['positions'][number];
+
+/** GET /fapi/v1/symbolConfig: one entry per symbol (the shape in ccxt's fetchMarginModes/fetchLeverages). */
+export function symbolConfig(symbol: string, s: SymbolSettings) {
+  return {
+    symbol,
+    marginType: s.marginType,
+    isAutoAddMargin: 'false',
+    leverage: s.leverage,
+    maxNotionalValue: '1000000',
+  };
+}
 
 /** GET /fapi/v3/positionRisk: one entry per symbol with a position or open orders. */
 export function positionRisk(p: Figures, wallet: number) {

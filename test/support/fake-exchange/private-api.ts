@@ -9,6 +9,8 @@
  *   fetchOpenOrders → GET /fapi/v1/openOrders      cancelAllOrders → DELETE /fapi/v1/allOpenOrders
  *   fetchMyTrades → GET /fapi/v1/userTrades      fapiPrivatePostCountdownCancelAll → POST /fapi/v1/countdownCancelAll
  *   fetchPositionMode → GET /fapi/v1/positionSide/dual      fapiPrivateGetIncome → GET /fapi/v1/income
+ *   fapiPrivateGetMultiAssetsMargin → GET /fapi/v1/multiAssetsMargin    fapiPrivateGetSymbolConfig → GET /fapi/v1/symbolConfig
+ *   setLeverage → POST /fapi/v1/leverage      setMarginMode → POST /fapi/v1/marginType
  */
 import { errors } from './binance-errors.js';
 import {
@@ -20,9 +22,11 @@ import {
   orderQuery,
   orderResult,
   positionRisk,
+  symbolConfig,
   userTrade,
 } from './binance-shapes.js';
 import type { Faults } from './faults.js';
+import { FAKE_INSTRUMENTS } from './market-data.js';
 import { parseNewOrder } from './order-rules.js';
 import type { Venue } from './venue.js';
 
@@ -34,7 +38,22 @@ const ROUTES: Record<string, Handler> = {
   'GET /fapi/v3/account': (_q, venue) => accountV3(venue.account(), venue.ledger.walletUpdateTime),
   'GET /fapi/v3/positionRisk': positions,
   'GET /fapi/v1/leverageBracket': (q, venue) => leverageBrackets(q.has('symbol') ? symbolOf(q, venue) : null),
-  'GET /fapi/v1/positionSide/dual': () => ({ dualSidePosition: false }),
+  'GET /fapi/v1/positionSide/dual': (_q, venue) => ({ dualSidePosition: venue.settings.dualSidePosition }),
+  'GET /fapi/v1/multiAssetsMargin': (_q, venue) => ({ multiAssetsMargin: venue.settings.multiAssetsMargin }),
+  'GET /fapi/v1/symbolConfig': (q, venue) =>
+    (q.has('symbol') ? [symbolOf(q, venue)] : FAKE_INSTRUMENTS.map((i) => i.id)).map((symbol) =>
+      symbolConfig(symbol, venue.settings.of(symbol)),
+    ),
+  'POST /fapi/v1/leverage': (q, venue) => {
+    const symbol = symbolOf(q, venue);
+    const { leverage } = venue.settings.changeLeverage(symbol, Number(q.get('leverage')));
+    return { symbol, leverage, maxNotionalValue: '1000000' };
+  },
+  'POST /fapi/v1/marginType': (q, venue) => {
+    const symbol = symbolOf(q, venue);
+    venue.settings.changeMarginType(symbol, q.get('marginType') ?? '', venue.ledger.position(symbol).qty !== 0);
+    return { code: 200, msg: 'success' };
+  },
   'GET /fapi/v1/openOrders': (q, venue) => venue.open(q.has('symbol') ? symbolOf(q, venue) : undefined).map(orderQuery),
   'GET /fapi/v1/order': (q, venue, faults) => {
     const symbol = symbolOf(q, venue);
@@ -43,6 +62,7 @@ const ROUTES: Record<string, Handler> = {
     return orderQuery(order);
   },
   'POST /fapi/v1/order': (q, venue) => {
+    checkPositionSide(q, venue);
     const inst = venue.instrument(symbolOf(q, venue));
     return orderResult(venue.place(parseNewOrder(q, inst, venue.mark(inst))));
   },
@@ -71,6 +91,16 @@ function symbolOf(q: URLSearchParams, venue: Venue): string {
   const symbol = q.get('symbol');
   if (!symbol) throw errors.mandatory('symbol');
   return venue.instrument(symbol).id;
+}
+
+/**
+ * -4061 as Binance answers it: one-way mode takes no side or BOTH; hedge mode needs LONG or SHORT.
+ * The fake keeps one net position per symbol, so hedge-mode legs themselves are not modelled.
+ */
+function checkPositionSide(q: URLSearchParams, venue: Venue): void {
+  const side = q.get('positionSide') ?? 'BOTH';
+  if (venue.settings.dualSidePosition !== (side === 'LONG' || side === 'SHORT')) throw errors.positionSideMismatch();
+  if (venue.settings.dualSidePosition) throw new Error('the fake does not model hedge-mode legs');
 }
 
 function orderRef(q: URLSearchParams): { orderId?: number; clientOrderId?: string } {

@@ -12,6 +12,7 @@
  * 10 ms timer, a test calls it after moving time.
  */
 import { errors } from './binance-errors.js';
+import { AccountSettings } from './account-settings.js';
 import { Countdowns } from './countdown.js';
 import { decimalsOf, floorToStep, round } from './decimals.js';
 import { Ledger, LEVERAGE } from './ledger.js';
@@ -93,6 +94,8 @@ type Level = [price: number, qty: number];
 export class Venue {
   readonly ledger: Ledger;
   readonly countdowns = new Countdowns();
+  /** Position mode, multi-assets mode, leverage and margin type (account-settings.ts). */
+  readonly settings = new AccountSettings();
   private readonly orders: OrderRecord[] = [];
   private readonly fills: TradeRecord[] = [];
   private readonly incomes: IncomeRecord[] = [];

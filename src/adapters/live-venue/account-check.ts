@@ -1,0 +1,186 @@
+/**
+ * The exchange account checked before the first live order (issue 32, item 5), at the start of live
+ * execution and by `tcs venue check`. What it reads (Binance USDⓈ-M; ccxt's raw endpoints where it
+ * has no unified call that reads all four in one shape):
+ *  - the clock skew against the exchange's server time (GET /fapi/v1/time): beyond half the
+ *    recvWindow a signed request can be refused (-1021) and every timestamp the system puts on a
+ *    cycle, a candle or a risk token is that far off; ccxt signs with the server's time (its
+ *    `adjustForTimeDifference`, ./open-exchange.ts), but only as measured once, at loadMarkets;
+ *  - the position mode (GET /fapi/v1/positionSide/dual): hedge mode is not supported — every order
+ *    would need a position side, and the system holds one net position per symbol
+ *    (docs/operate/live-trading.md says why);
+ *  - multi-assets mode (GET /fapi/v1/multiAssetsMargin): the NAV is counted in USDT alone, and
+ *    multi-assets margin lets other assets' prices liquidate the account;
+ *  - each traded symbol's leverage and margin type (GET /fapi/v1/symbolConfig), against
+ *    EXCHANGE_LEVERAGE / EXCHANGE_MARGIN_TYPE when set: set on the exchange (ccxt setLeverage /
+ *    setMarginMode) unless setting is off, in which case a difference is a problem.
+ * Every problem names what to change. Nothing is set when there is any problem (a refused start
+ * leaves the account as it found it), nor when `apply` is false (tcs venue check changes nothing).
+ */
+import type { Exchange } from 'ccxt';
+import type { SymbolMap } from './ccxt-mapping.js';
+import { RECV_WINDOW_MS } from './open-exchange.js';
+
+export type MarginType = 'isolated' | 'cross';
+
+/** What the configuration asks of the account (src/runtime/exchange-config.ts). */
+export interface AccountWanted {
+  /** EXCHANGE_LEVERAGE, or null: whatever the account has. */
+  leverage: number | null;
+  /** EXCHANGE_MARGIN_TYPE, or null: whatever the account has. */
+  marginType: MarginType | null;
+  /** EXCHANGE_SET_LEVERAGE: set what differs (true) or refuse it (false). */
+  set: boolean;
+}
+
+export interface SymbolAccount {
+  /** Ours (the exchange's market id). */
+  symbol: string;
+  leverage: number;
+  marginType: MarginType;
+}
+
+export interface AccountCheck {
+  hedgeMode: boolean;
+  multiAssets: boolean;
+  /** The exchange's clock minus the local one, ms (positive: the local clock is behind). */
+  skewMs: number;
+  /** Each traded symbol's settings as found, before anything was set. */
+  symbols: SymbolAccount[];
+  /** What was set on the exchange, e.g. "BTCUSDT leverage 20x → 5x". */
+  changed: string[];
+  /** With `apply: false`: what a start would set. */
+  wouldChange: string[];
+  /** Why the account cannot be traded as it is, each naming the fix; none: it can. */
+  problems: string[];
+}
+
+export interface AccountCheckOptions {
+  /** The local clock the system runs on (ms since the epoch). */
+  now: () => number;
+  /** False: read only, change nothing (tcs venue check). */
+  apply: boolean;
+}
+
+interface BinanceAccountApi {
+  fapiPublicGetTime(): Promise<{ serverTime?: number | string }>;
+  fapiPrivateGetPositionSideDual(): Promise<{ dualSidePosition?: boolean | string }>;
+  fapiPrivateGetMultiAssetsMargin(): Promise<{ multiAssetsMargin?: boolean | string }>;
+  fapiPrivateGetSymbolConfig(p: {
+    symbol: string;
+  }): Promise<Array<{ marginType?: string; leverage?: number | string }>>;
+}
+
+export async function checkAccount(
+  exchange: Exchange,
+  traded: SymbolMap,
+  wanted: AccountWanted,
+  options: AccountCheckOptions,
+): Promise<AccountCheck> {
+  const api = exchange as unknown as BinanceAccountApi;
+  const problems: string[] = [];
+  const skewMs = await measureSkew(api, options.now);
+  if (Math.abs(skewMs) > RECV_WINDOW_MS / 2) problems.push(skewProblem(skewMs));
+  const hedgeMode = truthy((await api.fapiPrivateGetPositionSideDual()).dualSidePosition);
+  if (hedgeMode)
+    problems.push(
+      'the account is in hedge mode: switch to one-way mode (Binance: Preferences → Position Mode → One-way, ' +
+        'or POST /fapi/v1/positionSide/dual dualSidePosition=false)',
+    );
+  const multiAssets = truthy((await api.fapiPrivateGetMultiAssetsMargin()).multiAssetsMargin);
+  if (multiAssets)
+    problems.push(
+      'the account is in multi-assets mode: switch to single-asset mode (Binance: Preferences → Asset Mode → ' +
+        'Single-Asset Mode, or POST /fapi/v1/multiAssetsMargin multiAssetsMargin=false)',
+    );
+  const symbols: SymbolAccount[] = [];
+  for (const symbol of traded.symbols) {
+    const [config] = await api.fapiPrivateGetSymbolConfig({ symbol });
+    symbols.push({
+      symbol,
+      leverage: Number(config?.leverage),
+      marginType: String(config?.marginType).toUpperCase() === 'ISOLATED' ? 'isolated' : 'cross',
+    });
+  }
+  const changes = differences(symbols, wanted);
+  const changed: string[] = [];
+  const wouldChange: string[] = [];
+  if (!wanted.set) problems.push(...changes.map(refusal));
+  else if (!options.apply || problems.length > 0) wouldChange.push(...changes.map(told));
+  else
+    for (const change of changes) {
+      const failed = await make(exchange, traded, change);
+      if (failed === null) changed.push(told(change));
+      else problems.push(failed);
+    }
+  return { hedgeMode, multiAssets, skewMs, symbols, changed, wouldChange, problems };
+}
+
+type Change =
+  | { symbol: string; what: 'leverage'; from: number; to: number }
+  | { symbol: string; what: 'margin type'; from: MarginType; to: MarginType };
+
+function differences(symbols: SymbolAccount[], wanted: AccountWanted): Change[] {
+  const changes: Change[] = [];
+  for (const s of symbols) {
+    if (wanted.leverage !== null && s.leverage !== wanted.leverage)
+      changes.push({ symbol: s.symbol, what: 'leverage', from: s.leverage, to: wanted.leverage });
+    if (wanted.marginType !== null && s.marginType !== wanted.marginType)
+      changes.push({ symbol: s.symbol, what: 'margin type', from: s.marginType, to: wanted.marginType });
+  }
+  return changes;
+}
+
+const shown = (c: Change, v: number | MarginType) => (c.what === 'leverage' ? `${v}x` : v);
+const variable = (c: Change) => (c.what === 'leverage' ? 'EXCHANGE_LEVERAGE' : 'EXCHANGE_MARGIN_TYPE');
+const told = (c: Change) => `${c.symbol} ${c.what} ${shown(c, c.from)} → ${shown(c, c.to)}`;
+
+function refusal(c: Change): string {
+  return (
+    `${c.symbol} ${c.what} is ${shown(c, c.from)} on the exchange, ${variable(c)}=${c.to}: ` +
+    `set it to ${shown(c, c.to)} on the exchange, or ${variable(c)}=${c.from}, ` +
+    'or remove EXCHANGE_SET_LEVERAGE=false to let the start set it'
+  );
+}
+
+/** Sets one difference on the exchange; null when done, else the problem naming the way out. */
+async function make(exchange: Exchange, traded: SymbolMap, c: Change): Promise<string | null> {
+  try {
+    if (c.what === 'leverage') await exchange.setLeverage(c.to, traded.unified(c.symbol));
+    else await exchange.setMarginMode(c.to, traded.unified(c.symbol));
+    return null;
+  } catch (err) {
+    const said = String((err as Error).message)
+      .split('\n')[0]!
+      .slice(0, 200);
+    // -4048: Binance refuses a margin type change while the symbol holds a position (or orders).
+    const fix =
+      c.what === 'margin type'
+        ? `close the position first, or set ${variable(c)}=${c.from}`
+        : `set it on the exchange by hand, or ${variable(c)}=${c.from}`;
+    return `${c.symbol} ${c.what} could not be set to ${shown(c, c.to)} (the exchange said: ${said}): ${fix}`;
+  }
+}
+
+/** The server's time against the local clock at the request's midpoint (half the round trip each way). */
+async function measureSkew(api: BinanceAccountApi, now: () => number): Promise<number> {
+  const sent = now();
+  const { serverTime } = await api.fapiPublicGetTime();
+  const received = now();
+  return Math.round(Number(serverTime) - (sent + received) / 2);
+}
+
+function skewProblem(skewMs: number): string {
+  const seconds = (Math.abs(skewMs) / 1000).toFixed(1);
+  const way = skewMs > 0 ? 'behind' : 'ahead of';
+  return (
+    `the local clock is ${seconds} s ${way} the exchange's (more than ${RECV_WINDOW_MS / 2000} s, ` +
+    `half the ${RECV_WINDOW_MS / 1000} s recvWindow): synchronise it with NTP ` +
+    '(e.g. `timedatectl set-ntp true`, chrony or ntpd) and start again'
+  );
+}
+
+/** Binance answers booleans, ccxt's raw calls pass them through; a string "true" is read as true too. */
+function truthy(value: unknown): boolean {
+  return value === true || value === 'true';
+}

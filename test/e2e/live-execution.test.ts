@@ -135,10 +135,9 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
     const beforeBan = lines(proc).length;
     t.fake.faults.banFor(3);
     await proc.waitFor(/"event":"trading_halted","reason":"exchange_banned"/, 10_000);
+    const sawHalt = performance.now();
     expect(proc.stderr()).toMatch(/the exchange banned this IP until \S+ \(418, Retry-After 3 s\)/);
-    const answered418 = t.fake.faults.bansAnswered();
-    expect(answered418).toBeGreaterThanOrEqual(1);
-    expect(answered418).toBeLessThanOrEqual(4); // only the requests already in flight when the first 418 came
+    expect(t.fake.faults.bansAnswered()).toBeGreaterThanOrEqual(1);
     await waitUntil(
       () =>
         lines(proc!)
@@ -147,7 +146,10 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
       15_000,
       'the ban halt ended',
     );
-    expect(t.fake.faults.bansAnswered()).toBe(answered418); // nothing was sent while the ban lasted
+    // Nothing was sent while the ban lasted: every request answered 418 arrived before the halt was
+    // printed (those already in flight then may be answered a moment later; under load there can be
+    // several, which is why their number is not the measure).
+    expect(t.fake.faults.lastBanArrivedAt()).toBeLessThanOrEqual(sawHalt);
     const banEnded = lines(proc).findIndex((l, i) => i >= beforeBan && l.event === 'trading_halt_ended');
     await waitUntil(
       () =>

@@ -27,6 +27,8 @@ export class Faults {
   /** A ban by time, as Binance bans an IP: every request until `until` (the fake's clock) is a 418. */
   private timedBan: { seconds: number; until: number | null } | null = null;
   private banAnswers = 0;
+  /** When (performance.now() of this process) the last request answered 418 arrived. */
+  private lastBanArrival: number | null = null;
   private failing: {
     count: number;
     status: number;
@@ -65,6 +67,15 @@ export class Faults {
   }
 
   /** How many 418 answers were given so far. */
+  /**
+   * When the last request answered 418 arrived, on this (the test's) process's performance.now(): a
+   * test compares it with when it saw the client halt, so requests already in flight at the halt
+   * (answered 418 a moment later) are told apart from requests sent after it.
+   */
+  lastBanArrivedAt(): number | null {
+    return this.lastBanArrival;
+  }
+
   bansAnswered(): number {
     return this.banAnswers;
   }
@@ -130,6 +141,7 @@ export class Faults {
 
   private banAnswer(until: number, retryAfterSeconds: number): Reply {
     this.banAnswers++;
+    this.lastBanArrival = performance.now();
     return {
       status: 418,
       headers: { 'retry-after': String(retryAfterSeconds) },

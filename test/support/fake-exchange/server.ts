@@ -141,7 +141,8 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     calls.push({ method, url: req.url ?? '', host: header(req, 'x-forwarded-host') ?? null });
     if (faults.silent) return keepOpen(res);
     venue.settle();
-    const early = faults.before(now(), method, url.pathname);
+    const signed = url.searchParams.has('signature') || /(^|&)signature=/.test(body);
+    const early = faults.before(now(), method, url.pathname, signed);
     if (early) return send(res, early);
     if (failing !== null && url.pathname === failing) {
       return send(res, { status: 400, body: { code: -1100, msg: 'Illegal characters found in a parameter.' } });

@@ -63,7 +63,8 @@ describe('wall-clock steps on the trading process (libfaketime, real processes, 
     expect(trader.stdout().slice(from), 'it left the halt or traded').not.toMatch(forbidden);
   }
 
-  it('a backward step of an hour does not end a control_plane_lost halt; the step is logged once', async () => {
+  /** A real API and a trading process on one SQLite store, the trader's wall clock steppable; once it cycles. */
+  async function apiAndSteppableTrader() {
     t = await openTestStore('sqlite');
     const env = {
       ...traderEnv(t.url),
@@ -77,6 +78,11 @@ describe('wall-clock steps on the trading process (libfaketime, real processes, 
     const trader = startTcs(['trade'], { ...env, ...clock.env }, dirs.dir('trader'));
     procs.push(trader);
     await trader.waitFor(/"event":"cycle_start"/, SLOW_BOUND_MS);
+    return { env, api, clock, trader };
+  }
+
+  it('a backward step of an hour does not end a control_plane_lost halt; the step is logged once', async () => {
+    const { env, api, clock, trader } = await apiAndSteppableTrader();
 
     api.proc.child.kill('SIGKILL');
     await trader.waitFor(/"event":"trading_halted","reason":"control_plane_lost"/, SLOW_BOUND_MS);
@@ -100,19 +106,7 @@ describe('wall-clock steps on the trading process (libfaketime, real processes, 
   }, 120_000);
 
   it('a forward step of two hours with the API alive is a clock_skew halt, never control_plane_lost; set right, trading goes on', async () => {
-    t = await openTestStore('sqlite');
-    const env = {
-      ...traderEnv(t.url),
-      SERVICE_API_KEY: generateKey(),
-      API_HEARTBEAT_MS: '200',
-      CONTROL_PLANE_TIMEOUT: '1.5',
-    };
-    const api = await startApi(env, { cwd: dirs.dir('api') });
-    procs.push(api.proc);
-    const clock = steppableClock(dirs.dir('clock'));
-    const trader = startTcs(['trade'], { ...env, ...clock.env }, dirs.dir('trader'));
-    procs.push(trader);
-    await trader.waitFor(/"event":"cycle_start"/, SLOW_BOUND_MS);
+    const { clock, trader } = await apiAndSteppableTrader();
     const before = trader.stdout().length;
     clock.setOffset(7200);
     await trader.waitFor(/"event":"trading_halted","reason":"clock_skew"/, SLOW_BOUND_MS);

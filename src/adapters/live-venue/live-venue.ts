@@ -19,7 +19,7 @@
  * ccxt's per-request timeout as its deadline (the exchange client's `timeout`, EXCHANGE_TIMEOUT_MS);
  * whether the exchange answers at all is watched on the client (./exchange-reachability.ts).
  */
-import type { Exchange, Order, Trade } from 'ccxt';
+import type { Balances, Exchange, Order, Position as CcxtPosition, Trade } from 'ccxt';
 import type { MarketView } from '../../domain/market.js';
 import type { Fill, OrderRequest, VenueOrder } from '../../domain/orders.js';
 import type { AccountSnapshot, Position } from '../../domain/portfolio.js';
@@ -451,7 +451,15 @@ export class LiveVenue implements Venue {
     }
     const tolerance = this.o.positionTolerance ?? 1e-9;
     const drift: Reconciliation['drift'] = [];
+    const unread = this.unreadFills();
     for (const symbol of this.o.symbols.symbols) {
+      // The exchange's trade history can lag its orders and positions by seconds: a position that a
+      // fill of ours not read yet explains is no drift. Such a symbol is judged again once it is read,
+      // and a drift it already had stands meanwhile.
+      if (unread.has(symbol)) {
+        drift.push(...this.drift.filter((d) => d.symbol === symbol));
+        continue;
+      }
       const expected = this.expected.get(symbol) ?? 0;
       const held = actual.get(symbol) ?? 0;
       if (Math.abs(held - expected) > tolerance) drift.push({ symbol, expected, actual: held });
@@ -484,6 +492,14 @@ export class LiveVenue implements Venue {
     await this.o.exchange.close();
   }
 
+  /** The symbols with an order of ours that filled more than the trades of it this venue has read. */
+  private unreadFills(): Set<string> {
+    const symbols = new Set<string>();
+    for (const tracked of this.ours.values())
+      if (tracked.last && tracked.last.filledQty > tracked.reportedQty + 1e-12) symbols.add(tracked.request.symbol);
+    return symbols;
+  }
+
   /** Counts fills of ours into the positions they explain (once a reconciliation set the start). */
   private explain(fills: readonly Fill[]): void {
     if (this.expected === null) return;
@@ -492,11 +508,7 @@ export class LiveVenue implements Venue {
   }
 
   async account(): Promise<AccountSnapshot> {
-    const [balance, positions, openOrders] = await Promise.all([
-      this.o.exchange.fetchBalance(),
-      this.o.exchange.fetchPositions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s))),
-      this.openOrders(),
-    ]);
+    const { balance, positions, openOrders } = await this.consistentRead();
     const held: Position[] = [];
     for (const p of positions) {
       const symbol = p.symbol ? this.o.symbols.ours(p.symbol) : null;
@@ -527,6 +539,29 @@ export class LiveVenue implements Venue {
     };
   }
 
+  /**
+   * The balance, positions and open orders as of one moment. Read side by side, a fill landing between
+   * the reads is counted twice (held, and still resting) or not at all, and the allocator then trades
+   * on it (a wrong-way order, bought back the next cycle). So the open orders are read before and
+   * after the balance and positions: when both reads agree, no order of ours filled in between and the
+   * three agree; else read again. With nothing open before, nothing of ours can fill in between.
+   */
+  private async consistentRead(): Promise<{ balance: Balances; positions: CcxtPosition[]; openOrders: VenueOrder[] }> {
+    for (let attempt = 1; ; attempt++) {
+      const before = await this.openOrders();
+      const [balance, positions] = await Promise.all([
+        this.o.exchange.fetchBalance(),
+        this.o.exchange.fetchPositions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s))),
+      ]);
+      if (before.length === 0) return { balance, positions, openOrders: before };
+      const after = await this.openOrders();
+      if (sameOrders(before, after)) return { balance, positions, openOrders: after };
+      // Orders filling on every read: no consistent view to trade on this time; the cycle fails closed.
+      if (attempt >= CONSISTENT_READ_ATTEMPTS)
+        throw new Error(`the account changed during each of ${attempt} reads (orders filling): not read`);
+    }
+  }
+
   async openOrders(): Promise<VenueOrder[]> {
     const lists = await Promise.all(
       this.o.symbols.symbols.map(async (symbol) =>
@@ -548,6 +583,19 @@ export class LiveVenue implements Venue {
     const tracked = order.clientOrderId ? this.byExchangeId.get(order.clientOrderId) : undefined;
     return toVenueOrder(order, symbol, tracked?.request);
   }
+}
+
+/** Reads of the account before giving up on a consistent one (each straddled a fill of ours). */
+const CONSISTENT_READ_ATTEMPTS = 3;
+
+/** Whether two reads of the open orders show the same orders at the same fill. */
+function sameOrders(a: readonly VenueOrder[], b: readonly VenueOrder[]): boolean {
+  const key = (orders: readonly VenueOrder[]) =>
+    orders
+      .map((o) => `${o.symbol}|${o.clientOrderId}|${o.status}|${o.filledQty}`)
+      .sort()
+      .join(',');
+  return a.length === b.length && key(a) === key(b);
 }
 
 /** An order sent whose outcome is not known yet: open with nothing filled, until a lookup tells. */

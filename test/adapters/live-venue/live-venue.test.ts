@@ -323,6 +323,27 @@ describe('reconciliation and the dead-man’s switch', () => {
     expect(t.fake.venue.open().map((o) => o.clientOrderId)).toEqual([resting.clientOrderId]);
   });
 
+  it('a trade history that lags the position is no drift: drift is judged once our fills are read', async () => {
+    await venue.reconcile();
+    t.fake.venue.tradeHistoryLagMs = 4_000;
+    const bought = await venue.submit(order({ qty: 0.02 }), NO_MARKET);
+    expect(bought.order).toMatchObject({ status: 'filled', filledQty: 0.02 });
+    expect(bought.fills).toEqual([]); // the trades are not in the history yet
+    expect((await venue.reconcile()).drift).toEqual([]);
+    expect((await venue.onMarket(NO_MARKET)).fills).toEqual([]);
+    expect(venue.positionDrift()).toEqual([]);
+    // The history catches up: the fill is reported, and the position is explained.
+    t.advance(4_000);
+    const update = await venue.onMarket(NO_MARKET);
+    expect(update.fills.reduce((sum, f) => sum + f.qty, 0)).toBeCloseTo(0.02, 12);
+    expect(venue.positionDrift()).toEqual([]);
+    // A real drift while a fill is unread is still drift on the symbols the unread fill does not touch.
+    t.fake.venue.tradeHistoryLagMs = 4_000;
+    await venue.submit(order({ qty: 0.01 }), NO_MARKET);
+    t.fake.venue.setPosition('ETHUSDT', 0.5);
+    expect((await venue.reconcile()).drift).toEqual([{ symbol: 'ETHUSDT', expected: 0, actual: 0.5 }]);
+  });
+
   it('a position changed behind the system’s back is drift, named with what was expected and what is held', async () => {
     await venue.reconcile();
     await venue.submit(order({ qty: 0.02 }), NO_MARKET);
@@ -412,5 +433,63 @@ describe('the drawdown reference across a restart', () => {
     const reset = await restarted.resetDrawdownPeak();
     expect(reset).toEqual({ previousPeakNav: nav + 5_000, peakNav: nav, nav });
     expect(saved).toEqual([[expect.any(Number), nav]]);
+  });
+});
+
+describe('one consistent account', () => {
+  /** Requests that reached the fake at `path` since index `from` of its log. */
+  const arrived = (path: string, from: number) => t.fake.requests.slice(from).filter((u) => u.startsWith(path)).length;
+
+  it('a fill landing while the account is read is counted once: as the position, not also as the resting order', async () => {
+    // A BUY resting below the book, then the account read with the position answer held back while
+    // the order fills: the open orders were read before the fill and the position after it.
+    const price = t.fake.venue.book(btc).bids[2]![0];
+    const resting = order({ type: 'limit', limitPrice: price, qty: 0.02 });
+    expect((await venue.submit(resting, NO_MARKET)).order.status).toBe('open');
+    const from = t.fake.requests.length;
+    const release = t.fake.holdNext('/fapi/v3/positionRisk', null, 'on release');
+    const reading = venue.account();
+    await vi.waitFor(() => {
+      expect(arrived('/fapi/v3/positionRisk', from)).toBe(1);
+      expect(arrived('/fapi/v1/openOrders', from)).toBeGreaterThan(0);
+    });
+    t.fake.venue.setPrice('BTCUSDT', round(price - 2 * Number(btc.tickSize), 2));
+    release();
+    const account = await reading;
+
+    const held = account.positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
+    const buying = account.openOrders
+      .filter((o) => o.symbol === 'BTCUSDT' && o.side === 'BUY')
+      .reduce((sum, o) => sum + o.qty - o.filledQty, 0);
+    expect(t.fake.venue.open('BTCUSDT')).toEqual([]);
+    expect(held).toBeCloseTo(0.02, 12);
+    expect(buying).toBe(0);
+  });
+
+  it('an account that changes during every read is not read at all (the cycle fails closed), after three tries', async () => {
+    const price = t.fake.venue.book(btc).bids[2]![0];
+    expect((await venue.submit(order({ type: 'limit', limitPrice: price, qty: 0.04 }), NO_MARKET)).order.status).toBe(
+      'open',
+    );
+    let from = t.fake.requests.length;
+    let release = t.fake.holdNext('/fapi/v3/positionRisk', null, 'on release');
+    const reading = venue.account().then(
+      () => 'read',
+      (err: Error) => err.message,
+    );
+    for (let read = 1; read <= 3; read++) {
+      await vi.waitFor(() => expect(arrived('/fapi/v3/positionRisk', from)).toBe(1));
+      // A quarter of the order fills while the positions are read, and the market moves away again.
+      t.fake.venue.partialFills(0.25, 1);
+      t.fake.venue.setPrice('BTCUSDT', round(price - 2 * Number(btc.tickSize), 2));
+      from = t.fake.requests.length;
+      release();
+      t.fake.venue.setPrice('BTCUSDT', null);
+      if (read < 3) release = t.fake.holdNext('/fapi/v3/positionRisk', null, 'on release');
+    }
+    expect(await reading).toMatch(/changed during each of 3 reads/);
+    // Three partial fills, one per read; the order still rests.
+    expect(t.fake.venue.trades('BTCUSDT')).toHaveLength(3);
+    expect(t.fake.venue.open('BTCUSDT')).toHaveLength(1);
   });
 });

@@ -148,8 +148,10 @@ function trades(q: URLSearchParams, venue: Venue) {
   const num = (name: string) => (q.has(name) ? Number(q.get(name)) : undefined);
   const [orderId, from, start, end] = [num('orderId'), num('fromId'), num('startTime'), num('endTime')];
   const limit = Math.min(num('limit') ?? 500, 1000);
+  const seen = venue.now() - venue.tradeHistoryLagMs;
   const rows = venue
     .trades(symbol)
+    .filter((t) => t.time <= seen)
     .filter((t) => orderId === undefined || t.orderId === orderId)
     .filter((t) => from === undefined || t.id >= from)
     .filter((t) => (start === undefined || t.time >= start) && (end === undefined || t.time <= end));

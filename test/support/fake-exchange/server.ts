@@ -87,10 +87,12 @@ export interface FakeExchange {
   /** Answer every request to this path (e.g. /fapi/v1/premiumIndex) with a 400 until called with null. */
   fail(pathname: string | null): void;
   /**
-   * The next request to this path for this symbol is answered only when the returned function is
-   * called (the answer is made on arrival): a reply that arrives as late as the test decides.
+   * The next request to this path for this symbol (null: one without a symbol) is answered only when
+   * the returned function is called: a reply that arrives as late as the test decides. The answer is
+   * made on arrival, or with `made: 'on release'` when released, so what the test does to the
+   * exchange meanwhile is in it (a read that straddles a fill).
    */
-  holdNext(pathname: string, symbol: string): () => void;
+  holdNext(pathname: string, symbol: string | null, made?: 'on arrival' | 'on release'): () => void;
   /** Accept requests but never answer them, until resume(). */
   hang(): void;
   resume(): void;
@@ -126,12 +128,25 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   const requests: string[] = [];
   const calls: FakeCall[] = [];
   let failing: string | null = null;
-  let hold: { pathname: string; symbol: string; held: Array<() => void> } | null = null;
+  let hold: {
+    pathname: string;
+    symbol: string | null;
+    made: 'on arrival' | 'on release';
+    held: Array<() => void>;
+  } | null = null;
   const hung = new Set<ServerResponse>();
 
   const keepOpen = (res: ServerResponse) => {
     hung.add(res);
     res.on('close', () => hung.delete(res));
+  };
+
+  const held = (url: URL, made: 'on arrival' | 'on release'): Array<() => void> | null => {
+    if (!hold || hold.made !== made || url.pathname !== hold.pathname) return null;
+    if (url.searchParams.get('symbol') !== hold.symbol) return null;
+    const list = hold.held;
+    hold = null;
+    return list;
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
@@ -140,6 +155,15 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     requests.push(req.url ?? '');
     calls.push({ method, url: req.url ?? '', host: header(req, 'x-forwarded-host') ?? null });
     if (faults.silent) return keepOpen(res);
+    const later = held(url, 'on release');
+    if (later) {
+      later.push(() => answer(req, res, body, method, url));
+      return;
+    }
+    answer(req, res, body, method, url);
+  };
+
+  const answer = (req: IncomingMessage, res: ServerResponse, body: string, method: string, url: URL): void => {
     venue.settle();
     const signed = url.searchParams.has('signature') || /(^|&)signature=/.test(body);
     const early = faults.before(now(), method, url.pathname, signed);
@@ -147,25 +171,24 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     if (failing !== null && url.pathname === failing) {
       return send(res, { status: 400, body: { code: -1100, msg: 'Illegal characters found in a parameter.' } });
     }
-    let answer: Reply;
+    let reply: Reply;
     try {
-      answer = { status: 200, body: route(req, url, body) };
+      reply = { status: 200, body: route(req, url, body) };
     } catch (err) {
-      answer =
+      reply =
         err instanceof BinanceError
           ? { status: err.status, body: err.body() }
           : { status: 400, body: { code: -1100, msg: (err as Error).message } };
     }
     const late = faults.after(method, url.pathname);
     if (late === 'never') return keepOpen(res);
-    if (late) answer = late;
-    if (hold && url.pathname === hold.pathname && url.searchParams.get('symbol') === hold.symbol) {
-      const reply = answer;
-      hold.held.push(() => send(res, reply));
-      hold = null;
+    if (late) reply = late;
+    const later = held(url, 'on arrival');
+    if (later) {
+      later.push(() => send(res, reply));
       return;
     }
-    send(res, answer);
+    send(res, reply);
   };
 
   const server = createServer((req, res) => {
@@ -233,11 +256,11 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     fail(pathname) {
       failing = pathname;
     },
-    holdNext(pathname, symbol) {
-      const held: Array<() => void> = [];
-      hold = { pathname, symbol, held };
+    holdNext(pathname, symbol, made = 'on arrival') {
+      const waiting: Array<() => void> = [];
+      hold = { pathname, symbol, made, held: waiting };
       return () => {
-        for (const sendHeld of held.splice(0)) sendHeld();
+        for (const sendHeld of waiting.splice(0)) sendHeld();
       };
     },
     hang() {

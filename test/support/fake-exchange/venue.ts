@@ -261,6 +261,12 @@ export class Venue {
     this.incomes.push({ tranId, symbol, incomeType, income, asset, time, tradeId });
   }
 
+  /**
+   * How far GET /fapi/v1/userTrades lags the orders and positions (ms): Binance's trade history can
+   * show a fill seconds after the order and the position do. 0 by default.
+   */
+  tradeHistoryLagMs = 0;
+
   trades(symbol?: string): TradeRecord[] {
     return this.fills.filter((t) => symbol === undefined || t.symbol === symbol);
   }

@@ -15,6 +15,7 @@ import { assign, sendTo, setup } from 'xstate';
 import { allocate } from '../src/domain/allocation.js';
 import type { AllocationSettings, Proposal } from '../src/domain/allocation.js';
 import type { Instrument } from '../src/domain/market.js';
+import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import {
   EMPTY_PROTECTION_STATE,
   NO_PROTECTION,
@@ -32,6 +33,8 @@ export interface AllocatorInput extends AllocationSettings {
   protection?: ProtectionSettings;
   /** The protective exits' state the last process stored (PROTECTION_KEY); default empty. */
   protectionState?: ProtectionState;
+  /** symbol → owning agent, as the last process stored it (OWNERS_KEY); default none. */
+  owners?: Readonly<Record<string, string>>;
 }
 
 interface AllocatorContext {
@@ -44,6 +47,8 @@ interface AllocatorContext {
   protectionState: ProtectionState;
   /** Whether the last request changed `protectionState` (then the reply carries it). */
   protectionChanged: boolean;
+  /** Whether the last request changed `owners` (then the reply carries it). */
+  ownersChanged: boolean;
 }
 
 interface Sized {
@@ -89,15 +94,29 @@ function size(context: AllocatorContext, event: SizeRequest): Sized {
   );
 }
 
-/** A directional order makes its agent the symbol's owner; a close of the whole position clears it. */
-function nextOwners(owners: ReadonlyMap<string, string>, proposals: readonly Proposal[]): Map<string, string> {
-  const next = new Map(owners);
+/**
+ * A directional order makes its agent the symbol's owner. A symbol the account (as the cycle read it)
+ * holds nothing in, neither position nor resting order, has no owner any more; a close only sized
+ * keeps its owner until the account shows it flat (it may be refused or not fill).
+ */
+function nextOwners(
+  owners: ReadonlyMap<string, string>,
+  proposals: readonly Proposal[],
+  account: AccountSnapshot,
+): Map<string, string> {
+  const held = new Set<string>();
+  for (const p of account.positions) if (p.qty !== 0) held.add(p.symbol);
+  for (const o of account.openOrders) if (o.status === 'open') held.add(o.symbol);
+  const next = new Map([...owners].filter(([symbol]) => held.has(symbol)));
   for (const p of proposals) {
-    if (!p.order) continue;
-    if (p.sizing?.kind === 'close') next.delete(p.order.symbol);
-    else if (Math.sign(p.signal.direction) !== 0) next.set(p.order.symbol, p.signal.agent);
+    if (p.order && Math.sign(p.signal.direction) !== 0 && p.sizing?.kind !== 'close')
+      next.set(p.order.symbol, p.signal.agent);
   }
   return next;
+}
+
+function sameOwners(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  return a.size === b.size && [...a].every(([symbol, agent]) => b.get(symbol) === agent);
 }
 
 export const allocatorMachine = setup({
@@ -105,15 +124,16 @@ export const allocatorMachine = setup({
 }).createMachine({
   id: 'allocator',
   context: ({ input }) => {
-    const { instruments, protection, protectionState, ...settings } = input;
+    const { instruments, protection, protectionState, owners, ...settings } = input;
     return {
       settings,
       instruments: new Map(instruments.map((i) => [i.symbol, i])),
-      owners: new Map(),
+      owners: new Map(Object.entries(owners ?? {})),
       last: [],
       protection: protection ?? NO_PROTECTION,
       protectionState: protectionState ?? EMPTY_PROTECTION_STATE,
       protectionChanged: false,
+      ownersChanged: false,
     };
   },
   on: {
@@ -122,11 +142,13 @@ export const allocatorMachine = setup({
         assign(({ context, event }) => {
           const { proposals: last, state } = size(context, event);
           const changed = JSON.stringify(state) !== JSON.stringify(context.protectionState);
+          const owners = nextOwners(context.owners, last, event.account);
           return {
             last,
-            owners: nextOwners(context.owners, last),
+            owners,
             protectionState: state,
             protectionChanged: changed,
+            ownersChanged: !sameOwners(owners, context.owners),
           };
         }),
         sendTo(
@@ -136,6 +158,7 @@ export const allocatorMachine = setup({
             cycle: event.cycle,
             proposals: context.last,
             ...(context.protectionChanged ? { protection: context.protectionState } : {}),
+            ...(context.ownersChanged ? { owners: Object.fromEntries(context.owners) } : {}),
           }),
         ),
       ],

@@ -75,6 +75,8 @@ export interface SizedReply {
   proposals: Proposal[];
   /** The protective exits' state, when this request changed it (the cycle's recorder stores it). */
   protection?: ProtectionState;
+  /** symbol → owning agent, when this request changed it (the cycle's recorder stores it). */
+  owners?: Readonly<Record<string, string>>;
 }
 
 export interface Verdict {

@@ -2,8 +2,12 @@
  * The allocator as an actor: turns each selected signal into a target position and the order that
  * trades the difference (src/domain/allocation.ts). It remembers which agent set each symbol's
  * target, so an exit signal closes only the position its own agent asked for (one agent's "flat" must
- * not close another's trade); the memory starts empty on restart, when exits apply to no one until a
- * directional signal sets the symbol's owner again. It never throws: on an error every signal is
+ * not close another's trade). An owner is forgotten only once the account holds nothing in the symbol
+ * (no position, nothing resting), never when a close is merely sized: a close the exchange refused
+ * leaves the position its owner's, so the owner's next "flat" sizes the close again from the position
+ * then held (reduce-only, never past flat). The memory starts from `owners` (what the last process
+ * stored, OWNERS_KEY) and goes back in the reply whenever it changed, for the recorder to store, so
+ * after a restart the adopted position's strategy still closes it. It never throws: on an error every signal is
  * skipped with ALLOCATOR_ERROR, so nothing trades.
  *
  * It also keeps the protective exits' state (src/domain/protection.ts): each request first judges

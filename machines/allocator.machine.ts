@@ -7,7 +7,9 @@
  * leaves the position its owner's, so the owner's next "flat" sizes the close again from the position
  * then held (reduce-only, never past flat). The memory starts from `owners` (what the last process
  * stored, OWNERS_KEY) and goes back in the reply whenever it changed, for the recorder to store, so
- * after a restart the adopted position's strategy still closes it. It never throws: on an error every signal is
+ * after a restart the adopted position's strategy still closes it. A strategy's close sized again while
+ * the position is still held waits out a backoff on the cycle's monotonic clock
+ * (src/domain/close-backoff.ts; skipped CLOSE_BACKOFF meanwhile). It never throws: on an error every signal is
  * skipped with ALLOCATOR_ERROR, so nothing trades.
  *
  * It also keeps the protective exits' state (src/domain/protection.ts): each request first judges
@@ -18,6 +20,8 @@
 import { assign, sendTo, setup } from 'xstate';
 import { allocate } from '../src/domain/allocation.js';
 import type { AllocationSettings, Proposal } from '../src/domain/allocation.js';
+import { closeBackoffLeft, nextCloseAttempts } from '../src/domain/close-backoff.js';
+import type { CloseAttempts } from '../src/domain/close-backoff.js';
 import type { Instrument } from '../src/domain/market.js';
 import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import {
@@ -28,6 +32,7 @@ import {
   startCooldowns,
 } from '../src/domain/protection.js';
 import type { ProtectionSettings, ProtectionState } from '../src/domain/protection.js';
+import type { Signal } from '../src/domain/signal.js';
 import type { SizeRequest } from './messages.js';
 import { safely } from './safely.js';
 
@@ -53,6 +58,8 @@ interface AllocatorContext {
   protectionChanged: boolean;
   /** Whether the last request changed `owners` (then the reply carries it). */
   ownersChanged: boolean;
+  /** The strategies' last close of each symbol still held, for the backoff between closes. */
+  closes: CloseAttempts;
 }
 
 interface Sized {
@@ -71,8 +78,12 @@ function size(context: AllocatorContext, event: SizeRequest): Sized {
         context.protection,
       );
       const state = startCooldowns(judged.state, judged.exits, context.protection, event.cycle);
+      const waiting = (signal: Signal) =>
+        event.steady !== undefined &&
+        Math.sign(signal.direction) === 0 &&
+        closeBackoffLeft(context.closes, signal.symbol, event.steady) !== null;
       const proposals = allocate(
-        event.selected,
+        event.selected.filter((signal) => !waiting(signal)),
         {
           account: event.account,
           market: event.market,
@@ -85,7 +96,15 @@ function size(context: AllocatorContext, event: SizeRequest): Sized {
         },
         context.settings,
       );
-      return { proposals, state };
+      const backingOff = event.selected.filter(waiting).map((signal): Proposal => ({
+        signal,
+        order: null,
+        skipped: {
+          code: 'CLOSE_BACKOFF',
+          message: `the last close of ${signal.symbol} did not finish; the next in ${closeBackoffLeft(context.closes, signal.symbol, event.steady!)} ms`,
+        },
+      }));
+      return { proposals: [...proposals, ...backingOff], state };
     },
     (err) => ({
       proposals: event.selected.map((signal) => ({
@@ -108,15 +127,28 @@ function nextOwners(
   proposals: readonly Proposal[],
   account: AccountSnapshot,
 ): Map<string, string> {
-  const held = new Set<string>();
-  for (const p of account.positions) if (p.qty !== 0) held.add(p.symbol);
-  for (const o of account.openOrders) if (o.status === 'open') held.add(o.symbol);
+  const held = heldSymbols(account);
   const next = new Map([...owners].filter(([symbol]) => held.has(symbol)));
   for (const p of proposals) {
     if (p.order && Math.sign(p.signal.direction) !== 0 && p.sizing?.kind !== 'close')
       next.set(p.order.symbol, p.signal.agent);
   }
   return next;
+}
+
+/** The symbols the account holds a position or a resting order in. */
+function heldSymbols(account: AccountSnapshot): Set<string> {
+  const held = new Set<string>();
+  for (const p of account.positions) if (p.qty !== 0) held.add(p.symbol);
+  for (const o of account.openOrders) if (o.status === 'open') held.add(o.symbol);
+  return held;
+}
+
+/** The strategies' closes sized now (protective exits are judged afresh each cycle, not spaced here). */
+function closesSized(proposals: readonly Proposal[]): string[] {
+  return proposals
+    .filter((p) => p.order && !p.exit && Math.sign(p.signal.direction) === 0 && p.sizing?.kind === 'close')
+    .map((p) => p.order!.symbol);
 }
 
 function sameOwners(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
@@ -138,6 +170,7 @@ export const allocatorMachine = setup({
       protectionState: protectionState ?? EMPTY_PROTECTION_STATE,
       protectionChanged: false,
       ownersChanged: false,
+      closes: new Map(),
     };
   },
   on: {
@@ -153,6 +186,10 @@ export const allocatorMachine = setup({
             protectionState: state,
             protectionChanged: changed,
             ownersChanged: !sameOwners(owners, context.owners),
+            closes:
+              event.steady === undefined
+                ? context.closes
+                : nextCloseAttempts(context.closes, heldSymbols(event.account), closesSized(last), event.steady),
           };
         }),
         sendTo(

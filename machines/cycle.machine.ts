@@ -354,6 +354,7 @@ export const cycleMachine = setup({
               maxOrders: context.arbitration?.maxOrders ?? 1,
               account: context.account!,
               market: context.market!,
+              ...(context.steady !== null ? { steady: context.steady } : {}),
               replyTo: self,
             }),
           ),

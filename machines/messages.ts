@@ -67,6 +67,8 @@ export interface SizeRequest {
   maxOrders?: number;
   account: AccountSnapshot;
   market: MarketView;
+  /** The cycle's monotonic time (LoadedMarket.steady), which closes are spaced on; absent: not spaced. */
+  steady?: number;
   replyTo: AnyActorRef;
 }
 export interface SizedReply {

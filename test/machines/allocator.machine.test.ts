@@ -138,4 +138,29 @@ describe('allocator machine', () => {
     });
     expect(replies.events[0]!.proposals[0]!.order).toMatchObject({ side: 'BUY', qty: 0.02, reduceOnly: true });
   });
+  it('spaces out the closes of a position that stays held: 1 s, then 2 s … on the monotonic clock', () => {
+    const allocator = createActor(allocatorMachine, {
+      input: { riskFraction: 0.1, orderStyle: 'market', sessionId: 's1', instruments: [BTC], owners: { BTCUSDT: 'a' } },
+    }).start();
+    const replies = collector<SizedReply>();
+    const short = account({ positions: [position('BTCUSDT', -0.02, 50_000)] });
+    const exitAt = (cycle: number, steady: number) => {
+      allocator.send({
+        type: 'allocator.size',
+        cycle,
+        steady,
+        selected: [{ agent: 'a', symbol: 'BTCUSDT', direction: 0, confidence: 1 }],
+        account: short,
+        market,
+        replyTo: replies.ref,
+      });
+      return replies.events.at(-1)!.proposals[0]!;
+    };
+    expect(exitAt(1, 10_000).order).toMatchObject({ side: 'BUY', qty: 0.02, reduceOnly: true });
+    // Still held a cycle later: that close did not finish; the next waits 1 s from it.
+    expect(exitAt(2, 10_300).skipped).toMatchObject({ code: 'CLOSE_BACKOFF' });
+    expect(exitAt(3, 11_000).order).toMatchObject({ side: 'BUY', qty: 0.02, reduceOnly: true });
+    expect(exitAt(4, 12_900).skipped).toMatchObject({ code: 'CLOSE_BACKOFF' });
+    expect(exitAt(5, 13_000).order).toMatchObject({ side: 'BUY', qty: 0.02, reduceOnly: true });
+  });
 });

@@ -9,11 +9,11 @@
  */
 
 /** How long after the first unfinished close the next may be sent; doubled each time after it. */
-export const CLOSE_BACKOFF_BASE_MS = 1_000;
+const CLOSE_BACKOFF_BASE_MS = 1_000;
 /** The longest wait between two closes of one symbol. */
-export const CLOSE_BACKOFF_MAX_MS = 60_000;
+const CLOSE_BACKOFF_MAX_MS = 60_000;
 
-export interface CloseAttempt {
+interface CloseAttempt {
   /** Closes sized in a row while the position stayed held (1 after the first). */
   tries: number;
   /** When the last was sized, on the monotonic clock (ms). */
@@ -24,7 +24,7 @@ export interface CloseAttempt {
 export type CloseAttempts = ReadonlyMap<string, CloseAttempt>;
 
 /** How long after `attempt` the next close may be sent. */
-export function closeWait(attempt: CloseAttempt): number {
+function closeWait(attempt: CloseAttempt): number {
   // The first close had no wait; a close sized again means the one before did not finish.
   return Math.min(CLOSE_BACKOFF_BASE_MS * 2 ** (attempt.tries - 1), CLOSE_BACKOFF_MAX_MS);
 }

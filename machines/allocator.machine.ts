@@ -2,8 +2,14 @@
  * The allocator as an actor: turns each selected signal into a target position and the order that
  * trades the difference (src/domain/allocation.ts). It remembers which agent set each symbol's
  * target, so an exit signal closes only the position its own agent asked for (one agent's "flat" must
- * not close another's trade); the memory starts empty on restart, when exits apply to no one until a
- * directional signal sets the symbol's owner again. It never throws: on an error every signal is
+ * not close another's trade). An owner is forgotten only once the account holds nothing in the symbol
+ * (no position, nothing resting), never when a close is merely sized: a close the exchange refused
+ * leaves the position its owner's, so the owner's next "flat" sizes the close again from the position
+ * then held (reduce-only, never past flat). The memory starts from `owners` (what the last process
+ * stored, OWNERS_KEY) and goes back in the reply whenever it changed, for the recorder to store, so
+ * after a restart the adopted position's strategy still closes it. A strategy's close sized again while
+ * the position is still held waits out a backoff on the cycle's monotonic clock
+ * (src/domain/close-backoff.ts; skipped CLOSE_BACKOFF meanwhile). It never throws: on an error every signal is
  * skipped with ALLOCATOR_ERROR, so nothing trades.
  *
  * It also keeps the protective exits' state (src/domain/protection.ts): each request first judges
@@ -14,7 +20,10 @@
 import { assign, sendTo, setup } from 'xstate';
 import { allocate } from '../src/domain/allocation.js';
 import type { AllocationSettings, Proposal } from '../src/domain/allocation.js';
+import { closeBackoffLeft, nextCloseAttempts } from '../src/domain/close-backoff.js';
+import type { CloseAttempts } from '../src/domain/close-backoff.js';
 import type { Instrument } from '../src/domain/market.js';
+import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import {
   EMPTY_PROTECTION_STATE,
   NO_PROTECTION,
@@ -23,6 +32,7 @@ import {
   startCooldowns,
 } from '../src/domain/protection.js';
 import type { ProtectionSettings, ProtectionState } from '../src/domain/protection.js';
+import type { Signal } from '../src/domain/signal.js';
 import type { SizeRequest } from './messages.js';
 import { safely } from './safely.js';
 
@@ -32,6 +42,8 @@ export interface AllocatorInput extends AllocationSettings {
   protection?: ProtectionSettings;
   /** The protective exits' state the last process stored (PROTECTION_KEY); default empty. */
   protectionState?: ProtectionState;
+  /** symbol → owning agent, as the last process stored it (OWNERS_KEY); default none. */
+  owners?: Readonly<Record<string, string>>;
 }
 
 interface AllocatorContext {
@@ -44,6 +56,10 @@ interface AllocatorContext {
   protectionState: ProtectionState;
   /** Whether the last request changed `protectionState` (then the reply carries it). */
   protectionChanged: boolean;
+  /** Whether the last request changed `owners` (then the reply carries it). */
+  ownersChanged: boolean;
+  /** The strategies' last close of each symbol still held, for the backoff between closes. */
+  closes: CloseAttempts;
 }
 
 interface Sized {
@@ -62,8 +78,12 @@ function size(context: AllocatorContext, event: SizeRequest): Sized {
         context.protection,
       );
       const state = startCooldowns(judged.state, judged.exits, context.protection, event.cycle);
+      const waiting = (signal: Signal) =>
+        event.steady !== undefined &&
+        Math.sign(signal.direction) === 0 &&
+        closeBackoffLeft(context.closes, signal.symbol, event.steady) !== null;
       const proposals = allocate(
-        event.selected,
+        event.selected.filter((signal) => !waiting(signal)),
         {
           account: event.account,
           market: event.market,
@@ -76,7 +96,15 @@ function size(context: AllocatorContext, event: SizeRequest): Sized {
         },
         context.settings,
       );
-      return { proposals, state };
+      const backingOff = event.selected.filter(waiting).map((signal): Proposal => ({
+        signal,
+        order: null,
+        skipped: {
+          code: 'CLOSE_BACKOFF',
+          message: `the last close of ${signal.symbol} did not finish; the next in ${closeBackoffLeft(context.closes, signal.symbol, event.steady!)} ms`,
+        },
+      }));
+      return { proposals: [...proposals, ...backingOff], state };
     },
     (err) => ({
       proposals: event.selected.map((signal) => ({
@@ -89,15 +117,42 @@ function size(context: AllocatorContext, event: SizeRequest): Sized {
   );
 }
 
-/** A directional order makes its agent the symbol's owner; a close of the whole position clears it. */
-function nextOwners(owners: ReadonlyMap<string, string>, proposals: readonly Proposal[]): Map<string, string> {
-  const next = new Map(owners);
+/**
+ * A directional order makes its agent the symbol's owner. A symbol the account (as the cycle read it)
+ * holds nothing in, neither position nor resting order, has no owner any more; a close only sized
+ * keeps its owner until the account shows it flat (it may be refused or not fill).
+ */
+function nextOwners(
+  owners: ReadonlyMap<string, string>,
+  proposals: readonly Proposal[],
+  account: AccountSnapshot,
+): Map<string, string> {
+  const held = heldSymbols(account);
+  const next = new Map([...owners].filter(([symbol]) => held.has(symbol)));
   for (const p of proposals) {
-    if (!p.order) continue;
-    if (p.sizing?.kind === 'close') next.delete(p.order.symbol);
-    else if (Math.sign(p.signal.direction) !== 0) next.set(p.order.symbol, p.signal.agent);
+    if (p.order && Math.sign(p.signal.direction) !== 0 && p.sizing?.kind !== 'close')
+      next.set(p.order.symbol, p.signal.agent);
   }
   return next;
+}
+
+/** The symbols the account holds a position or a resting order in. */
+function heldSymbols(account: AccountSnapshot): Set<string> {
+  const held = new Set<string>();
+  for (const p of account.positions) if (p.qty !== 0) held.add(p.symbol);
+  for (const o of account.openOrders) if (o.status === 'open') held.add(o.symbol);
+  return held;
+}
+
+/** The strategies' closes sized now (protective exits are judged afresh each cycle, not spaced here). */
+function closesSized(proposals: readonly Proposal[]): string[] {
+  return proposals
+    .filter((p) => p.order && !p.exit && Math.sign(p.signal.direction) === 0 && p.sizing?.kind === 'close')
+    .map((p) => p.order!.symbol);
+}
+
+function sameOwners(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  return a.size === b.size && [...a].every(([symbol, agent]) => b.get(symbol) === agent);
 }
 
 export const allocatorMachine = setup({
@@ -105,15 +160,17 @@ export const allocatorMachine = setup({
 }).createMachine({
   id: 'allocator',
   context: ({ input }) => {
-    const { instruments, protection, protectionState, ...settings } = input;
+    const { instruments, protection, protectionState, owners, ...settings } = input;
     return {
       settings,
       instruments: new Map(instruments.map((i) => [i.symbol, i])),
-      owners: new Map(),
+      owners: new Map(Object.entries(owners ?? {})),
       last: [],
       protection: protection ?? NO_PROTECTION,
       protectionState: protectionState ?? EMPTY_PROTECTION_STATE,
       protectionChanged: false,
+      ownersChanged: false,
+      closes: new Map(),
     };
   },
   on: {
@@ -122,11 +179,17 @@ export const allocatorMachine = setup({
         assign(({ context, event }) => {
           const { proposals: last, state } = size(context, event);
           const changed = JSON.stringify(state) !== JSON.stringify(context.protectionState);
+          const owners = nextOwners(context.owners, last, event.account);
           return {
             last,
-            owners: nextOwners(context.owners, last),
+            owners,
             protectionState: state,
             protectionChanged: changed,
+            ownersChanged: !sameOwners(owners, context.owners),
+            closes:
+              event.steady === undefined
+                ? context.closes
+                : nextCloseAttempts(context.closes, heldSymbols(event.account), closesSized(last), event.steady),
           };
         }),
         sendTo(
@@ -136,6 +199,7 @@ export const allocatorMachine = setup({
             cycle: event.cycle,
             proposals: context.last,
             ...(context.protectionChanged ? { protection: context.protectionState } : {}),
+            ...(context.ownersChanged ? { owners: Object.fromEntries(context.owners) } : {}),
           }),
         ),
       ],

@@ -90,6 +90,8 @@ export interface CycleRecord {
   error: string | null;
   /** The protective exits' state when the allocator changed it this cycle (the recorder stores it). */
   protection?: ProtectionState;
+  /** symbol → owning agent when the allocator changed it this cycle (the recorder stores it). */
+  owners?: Readonly<Record<string, string>>;
   /** The risk engine's state the cycle decided in (after it saw the cycle's account); absent before that. */
   riskState?: RiskTradingState;
 }
@@ -152,9 +154,11 @@ export const cycleMachine = setup({
     announceExits: (_, _params: { proposals: Proposal[]; outcomes: SubmissionOutcome[] }) => {},
     rememberSized: assign(({ event }) => {
       const sized = event as SizedReply;
-      return sized.protection
-        ? { proposals: sized.proposals, protection: sized.protection }
-        : { proposals: sized.proposals };
+      return {
+        proposals: sized.proposals,
+        ...(sized.protection ? { protection: sized.protection } : {}),
+        ...(sized.owners ? { owners: sized.owners } : {}),
+      };
     }),
   },
   delays: {
@@ -350,6 +354,7 @@ export const cycleMachine = setup({
               maxOrders: context.arbitration?.maxOrders ?? 1,
               account: context.account!,
               market: context.market!,
+              ...(context.steady !== null ? { steady: context.steady } : {}),
               replyTo: self,
             }),
           ),

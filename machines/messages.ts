@@ -67,6 +67,8 @@ export interface SizeRequest {
   maxOrders?: number;
   account: AccountSnapshot;
   market: MarketView;
+  /** The cycle's monotonic time (LoadedMarket.steady), which closes are spaced on; absent: not spaced. */
+  steady?: number;
   replyTo: AnyActorRef;
 }
 export interface SizedReply {
@@ -75,6 +77,8 @@ export interface SizedReply {
   proposals: Proposal[];
   /** The protective exits' state, when this request changed it (the cycle's recorder stores it). */
   protection?: ProtectionState;
+  /** symbol → owning agent, when this request changed it (the cycle's recorder stores it). */
+  owners?: Readonly<Record<string, string>>;
 }
 
 export interface Verdict {

@@ -42,6 +42,8 @@ export interface CycleIoDeps {
   cycleStartedAt(cycle: number): number | undefined;
   /** Stores the protective exits' state (trailing best prices, cooldowns) when a cycle changed it. */
   saveProtection?(state: ProtectionState): Promise<void>;
+  /** Stores who owns each held position (symbol → agent) when a cycle changed it. */
+  saveOwners?(owners: Readonly<Record<string, string>>): Promise<void>;
 }
 
 /** What a cycle's steps reach in the running system, given per cycle by the actor that runs them. */
@@ -130,6 +132,7 @@ export function createCycleIo(deps: CycleIoDeps) {
     await deps.store.events.append({ kind: 'decision', at, symbol: entry.symbol, body: entry.body });
     // After the decision: a restart between the two judges the next bar against the older best price.
     if (record.protection) await deps.saveProtection?.(record.protection);
+    if (record.owners) await deps.saveOwners?.(record.owners);
     await deps.accountChanged();
     const account = await deps.venue.account();
     const tripped = await checkCircuitBreaker(deps.store, deps.instruments, account, deps.circuitBreakerDrawdown, at);

@@ -11,6 +11,8 @@ export const ALLOCATION_SKIP_CATALOG = {
   NO_MARKET: 'No instrument or market data for the symbol.',
   INVALID_INPUT: 'The NAV or the signal’s confidence is not a usable number.',
   EXIT_NOT_OWNER: 'An exit from an agent that did not set the symbol’s position.',
+  CLOSE_BACKOFF:
+    'The last close of the symbol did not finish (refused or not filled): the next waits 1 s, then twice as long each time, up to 60 s.',
   WITHIN_BAND: 'The change of target is within the no-trade band (`NO_TRADE_BAND` × `RISK_FRACTION` × NAV).',
   ZERO_QTY: 'The change (or the position to close) is less than one lot.',
   ALREADY_FLAT: 'An exit for a symbol with no position to close.',

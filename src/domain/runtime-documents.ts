@@ -23,6 +23,8 @@ export const MACHINES_KEY = 'trading:machines';
 export const REPLAY_CURSOR_KEY = 'trading:replay-cursor';
 /** The protective exits' state: trailing best prices and cooldowns (src/domain/protection.ts). */
 export const PROTECTION_KEY = 'trading:protection';
+/** symbol → the agent that owns its held position (src/domain/documents/owners.ts). */
+export const OWNERS_KEY = 'trading:owners';
 /** The risk engine's trading state: active, reducing, halted (src/domain/risk/trading-state.ts). */
 export const RISK_STATE_KEY = 'trading:risk-state';
 /** The live venue's NAV highs over RISK_DRAWDOWN_WINDOW (src/domain/documents/live-peaks.ts). */

@@ -33,7 +33,9 @@ describe('allocator machine', () => {
       { account: acct, market, instruments, cycle: 12, owners: new Map() },
       { riskFraction: input.riskFraction, orderStyle: input.orderStyle, sessionId: input.sessionId },
     );
-    expect(replies.events).toEqual([{ type: 'allocator.sized', cycle: 12, proposals: expected }]);
+    // The agents of the orders sized now own their symbols: the reply carries them to be stored.
+    const owners = { BTCUSDT: 'a', ETHUSDT: 'b' };
+    expect(replies.events).toEqual([{ type: 'allocator.sized', cycle: 12, proposals: expected, owners }]);
     // Sanity: the comparison is not vacuous.
     expect(expected.filter((p) => p.order !== null).map((p) => p.order!.clientOrderId)).toEqual([
       `${input.sessionId}-12-BTCUSDT-0`,
@@ -84,5 +86,81 @@ describe('allocator machine', () => {
     expect(replies.events[1]!.proposals[0]!.skipped).toMatchObject({ code: 'EXIT_NOT_OWNER' });
     size({ agent: 'funding', symbol: 'BTCUSDT', direction: 0, confidence: 1 }, short);
     expect(replies.events[2]!.proposals[0]!.order).toMatchObject({ side: 'BUY', qty: 0.02, reduceOnly: true });
+  });
+  it('keeps the owner while a close has not flattened the position: a refused exit is sized again next cycle', () => {
+    const allocator = createActor(allocatorMachine, {
+      input: { riskFraction: 0.1, orderStyle: 'market', sessionId: 's1', instruments: [BTC] },
+    }).start();
+    const replies = collector<SizedReply>();
+    const size = (signal: Signal, acct: ReturnType<typeof account>, cycle: number) =>
+      allocator.send({
+        type: 'allocator.size',
+        cycle,
+        selected: [signal],
+        account: acct,
+        market,
+        replyTo: replies.ref,
+      });
+    size({ agent: 'funding', symbol: 'BTCUSDT', direction: -1, confidence: 1 }, account(), 1);
+    const short = account({ positions: [position('BTCUSDT', -0.02, 50_000)] });
+    const exit = { agent: 'funding', symbol: 'BTCUSDT', direction: 0, confidence: 1 };
+    size(exit, short, 2);
+    expect(replies.events[1]!.proposals[0]!.order).toMatchObject({ side: 'BUY', qty: 0.02, reduceOnly: true });
+    // The exchange refused that close (the position is still there, part of it closed by hand): the
+    // same exit is sized again, from the position now held.
+    size(exit, account({ positions: [position('BTCUSDT', -0.015, 50_000)] }), 3);
+    expect(replies.events[2]!.proposals[0]!.order).toMatchObject({ side: 'BUY', qty: 0.015, reduceOnly: true });
+    expect(allocator.getSnapshot().context.owners.get('BTCUSDT')).toBe('funding');
+    // Once the account is flat in the symbol, the owner is forgotten (a new entry starts afresh).
+    size({ agent: 'other', symbol: 'ETHUSDT', direction: 0, confidence: 1 }, account(), 4);
+    expect(allocator.getSnapshot().context.owners.has('BTCUSDT')).toBe(false);
+  });
+
+  it('starts from the owners the last process stored, so an exit closes an adopted position', () => {
+    const allocator = createActor(allocatorMachine, {
+      input: {
+        riskFraction: 0.1,
+        orderStyle: 'market',
+        sessionId: 's1',
+        instruments: [BTC],
+        owners: { BTCUSDT: 'funding' },
+      },
+    }).start();
+    const replies = collector<SizedReply>();
+    const short = account({ positions: [position('BTCUSDT', -0.02, 50_000)] });
+    allocator.send({
+      type: 'allocator.size',
+      cycle: 1,
+      selected: [{ agent: 'funding', symbol: 'BTCUSDT', direction: 0, confidence: 1 }],
+      account: short,
+      market,
+      replyTo: replies.ref,
+    });
+    expect(replies.events[0]!.proposals[0]!.order).toMatchObject({ side: 'BUY', qty: 0.02, reduceOnly: true });
+  });
+  it('spaces out the closes of a position that stays held: 1 s, then 2 s … on the monotonic clock', () => {
+    const allocator = createActor(allocatorMachine, {
+      input: { riskFraction: 0.1, orderStyle: 'market', sessionId: 's1', instruments: [BTC], owners: { BTCUSDT: 'a' } },
+    }).start();
+    const replies = collector<SizedReply>();
+    const short = account({ positions: [position('BTCUSDT', -0.02, 50_000)] });
+    const exitAt = (cycle: number, steady: number) => {
+      allocator.send({
+        type: 'allocator.size',
+        cycle,
+        steady,
+        selected: [{ agent: 'a', symbol: 'BTCUSDT', direction: 0, confidence: 1 }],
+        account: short,
+        market,
+        replyTo: replies.ref,
+      });
+      return replies.events.at(-1)!.proposals[0]!;
+    };
+    expect(exitAt(1, 10_000).order).toMatchObject({ side: 'BUY', qty: 0.02, reduceOnly: true });
+    // Still held a cycle later: that close did not finish; the next waits 1 s from it.
+    expect(exitAt(2, 10_300).skipped).toMatchObject({ code: 'CLOSE_BACKOFF' });
+    expect(exitAt(3, 11_000).order).toMatchObject({ side: 'BUY', qty: 0.02, reduceOnly: true });
+    expect(exitAt(4, 12_900).skipped).toMatchObject({ code: 'CLOSE_BACKOFF' });
+    expect(exitAt(5, 13_000).order).toMatchObject({ side: 'BUY', qty: 0.02, reduceOnly: true });
   });
 });

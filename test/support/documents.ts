@@ -8,6 +8,7 @@ import {
   HEARTBEAT_KEY,
   KILL_PENDING_KEY,
   MACHINES_KEY,
+  OWNERS_KEY,
   PORTFOLIO_KEY,
   PROTECTION_KEY,
   REPLAY_CURSOR_KEY,
@@ -39,6 +40,7 @@ export const SAMPLE_DOCUMENTS: { [K in DocumentKey]: DocumentOf<K> } = {
     positions: { BTCUSDT: { side: 1, best: 43_210.5, agent: 'momentum_ma_crossover' } },
     cooldowns: { funding_rate_contrarian: { ETHUSDT: 42 } },
   },
+  [OWNERS_KEY]: { owners: { BTCUSDT: 'momentum_ma_crossover', ETHUSDT: 'funding_rate_contrarian' } },
   [RISK_STATE_KEY]: {
     state: 'reducing',
     since: T0 - 60_000,

@@ -19,6 +19,7 @@ import {
   LIVE_INCOME_KEY,
   LIVE_PEAKS_KEY,
   MACHINES_KEY,
+  OWNERS_KEY,
   PORTFOLIO_KEY,
   PROTECTION_KEY,
   REPLAY_CURSOR_KEY,
@@ -31,6 +32,7 @@ import { KillPendingSchema } from './kill-pending.js';
 import { LiveIncomeSchema } from './live-income.js';
 import { LivePeaksSchema } from './live-peaks.js';
 import { MachinesDocumentSchema } from './machines.js';
+import { OwnersSchema } from './owners.js';
 import { PortfolioSchema } from './portfolio.js';
 import { ProtectionStateSchema } from './protection.js';
 import { ReplayCursorSchema } from './replay-cursor.js';
@@ -54,6 +56,7 @@ export const DOCUMENTS = {
   [REPLAY_CURSOR_KEY]: entry(1, ReplayCursorSchema),
   [KILL_PENDING_KEY]: entry(1, KillPendingSchema),
   [PROTECTION_KEY]: entry(1, ProtectionStateSchema),
+  [OWNERS_KEY]: entry(1, OwnersSchema),
   [RISK_STATE_KEY]: entry(1, RiskStateSchema),
   [LIVE_PEAKS_KEY]: entry(1, LivePeaksSchema),
   [LIVE_INCOME_KEY]: entry(1, LiveIncomeSchema),

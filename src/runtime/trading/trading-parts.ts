@@ -47,7 +47,7 @@ import { readDocument, writeDocument } from '../../ports/documents.js';
 import { describeOrphans, orphanedPositions } from '../../domain/orphaned-positions.js';
 import type { AccountSnapshot } from '../../domain/portfolio.js';
 import { tellOperator } from '../tell-operator.js';
-import { PROTECTION_KEY } from '../../domain/runtime-documents.js';
+import { OWNERS_KEY, PROTECTION_KEY } from '../../domain/runtime-documents.js';
 
 export interface TradingPartsDeps {
   config: TradingConfig;
@@ -279,5 +279,6 @@ function cycleIoOf(
     accountChanged: publisher.accountChanged,
     cycleStartedAt: (cycle) => cycleStarts.get(cycle),
     saveProtection: (state) => writeDocument(deps.kv, PROTECTION_KEY, state),
+    saveOwners: (owners) => writeDocument(deps.kv, OWNERS_KEY, { owners: { ...owners } }),
   });
 }

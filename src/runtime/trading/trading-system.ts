@@ -46,7 +46,7 @@ import { strategyHistory } from './strategy-history.js';
 import { settle } from './settle.js';
 import { assertProtectedStrategiesRun } from './protection-config.js';
 import { readDocument } from '../../ports/documents.js';
-import { PROTECTION_KEY, RISK_STATE_KEY } from '../../domain/runtime-documents.js';
+import { OWNERS_KEY, PROTECTION_KEY, RISK_STATE_KEY } from '../../domain/runtime-documents.js';
 import { startingState } from '../../domain/risk/trading-state.js';
 import type { RiskStateRecord } from '../../domain/risk/trading-state.js';
 import { riskStateOf } from '../../../machines/system.js';
@@ -169,6 +169,8 @@ async function startTradingSystem(
   const feed = await feedAfterLease(deps, opened, config, kv, (barMs) => strategyHistory(strategies, barMs));
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
   const protectionState = await storedProtection(config, strategies, kv);
+  // Who owns each held position, as the last process left it: its strategy's exit still closes it.
+  const owners = (await readDocument(kv, OWNERS_KEY))?.owners;
   const riskState = await storedRiskState(kv, owned.initial, clock);
   metrics.observeRiskState(riskState.state);
   const agentErrors = createAgentErrors({
@@ -203,7 +205,7 @@ async function startTradingSystem(
   const actor = createActor(parts.machine, {
     systemId: 'trading',
     input: {
-      ...rootInput(config, owned.initial, strategies, sessionId, previousCycle, protectionState, riskState),
+      ...rootInput(config, owned.initial, strategies, sessionId, previousCycle, { protectionState, owners }, riskState),
       history,
       halt: fault ? { ...fault, since: clock.now(), earlier: [] } : null,
     },
@@ -436,7 +438,7 @@ function rootInput(
   strategies: StrategyAgent[],
   sessionId: string,
   previousCycle: number,
-  protectionState?: ProtectionState,
+  memory: { protectionState?: ProtectionState | undefined; owners?: Readonly<Record<string, string>> | undefined },
   riskState?: RiskStateRecord,
 ) {
   const sign: ApprovalSigner = (order, epoch, expiresAt) =>
@@ -454,7 +456,8 @@ function rootInput(
       orderStyle: config.orderStyle,
       sessionId,
       protection: config.protection,
-      ...(protectionState ? { protectionState } : {}),
+      ...(memory.protectionState ? { protectionState: memory.protectionState } : {}),
+      ...(memory.owners ? { owners: memory.owners } : {}),
     },
     risk: {
       limits: config.riskLimits,

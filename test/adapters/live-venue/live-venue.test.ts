@@ -18,6 +18,7 @@ import type { LiveVenueOptions } from '../../../src/adapters/live-venue/live-ven
 import type { OrderRequest } from '../../../src/domain/orders.js';
 import { openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../../support/fake-exchange/ccxt-client.js';
+import { errors } from '../../support/fake-exchange/binance-errors.js';
 import { round } from '../../support/fake-exchange/decimals.js';
 import { instrumentById } from '../../support/fake-exchange/market-data.js';
 
@@ -268,6 +269,29 @@ describe('the live venue on the fake exchange', () => {
     expect(result.order.rejectReason).toMatch(/-4164/);
     expect(onExchange(o.clientOrderId)).toBeUndefined();
   });
+
+  it.each([
+    ['-2027', () => t.fake.faults.refuseOrders(1, errors.aboveMaxPositionAtLeverage)],
+    ['-2028', () => t.fake.faults.refuseOrders(1, errors.leverageTooSmall)],
+    ['-4131', () => t.fake.faults.refuseOrders(1, errors.counterpartyOutsidePercentPrice)],
+    ['-4061', () => (t.fake.venue.settings.dualSidePosition = true)],
+  ])(
+    'a %s refusal (ccxt OperationRejected) is a rejected order at once: no look-up by client id after it, nothing waited',
+    async (code, refuse) => {
+      refuse();
+      const o = order();
+      const result = await venue.submit(o, NO_MARKET);
+      expect(result.order.status).toBe('rejected');
+      expect(result.order.rejectReason).toContain(`(${code})`);
+      expect(slept).toEqual([]);
+      // The one look-up is the one before sending (an id an earlier process may have placed); none after the refusal.
+      const post = t.fake.calls.findIndex((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+      expect(post).toBeGreaterThan(-1);
+      const after = t.fake.calls.slice(post + 1).filter((c) => c.url.startsWith('/fapi/v1/order'));
+      expect(after).toEqual([]);
+      expect(onExchange(o.clientOrderId)).toBeUndefined();
+    },
+  );
 
   it('an id longer than the exchange allows is sent under a stable 36-character one, and found by it', async () => {
     const long = order({ clientOrderId: 'flt-kill-flatten-epoch-12-1700000000000-3-BTCUSDT' });

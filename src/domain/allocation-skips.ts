@@ -17,6 +17,8 @@ export const ALLOCATION_SKIP_CATALOG = {
   ZERO_QTY: 'The change (or the position to close) is less than one lot.',
   ALREADY_FLAT: 'An exit for a symbol with no position to close.',
   BELOW_MIN_NOTIONAL: 'The sized order’s notional is below the instrument’s minimum.',
+  OUTSIDE_PERCENT_PRICE:
+    'The opening’s price (its limit, or the best quote a market order takes) is outside the exchange’s PERCENT_PRICE band around the last price.',
   DRAWDOWN_BREACH: 'The drawdown is already beyond `RISK_MAX_DRAWDOWN`: no opening is sized.',
   NAV_NOT_POSITIVE: 'NAV ≤ 0: nothing can be sized against it.',
   NO_HEADROOM: 'The risk limits leave no room for an opening in this symbol and side.',

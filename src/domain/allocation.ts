@@ -31,6 +31,7 @@
  * so a spot sell is a reduce-only order capped at the holdings.
  */
 import { newClientOrderId } from './client-order-id.js';
+import { maxOrderQty, outsidePercentPrice } from './exchange-filters.js';
 import type { Instrument, MarketSnapshot, MarketView } from './market.js';
 import { floorToLot, valuationPrice } from './market.js';
 import type { OrderRequest, Side } from './orders.js';
@@ -269,6 +270,9 @@ function allocateOne(
     // Reduce, then flip: the close goes first; the opening order is judged as if it had filled.
     const skippedClose = close(signal, snapshot, instrument, held, expected, target, 'flip_close', emit);
     if (skippedClose) return skippedClose;
+    // A close capped at the exchange's maximum leaves part of the old side: the new side opens once
+    // the close is whole, never on top of what is still held.
+    if (floorToLot(Math.abs(held), instrument.lotSize) > maxOrderQty(instrument, 'market')) return null;
     from = expected - held;
     const openSide: Side = target - from > 0 ? 'BUY' : 'SELL';
     // A new side within the band of flat is not opened: closing was the change worth making.
@@ -279,9 +283,12 @@ function allocateOne(
   const price = side === 'BUY' ? snapshot.ask : snapshot.bid;
   const shrinking = Math.sign(delta) === -Math.sign(held) && Math.abs(target) < Math.abs(held) && from === expected;
   if (shrinking) {
-    const qty = floorToLot(Math.min(Math.abs(delta), Math.abs(held)), instrument.lotSize);
+    const style = styled(settings, snapshot, signal.symbol, side, 0, true);
+    const wanted = floorToLot(Math.min(Math.abs(delta), Math.abs(held)), instrument.lotSize);
+    // Above the exchange's maximum for one order: reduce by that much now, the rest next cycle.
+    const qty = Math.min(wanted, maxOrderQty(instrument, style.type));
     if (qty <= 0) return { code: 'ZERO_QTY', message: `the reduction is less than one lot (${instrument.lotSize})` };
-    const order = styled(settings, snapshot, signal.symbol, side, qty, true);
+    const order = { ...style, qty };
     emit(signal, order, { kind: 'reduce', target, expected, wanted: Math.abs(delta), qty, scaledBy: null }, price);
     return null;
   }
@@ -310,6 +317,10 @@ function sizeOpening(
 ): Skip | null {
   const { ctx, settings, pending, snapshot, instrument, price } = at;
   const shape = styled(settings, snapshot, signal.symbol, side, 0, false);
+  // Refused here rather than clamped: a price outside the exchange's band means the book has run
+  // away from the last trade, and an opening moved to the band's edge would not be the order decided.
+  const outside = outsidePercentPrice(instrument, side, shape.limitPrice ?? price, snapshot.last);
+  if (outside) return { code: 'OUTSIDE_PERCENT_PRICE', message: outside };
   const fit = fitToLimits(note.wanted, side, {
     projection: projectAccount(ctx.account, pending, at.marks),
     market: snapshot,
@@ -347,7 +358,8 @@ function close(
     return { code: 'ALREADY_FLAT', message: `${signal.symbol}: no position to close` };
   }
   const side: Side = held > 0 ? 'SELL' : 'BUY';
-  const qty = floorToLot(Math.abs(held), instrument.lotSize);
+  // Above the exchange's maximum for one market order: close that much now, the rest next cycle.
+  const qty = Math.min(floorToLot(Math.abs(held), instrument.lotSize), maxOrderQty(instrument, 'market'));
   if (qty <= 0) return { code: 'ZERO_QTY', message: `the position ${held} is less than one lot` };
   const price = side === 'BUY' ? snapshot.ask : snapshot.bid;
   const order = { symbol: signal.symbol, side, qty, type: 'market' as const, limitPrice: null, reduceOnly: true };

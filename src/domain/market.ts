@@ -16,6 +16,15 @@ export interface Instrument {
   tickSize: number;
   /** Smallest order notional (qty × price) the venue accepts. */
   minNotional: number;
+  /** Largest quantity of one limit order (Binance LOT_SIZE maxQty); absent: no limit known. */
+  maxQty?: number;
+  /** Largest quantity of one market order (Binance MARKET_LOT_SIZE maxQty); absent: no limit known. */
+  marketMaxQty?: number;
+  /**
+   * Binance PERCENT_PRICE: a BUY may not be priced above `up` × the mark, a SELL not below `down` × the
+   * mark (a market order: its best counterparty price). Absent: no band known.
+   */
+  percentPrice?: { up: number; down: number };
 }
 
 export interface BookLevel {

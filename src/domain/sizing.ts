@@ -12,6 +12,7 @@
  * (./risk/expected-fill.ts), so risk, which remains the judge, sees orders it can approve.
  * Quantities round DOWN to the lot size.
  */
+import { maxOrderQty } from './exchange-filters.js';
 import type { Instrument, MarketSnapshot } from './market.js';
 import { floorToLot, valuationPrice } from './market.js';
 import type { OrderRequest, Side } from './orders.js';
@@ -68,7 +69,9 @@ export type ScalingLimit =
   | 'liquidity_volume'
   | 'liquidity_depth'
   /** The order's fee and spread would take the drawdown past its limit (the risk engine judges it after costs). */
-  | 'drawdown';
+  | 'drawdown'
+  /** The exchange's largest quantity for one order of its type (LOT_SIZE / MARKET_LOT_SIZE maxQty). */
+  | 'exchange_max_qty';
 
 export type FitResult =
   | {
@@ -184,5 +187,9 @@ export function fitToLimits(
       code: 'NO_HEADROOM',
       message: `no room under the ${limitedBy ?? 'risk'} limit for ${market.symbol}`,
     };
+  // Above the exchange's maximum the order is refused (-4005) every cycle: capped, the rest follows
+  // in the next cycles (the target still differs from the position).
+  const max = maxOrderQty(instrument, ctx.type ?? 'market');
+  if (qty > max) return { ok: true, qty: max, limitedBy: 'exchange_max_qty' };
   return { ok: true, qty, limitedBy };
 }

@@ -115,3 +115,46 @@ describe('exits', () => {
     expect(exit!.skipped).toMatchObject({ code: 'EXIT_NOT_OWNER' });
   });
 });
+
+// Issue 32: the exchange's filters beyond lot, tick and minimum notional. Binance refuses a market
+// order above MARKET_LOT_SIZE's maxQty (-4005, every cycle) and one whose best counterparty price is
+// outside PERCENT_PRICE around the mark (-4131).
+describe('allocate: the exchange’s order filters', () => {
+  const capped = (inst: Partial<typeof BTC>) =>
+    new Map([BTC, ETH, SOL].map((i) => [i.symbol, i.symbol === 'BTCUSDT' ? { ...i, ...inst } : i]));
+  const runWith = (inst: Partial<typeof BTC>, signals: Signal[], acct = account(), view = market) =>
+    allocate(signals, { account: acct, market: view, instruments: capped(inst), cycle: 1 }, settings);
+
+  it('an opening market order is capped at MARKET_LOT_SIZE maxQty (the rest follows next cycle)', () => {
+    // Uncapped it would be ≈ 9.99 BTC (see above).
+    const [buy] = runWith({ marketMaxQty: 3 }, [sig('BTCUSDT', 1)]);
+    expect(buy!.order).toMatchObject({ side: 'BUY', type: 'market', qty: 3 });
+    expect(buy!.sizing).toMatchObject({ kind: 'open', scaledBy: 'exchange_max_qty' });
+  });
+
+  it('a close larger than MARKET_LOT_SIZE maxQty closes maxQty now; a flip opens nothing until the close is whole', () => {
+    const acct = account({ positions: [position('BTCUSDT', 8, 100)] });
+    const [close] = runWith({ marketMaxQty: 3 }, [sig('BTCUSDT', 0)], acct);
+    expect(close!.order).toMatchObject({ side: 'SELL', qty: 3, reduceOnly: true });
+    const flip = runWith({ marketMaxQty: 3 }, [sig('BTCUSDT', -1, 0.5)], acct);
+    expect(flip.filter((p) => p.order).map((p) => [p.order!.side, p.order!.qty, p.order!.reduceOnly])).toEqual([
+      ['SELL', 3, true],
+    ]);
+  });
+
+  it('an opening whose price is outside PERCENT_PRICE around the last price is refused before sending, with its own code', () => {
+    // The ask 6 % above the last trade: Binance would refuse the market BUY -4131.
+    const thin = marketView(
+      snapshot('BTCUSDT', 100, { ask: 106, asks: [{ price: 106, qty: 100 }] }),
+      snapshot('ETHUSDT', 100),
+      snapshot('SOLUSDT', 10),
+    );
+    const [buy] = runWith({ percentPrice: { up: 1.05, down: 0.95 } }, [sig('BTCUSDT', 1)], account(), thin);
+    expect(buy!.order).toBeNull();
+    expect(buy!.skipped).toMatchObject({ code: 'OUTSIDE_PERCENT_PRICE' });
+    expect(buy!.skipped!.message).toMatch(/106.*105/);
+    // Within the band, the same order goes.
+    const [ok] = runWith({ percentPrice: { up: 1.1, down: 0.9 } }, [sig('BTCUSDT', 1)], account(), thin);
+    expect(ok!.order).toMatchObject({ side: 'BUY' });
+  });
+});

@@ -1,7 +1,10 @@
 /**
- * What a failed exchange call means for an order, judged by ccxt's error classes (docs/operate/live-trading.md, "Errors as ccxt reports them"):
+ * What a failed exchange call means for an order: by the exchange's own code when ./refusal-codes.ts
+ * knows it (docs/operate/live-trading.md, "Refusals by code"), else by ccxt's error classes
+ * (docs/operate/live-trading.md, "Errors as ccxt reports them"):
  *  - `rate_limited`: 429/418 (DDoSProtection, RateLimitExceeded) — refused before it was looked at;
  *    safe to send again after Retry-After; or held back by ./request-gate.ts, never sent.
+ *  - `retryable`: refused unprocessed because the exchange is overloaded (-1008): never placed.
  *  - `clock`: -1021 (InvalidNonce) — our timestamp was outside recvWindow, refused unprocessed.
  *  - `unknown`: a timeout, a dropped connection, -1001/-1007, a 5xx (RequestTimeout, NetworkError,
  *    ExchangeNotAvailable, OperationFailed) — the request may have been carried out: the order is
@@ -13,9 +16,10 @@
  *    else is `unknown`: looked up, never assumed not placed.
  * ccxt is loaded lazily by the caller, so the classes come in as `errors` (the ccxt module).
  */
+import { kindByCode } from './refusal-codes.js';
 import { RequestWithheldError } from './request-gate.js';
 
-export type FailureKind = 'rate_limited' | 'clock' | 'unknown' | 'duplicate' | 'auth' | 'rejected';
+export type FailureKind = 'rate_limited' | 'retryable' | 'clock' | 'unknown' | 'duplicate' | 'auth' | 'rejected';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -41,6 +45,9 @@ const DUPLICATE_CODE = /"code":\s*-4116\b/;
 export function failureKind(err: unknown, errors: CcxtErrorClasses): FailureKind {
   // Held back by the request gate while the exchange asked to wait: never sent.
   if (err instanceof RequestWithheldError) return 'rate_limited';
+  // The exchange's code first: ccxt files several plain refusals under classes that read as unknown.
+  const byCode = kindByCode(err);
+  if (byCode) return byCode;
   if (err instanceof errors.DDoSProtection || err instanceof errors.RateLimitExceeded) return 'rate_limited';
   if (err instanceof errors.InvalidNonce) return 'clock';
   if (err instanceof errors.OperationFailed) return 'unknown';

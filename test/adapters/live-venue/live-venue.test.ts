@@ -7,7 +7,9 @@
  * test waits for a recvWindow to pass.
  */
 import ccxt from 'ccxt';
+import type { MarketInterface as Market } from 'ccxt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resolveMarkets } from '../../../src/adapters/market-data/live/markets.js';
 import { CAPABILITIES } from '../../../src/adapters/live-venue/capabilities.js';
 import { symbolMap } from '../../../src/adapters/live-venue/ccxt-mapping.js';
 import { exchangeClientId } from '../../../src/adapters/live-venue/client-ids.js';
@@ -15,11 +17,14 @@ import { LiveVenue } from '../../../src/adapters/live-venue/live-venue.js';
 import { gateRequests } from '../../../src/adapters/live-venue/request-gate.js';
 import type { RequestGate } from '../../../src/adapters/live-venue/request-gate.js';
 import type { LiveVenueOptions } from '../../../src/adapters/live-venue/live-venue.js';
+import { maxOrderQty } from '../../../src/domain/exchange-filters.js';
 import type { OrderRequest } from '../../../src/domain/orders.js';
 import { openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../../support/fake-exchange/ccxt-client.js';
+import { errors } from '../../support/fake-exchange/binance-errors.js';
 import { round } from '../../support/fake-exchange/decimals.js';
 import { instrumentById } from '../../support/fake-exchange/market-data.js';
+import { MARKET_MAX_QTY } from '../../support/fake-exchange/order-rules.js';
 
 const btc = instrumentById('BTCUSDT')!;
 const SYMBOLS = symbolMap([
@@ -267,6 +272,42 @@ describe('the live venue on the fake exchange', () => {
     expect(result.order.status).toBe('rejected');
     expect(result.order.rejectReason).toMatch(/-4164/);
     expect(onExchange(o.clientOrderId)).toBeUndefined();
+  });
+
+  it.each([
+    ['-2027', () => t.fake.faults.refuseOrders(1, errors.aboveMaxPositionAtLeverage)],
+    ['-2028', () => t.fake.faults.refuseOrders(1, errors.leverageTooSmall)],
+    ['-4131', () => t.fake.faults.refuseOrders(1, errors.counterpartyOutsidePercentPrice)],
+    ['-4061', () => (t.fake.venue.settings.dualSidePosition = true)],
+  ])(
+    'a %s refusal (ccxt OperationRejected) is a rejected order at once: no look-up by client id after it, nothing waited',
+    async (code, refuse) => {
+      refuse();
+      const o = order();
+      const result = await venue.submit(o, NO_MARKET);
+      expect(result.order.status).toBe('rejected');
+      expect(result.order.rejectReason).toContain(`(${code})`);
+      expect(slept).toEqual([]);
+      // The one look-up is the one before sending (an id an earlier process may have placed); none after the refusal.
+      const post = t.fake.calls.findIndex((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+      expect(post).toBeGreaterThan(-1);
+      const after = t.fake.calls.slice(post + 1).filter((c) => c.url.startsWith('/fapi/v1/order'));
+      expect(after).toEqual([]);
+      expect(onExchange(o.clientOrderId)).toBeUndefined();
+    },
+  );
+
+  it('a market order above the MARKET_LOT_SIZE maxQty the exchange publishes is refused -4005 at once; at the maximum read from the same filters, it trades', async () => {
+    const [eth] = resolveMarkets(t.exchange.markets as Record<string, Market>, [{ symbol: 'ETHUSDT' }], 'binanceusdm');
+    const max = maxOrderQty(eth!.instrument, 'market');
+    expect(max).toBe(MARKET_MAX_QTY);
+    const over = await venue.submit(order({ symbol: 'ETHUSDT', qty: max + 1 }), NO_MARKET);
+    expect(over.order.status).toBe('rejected');
+    expect(over.order.rejectReason).toContain('(-4005)');
+    expect(slept).toEqual([]);
+    const atMax = await venue.submit(order({ symbol: 'ETHUSDT', qty: max }), NO_MARKET);
+    expect(atMax.order.status).not.toBe('rejected');
+    expect(atMax.order.filledQty).toBeGreaterThan(0);
   });
 
   it('an id longer than the exchange allows is sent under a stable 36-character one, and found by it', async () => {

@@ -45,6 +45,9 @@ export const errors = {
   noSuchOrder: () => bad(-2013, 'Order does not exist.'),
   marginInsufficient: () => bad(-2019, 'Margin is insufficient.'),
   reduceOnlyRejected: () => bad(-2022, 'ReduceOnly Order is rejected.'),
+  // -2027/-2028: the position the order would make is more than the leverage bracket or the margin allows.
+  aboveMaxPositionAtLeverage: () => bad(-2027, 'Exceeded the maximum allowable position at current leverage.'),
+  leverageTooSmall: () => bad(-2028, 'Leverage is smaller than permitted: insufficient margin balance.'),
   // 40xx: filters.
   priceNotPositive: () => bad(-4001, 'Price less than 0.'),
   qtyNotPositive: () => bad(-4003, 'Quantity less than zero.'),
@@ -55,6 +58,8 @@ export const errors = {
   qtyNotOnStep: () => bad(-4023, 'Qty not increased by step size.'),
   priceBelowFloor: () => bad(-4024, 'Price is lower than mark price multiplier floor.'),
   positionSideMismatch: () => bad(-4061, "Order's position side does not match user's setting."),
+  counterpartyOutsidePercentPrice: () =>
+    bad(-4131, "The counterparty's best price does not meet the PERCENT_PRICE filter limit."),
   duplicateClientOrderId: () => bad(-4116, 'ClientOrderId is duplicated.'),
   minNotional: (notional: string) =>
     bad(-4164, `Order's notional must be no smaller than ${notional} (unless you choose reduce only).`),

@@ -7,11 +7,14 @@
  *   can be;
  * - a request carried out but never answered (an order accepted, its acknowledgement lost);
  * - order lookups answering -2013 "Order does not exist." for an order that does exist;
- * - silence: every request accepted and none answered, until resumed.
+ * - silence: every request accepted and none answered, until resumed;
+ * - new orders refused with a given Binance error (-2027, -2028, -4131, ...) whose conditions (leverage
+ *   brackets, the counterparty's book against PERCENT_PRICE) the fake does not model.
  * Partial fills, foreign orders and positions changed behind the system's back belong to the
  * venue (venue.ts), which owns the orders and the account.
  */
 import { errors } from './binance-errors.js';
+import type { BinanceError } from './binance-errors.js';
 
 export interface Reply {
   status: number;
@@ -44,6 +47,7 @@ export class Faults {
   };
   private unanswered: Array<{ method: string; pathname: string; count: number }> = [];
   private lookups = 0;
+  private refusals: { count: number; error: () => BinanceError } = { count: 0, error: errors.internal };
 
   /** The next `count` requests get a 429 with Retry-After: `retryAfterSeconds`. */
   rateLimit(count: number, retryAfterSeconds = 1): void {
@@ -113,6 +117,11 @@ export class Faults {
     this.lookups = count;
   }
 
+  /** The next `count` new orders (POST /fapi/v1/order) are refused with `error`, nothing placed. */
+  refuseOrders(count: number, error: () => BinanceError): void {
+    this.refusals = { count, error };
+  }
+
   // ---- consulted by the server, one request at a time --------------------------------------
 
   /** The answer a fault gives before the request is looked at, or null to go on. */
@@ -175,6 +184,13 @@ export class Faults {
       };
     }
     return null;
+  }
+
+  /** Throws the refusal set for this new order, if any (before the order reaches the book). */
+  refuseOrder(): void {
+    if (this.refusals.count <= 0) return;
+    this.refusals.count--;
+    throw this.refusals.error();
   }
 
   /** Whether this order lookup is to be answered "does not exist". */

@@ -61,8 +61,9 @@ const ROUTES: Record<string, Handler> = {
     if (!order || faults.forgetLookup()) throw errors.noSuchOrder();
     return orderQuery(order);
   },
-  'POST /fapi/v1/order': (q, venue) => {
+  'POST /fapi/v1/order': (q, venue, faults) => {
     checkPositionSide(q, venue);
+    faults.refuseOrder();
     const inst = venue.instrument(symbolOf(q, venue));
     return orderResult(venue.place(parseNewOrder(q, inst, venue.mark(inst))));
   },

@@ -1,7 +1,8 @@
 /**
  * The system's symbols (BTCUSDT) against ccxt's unified ones ('BTC/USDT:USDT' for a USDT-margined
  * perpetual, 'BTC/USDT' for spot), resolved through the exchange's loaded markets, and the
- * instrument's lot, tick and minimum notional taken from those markets instead of a built-in table.
+ * instrument's lot, tick, minimum notional, largest order quantities and price band taken from those
+ * markets instead of a built-in table.
  */
 import type { MarketInterface as Market } from 'ccxt';
 import type { Instrument } from '../../../domain/market.js';
@@ -83,5 +84,29 @@ function instrumentOf(symbol: string, market: Market, tickMode: boolean): Instru
     lotSize,
     tickSize,
     minNotional: positive(market.limits.cost?.min) ?? 0,
+    ...orderFilters(market),
+  };
+}
+
+/**
+ * The largest quantities and the price band from Binance's own filters (`info.filters` of
+ * exchangeInfo, which ccxt keeps as it came): ccxt's unified limits carry no PERCENT_PRICE. Absent on
+ * other exchanges: then nothing is limited by them.
+ */
+function orderFilters(market: Market): Pick<Instrument, 'maxQty' | 'marketMaxQty' | 'percentPrice'> {
+  const info = market.info as { filters?: unknown } | undefined;
+  const filters = Array.isArray(info?.filters) ? (info.filters as Array<Record<string, unknown>>) : [];
+  const filter = (type: string) => filters.find((f) => f['filterType'] === type);
+  const num = (value: unknown): number | null =>
+    positive(typeof value === 'string' ? Number(value) : (value as number));
+  const maxQty = num(filter('LOT_SIZE')?.['maxQty']);
+  const marketMaxQty = num(filter('MARKET_LOT_SIZE')?.['maxQty']);
+  const percent = filter('PERCENT_PRICE');
+  const up = num(percent?.['multiplierUp']);
+  const down = num(percent?.['multiplierDown']);
+  return {
+    ...(maxQty !== null ? { maxQty } : {}),
+    ...(marketMaxQty !== null ? { marketMaxQty } : {}),
+    ...(up !== null && down !== null ? { percentPrice: { up, down } } : {}),
   };
 }

@@ -66,9 +66,11 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     const clock = { t: T0 };
     const { feed } = await open(clock);
     expect(feed.ccxtSymbols.get('BTCUSDT')).toBe('BTC/USDT:USDT');
+    // The largest orders and the price band are the exchange's filters too (LOT_SIZE, MARKET_LOT_SIZE, PERCENT_PRICE).
+    const filters = { maxQty: 1000, marketMaxQty: 120, percentPrice: { up: 1.05, down: 0.95 } };
     expect(feed.instruments).toEqual([
-      { symbol: 'BTCUSDT', kind: 'perp', lotSize: 0.001, tickSize: 0.1, minNotional: 100 },
-      { symbol: 'SOLUSDT', kind: 'perp', lotSize: 1, tickSize: 0.01, minNotional: 5 },
+      { symbol: 'BTCUSDT', kind: 'perp', lotSize: 0.001, tickSize: 0.1, minNotional: 100, ...filters },
+      { symbol: 'SOLUSDT', kind: 'perp', lotSize: 1, tickSize: 0.01, minNotional: 5, ...filters },
     ]);
 
     clock.t = T0 + 5 * MINUTE;

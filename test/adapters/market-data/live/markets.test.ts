@@ -5,6 +5,7 @@
 import type { MarketInterface as Market } from 'ccxt';
 import { describe, expect, it } from 'vitest';
 import { resolveMarkets } from '../../../../src/adapters/market-data/live/markets.js';
+import { openTradingFake } from '../../../support/fake-exchange/ccxt-client.js';
 
 function perp(contractSize: number | undefined): Market {
   return {
@@ -41,5 +42,22 @@ describe('resolveMarkets', () => {
     expect(() => resolveMarkets({ 'BTC/USDT:USDT': perp(0.01) }, [{ symbol: 'BTCUSDT' }], 'test')).toThrow(
       /BTC\/USDT:USDT \(BTCUSDT\) has a contract size of 0\.01 BTC/,
     );
+  });
+});
+
+describe('resolveMarkets on the exchange’s own filters (the fake exchange, real ccxt)', () => {
+  it('reads LOT_SIZE and MARKET_LOT_SIZE maxQty and PERCENT_PRICE from exchangeInfo', async () => {
+    const t = await openTradingFake({ deposit: 1_000 });
+    try {
+      const markets = await t.exchange.loadMarkets();
+      const [btc] = resolveMarkets(markets as Record<string, Market>, [{ symbol: 'BTCUSDT' }], 'binanceusdm');
+      expect(btc!.instrument).toMatchObject({
+        maxQty: 1000,
+        marketMaxQty: 120,
+        percentPrice: { up: 1.05, down: 0.95 },
+      });
+    } finally {
+      await t.close();
+    }
   });
 });

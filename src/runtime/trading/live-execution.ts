@@ -21,7 +21,8 @@ import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
 import { watchReachability } from '../../adapters/live-venue/exchange-reachability.js';
 import type { ExchangeReachability } from '../../adapters/live-venue/exchange-reachability.js';
 import { openLiveExchange } from '../../adapters/live-venue/open-exchange.js';
-import { gateRequests } from '../../adapters/live-venue/request-gate.js';
+import { createRequestGate } from '../../adapters/live-venue/request-gate.js';
+import type { RequestGate, RequestGateOptions } from '../../adapters/live-venue/request-gate.js';
 import { eventLine } from '../../domain/event-lines.js';
 import { LIVE_PEAKS_KEY } from '../../domain/runtime-documents.js';
 import type { PeakEntry } from '../../domain/risk/peak-window.js';
@@ -47,11 +48,35 @@ export interface LiveExecution {
   exchange: { silence: ExchangeReachability['silence']; lossHaltMs: number; banned(): string | null };
 }
 
-export async function openLiveExecution(
-  config: TradingConfig,
-  /** `windowClock`: what the drawdown window is timed on (steady-clock.ts); `clock` when omitted. */
-  deps: { clock: Clock; windowClock?: Clock; log: Logger; events: TradingEvents; kv: KeyValueStore },
-): Promise<LiveExecution> {
+interface LiveExecutionDeps {
+  clock: Clock;
+  windowClock?: Clock;
+  log: Logger;
+  events: TradingEvents;
+  kv: KeyValueStore;
+  /** The account's request gate, shared with the live feed's client (`accountGate`); one of its own otherwise. */
+  gate?: RequestGate;
+}
+
+/**
+ * One request gate for the exchange account the live venue trades on, when the live market feed reads
+ * the same exchange: Binance limits and bans by IP, so a 418 either client is given must hold back
+ * both (issue 32). Null in paper mode or when the feed reads another exchange. A feed on mainnet for
+ * a testnet venue shares it too: holding back more than needed after a ban is the safe error.
+ */
+export function accountGate(config: TradingConfig, clock: Clock): RequestGate | undefined {
+  if (config.executionMode !== 'live' || !config.exchange) return undefined;
+  if (config.marketData !== `live:${config.exchange.exchange}`) return undefined;
+  return createRequestGate(gateClocks(clock));
+}
+
+/** Durations on the monotonic clock (no step moves them); the wall clock only names a ban's end. */
+function gateClocks(clock: Clock): RequestGateOptions {
+  return { monotonic: () => monotonicNow(clock), now: () => clock.now() };
+}
+
+/** `deps.windowClock`: what the drawdown window is timed on (steady-clock.ts); `clock` when omitted. */
+export async function openLiveExecution(config: TradingConfig, deps: LiveExecutionDeps): Promise<LiveExecution> {
   // The drawdown reference survives a restart (a malformed document fails the start, as a fault).
   const account = `${config.exchange?.exchange}:${config.exchange?.testnet ? 'testnet' : 'mainnet'}`;
   const found = await readDocument(deps.kv, LIVE_PEAKS_KEY);
@@ -69,7 +94,8 @@ export async function openLiveExecution(
   });
   // Durations only (how long the exchange has not answered, how long it asked to wait): the monotonic
   // clock, which no step moves. The gate first, so a request it holds back is not a silence.
-  const gate = gateRequests(exchange, { monotonic: () => monotonicNow(deps.clock), now: () => deps.clock.now() });
+  const gate = deps.gate ?? createRequestGate(gateClocks(deps.clock));
+  gate.install(exchange);
   const reachability = watchReachability(exchange, errors, { now: () => monotonicNow(deps.clock) });
   let drifting = false;
   let lastDrift = '[]';

@@ -14,13 +14,16 @@
  */
 import { monotonicNow } from '../../ports/clock.js';
 import type { Logger } from 'pino';
+import type { Exchange } from 'ccxt';
+import type { CcxtErrorClasses } from '../../adapters/live-venue/exchange-errors.js';
 import { CAPABILITIES } from '../../adapters/live-venue/capabilities.js';
 import { perpetualSymbols } from '../../adapters/live-venue/ccxt-mapping.js';
 import { LiveVenue } from '../../adapters/live-venue/live-venue.js';
 import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
 import { watchReachability } from '../../adapters/live-venue/exchange-reachability.js';
 import type { ExchangeReachability } from '../../adapters/live-venue/exchange-reachability.js';
-import { openLiveExchange } from '../../adapters/live-venue/open-exchange.js';
+import { openLiveExchange, RECV_WINDOW_MS } from '../../adapters/live-venue/open-exchange.js';
+import { watchExchangeClock } from '../../adapters/live-venue/exchange-clock.js';
 import { createRequestGate } from '../../adapters/live-venue/request-gate.js';
 import type { RequestGate, RequestGateOptions } from '../../adapters/live-venue/request-gate.js';
 import { eventLine } from '../../domain/event-lines.js';
@@ -45,7 +48,12 @@ export interface LiveExecution {
    * Whether the exchange answers, and for how long it may not (EXCHANGE_LOSS_HALT_MS), and the ban
    * standing (one line, or null): the safety monitor judges them.
    */
-  exchange: { silence: ExchangeReachability['silence']; lossHaltMs: number; banned(): string | null };
+  exchange: {
+    silence: ExchangeReachability['silence'];
+    lossHaltMs: number;
+    banned(): string | null;
+    clockSkew(): string | null;
+  };
 }
 
 interface LiveExecutionDeps {
@@ -75,6 +83,34 @@ function gateClocks(clock: Clock): RequestGateOptions {
   return { monotonic: () => monotonicNow(clock), now: () => clock.now() };
 }
 
+/** What the safety monitor judges of the exchange, from hooks on the venue's client (and the gate). */
+function watchExchange(
+  exchange: Exchange,
+  errors: CcxtErrorClasses,
+  lossHaltMs: number,
+  deps: LiveExecutionDeps,
+): { gate: RequestGate; watched: LiveExecution['exchange'] } {
+  // Durations only (how long the exchange has not answered, how long it asked to wait): the monotonic
+  // clock, which no step moves. The gate first, so a request it holds back is not a silence.
+  const gate = deps.gate ?? createRequestGate(gateClocks(deps.clock));
+  gate.install(exchange);
+  const reachability = watchReachability(exchange, errors, { now: () => monotonicNow(deps.clock) });
+  const clock = watchExchangeClock(exchange, {
+    now: () => deps.clock.now(),
+    monotonic: () => monotonicNow(deps.clock),
+    recvWindowMs: RECV_WINDOW_MS,
+  });
+  return {
+    gate,
+    watched: {
+      silence: () => reachability.silence(),
+      lossHaltMs,
+      banned: () => gate.ban(),
+      clockSkew: () => clock.skew(),
+    },
+  };
+}
+
 /** `deps.windowClock`: what the drawdown window is timed on (steady-clock.ts); `clock` when omitted. */
 export async function openLiveExecution(config: TradingConfig, deps: LiveExecutionDeps): Promise<LiveExecution> {
   // The drawdown reference survives a restart (a malformed document fails the start, as a fault).
@@ -92,11 +128,7 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
     timeoutMs: settings.timeoutMs,
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
   });
-  // Durations only (how long the exchange has not answered, how long it asked to wait): the monotonic
-  // clock, which no step moves. The gate first, so a request it holds back is not a silence.
-  const gate = deps.gate ?? createRequestGate(gateClocks(deps.clock));
-  gate.install(exchange);
-  const reachability = watchReachability(exchange, errors, { now: () => monotonicNow(deps.clock) });
+  const { gate, watched } = watchExchange(exchange, errors, settings.lossHaltMs, deps);
   let drifting = false;
   let lastDrift = '[]';
   const report = (r: Reconciliation) => {
@@ -150,10 +182,7 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
       { exchange: settings.exchange, testnet: settings.testnet, url: settings.url },
       'live venue: reconciled with the exchange',
     );
-    return {
-      venue,
-      exchange: { silence: () => reachability.silence(), lossHaltMs: settings.lossHaltMs, banned: () => gate.ban() },
-    };
+    return { venue, exchange: watched };
   } catch (err) {
     await exchange.close().catch(() => {});
     throw err;

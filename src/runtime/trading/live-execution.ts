@@ -27,6 +27,7 @@ import { watchExchangeClock } from '../../adapters/live-venue/exchange-clock.js'
 import { createRequestGate } from '../../adapters/live-venue/request-gate.js';
 import type { RequestGate, RequestGateOptions } from '../../adapters/live-venue/request-gate.js';
 import { eventLine } from '../../domain/event-lines.js';
+import { requestBudget } from '../../domain/request-budget.js';
 import { LIVE_PEAKS_KEY } from '../../domain/runtime-documents.js';
 import type { PeakEntry } from '../../domain/risk/peak-window.js';
 import type { Clock } from '../../ports/clock.js';
@@ -83,6 +84,16 @@ function gateClocks(clock: Clock): RequestGateOptions {
   return { monotonic: () => monotonicNow(clock), now: () => clock.now() };
 }
 
+/** A start that could only fall behind the exchange's request budget says so (it is an estimate: a warning). */
+function warnOfRequestBudget(config: TradingConfig, log: Logger): void {
+  const budget = requestBudget({ symbols: config.instruments.length, cycleMs: config.cycleMs });
+  if (budget.warning)
+    log.warn(
+      { weightPerMinute: budget.weightPerMinute, budgetPerMinute: budget.budgetPerMinute },
+      `request budget: ${budget.warning}`,
+    );
+}
+
 /** What the safety monitor judges of the exchange, from hooks on the venue's client (and the gate). */
 function watchExchange(
   exchange: Exchange,
@@ -129,6 +140,7 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
   });
   const { gate, watched } = watchExchange(exchange, errors, settings.lossHaltMs, deps);
+  warnOfRequestBudget(config, deps.log);
   let drifting = false;
   let lastDrift = '[]';
   const report = (r: Reconciliation) => {

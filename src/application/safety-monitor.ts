@@ -30,7 +30,9 @@
  *    Asking also probes it, so a halted process (no cycle, no order) sees it come back;
  *  - live execution only: the exchange banned this IP (418; src/adapters/live-venue/request-gate.ts):
  *    `exchange_banned`, at once, naming the ban's end; nothing is sent until then, and it ends when
- *    the exchange answers after the ban (the probe above asks once the ban's time has passed).
+ *    the exchange answers after the ban (the probe above asks once the ban's time has passed);
+ *  - live execution only: this host's clock is more than half the recvWindow off the exchange's
+ *    (src/adapters/live-venue/exchange-clock.ts): `exchange_clock_skew`, ending once measured within.
  * It never reads a fault as `running`. While the store has failed for less than STORE_LOSS_HALT_MS it
  * reports nothing (nothing can be submitted meanwhile anyway: every cycle and every order gate reads
  * the store first). Ticks never overlap; a tick is bounded by the store's own command deadlines.
@@ -89,7 +91,13 @@ export interface SafetyMonitorDeps {
    * Live execution: whether the exchange answers, how long it may not before trading halts, and the
    * ban standing (one line naming its end, or null; omitted: not judged).
    */
-  exchange?: { silence(): { forMs: number; error: string } | null; lossHaltMs: number; banned?(): string | null };
+  exchange?: {
+    silence(): { forMs: number; error: string } | null;
+    lossHaltMs: number;
+    banned?(): string | null;
+    /** The local clock's skew from the exchange's beyond half the recvWindow, one line, or null. */
+    clockSkew?(): string | null;
+  };
   /** How sure the process is of its trading lease; omitted: no lease to judge. */
   lease?(): LeaseStanding;
   /** Why this process's clock may not stamp audit entries (Store.clockSkew); omitted: not judged. */
@@ -274,6 +282,9 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
     const silence = deps.exchange.silence();
     const ban = deps.exchange.banned?.() ?? null;
     if (ban !== null) return ['exchange_banned', ban];
+    // Asked every tick (asking measures when due), judged after the ban: a banned IP cannot measure.
+    const skew = deps.exchange.clockSkew?.() ?? null;
+    if (skew !== null) return ['exchange_clock_skew', skew];
     const limit = deps.exchange.lossHaltMs;
     if (silence === null || silence.forMs < limit) return null;
     return [

@@ -22,7 +22,9 @@ import { LiveVenue } from '../adapters/live-venue/live-venue.js';
 import { openLiveExchange } from '../adapters/live-venue/open-exchange.js';
 import { gateRequests } from '../adapters/live-venue/request-gate.js';
 import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
+import { requestBudget } from '../domain/request-budget.js';
 import { ConfigError } from './config-error.js';
+import { readNumber } from './config-numbers.js';
 import { readExchangeConfig, readExchangeCredentials } from './exchange-config.js';
 
 export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -31,6 +33,8 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
   if (!config) throw new ConfigError('EXCHANGE is not set');
   const credentials = readExchangeCredentials(env);
   const symbols = wrapSymbols(env);
+  // CYCLE_SECONDS as the trading process reads it (trading-config.ts): the budget depends on it.
+  const cycleMs = Math.round(readNumber(env, 'CYCLE_SECONDS', 60, 0.05, 86_400) * 1000);
   const { exchange, errors } = await openLiveExchange(config, credentials, { timeoutMs: config.timeoutMs });
   const where = `${config.exchange} ${config.testnet ? 'testnet (demo trading)' : 'MAINNET'}${config.url ? ` via ${config.url}` : ''}`;
   try {
@@ -60,6 +64,12 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
     if (income) console.log(await incomeSummary(income(exchange), exchange, traded));
     const checked = await checkAccount(exchange, traded, config.account, { now: () => Date.now(), apply: false });
     console.log(accountSummary(checked));
+    const budget = requestBudget({ symbols: symbols.length, cycleMs });
+    console.log(
+      `request weight: about ${budget.weightPerMinute} a minute for ${symbols.length} symbols at ${cycleMs / 1000} s cycles ` +
+        `(${budget.budgetPerMinute.toLocaleString('en-US')} planned, an estimate: docs/operate/live-trading.md)`,
+    );
+    if (budget.warning) console.error(`tcs venue check: warning: ${budget.warning}`);
     if (checked.problems.length === 0) return 0;
     console.error(`tcs venue check: a live start would refuse this account: ${checked.problems.join('; ')}`);
     return 2;

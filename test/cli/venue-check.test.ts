@@ -67,6 +67,16 @@ describe('tcs venue check', () => {
     );
   });
 
+  it('warns (and still exits 0) when the symbols at CYCLE_SECONDS cannot fit the request weight budget', async () => {
+    const fits = await check(env());
+    expect(fits.stdout).toMatch(/^request weight: about \d+ a minute for 2 symbols at 60 s cycles \(1,200 planned/m);
+    const res = await check(env({ SYMBOLS: 'BTCUSDT,ETHUSDT,SOLUSDT', CYCLE_SECONDS: '1' }));
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(
+      /tcs venue check: warning: 3 symbols at 1 s cycles need about [\d,]+ request weight a minute, .*use CYCLE_SECONDS=\d+ or more/,
+    );
+  });
+
   it('says how much was paid in BNB fees, which the live account leaves out (not converted)', async () => {
     fake.venue.feeIn('BNB', 'BTCUSDT', 0.0003);
     const res = await check(env());

@@ -72,10 +72,10 @@ describe('an exchange ban in a running system', () => {
     expect(Date.now() - bannedAt).toBeLessThan(BAN_SECONDS * 1000);
 
     await e.proc.waitFor(/"event":"trading_halt_ended"/, 20_000);
-    // Every request that reached the exchange before the ban's end was answered 418; each of the
-    // account's (signed) ones arrived before the halt was printed (those in flight then may be
-    // answered a moment later): the venue sent nothing once the process knew of the ban. Public market
-    // data is not counted: the live feed has its own client, not behind the gate yet (issue 32).
+    // Every request that reached the exchange before the ban's end was answered 418; each one, the
+    // account's signed ones and the live feed's public market data alike (Binance bans the IP),
+    // arrived before the halt was printed (those in flight then may be answered a moment later): the
+    // process sent nothing once it knew of the ban.
     expect(t.fake.faults.lastBanArrivedAt() ?? 0).toBeLessThanOrEqual(sawHalt);
     await vi.waitFor(
       async () => {

@@ -146,10 +146,9 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
       15_000,
       'the ban halt ended',
     );
-    // No account request was sent while the ban lasted: every signed one answered 418 arrived before
-    // the halt was printed (those already in flight then may be answered a moment later; under load
-    // there can be several, which is why their number is not the measure). The live market feed's own
-    // client is not behind the gate yet (issue 32), so public reads are not counted.
+    // No request was sent while the ban lasted: every one answered 418, signed or public market data,
+    // arrived before the halt was printed (those already in flight then may be answered a moment
+    // later; under load there can be several, which is why their number is not the measure).
     expect(t.fake.faults.lastBanArrivedAt() ?? 0).toBeLessThanOrEqual(sawHalt);
     const banEnded = lines(proc).findIndex((l, i) => i >= beforeBan && l.event === 'trading_halt_ended');
     await waitUntil(

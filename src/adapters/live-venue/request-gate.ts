@@ -13,6 +13,10 @@
  * A ban stands (`ban()`, a safety halt: src/application/safety-monitor.ts) until the exchange
  * answers a request sent after its end with anything but 418/429: its time passing is not enough,
  * since the exchange may have extended it.
+ *
+ * Binance limits and bans an IP (and weighs an account), not a client: one gate serves every ccxt
+ * client of one exchange account (`install` on each: the venue's and the live market feed's), so
+ * what one client is told holds back the others.
  */
 import type { Exchange } from 'ccxt';
 
@@ -29,6 +33,8 @@ export interface RequestGate {
   hold(): RequestHold | null;
   /** The standing ban in one line (from a 418 until the exchange answers after its end), or null. */
   ban(): string | null;
+  /** Hooks `exchange`'s transport (once per client): it sends nothing while the gate holds. */
+  install(exchange: Exchange): void;
 }
 
 export interface RequestGateOptions {
@@ -66,8 +72,15 @@ interface Ban {
   retryAfterS: number | null;
 }
 
-/** Hooks `exchange`'s transport (once per client): holds every request while the exchange asked to wait. */
+/** One client's gate: `createRequestGate` installed on `exchange`. */
 export function gateRequests(exchange: Exchange, options: RequestGateOptions): RequestGate {
+  const gate = createRequestGate(options);
+  gate.install(exchange);
+  return gate;
+}
+
+/** A gate for one exchange account, installed on none yet: holds every request while the exchange asked to wait. */
+export function createRequestGate(options: RequestGateOptions): RequestGate {
   /** Monotonic ms until which nothing is sent. */
   let holdUntil = Number.NEGATIVE_INFINITY;
   let ban: Ban | null = null;
@@ -93,15 +106,6 @@ export function gateRequests(exchange: Exchange, options: RequestGateOptions): R
       };
   };
 
-  const hooked = exchange as unknown as { fetch: Fetch; onRestResponse: OnRestResponse };
-  const fetch = hooked.fetch.bind(exchange);
-  const onRestResponse = hooked.onRestResponse.bind(exchange);
-  hooked.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
-    if (status === 418 || status === 429) refused(status, headers, body);
-    else ban = null; // answered: any ban has ended
-    return onRestResponse(status, statusText, url, method, headers, body, ...rest);
-  };
-
   const gate: RequestGate = {
     hold() {
       const remainingMs = holdUntil - options.monotonic();
@@ -123,12 +127,22 @@ export function gateRequests(exchange: Exchange, options: RequestGateOptions): R
         ? `${line}; no request is sent until then`
         : `${line}; the ban has ended, waiting for an answer`;
     },
-  };
-
-  hooked.fetch = async (url, method, headers, body) => {
-    const held = gate.hold();
-    if (held) throw new RequestWithheldError(`not sent: ${held.reason}: ${method ?? 'GET'} ${new URL(url).pathname}`);
-    return fetch(url, method, headers, body);
+    install(exchange) {
+      const hooked = exchange as unknown as { fetch: Fetch; onRestResponse: OnRestResponse };
+      const fetch = hooked.fetch.bind(exchange);
+      const onRestResponse = hooked.onRestResponse.bind(exchange);
+      hooked.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
+        if (status === 418 || status === 429) refused(status, headers, body);
+        else ban = null; // answered: any ban has ended
+        return onRestResponse(status, statusText, url, method, headers, body, ...rest);
+      };
+      hooked.fetch = async (url, method, headers, body) => {
+        const held = gate.hold();
+        if (held)
+          throw new RequestWithheldError(`not sent: ${held.reason}: ${method ?? 'GET'} ${new URL(url).pathname}`);
+        return fetch(url, method, headers, body);
+      };
+    },
   };
   return gate;
 }

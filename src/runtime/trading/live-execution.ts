@@ -14,15 +14,20 @@
  */
 import { monotonicNow } from '../../ports/clock.js';
 import type { Logger } from 'pino';
+import type { Exchange } from 'ccxt';
+import type { CcxtErrorClasses } from '../../adapters/live-venue/exchange-errors.js';
 import { CAPABILITIES } from '../../adapters/live-venue/capabilities.js';
 import { perpetualSymbols } from '../../adapters/live-venue/ccxt-mapping.js';
 import { LiveVenue } from '../../adapters/live-venue/live-venue.js';
 import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
 import { watchReachability } from '../../adapters/live-venue/exchange-reachability.js';
 import type { ExchangeReachability } from '../../adapters/live-venue/exchange-reachability.js';
-import { openLiveExchange } from '../../adapters/live-venue/open-exchange.js';
-import { gateRequests } from '../../adapters/live-venue/request-gate.js';
+import { openLiveExchange, RECV_WINDOW_MS } from '../../adapters/live-venue/open-exchange.js';
+import { watchExchangeClock } from '../../adapters/live-venue/exchange-clock.js';
+import { createRequestGate } from '../../adapters/live-venue/request-gate.js';
+import type { RequestGate, RequestGateOptions } from '../../adapters/live-venue/request-gate.js';
 import { eventLine } from '../../domain/event-lines.js';
+import { requestBudget } from '../../domain/request-budget.js';
 import { LIVE_PEAKS_KEY } from '../../domain/runtime-documents.js';
 import type { PeakEntry } from '../../domain/risk/peak-window.js';
 import type { Clock } from '../../ports/clock.js';
@@ -44,14 +49,81 @@ export interface LiveExecution {
    * Whether the exchange answers, and for how long it may not (EXCHANGE_LOSS_HALT_MS), and the ban
    * standing (one line, or null): the safety monitor judges them.
    */
-  exchange: { silence: ExchangeReachability['silence']; lossHaltMs: number; banned(): string | null };
+  exchange: {
+    silence: ExchangeReachability['silence'];
+    lossHaltMs: number;
+    banned(): string | null;
+    clockSkew(): string | null;
+  };
 }
 
-export async function openLiveExecution(
-  config: TradingConfig,
-  /** `windowClock`: what the drawdown window is timed on (steady-clock.ts); `clock` when omitted. */
-  deps: { clock: Clock; windowClock?: Clock; log: Logger; events: TradingEvents; kv: KeyValueStore },
-): Promise<LiveExecution> {
+interface LiveExecutionDeps {
+  clock: Clock;
+  windowClock?: Clock;
+  log: Logger;
+  events: TradingEvents;
+  kv: KeyValueStore;
+  /** The account's request gate, shared with the live feed's client (`accountGate`); one of its own otherwise. */
+  gate?: RequestGate;
+}
+
+/**
+ * One request gate for the exchange account the live venue trades on, when the live market feed reads
+ * the same exchange: Binance limits and bans by IP, so a 418 either client is given must hold back
+ * both (issue 32). Null in paper mode or when the feed reads another exchange. A feed on mainnet for
+ * a testnet venue shares it too: holding back more than needed after a ban is the safe error.
+ */
+export function accountGate(config: TradingConfig, clock: Clock): RequestGate | undefined {
+  if (config.executionMode !== 'live' || !config.exchange) return undefined;
+  if (config.marketData !== `live:${config.exchange.exchange}`) return undefined;
+  return createRequestGate(gateClocks(clock));
+}
+
+/** Durations on the monotonic clock (no step moves them); the wall clock only names a ban's end. */
+function gateClocks(clock: Clock): RequestGateOptions {
+  return { monotonic: () => monotonicNow(clock), now: () => clock.now() };
+}
+
+/** A start that could only fall behind the exchange's request budget says so (it is an estimate: a warning). */
+function warnOfRequestBudget(config: TradingConfig, log: Logger): void {
+  const budget = requestBudget({ symbols: config.instruments.length, cycleMs: config.cycleMs });
+  if (budget.warning)
+    log.warn(
+      { weightPerMinute: budget.weightPerMinute, budgetPerMinute: budget.budgetPerMinute },
+      `request budget: ${budget.warning}`,
+    );
+}
+
+/** What the safety monitor judges of the exchange, from hooks on the venue's client (and the gate). */
+function watchExchange(
+  exchange: Exchange,
+  errors: CcxtErrorClasses,
+  lossHaltMs: number,
+  deps: LiveExecutionDeps,
+): { gate: RequestGate; watched: LiveExecution['exchange'] } {
+  // Durations only (how long the exchange has not answered, how long it asked to wait): the monotonic
+  // clock, which no step moves. The gate first, so a request it holds back is not a silence.
+  const gate = deps.gate ?? createRequestGate(gateClocks(deps.clock));
+  gate.install(exchange);
+  const reachability = watchReachability(exchange, errors, { now: () => monotonicNow(deps.clock) });
+  const clock = watchExchangeClock(exchange, {
+    now: () => deps.clock.now(),
+    monotonic: () => monotonicNow(deps.clock),
+    recvWindowMs: RECV_WINDOW_MS,
+  });
+  return {
+    gate,
+    watched: {
+      silence: () => reachability.silence(),
+      lossHaltMs,
+      banned: () => gate.ban(),
+      clockSkew: () => clock.skew(),
+    },
+  };
+}
+
+/** `deps.windowClock`: what the drawdown window is timed on (steady-clock.ts); `clock` when omitted. */
+export async function openLiveExecution(config: TradingConfig, deps: LiveExecutionDeps): Promise<LiveExecution> {
   // The drawdown reference survives a restart (a malformed document fails the start, as a fault).
   const account = `${config.exchange?.exchange}:${config.exchange?.testnet ? 'testnet' : 'mainnet'}`;
   const found = await readDocument(deps.kv, LIVE_PEAKS_KEY);
@@ -67,10 +139,8 @@ export async function openLiveExecution(
     timeoutMs: settings.timeoutMs,
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
   });
-  // Durations only (how long the exchange has not answered, how long it asked to wait): the monotonic
-  // clock, which no step moves. The gate first, so a request it holds back is not a silence.
-  const gate = gateRequests(exchange, { monotonic: () => monotonicNow(deps.clock), now: () => deps.clock.now() });
-  const reachability = watchReachability(exchange, errors, { now: () => monotonicNow(deps.clock) });
+  const { gate, watched } = watchExchange(exchange, errors, settings.lossHaltMs, deps);
+  warnOfRequestBudget(config, deps.log);
   let drifting = false;
   let lastDrift = '[]';
   const report = (r: Reconciliation) => {
@@ -124,10 +194,7 @@ export async function openLiveExecution(
       { exchange: settings.exchange, testnet: settings.testnet, url: settings.url },
       'live venue: reconciled with the exchange',
     );
-    return {
-      venue,
-      exchange: { silence: () => reachability.silence(), lossHaltMs: settings.lossHaltMs, banned: () => gate.ban() },
-    };
+    return { venue, exchange: watched };
   } catch (err) {
     await exchange.close().catch(() => {});
     throw err;

@@ -8,6 +8,7 @@
  * this process, so orders are sized to what the exchange would accept.
  */
 import type { Logger } from 'pino';
+import type { RequestGate } from '../../adapters/live-venue/request-gate.js';
 import { createSyntheticFeed } from '../../adapters/market-data/index.js';
 import { persistingFeed, savedMarketCheckpoint } from '../../application/market-time.js';
 import type { Instrument } from '../../domain/market.js';
@@ -37,6 +38,8 @@ export async function openMarketFeed(
   log: Logger,
   given?: MarketFeed,
   historyFor: HistoryFor = NO_DECLARATIONS,
+  /** The exchange account's request gate when the feed reads the exchange the venue trades on. */
+  gate?: RequestGate,
 ): Promise<{ feed: MarketFeed | null; config: TradingConfig }> {
   if (given) return { feed: given, config };
   if (config.marketData === 'synthetic') return { feed: null, config };
@@ -52,6 +55,7 @@ export async function openMarketFeed(
     historyLength: historyFor(60_000).bars,
     requiredHistory: historyFor(60_000).required,
     log: (level, message, details) => log[level]({ exchange: exchangeId, ...details }, message),
+    ...(gate ? { onClient: (exchange) => gate.install(exchange) } : {}),
   });
   log.info(
     { exchange: exchangeId, symbols: Object.fromEntries(feed.ccxtSymbols), instruments: feed.instruments },

@@ -13,11 +13,12 @@ import type { Logger } from 'pino';
 import { createActor } from 'xstate';
 import type { Actor, ActorOptions, InspectionEvent, Observer } from 'xstate';
 import type { ApprovalSigner } from '../../../machines/risk.machine.js';
+import type { RequestGate } from '../../adapters/live-venue/request-gate.js';
 import type { SafetyEvent, tradingMachine } from '../../../machines/trading.machine.js';
 import { TradingMetrics } from '../../adapters/metrics/trading-metrics.js';
 import { highestFeeRate } from './fill-config.js';
 import { openPaperVenue } from '../../adapters/paper-venue/index.js';
-import { openLiveExecution } from './live-execution.js';
+import { accountGate, openLiveExecution } from './live-execution.js';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
 import type { StrategyAgent } from '../../domain/strategy-agent.js';
 import { eventLine } from '../../domain/event-lines.js';
@@ -131,9 +132,11 @@ export async function createTradingSystem(deps: TradingSystemDeps): Promise<Trad
     throw err;
   }
   const historyFor = (barMs: number) => strategyHistory(strategies, barMs);
-  const { feed: opened, config } = await openMarketFeed(deps.config, log, deps.feed, historyFor);
+  // One request gate for the exchange account, on the feed's client and the venue's alike.
+  const gate = deps.feed ? undefined : accountGate(deps.config, deps.clock);
+  const { feed: opened, config } = await openMarketFeed(deps.config, log, deps.feed, historyFor, gate);
   try {
-    return await startTradingSystem(deps, opened, config, strategies);
+    return await startTradingSystem(deps, opened, config, strategies, gate);
   } catch (err) {
     // A live feed opened here would otherwise keep retrying requests for a system that never started.
     await opened?.close?.().catch(() => {});
@@ -147,6 +150,7 @@ async function startTradingSystem(
   opened: MarketFeed | null,
   config: TradingConfig,
   strategies: StrategyAgent[],
+  gate: RequestGate | undefined,
 ) {
   const { log, clock } = deps;
   // Faults the store views and the safety checks notice, kept for the root until it exists.
@@ -165,7 +169,7 @@ async function startTradingSystem(
   const { store, kv } = owned;
   const metrics = new TradingMetrics(config.margin);
   const events = linesCounted(deps, metrics);
-  const { exchange, ...venueParts } = await openVenue(deps, config, kv, events);
+  const { exchange, ...venueParts } = await openVenue(deps, config, kv, events, gate);
   const feed = await feedAfterLease(deps, opened, config, kv, (barMs) => strategyHistory(strategies, barMs));
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
   const protectionState = await storedProtection(config, strategies, kv);
@@ -399,12 +403,20 @@ async function openVenue(
   config: TradingConfig,
   kv: KeyValueStore,
   events: TradingEvents,
+  gate: RequestGate | undefined,
 ): Promise<{ venue: Venue; windowClock: Clock; exchange?: SafetyMonitorDeps['exchange'] }> {
   // What the drawdown window is timed on: a wall-clock step never ends `reducing` (steady-clock.ts).
   const windowClock = steadyClock(deps.clock);
   if (config.executionMode === 'live') {
     return {
-      ...(await openLiveExecution(config, { clock: deps.clock, windowClock, log: deps.log, events, kv })),
+      ...(await openLiveExecution(config, {
+        clock: deps.clock,
+        windowClock,
+        log: deps.log,
+        events,
+        kv,
+        ...(gate ? { gate } : {}),
+      })),
       windowClock,
     };
   }

@@ -22,18 +22,21 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
+/** Which request a timed ban begins with: the next one, or the next signed or public one. */
+type BanStart = 'any' | 'signed' | 'public';
+
 export class Faults {
   /** Accept every request and answer none (the existing fake's hang()/resume()). */
   silent = false;
   private limited = { count: 0, retryAfter: 1, answered: 0 };
   private banned = { count: 0, retryAfter: 120 };
   /** A ban by time, as Binance bans an IP: every request until `until` (the fake's clock) is a 418. */
-  private timedBan: { seconds: number; until: number | null } | null = null;
-  private banAnswers = 0;
-  /** When (performance.now() of this process) the last signed request answered 418 arrived. */
-  private lastBanArrival: number | null = null;
+  private timedBan: { seconds: number; until: number | null; startsOn: BanStart } | null = null;
+  private banAnswers = { public: 0, signed: 0 };
   /** Whether the request being answered is signed (the account's own, not public market data). */
   private signedRequest = false;
+  /** When (performance.now() of this process) the last request answered 418 arrived. */
+  private lastBanArrival: number | null = null;
   private failing: {
     count: number;
     status: number;
@@ -67,25 +70,27 @@ export class Faults {
   /**
    * The IP is banned for `seconds` from the next request on: every request until then (on the fake's
    * clock) is answered 418 with the ban's end in Retry-After and in the body, as Binance does.
+   * `startsOn: 'signed'` / `'public'`: the ban begins with the next signed (the account's) or public
+   * (market data) request instead, the other kind before it answered, so a test knows which of the
+   * system's clients learns of the ban first.
    */
-  banFor(seconds: number): void {
-    this.timedBan = { seconds, until: null };
+  banFor(seconds: number, startsOn: BanStart = 'any'): void {
+    this.timedBan = { seconds, until: null, startsOn };
   }
 
-  /** How many 418 answers were given so far. */
   /**
-   * When the last signed request (the account's: orders, cancels, balance, positions, trades) answered
-   * 418 arrived, on this (the test's) process's performance.now(): a test compares it with when it saw
-   * the client halt, so requests already in flight at the halt (answered 418 a moment later) are told
-   * apart from requests sent after it. Public market data is left out: the live market feed has its
-   * own client, which the request gate does not cover yet (issue 32, noted).
+   * When the last request answered 418 arrived (any: the account's signed ones and public market
+   * data alike, since Binance bans the IP), on this (the test's) process's performance.now(): a test
+   * compares it with when it saw the client halt, so requests already in flight at the halt (answered
+   * 418 a moment later) are told apart from requests sent after it.
    */
   lastBanArrivedAt(): number | null {
     return this.lastBanArrival;
   }
 
-  bansAnswered(): number {
-    return this.banAnswers;
+  /** How many 418 answers were given so far: to every request, or only to signed or public ones. */
+  bansAnswered(which: 'all' | 'signed' | 'public' = 'all'): number {
+    return which === 'all' ? this.banAnswers.public + this.banAnswers.signed : this.banAnswers[which];
   }
 
   /**
@@ -136,7 +141,8 @@ export class Faults {
         body: { code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute.' },
       };
     }
-    if (this.timedBan) {
+    const starts = this.timedBan?.startsOn;
+    if (this.timedBan && (this.timedBan.until !== null || starts === 'any' || (starts === 'signed') === signed)) {
       this.timedBan.until ??= now + this.timedBan.seconds * 1000;
       if (now < this.timedBan.until)
         return this.banAnswer(this.timedBan.until, Math.ceil((this.timedBan.until - now) / 1000));
@@ -154,8 +160,8 @@ export class Faults {
   }
 
   private banAnswer(until: number, retryAfterSeconds: number): Reply {
-    this.banAnswers++;
-    if (this.signedRequest) this.lastBanArrival = performance.now();
+    this.banAnswers[this.signedRequest ? 'signed' : 'public']++;
+    this.lastBanArrival = performance.now();
     return {
       status: 418,
       headers: { 'retry-after': String(retryAfterSeconds) },

@@ -35,6 +35,12 @@ export interface LiveFeedOptions {
   baseUrl?: string;
   /** ccxt's throttle interval, ms (the exchange's own by default; tests against the fake set 1). */
   rateLimitMs?: number;
+  /**
+   * Told of the feed's ccxt client before its first request: the account's request gate installs
+   * itself on it (src/adapters/live-venue/request-gate.ts), so a ban or a Retry-After the venue's
+   * client was given holds the feed's reads too (the exchange limits the IP, not the client).
+   */
+  onClient?: (exchange: Exchange) => void;
   /** Longest one `next()` may take, ms (default 5 000). */
   budgetMs?: number;
   /** ccxt's per-request timeout, ms (default half the budget, so a retry still fits in a cycle). */
@@ -112,6 +118,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
     // One request never takes the whole cycle budget, so a retry still fits.
     timeoutMs: options.requestTimeoutMs ?? Math.max(250, Math.round(budgetMs / 2)),
   });
+  options.onClient?.(exchange);
   const policy = (deadline: number): RetryPolicy => ({ baseMs: 200, maxMs: 5_000, deadline, attempts: 8 });
   // A Retry-After outlives the cycle that got it: until it passes no request is sent at all (the
   // last snapshots are served with their old stamps), or every cycle would knock again and extend the ban.

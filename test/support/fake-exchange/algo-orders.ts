@@ -42,7 +42,11 @@ const CLIENT_ALGO_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
 const wouldTrigger = () => new BinanceError(400, -2021, 'Order would immediately trigger.');
 /** -4130: one close-position stop per symbol and direction (a move is a cancel, then a new one). */
 const closeStopExists = () =>
-  new BinanceError(400, -4130, 'An open stop or take profit order with GTE and closePosition in the direction is existing.');
+  new BinanceError(
+    400,
+    -4130,
+    'An open stop or take profit order with GTE and closePosition in the direction is existing.',
+  );
 
 export class AlgoOrders {
   private readonly records: AlgoRecord[] = [];

@@ -392,6 +392,7 @@ export class LiveVenue implements Venue {
   async onMarket(_market: MarketView): Promise<MarketUpdate> {
     await this.armCountdowns();
     const update = await this.pollOurs();
+    update.fills.push(...(await this.stopFills()));
     let found = await this.compare();
     if (found.drift.length > 0) {
       // A resting order of ours may have filled between the two reads: look once more before calling it drift.
@@ -422,6 +423,16 @@ export class LiveVenue implements Venue {
       if (now.order.status === 'cancelled') cancelled.push(now.order);
     }
     return { fills, liquidations: [], cancelled };
+  }
+
+  /** The trades of our exchange stops that triggered, as fills of their client ids (counted as ours). */
+  private async stopFills(): Promise<Fill[]> {
+    if (!this.stops) return [];
+    const fills = (await this.stops.triggered()).flatMap((s) =>
+      s.trades.map((trade) => toFill(trade, s.clientOrderId, s.symbol)),
+    );
+    this.explain(fills);
+    return fills;
   }
 
   /** Re-arms the exchange's dead-man's switch for every traded symbol (all at once: a kill may be waiting). */

@@ -12,7 +12,7 @@
  * exchange's countdownCancelAll cancels them is not documented: a symbol with a stop of ours resting
  * has its countdown disarmed (`disarm`), so the dead-man's switch can never take the stop with it.
  */
-import type { Exchange, Order } from 'ccxt';
+import type { Exchange, Order, Trade } from 'ccxt';
 import type { ExchangeStop } from '../../domain/exchange-stops.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
@@ -38,6 +38,8 @@ export interface ProtectiveStopsOptions {
 export class ProtectiveStops {
   /** Symbols where a stop of ours rested at the last look (adopted at start, placed since). */
   private readonly resting = new Set<string>();
+  /** The exchange id of our stop on each symbol, as last seen resting: what `triggered` looks up. */
+  private readonly seen = new Map<string, string>();
   private placed = 0;
 
   constructor(private readonly o: ProtectiveStopsOptions) {}
@@ -52,8 +54,7 @@ export class ProtectiveStops {
     await Promise.all(
       this.o.symbols.symbols.map(async (symbol) => {
         const ours = await this.oursOn(symbol);
-        if (ours.length > 0) this.resting.add(symbol);
-        else this.resting.delete(symbol);
+        this.remember(symbol, ours[0]?.id);
       }),
     );
   }
@@ -87,19 +88,57 @@ export class ProtectiveStops {
         this.o.exchange.priceToPrecision(unified, o.triggerPrice ?? 0) === price,
     );
     for (const o of ours) if (o !== keep) await this.cancel(o, unified);
+    this.remember(symbol, keep?.id);
     if (want && !keep) {
-      await this.o.exchange.createOrder(unified, 'market', want.side.toLowerCase() as 'buy' | 'sell', 0, undefined, {
-        stopLossPrice: price,
-        closePosition: true,
-        workingType: 'MARK_PRICE',
-        clientOrderId: this.clientId(symbol),
-      });
+      const placed = await this.o.exchange.createOrder(
+        unified,
+        'market',
+        want.side.toLowerCase() as 'buy' | 'sell',
+        0,
+        undefined,
+        {
+          stopLossPrice: price,
+          closePosition: true,
+          workingType: 'MARK_PRICE',
+          clientOrderId: this.clientId(symbol),
+        },
+      );
+      this.remember(symbol, placed.id);
     }
-    if (want) {
+    // Every time, not only when placed: after a restart the countdown may have been armed over it.
+    if (want) await this.o.disarm?.(symbol);
+  }
+
+  private remember(symbol: string, id: string | undefined): void {
+    if (id) {
+      this.seen.set(symbol, id);
       this.resting.add(symbol);
-      // Every time, not only when placed: after a restart the countdown may have been armed over it.
-      await this.o.disarm?.(symbol);
-    } else this.resting.delete(symbol);
+    } else {
+      this.seen.delete(symbol);
+      this.resting.delete(symbol);
+    }
+  }
+
+  /**
+   * Our stops that the exchange triggered since the last look (no longer resting, not cancelled by
+   * us), each with the trades of the book order it became: the live venue reports them as fills, so
+   * a position the exchange's stop closed is the system's own doing, not drift. Each is told once.
+   */
+  async triggered(): Promise<Array<{ symbol: string; clientOrderId: string; trades: Trade[] }>> {
+    const found: Array<{ symbol: string; clientOrderId: string; trades: Trade[] }> = [];
+    for (const [symbol, id] of [...this.seen]) {
+      const unified = this.o.symbols.unified(symbol);
+      const order = await this.o.exchange.fetchOrder(id, unified, { trigger: true });
+      const info = order.info as { algoStatus?: string; actualOrderId?: string };
+      if (info.algoStatus === 'NEW') continue;
+      this.remember(symbol, undefined);
+      if (!info.actualOrderId) continue; // cancelled or expired with nothing to close
+      const trades = await this.o.exchange.fetchMyTrades(unified, undefined, undefined, {
+        orderId: info.actualOrderId,
+      });
+      found.push({ symbol, clientOrderId: order.clientOrderId ?? id, trades });
+    }
+    return found;
   }
 
   private async oursOn(symbol: string): Promise<Order[]> {

@@ -170,4 +170,18 @@ describe('exchange stops on the fake exchange', () => {
     expect(t.fake.venue.ledger.position('BTCUSDT').qty).toBe(0);
     expect(resting()).toEqual([]);
   });
+
+  it('a stop the exchange triggered is reported by the next onMarket as fills (once), and is no drift', async () => {
+    const venue = venueWith();
+    await venue.reconcile();
+    await buy(venue, 0.01);
+    await venue.protect([stopBelow(0.02)]);
+    t.fake.venue.setPrice('BTCUSDT', t.fake.venue.mark(btc) * 0.95);
+    t.advance(1_000);
+    const update = await venue.onMarket(NO_MARKET);
+    expect(update.fills.map((f) => [f.symbol, f.side, f.qty])).toEqual([['BTCUSDT', 'SELL', 0.01]]);
+    expect(update.fills[0]!.clientOrderId).toMatch(/^tcs-stop-/);
+    expect(venue.positionDrift()).toEqual([]);
+    expect((await venue.onMarket(NO_MARKET)).fills).toEqual([]);
+  });
 });

@@ -25,7 +25,7 @@ export function isProtectiveStopId(clientOrderId: string | undefined | null): bo
   return typeof clientOrderId === 'string' && clientOrderId.startsWith(STOP_PREFIX);
 }
 
-export interface ProtectiveStopsOptions {
+interface ProtectiveStopsOptions {
   exchange: Exchange;
   errors: CcxtErrorClasses;
   symbols: SymbolMap;

@@ -15,7 +15,7 @@ import { decimalsIn, onStep } from './decimals.js';
 import type { FakeInstrument } from './market-data.js';
 import type { Side } from './order-rules.js';
 
-export type AlgoStatus = 'NEW' | 'CANCELED' | 'TRIGGERED' | 'FINISHED' | 'EXPIRED';
+type AlgoStatus = 'NEW' | 'CANCELED' | 'TRIGGERED' | 'FINISHED' | 'EXPIRED';
 
 export interface AlgoRecord {
   algoId: number;

@@ -160,6 +160,19 @@ describe('exchange stops on the fake exchange', () => {
     expect(resting()).toHaveLength(1);
   });
 
+  it('a ban leaves the resting stop: moving it fails (told to the caller), nothing is cancelled', async () => {
+    const venue = venueWith();
+    await venue.reconcile();
+    await buy(venue, 0.01);
+    await venue.protect([stopBelow(0.03)]);
+    const before = resting().map((o) => [o.algoId, o.triggerPrice]);
+    t.fake.faults.ban(1_000, 600);
+    await expect(venue.protect([stopBelow(0.01)])).rejects.toThrow();
+    await expect(venue.protect([])).rejects.toThrow();
+    t.fake.faults.ban(0);
+    expect(resting().map((o) => [o.algoId, o.triggerPrice])).toEqual(before);
+  });
+
   it('when the mark crosses it, the exchange closes the position reduce-only, with no process', async () => {
     const venue = venueWith();
     await venue.reconcile();

@@ -10,7 +10,10 @@ import type { ControlRecord } from '../domain/control.js';
 import { eventLine } from '../domain/event-lines.js';
 import type { Liquidation } from '../domain/margin.js';
 import type { Instrument, MarketView } from '../domain/market.js';
-import type { ProtectionState } from '../domain/protection.js';
+import { exchangeStops } from '../domain/exchange-stops.js';
+import { EMPTY_PROTECTION_STATE } from '../domain/protection.js';
+import type { ProtectionSettings, ProtectionState } from '../domain/protection.js';
+import type { AccountSnapshot } from '../domain/portfolio.js';
 import type { RiskTradingState } from '../domain/risk/trading-state.js';
 import type { Clock } from '../ports/clock.js';
 import type { MarketFeed } from '../ports/market-feed.js';
@@ -44,6 +47,17 @@ export interface CycleIoDeps {
   saveProtection?(state: ProtectionState): Promise<void>;
   /** Stores who owns each held position (symbol → agent) when a cycle changed it. */
   saveOwners?(owners: Readonly<Record<string, string>>): Promise<void>;
+  /**
+   * EXCHANGE_STOPS in live mode: after each decision the venue rests a stop per open position at the
+   * protective exits' level (src/domain/exchange-stops.ts), from the stored protection state (trailing
+   * best prices, owners). `failed` is told when the exchange refused or could not be reached: the
+   * stop already resting stays, and the next cycle tries again.
+   */
+  exchangeStops?: {
+    settings: ProtectionSettings;
+    state(): Promise<ProtectionState | null>;
+    failed(err: unknown): void;
+  };
 }
 
 /** What a cycle's steps reach in the running system, given per cycle by the actor that runs them. */
@@ -124,6 +138,18 @@ export function createCycleIo(deps: CycleIoDeps) {
     return { now: deps.clock.now(), steady: (deps.windowClock ?? deps.clock).now(), market, account, control };
   };
 
+  /** The exchange's stops brought to the positions after the cycle's fills (a failure never ends the cycle). */
+  const restStops = async (positions: AccountSnapshot['positions']): Promise<void> => {
+    const stops = deps.exchangeStops;
+    if (!stops || !deps.venue.protect) return;
+    try {
+      const state = (await stops.state()) ?? EMPTY_PROTECTION_STATE;
+      await deps.venue.protect(exchangeStops(positions, state, stops.settings));
+    } catch (err) {
+      stops.failed(err);
+    }
+  };
+
   const recordDecision = async (record: CycleRecord, links: CycleLinks): Promise<void> => {
     const now = deps.clock.now();
     const startedAt = deps.cycleStartedAt(record.cycle) ?? record.now ?? now;
@@ -135,6 +161,7 @@ export function createCycleIo(deps: CycleIoDeps) {
     if (record.owners) await deps.saveOwners?.(record.owners);
     await deps.accountChanged();
     const account = await deps.venue.account();
+    await restStops(account.positions);
     const tripped = await checkCircuitBreaker(deps.store, deps.instruments, account, deps.circuitBreakerDrawdown, at);
     if (tripped) links.syncControl(tripped);
     // Last: what it starts may hold the exchange client's throttle for a while, and nothing of this

@@ -90,6 +90,22 @@ export function protectionEnabled(settings: ProtectionSettings): boolean {
   return active(settings.global) || Object.values(settings.byStrategy).some(active);
 }
 
+/**
+ * The stop-loss and trailing-stop levels of a position (rules in the module comment), as
+ * [reason, level] in order of preference when two sit at the same level.
+ */
+export function adverseLevels(
+  position: { side: 1 | -1; entry: number },
+  best: number,
+  rule: ProtectionRule,
+): [Exclude<ExitReason, 'take_profit'>, number][] {
+  const { side, entry } = position;
+  const adverse: [Exclude<ExitReason, 'take_profit'>, number][] = [];
+  if (rule.stopLoss != null) adverse.push(['stop_loss', entry * (1 - side * rule.stopLoss)]);
+  if (rule.trailingStop != null) adverse.push(['trailing_stop', best - side * rule.trailingStop * entry]);
+  return adverse;
+}
+
 /** The exit a bar triggers for a position, or null (rules in the module comment). */
 export function exitTrigger(
   position: { side: 1 | -1; entry: number },
@@ -98,10 +114,7 @@ export function exitTrigger(
   rule: ProtectionRule,
 ): { reason: ExitReason; triggerPrice: number } | null {
   const { side, entry } = position;
-  // Adverse triggers as [reason, level], in order of preference when two sit at the same level.
-  const adverse: [ExitReason, number][] = [];
-  if (rule.stopLoss != null) adverse.push(['stop_loss', entry * (1 - side * rule.stopLoss)]);
-  if (rule.trailingStop != null) adverse.push(['trailing_stop', best - side * rule.trailingStop * entry]);
+  const adverse = adverseLevels(position, best, rule);
   // The adverse level crossed first on the way against the position: the highest for a long.
   let hit: [ExitReason, number] | null = null;
   for (const a of adverse) {

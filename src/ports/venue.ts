@@ -8,6 +8,7 @@ import type { Liquidation } from '../domain/margin.js';
 import type { AccountSnapshot } from '../domain/portfolio.js';
 import type { MarketView } from '../domain/market.js';
 import type { Fill, OrderRequest, VenueOrder } from '../domain/orders.js';
+import type { ExchangeStop } from '../domain/exchange-stops.js';
 
 export interface SubmitResult {
   order: VenueOrder;
@@ -47,6 +48,12 @@ export interface Venue {
    * (openings are refused while any). Absent for a venue that cannot drift (the paper venue).
    */
   positionDrift?(): ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
+  /**
+   * Brings the stops resting on the exchange for the open positions to `stops` (placed, moved,
+   * cancelled), so a position keeps one when the process is gone. Absent for a venue that lives and
+   * dies with the process (the paper venue): its positions are protected by the cycle's own exits.
+   */
+  protect?(stops: readonly ExchangeStop[]): Promise<void>;
   /**
    * The cycle's orders are done and its decision recorded: a time for slow reads that no decision
    * waits on (a live venue's fee and funding history). Starts them, never waits for them.

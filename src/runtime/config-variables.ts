@@ -293,6 +293,14 @@ const ENTRIES: Entry[] = [
     meaning:
       '`false`: the start sets nothing on the exchange and refuses to start when leverage or margin type differ from `EXCHANGE_LEVERAGE` / `EXCHANGE_MARGIN_TYPE`.',
   },
+  {
+    name: 'EXCHANGE_STOPS',
+    section: 'Live trading',
+    default: 'true',
+    allowed: 'true, false',
+    meaning:
+      'Rest a close-position stop on the exchange for each open position at the `STOP_LOSS` / `TRAILING_STOP` level, so a position keeps a stop when the process is gone; nothing rests when neither is set.',
+  },
   // Strategies, arbitration and sizing
   {
     name: 'STRATEGIES',

@@ -42,6 +42,12 @@ export interface ExchangeConfig {
    * EXCHANGE_SET_LEVERAGE=false, which refuses a difference instead (an operator who sets them by hand).
    */
   account: AccountWanted;
+  /**
+   * EXCHANGE_STOPS (default true): rest a close-position stop on the exchange for each open position
+   * at the STOP_LOSS / TRAILING_STOP level (src/adapters/live-venue/protective-stops.ts), so one is left
+   * when the process is gone. Nothing rests when neither exit is configured.
+   */
+  stops: boolean;
 }
 
 export interface ExchangeCredentials {
@@ -77,6 +83,7 @@ export function readExchangeConfig(env: NodeJS.ProcessEnv, mode: ExecutionMode):
     timeoutMs: readInt(env, 'EXCHANGE_TIMEOUT_MS', 10_000, 500, 120_000),
     lossHaltMs: readInt(env, 'EXCHANGE_LOSS_HALT_MS', 30_000, 1_000, 3_600_000),
     account: readAccountWanted(env),
+    stops: readBoolean(env, 'EXCHANGE_STOPS', true),
   };
 }
 
@@ -89,6 +96,13 @@ function readAccountWanted(env: NodeJS.ProcessEnv): AccountWanted {
   if (set !== '' && set !== 'true' && set !== 'false')
     throw new ConfigError(`EXCHANGE_SET_LEVERAGE must be true or false, got "${env.EXCHANGE_SET_LEVERAGE}"`);
   return { leverage, marginType: type === '' ? null : (type as MarginType), set: set !== 'false' };
+}
+
+function readBoolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase() ?? '';
+  if (raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+  return raw === 'true';
 }
 
 /** The trading process's key and secret; their values are never put in an error. */

@@ -25,6 +25,7 @@ describe('readExchangeConfig', () => {
       timeoutMs: 10_000,
       lossHaltMs: 30_000,
       account: { leverage: null, marginType: null, set: true },
+      stops: true,
     });
     expect(readExchangeConfig({ ...LIVE, EXCHANGE_TESTNET: 'TRUE' }, 'live')?.testnet).toBe(true);
   });
@@ -37,6 +38,7 @@ describe('readExchangeConfig', () => {
       timeoutMs: 10_000,
       lossHaltMs: 30_000,
       account: { leverage: null, marginType: null, set: true },
+      stops: true,
     });
   });
 
@@ -78,8 +80,14 @@ describe('readExchangeConfig', () => {
     [{ EXCHANGE_LEVERAGE: '2.5' }, 'EXCHANGE_LEVERAGE must be a whole number, got "2.5"'],
     [{ EXCHANGE_MARGIN_TYPE: 'crossed' }, 'EXCHANGE_MARGIN_TYPE must be isolated or cross, got "crossed"'],
     [{ EXCHANGE_SET_LEVERAGE: 'no' }, 'EXCHANGE_SET_LEVERAGE must be true or false, got "no"'],
+    [{ EXCHANGE_STOPS: 'off' }, 'EXCHANGE_STOPS must be true or false, got "off"'],
   ])('%o is refused naming the variable', (vars, message) => {
     expect(() => readExchangeConfig({ ...LIVE, ...vars }, 'live')).toThrow(message);
+  });
+
+  it('EXCHANGE_STOPS: exchange stops are on unless it is false', () => {
+    expect(readExchangeConfig({ ...LIVE, EXCHANGE_STOPS: 'False' }, 'live')?.stops).toBe(false);
+    expect(readExchangeConfig({ ...LIVE, EXCHANGE_STOPS: 'true' }, 'live')?.stops).toBe(true);
   });
 
   it('EXCHANGE_URL is kept without a trailing slash', () => {

@@ -29,6 +29,8 @@ import type { MarketUpdate, SubmitResult, Venue } from '../../ports/venue.js';
 import { toFill, toPosition, toVenueOrder } from './ccxt-mapping.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import { exchangeClientId } from './client-ids.js';
+import type { ExchangeStop } from '../../domain/exchange-stops.js';
+import { isProtectiveStopId, ProtectiveStops } from './protective-stops.js';
 import { failureKind, rejectReason } from './exchange-errors.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
 import type { IncomeTally } from './income-tally.js';
@@ -69,6 +71,11 @@ export interface LiveVenueOptions {
   countdownMs?: number | null;
   /** Calls the exchange's countdown for one symbol (Binance: fapiPrivatePostCountdownCancelAll). */
   armCountdown?: (symbolId: string, countdownMs: number) => Promise<unknown>;
+  /**
+   * Rest a close-position stop on the exchange for each open position (./protective-stops.ts,
+   * EXCHANGE_STOPS): `protect` places, moves and cancels them; the countdown is never armed over one.
+   */
+  exchangeStops?: boolean;
   /** A position differing from what the system's own fills explain by more than this (base units) is drift. Default 1e-9. */
   positionTolerance?: number;
   /**
@@ -126,6 +133,7 @@ export class LiveVenue implements Venue {
   private readonly windowMs: number;
   /** How long a submit looks up an order whose outcome is unknown: its recvWindow and half a minute more. */
   private readonly patienceMs: number;
+  private readonly stops: ProtectiveStops | null;
 
   constructor(private readonly o: LiveVenueOptions) {
     this.recvWindowMs = o.recvWindowMs ?? 10_000;
@@ -133,6 +141,21 @@ export class LiveVenue implements Venue {
     this.windowMs = o.drawdownWindowMs ?? DEFAULT_DRAWDOWN_WINDOW_MS;
     this.patienceMs = this.recvWindowMs + 30_000;
     this.peaks = o.peaks ? o.peaks.initial.map(([at, nav]) => [at, nav] as PeakEntry) : [];
+    const { armCountdown } = o;
+    this.stops = o.exchangeStops
+      ? new ProtectiveStops({
+          exchange: o.exchange,
+          errors: o.errors,
+          symbols: o.symbols,
+          now: o.now,
+          ...(o.countdownMs && armCountdown ? { disarm: (symbol: string) => armCountdown(symbol, 0) } : {}),
+        })
+      : null;
+  }
+
+  /** The exchange's protective stops brought to `stops` (one per open position); nothing when off. */
+  async protect(stops: readonly ExchangeStop[]): Promise<void> {
+    await this.stops?.sync(stops);
   }
 
   /** Loads the exchange's markets (lot, tick, minimum notional) once, before the first order. */
@@ -369,6 +392,7 @@ export class LiveVenue implements Venue {
   async onMarket(_market: MarketView): Promise<MarketUpdate> {
     await this.armCountdowns();
     const update = await this.pollOurs();
+    update.fills.push(...(await this.stopFills()));
     let found = await this.compare();
     if (found.drift.length > 0) {
       // A resting order of ours may have filled between the two reads: look once more before calling it drift.
@@ -401,11 +425,25 @@ export class LiveVenue implements Venue {
     return { fills, liquidations: [], cancelled };
   }
 
+  /** The trades of our exchange stops that triggered, as fills of their client ids (counted as ours). */
+  private async stopFills(): Promise<Fill[]> {
+    if (!this.stops) return [];
+    const fills = (await this.stops.triggered()).flatMap((s) =>
+      s.trades.map((trade) => toFill(trade, s.clientOrderId, s.symbol)),
+    );
+    this.explain(fills);
+    return fills;
+  }
+
   /** Re-arms the exchange's dead-man's switch for every traded symbol (all at once: a kill may be waiting). */
   async armCountdowns(): Promise<void> {
     const { countdownMs, armCountdown } = this.o;
     if (!countdownMs || !armCountdown) return;
-    await Promise.all(this.o.symbols.symbols.map((symbol) => armCountdown(symbol, countdownMs)));
+    // A symbol where our stop rests is disarmed instead: the countdown may cancel the stop with the
+    // rest, and the stop (close-position) also covers what a resting order left behind may add.
+    await Promise.all(
+      this.o.symbols.symbols.map((symbol) => armCountdown(symbol, this.stops?.restingOn(symbol) ? 0 : countdownMs)),
+    );
   }
 
   /**
@@ -419,7 +457,10 @@ export class LiveVenue implements Venue {
    *    drift: reported, for the trading process to halt new exposure and alert.
    */
   async reconcile(): Promise<Reconciliation> {
-    return this.reported(await this.compare());
+    const found = this.reported(await this.compare());
+    // Our stops from an earlier process are ours: found before the countdowns are armed over them.
+    await this.stops?.adopt();
+    return found;
   }
 
   private async compare(): Promise<Reconciliation> {
@@ -428,7 +469,12 @@ export class LiveVenue implements Venue {
       Promise.all(unified.map((u) => this.o.exchange.fetchOpenOrders(u))),
       this.o.exchange.fetchPositions(unified),
     ]);
-    const foreign = open.flat().filter((o) => !(o.clientOrderId && this.byExchangeId.has(o.clientOrderId)));
+    // Our protective stops are ours without any memory (their prefix), wherever the exchange lists them.
+    const foreign = open
+      .flat()
+      .filter(
+        (o) => !(o.clientOrderId && (this.byExchangeId.has(o.clientOrderId) || isProtectiveStopId(o.clientOrderId))),
+      );
     const foreignCancelled = await Promise.all(
       foreign.map(async (o) => {
         const symbol = this.o.symbols.ours(o.symbol ?? '') ?? o.symbol ?? '';

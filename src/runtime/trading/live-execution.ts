@@ -141,26 +141,7 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
   });
   const { gate, watched } = watchExchange(exchange, errors, settings.lossHaltMs, deps);
   warnOfRequestBudget(config, deps.log);
-  let drifting = false;
-  let lastDrift = '[]';
-  const report = (r: Reconciliation) => {
-    if (r.foreignCancelled.length > 0)
-      deps.events.emit(eventLine.ordersCancelled('foreign_orders', undefined, r.foreignCancelled));
-    // One line when the drift starts, changes or ends; not one per cycle while it stands.
-    const drift = JSON.stringify(r.drift);
-    if (drift !== lastDrift) deps.events.emit(eventLine.positionDrift(r.drift));
-    lastDrift = drift;
-    if (r.drift.length > 0) {
-      drifting = true;
-      deps.log.error(
-        { drift: r.drift },
-        'position drift: the exchange holds what the system did not trade; no new exposure until it agrees again',
-      );
-    } else if (drifting) {
-      drifting = false;
-      deps.log.warn('position drift ended: the exchange agrees with the system again');
-    }
-  };
+  const report = reconciliationReporter(deps);
   try {
     await exchange.loadMarkets();
     const { countdown, income } = CAPABILITIES[settings.exchange];
@@ -185,9 +166,10 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
         save: (peaks) => writeDocument(deps.kv, LIVE_PEAKS_KEY, { account, peaks }),
       },
       report,
+      exchangeStops: settings.stops,
       ...(countdown ? { countdownMs: countdownMsFor(config.cycleMs), armCountdown: countdown(exchange) } : {}),
     });
-    // Before the first cycle: foreign orders cancelled, the exchange's positions adopted, the switch armed.
+    // Before the first cycle: foreign orders cancelled, positions and our stops adopted, the switch armed.
     await venue.reconcile();
     await venue.armCountdowns();
     deps.log.info(
@@ -199,4 +181,28 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
     await exchange.close().catch(() => {});
     throw err;
   }
+}
+
+/** What each reconciliation found, told: foreign orders cancelled, drift as it starts, changes and ends. */
+function reconciliationReporter(deps: { log: Logger; events: TradingEvents }): (r: Reconciliation) => void {
+  let drifting = false;
+  let lastDrift = '[]';
+  return (r) => {
+    if (r.foreignCancelled.length > 0)
+      deps.events.emit(eventLine.ordersCancelled('foreign_orders', undefined, r.foreignCancelled));
+    // One line when the drift starts, changes or ends; not one per cycle while it stands.
+    const drift = JSON.stringify(r.drift);
+    if (drift !== lastDrift) deps.events.emit(eventLine.positionDrift(r.drift));
+    lastDrift = drift;
+    if (r.drift.length > 0) {
+      drifting = true;
+      deps.log.error(
+        { drift: r.drift },
+        'position drift: the exchange holds what the system did not trade; no new exposure until it agrees again',
+      );
+    } else if (drifting) {
+      drifting = false;
+      deps.log.warn('position drift ended: the exchange agrees with the system again');
+    }
+  };
 }

@@ -48,6 +48,7 @@ import { describeOrphans, orphanedPositions } from '../../domain/orphaned-positi
 import type { AccountSnapshot } from '../../domain/portfolio.js';
 import { tellOperator } from '../tell-operator.js';
 import { OWNERS_KEY, PROTECTION_KEY } from '../../domain/runtime-documents.js';
+import { protectionEnabled } from '../../domain/protection.js';
 
 export interface TradingPartsDeps {
   config: TradingConfig;
@@ -280,5 +281,19 @@ function cycleIoOf(
     cycleStartedAt: (cycle) => cycleStarts.get(cycle),
     saveProtection: (state) => writeDocument(deps.kv, PROTECTION_KEY, state),
     saveOwners: (owners) => writeDocument(deps.kv, OWNERS_KEY, { owners: { ...owners } }),
+    // Live only (config.exchange is null otherwise), and only when an exit could rest a stop.
+    ...(config.exchange?.stops && protectionEnabled(config.protection)
+      ? {
+          exchangeStops: {
+            settings: config.protection,
+            state: () => readDocument(deps.kv, PROTECTION_KEY),
+            failed: (err: unknown) =>
+              deps.log.warn(
+                { err: err instanceof Error ? err.message : String(err) },
+                'exchange stops: could not bring the stops on the exchange to the positions; the ones resting stay, tried again next cycle',
+              ),
+          },
+        }
+      : {}),
   });
 }

@@ -7,6 +7,7 @@
  * (positionSide BOTH).
  */
 import type { SymbolSettings } from './account-settings.js';
+import type { AlgoRecord } from './algo-orders.js';
 import { DEFAULT_FEES } from './ledger.js';
 import type { FakeInstrument } from './market-data.js';
 import { FAKE_INSTRUMENTS, instrumentById } from './market-data.js';
@@ -49,6 +50,45 @@ const orderTail = (o: OrderRecord) => ({
   selfTradePreventionMode: 'NONE',
   goodTillDate: 0,
 });
+
+/**
+ * POST /fapi/v1/algoOrder, GET /fapi/v1/algoOrder and /fapi/v1/openAlgoOrders: a conditional order as
+ * the Algo Service shows it (ccxt 4.5's binance parseOrder comment, "linear swap conditional order").
+ */
+export function algoOrder(o: AlgoRecord) {
+  const i = inst(o.symbol);
+  return {
+    algoId: o.algoId,
+    clientAlgoId: o.clientAlgoId,
+    algoType: 'CONDITIONAL',
+    orderType: 'STOP_MARKET',
+    symbol: o.symbol,
+    side: o.side,
+    positionSide: 'BOTH',
+    timeInForce: 'GTC',
+    quantity: qtyText(i, o.quantity),
+    algoStatus: o.algoStatus,
+    actualOrderId: o.actualOrderId === null ? '' : String(o.actualOrderId),
+    triggerPrice: priceText(i, o.triggerPrice),
+    price: priceText(i, 0),
+    icebergQuantity: null,
+    selfTradePreventionMode: 'EXPIRE_MAKER',
+    workingType: o.workingType,
+    priceMatch: 'NONE',
+    closePosition: o.closePosition,
+    priceProtect: false,
+    reduceOnly: o.reduceOnly,
+    createTime: o.createTime,
+    updateTime: o.updateTime,
+    triggerTime: o.triggerTime,
+    goodTillDate: 0,
+  };
+}
+
+/** DELETE /fapi/v1/algoOrder. */
+export function algoCancelled(o: AlgoRecord) {
+  return { algoId: o.algoId, clientAlgoId: o.clientAlgoId, code: '200', msg: 'success' };
+}
 
 /** POST /fapi/v1/order (newOrderRespType RESULT) and DELETE /fapi/v1/order: with cumQty, no time. */
 export function orderResult(o: OrderRecord) {

@@ -11,10 +11,14 @@
  *   fetchPositionMode → GET /fapi/v1/positionSide/dual      fapiPrivateGetIncome → GET /fapi/v1/income
  *   fapiPrivateGetMultiAssetsMargin → GET /fapi/v1/multiAssetsMargin    fapiPrivateGetSymbolConfig → GET /fapi/v1/symbolConfig
  *   setLeverage → POST /fapi/v1/leverage      setMarginMode → POST /fapi/v1/marginType
+ *   createOrder with a triggerPrice/stopLossPrice → POST /fapi/v1/algoOrder (algo-orders.ts)
+ *   fetchOpenOrders/cancelOrder with {trigger: true} → GET /fapi/v1/openAlgoOrders, DELETE /fapi/v1/algoOrder
  */
 import { errors } from './binance-errors.js';
 import {
   accountV3,
+  algoCancelled,
+  algoOrder,
   coinList,
   incomeLine,
   leverageBrackets,
@@ -79,6 +83,20 @@ const ROUTES: Record<string, Handler> = {
     venue.countdowns.arm(symbol, ms, venue.now());
     return { symbol, countdownTime: String(ms) };
   },
+  'POST /fapi/v1/algoOrder': (q, venue) => {
+    checkPositionSide(q, venue);
+    const inst = venue.instrument(symbolOf(q, venue));
+    return algoOrder(venue.algo.place(q, inst, venue.mark(inst), venue.now()));
+  },
+  'GET /fapi/v1/openAlgoOrders': (q, venue) =>
+    venue.algo.open(q.has('symbol') ? symbolOf(q, venue) : undefined).map(algoOrder),
+  'GET /fapi/v1/algoOrder': (q, venue) => {
+    const order = venue.algo.find(symbolOf(q, venue), algoRef(q));
+    if (!order) throw errors.noSuchOrder();
+    return algoOrder(order);
+  },
+  'DELETE /fapi/v1/algoOrder': (q, venue) =>
+    algoCancelled(venue.algo.cancel(symbolOf(q, venue), algoRef(q), venue.now())),
   'GET /fapi/v1/userTrades': trades,
   'GET /fapi/v1/income': income,
 };
@@ -108,6 +126,12 @@ function orderRef(q: URLSearchParams): { orderId?: number; clientOrderId?: strin
   if (q.get('orderId')) return { orderId: Number(q.get('orderId')) };
   if (q.get('origClientOrderId')) return { clientOrderId: q.get('origClientOrderId')! };
   throw errors.eitherOf('orderId', 'origClientOrderId');
+}
+
+function algoRef(q: URLSearchParams): { algoId?: number; clientAlgoId?: string } {
+  if (q.get('algoId')) return { algoId: Number(q.get('algoId')) };
+  if (q.get('clientAlgoId')) return { clientAlgoId: q.get('clientAlgoId')! };
+  throw errors.eitherOf('algoId', 'clientAlgoId');
 }
 
 /** v3: only symbols with a position or open orders are listed. */

@@ -13,6 +13,7 @@
  */
 import { errors } from './binance-errors.js';
 import { AccountSettings } from './account-settings.js';
+import { AlgoOrders } from './algo-orders.js';
 import { Countdowns } from './countdown.js';
 import { decimalsOf, floorToStep, round } from './decimals.js';
 import { Ledger, LEVERAGE } from './ledger.js';
@@ -94,6 +95,8 @@ type Level = [price: number, qty: number];
 export class Venue {
   readonly ledger: Ledger;
   readonly countdowns = new Countdowns();
+  /** Conditional orders (STOP_MARKET), apart from the book as Binance keeps them (algo-orders.ts). */
+  readonly algo = new AlgoOrders();
   /** Position mode, multi-assets mode, leverage and margin type (account-settings.ts). */
   readonly settings = new AccountSettings();
   private readonly orders: OrderRecord[] = [];
@@ -295,7 +298,25 @@ export class Venue {
         order.status = 'CANCELED';
         order.updateTime = now;
       }
+      // The pessimistic reading of Binance's docs ("all open orders of the symbol"): stops too.
+      this.algo.cancelAll(symbol, now);
     }
+    this.algo.trigger(
+      (symbol) => this.mark(this.instrument(symbol)),
+      (symbol) => this.ledger.position(symbol).qty,
+      (stop, qty) =>
+        this.place({
+          symbol: stop.symbol,
+          side: stop.side,
+          type: 'MARKET',
+          timeInForce: null,
+          qty,
+          price: null,
+          reduceOnly: true,
+          clientOrderId: stop.clientAlgoId,
+        }).orderId,
+      now,
+    );
     for (const order of this.open()) {
       if (order.type === 'LIMIT') this.match(order, this.instrument(order.symbol), true);
     }

@@ -1,0 +1,102 @@
+/**
+ * A stop that outlives the process (issue 32, item 4), as real processes against the fake exchange:
+ * `tcs start` (supervisor, API, trader) in a process group of its own opens a long with STOP_LOSS
+ * set; a close-position STOP_MARKET rests on the exchange. The whole group is SIGKILLed: far past the
+ * dead-man's switch's countdown the stop still rests. A restarted trader adopts it as ours: it is
+ * neither cancelled as foreign nor placed a second time.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateKey } from '../../src/domain/keys.js';
+import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
+import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
+import { liveEnvFor } from '../support/fake-exchange/live-env.js';
+import { childPids, isRunning, startTcs } from '../support/processes.js';
+import type { RunningProcess } from '../support/processes.js';
+
+const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
+
+let t: TradingFake | undefined;
+const procs: RunningProcess[] = [];
+let dir = '';
+
+afterAll(async () => {
+  for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  await Promise.all(procs.map((p) => p.exited));
+  await t?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Every process of the tree under `pid`, itself included. */
+function tree(pid: number): number[] {
+  return [pid, ...childPids(pid).flatMap(tree)];
+}
+
+describe('an exchange stop outlives the system (fake exchange)', () => {
+  it('SIGKILL of the whole system with an open position leaves the stop; a restart adopts it as ours', async () => {
+    t = await openTradingFake({ deposit: 100_000, start: Date.now() });
+    dir = mkdtempSync(join(tmpdir(), 'tcs-live-stop-'));
+    const env = {
+      STORE_URL: `sqlite:${join(dir, 'tcs.db')}`,
+      RISK_HMAC_SECRET: generateKey(),
+      SERVICE_API_KEY: generateKey(),
+      PORT: '0',
+      CONTROL_PLANE_TIMEOUT: '0',
+      ...liveEnvFor(t.fake.url),
+      CYCLE_SECONDS: '0.3',
+      SYMBOLS: 'BTCUSDT',
+      STRATEGIES: LONG,
+      RISK_FRACTION: '0.02',
+      ORDER_STYLE: 'market',
+      STOP_LOSS: '0.02',
+      LOG_LEVEL: 'info',
+    };
+    const stops = () => t!.fake.venue.algo.open('BTCUSDT');
+    const held = () => t!.fake.venue.account().positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
+    const system = startTcs(['start'], env, { cwd: dir, detached: true });
+    procs.push(system);
+    await waitUntil(() => held() > 0 && stops().length === 1, 60_000, 'a position with a stop on the exchange');
+    const [stop] = stops();
+    expect(stop).toMatchObject({ side: 'SELL', closePosition: true, reduceOnly: true, workingType: 'MARK_PRICE' });
+    const entry = t.fake.venue.ledger.position('BTCUSDT').entryPrice;
+    expect(stop!.triggerPrice).toBeCloseTo(entry * 0.98, 0);
+
+    // The whole system, at once: supervisor, API and trader.
+    const pids = tree(system.child.pid!);
+    expect(pids.length).toBeGreaterThanOrEqual(3);
+    process.kill(-system.child.pid!, 'SIGKILL');
+    await system.exited;
+    await waitUntil(() => pids.every((pid) => !isRunning(pid)), 10_000, 'every process of the system gone');
+    const left = stops();
+    expect(left).toHaveLength(1);
+    // The dead-man's switch is not armed over it: when it runs out, nothing takes the stop.
+    expect(t.fake.venue.countdowns.deadline('BTCUSDT')).toBeNull();
+
+    const posts = () => t!.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/algoOrder'));
+    const placedBefore = posts().length;
+    const trader = startTcs(['trade'], env, dir);
+    procs.push(trader);
+    await trader.waitFor(/"event":"cycle_end","cycle":3,/, 30_000);
+    expect(trader.stdout()).not.toMatch(/"reason":"foreign_orders"/);
+    expect(stops().map((o) => o.algoId)).toEqual(left.map((o) => o.algoId));
+    expect(posts()).toHaveLength(placedBefore);
+
+    // Killed again; far past the countdown a live trader arms (3 cycles, at least 10 s), the stop rests.
+    trader.child.kill('SIGKILL');
+    await trader.exited;
+    t.advance(600_000);
+    expect(stops().map((o) => o.algoId)).toEqual(left.map((o) => o.algoId));
+    expect(held()).toBeGreaterThan(0);
+  }, 120_000);
+});

@@ -31,6 +31,7 @@ import type { SymbolMap } from './ccxt-mapping.js';
 import { exchangeClientId } from './client-ids.js';
 import { failureKind, rejectReason } from './exchange-errors.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
+import { readRetried } from './read-retry.js';
 import type { IncomeTally } from './income-tally.js';
 import { RequestWithheldError } from './request-gate.js';
 import type { RequestGate } from './request-gate.js';
@@ -492,9 +493,10 @@ export class LiveVenue implements Venue {
   }
 
   async account(): Promise<AccountSnapshot> {
+    // Each read retried on its own through a transient 5xx (read-retry.ts): the account needs all of them.
     const [balance, positions, openOrders] = await Promise.all([
-      this.o.exchange.fetchBalance(),
-      this.o.exchange.fetchPositions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s))),
+      this.read(() => this.o.exchange.fetchBalance()),
+      this.read(() => this.o.exchange.fetchPositions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s)))),
       this.openOrders(),
     ]);
     const held: Position[] = [];
@@ -530,10 +532,16 @@ export class LiveVenue implements Venue {
   async openOrders(): Promise<VenueOrder[]> {
     const lists = await Promise.all(
       this.o.symbols.symbols.map(async (symbol) =>
-        (await this.o.exchange.fetchOpenOrders(this.o.symbols.unified(symbol))).map((o) => this.asOurs(o, symbol)),
+        (await this.read(() => this.o.exchange.fetchOpenOrders(this.o.symbols.unified(symbol)))).map((o) =>
+          this.asOurs(o, symbol),
+        ),
       ),
     );
     return lists.flat();
+  }
+
+  private read<T>(call: () => Promise<T>): Promise<T> {
+    return readRetried(call, this.o.errors, (ms) => this.o.sleep(ms));
   }
 
   async resetDrawdownPeak(): Promise<{ previousPeakNav: number; peakNav: number; nav: number }> {

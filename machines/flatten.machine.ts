@@ -71,10 +71,10 @@ type FlattenEvent = EvaluatedReply | SubmittedReply;
 /** Rounds per claim: a close scaled to a quarter of the book each round is done long before this. */
 export const MAX_FLATTEN_ROUNDS = 20;
 /** Failed rounds in a row before the command is left to its lease (about 2 minutes at the cap). */
-export const MAX_FLATTEN_RETRIES = 60;
+const MAX_FLATTEN_RETRIES = 60;
 /** The first retry's wait, doubled each failure up to RETRY_BACKOFF_CAP_MS: seconds, not a 30 s lease. */
-export const RETRY_BACKOFF_MS = 250;
-export const RETRY_BACKOFF_CAP_MS = 2_000;
+const RETRY_BACKOFF_MS = 250;
+const RETRY_BACKOFF_CAP_MS = 2_000;
 
 export const flattenMachine = setup({
   types: {} as { context: FlattenContext; input: FlattenInput; events: FlattenEvent },

@@ -9,7 +9,7 @@
  */
 import type { VenueOrder } from '../domain/orders.js';
 
-export const CANCEL_TRIES = 6;
+const CANCEL_TRIES = 6;
 const FIRST_WAIT_MS = 250;
 const WAIT_CAP_MS = 2_000;
 

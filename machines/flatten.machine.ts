@@ -8,7 +8,12 @@
  * the next round closes the rest, from the position the venue now reports, so no round can overshoot.
  * At most MAX_ROUNDS rounds per claim; what is still open then is reported (`partial`), never hidden.
  * A stale epoch (a pause or kill between signing and submitting) is another round, signed afresh.
- * Any other refusal or failure leaves the command claimed: its lease expires and it is retried.
+ * A round that fails — the reads failed (an exchange answering 503), or a close was not submitted (its
+ * token expired while it waited, the venue call failed) — is tried again after a backoff of its own
+ * (RETRY_BACKOFF_MS, doubling to a cap): prepared from the live positions and signed afresh, so a close
+ * is signed just before it is sent, and a symbol already closed is not sent again (one symbol's failure
+ * never holds up the others' closes). Only after MAX_FLATTEN_RETRIES such failures in a row is the
+ * command left claimed, for its lease to expire and the command to be retried.
  */
 import { assign, fromPromise, sendTo, setup } from 'xstate';
 import type { CommandRecord } from '../src/domain/commands.js';
@@ -55,12 +60,21 @@ interface FlattenContext {
   /** The approved closes of the round in flight (at the size risk signed them for). */
   sent: OrderRequest[];
   result: CommandResult;
+  /** Failed rounds in a row (reset by a round that submitted every close). */
+  retries: number;
+  /** Rounds that failed to submit: they do not count towards MAX_FLATTEN_ROUNDS (a storm is not a thin book). */
+  failedRounds: number;
 }
 
 type FlattenEvent = EvaluatedReply | SubmittedReply;
 
 /** Rounds per claim: a close scaled to a quarter of the book each round is done long before this. */
 export const MAX_FLATTEN_ROUNDS = 20;
+/** Failed rounds in a row before the command is left to its lease (about 2 minutes at the cap). */
+const MAX_FLATTEN_RETRIES = 60;
+/** The first retry's wait, doubled each failure up to RETRY_BACKOFF_CAP_MS: seconds, not a 30 s lease. */
+const RETRY_BACKOFF_MS = 250;
+const RETRY_BACKOFF_CAP_MS = 2_000;
 
 export const flattenMachine = setup({
   types: {} as { context: FlattenContext; input: FlattenInput; events: FlattenEvent },
@@ -74,9 +88,13 @@ export const flattenMachine = setup({
     /** Lets the composition root forget the command as in flight (it may be claimed again). */
     settled: (_, _params: { commandId: string }) => {},
   },
+  delays: {
+    backoff: ({ context }) => Math.min(RETRY_BACKOFF_CAP_MS, RETRY_BACKOFF_MS * 2 ** (context.retries - 1)),
+  },
   guards: {
+    retriesLeft: ({ context }) => context.retries < MAX_FLATTEN_RETRIES,
     nothingToSend: ({ event }) => (event as unknown as { output: PreparedFlatten }).output.orders.length === 0,
-    outOfRounds: ({ context }) => context.round > MAX_FLATTEN_ROUNDS,
+    outOfRounds: ({ context }) => context.round - context.failedRounds > MAX_FLATTEN_ROUNDS,
     someApproved: ({ event }) => event.type === 'risk.evaluated' && event.verdicts.some((v) => v.approval !== null),
     // Submitted, or refused only because the epoch moved on (a pause or kill): either way, next round.
     roundDone: ({ event }) =>
@@ -92,6 +110,8 @@ export const flattenMachine = setup({
     refused: {},
     sent: [],
     result: { status: 'pending' },
+    retries: 0,
+    failedRounds: 0,
   }),
   initial: 'preparing',
   states: {
@@ -129,7 +149,14 @@ export const flattenMachine = setup({
             ),
           },
         ],
-        onError: 'failed',
+        onError: [
+          {
+            guard: 'retriesLeft',
+            target: 'backingOff',
+            actions: assign({ retries: ({ context }) => context.retries + 1 }),
+          },
+          { target: 'failed' },
+        ],
       },
     },
     checking: {
@@ -180,11 +207,27 @@ export const flattenMachine = setup({
             actions: assign({
               closes: ({ context, event }) => [...context.closes, ...closesOf(context.sent, event)],
               round: ({ context }) => context.round + 1,
+              retries: 0,
+            }),
+          },
+          {
+            // What was submitted counts; the rest is prepared again, from the live positions, after a wait.
+            guard: 'retriesLeft',
+            target: 'backingOff',
+            actions: assign({
+              closes: ({ context, event }) => [...context.closes, ...closesOf(context.sent, event)],
+              round: ({ context }) => context.round + 1,
+              retries: ({ context }) => context.retries + 1,
+              failedRounds: ({ context }) => context.failedRounds + 1,
             }),
           },
           { target: 'failed' },
         ],
       },
+    },
+    /** A failed round waits (on the actor system's clock) before the next is prepared. */
+    backingOff: {
+      after: { backoff: 'preparing' },
     },
     completing: {
       invoke: {

@@ -21,6 +21,8 @@ import type { TradingEvents } from '../ports/trading-events.js';
 import type { Venue } from '../ports/venue.js';
 import type { SubmissionOutcome } from '../../machines/messages.js';
 import type { CancelJob, JobResult, OmsJob, OmsMode } from '../../machines/order-manager.machine.js';
+import { cancelPerSymbol } from './cancel-per-symbol.js';
+import type { Sleep } from './cancel-per-symbol.js';
 import type { CompleteCommand } from './command-completion.js';
 import type { JobReceipts } from './job-receipts.js';
 import type { OrderGate } from './order-gate.js';
@@ -44,6 +46,8 @@ export interface OrderExecutionDeps {
   /** Where a cancel's waiter outside the actor system is told (the job's receipt). */
   receipts: JobReceipts;
   log: Logger;
+  /** How a cancel waits between its tries (tests pass one that does not sleep). */
+  sleep?: Sleep;
 }
 
 /** What a job runs with: its abort signal and the order manager's mode, read right before each venue call. */
@@ -55,6 +59,7 @@ export interface JobContext {
 export type JobExecutor = (job: OmsJob, context: JobContext) => Promise<JobResult>;
 
 export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const announceResult = (order: VenueOrder, fills: Fill[]) => {
     deps.events.emit(
       order.status === 'rejected' ? eventLine.orderRejected(order) : eventLine.orderSubmitted(order, deps.mode),
@@ -108,7 +113,8 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
   const cancelAtVenue = async (job: CancelJob): Promise<VenueOrder[]> => {
     const made = job.key === null ? undefined : madeByKey.get(job.key);
     if (made) return made;
-    const cancelled = await deps.venue.cancelAll(job.symbols ?? undefined);
+    // Per symbol, each retried within seconds: a kill's cancels get through a 503 storm (issue 32).
+    const cancelled = await cancelPerSymbol((s) => deps.venue.cancelAll(s), job.symbols, sleep);
     deps.events.emit(eventLine.ordersCancelled(job.reason, job.symbols ? [...job.symbols] : undefined, cancelled));
     if (job.key !== null) remember(job.key, cancelled);
     return cancelled;

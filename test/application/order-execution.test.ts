@@ -43,7 +43,10 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
   afterEach(async () => t.cleanup());
 
   let receipts: JobReceipts;
+  /** The waits a cancel asked for between its tries (nothing actually sleeps). */
+  let waits: number[] = [];
   async function setup() {
+    waits = [];
     omsMode = 'accepting';
     receipts = createJobReceipts();
     t = await openTestStore(kind);
@@ -70,6 +73,7 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
       market: async () => market,
       accountChanged,
       log: pino({ level: 'silent' }),
+      sleep: async (ms) => void waits.push(ms),
     });
   }
 
@@ -264,5 +268,57 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     expect(entries.map((e) => e.kind)).toEqual(['command_executed']);
     const done = await t.store.commands.get(command.id);
     expect((done?.result as { cancelled: unknown[] }).cancelled).toHaveLength(2);
+  });
+
+  /** ETH's cancels fail (an exchange answering 503) `times` times; BTC's always go through. */
+  function ethFails(times: number) {
+    const cancelAll = venue.cancelAll.bind(venue);
+    let left = times;
+    venue.cancelAll = async (symbols) => {
+      if ((symbols ?? ['ETHUSDT']).includes('ETHUSDT') && left-- > 0) throw new Error('503 Internal error (-1001)');
+      return cancelAll(symbols);
+    };
+  }
+  const eth = () => order({ symbol: 'ETHUSDT', limitPrice: market.get('ETHUSDT')!.bid, qty: 0.1 });
+  const killCancels = async (id: string) => {
+    const command = {
+      id,
+      type: 'kill_cancels' as const,
+      payload: killCancelsPayload(['BTCUSDT', 'ETHUSDT']),
+      enqueued_at: new Date(NOW).toISOString(),
+    };
+    await t.store.commands.enqueue(command);
+    const [claimed] = await t.store.commands.claim('t', { max: 1, leaseMs: 30_000, now: NOW });
+    return execute(
+      {
+        kind: 'cancel',
+        reason: 'kill_cancels',
+        symbols: ['BTCUSDT', 'ETHUSDT'],
+        command: claimed as never,
+        receipt: null,
+        key: command.id,
+      },
+      { signal: new AbortController().signal, mode: () => omsMode },
+    );
+  };
+
+  it("a kill's cancels go through a symbol's failures: retried within seconds, per symbol", async () => {
+    await setup();
+    await submit([approve(order()), approve(eth())]);
+    ethFails(2);
+    await killCancels('kill-cancels-epoch-7');
+    expect(await venue.openOrders()).toEqual([]);
+    expect(waits).toEqual([250, 500]);
+    expect(await t.store.commands.get('kill-cancels-epoch-7')).toMatchObject({ status: 'done' });
+  });
+
+  it("a symbol that keeps failing does not hold up another's cancel; the command is left to be retried", async () => {
+    await setup();
+    await submit([approve(order()), approve(eth())]);
+    ethFails(1_000);
+    await expect(killCancels('kill-cancels-epoch-8')).rejects.toThrow(/cancel failed for ETHUSDT after 6 tries/);
+    expect((await venue.openOrders()).map((o) => o.symbol)).toEqual(['ETHUSDT']);
+    expect(waits.reduce((a, b) => a + b, 0)).toBeLessThan(10_000);
+    expect(await t.store.commands.get('kill-cancels-epoch-8')).toMatchObject({ status: 'claimed' });
   });
 });

@@ -3,7 +3,7 @@
 // still open after MAX_FLATTEN_ROUNDS, or when a close cannot be judged; `flat` and `nothing` otherwise.
 // The real order path is covered in test/runtime/flatten.test.ts; these are the endings it cannot force.
 import { describe, expect, it } from 'vitest';
-import { createActor, enqueueActions, fromCallback, fromPromise, setup, waitFor } from 'xstate';
+import { createActor, enqueueActions, fromCallback, fromPromise, setup, SimulatedClock, waitFor } from 'xstate';
 import type { AnyActorRef, AnyEventObject } from 'xstate';
 import { flattenMachine, MAX_FLATTEN_ROUNDS } from '../../machines/flatten.machine.js';
 import type { PreparedFlatten } from '../../machines/flatten.machine.js';
@@ -64,7 +64,12 @@ const oms: Respond = (e) => ({
   })),
 });
 
-async function run(prepare: (round: number) => PreparedFlatten, approve = true) {
+async function run(
+  prepare: (round: number) => PreparedFlatten | Promise<PreparedFlatten>,
+  approve = true,
+  omsReply: Respond = oms,
+  clock?: SimulatedClock,
+) {
   const results: CommandResult[] = [];
   const rounds: number[] = [];
   const flatten = flattenMachine.provide({
@@ -81,12 +86,19 @@ async function run(prepare: (round: number) => PreparedFlatten, approve = true) 
   const parent = setup({ actors: { flatten, responder } }).createMachine({
     entry: enqueueActions(({ enqueue }) => {
       enqueue.spawnChild('responder', { id: 'risk', systemId: 'risk', input: { respond: risk(approve) } });
-      enqueue.spawnChild('responder', { id: 'oms', systemId: 'oms', input: { respond: oms } });
+      enqueue.spawnChild('responder', { id: 'oms', systemId: 'oms', input: { respond: omsReply } });
       enqueue.spawnChild('flatten', { id: 'flatten', input: { command } });
     }),
   });
-  const root = createActor(parent).start();
+  const root = createActor(parent, clock ? { clock } : {}).start();
   const child = root.getSnapshot().children['flatten'] as AnyActorRef;
+  if (clock) {
+    // Time moves only when the test says: each failed round's wait (seconds at most) is passed in steps.
+    for (let i = 0; i < 50 && child.getSnapshot().status !== 'done'; i++) {
+      await new Promise((r) => setImmediate(r));
+      clock.increment(250);
+    }
+  }
   await waitFor(child, (s) => s.status === 'done', { timeout: 2_000 });
   return { results, rounds, final: child.getSnapshot().value as string };
 }
@@ -135,5 +147,50 @@ describe('the flatten actor: how it ends', () => {
       closes: [],
       remaining: [{ symbol: 'BTCUSDT', position_qty: 2, why: 'no market data for BTCUSDT' }],
     });
+  });
+
+  it('a round whose reads fail (a 503) is prepared again after a backoff of seconds, not left to the 30 s lease', async () => {
+    const clock = new SimulatedClock();
+    let tries = 0;
+    const { results, final } = await run(
+      async (round) => {
+        if (++tries <= 2) throw new Error('503 Internal error');
+        return prepared(round === 1 ? [close(1)] : []);
+      },
+      true,
+      oms,
+      clock,
+    );
+    expect(tries).toBe(4);
+    expect(final).toBe('done');
+    expect(results).toEqual([expect.objectContaining({ status: 'flat', remaining: [] })]);
+  });
+
+  it('a close not submitted (its token expired, the venue failed) is prepared and signed afresh; the other symbol is not held up', async () => {
+    const clock = new SimulatedClock();
+    const eth = (round: number) =>
+      order({ clientOrderId: `flt-1-1-${round}-ETHUSDT`, symbol: 'ETHUSDT', side: 'BUY', qty: 3, reduceOnly: true });
+    const submitted: string[] = [];
+    // The first ETH close fails at the venue; BTC's goes through in the same round.
+    const flaky: Respond = (e) => {
+      const reply = oms(e) as AnyEventObject & { outcomes: Array<Record<string, unknown>> };
+      reply.outcomes = reply.outcomes.map((o) => {
+        const id = String(o['clientOrderId']);
+        if (id === 'flt-1-1-1-ETHUSDT')
+          return { clientOrderId: id, status: 'refused', code: 'SUBMIT_FAILED', message: '503 Internal error' };
+        submitted.push(id);
+        return o;
+      });
+      return reply;
+    };
+    const { results, rounds } = await run(
+      (round) => prepared(round === 1 ? [close(1), eth(1)] : round === 2 ? [eth(2)] : []),
+      true,
+      flaky,
+      clock,
+    );
+    expect(rounds).toEqual([1, 2, 3]);
+    expect(submitted).toEqual(['flt-1-1-1-BTCUSDT', 'flt-1-1-2-ETHUSDT']);
+    expect(results).toEqual([expect.objectContaining({ status: 'flat', remaining: [] })]);
   });
 });

@@ -33,6 +33,7 @@ import type { ExchangeStop } from '../../domain/exchange-stops.js';
 import { isProtectiveStopId, ProtectiveStops } from './protective-stops.js';
 import { failureKind, rejectReason } from './exchange-errors.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
+import { readRetried } from './read-retry.js';
 import type { IncomeTally } from './income-tally.js';
 import { RequestWithheldError } from './request-gate.js';
 import type { RequestGate } from './request-gate.js';
@@ -595,9 +596,10 @@ export class LiveVenue implements Venue {
   private async consistentRead(): Promise<{ balance: Balances; positions: CcxtPosition[]; openOrders: VenueOrder[] }> {
     for (let attempt = 1; ; attempt++) {
       const before = await this.openOrders();
+      // Each read retried on its own through a transient 5xx (read-retry.ts): the account needs all of them.
       const [balance, positions] = await Promise.all([
-        this.o.exchange.fetchBalance(),
-        this.o.exchange.fetchPositions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s))),
+        this.read(() => this.o.exchange.fetchBalance()),
+        this.read(() => this.o.exchange.fetchPositions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s)))),
       ]);
       if (before.length === 0) return { balance, positions, openOrders: before };
       const after = await this.openOrders();
@@ -611,10 +613,16 @@ export class LiveVenue implements Venue {
   async openOrders(): Promise<VenueOrder[]> {
     const lists = await Promise.all(
       this.o.symbols.symbols.map(async (symbol) =>
-        (await this.o.exchange.fetchOpenOrders(this.o.symbols.unified(symbol))).map((o) => this.asOurs(o, symbol)),
+        (await this.read(() => this.o.exchange.fetchOpenOrders(this.o.symbols.unified(symbol)))).map((o) =>
+          this.asOurs(o, symbol),
+        ),
       ),
     );
     return lists.flat();
+  }
+
+  private read<T>(call: () => Promise<T>): Promise<T> {
+    return readRetried(call, this.o.errors, (ms) => this.o.sleep(ms));
   }
 
   async resetDrawdownPeak(): Promise<{ previousPeakNav: number; peakNav: number; nav: number }> {

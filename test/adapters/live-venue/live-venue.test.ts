@@ -166,6 +166,19 @@ describe('the live venue on the fake exchange', () => {
     expect(posts).toHaveLength(2);
   });
 
+  it('an account read through 503s: each of its reads is sent again on its own, so one failing read does not fail the account (issue 32)', async () => {
+    t.fake.venue.setPosition('ETHUSDT', -0.284);
+    // The next three requests (whichever of the account's parallel reads they are) answer 503 -1001.
+    t.fake.faults.serverErrors(3, 503, false);
+    const account = await venue.account();
+    expect(account.positions.map((p) => [p.symbol, p.qty])).toEqual([['ETHUSDT', -0.284]]);
+    expect(slept.length).toBeGreaterThan(0);
+    expect(slept.every((ms) => ms <= 400)).toBe(true);
+    // A rate limit is not retried here: the request gate and Retry-After decide when to send again.
+    t.fake.faults.rateLimit(1, 1);
+    await expect(venue.account()).rejects.toThrow();
+  });
+
   it('an order lookup that wrongly answers "does not exist" within the recvWindow is asked again, and finds it', async () => {
     t.fake.faults.neverAnswer('POST', '/fapi/v1/order');
     t.fake.faults.unknownOrders(2);

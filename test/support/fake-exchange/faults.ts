@@ -10,11 +10,13 @@
  * - silence: every request accepted and none answered, until resumed;
  * - new orders refused with a given Binance error (-2027, -2028, -4131, ...) whose conditions (leverage
  *   brackets, the counterparty's book against PERCENT_PRICE) the fake does not model.
+ * - a 503 storm: a seeded share of requests refused -1001 (storm.ts), until calmed.
  * Partial fills, foreign orders and positions changed behind the system's back belong to the
  * venue (venue.ts), which owns the orders and the account.
  */
 import { errors } from './binance-errors.js';
 import type { BinanceError } from './binance-errors.js';
+import { Storm } from './storm.js';
 
 export interface Reply {
   status: number;
@@ -51,6 +53,18 @@ export class Faults {
   private unanswered: Array<{ method: string; pathname: string; count: number }> = [];
   private lookups = 0;
   private refusals: { count: number; error: () => BinanceError } = { count: 0, error: errors.internal };
+  private weather: Storm | null = null;
+
+  /** From now on, each request (or each signed one) is refused 503 -1001 with probability `rate` (seeded). */
+  storm(rate: number, seed = 1, signedOnly = false): Storm {
+    this.weather = new Storm(rate, seed, signedOnly);
+    return this.weather;
+  }
+
+  /** Ends the storm. */
+  calm(): void {
+    this.weather = null;
+  }
 
   /** The next `count` requests get a 429 with Retry-After: `retryAfterSeconds`. */
   rateLimit(count: number, retryAfterSeconds = 1): void {
@@ -152,6 +166,8 @@ export class Faults {
       this.banned.count--;
       return this.banAnswer(now + this.banned.retryAfter * 1000, this.banned.retryAfter);
     }
+    const stormed = this.weather?.answer(signed);
+    if (stormed) return stormed;
     if (!this.failing.executed && this.failsHere(method, pathname)) {
       this.failing.count--;
       return { status: this.failing.status, body: errors.internal().body() };

@@ -34,6 +34,7 @@ import { isProtectiveStopId, ProtectiveStops } from './protective-stops.js';
 import { failureKind, rejectReason } from './exchange-errors.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
 import { readRetried } from './read-retry.js';
+import { saysNotProcessed } from './refusal-codes.js';
 import type { IncomeTally } from './income-tally.js';
 import { RequestWithheldError } from './request-gate.js';
 import type { RequestGate } from './request-gate.js';
@@ -197,7 +198,12 @@ export class LiveVenue implements Venue {
       placed = await this.send(tracked);
     } catch (err) {
       const kind = failureKind(err, this.o.errors);
-      if (kind === 'unknown' || kind === 'duplicate') {
+      // A reduce-only close the exchange says it did not process is not looked up for its recvWindow
+      // and more (a kill's next close waited ~15 s behind each one in a 503 storm): the next close is
+      // sized from the position then held, and if this one was placed after all, reduce-only keeps the
+      // two from passing flat (the second is refused -2022 or finds less to reduce).
+      const unprocessedClose = kind === 'unknown' && order.reduceOnly && saysNotProcessed(err);
+      if ((kind === 'unknown' && !unprocessedClose) || kind === 'duplicate') {
         tracked.unknownSince = sentAt;
         tracked.unknownAt = sentAtMono;
         return { ...(await this.settle(tracked, this.patienceMs)), duplicate: kind === 'duplicate' };

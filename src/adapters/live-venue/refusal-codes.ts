@@ -88,6 +88,16 @@ export function kindByCode(err: unknown): CodeKind | null {
 }
 
 /**
+ * Whether the exchange says it did not process the request: -1001 "Internal error; unable to process
+ * your request" is documented by Binance as a failed operation (unlike -1006/-1007, "execution status
+ * unknown"). The table above still keeps it `unknown` for an order that could add exposure; the venue
+ * trusts it for a reduce-only close, which sent twice could never pass flat (./live-venue.ts).
+ */
+export function saysNotProcessed(err: unknown): boolean {
+  return exchangeCode(err) === -1001;
+}
+
+/**
  * The exchange's code from a ccxt error, or null. ccxt's message is `<exchange id> <body>`, the body
  * Binance's `{"code":-2027,"msg":"..."}`; only a code in that JSON counts, never digits elsewhere.
  */

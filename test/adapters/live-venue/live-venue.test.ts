@@ -166,6 +166,27 @@ describe('the live venue on the fake exchange', () => {
     expect(posts).toHaveLength(2);
   });
 
+  it('a reduce-only close answered 503 -1001 ("unable to process") is released at once as not placed: sent twice it could not pass flat', async () => {
+    t.fake.venue.setPosition('BTCUSDT', 0.02);
+    const POST_ORDER = { method: 'POST', pathname: '/fapi/v1/order' };
+    t.fake.faults.serverErrors(1, 503, false, POST_ORDER);
+    const close = order({ side: 'SELL', qty: 0.02, reduceOnly: true });
+    const result = await venue.submit(close, NO_MARKET);
+    expect(result.order.status).toBe('rejected');
+    expect(result.order.rejectReason).toMatch(/-1001/);
+    expect(slept).toEqual([]); // no look-ups: the next close goes at once
+    const post = t.fake.calls.findIndex((c) => c.url.startsWith('/fapi/v1/order') && c.method === 'POST');
+    const lookups = t.fake.calls.slice(post).filter((c) => c.url.startsWith('/fapi/v1/order') && c.method === 'GET');
+    expect(lookups).toEqual([]);
+    // Sent again (a new close), it closes; a third finds nothing to reduce and is refused, never past flat.
+    expect((await venue.submit(order({ side: 'SELL', qty: 0.02, reduceOnly: true }), NO_MARKET)).order.status).toBe(
+      'filled',
+    );
+    const third = await venue.submit(order({ side: 'SELL', qty: 0.02, reduceOnly: true }), NO_MARKET);
+    expect(third.order.rejectReason).toMatch(/-2022/);
+    expect(t.fake.venue.account().positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0).toBe(0);
+  });
+
   it('an account read through 503s: each of its reads is sent again on its own, so one failing read does not fail the account (issue 32)', async () => {
     t.fake.venue.setPosition('ETHUSDT', -0.284);
     // The next three requests (whichever of the account's parallel reads they are) answer 503 -1001.

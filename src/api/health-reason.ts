@@ -65,7 +65,8 @@ export function healthReason(body: Health): string | null {
   const market = body.components.market_data;
   if (market.status === 'stale') {
     const stale = market.stale.map((s) => ({ symbol: s.symbol, ageMs: s.age_ms }));
-    why.push(`${describeStale(stale, market.limit_ms ?? Number.NaN)}; openings in it refused LIQUIDITY_STALE`);
+    const where = stale.length === 1 ? 'it' : 'them';
+    why.push(`${describeStale(stale, market.limit_ms ?? Number.NaN)}; openings in ${where} refused LIQUIDITY_STALE`);
   }
   return why.length > 0 ? why.join('; ') : null;
 }

@@ -1,5 +1,6 @@
 /**
- * Health of each component (store, event store, trading process, the risk engine's trading state)
+ * Health of each component (store, event store, trading process, the risk engine's trading state,
+ * the venue, positions, the market data's age)
  * as GET /health reports it, kept current by the stream's `health` events, and the audit chain's
  * verification, re-run on request.
  */
@@ -9,6 +10,7 @@ import { utc } from '../lib/format.js';
 import { riskRow } from '../lib/risk-state.js';
 import { venueRow } from '../lib/venue-drift.js';
 import { positionsRow } from '../lib/orphaned.js';
+import { marketDataRow } from '../lib/market-data.js';
 
 function Row({ name, status, detail }: { name: string; status: string; detail: string }) {
   return (
@@ -29,6 +31,7 @@ export function HealthPanel({ c }: { c: ConsoleState }) {
   const risk = riskRow(h?.components.risk);
   const venue = venueRow(h?.components.venue);
   const positions = positionsRow(h?.components.positions);
+  const marketData = marketDataRow(h?.components.market_data);
   const audit = c.audit;
   const verify = async () => {
     setChecking(true);
@@ -65,6 +68,7 @@ export function HealthPanel({ c }: { c: ConsoleState }) {
           <Row name="risk engine" status={risk.status} detail={risk.detail} />
           <Row name="venue" status={venue.status} detail={venue.detail} />
           <Row name="positions" status={positions.status} detail={positions.detail} />
+          <Row name="market data" status={marketData.status} detail={marketData.detail} />
         </tbody>
       </table>
       <p data-testid="audit-status" data-ok={audit ? String(audit.ok) : ''}>

@@ -2,6 +2,7 @@
  * /health's `reason`: why an answer is not `ok`, in words, from its components, so that `degraded`
  * or `down` is never said without the cause (and the command that ends it, where one does).
  */
+import { describeStale } from '../domain/stale-market.js';
 import type { Health } from './health.js';
 
 export function healthReason(body: Health): string | null {
@@ -60,6 +61,12 @@ export function healthReason(body: Health): string | null {
       .join(', ');
     why.push(`orphaned positions no configured strategy closes: ${what}`);
     if (positions.resolve) why.push(`to close them: ${positions.resolve}`);
+  }
+  const market = body.components.market_data;
+  if (market.status === 'stale') {
+    const stale = market.stale.map((s) => ({ symbol: s.symbol, ageMs: s.age_ms }));
+    const where = stale.length === 1 ? 'it' : 'them';
+    why.push(`${describeStale(stale, market.limit_ms ?? Number.NaN)}; openings in ${where} refused LIQUIDITY_STALE`);
   }
   return why.length > 0 ? why.join('; ') : null;
 }

@@ -16,8 +16,9 @@
  * seen); seen by anyone: the `empty` fault, resolved only by an adoption.
  *
  * From the heartbeat also: the strategies failing now (strategy-health.ts) and the risk engine's
- * trading state (risk-health.ts) and the orphaned positions (position-health.ts); a failing strategy,
- * a `reducing` risk engine or an orphaned position is `degraded`.
+ * trading state (risk-health.ts), the orphaned positions (position-health.ts) and market data too
+ * old to trade (market-health.ts); a failing strategy, a `reducing` risk engine, an orphaned position
+ * or stale market data is `degraded`.
  */
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
@@ -36,6 +37,7 @@ import type { HealthStoreView } from './store-view.js';
 import { strategiesHealth, StrategiesHealthSchema, UNKNOWN_STRATEGIES } from './strategy-health.js';
 import { UNKNOWN_VENUE, venueHealth, VenueHealthSchema } from './venue-health.js';
 import { PositionsHealthSchema, positionsHealth, UNKNOWN_POSITIONS } from './position-health.js';
+import { MarketDataHealthSchema, marketDataHealth, UNKNOWN_MARKET_DATA } from './market-health.js';
 
 /** The whole check's deadline: under the 1 s promise, above one store command's (STORE_TIMEOUT_MS 500 ms). */
 export const HEALTH_DEADLINE_MS = 900;
@@ -106,6 +108,7 @@ export const HealthSchema = Type.Object({
     venue: VenueHealthSchema,
     risk: RiskHealthSchema,
     positions: PositionsHealthSchema,
+    market_data: MarketDataHealthSchema,
   }),
 });
 
@@ -225,13 +228,15 @@ export function healthChecker(
       const risk = riskHealth(beat, beating === 'ok');
       const venue = venueHealth(beat, beating === 'ok');
       const positions = positionsHealth(beat, beating === 'ok');
+      const marketData = marketDataHealth(beat, beating === 'ok');
       const allOk =
         tradingStatus === 'ok' &&
         eventStatus === 'ok' &&
         strategies.status !== 'failing' &&
         risk.status !== 'reducing' &&
         venue.status !== 'drift' &&
-        positions.status !== 'orphaned';
+        positions.status !== 'orphaned' &&
+        marketData.status !== 'stale';
       const body: Health = {
         status: allOk ? 'ok' : 'degraded',
         state: record.value.state,
@@ -255,6 +260,7 @@ export function healthChecker(
           risk,
           venue,
           positions,
+          market_data: marketData,
         },
       };
       return { statusCode: 200, body: withReason(body) };
@@ -282,6 +288,7 @@ function downBody(kind: string, checkedAt: string, reason: string, error: string
       risk: UNKNOWN_RISK,
       venue: UNKNOWN_VENUE,
       positions: UNKNOWN_POSITIONS,
+      market_data: UNKNOWN_MARKET_DATA,
     },
   };
 }

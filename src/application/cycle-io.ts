@@ -39,6 +39,8 @@ export interface CycleIoDeps {
   instruments: readonly Instrument[];
   /** Keeps the cycle's market for work done between cycles (commands). */
   rememberMarket(market: MarketView): void;
+  /** Told the cycle's market and the time its orders are judged at (market-freshness.ts: stale data said). */
+  marketJudged?(market: MarketView, now: number): void;
   /** Publishes the account after the cycle. */
   accountChanged(): Promise<void>;
   /** When the cycle began (its cycle_start), for the entry's duration. */
@@ -135,7 +137,9 @@ export function createCycleIo(deps: CycleIoDeps) {
     // The cycle's time from here on (tokens, the data's age in the risk engine) is read after the
     // market: a live feed may take its whole budget, and data judged by the time before the wait
     // would look up to that budget fresher than it is.
-    return { now: deps.clock.now(), steady: (deps.windowClock ?? deps.clock).now(), market, account, control };
+    const judgedAt = deps.clock.now();
+    deps.marketJudged?.(market, judgedAt);
+    return { now: judgedAt, steady: (deps.windowClock ?? deps.clock).now(), market, account, control };
   };
 
   /** The exchange's stops brought to the positions after the cycle's fills (a failure never ends the cycle). */

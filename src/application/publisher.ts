@@ -6,6 +6,7 @@
  * is published with the heartbeat timer, not per cycle.
  */
 import type { ClockStep } from './clock-steps.js';
+import type { MarketFreshness } from './market-freshness.js';
 import type { SystemState } from '../domain/control.js';
 import type { RiskStateRecord } from '../domain/risk/trading-state.js';
 import type { FailingAgent } from '../domain/failing-agents.js';
@@ -48,6 +49,8 @@ export interface PublisherDeps {
   onOrphans?: (orphans: readonly OrphanedPosition[]) => void;
   /** The last wall-clock step seen (src/application/clock-steps.ts); none when not given. */
   clockStep?: () => ClockStep | null;
+  /** The last cycle's market data judged against FEED_STALE_MS (market-freshness.ts); absent: not reported. */
+  marketData?: MarketFreshness['current'];
   /** The live venue's position drift now (absent for a venue that has none to report). */
   positionDrift?: () => ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
 }
@@ -84,6 +87,7 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       failingAgents: stopped ? [] : (deps.failingAgents?.() ?? []),
       ...(deps.orphans ? { orphanedPositions: orphans.slice(0, 100).map((o) => ({ ...o })) } : {}),
       ...clockStepOf(deps),
+      ...marketDataOf(deps, stopped),
       ...(deps.positionDrift
         ? {
             positionDrift: deps
@@ -114,6 +118,17 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       await writeDocument(deps.kv, TRADING_METRICS_KEY, { ts: deps.clock.now(), text: await deps.metrics.text() });
     },
   };
+}
+
+/**
+ * The heartbeat's `marketData` field: the stale spell now, the symbols cut to the document's bound.
+ * A process that stopped judges no more data: nothing stale.
+ */
+function marketDataOf(deps: PublisherDeps, stopped: boolean): Pick<TradingHeartbeat, 'marketData'> {
+  if (!deps.marketData) return {};
+  const { limitMs, spell } = deps.marketData();
+  const stale = stopped || !spell ? [] : spell.stale.slice(0, 100).map((s) => ({ symbol: s.symbol, ageMs: s.ageMs }));
+  return { marketData: { limitMs, since: stale.length > 0 ? spell!.since : null, stale } };
 }
 
 /** The heartbeat's `clockStep` field: the last step seen, absent before any. */

@@ -195,6 +195,14 @@ export const EVENT_LINE_CATALOG: EventLineCatalog = {
     when: 'Live venue: the exchange holds positions the system’s own fills do not explain, so no order that adds exposure is sent; an empty `drift` says it ended.',
     fields: { drift: 'Per symbol in drift: `{symbol, expected, actual}` (what the fills explain, what is held).' },
   },
+  market_data_stale: {
+    when: 'The cycle’s market data is older than `FEED_STALE_MS` in some symbols, so openings in them are refused `LIQUIDITY_STALE` (closes pass): said when it starts and when the symbols change; an empty `stale` says every symbol is fresh again.',
+    fields: {
+      limit_ms: 'The staleness limit, `FEED_STALE_MS`.',
+      stale:
+        'Per symbol too old to trade: `{symbol, age_ms}` (the data’s age at the cycle’s time; null when its stamp is not a number), the oldest first.',
+    },
+  },
   trading_halted: {
     when: 'The trading process stopped opening exposure for safety (the store, the exchange or the control plane was lost, the store is not the one it knew, or its clock is off), or started already halted.',
     fields: {

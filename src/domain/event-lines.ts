@@ -13,6 +13,7 @@ import type { ExitReason } from './protection.js';
 import type { GuardCheck } from './risk/risk-engine.js';
 import type { Signal } from './signal.js';
 import type { OrderRefusalCode } from './order-refusals.js';
+import type { StaleSymbol } from './stale-market.js';
 
 export interface SessionStartedLine {
   event: 'session_started';
@@ -196,6 +197,16 @@ export interface PositionDriftLine {
   event: 'position_drift';
   drift: Array<{ symbol: string; expected: number; actual: number }>;
 }
+/**
+ * The cycle's market data is too old to trade (src/domain/stale-market.ts): openings in the symbols
+ * listed are refused LIQUIDITY_STALE. Said when it starts and when the symbols change; an empty
+ * `stale` says it ended (every symbol fresh again).
+ */
+export interface MarketDataStaleLine {
+  event: 'market_data_stale';
+  limit_ms: number;
+  stale: Array<{ symbol: string; age_ms: number | null }>;
+}
 /** The trading process stopped opening exposure for safety (the store or the control plane was lost). */
 export interface TradingHaltedLine {
   event: 'trading_halted';
@@ -232,6 +243,7 @@ export type EventLine =
   | DrawdownResetLine
   | RiskStateChangedLine
   | PositionDriftLine
+  | MarketDataStaleLine
   | TradingHaltedLine
   | TradingHaltEndedLine
   | SessionStoppedLine;
@@ -396,6 +408,11 @@ export const eventLine = {
   positionDrift: (drift: PositionDriftLine['drift']): PositionDriftLine => ({
     event: 'position_drift',
     drift: drift.map((d) => ({ ...d })),
+  }),
+  marketDataStale: (stale: readonly StaleSymbol[], limitMs: number): MarketDataStaleLine => ({
+    event: 'market_data_stale',
+    limit_ms: limitMs,
+    stale: stale.map((s) => ({ symbol: s.symbol, age_ms: s.ageMs === null ? null : Math.round(s.ageMs) })),
   }),
   riskStateChanged: (change: RiskStateChange): RiskStateChangedLine => ({
     event: 'risk_state_changed',

@@ -166,6 +166,17 @@ export class TradingMetrics {
     help: "Symbols whose exchange position the system's own fills do not explain (live venue); openings are refused while above 0",
     registers: [this.registry],
   });
+  readonly marketDataAge = new Gauge({
+    name: 'tcs_trading_market_data_age_seconds',
+    help: "Age of each symbol's market data at the last cycle's time; beyond FEED_STALE_MS openings in it are refused LIQUIDITY_STALE",
+    labelNames: ['symbol'] as const,
+    registers: [this.registry],
+  });
+  readonly marketDataStale = new Gauge({
+    name: 'tcs_trading_market_data_stale',
+    help: 'Symbols whose market data was older than FEED_STALE_MS at the last cycle (openings in them refused LIQUIDITY_STALE)',
+    registers: [this.registry],
+  });
   readonly riskTransitions = new Counter({
     name: 'tcs_trading_risk_state_transitions_total',
     help: "The risk engine's state changes, by the state left and the state entered",
@@ -211,6 +222,8 @@ export class TradingMetrics {
         return this.commandsUnrecorded.inc({ type: line.type });
       case 'position_drift':
         return this.positionDrift.set(line.drift.length);
+      case 'market_data_stale':
+        return this.marketDataStale.set(line.stale.length);
       case 'risk_state_changed':
         this.riskTransitions.inc({ from: line.from, to: line.to });
         return this.observeRiskState(line.to as RiskTradingState);
@@ -237,6 +250,14 @@ export class TradingMetrics {
     this.leverage.set(account.nav > 0 ? gross / account.nav : 0);
     this.marginUsed.set(marginUsed(account, this.margin));
     this.restingExposure.set(restingExposure(account));
+  }
+
+  /**
+   * Each symbol's data age at the cycle's time (every cycle: the line says only when staleness starts
+   * or ends). Symbols come from SYMBOLS: the label stays bounded. A stamp that is not a number is NaN.
+   */
+  observeMarketAges(ages: ReadonlyMap<string, number | null>): void {
+    for (const [symbol, ms] of ages) this.marketDataAge.set({ symbol }, ms === null ? Number.NaN : ms / 1000);
   }
 
   /** The risk engine's state, one series per state (1 for the current one), like tcs_trading_state. */

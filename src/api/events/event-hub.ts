@@ -229,6 +229,7 @@ export class EventHub {
       const c = body.components;
       // The risk state is in the key on its own: `halted` and a new `reducing` episode (a new `since`)
       // leave the overall status as it was, and a killed process runs no cycle that would refresh a page.
+      // So are the stale market data's symbols: they go stale while the answer may be degraded already.
       const key = [
         body.status,
         body.state,
@@ -237,6 +238,8 @@ export class EventHub {
         c.trading_process.status,
         c.risk.status,
         c.risk.since,
+        c.market_data.status,
+        c.market_data.stale.map((m) => m.symbol).join(' '),
       ].join();
       this.latestHealth = body;
       if (key === this.lastHealthKey) return;

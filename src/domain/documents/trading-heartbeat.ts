@@ -57,6 +57,21 @@ export const TradingHeartbeatSchema = Type.Object({
     }),
   ),
   /**
+   * The last cycle's market data judged against FEED_STALE_MS (src/application/market-freshness.ts):
+   * `stale` lists the symbols too old to trade (openings refused LIQUIDITY_STALE) with their age at
+   * the cycle's time, `since` the first cycle of the spell (null when none). /health is degraded and
+   * names them. Optional: absent before the first cycle and in a heartbeat of the release before it.
+   */
+  marketData: Type.Optional(
+    Type.Object({
+      limitMs: Type.Number({ minimum: 0 }),
+      since: Type.Union([EpochMs, Type.Null()]),
+      stale: Type.Array(Type.Object({ symbol: Type.String(), ageMs: Type.Union([Type.Number(), Type.Null()]) }), {
+        maxItems: 100,
+      }),
+    }),
+  ),
+  /**
    * Positions no configured strategy closes (src/domain/orphaned-positions.ts): their symbol is not in
    * SYMBOLS, or the agent that opened them is not in STRATEGIES; /health is degraded and names them.
    * Optional: absent in a heartbeat of the release before it (none known).

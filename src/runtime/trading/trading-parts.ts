@@ -23,6 +23,8 @@ import { queueKillCancels } from '../../application/kill-switch.js';
 import { cancelThroughOms } from '../../application/oms-cancel.js';
 import { createOrderExecution } from '../../application/order-execution.js';
 import { createOrderGate } from '../../application/order-gate.js';
+import { createMarketFreshness } from '../../application/market-freshness.js';
+import type { MarketFreshness } from '../../application/market-freshness.js';
 import { createPublisher } from '../../application/publisher.js';
 import { createRiskReset } from '../../application/risk-reset.js';
 import { createRiskStateRecorder } from '../../application/risk-state.js';
@@ -105,7 +107,8 @@ export function createTradingParts(deps: TradingPartsDeps): TradingParts {
   const { store, clock, log, events } = deps;
   deps.metrics.knowAgents([...deps.agents]);
   const clockSteps = loggedClockSteps(clock, log, deps.metrics);
-  const publisher = deps.publishing ? publisherOf(deps, clockSteps) : SILENT_PUBLISHER;
+  const freshness = createMarketFreshness({ staleMs: deps.config.feedStaleMs, events, log, metrics: deps.metrics });
+  const publisher = deps.publishing ? publisherOf(deps, clockSteps, freshness) : SILENT_PUBLISHER;
   const commands = createCommandPump(
     store.commands,
     clock,
@@ -132,7 +135,7 @@ export function createTradingParts(deps: TradingPartsDeps): TradingParts {
     pumpInto,
     syncControlOf,
     clockSteps,
-    machine: machineWith(deps, publisher, commands, pumpInto, syncControlOf, riskStates),
+    machine: machineWith(deps, publisher, commands, pumpInto, syncControlOf, riskStates, freshness),
   };
 }
 
@@ -148,7 +151,7 @@ function orphansOf(deps: TradingPartsDeps) {
 }
 
 /** What the trading process publishes for the API: the account, the heartbeat, the metrics. */
-function publisherOf(deps: TradingPartsDeps, clockSteps: ClockStepWatch): Publisher {
+function publisherOf(deps: TradingPartsDeps, clockSteps: ClockStepWatch, freshness: MarketFreshness): Publisher {
   const { config, venue } = deps;
   let told = false;
   return createPublisher({
@@ -171,6 +174,7 @@ function publisherOf(deps: TradingPartsDeps, clockSteps: ClockStepWatch): Publis
       told = orphans.length > 0;
     },
     clockStep: () => clockSteps.last(),
+    marketData: freshness.current,
     ...(venue.positionDrift ? { positionDrift: () => venue.positionDrift!() } : {}),
   });
 }
@@ -183,6 +187,7 @@ function machineWith(
   pumpInto: TradingParts['pumpInto'],
   syncControlOf: TradingParts['syncControlOf'],
   riskStates: RiskStateRecorder,
+  freshness: MarketFreshness,
 ) {
   const { config, store, venue, clock, log, events, metrics } = deps;
   const receipts = createJobReceipts();
@@ -201,7 +206,7 @@ function machineWith(
     ledger: new UsedTokenLedger(),
   });
   const cycleStarts = new Map<number, number>();
-  const io = cycleIoOf(deps, publisher, market, cycleStarts);
+  const io = cycleIoOf(deps, publisher, market, cycleStarts, freshness);
   const warn = (what: string) => (err: unknown) => log.warn({ err }, what);
   return provideTradingMachine({
     clock,
@@ -264,6 +269,7 @@ function cycleIoOf(
   publisher: Publisher,
   market: { last: MarketView | null },
   cycleStarts: Map<number, number>,
+  freshness: MarketFreshness,
 ) {
   const { config } = deps;
   return createCycleIo({
@@ -277,6 +283,7 @@ function cycleIoOf(
     maxDrawdown: config.riskLimits.maxDrawdown,
     instruments: config.instruments,
     rememberMarket: (latest) => (market.last = latest),
+    marketJudged: freshness.judged,
     accountChanged: publisher.accountChanged,
     cycleStartedAt: (cycle) => cycleStarts.get(cycle),
     saveProtection: (state) => writeDocument(deps.kv, PROTECTION_KEY, state),

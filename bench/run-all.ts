@@ -40,6 +40,8 @@ const BENCHMARKS: Entry[] = [
   { file: 'health-outage.bench.ts', deadlineMs: 180_000 },
   // 200 rounds of cancel-all on the live venue against the fake exchange (about 30 s here).
   { file: 'live-kill.bench.ts', deadlineMs: 180_000 },
+  // 7 kills with flatten through real `tcs start` processes, up to 2 min each (about 3 min here).
+  { file: 'live-kill-flatten.bench.ts', deadlineMs: 900_000 },
   { file: 'cycle-cost.bench.ts', deadlineMs: 300_000 },
   // Two children now (compiled, then tsx), each with a 5-minute budget.
   { file: 'memory.bench.ts', deadlineMs: 780_000 },

@@ -10,12 +10,14 @@
  * - silence: every request accepted and none answered, until resumed;
  * - new orders refused with a given Binance error (-2027, -2028, -4131, ...) whose conditions (leverage
  *   brackets, the counterparty's book against PERCENT_PRICE) the fake does not model.
- * - a 503 storm: a seeded share of requests refused -1001 (storm.ts), until calmed.
+ * - a 503 storm: a seeded share of requests refused -1001 (storm.ts), until calmed;
+ * - slowness: every request carried out and answered 2–5 s (any range) after it arrives, until calmed.
  * Partial fills, foreign orders and positions changed behind the system's back belong to the
  * venue (venue.ts), which owns the orders and the account.
  */
 import { errors } from './binance-errors.js';
 import type { BinanceError } from './binance-errors.js';
+import { seededRandom } from '../../../src/domain/seeded-random.js';
 import { Storm } from './storm.js';
 
 export interface Reply {
@@ -64,6 +66,24 @@ export class Faults {
   /** Ends the storm. */
   calm(): void {
     this.weather = null;
+    this.slowness = null;
+  }
+
+  private slowness: { min: number; max: number; draw: () => number } | null = null;
+
+  /**
+   * From now on every request is carried out and answered `minMs`–`maxMs` after it arrives (seeded,
+   * uniform): an exchange under load. Until calm().
+   */
+  slow(minMs: number, maxMs: number, seed = 1): void {
+    if (!(minMs >= 0 && maxMs >= minMs)) throw new RangeError(`latency ${minMs}–${maxMs} ms is not a range`);
+    this.slowness = { min: minMs, max: maxMs, draw: seededRandom(seed) };
+  }
+
+  /** How long the request arriving now waits before it is carried out (ms; 0 when not slow). */
+  latency(): number {
+    const s = this.slowness;
+    return s === null ? 0 : Math.round(s.min + (s.max - s.min) * s.draw());
   }
 
   /** The next `count` requests get a 429 with Retry-After: `retryAfterSeconds`. */

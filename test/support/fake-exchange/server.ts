@@ -62,6 +62,8 @@ export interface FakeCall {
   url: string;
   /** The host the client meant (X-Forwarded-Host, set by pointCcxtAt), or null. */
   host: string | null;
+  /** When it arrived (performance.now() of the fake's process). */
+  at: number;
 }
 
 export interface FakeExchange {
@@ -153,11 +155,16 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://fake');
     requests.push(req.url ?? '');
-    calls.push({ method, url: req.url ?? '', host: header(req, 'x-forwarded-host') ?? null });
+    calls.push({ method, url: req.url ?? '', host: header(req, 'x-forwarded-host') ?? null, at: performance.now() });
     if (faults.silent) return keepOpen(res);
     const later = held(url, 'on release');
     if (later) {
       later.push(() => answer(req, res, body, method, url));
+      return;
+    }
+    const latency = faults.latency();
+    if (latency > 0) {
+      setTimeout(() => answer(req, res, body, method, url), latency);
       return;
     }
     answer(req, res, body, method, url);

@@ -115,6 +115,8 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
     if (made) return made;
     // Per symbol, each retried within seconds: a kill's cancels get through a 503 storm (issue 32).
     const cancelled = await cancelPerSymbol((s) => deps.venue.cancelAll(s), job.symbols, sleep);
+    // An order that filled on its way to being cancelled is a fill, not a cancel (a live venue finds it).
+    for (const fill of deps.venue.takeFills?.() ?? []) deps.events.emit(eventLine.orderFilled(fill));
     deps.events.emit(eventLine.ordersCancelled(job.reason, job.symbols ? [...job.symbols] : undefined, cancelled));
     if (job.key !== null) remember(job.key, cancelled);
     return cancelled;

@@ -34,6 +34,11 @@ export interface Venue {
   /** Cancels open orders (all, or only for `symbols`); returns the cancelled ones. */
   cancelAll(symbols?: readonly string[]): Promise<VenueOrder[]>;
   /**
+   * Fills found by a cancel (an order that filled on its way to being cancelled), each given once.
+   * Absent for a venue whose cancel cannot race a fill (the paper venue).
+   */
+  takeFills?(): Fill[];
+  /**
    * Advances the venue to this market: funding is settled, expired orders are cancelled, an account
    * at maintenance margin is liquidated, resting limit orders that cross fill up to the depth.
    */

@@ -211,6 +211,37 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     ]);
   });
 
+  it('a fill the venue found while cancelling (an order that filled on its way) is an order_filled line, once', async () => {
+    await setup();
+    const raced = order();
+    const found = [
+      {
+        clientOrderId: raced.clientOrderId,
+        symbol: 'BTCUSDT',
+        side: 'BUY' as const,
+        qty: 0.01,
+        price: 1,
+        fee: 0,
+        liquidity: 'maker' as const,
+        ts: NOW,
+      },
+    ];
+    // The paper venue's cancel cannot race a fill; a live venue reports such fills through takeFills.
+    Object.assign(venue, { takeFills: () => found.splice(0) });
+    const cancel = () =>
+      execute(
+        { kind: 'cancel', reason: 'kill_switch', symbols: null, command: null, receipt: receipts.open().id, key: null },
+        { signal: new AbortController().signal, mode: () => omsMode },
+      );
+    await cancel();
+    await cancel();
+    const events = lines.map((l) => JSON.parse(l) as { event: string; client_order_id?: string });
+    expect(events.filter((l) => l.event === 'order_filled').map((l) => l.client_order_id)).toEqual([
+      raced.clientOrderId,
+    ]);
+    expect(events.map((l) => l.event)).toEqual(['order_filled', 'orders_cancelled', 'orders_cancelled']);
+  });
+
   it("a command's cancel has the command's completion as its one audit entry", async () => {
     await setup();
     await submit([approve(order())]);

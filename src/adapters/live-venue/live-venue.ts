@@ -129,6 +129,8 @@ export class LiveVenue implements Venue {
   private expected: Map<string, number> | null = null;
   /** Drift found by the last reconciliation: while any, nothing that adds exposure is sent. */
   private drift: Reconciliation['drift'] = [];
+  /** Fills of ours a cancel found (an order that filled on its way to being cancelled), until taken. */
+  private readonly cancelFills: Fill[] = [];
   private readonly elapsed = (): number => (this.o.monotonic ? this.o.monotonic() : this.o.now());
   private readonly recvWindowMs: number;
   private readonly lookupIntervalMs: number;
@@ -386,13 +388,39 @@ export class LiveVenue implements Venue {
         const open = await this.o.exchange.fetchOpenOrders(unified);
         // Always sent, even with nothing seen open: an order whose outcome is unknown may land just after the read.
         await this.o.exchange.cancelAllOrders(unified);
-        return open.map((o) => ({ ...this.asOurs(o, symbol), status: 'cancelled' as const }));
+        return this.afterCancel(open, symbol);
       }),
     );
     const failed = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     if (failed.length > 0)
       throw new Error(`cancel-all failed for ${failed.length} of ${targets.length} symbol(s): ${oneLine(failed[0])}`);
     return results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
+  }
+
+  /**
+   * What the cancel did to the orders seen open before it. An order of ours may have filled between
+   * that read and the cancel (Binance's cancel-all answers no order list): each is looked up once, a
+   * fill is kept for takeFills() and explains the position, and only what was really cancelled is
+   * returned. A look-up that fails leaves the order as the read showed it, still polled.
+   */
+  private async afterCancel(open: readonly Order[], symbol: string): Promise<VenueOrder[]> {
+    const cancelled: VenueOrder[] = [];
+    for (const o of open) {
+      const tracked = o.clientOrderId ? this.byExchangeId.get(o.clientOrderId) : undefined;
+      const now = tracked ? await this.settle(tracked, 0).catch(() => null) : null;
+      if (!now) {
+        cancelled.push({ ...this.asOurs(o, symbol), status: 'cancelled' });
+        continue;
+      }
+      this.cancelFills.push(...now.fills);
+      if (now.order.status === 'cancelled') cancelled.push(now.order);
+    }
+    return cancelled;
+  }
+
+  /** Fills of ours found outside a market update (by a cancel), each reported once. */
+  takeFills(): Fill[] {
+    return this.cancelFills.splice(0);
   }
 
   /** Each cycle: re-arms the dead-man's switch, reports our resting orders' fills, reconciles with the exchange. */

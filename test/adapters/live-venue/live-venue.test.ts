@@ -541,6 +541,29 @@ describe('one consistent account', () => {
     expect(buying).toBe(0);
   });
 
+  it('an order of ours that fills while a cancel-all is on its way is reported as a fill, not as cancelled', async () => {
+    await venue.reconcile();
+    const price = t.fake.venue.book(btc).bids[2]![0];
+    const resting = order({ type: 'limit', limitPrice: price, qty: 0.02 });
+    expect((await venue.submit(resting, NO_MARKET)).order.status).toBe('open');
+    // The cancel is held back until the order has filled: the open orders were read before the fill.
+    const from = t.fake.requests.length;
+    const release = t.fake.holdNext('/fapi/v1/allOpenOrders', 'BTCUSDT', 'on release');
+    const cancelling = venue.cancelAll(['BTCUSDT']);
+    await vi.waitFor(() => expect(arrived('/fapi/v1/allOpenOrders', from)).toBe(1));
+    t.fake.venue.setPrice('BTCUSDT', round(price - 2 * Number(btc.tickSize), 2));
+    t.fake.venue.settle();
+    release();
+    const cancelled = await cancelling;
+
+    expect(cancelled.map((o) => o.clientOrderId)).not.toContain(resting.clientOrderId);
+    const fills = venue.takeFills();
+    expect(fills.map((f) => [f.clientOrderId, f.qty])).toEqual([[resting.clientOrderId, 0.02]]);
+    expect(venue.takeFills()).toEqual([]); // reported once
+    // The fill explains the position: no drift.
+    expect((await venue.reconcile()).drift).toEqual([]);
+  });
+
   it('an account that changes during every read is not read at all (the cycle fails closed), after three tries', async () => {
     const price = t.fake.venue.book(btc).bids[2]![0];
     expect((await venue.submit(order({ type: 'limit', limitPrice: price, qty: 0.04 }), NO_MARKET)).order.status).toBe(

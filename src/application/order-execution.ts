@@ -14,7 +14,7 @@
 import type { Logger } from 'pino';
 import { eventLine } from '../domain/event-lines.js';
 import type { MarketView } from '../domain/market.js';
-import type { Fill, VenueOrder } from '../domain/orders.js';
+import type { ApprovedOrder, Fill, VenueOrder } from '../domain/orders.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { TradingEvents } from '../ports/trading-events.js';
@@ -43,6 +43,11 @@ export interface OrderExecutionDeps {
   market(): Promise<MarketView>;
   /** Publishes the account after anything that changed it outside a cycle. */
   accountChanged(): Promise<void>;
+  /**
+   * The same, not waited for: a command's next round, or the kill's command after its cancel made at
+   * once, need not wait for the read (at 2–5 s an exchange round trip, each read is two of them).
+   */
+  accountChangedSoon?(): void;
   /** Where a cancel's waiter outside the actor system is told (the job's receipt). */
   receipts: JobReceipts;
   log: Logger;
@@ -60,6 +65,10 @@ export type JobExecutor = (job: OmsJob, context: JobContext) => Promise<JobResul
 
 export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const publishSoon = async (): Promise<void> => {
+    if (deps.accountChangedSoon) deps.accountChangedSoon();
+    else await deps.accountChanged();
+  };
   const announceResult = (order: VenueOrder, fills: Fill[]) => {
     deps.events.emit(
       order.status === 'rejected' ? eventLine.orderRejected(order) : eventLine.orderSubmitted(order, deps.mode),
@@ -67,38 +76,50 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
     for (const fill of fills) deps.events.emit(eventLine.orderFilled(fill));
   };
 
-  const submit = async (job: Extract<OmsJob, { kind: 'submit' }>, { signal, mode }: JobContext): Promise<JobResult> => {
-    const outcomes: SubmissionOutcome[] = [];
-    for (const approval of job.approvals) {
-      const clientOrderId = approval.order.clientOrderId;
-      try {
-        const market = await deps.market();
-        // Nothing async between the gate's verdict and the venue call.
-        const refusal = await deps.gate(approval, signal, job.purpose, mode);
-        if (refusal) {
-          deps.events.emit(eventLine.orderRefused(clientOrderId, refusal.code));
-          outcomes.push({ clientOrderId, status: 'refused', ...refusal });
-          continue;
-        }
-        const result = await deps.venue.submit(approval.order, market);
-        announceResult(result.order, result.fills);
-        outcomes.push({
-          clientOrderId,
-          status: 'submitted',
-          venueStatus: result.order.status,
-          filledQty: result.order.filledQty,
-          avgFillPrice: result.order.avgFillPrice,
-          duplicate: result.duplicate,
-          ...(result.order.rejectReason ? { rejectReason: result.order.rejectReason } : {}),
-        });
-      } catch (err) {
-        // Per order, so the record stays true for the orders before and after this one.
-        deps.log.error({ err, clientOrderId }, 'submission failed');
-        outcomes.push({ clientOrderId, status: 'refused', code: 'SUBMIT_FAILED', message: (err as Error).message });
+  const submitOne = async (
+    approval: ApprovedOrder,
+    job: Extract<OmsJob, { kind: 'submit' }>,
+    { signal, mode }: JobContext,
+  ): Promise<SubmissionOutcome> => {
+    const clientOrderId = approval.order.clientOrderId;
+    try {
+      const market = await deps.market();
+      // Nothing async between the gate's verdict and the venue call.
+      const refusal = await deps.gate(approval, signal, job.purpose, mode);
+      if (refusal) {
+        deps.events.emit(eventLine.orderRefused(clientOrderId, refusal.code));
+        return { clientOrderId, status: 'refused', ...refusal };
       }
+      const result = await deps.venue.submit(approval.order, market);
+      announceResult(result.order, result.fills);
+      return {
+        clientOrderId,
+        status: 'submitted',
+        venueStatus: result.order.status,
+        filledQty: result.order.filledQty,
+        avgFillPrice: result.order.avgFillPrice,
+        duplicate: result.duplicate,
+        ...(result.order.rejectReason ? { rejectReason: result.order.rejectReason } : {}),
+      };
+    } catch (err) {
+      // Per order, so the record stays true for the orders before and after this one.
+      deps.log.error({ err, clientOrderId }, 'submission failed');
+      return { clientOrderId, status: 'refused', code: 'SUBMIT_FAILED', message: (err as Error).message };
     }
+  };
+
+  const submit = async (job: Extract<OmsJob, { kind: 'submit' }>, context: JobContext): Promise<JobResult> => {
+    // One symbol's orders one after the other, always; different symbols' side by side on a venue that
+    // takes them so (a live exchange: a kill's closes of two symbols wait one round trip, not two).
+    const lanes = deps.venue.parallelSymbols ? bySymbol(job.approvals) : [job.approvals.map((a, i) => ({ a, i }))];
+    const outcomes: SubmissionOutcome[] = new Array<SubmissionOutcome>(job.approvals.length);
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (const { a, i } of lane) outcomes[i] = await submitOne(a, job, context);
+      }),
+    );
     // A cycle's recording step publishes the account; a command's submission is published here.
-    if (job.purpose === 'command') await deps.accountChanged();
+    if (job.purpose === 'command') await publishSoon();
     return { outcomes };
   };
 
@@ -139,7 +160,7 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
           body: { reason: job.reason, symbols: job.symbols, ...result },
         });
       // A command's completion published the account already.
-      if (!command) await deps.accountChanged();
+      if (!command) await publishSoon();
       deps.receipts.settle(job.receipt, cancelled);
     } catch (err) {
       // A command is left claimed: its lease expires and it is retried (at least once, idempotent).
@@ -151,4 +172,15 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
   };
 
   return (job, context) => (job.kind === 'submit' ? submit(job, context) : cancel(job));
+}
+
+/** The approvals by symbol, each with its place in the job, in the job's order within a symbol. */
+function bySymbol(approvals: readonly ApprovedOrder[]): Array<Array<{ a: ApprovedOrder; i: number }>> {
+  const lanes = new Map<string, Array<{ a: ApprovedOrder; i: number }>>();
+  approvals.forEach((a, i) => {
+    const lane = lanes.get(a.order.symbol) ?? [];
+    lane.push({ a, i });
+    lanes.set(a.order.symbol, lane);
+  });
+  return [...lanes.values()];
 }

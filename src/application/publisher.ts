@@ -6,6 +6,7 @@
  * is published with the heartbeat timer, not per cycle.
  */
 import type { ClockStep } from './clock-steps.js';
+import { latestWins } from './latest-wins.js';
 import type { MarketFreshness } from './market-freshness.js';
 import type { SystemState } from '../domain/control.js';
 import type { RiskStateRecord } from '../domain/risk/trading-state.js';
@@ -51,13 +52,20 @@ export interface PublisherDeps {
   clockStep?: () => ClockStep | null;
   /** The last cycle's market data judged against FEED_STALE_MS (market-freshness.ts); absent: not reported. */
   marketData?: MarketFreshness['current'];
+  /** Told when a publication nobody waited for failed (accountChangedSoon); the next one tries again. */
+  failed?: (err: unknown) => void;
   /** The live venue's position drift now (absent for a venue that has none to report). */
   positionDrift?: () => ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
 }
 
 export interface Publisher {
-  /** Publishes the venue's current account. */
+  /**
+   * Publishes the venue's current account: a read that starts after this call (never two at once, so
+   * an older account is never written over a newer one; ./latest-wins.ts).
+   */
   accountChanged(): Promise<void>;
+  /** The same, not waited for (a command's submissions: its next round need not wait for a read). */
+  accountChangedSoon(): void;
   heartbeat(root: RootView, stopped?: boolean): Promise<void>;
   metrics(): Promise<void>;
 }
@@ -99,8 +107,8 @@ export function createPublisher(deps: PublisherDeps): Publisher {
     };
     await writeDocument(deps.kv, HEARTBEAT_KEY, doc);
   };
-  return {
-    async accountChanged() {
+  const account = latestWins(
+    async () => {
       const account = await deps.venue.account();
       deps.metrics.observeAccount(account);
       await writeDocument(deps.kv, PORTFOLIO_KEY, account);
@@ -113,6 +121,11 @@ export function createPublisher(deps: PublisherDeps): Publisher {
         }
       }
     },
+    (err) => deps.failed?.(err),
+  );
+  return {
+    accountChanged: account.now,
+    accountChangedSoon: account.soon,
     heartbeat,
     async metrics() {
       await writeDocument(deps.kv, TRADING_METRICS_KEY, { ts: deps.clock.now(), text: await deps.metrics.text() });

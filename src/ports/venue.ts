@@ -29,6 +29,11 @@ export interface MarketUpdate {
 
 export interface Venue {
   readonly mode: string;
+  /**
+   * Whether orders of different symbols may be submitted side by side (one symbol's always go one
+   * after the other). A live exchange takes them so; the paper venue's state is not safe to interleave.
+   */
+  readonly parallelSymbols?: boolean;
   /** Submits at the given market; market orders fill at once, limit orders may rest. */
   submit(order: OrderRequest, market: MarketView): Promise<SubmitResult>;
   /** Cancels open orders (all, or only for `symbols`); returns the cancelled ones. */

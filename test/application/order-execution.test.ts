@@ -211,6 +211,39 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     ]);
   });
 
+  it('on a venue that takes them side by side, orders of different symbols are submitted at once; one symbol’s stay in order', async () => {
+    await setup();
+    const started: string[] = [];
+    let ethStarted = false;
+    const submitAtVenue = venue.submit.bind(venue);
+    let overlapped = false;
+    Object.assign(venue, {
+      parallelSymbols: true,
+      submit: async (o: OrderRequest, m: MarketView) => {
+        started.push(o.clientOrderId);
+        if (o.symbol === 'ETHUSDT') ethStarted = true;
+        else if (!ethStarted) {
+          // BTC's submission waits some turns of the event loop (no timer) for ETH's to start.
+          for (let turn = 0; turn < 50 && !ethStarted; turn++) await new Promise((r) => setImmediate(r));
+          overlapped ||= ethStarted;
+        }
+        return submitAtVenue(o, m);
+      },
+    });
+    const btc1 = order();
+    const btc2 = order();
+    const eth = order({ symbol: 'ETHUSDT', limitPrice: market.get('ETHUSDT')!.bid });
+    const outcomes = await submit([approve(btc1), approve(btc2), approve(eth)]);
+    expect(overlapped).toBe(true);
+    // In the approvals' order, every one submitted; BTC's two one after the other.
+    expect(outcomes.map((o) => [o.clientOrderId, o.status])).toEqual([
+      [btc1.clientOrderId, 'submitted'],
+      [btc2.clientOrderId, 'submitted'],
+      [eth.clientOrderId, 'submitted'],
+    ]);
+    expect(started.filter((id) => id !== eth.clientOrderId)).toEqual([btc1.clientOrderId, btc2.clientOrderId]);
+  });
+
   it('a fill the venue found while cancelling (an order that filled on its way) is an order_filled line, once', async () => {
     await setup();
     const raced = order();

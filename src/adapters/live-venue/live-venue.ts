@@ -122,6 +122,8 @@ const NOT_PLACED_MARGIN_MS = 5_000;
 
 export class LiveVenue implements Venue {
   readonly mode = 'live';
+  /** Each symbol's orders are independent on the exchange: a kill's closes go out side by side. */
+  readonly parallelSymbols = true;
   private readonly ours = new Map<string, Tracked>();
   private readonly byExchangeId = new Map<string, Tracked>();
   private peaks: PeakEntry[] = [];

@@ -85,6 +85,7 @@ function errorLog(log: Logger) {
 /** The publisher of a run no API reads (`tcs simulate`): it neither reads the venue nor writes. */
 const SILENT_PUBLISHER: Publisher = {
   accountChanged: () => Promise.resolve(),
+  accountChangedSoon: () => {},
   heartbeat: () => Promise.resolve(),
   metrics: () => Promise.resolve(),
 };
@@ -175,6 +176,11 @@ function publisherOf(deps: TradingPartsDeps, clockSteps: ClockStepWatch, freshne
     },
     clockStep: () => clockSteps.last(),
     marketData: freshness.current,
+    failed: (err) =>
+      deps.log.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        'publishing the account failed; the next publication reads it again',
+      ),
     ...(venue.positionDrift ? { positionDrift: () => venue.positionDrift!() } : {}),
   });
 }
@@ -230,6 +236,7 @@ function machineWith(
       log,
       market: currentMarket,
       accountChanged: publisher.accountChanged,
+      accountChangedSoon: publisher.accountChangedSoon,
     }),
     loadMarket: io.loadMarket,
     recordDecision: io.recordDecision,

@@ -10,7 +10,7 @@
 
 const MINUTE = 60_000;
 /** Binance's REQUEST_WEIGHT limit for USDⓈ-M (exchangeInfo `rateLimits`). */
-export const BINANCE_WEIGHT_LIMIT = 2_400;
+const BINANCE_WEIGHT_LIMIT = 2_400;
 /** Requests answered 429 in one wait before the IP is banned, and the first ban's length. */
 const STRIKES_BEFORE_BAN = 3;
 const FIRST_BAN_SECONDS = 120;
@@ -66,7 +66,7 @@ function byLimit(steps: ByLimit, limit: number): number {
 }
 
 /** What the meter says of one request: sent on (with the minute's weight), refused 429, or ban the IP. */
-export type Metered =
+type Metered =
   | { verdict: 'ok'; used: number }
   | { verdict: '429'; used: number; retryAfterS: number }
   | { verdict: 'ban'; seconds: number };

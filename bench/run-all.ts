@@ -41,6 +41,8 @@ const BENCHMARKS: Entry[] = [
   // 200 rounds of cancel-all on the live venue against the fake exchange (about 30 s here).
   { file: 'live-kill.bench.ts', deadlineMs: 180_000 },
   { file: 'cycle-cost.bench.ts', deadlineMs: 300_000 },
+  // 4 cycles of 60 s, three cases at once (about 3.5 min).
+  { file: 'live-weight.bench.ts', deadlineMs: 420_000 },
   // Two children now (compiled, then tsx), each with a 5-minute budget.
   { file: 'memory.bench.ts', deadlineMs: 780_000 },
   { file: 'startup.bench.ts', deadlineMs: 900_000 },

@@ -43,6 +43,8 @@ const BENCHMARKS: Entry[] = [
   // 7 kills with flatten through real `tcs start` processes, up to 2 min each (about 3 min here).
   { file: 'live-kill-flatten.bench.ts', deadlineMs: 900_000 },
   { file: 'cycle-cost.bench.ts', deadlineMs: 300_000 },
+  // 4 cycles of 60 s, three cases at once (about 3.5 min).
+  { file: 'live-weight.bench.ts', deadlineMs: 420_000 },
   // Two children now (compiled, then tsx), each with a 5-minute budget.
   { file: 'memory.bench.ts', deadlineMs: 780_000 },
   { file: 'startup.bench.ts', deadlineMs: 900_000 },

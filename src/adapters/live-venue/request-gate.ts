@@ -17,8 +17,15 @@
  * Binance limits and bans an IP (and weighs an account), not a client: one gate serves every ccxt
  * client of one exchange account (`install` on each: the venue's and the live market feed's), so
  * what one client is told holds back the others.
+ *
+ * Before any of that, the account's request-weight budget (./weight-budget.ts): every answer's
+ * X-MBX-USED-WEIGHT-1M is read, the limit comes from exchangeInfo, and a request whose weight (ccxt's
+ * cost for it, corrected to Binance's where ccxt rounds) would pass the budget is withheld the same
+ * way, before ccxt's throttle queues it: reads and openings above 80 % of the limit, closes and
+ * cancels only at the limit itself, so a kill is never starved by polling.
  */
 import type { Exchange } from 'ccxt';
+import { binanceWeight, createWeightBudget, requestPriority } from './weight-budget.js';
 
 /** Why requests are held back now, and for how long more. */
 export interface RequestHold {
@@ -54,6 +61,16 @@ const FALLBACK_MS = { 429: 1_000, 418: 120_000 } as const;
 const BANNED_UNTIL = /banned until (\d{12,})/;
 
 type Fetch = (url: string, method?: string, headers?: unknown, body?: unknown) => Promise<unknown>;
+type Fetch2 = (
+  path: string,
+  api?: unknown,
+  method?: string,
+  params?: Record<string, unknown>,
+  headers?: unknown,
+  body?: unknown,
+  config?: Record<string, unknown>,
+) => Promise<unknown>;
+type CostOf = (api: unknown, method: string, path: string, params: unknown, config: unknown) => number;
 type OnRestResponse = (
   status: number,
   statusText: string,
@@ -84,6 +101,7 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
   /** Monotonic ms until which nothing is sent. */
   let holdUntil = Number.NEGATIVE_INFINITY;
   let ban: Ban | null = null;
+  const budget = createWeightBudget();
 
   const refused = (status: 418 | 429, headers: unknown, body: unknown) => {
     const retryAfterS = retryAfterSeconds(headers);
@@ -128,12 +146,23 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
         : `${line}; the ban has ended, waiting for an answer`;
     },
     install(exchange) {
-      const hooked = exchange as unknown as { fetch: Fetch; onRestResponse: OnRestResponse };
+      const hooked = exchange as unknown as {
+        fetch: Fetch;
+        fetch2: Fetch2;
+        onRestResponse: OnRestResponse;
+        calculateRateLimiterCost: CostOf;
+      };
       const fetch = hooked.fetch.bind(exchange);
       const onRestResponse = hooked.onRestResponse.bind(exchange);
       hooked.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
         if (status === 418 || status === 429) refused(status, headers, body);
         else ban = null; // answered: any ban has ended
+        const used = usedWeight(headers);
+        if (used !== null) budget.observe(used, options.now());
+        if (status === 200 && url.includes('/exchangeInfo')) {
+          const limit = weightLimit(body);
+          if (limit !== null) budget.setLimit(limit);
+        }
         return onRestResponse(status, statusText, url, method, headers, body, ...rest);
       };
       hooked.fetch = async (url, method, headers, body) => {
@@ -141,6 +170,22 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
         if (held)
           throw new RequestWithheldError(`not sent: ${held.reason}: ${method ?? 'GET'} ${new URL(url).pathname}`);
         return fetch(url, method, headers, body);
+      };
+      // A bare transport (no ccxt request layer) gets the 429/418 gate only.
+      if (typeof hooked.fetch2 !== 'function') return;
+      const fetch2 = hooked.fetch2.bind(exchange);
+      const costOf = hooked.calculateRateLimiterCost.bind(exchange);
+      // ccxt's fetch2 knows the endpoint and its parameters (the weight, whether it closes), and
+      // runs before its throttle: a request withheld here never waits in ccxt's queue.
+      hooked.fetch2 = async (path, api = 'public', method = 'GET', params = {}, headers, body, config = {}) => {
+        const weight = binanceWeight(api, path, costOf(api, method, path, params, config));
+        const over = budget.admit(weight, requestPriority(method, params), options.now());
+        if (over) throw new RequestWithheldError(`not sent: ${over.reason}: ${method} ${path}`);
+        try {
+          return await fetch2(path, api, method, params, headers, body, config);
+        } finally {
+          budget.settle(weight);
+        }
       };
     },
   };
@@ -152,6 +197,31 @@ function retryAfterSeconds(headers: unknown): number | null {
   const raw = h['retry-after'] ?? h['Retry-After'];
   const seconds = raw === undefined ? NaN : Number(raw);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
+/** The answer's X-MBX-USED-WEIGHT-1M (ccxt hands the names capitalised), or null. */
+function usedWeight(headers: unknown): number | null {
+  for (const [name, value] of Object.entries((headers ?? {}) as Record<string, unknown>))
+    if (name.toLowerCase() === 'x-mbx-used-weight-1m') {
+      const used = Number(value);
+      return Number.isFinite(used) ? used : null;
+    }
+  return null;
+}
+
+/** The REQUEST_WEIGHT limit per minute from an exchangeInfo body, or null. */
+function weightLimit(body: unknown): number | null {
+  try {
+    const info = (typeof body === 'string' ? JSON.parse(body) : body) as {
+      rateLimits?: Array<{ rateLimitType?: string; interval?: string; intervalNum?: number; limit?: number }>;
+    };
+    const rule = info.rateLimits?.find(
+      (r) => r.rateLimitType === 'REQUEST_WEIGHT' && r.interval === 'MINUTE' && (r.intervalNum ?? 1) === 1,
+    );
+    return typeof rule?.limit === 'number' ? rule.limit : null;
+  } catch {
+    return null; // not JSON: the limit stays as it was
+  }
 }
 
 /** The exchange's `msg`, one line (the body is Binance's `{code, msg}`; anything else, its start). */

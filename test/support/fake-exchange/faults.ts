@@ -171,7 +171,8 @@ export class Faults {
       this.limited.answered++;
       return {
         status: 429,
-        headers: { 'retry-after': String(this.limited.retryAfter), 'x-mbx-used-weight-1m': '2400' },
+        // The minute's weight is the meter's (server.ts adds it): an injected 429 does not spend it.
+        headers: { 'retry-after': String(this.limited.retryAfter) },
         body: { code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute.' },
       };
     }

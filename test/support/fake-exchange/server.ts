@@ -5,6 +5,9 @@
  * the trading endpoints (private-api.ts) with Binance's key and HMAC signature checks
  * (signed-request.ts), over the fake's own orders, matching and account (venue.ts).
  *
+ * Every request is weighed as Binance weighs it (request-weight.ts): `X-MBX-USED-WEIGHT-1M` on every
+ * answer, 429 past the minute's limit, 418 for a client that keeps coming during the 429.
+ *
  * Tests can inject faults (faults.ts: 429, 418, 5xx, answers never sent, unknown-order lookups,
  * silence), leave out candles (an exchange maintenance gap), hold one answer back, and act on the
  * venue behind the system's back (venue.ts: prices, foreign orders, positions, partial fills).
@@ -30,6 +33,7 @@ import {
 import type { FakeInstrument } from './market-data.js';
 import { LIMIT_MAX_QTY, MARKET_MAX_QTY, PERCENT_PRICE } from './order-rules.js';
 import { privateRoute } from './private-api.js';
+import { requestWeight, WeightMeter } from './request-weight.js';
 import { verifySigned } from './signed-request.js';
 import type { Credentials } from './signed-request.js';
 import { Venue } from './venue.js';
@@ -53,6 +57,8 @@ export interface FakeExchangeOptions {
   /** The account's USDT wallet at start; 10 000 by default. */
   deposit?: number;
   fees?: FeeRates;
+  /** The REQUEST_WEIGHT limit per minute (exchangeInfo `rateLimits`); Binance's 2 400 by default. */
+  weightLimit?: number;
 }
 
 /** One request as it arrived. */
@@ -77,6 +83,8 @@ export interface FakeExchange {
   readonly venue: Venue;
   /** The faults a test switches on. */
   readonly faults: Faults;
+  /** The request weight counted (request-weight.ts): this minute's, since the start, and 429s for it. */
+  readonly weight: { used(): number; total(): number; refused(): number };
   /**
    * A fresh exchange on the same port: a new account, no orders, no faults, no recorded calls —
    * so a test file can keep one warm ccxt client (its construction alone costs tens of ms).
@@ -127,6 +135,8 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     new Venue({ seed, now, deposit: options.deposit ?? 10_000, fees: options.fees ?? DEFAULT_FEES });
   let venue = newVenue();
   let faults = new Faults();
+  const newMeter = () => new WeightMeter(options.weightLimit);
+  let meter = newMeter();
   const requests: string[] = [];
   const calls: FakeCall[] = [];
   let failing: string | null = null;
@@ -173,6 +183,9 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   const answer = (req: IncomingMessage, res: ServerResponse, body: string, method: string, url: URL): void => {
     venue.settle();
     const signed = url.searchParams.has('signature') || /(^|&)signature=/.test(body);
+    const metered = meter.charge(now(), requestWeight(method, url.pathname, url.searchParams));
+    if (metered.verdict === 'ban') faults.banFor(metered.seconds);
+    if (metered.verdict === '429') return send(res, tooMuchWeight(meter.limit, metered.used, metered.retryAfterS));
     const early = faults.before(now(), method, url.pathname, signed);
     if (early) return send(res, early);
     if (failing !== null && url.pathname === failing) {
@@ -204,6 +217,10 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
   });
 
+  /** Every answer tells the minute's weight, as Binance's do. */
+  const send = (res: ServerResponse, reply: Reply): void =>
+    sendReply(res, { ...reply, headers: { 'x-mbx-used-weight-1m': String(meter.usedAt(now())), ...reply.headers } });
+
   const route = (req: IncomingMessage, url: URL, body: string): unknown => {
     const signed = privateRoute(req.method ?? 'GET', url.pathname);
     if (signed) {
@@ -216,7 +233,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     const t = now();
     switch (url.pathname) {
       case '/fapi/v1/exchangeInfo':
-        return exchangeInfo(t);
+        return exchangeInfo(t, meter.limit);
       case '/fapi/v1/time':
         return { serverTime: t };
       case '/fapi/v1/klines':
@@ -249,10 +266,16 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     get faults() {
       return faults;
     },
+    weight: {
+      used: () => meter.usedAt(now()),
+      total: () => meter.total,
+      refused: () => meter.refused,
+    },
     reset() {
       for (const res of hung) res.destroy();
       venue = newVenue();
       faults = new Faults();
+      meter = newMeter();
       requests.length = 0;
       calls.length = 0;
       failing = null;
@@ -290,13 +313,9 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+function sendReply(res: ServerResponse, reply: Reply): void {
   if (res.destroyed) return;
-  res.writeHead(reply.status, {
-    'content-type': 'application/json',
-    'x-mbx-used-weight-1m': '10',
-    ...reply.headers,
-  });
+  res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
   res.end(JSON.stringify(reply.body));
 }
 
@@ -307,13 +326,25 @@ function instrument(q: URLSearchParams): FakeInstrument {
   return inst;
 }
 
-function exchangeInfo(t: number) {
+/** Binance's 429 for request weight (-1003), with how long to wait: the minute's end. */
+function tooMuchWeight(limit: number, used: number, retryAfterS: number): Reply {
+  return {
+    status: 429,
+    headers: { 'retry-after': String(retryAfterS), 'x-mbx-used-weight-1m': String(used) },
+    body: {
+      code: -1003,
+      msg: `Too many requests; current limit of IP(127.0.0.1) is ${limit} requests per minute. Please use the websocket for live updates to avoid polling the API.`,
+    },
+  };
+}
+
+function exchangeInfo(t: number, weightLimit: number) {
   return {
     timezone: 'UTC',
     serverTime: t,
     futuresType: 'U_MARGINED',
     rateLimits: [
-      { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 2400 },
+      { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: weightLimit },
       { rateLimitType: 'ORDERS', interval: 'MINUTE', intervalNum: 1, limit: 1200 },
     ],
     exchangeFilters: [],

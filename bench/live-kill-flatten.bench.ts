@@ -129,7 +129,7 @@ export async function run(): Promise<BenchResult> {
     figures,
     aims: [],
     notes: [
-      'At 2–5 s per request the time goes to sequential round trips (traced 2026-11-28): the kill’s cancels (2), then each flatten round reads the account about twice (the publisher’s read after a command and the round’s own, each open orders then balance and positions) and sends its closes one symbol after the other, each a look-up by client id, the order and its trades (3). Closes of different symbols sent side by side and one account read per round are the next steps toward 30 s.',
+      'At 2–5 s per request the time is sequential round trips: the kill’s cancels, the flatten round’s account read (open orders, then balance and positions), then per symbol — side by side — a look-up by client id, the order and its trades. 54–56 s before closes went side by side, publications stopped blocking the next command and a straddled account read reused its last order read.',
     ],
     seconds: (performance.now() - began) / 1000,
     data: rows,

@@ -25,6 +25,11 @@ export interface CommandCompletionDeps {
   log(message: string, details: Record<string, unknown>): void;
   /** Publishes the account after anything that may have changed it. */
   accountChanged(): Promise<void>;
+  /**
+   * The same, not waited for: the next command (a kill's flatten behind its cancels) need not wait
+   * for the read, which on a slow exchange is two round trips.
+   */
+  accountChangedSoon?(): void;
 }
 
 export type CompleteCommand = (
@@ -64,7 +69,8 @@ async function record(
 export function createCommandCompletion(deps: CommandCompletionDeps): CompleteCommand {
   return async (command, result) => {
     await record(deps, command, commandSymbol(command), result);
-    await deps.accountChanged();
+    if (deps.accountChangedSoon) deps.accountChangedSoon();
+    else await deps.accountChanged();
   };
 }
 

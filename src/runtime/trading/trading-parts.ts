@@ -203,8 +203,9 @@ function machineWith(
   // What a command's reduce-only orders are prepared from: the live account, market and epoch.
   const instruments = new Map(config.instruments.map((i) => [i.symbol, i]));
   const preparation = { venue, control: store.control, clock, instruments, market: currentMarket };
-  const accountChanged = publisher.accountChanged;
-  const completeCommand = createCommandCompletion({ store, clock, events, accountChanged, log: errorLog(log) });
+  const { accountChanged, accountChangedSoon } = publisher;
+  const published = { accountChanged, accountChangedSoon };
+  const completeCommand = createCommandCompletion({ store, clock, events, ...published, log: errorLog(log) });
   const gate = createOrderGate({
     control: store.control,
     clock,
@@ -235,8 +236,7 @@ function machineWith(
       receipts,
       log,
       market: currentMarket,
-      accountChanged: publisher.accountChanged,
-      accountChangedSoon: publisher.accountChangedSoon,
+      ...published,
     }),
     loadMarket: io.loadMarket,
     recordDecision: io.recordDecision,

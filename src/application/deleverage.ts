@@ -33,7 +33,8 @@ export function createDeleveragePreparation(deps: DeleveragePreparationDeps) {
     }
     const { symbol } = command.payload;
     const fed = await deps.market();
-    const account = await deps.venue.account(fed);
+    // Read for a close: a live venue never holds it back for its own request budget.
+    const account = await deps.venue.account(fed, { forClose: true });
     const position = account.positions.find((p) => p.symbol === symbol)?.qty ?? 0;
     // A held symbol SYMBOLS no longer lists, or the feed no longer carries, is reduced all the same.
     const market = withHeldQuotes(fed, account.positions, deps.clock.now());

@@ -82,7 +82,8 @@ export function createFlattenPreparation(deps: FlattenPreparationDeps) {
     // The root routes only flatten commands here; anything else is a wiring error, not an order.
     if (command.type !== 'flatten') throw new TypeError(`${command.type} is not a flatten`);
     const fed = await deps.market();
-    const account = await deps.venue.account(fed);
+    // Read for a close: a live venue never holds it back for its own request budget.
+    const account = await deps.venue.account(fed, { forClose: true });
     // A held symbol SYMBOLS no longer lists, or the feed no longer carries, is closed all the same.
     const market = withHeldQuotes(fed, account.positions, deps.clock.now());
     const { orders, left } = flattenRound({

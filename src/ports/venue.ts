@@ -48,8 +48,11 @@ export interface Venue {
    * at maintenance margin is liquidated, resting limit orders that cross fill up to the depth.
    */
   onMarket(market: MarketView): Promise<MarketUpdate>;
-  /** The account marked to this market (or to the last one seen). */
-  account(market?: MarketView): Promise<AccountSnapshot>;
+  /**
+   * The account marked to this market (or to the last one seen). `forClose`: read for a close (a
+   * flatten's or a deleverage's round), which a live venue never holds back for its own request budget.
+   */
+  account(market?: MarketView, options?: { forClose?: boolean }): Promise<AccountSnapshot>;
   openOrders(): Promise<VenueOrder[]>;
   /** The operator's audited reset: the drawdown reference becomes the current NAV (the window restarts). */
   resetDrawdownPeak(): Promise<{ previousPeakNav: number; peakNav: number; nav: number }>;

@@ -36,7 +36,7 @@ import type { CcxtErrorClasses } from './exchange-errors.js';
 import { readRetried } from './read-retry.js';
 import { saysNotProcessed } from './refusal-codes.js';
 import type { IncomeTally } from './income-tally.js';
-import { RequestWithheldError } from './request-gate.js';
+import { asClose, RequestWithheldError } from './request-gate.js';
 import type { RequestGate } from './request-gate.js';
 
 export interface LiveVenueOptions {
@@ -169,7 +169,12 @@ export class LiveVenue implements Venue {
     await this.o.exchange.loadMarkets();
   }
 
-  async submit(order: OrderRequest, _market?: MarketView): Promise<SubmitResult> {
+  /** A reduce-only order's requests (its look-up, the order, its trades) go as a close: see asClose. */
+  submit(order: OrderRequest, _market?: MarketView): Promise<SubmitResult> {
+    return order.reduceOnly ? asClose(() => this.submitNow(order)) : this.submitNow(order);
+  }
+
+  private async submitNow(order: OrderRequest): Promise<SubmitResult> {
     const seen = this.ours.get(order.clientOrderId);
     if (seen) return { ...(await this.settle(seen, this.patienceMs)), duplicate: true };
     const refusal = this.refusal(order);
@@ -380,7 +385,12 @@ export class LiveVenue implements Venue {
     });
   }
 
-  async cancelAll(symbols?: readonly string[]): Promise<VenueOrder[]> {
+  /** A cancel's requests (its read of the open orders, the look-ups after it) go as a close: see asClose. */
+  cancelAll(symbols?: readonly string[]): Promise<VenueOrder[]> {
+    return asClose(() => this.cancelAllNow(symbols));
+  }
+
+  private async cancelAllNow(symbols?: readonly string[]): Promise<VenueOrder[]> {
     // A symbol this venue does not trade has nothing of ours to cancel (and no market to name).
     const targets = (symbols ?? this.o.symbols.symbols).filter((s) => this.o.symbols.symbols.includes(s));
     // A kill waits on this: every symbol at once, and every symbol tried even when one fails.
@@ -590,7 +600,11 @@ export class LiveVenue implements Venue {
       this.expected.set(f.symbol, (this.expected.get(f.symbol) ?? 0) + (f.side === 'BUY' ? f.qty : -f.qty));
   }
 
-  async account(): Promise<AccountSnapshot> {
+  account(_market?: MarketView, options?: { forClose?: boolean }): Promise<AccountSnapshot> {
+    return options?.forClose ? asClose(() => this.accountNow()) : this.accountNow();
+  }
+
+  private async accountNow(): Promise<AccountSnapshot> {
     const { balance, positions, openOrders } = await this.consistentRead();
     const held: Position[] = [];
     for (const p of positions) {

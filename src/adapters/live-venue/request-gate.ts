@@ -24,6 +24,7 @@
  * way, before ccxt's throttle queues it: reads and openings above 80 % of the limit, closes and
  * cancels only at the limit itself, so a kill is never starved by polling.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from 'ccxt';
 import { binanceWeight, createWeightBudget, requestPriority } from './weight-budget.js';
 
@@ -179,7 +180,8 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
       // runs before its throttle: a request withheld here never waits in ccxt's queue.
       hooked.fetch2 = async (path, api = 'public', method = 'GET', params = {}, headers, body, config = {}) => {
         const weight = binanceWeight(api, path, costOf(api, method, path, params, config));
-        const over = budget.admit(weight, requestPriority(method, params), options.now());
+        const priority = closing.getStore() === true ? 'close' : requestPriority(method, params);
+        const over = budget.admit(weight, priority, options.now());
         if (over) throw new RequestWithheldError(`not sent: ${over.reason}: ${method} ${path}`);
         try {
           return await fetch2(path, api, method, params, headers, body, config);
@@ -190,6 +192,19 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
     },
   };
   return gate;
+}
+
+/** Set while a close or a kill's work runs: every request it makes may use the whole budget. */
+const closing = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` as a close: its reads (a look-up by client id, the trades of the order, a flatten's
+ * account read) share the reserve the budget keeps for closes and cancels. The budget is ours, not
+ * the exchange's: a close it would hold back is a close refused for nothing (a 429 or a ban the
+ * exchange gives still holds everything).
+ */
+export function asClose<T>(work: () => Promise<T>): Promise<T> {
+  return closing.run(true, work);
 }
 
 function retryAfterSeconds(headers: unknown): number | null {

@@ -9,6 +9,9 @@ import type { Exchange } from 'ccxt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { failureKind } from '../../../src/adapters/live-venue/exchange-errors.js';
 import { gateRequests, RequestWithheldError } from '../../../src/adapters/live-venue/request-gate.js';
+import type { RequestGate } from '../../../src/adapters/live-venue/request-gate.js';
+import { symbolMap } from '../../../src/adapters/live-venue/ccxt-mapping.js';
+import { LiveVenue } from '../../../src/adapters/live-venue/live-venue.js';
 import { ccxtClient, openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../../support/fake-exchange/ccxt-client.js';
 import ccxt from 'ccxt';
@@ -16,6 +19,7 @@ import ccxt from 'ccxt';
 const BTC = 'BTC/USDT:USDT';
 let t: TradingFake;
 let exchange: Exchange;
+let gate: RequestGate;
 
 beforeAll(async () => {
   t = await openTradingFake({ weightLimit: 100, deposit: 100_000 });
@@ -34,7 +38,7 @@ beforeEach(async () => {
   // A fresh client and gate per test: the budget is per minute, and each test starts the fake's anew.
   exchange = ccxtClient(t.fake.url);
   sync();
-  gateRequests(exchange, { monotonic: () => performance.now(), now: exchangeNow });
+  gate = gateRequests(exchange, { monotonic: () => performance.now(), now: exchangeNow });
   await exchange.loadMarkets(); // exchangeInfo: the gate learns the limit (100)
 });
 
@@ -77,6 +81,38 @@ describe('the request weight budget', () => {
     t.advance(60_000);
     sync();
     expect(await exchange.fetchBalance()).toBeDefined();
+    expect(t.fake.weight.refused()).toBe(0);
+  });
+
+  it('a close through the live venue is never refused for our own budget: its reads go with it, and a flatten reads the account', async () => {
+    const venue = new LiveVenue({
+      exchange,
+      errors: ccxt,
+      gate,
+      symbols: symbolMap([['BTCUSDT', BTC]]),
+      now: () => Date.now(),
+      sleep: async () => {},
+    });
+    t.fake.venue.setPosition('BTCUSDT', 0.02);
+    await outcomes(Array.from({ length: 30 }, () => exchange.fetchBalance()));
+    await expect(venue.account()).rejects.toThrow(RequestWithheldError); // a plain read is held
+    // A flatten's read of the account, then its close (a look-up by client id, the order, its trades).
+    const account = await venue.account(undefined, { forClose: true });
+    expect(account.positions.map((p) => [p.symbol, p.qty])).toEqual([['BTCUSDT', 0.02]]);
+    const close = await venue.submit(
+      {
+        clientOrderId: 'close-1',
+        symbol: 'BTCUSDT',
+        side: 'SELL',
+        qty: 0.02,
+        type: 'market',
+        limitPrice: null,
+        reduceOnly: true,
+      },
+      new Map(),
+    );
+    expect(close.order).toMatchObject({ status: 'filled', filledQty: 0.02 });
+    expect(close.fills.reduce((sum, f) => sum + f.qty, 0)).toBeCloseTo(0.02, 12);
     expect(t.fake.weight.refused()).toBe(0);
   });
 });

@@ -12,6 +12,7 @@
  * again so signed requests are accepted while the halt stands. Never awaited by the asker.
  */
 import type { Exchange } from 'ccxt';
+import type { OnRestResponse } from './request-gate.js';
 
 export interface ExchangeClock {
   /** The skew beyond half the recvWindow, one line naming the fix, or null; measures when one is due. */
@@ -29,16 +30,6 @@ export interface ExchangeClockOptions {
   /** Default 1 s. */
   skewedPeriodMs?: number;
 }
-
-type OnRestResponse = (
-  status: number,
-  statusText: string,
-  url: string,
-  method: string,
-  headers: unknown,
-  body: unknown,
-  ...rest: unknown[]
-) => string;
 
 const TIMESTAMP_REFUSED = /"code"\s*:\s*-1021\b/;
 

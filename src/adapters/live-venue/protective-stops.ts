@@ -104,9 +104,11 @@ export class ProtectiveStops {
         },
       );
       this.remember(symbol, placed.id);
+      // This cycle's countdown was armed before the stop rested: disarmed now, not at the next cycle.
+      // A stop kept from before needs nothing: each cycle's countdown call (and the first, after
+      // adopt() at a restart) already sends 0 for a symbol where one rests (live-venue.ts).
+      await this.o.disarm?.(symbol);
     }
-    // Every time, not only when placed: after a restart the countdown may have been armed over it.
-    if (want) await this.o.disarm?.(symbol);
   }
 
   private remember(symbol: string, id: string | undefined): void {

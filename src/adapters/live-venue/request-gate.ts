@@ -72,7 +72,8 @@ type Fetch2 = (
   config?: Record<string, unknown>,
 ) => Promise<unknown>;
 type CostOf = (api: unknown, method: string, path: string, params: unknown, config: unknown) => number;
-type OnRestResponse = (
+/** ccxt's hook on every REST answer (what the gate and ./exchange-clock.ts watch). */
+export type OnRestResponse = (
   status: number,
   statusText: string,
   url: string,

@@ -215,16 +215,24 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
     await setup();
     const started: string[] = [];
     let ethStarted = false;
+    let markEthStarted = (): void => {};
+    const ethStarts = new Promise<void>((resolve) => (markEthStarted = resolve));
     const submitAtVenue = venue.submit.bind(venue);
     let overlapped = false;
     Object.assign(venue, {
       parallelSymbols: true,
       submit: async (o: OrderRequest, m: MarketView) => {
         started.push(o.clientOrderId);
-        if (o.symbol === 'ETHUSDT') ethStarted = true;
-        else if (!ethStarted) {
-          // BTC's submission waits some turns of the event loop (no timer) for ETH's to start.
-          for (let turn = 0; turn < 50 && !ethStarted; turn++) await new Promise((r) => setImmediate(r));
+        if (o.symbol === 'ETHUSDT') {
+          ethStarted = true;
+          markEthStarted();
+        } else if (!ethStarted) {
+          // BTC's submission waits for ETH's to start: it can only if the two run side by side. The
+          // bound (never reached when they do) turns a serial executor into a failure, not a hang;
+          // a count of event-loop turns was too short on Redis, whose token checks take real I/O.
+          let bound: NodeJS.Timeout | undefined;
+          await Promise.race([ethStarts, new Promise((r) => (bound = setTimeout(r, 2_000)))]);
+          clearTimeout(bound);
           overlapped ||= ethStarted;
         }
         return submitAtVenue(o, m);

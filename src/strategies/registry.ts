@@ -149,7 +149,25 @@ async function loadModule(
 
 class TsxMissingError extends Error {}
 
-async function importUserModule(entry: string, file: string): Promise<{ default?: unknown }> {
+/**
+ * Each module file's import, once per process: the launcher's check, `tcs simulate` and the trading
+ * system all load the strategies, and tsx's `tsImport` evaluates a module afresh on every call, so a
+ * module's top-level code (a counter, a global patch) ran twice and the agent in use was not the one
+ * the first load set up. A failed import is forgotten, so a corrected file can be tried again.
+ */
+const imported = new Map<string, Promise<{ default?: unknown }>>();
+
+function importUserModule(entry: string, file: string): Promise<{ default?: unknown }> {
+  let loading = imported.get(file);
+  if (loading === undefined) {
+    loading = importOnce(entry, file);
+    imported.set(file, loading);
+    loading.catch(() => imported.delete(file));
+  }
+  return loading;
+}
+
+async function importOnce(entry: string, file: string): Promise<{ default?: unknown }> {
   const url = pathToFileURL(file).href;
   if (RUNTIME_LOADS_TYPESCRIPT || !TYPESCRIPT_FILE.test(file)) return (await import(url)) as { default?: unknown };
   let tsx: typeof TsxApi;

@@ -18,6 +18,7 @@ import type { Signal } from '../src/domain/signal.js';
 import { signApproval } from '../src/domain/order-token.js';
 import { loadStrategies } from '../src/strategies/registry.js';
 import { ResampleCache } from '../src/domain/strategy-input.js';
+import { PrivateBars } from '../src/domain/private-bars.js';
 import { strategyHistory } from '../src/runtime/trading/strategy-history.js';
 import type { TradingConfig } from '../src/runtime/trading/trading-config.js';
 import { SIM_START } from './trading.js';
@@ -30,6 +31,8 @@ export interface PlainLoopResult {
 
 export async function runPlainLoop(config: TradingConfig, cycles: number): Promise<PlainLoopResult> {
   const strategies = await loadStrategies(config.strategies, config.strategyParams);
+  // Each agent's candle buffers, as its actor keeps them.
+  const own = strategies.map(() => new PrivateBars());
   const history = strategyHistory(strategies, config.cycleMs);
   const feed = createSyntheticFeed({
     instruments: config.instruments,
@@ -74,7 +77,7 @@ export async function runPlainLoop(config: TradingConfig, cycles: number): Promi
         resampled,
         replyTo: undefined as never,
       };
-      signals.push(...analyseAll(agent, config.instruments, request, history.plans[i]).signals);
+      signals.push(...analyseAll(agent, config.instruments, request, history.plans[i], own[i]).signals);
     });
     const holdings = new Map<string, string | null>(
       account.positions.filter((p) => p.qty !== 0).map((p) => [p.symbol, owners.get(p.symbol) ?? null]),

@@ -4,7 +4,8 @@
  * strategy-input.ts): never less history than its `lookback` (a symbol without it is skipped), its
  * `timeframe`'s candles, its own position and the account's NAV. What comes back is held to the
  * signal contract: a signal for another symbol or agent, or with a non-integer direction or a
- * confidence outside [0, 1], is discarded and reported in `invalid`. A strategy that throws costs
+ * confidence outside [0, 1], is discarded and reported in `invalid`. The strategy reads copies (its
+ * own candle buffers, a frozen book): nothing it does to them reaches the venue or another agent. A strategy that throws costs
  * only that symbol's signal and is reported in `errors`; the agent keeps serving.
  */
 import { sendTo, setup } from 'xstate';
@@ -13,6 +14,7 @@ import type { Signal } from '../src/domain/signal.js';
 import type { StrategyAgent } from '../src/domain/strategy-agent.js';
 import { contractBreach, hasHistory, strategySnapshot } from '../src/domain/strategy-input.js';
 import type { HistoryPlan } from '../src/domain/strategy-input.js';
+import { PrivateBars } from '../src/domain/private-bars.js';
 import type { AgentError, AnalyseRequest, SignalsReply } from './messages.js';
 
 export interface AgentInput {
@@ -29,6 +31,7 @@ export function analyseAll(
   instruments: readonly Instrument[],
   request: AnalyseRequest,
   plan: HistoryPlan = NO_PLAN,
+  own: PrivateBars = new PrivateBars(),
 ): SignalsReply {
   const signals: Signal[] = [];
   const errors: AgentError[] = [];
@@ -45,7 +48,7 @@ export function analyseAll(
         : 0;
     let signal: unknown;
     try {
-      signal = strategy.analyse(strategySnapshot(snapshot, higher, position, nav), instrument);
+      signal = strategy.analyse(strategySnapshot(snapshot, higher, position, nav, own), instrument);
       // Read once, here: a returned object whose getter throws is the strategy throwing.
       if (typeof signal === 'object' && signal !== null) signal = signalFields(signal as Signal);
     } catch (err) {
@@ -70,16 +73,21 @@ function signalFields(s: Signal): Signal {
   return { agent, symbol, direction, confidence, ...(typeof rationale === 'string' ? { rationale } : {}) };
 }
 
+/** The agent's candle buffers live with it: copies of its own, reused every cycle (private-bars.ts). */
+interface AgentContext extends AgentInput {
+  own: PrivateBars;
+}
+
 export const agentMachine = setup({
-  types: {} as { context: AgentInput; input: AgentInput; events: AnalyseRequest },
+  types: {} as { context: AgentContext; input: AgentInput; events: AnalyseRequest },
 }).createMachine({
   id: 'agent',
-  context: ({ input }) => input,
+  context: ({ input }) => ({ ...input, own: new PrivateBars() }),
   on: {
     'agent.analyse': {
       actions: sendTo(
         ({ event }) => event.replyTo,
-        ({ context, event }) => analyseAll(context.strategy, context.instruments, event, context.plan),
+        ({ context, event }) => analyseAll(context.strategy, context.instruments, event, context.plan, context.own),
       ),
     },
   },

@@ -4,17 +4,22 @@
  * it lives in the domain.
  */
 import type { Bars } from './bars.js';
-import type { Instrument, MarketSnapshot } from './market.js';
+import type { BookLevel, Instrument, MarketSnapshot } from './market.js';
 import type { Signal } from './signal.js';
 
 /**
  * What `analyse` receives: the symbol's market snapshot plus what the agent declared it needs and
- * what it holds. Every field is read-only; the bar arrays are views of the feed's memory, shared with
- * the other agents and valid for this call. Typed arrays cannot be frozen, so nothing stops a write:
- * never write into them (`close.sort()` sorts in place); copy first (`Array.from(candles.close)`).
+ * what it holds. Every field is read-only and none is shared with the venue, the risk engine or
+ * another agent: the book levels are a frozen copy (a write throws), the bar arrays this agent's own
+ * copies, valid for this call (the next call reuses their memory: keep bars across cycles by copying,
+ * `Array.from(candles.close)`). A write into them changes only what this agent reads in this call.
  * The snapshot's `execution` is left out: it may hold the next bar's open, which no signal may see.
  */
-export interface StrategySnapshot extends Readonly<Omit<MarketSnapshot, 'execution'>> {
+export interface StrategySnapshot extends Readonly<Omit<MarketSnapshot, 'execution' | 'bids' | 'asks'>> {
+  /** Best first (highest bid first); a frozen copy of the feed's levels. */
+  readonly bids: readonly Readonly<BookLevel>[];
+  /** Best first (lowest ask first); a frozen copy of the feed's levels. */
+  readonly asks: readonly Readonly<BookLevel>[];
   /**
    * The base-timeframe candles (the feed's: one per market step), at least `lookback` of them when
    * the agent declared a lookback and no `timeframe`. The last bar is the one that just closed.

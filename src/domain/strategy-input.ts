@@ -6,7 +6,8 @@
  */
 import type { Bars } from './bars.js';
 import { baseBarsFor, resample } from './bars.js';
-import type { MarketSnapshot } from './market.js';
+import type { BookLevel, MarketSnapshot } from './market.js';
+import { PrivateBars } from './private-bars.js';
 import type { Signal } from './signal.js';
 import type { StrategyAgent, StrategySnapshot } from './strategy-agent.js';
 import { TIMEFRAME_LIST, TIMEFRAMES } from './timeframes.js';
@@ -120,11 +121,22 @@ export class ResampleCache {
   }
 }
 
+/** A frozen copy of book levels: the venue fills off the feed's own, which no strategy reaches. */
+function frozenLevels(levels: readonly BookLevel[]): readonly Readonly<BookLevel>[] {
+  const out: Readonly<BookLevel>[] = [];
+  for (const l of levels) out.push(Object.freeze({ price: l.price, qty: l.qty }));
+  return Object.freeze(out);
+}
+
 /**
- * The snapshot `analyse` receives: the market snapshot's fields, what the agent is told, and
- * `closes` copied out of the bars only if an agent reads it (a prototype getter). A class rather than
- * a frozen spread with an accessor, which put every object in dictionary mode: that was 4 % of a
- * simulation, six of them a cycle. Read-only by its type.
+ * The snapshot `analyse` receives: the market snapshot's fields, what the agent is told, the
+ * agent's own copies of its candles (private-bars.ts) and of the book, and `closes` copied out of
+ * the bars only if an agent reads it. Nothing in it is the feed's: the paper venue fills off the
+ * feed's book and the risk engine reads the feed's snapshot, so what a strategy does to what it
+ * was handed changes only its own signals. The book is copied and frozen on first read (in a
+ * module, `asks.sort()` or `asks[0].price = …` then throws, and the agent's error is reported). A
+ * class rather than a frozen spread with an accessor, which put every object in dictionary mode:
+ * that was 4 % of a simulation, six of them a cycle. Source objects in true private fields.
  */
 class StrategyView implements StrategySnapshot {
   readonly symbol: string;
@@ -132,48 +144,64 @@ class StrategyView implements StrategySnapshot {
   readonly last: number;
   readonly bid: number;
   readonly ask: number;
-  readonly bids: MarketSnapshot['bids'];
-  readonly asks: MarketSnapshot['asks'];
   readonly bars: Bars;
   readonly volume: number;
   readonly fundingRate: number | null;
   readonly nextFundingTs: number | null;
   readonly candles: Bars;
-  private closesCopy: number[] | null = null;
+  readonly higher: Bars | null;
+  readonly #source: MarketSnapshot;
+  #bids: readonly Readonly<BookLevel>[] | null = null;
+  #asks: readonly Readonly<BookLevel>[] | null = null;
+  #closes: number[] | null = null;
 
   constructor(
     s: MarketSnapshot,
-    readonly higher: Bars | null,
+    higher: Bars | null,
     readonly position: number,
     readonly nav: number,
+    own: PrivateBars,
   ) {
+    this.#source = s;
     this.symbol = s.symbol;
     this.ts = s.ts;
     this.last = s.last;
     this.bid = s.bid;
     this.ask = s.ask;
-    this.bids = s.bids;
-    this.asks = s.asks;
-    this.bars = s.bars;
+    this.candles = own.view(s.symbol, s.bars);
+    this.bars = this.candles;
+    this.higher = higher === null ? null : own.view(`${s.symbol}\u0000higher`, higher);
     this.volume = s.volume;
     this.fundingRate = s.fundingRate;
     this.nextFundingTs = s.nextFundingTs;
-    this.candles = s.bars;
+  }
+
+  get bids(): readonly Readonly<BookLevel>[] {
+    return (this.#bids ??= frozenLevels(this.#source.bids));
+  }
+
+  get asks(): readonly Readonly<BookLevel>[] {
+    return (this.#asks ??= frozenLevels(this.#source.asks));
   }
 
   get closes(): number[] {
-    this.closesCopy ??= Array.from(this.candles.close);
-    return this.closesCopy;
+    // From the feed's closes: Array.from is itself the copy.
+    return (this.#closes ??= Array.from(this.#source.bars.close));
   }
 }
 
+/**
+ * What `analyse` is handed for `snapshot`. `own` holds the agent's candle buffers, reused from one
+ * cycle to the next (an agent actor keeps one); without it the copies are made afresh.
+ */
 export function strategySnapshot(
   snapshot: MarketSnapshot,
   higher: Bars | null,
   position: number,
   nav: number,
+  own: PrivateBars = new PrivateBars(),
 ): StrategySnapshot {
-  return new StrategyView(snapshot, higher, position, nav);
+  return new StrategyView(snapshot, higher, position, nav, own);
 }
 
 /** Why a returned value breaks the signal contract, or null when it keeps it. */

@@ -100,7 +100,8 @@ describe('tcs simulate: strategy code changes nothing but its own signals', () =
     const writer = strategy(
       'writer.ts',
       'writer',
-      's.candles.close.fill(0); s.bars.open[0] = 0; s.candles.close = new Float64Array(5); s.closes[0] = 0;',
+      // Replacing an array throws (the agent's error); writing into one changes only the writer's copy.
+      's.candles.close.fill(0); s.bars.open[0] = 0; s.closes[0] = 0; try { s.candles.close = new Float64Array(5); } catch {}',
     );
     const reader = strategy(
       'reader.ts',

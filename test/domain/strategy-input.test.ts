@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BarWindow, barsFromCloses, resample } from '../../src/domain/bars.js';
 import type { Bars } from '../../src/domain/bars.js';
 import type { StrategyAgent } from '../../src/domain/strategy-agent.js';
+import { PrivateBars } from '../../src/domain/private-bars.js';
 import {
   contractBreach,
   historyBars,
@@ -68,7 +69,8 @@ describe('strategySnapshot', () => {
   it('gives the candles, the own position and NAV, and closes as a plain array made on first read', () => {
     const market = marketSnapshot([100, 101, 102]);
     const s = strategySnapshot(market, null, -0.5, 12_345);
-    expect(s.candles).toBe(market.bars);
+    expect(Array.from(s.candles.close)).toEqual([100, 101, 102]);
+    expect(s.candles.length).toBe(3);
     expect(s).toMatchObject({ position: -0.5, nav: 12_345, higher: null, last: 102, symbol: 'BTCUSDT' });
     expect(Array.isArray(s.closes)).toBe(true);
     expect(s.closes).toEqual([100, 101, 102]);
@@ -77,7 +79,55 @@ describe('strategySnapshot', () => {
 
   it("carries the declared timeframe's candles", () => {
     const higher = barsFromCloses([1, 2], 5 * MIN);
-    expect(strategySnapshot(marketSnapshot([1]), higher, 0, 1).higher).toBe(higher);
+    const seen = strategySnapshot(marketSnapshot([1]), higher, 0, 1).higher!;
+    expect(seen.length).toBe(2);
+    expect(Array.from(seen.close)).toEqual([1, 2]);
+    expect(Array.from(seen.time)).toEqual([0, 5 * MIN]);
+  });
+
+  it("writes into the candles change neither the feed's bars nor another agent's", () => {
+    const market = marketSnapshot([100, 101, 102]);
+    const higher = barsFromCloses([1, 2], 5 * MIN);
+    const writer = new PrivateBars();
+    const reader = new PrivateBars();
+    const w = strategySnapshot(market, higher, 0, 1, writer);
+    w.candles.close.fill(0);
+    w.bars.open[0] = 0;
+    w.higher!.close[1] = 0;
+    w.closes[0] = 0;
+    expect(() => Object.assign(w.candles, { close: new Float64Array(3) })).toThrow(TypeError);
+    expect(Array.from(market.bars.close)).toEqual([100, 101, 102]);
+    expect(market.bars.open[0]).toBe(100);
+    expect(Array.from(higher.close)).toEqual([1, 2]);
+    const r = strategySnapshot(market, higher, 0, 1, reader);
+    expect(Array.from(r.candles.close)).toEqual([100, 101, 102]);
+    expect(Array.from(r.higher!.close)).toEqual([1, 2]);
+    expect(r.closes).toEqual([100, 101, 102]);
+    // The writer's next call reads the feed's numbers again, in the same buffer.
+    const again = strategySnapshot(market, higher, 0, 1, writer);
+    expect(again.candles.close).toBe(w.candles.close);
+    expect(Array.from(again.candles.close)).toEqual([100, 101, 102]);
+    // Nothing the feed owns is reachable through the view's properties.
+    expect(Object.values(again)).not.toContain(market);
+    expect(again.candles.close.buffer).not.toBe(market.bars.close.buffer);
+  });
+
+  it('hands out a frozen copy of the book: a write throws and the venue-facing levels stay as they were', () => {
+    const market = marketSnapshot([100]);
+    const asks = market.asks.map((l) => ({ ...l }));
+    const bids = market.bids.map((l) => ({ ...l }));
+    const s = strategySnapshot(market, null, 0, 1);
+    expect(s.asks).toEqual(asks);
+    expect(s.bids).toEqual(bids);
+    expect(s.asks).not.toBe(market.asks);
+    expect(s.asks).toBe(s.asks);
+    expect(() => {
+      (s.asks[0] as { price: number }).price /= 2;
+    }).toThrow(TypeError);
+    expect(() => (s.asks as unknown[]).splice(0, 1)).toThrow(TypeError);
+    expect(() => (s.bids as unknown[]).push({ price: 1, qty: 1 })).toThrow(TypeError);
+    expect(market.asks).toEqual(asks);
+    expect(market.bids).toEqual(bids);
   });
 });
 

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { agentMachine } from '../../machines/agent.machine.js';
 import type { SignalsReply } from '../../machines/messages.js';
-import type { Instrument, MarketSnapshot } from '../../src/domain/market.js';
+import type { Instrument } from '../../src/domain/market.js';
 import type { Signal } from '../../src/domain/signal.js';
-import type { StrategyAgent } from '../../src/domain/strategy-agent.js';
+import type { StrategyAgent, StrategySnapshot } from '../../src/domain/strategy-agent.js';
 import { BTC, ETH, SOL, collector, marketView, snapshot } from './support.js';
 
 /** Goes long every symbol it sees, confidence from the price; throws for symbols in `failFor`. */
@@ -15,7 +15,7 @@ function fakeStrategy(name: string, failFor: string[] = []) {
   const seen: string[] = [];
   const strategy: StrategyAgent = {
     name,
-    analyse(s: MarketSnapshot, instrument: Instrument): Signal | null {
+    analyse(s: StrategySnapshot, instrument: Instrument): Signal | null {
       seen.push(`${s.symbol}/${instrument.symbol}`);
       if (failFor.includes(s.symbol)) throw new Error(`cannot read ${s.symbol}`);
       return { agent: name, symbol: s.symbol, direction: 1, confidence: s.last / 100_000 };

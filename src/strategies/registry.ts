@@ -6,6 +6,8 @@
  * A TypeScript module (.ts/.mts) needs a loader when this code runs compiled: tsx is then imported
  * lazily, for that module only, so a service without TypeScript strategies never loads it.
  */
+// Before any user module: the genuine constructors are captured here (intrinsics.ts).
+import '../domain/intrinsics.js';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createFundingRateContrarian, FUNDING_RATE_CONTRARIAN } from './funding-rate-contrarian.js';

@@ -11,6 +11,7 @@ import { parseDecimal, parseInteger } from './csv-number.js';
 import { DataFileError } from './data-errors.js';
 import { CandleBuilder, FundingBuilder } from './series.js';
 import type { CandleSeries, FundingSeries } from './series.js';
+import { Float64ArrayIntrinsic } from '../../../domain/intrinsics.js';
 
 export const CANDLE_COLUMNS = ['timestamp', 'open', 'high', 'low', 'close', 'volume'] as const;
 export const FUNDING_COLUMNS = ['timestamp', 'rate'] as const;
@@ -33,7 +34,7 @@ async function eachRow(
 ): Promise<void> {
   const header = columns.join(',');
   const width = columns.length;
-  const values = new Float64Array(width);
+  const values = new Float64ArrayIntrinsic(width);
   let line = 0;
   let blankAt = 0; // a blank line is fine only at the very end of the file
 

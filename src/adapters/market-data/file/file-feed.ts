@@ -28,6 +28,7 @@ import type { FundingPolicy, FundingSchedule, Settlement } from './funding-sched
 import { perpetualFunding } from './perp-funding.js';
 import { replayWindow } from './replay-window.js';
 import type { CandleSeries } from './series.js';
+import { Float64ArrayIntrinsic } from '../../../domain/intrinsics.js';
 
 export interface FileFeedOptions {
   dir: string;
@@ -113,7 +114,7 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
   const tracks: Track[] = data.symbols.map((s, k) => {
     const instrument = instruments[k]!;
     const funding = fundings[k]!;
-    const time = new Float64Array(s.candles.count);
+    const time = new Float64ArrayIntrinsic(s.candles.count);
     for (let j = 0; j < time.length; j++) time[j] = s.candles.start + j * data.stepMs;
     const bars = new BarWindow(historyLength);
     return { instrument, candles: s.candles, time, offset: window.offsets[k]!, funding, window: bars, copied: -1 };

@@ -12,6 +12,7 @@ import { DataFileError } from './data-errors.js';
 import { CANDLE_COLUMNS, FUNDING_COLUMNS } from './csv-reader.js';
 import { CandleBuilder, FundingBuilder } from './series.js';
 import type { CandleSeries, FundingSeries } from './series.js';
+import { Float64ArrayIntrinsic } from '../../../domain/intrinsics.js';
 
 const atRow = (i: number): string => `row ${i + 1}`;
 
@@ -60,7 +61,7 @@ async function readColumns(
   }
   checkSchema(file, metadata, columns);
   const rows = Number(metadata.num_rows);
-  const data = columns.map(() => new Float64Array(rows));
+  const data = columns.map(() => new Float64ArrayIntrinsic(rows));
   const nulls = columns.map(() => -1);
   try {
     await parquetRead({

@@ -9,6 +9,7 @@
  */
 import { DataFileError, showTs } from './data-errors.js';
 import { TIMEFRAME_LIST, timeframeName } from '../../../domain/timeframes.js';
+import { Float64ArrayIntrinsic } from '../../../domain/intrinsics.js';
 
 export interface CandleSeries {
   /** Open time of the first candle, epoch ms. */
@@ -40,11 +41,11 @@ class Column {
   private data: Float64Array;
   length = 0;
   constructor(capacity: number) {
-    this.data = new Float64Array(Math.max(16, capacity));
+    this.data = new Float64ArrayIntrinsic(Math.max(16, capacity));
   }
   push(x: number): void {
     if (this.length === this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
+      const bigger = new Float64ArrayIntrinsic(this.data.length * 2);
       bigger.set(this.data);
       this.data = bigger;
     }

@@ -1,0 +1,10 @@
+/**
+ * Built-in constructors as they were before any strategy module ran. A strategy module may replace
+ * globals at import (`globalThis.Float64Array = class extends Float64Array { … }`); code that looks
+ * the global up later then hands the module every array it makes, and a replay's columns hold the
+ * future. The registry imports this module before it imports any user module, so these bindings are
+ * the genuine ones in every process; the replay allocates its columns through them. This closes the
+ * replaced-global route only: a module that patches prototypes, or reads the data files itself, is
+ * not stopped (docs/strategies/writing-a-strategy.md#what-a-strategy-can-reach).
+ */
+export const Float64ArrayIntrinsic: Float64ArrayConstructor = Float64Array;

@@ -162,7 +162,7 @@ export function venueContract(name: string, setup: VenueContractSetup): void {
     });
 
     describe.runIf(can.lostAcknowledgements)('a lost acknowledgement', () => {
-      it('is resolved by client id without a second order; resubmitting it sends nothing', async () => {
+      it('is resolved by client id without a second order; resubmitting it places nothing', async () => {
         const h = await open();
         const qty = qtyWorth(h, main, 2 * main.minNotional);
         const request = order({ qty });

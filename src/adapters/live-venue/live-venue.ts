@@ -125,6 +125,8 @@ export class LiveVenue implements Venue {
   /** Each symbol's orders are independent on the exchange: a kill's closes go out side by side. */
   readonly parallelSymbols = true;
   private readonly ours = new Map<string, Tracked>();
+  /** Submissions under way, by client order id (see submit). */
+  private readonly submitting = new Map<string, Promise<SubmitResult>>();
   private readonly byExchangeId = new Map<string, Tracked>();
   private peaks: PeakEntry[] = [];
   /** Positions the system's own fills explain, from the exchange's at the first reconciliation. */
@@ -169,9 +171,23 @@ export class LiveVenue implements Venue {
     await this.o.exchange.loadMarkets();
   }
 
-  /** A reduce-only order's requests (its look-up, the order, its trades) go as a close: see asClose. */
+  /**
+   * A reduce-only order's requests (its look-up, the order, its trades) go as a close: see asClose.
+   * A submission of an id already under way waits for it and is then its duplicate: an id is known
+   * only after its look-up, so two at once would both be sent (Binance takes a reused id once the
+   * first has filled), and the position doubled (found by the venue contract suite).
+   */
   submit(order: OrderRequest, _market?: MarketView): Promise<SubmitResult> {
-    return order.reduceOnly ? asClose(() => this.submitNow(order)) : this.submitNow(order);
+    const id = order.clientOrderId;
+    const under = this.submitting.get(id);
+    if (under) return under.then(settled, settled).then(() => this.submit(order));
+    const run = order.reduceOnly ? asClose(() => this.submitNow(order)) : this.submitNow(order);
+    this.submitting.set(id, run);
+    const done = () => {
+      if (this.submitting.get(id) === run) this.submitting.delete(id);
+    };
+    run.then(done, done);
+    return run;
   }
 
   private async submitNow(order: OrderRequest): Promise<SubmitResult> {
@@ -736,3 +752,6 @@ function rejected(order: OrderRequest, at: number, reason: string): SubmitResult
     duplicate: false,
   };
 }
+
+/** Ignores how a submission ended: the one waiting on it only needs it to be over. */
+function settled(): void {}

@@ -3,7 +3,9 @@
  * (test/support/fake-exchange/, Binance's own response shapes, on loopback): orders, fills, cancels
  * and the account come from the exchange; an order whose answer was lost is found by its client id
  * and never sent twice; a request refused unprocessed is sent again after Retry-After; a refusal is a
- * rejected order with the exchange's reason. Time is injected: `sleep` moves a test clock on, so no
+ * rejected order with the exchange's reason. What every venue promises (a resting order filled once, a
+ * partial fill, cancel-all, NAV) is the Venue contract's (test/contracts/venue.contract.ts); this file
+ * keeps what is particular to ccxt and Binance. Time is injected: `sleep` moves a test clock on, so no
  * test waits for a recvWindow to pass.
  */
 import ccxt from 'ccxt';
@@ -117,19 +119,6 @@ describe('the live venue on the fake exchange', () => {
     expect(account.nav).toBeCloseTo(figures.wallet + figures.unrealized, 6);
     expect(account.nav).toBeLessThan(100_000); // the fee was paid
     expect(account.openOrders).toEqual([]);
-  });
-
-  it('a resting limit order is open; when the price crosses it, onMarket reports its fill once', async () => {
-    const price = t.fake.venue.book(btc).bids[2]![0];
-    const o = order({ type: 'limit', limitPrice: price });
-    const placed = await venue.submit(o, NO_MARKET);
-    expect(placed.order).toMatchObject({ status: 'open', filledQty: 0 });
-    expect((await venue.openOrders()).map((x) => x.clientOrderId)).toEqual([o.clientOrderId]);
-
-    t.fake.venue.setPrice('BTCUSDT', round(price - 2 * Number(btc.tickSize), 2));
-    const update = await venue.onMarket(NO_MARKET);
-    expect(update.fills).toMatchObject([{ clientOrderId: o.clientOrderId, qty: 0.01, price, liquidity: 'maker' }]);
-    expect((await venue.onMarket(NO_MARKET)).fills).toEqual([]);
   });
 
   it('an order whose acknowledgement is lost is found by its client id, and sending it again sends nothing', async () => {

@@ -221,6 +221,11 @@ export class Venue {
     return mine.reverse().find((o) => o.clientOrderId === ref.clientOrderId);
   }
 
+  /** Every order placed under this client order id, any status (Binance accepts a reused id once the first is done). */
+  placedUnder(clientOrderId: string): OrderRecord[] {
+    return this.orders.filter((o) => o.clientOrderId === clientOrderId);
+  }
+
   open(symbol?: string): OrderRecord[] {
     return this.orders.filter((o) => isOpen(o) && (symbol === undefined || o.symbol === symbol));
   }

@@ -102,6 +102,9 @@ interface SymbolState {
   fundingApplied: number;
 }
 
+/** One candle: the feed reads one-minute candles. */
+const MINUTE_MS = 60_000;
+
 const BINANCE_BOOK_LIMITS = [5, 10, 20, 50, 100, 500, 1000];
 
 export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed> {
@@ -207,7 +210,8 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
           at: Math.min(now(), typeof b.timestamp === 'number' && Number.isFinite(b.timestamp) ? b.timestamp : Infinity),
         })),
         withRetry(
-          () => exchange.fetchOHLCV(state.ccxtSymbol, '1m', undefined, historyLength),
+          // One more than the window: the newest is the minute still forming, which buildSnapshot drops.
+          () => exchange.fetchOHLCV(state.ccxtSymbol, '1m', undefined, historyLength + 1),
           policy(deadline),
           hooks,
         ).then((c) => ({ c, at: now() })),
@@ -320,7 +324,11 @@ function buildSnapshot(
 ): MarketSnapshot {
   const bids = levels(book.bids, depth);
   const asks = levels(book.asks, depth);
-  const rows = candles.filter((c) => typeof c[4] === 'number' && (c[4] as number) > 0);
+  // Closed candles only: the exchange's newest is the minute still forming, whose close is not final
+  // (a strategy would act on a bar that is not over, and a resampled bucket would count as complete).
+  const rows = candles.filter(
+    (c) => typeof c[4] === 'number' && (c[4] as number) > 0 && typeof c[0] === 'number' && c[0] + MINUTE_MS <= ts,
+  );
   if (bids.length === 0 || asks.length === 0) throw new Error('empty order book');
   if (rows.length === 0) throw new Error('no candles');
   const num = (x: unknown, fallback: number) => (typeof x === 'number' && Number.isFinite(x) ? x : fallback);

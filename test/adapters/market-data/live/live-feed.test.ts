@@ -78,7 +78,8 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     const btc = view.get('BTCUSDT')!;
     const inst = instrumentById('BTCUSDT')!;
     const minute = Math.floor(clock.t / MINUTE) * MINUTE;
-    const candles = Array.from({ length: 60 }, (_, i) => candleAt(7, inst, minute - (59 - i) * MINUTE));
+    // The closed minutes only: the one still forming (opened at `minute`) is not a bar yet.
+    const candles = Array.from({ length: 60 }, (_, i) => candleAt(7, inst, minute - (60 - i) * MINUTE));
     const book = bookAt(7, inst, clock.t);
     expect(btc.ts).toBe(clock.t);
     expect(Array.from(btc.bars.close)).toEqual(candles.map((c) => c.close));
@@ -285,7 +286,8 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     await feed.close();
     feed = undefined;
     await fake.stop();
-    // An exchange that has only the last 100 minutes (a new listing) cannot serve a 494-bar lookback.
+    // An exchange that has only the last 100 minutes (a new listing: 99 closed and the one still
+    // forming, which is no bar yet) cannot serve a 494-bar lookback.
     const minute = Math.floor(T0 / MINUTE) * MINUTE;
     fake = await startFakeExchange({
       seed: 7,
@@ -295,7 +297,7 @@ describe('live feed (binanceusdm, fake exchange)', () => {
     await expect(
       createLiveFeed({ ...options, baseUrl: fake.url, historyLength: 494, requiredHistory: 494 }),
     ).rejects.toThrow(
-      /too little history from binanceusdm .*: the strategies need 494 one-minute candles; BTCUSDT has 100/,
+      /too little history from binanceusdm .*: the strategies need 494 one-minute candles; BTCUSDT has 99/,
     );
   });
 });

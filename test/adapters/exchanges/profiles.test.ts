@@ -13,6 +13,8 @@ import {
   profiles,
   SUPPORTED_EXCHANGES,
 } from '../../../src/adapters/exchanges/registry.js';
+import { openLiveExchange } from '../../../src/adapters/exchanges/open-exchange.js';
+import type { ExchangeId } from '../../../src/adapters/exchanges/registry.js';
 import { exchangeClientId } from '../../../src/adapters/live-venue/client-ids.js';
 
 const KINDS = new Set(['rate_limited', 'retryable', 'clock', 'unknown', 'duplicate', 'rejected']);
@@ -33,6 +35,22 @@ describe('the exchange registry', () => {
     expect(() => exchangeProfile('bybit-not-yet')).toThrow(
       `exchange "bybit-not-yet" is not supported for live trading: supported are ${SUPPORTED_EXCHANGES.join(', ')}`,
     );
+  });
+
+  it('the one opener refuses an unsupported exchange before any client is made, naming the supported ones', async () => {
+    const config = { exchange: 'kraken' as ExchangeId, testnet: true, url: null };
+    await expect(openLiveExchange(config, { apiKey: 'k', secret: 's' })).rejects.toThrow(
+      `exchange "kraken" is not supported for live trading: supported are ${SUPPORTED_EXCHANGES.join(', ')}`,
+    );
+  });
+
+  it('the one opener gives a supported exchange its profile, testnet switched on', async () => {
+    for (const id of SUPPORTED_EXCHANGES) {
+      const opened = await openLiveExchange({ exchange: id, testnet: true, url: null }, { apiKey: 'k', secret: 's' });
+      expect(opened.profile.id).toBe(id);
+      expect(opened.exchange.id).toBe(id);
+      await opened.exchange.close();
+    }
   });
 
   it('finds the exchange that raised a ccxt error by the id ccxt starts its message with, and no other', () => {

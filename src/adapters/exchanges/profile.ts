@@ -8,8 +8,10 @@
  * (docs/develop/adding-an-exchange.md).
  */
 import type { Exchange, Order } from 'ccxt';
-import type { FailureKind } from '../live-venue/exchange-errors.js';
 import type { IncomeLine } from '../live-venue/income-tally.js';
+
+/** What a failed exchange call means for an order (../live-venue/exchange-errors.ts says each). */
+export type FailureKind = 'rate_limited' | 'retryable' | 'clock' | 'unknown' | 'duplicate' | 'auth' | 'rejected';
 
 /** What an exchange's own error code says about an order (`auth` is left to ccxt's classes). */
 export type CodeKind = Exclude<FailureKind, 'auth'>;

@@ -19,7 +19,8 @@
 import { kindByCode, saysDuplicate } from './refusal-codes.js';
 import { RequestWithheldError } from './request-gate.js';
 
-export type FailureKind = 'rate_limited' | 'retryable' | 'clock' | 'unknown' | 'duplicate' | 'auth' | 'rejected';
+import type { FailureKind } from '../exchanges/profile.js';
+export type { FailureKind };
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

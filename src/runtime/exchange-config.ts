@@ -4,22 +4,21 @@
  *    base URL. No secret: the API answers GET /control/mode from it.
  *  - `readExchangeCredentials`, read by the trading process only: the key and secret. They go to the
  *    exchange client and nowhere else: never in a message, a log line, a response or the store.
- * Rules: `EXECUTION_MODE=live` needs `EXCHANGE` (one of SUPPORTED_EXCHANGES); the testnet is the default
+ * Rules: `EXECUTION_MODE=live` needs `EXCHANGE` (one of the registry's SUPPORTED_EXCHANGES:
+ * src/adapters/exchanges/registry.ts); the testnet is the default
  * (`EXCHANGE_TESTNET=true`); mainnet needs `EXCHANGE_TESTNET=false` and `LIVE_MAINNET=confirm`, both. A
  * missing, malformed or contradictory variable (LIVE_MAINNET=confirm on the testnet or in paper mode,
  * exchange settings in paper mode are fine: they wait) is a ConfigError naming it, so `tcs start`
  * exits 2 before anything starts.
  */
 import type { AccountWanted, MarginType } from '../adapters/live-venue/account-check.js';
+import { SUPPORTED_EXCHANGES } from '../adapters/exchanges/registry.js';
+import type { ExchangeId } from '../adapters/exchanges/registry.js';
 import { ConfigError } from './config-error.js';
 import { readInt } from './config-numbers.js';
 
 /** The execution modes (./config.ts EXECUTION_MODES), named here without importing it back. */
 type ExecutionMode = 'paper' | 'live';
-
-/** Exchanges the live venue knows (a ccxt id each); another ccxt exchange is configuration plus its capabilities. */
-export const SUPPORTED_EXCHANGES = ['binanceusdm'] as const;
-export type ExchangeId = (typeof SUPPORTED_EXCHANGES)[number];
 
 export interface ExchangeConfig {
   exchange: ExchangeId;

@@ -13,13 +13,12 @@ import { parseArgs } from 'node:util';
 import type { Exchange } from 'ccxt';
 import { checkAccount } from '../adapters/live-venue/account-check.js';
 import type { AccountCheck } from '../adapters/live-venue/account-check.js';
-import { CAPABILITIES } from '../adapters/live-venue/capabilities.js';
 import { perpetualSymbols } from '../adapters/live-venue/ccxt-mapping.js';
 import type { SymbolMap } from '../adapters/live-venue/ccxt-mapping.js';
 import { IncomeTally } from '../adapters/live-venue/income-tally.js';
 import type { IncomeLine } from '../adapters/live-venue/income-tally.js';
 import { LiveVenue } from '../adapters/live-venue/live-venue.js';
-import { openLiveExchange } from '../adapters/live-venue/open-exchange.js';
+import { openLiveExchange } from '../adapters/exchanges/open-exchange.js';
 import { gateRequests } from '../adapters/live-venue/request-gate.js';
 import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import { requestBudget } from '../domain/request-budget.js';
@@ -35,8 +34,8 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
   const symbols = wrapSymbols(env);
   // CYCLE_SECONDS as the trading process reads it (trading-config.ts): the budget depends on it.
   const cycleMs = Math.round(readNumber(env, 'CYCLE_SECONDS', 60, 0.05, 86_400) * 1000);
-  const { exchange, errors } = await openLiveExchange(config, credentials, { timeoutMs: config.timeoutMs });
-  const where = `${config.exchange} ${config.testnet ? 'testnet (demo trading)' : 'MAINNET'}${config.url ? ` via ${config.url}` : ''}`;
+  const { exchange, errors, profile } = await openLiveExchange(config, credentials, { timeoutMs: config.timeoutMs });
+  const where = `${config.exchange} ${config.testnet ? `testnet (${profile.testnetLabel})` : 'MAINNET'}${config.url ? ` via ${config.url}` : ''}`;
   try {
     await exchange.loadMarkets();
     const traded = perpetualSymbols(exchange.markets ?? {}, symbols);
@@ -60,8 +59,8 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
       console.log(
         `  ${o.clientOrderId} ${o.symbol} ${o.side} ${o.qty} ${o.type}${o.limitPrice !== null ? ` @ ${o.limitPrice}` : ''}${o.reduceOnly ? ' reduce-only' : ''} (filled ${o.filledQty})`,
       );
-    const income = CAPABILITIES[config.exchange].income;
-    if (income) console.log(await incomeSummary(income(exchange), exchange, traded));
+    const { income } = profile;
+    if (income) console.log(await incomeSummary(income(exchange), exchange, traded, profile.incomePageSize));
     const checked = await checkAccount(exchange, traded, config.account, { now: () => Date.now(), apply: false });
     console.log(accountSummary(checked));
     const budget = requestBudget({ symbols: symbols.length, cycleMs });
@@ -86,6 +85,7 @@ async function incomeSummary(
   read: (startTime: number, limit: number) => Promise<IncomeLine[]>,
   exchange: Exchange,
   traded: SymbolMap,
+  pageSize: number,
   now = Date.now(),
 ): Promise<string> {
   const from = now - 7 * 86_400_000;
@@ -96,8 +96,9 @@ async function incomeSummary(
     now: () => now,
     initial: { since: from, through: from, seen: [], fundingPnl: 0, feesPaid: 0 },
     minIntervalMs: 0,
-    // Not in a cycle: the whole week at once (up to 10,000 lines).
+    // Not in a cycle: the whole week at once (up to 10 pages).
     pagesPerRefresh: 10,
+    pageSize,
     failing: (err) => (failure = err),
   });
   await tally.refresh();

@@ -1,25 +1,24 @@
 /**
  * The exchange account checked before the first live order (issue 32, item 5), at the start of live
- * execution and by `tcs venue check`. What it reads (Binance USDⓈ-M; ccxt's raw endpoints where it
- * has no unified call that reads all four in one shape):
- *  - the clock skew against the exchange's server time (GET /fapi/v1/time): beyond half the
- *    recvWindow a signed request can be refused (-1021) and every timestamp the system puts on a
- *    cycle, a candle or a risk token is that far off; ccxt signs with the server's time (its
- *    `adjustForTimeDifference`, ./open-exchange.ts), but only as measured once, at loadMarkets;
- *  - the position mode (GET /fapi/v1/positionSide/dual): hedge mode is not supported — every order
- *    would need a position side, and the system holds one net position per symbol
- *    (docs/operate/live-trading.md says why);
- *  - multi-assets mode (GET /fapi/v1/multiAssetsMargin): the NAV is counted in USDT alone, and
- *    multi-assets margin lets other assets' prices liquidate the account;
- *  - each traded symbol's leverage and margin type (GET /fapi/v1/symbolConfig), against
- *    EXCHANGE_LEVERAGE / EXCHANGE_MARGIN_TYPE when set: set on the exchange (ccxt setLeverage /
- *    setMarginMode) unless setting is off, in which case a difference is a problem.
+ * execution and by `tcs venue check`. What it reads, by the exchange profile's `account` calls
+ * (src/adapters/exchanges/<id>.ts; ccxt's raw endpoints where it has no unified call):
+ *  - the clock skew against the exchange's server time: beyond half the recvWindow a signed request
+ *    can be refused and every timestamp the system puts on a cycle, a candle or a risk token is that
+ *    far off; ccxt signs with the server's time (its `adjustForTimeDifference`), but only as measured
+ *    once, at loadMarkets;
+ *  - the position mode: hedge mode is not supported — every order would need a position side, and
+ *    the system holds one net position per symbol (docs/operate/live-trading.md says why);
+ *  - multi-assets mode: the NAV is counted in USDT alone, and multi-assets margin lets other assets'
+ *    prices liquidate the account;
+ *  - each traded symbol's leverage and margin type, against EXCHANGE_LEVERAGE / EXCHANGE_MARGIN_TYPE
+ *    when set: set on the exchange (ccxt setLeverage / setMarginMode) unless setting is off, in
+ *    which case a difference is a problem.
  * Every problem names what to change. Nothing is set when there is any problem (a refused start
  * leaves the account as it found it), nor when `apply` is false (tcs venue check changes nothing).
  */
 import type { Exchange } from 'ccxt';
 import type { SymbolMap } from './ccxt-mapping.js';
-import { RECV_WINDOW_MS } from './open-exchange.js';
+import { profileOf } from '../exchanges/registry.js';
 
 export type MarginType = 'isolated' | 'cross';
 
@@ -62,46 +61,25 @@ export interface AccountCheckOptions {
   apply: boolean;
 }
 
-interface BinanceAccountApi {
-  fapiPublicGetTime(): Promise<{ serverTime?: number | string }>;
-  fapiPrivateGetPositionSideDual(): Promise<{ dualSidePosition?: boolean | string }>;
-  fapiPrivateGetMultiAssetsMargin(): Promise<{ multiAssetsMargin?: boolean | string }>;
-  fapiPrivateGetSymbolConfig(p: {
-    symbol: string;
-  }): Promise<Array<{ marginType?: string; leverage?: number | string }>>;
-}
-
 export async function checkAccount(
   exchange: Exchange,
   traded: SymbolMap,
   wanted: AccountWanted,
   options: AccountCheckOptions,
 ): Promise<AccountCheck> {
-  const api = exchange as unknown as BinanceAccountApi;
+  const profile = profileOf(exchange);
+  const api = profile.account;
   const problems: string[] = [];
-  const skewMs = await measureSkew(api, options.now);
-  if (Math.abs(skewMs) > RECV_WINDOW_MS / 2) problems.push(skewProblem(skewMs));
-  const hedgeMode = truthy((await api.fapiPrivateGetPositionSideDual()).dualSidePosition);
-  if (hedgeMode)
-    problems.push(
-      'the account is in hedge mode: switch to one-way mode (Binance: Preferences → Position Mode → One-way, ' +
-        'or POST /fapi/v1/positionSide/dual dualSidePosition=false)',
-    );
-  const multiAssets = truthy((await api.fapiPrivateGetMultiAssetsMargin()).multiAssetsMargin);
+  const skewMs = await measureSkew(() => api.serverTime(exchange), options.now);
+  if (Math.abs(skewMs) > profile.recvWindowMs / 2) problems.push(skewProblem(skewMs, profile.recvWindowMs));
+  const hedgeMode = await api.hedgeMode(exchange);
+  if (hedgeMode) problems.push(`the account is in hedge mode: switch to one-way mode (${api.hedgeModeFix})`);
+  const multiAssets = await api.multiAssets(exchange);
   if (multiAssets)
-    problems.push(
-      'the account is in multi-assets mode: switch to single-asset mode (Binance: Preferences → Asset Mode → ' +
-        'Single-Asset Mode, or POST /fapi/v1/multiAssetsMargin multiAssetsMargin=false)',
-    );
+    problems.push(`the account is in multi-assets mode: switch to single-asset mode (${api.multiAssetsFix})`);
   const symbols: SymbolAccount[] = [];
-  for (const symbol of traded.symbols) {
-    const [config] = await api.fapiPrivateGetSymbolConfig({ symbol });
-    symbols.push({
-      symbol,
-      leverage: Number(config?.leverage),
-      marginType: String(config?.marginType).toUpperCase() === 'ISOLATED' ? 'isolated' : 'cross',
-    });
-  }
+  // Our symbol is the exchange's market id (./ccxt-mapping.ts perpetualSymbols).
+  for (const symbol of traded.symbols) symbols.push({ symbol, ...(await api.symbolSettings(exchange, symbol)) });
   const changes = differences(symbols, wanted);
   const changed: string[] = [];
   const wouldChange: string[] = [];
@@ -153,7 +131,7 @@ async function make(exchange: Exchange, traded: SymbolMap, c: Change): Promise<s
     const said = String((err as Error).message)
       .split('\n')[0]!
       .slice(0, 200);
-    // -4048: Binance refuses a margin type change while the symbol holds a position (or orders).
+    // An exchange may refuse a margin type change while the symbol holds a position (Binance: -4048).
     const fix =
       c.what === 'margin type'
         ? `close the position first, or set ${variable(c)}=${c.from}`
@@ -163,24 +141,19 @@ async function make(exchange: Exchange, traded: SymbolMap, c: Change): Promise<s
 }
 
 /** The server's time against the local clock at the request's midpoint (half the round trip each way). */
-async function measureSkew(api: BinanceAccountApi, now: () => number): Promise<number> {
+async function measureSkew(serverTime: () => Promise<number>, now: () => number): Promise<number> {
   const sent = now();
-  const { serverTime } = await api.fapiPublicGetTime();
+  const server = await serverTime();
   const received = now();
-  return Math.round(Number(serverTime) - (sent + received) / 2);
+  return Math.round(server - (sent + received) / 2);
 }
 
-function skewProblem(skewMs: number): string {
+function skewProblem(skewMs: number, recvWindowMs: number): string {
   const seconds = (Math.abs(skewMs) / 1000).toFixed(1);
   const way = skewMs > 0 ? 'behind' : 'ahead of';
   return (
-    `the local clock is ${seconds} s ${way} the exchange's (more than ${RECV_WINDOW_MS / 2000} s, ` +
-    `half the ${RECV_WINDOW_MS / 1000} s recvWindow): synchronise it with NTP ` +
+    `the local clock is ${seconds} s ${way} the exchange's (more than ${recvWindowMs / 2000} s, ` +
+    `half the ${recvWindowMs / 1000} s recvWindow): synchronise it with NTP ` +
     '(e.g. `timedatectl set-ntp true`, chrony or ntpd) and start again'
   );
-}
-
-/** Binance answers booleans, ccxt's raw calls pass them through; a string "true" is read as true too. */
-function truthy(value: unknown): boolean {
-  return value === true || value === 'true';
 }

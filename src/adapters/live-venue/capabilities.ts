@@ -1,30 +1,20 @@
 /**
- * What differs between exchanges beyond ccxt's unified API, one row per supported exchange: adding
- * another ccxt exchange is configuration (src/runtime/exchange-config.ts SUPPORTED_EXCHANGES) plus a
- * row here. Today: the dead-man's switch and the income history, which ccxt does not unify.
+ * The dead-man's switch and the income history of each supported exchange, as the live venue and the
+ * income tally take them: a view of the exchange profiles (src/adapters/exchanges/), which hold the
+ * facts. Adding an exchange adds nothing here.
  */
 import type { Exchange } from 'ccxt';
+import { profiles } from '../exchanges/registry.js';
+import type { ExchangeId } from '../exchanges/registry.js';
 import type { IncomeLine } from './income-tally.js';
 
-export interface ExchangeCapabilities {
+interface ExchangeCapabilities {
   /** Arms the exchange's cancel-all countdown for one symbol (its market id), or null when it has none. */
   countdown: ((exchange: Exchange) => (symbolId: string, countdownMs: number) => Promise<unknown>) | null;
   /** Reads the account's income history from `startTime`, oldest first (./income-tally.ts), or null when it has none. */
   income: ((exchange: Exchange) => (startTime: number, limit: number) => Promise<IncomeLine[]>) | null;
 }
 
-export const CAPABILITIES: Record<'binanceusdm', ExchangeCapabilities> = {
-  binanceusdm: {
-    // POST /fapi/v1/countdownCancelAll: per symbol; each call replaces the last, 0 disarms.
-    countdown: (exchange) => (symbolId, countdownMs) =>
-      (
-        exchange as unknown as { fapiPrivatePostCountdownCancelAll(p: object): Promise<unknown> }
-      ).fapiPrivatePostCountdownCancelAll({ symbol: symbolId, countdownTime: countdownMs }),
-    // GET /fapi/v1/income (weight 30): fees, funding, realized PnL, transfers, oldest first.
-    income: (exchange) => (startTime, limit) =>
-      (exchange as unknown as { fapiPrivateGetIncome(p: object): Promise<IncomeLine[]> }).fapiPrivateGetIncome({
-        startTime,
-        limit,
-      }),
-  },
-};
+export const CAPABILITIES = Object.fromEntries(
+  profiles().map((p) => [p.id, { countdown: p.deadMansSwitch, income: p.income }]),
+) as Record<ExchangeId, ExchangeCapabilities>;

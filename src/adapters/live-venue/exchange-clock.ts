@@ -6,12 +6,14 @@
  * token is the local clock's: beyond half the recvWindow it is a halt (`exchange_clock_skew`, judged
  * by src/application/safety-monitor.ts), which ends once a measurement is within it again.
  *
- * Measured (GET /fapi/v1/time, weight 1) when the safety monitor asks and one is due: every
- * `periodMs`, every `skewedPeriodMs` while skewed (to see it end soon), and at once after the
- * exchange refused a request's timestamp (-1021), which also makes ccxt measure its time difference
+ * Measured (ccxt fetchTime: Binance's GET /fapi/v1/time, weight 1) when the safety monitor asks and
+ * one is due: every `periodMs`, every `skewedPeriodMs` while skewed (to see it end soon), and at once
+ * after the exchange refused a request's timestamp (its profile's `timestampRefusedCode`, Binance
+ * -1021), which also makes ccxt measure its time difference
  * again so signed requests are accepted while the halt stands. Never awaited by the asker.
  */
 import type { Exchange } from 'ccxt';
+import { findProfile } from '../exchanges/registry.js';
 import type { OnRestResponse } from './request-gate.js';
 
 export interface ExchangeClock {
@@ -31,8 +33,6 @@ export interface ExchangeClockOptions {
   skewedPeriodMs?: number;
 }
 
-const TIMESTAMP_REFUSED = /"code"\s*:\s*-1021\b/;
-
 /** Hooks `exchange`'s answers (once per client) to see -1021 refusals, and judges the skew. */
 export function watchExchangeClock(exchange: Exchange, options: ExchangeClockOptions): ExchangeClock {
   const periodMs = options.periodMs ?? 30_000;
@@ -44,10 +44,14 @@ export function watchExchangeClock(exchange: Exchange, options: ExchangeClockOpt
   let refused = false;
   let measuring: Promise<void> | null = null;
 
+  const profile = findProfile(String((exchange as { id?: unknown }).id));
+  // The exchange's code in an answer's body (its profile reads it as from a ccxt error's message).
+  const timestampRefused = (body: string) =>
+    profile !== null && profile.errorCode(new Error(body)) === profile.timestampRefusedCode;
   const hooked = exchange as unknown as { onRestResponse: OnRestResponse };
   const onRestResponse = hooked.onRestResponse.bind(exchange);
   hooked.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
-    if (status >= 400 && typeof body === 'string' && TIMESTAMP_REFUSED.test(body)) refused = true;
+    if (status >= 400 && typeof body === 'string' && timestampRefused(body)) refused = true;
     return onRestResponse(status, statusText, url, method, headers, body, ...rest);
   };
 

@@ -4,22 +4,23 @@
  * (docs/operate/live-trading.md, "Errors as ccxt reports them"):
  *  - `rate_limited`: 429/418 (DDoSProtection, RateLimitExceeded) — refused before it was looked at;
  *    safe to send again after Retry-After; or held back by ./request-gate.ts, never sent.
- *  - `retryable`: refused unprocessed because the exchange is overloaded (-1008): never placed.
- *  - `clock`: -1021 (InvalidNonce) — our timestamp was outside recvWindow, refused unprocessed.
- *  - `unknown`: a timeout, a dropped connection, -1001/-1007, a 5xx (RequestTimeout, NetworkError,
+ *  - `retryable`: refused unprocessed because the exchange is overloaded: never placed.
+ *  - `clock`: InvalidNonce — our timestamp was outside recvWindow, refused unprocessed.
+ *  - `unknown`: a timeout, a dropped connection, a 5xx (RequestTimeout, NetworkError,
  *    ExchangeNotAvailable, OperationFailed) — the request may have been carried out: the order is
  *    looked up by client order id, never sent again blindly.
- *  - `duplicate`: the exchange already has an open order with this client id (-4116).
+ *  - `duplicate`: the exchange already has an open order with this client id.
  *  - `auth`: keys refused or lacking permission — nothing will work until an operator acts.
  *  - `rejected`: the exchange looked at the order and refused it (InvalidOrder: min notional,
  *    reduce-only, post-only would cross; InsufficientFunds: margin; BadRequest, BadSymbol). Anything
  *    else is `unknown`: looked up, never assumed not placed.
  * ccxt is loaded lazily by the caller, so the classes come in as `errors` (the ccxt module).
  */
-import { kindByCode } from './refusal-codes.js';
+import { kindByCode, saysDuplicate } from './refusal-codes.js';
 import { RequestWithheldError } from './request-gate.js';
 
-export type FailureKind = 'rate_limited' | 'retryable' | 'clock' | 'unknown' | 'duplicate' | 'auth' | 'rejected';
+import type { FailureKind } from '../exchanges/profile.js';
+export type { FailureKind };
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -39,9 +40,6 @@ export interface CcxtErrorClasses {
   BadSymbol: ErrorClass;
 }
 
-/** Binance's "duplicate client order id" code, which ccxt reports as a plain InvalidOrder. */
-const DUPLICATE_CODE = /"code":\s*-4116\b/;
-
 export function failureKind(err: unknown, errors: CcxtErrorClasses): FailureKind {
   // Held back by the request gate while the exchange asked to wait: never sent.
   if (err instanceof RequestWithheldError) return 'rate_limited';
@@ -52,7 +50,8 @@ export function failureKind(err: unknown, errors: CcxtErrorClasses): FailureKind
   if (err instanceof errors.InvalidNonce) return 'clock';
   if (err instanceof errors.OperationFailed) return 'unknown';
   if (err instanceof errors.DuplicateOrderId) return 'duplicate';
-  if (err instanceof Error && DUPLICATE_CODE.test(err.message)) return 'duplicate';
+  // The exchange's duplicate-id code, which ccxt may report as a plain InvalidOrder.
+  if (saysDuplicate(err)) return 'duplicate';
   if (err instanceof errors.AuthenticationError) return 'auth';
   // Only the exchange's known refusals of the order itself mean "not placed". A plain ExchangeError
   // (ccxt's class for a code it does not map, a 5xx's body included), a parse error after the request
@@ -68,7 +67,7 @@ export function failureKind(err: unknown, errors: CcxtErrorClasses): FailureKind
 }
 
 /**
- * The exchange's refusal in one line for `rejectReason`: ccxt's class and Binance's message, e.g.
+ * The exchange's refusal in one line for `rejectReason`: ccxt's class and the exchange's message, e.g.
  * `InsufficientFunds: Margin is insufficient. (-2019)`. ccxt's message carries the exchange's JSON
  * answer, never the request (no key or signature in it).
  */

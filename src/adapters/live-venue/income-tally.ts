@@ -18,7 +18,11 @@ import type { IncomeStateSchema } from '../../domain/documents/live-income.js';
 
 export type IncomeState = Static<typeof IncomeStateSchema>;
 
-/** One line of the exchange's income history, as it answers it (numbers as strings). */
+/**
+ * One line of the exchange's income history (numbers as strings): Binance's own shape, which an
+ * exchange profile's `income` call answers in (src/adapters/exchanges/profile.ts), mapping its
+ * exchange's lines when they differ. `incomeType` COMMISSION is a fee, FUNDING_FEE a funding payment.
+ */
 export interface IncomeLine {
   symbol?: string;
   incomeType?: string;
@@ -48,10 +52,9 @@ export interface IncomeTallyOptions {
    * a refresh inside the account's read, mid-cycle, reads one page.
    */
   pagesPerRefresh?: number;
+  /** Lines per read: the exchange's most (its profile's `incomePageSize`); 1,000 unless told. */
+  pageSize?: number;
 }
-
-/** Lines per read: Binance's most. */
-const PAGE = 1_000;
 
 export class IncomeTally {
   private state: IncomeState;
@@ -94,10 +97,11 @@ export class IncomeTally {
 
   private async read(): Promise<void> {
     const before = JSON.stringify(this.state);
+    const size = this.o.pageSize ?? 1_000;
     for (let page = 0; page < (this.o.pagesPerRefresh ?? 1); page++) {
-      const lines = await this.o.fetch(this.state.through, PAGE);
+      const lines = await this.o.fetch(this.state.through, size);
       this.count(lines);
-      if (lines.length < PAGE) break;
+      if (lines.length < size) break;
     }
     if (JSON.stringify(this.state) !== before) await this.o.save?.(this.state);
   }
@@ -106,8 +110,8 @@ export class IncomeTally {
     let { through, seen, fundingPnl, feesPaid } = this.state;
     for (const line of lines) {
       const time = Number(line.time);
-      // Binance's tranId is unique only within one incomeType (a fee and a funding payment can share
-      // one), so a line is known by both.
+      // A tranId is unique only within one incomeType (on Binance a fee and a funding payment can
+      // share one), so a line is known by both.
       const id = `${line.incomeType}:${line.tranId}`;
       if (!Number.isFinite(time) || time < through || (time === through && seen.includes(id))) continue;
       if (time > through) [through, seen] = [time, []];

@@ -29,6 +29,7 @@ import type { MarketUpdate, SubmitResult, Venue } from '../../ports/venue.js';
 import { toFill, toPosition, toVenueOrder } from './ccxt-mapping.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import { exchangeClientId } from './client-ids.js';
+import { profileOf } from '../exchanges/registry.js';
 import type { ExchangeStop } from '../../domain/exchange-stops.js';
 import { isProtectiveStopId, ProtectiveStops } from './protective-stops.js';
 import { failureKind, rejectReason } from './exchange-errors.js';
@@ -68,10 +69,10 @@ export interface LiveVenueOptions {
   /**
    * The exchange's dead-man's switch, armed for every traded symbol on every onMarket (each cycle):
    * if no cycle re-arms it within this many ms, the exchange cancels the symbol's open orders itself.
-   * Null or absent: not armed (an exchange without one; ./capabilities.ts).
+   * Null or absent: not armed (an exchange without one: its profile's `deadMansSwitchNote`).
    */
   countdownMs?: number | null;
-  /** Calls the exchange's countdown for one symbol (Binance: fapiPrivatePostCountdownCancelAll). */
+  /** Calls the exchange's countdown for one symbol (its profile's `deadMansSwitch`). */
   armCountdown?: (symbolId: string, countdownMs: number) => Promise<unknown>;
   /**
    * Rest a close-position stop on the exchange for each open position (./protective-stops.ts,
@@ -197,7 +198,7 @@ export class LiveVenue implements Venue {
     if (refusal) return rejected(order, this.o.now(), refusal);
     const tracked: Tracked = {
       request: order,
-      exchangeClientId: exchangeClientId(order.clientOrderId),
+      exchangeClientId: exchangeClientId(order.clientOrderId, profileOf(this.o.exchange).clientOrderId),
       unknownSince: null,
       unknownAt: null,
       last: null,
@@ -205,7 +206,7 @@ export class LiveVenue implements Venue {
       reportedQty: 0,
     };
     // Idempotent across restarts too: an order an earlier process placed under this id (a command
-    // retried after a crash) is found, not placed again — Binance accepts a reused id once filled.
+    // retried after a crash) is found, not placed again — an exchange may accept a reused id once filled.
     let earlier: Order | null;
     try {
       earlier = await this.lookup(tracked);
@@ -297,8 +298,10 @@ export class LiveVenue implements Venue {
   private send(tracked: Tracked): Promise<Order> {
     const { request } = tracked;
     const params: Record<string, unknown> = { clientOrderId: tracked.exchangeClientId };
-    if (request.reduceOnly) params['reduceOnly'] = true;
-    if (request.type === 'limit') params['timeInForce'] = request.postOnly ? 'GTX' : 'GTC';
+    const profile = profileOf(this.o.exchange);
+    if (request.reduceOnly) Object.assign(params, profile.reduceOnlyParams);
+    if (request.type === 'limit')
+      Object.assign(params, request.postOnly ? profile.limitParams.postOnly : profile.limitParams.gtc);
     return this.o.exchange.createOrder(
       this.o.symbols.unified(request.symbol),
       request.type,

@@ -2,20 +2,21 @@
  * The exchange-side protective stops (issue 32, item 4): for each open position, one close-position
  * STOP_MARKET on the mark price rests on the exchange, so a crash, a ban or a clock fault still
  * leaves a stop. Which stop each position wants is decided in src/domain/exchange-stops.ts; this
- * places, moves (cancel, then place: Binance allows one close-position stop per direction, -4130)
- * and cancels them, and recognises them by their client id prefix, which nothing else of ours uses,
- * so a restart adopts them as ours without any memory.
+ * places, moves (cancel, then place: an exchange may allow one close-position stop per direction,
+ * as Binance does, -4130) and cancels them, and recognises them by their client id prefix, which
+ * nothing else of ours uses, so a restart adopts them as ours without any memory.
  *
- * On Binance USDⓈ-M these are Algo Service orders (since 2025-12-09; ccxt sends an order with a
- * stopLossPrice to POST /fapi/v1/algoOrder): they are not in the book's open orders, so the live
- * venue's foreign-order reconciliation and the kill's cancel-all do not see them. Whether the
- * exchange's countdownCancelAll cancels them is not documented: a symbol with a stop of ours resting
- * has its countdown disarmed (`disarm`), so the dead-man's switch can never take the stop with it.
+ * How a stop is placed, addressed and read is the exchange profile's `exchangeStops`
+ * (src/adapters/exchanges/<id>.ts). Stops are apart from the book's open orders (Binance's Algo
+ * Service), so the live venue's foreign-order reconciliation and the kill's cancel-all do not see
+ * them. Whether the exchange's dead-man's switch cancels them is not documented: a symbol with a stop
+ * of ours resting has its countdown disarmed (`disarm`), so the switch can never take the stop with it.
  */
 import type { Exchange, Order, Trade } from 'ccxt';
 import type { ExchangeStop } from '../../domain/exchange-stops.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
+import { profileOf } from '../exchanges/registry.js';
 
 /** The client id prefix of our protective stops; no other order of ours starts so (./client-ids.ts). */
 const STOP_PREFIX = 'tcs-stop-';
@@ -96,12 +97,7 @@ export class ProtectiveStops {
         want.side.toLowerCase() as 'buy' | 'sell',
         0,
         undefined,
-        {
-          stopLossPrice: price,
-          closePosition: true,
-          workingType: 'MARK_PRICE',
-          clientOrderId: this.clientId(symbol),
-        },
+        this.stops().params(price!, this.clientId(symbol)),
       );
       this.remember(symbol, placed.id);
       // This cycle's countdown was armed before the stop rested: disarmed now, not at the next cycle.
@@ -130,14 +126,12 @@ export class ProtectiveStops {
     const found: Array<{ symbol: string; clientOrderId: string; trades: Trade[] }> = [];
     for (const [symbol, id] of [...this.seen]) {
       const unified = this.o.symbols.unified(symbol);
-      const order = await this.o.exchange.fetchOrder(id, unified, { trigger: true });
-      const info = order.info as { algoStatus?: string; actualOrderId?: string };
-      if (info.algoStatus === 'NEW') continue;
+      const order = await this.o.exchange.fetchOrder(id, unified, { ...this.stops().query });
+      if (this.stops().resting(order)) continue;
       this.remember(symbol, undefined);
-      if (!info.actualOrderId) continue; // cancelled or expired with nothing to close
-      const trades = await this.o.exchange.fetchMyTrades(unified, undefined, undefined, {
-        orderId: info.actualOrderId,
-      });
+      const became = this.stops().triggeredOrderId(order);
+      if (!became) continue; // cancelled or expired with nothing to close
+      const trades = await this.o.exchange.fetchMyTrades(unified, undefined, undefined, { orderId: became });
       found.push({ symbol, clientOrderId: order.clientOrderId ?? id, trades });
     }
     return found;
@@ -145,20 +139,25 @@ export class ProtectiveStops {
 
   private async oursOn(symbol: string): Promise<Order[]> {
     const open = await this.o.exchange.fetchOpenOrders(this.o.symbols.unified(symbol), undefined, undefined, {
-      trigger: true,
+      ...this.stops().query,
     });
     return open.filter((o) => isProtectiveStopId(o.clientOrderId));
   }
 
   private async cancel(order: Order, unified: string): Promise<void> {
-    await this.o.exchange.cancelOrder(order.id ?? '', unified, { trigger: true }).catch((err: unknown) => {
+    await this.o.exchange.cancelOrder(order.id ?? '', unified, { ...this.stops().query }).catch((err: unknown) => {
       // Gone already (triggered or cancelled meanwhile) is what was wanted.
       if (!(err instanceof this.o.errors.OrderNotFound)) throw err;
     });
   }
 
-  /** Unique among our placements (Binance: unique among open orders), at most 36 characters. */
+  /** Unique among our placements (the exchange wants it unique among open orders), within its length. */
   private clientId(symbol: string): string {
-    return `${STOP_PREFIX}${symbol}-${this.o.now().toString(36)}${(this.placed++).toString(36)}`.slice(0, 36);
+    const max = profileOf(this.o.exchange).clientOrderId.maxLength;
+    return `${STOP_PREFIX}${symbol}-${this.o.now().toString(36)}${(this.placed++).toString(36)}`.slice(0, max);
+  }
+
+  private stops() {
+    return profileOf(this.o.exchange).exchangeStops;
   }
 }

@@ -18,15 +18,18 @@
  * client of one exchange account (`install` on each: the venue's and the live market feed's), so
  * what one client is told holds back the others.
  *
- * Before any of that, the account's request-weight budget (./weight-budget.ts): every answer's
- * X-MBX-USED-WEIGHT-1M is read, the limit comes from exchangeInfo, and a request whose weight (ccxt's
- * cost for it, corrected to Binance's where ccxt rounds) would pass the budget is withheld the same
- * way, before ccxt's throttle queues it: reads and openings above 80 % of the limit, closes and
- * cancels only at the limit itself, so a kill is never starved by polling.
+ * Before any of that, the account's request-weight budget (./weight-budget.ts), by the exchange
+ * profile's `weights` (src/adapters/exchanges/<id>.ts): every answer's used-weight header is read
+ * (Binance: X-MBX-USED-WEIGHT-1M), the limit comes from the answer that tells it (exchangeInfo), and a
+ * request whose weight (ccxt's cost for it, corrected where ccxt rounds) would pass the budget is
+ * withheld the same way, before ccxt's throttle queues it: reads and openings above 80 % of the
+ * limit, closes and cancels only at the limit itself, so a kill is never starved by polling. A client
+ * of no supported exchange (a bare transport) gets the 429/418 gate only.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from 'ccxt';
-import { binanceWeight, createWeightBudget, requestPriority } from './weight-budget.js';
+import { findProfile } from '../exchanges/registry.js';
+import { createWeightBudget, requestPriority } from './weight-budget.js';
 
 /** Why requests are held back now, and for how long more. */
 export interface RequestHold {
@@ -57,7 +60,7 @@ export class RequestWithheldError extends Error {
   override name = 'RequestWithheldError';
 }
 
-/** Without a Retry-After: a 429's pause, and a 418's (Binance's shortest ban is 2 minutes). */
+/** Without a Retry-After: a 429's pause, and a 418's (2 minutes: Binance's shortest ban). */
 const FALLBACK_MS = { 429: 1_000, 418: 120_000 } as const;
 const BANNED_UNTIL = /banned until (\d{12,})/;
 
@@ -104,6 +107,8 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
   let holdUntil = Number.NEGATIVE_INFINITY;
   let ban: Ban | null = null;
   const budget = createWeightBudget();
+  /** Whether an answer has told the limit: a later client's profile default must not undo it. */
+  let limitTold = false;
 
   const refused = (status: 418 | 429, headers: unknown, body: unknown) => {
     const retryAfterS = retryAfterSeconds(headers);
@@ -148,6 +153,8 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
         : `${line}; the ban has ended, waiting for an answer`;
     },
     install(exchange) {
+      const weights = findProfile(String((exchange as { id?: unknown }).id))?.weights ?? null;
+      if (weights && !limitTold) budget.setLimit(weights.defaultLimitPerMinute);
       const hooked = exchange as unknown as {
         fetch: Fetch;
         fetch2: Fetch2;
@@ -159,11 +166,12 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
       hooked.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
         if (status === 418 || status === 429) refused(status, headers, body);
         else ban = null; // answered: any ban has ended
-        const used = usedWeight(headers);
+        const used = weights?.usedWeightHeader ? usedWeight(headers, weights.usedWeightHeader) : null;
         if (used !== null) budget.observe(used, options.now());
-        if (status === 200 && url.includes('/exchangeInfo')) {
-          const limit = weightLimit(body);
-          if (limit !== null) budget.setLimit(limit);
+        const limit = status === 200 && weights ? weights.limitFrom(url, body) : null;
+        if (limit !== null) {
+          budget.setLimit(limit);
+          limitTold = true;
         }
         return onRestResponse(status, statusText, url, method, headers, body, ...rest);
       };
@@ -173,14 +181,14 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
           throw new RequestWithheldError(`not sent: ${held.reason}: ${method ?? 'GET'} ${new URL(url).pathname}`);
         return fetch(url, method, headers, body);
       };
-      // A bare transport (no ccxt request layer) gets the 429/418 gate only.
-      if (typeof hooked.fetch2 !== 'function') return;
+      // A bare transport (no ccxt request layer) or an exchange without a profile: the 429/418 gate only.
+      if (typeof hooked.fetch2 !== 'function' || !weights) return;
       const fetch2 = hooked.fetch2.bind(exchange);
       const costOf = hooked.calculateRateLimiterCost.bind(exchange);
       // ccxt's fetch2 knows the endpoint and its parameters (the weight, whether it closes), and
       // runs before its throttle: a request withheld here never waits in ccxt's queue.
       hooked.fetch2 = async (path, api = 'public', method = 'GET', params = {}, headers, body, config = {}) => {
-        const weight = binanceWeight(api, path, costOf(api, method, path, params, config));
+        const weight = weights.weigh(api, path, costOf(api, method, path, params, config));
         const priority = closing.getStore() === true ? 'close' : requestPriority(method, params);
         const over = budget.admit(weight, priority, options.now());
         if (over) throw new RequestWithheldError(`not sent: ${over.reason}: ${method} ${path}`);
@@ -215,32 +223,17 @@ function retryAfterSeconds(headers: unknown): number | null {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
 }
 
-/** The answer's X-MBX-USED-WEIGHT-1M (ccxt hands the names capitalised), or null. */
-function usedWeight(headers: unknown): number | null {
+/** The answer's used weight under `header` (lower case; ccxt hands the names capitalised), or null. */
+function usedWeight(headers: unknown, header: string): number | null {
   for (const [name, value] of Object.entries((headers ?? {}) as Record<string, unknown>))
-    if (name.toLowerCase() === 'x-mbx-used-weight-1m') {
+    if (name.toLowerCase() === header) {
       const used = Number(value);
       return Number.isFinite(used) ? used : null;
     }
   return null;
 }
 
-/** The REQUEST_WEIGHT limit per minute from an exchangeInfo body, or null. */
-function weightLimit(body: unknown): number | null {
-  try {
-    const info = (typeof body === 'string' ? JSON.parse(body) : body) as {
-      rateLimits?: Array<{ rateLimitType?: string; interval?: string; intervalNum?: number; limit?: number }>;
-    };
-    const rule = info.rateLimits?.find(
-      (r) => r.rateLimitType === 'REQUEST_WEIGHT' && r.interval === 'MINUTE' && (r.intervalNum ?? 1) === 1,
-    );
-    return typeof rule?.limit === 'number' ? rule.limit : null;
-  } catch {
-    return null; // not JSON: the limit stays as it was
-  }
-}
-
-/** The exchange's `msg`, one line (the body is Binance's `{code, msg}`; anything else, its start). */
+/** The exchange's `msg`, one line (a `{code, msg}` body as Binance's; anything else, its start). */
 function exchangeMessage(text: string): string {
   try {
     const parsed = JSON.parse(text) as { msg?: unknown };

@@ -1,9 +1,9 @@
 /**
  * The exchange account's request-weight budget (issue 32, item 3), pure arithmetic for the request
- * gate (./request-gate.ts). Binance USDⓈ-M weighs every request, reads included, per IP over the
- * calendar minute of its clock, up to the REQUEST_WEIGHT limit of exchangeInfo (2 400), and tells
- * the minute's total on every answer (`X-MBX-USED-WEIGHT-1M`); past the limit it answers 429, and
- * a client that keeps coming is banned (418). The budget keeps the last reported total, adds the
+ * gate (./request-gate.ts). An exchange such as Binance USDⓈ-M weighs every request, reads included,
+ * per IP over the calendar minute of its clock, up to a limit (the profile's `weights`:
+ * src/adapters/exchanges/<id>.ts), and tells the minute's total on every answer; past the limit it
+ * answers 429, and a client that keeps coming is banned (418). The budget keeps the last reported total, adds the
  * weight of requests still in flight (not yet in any total), and says whether one more may go:
  *
  * - reads and openings only up to OPEN_FRACTION of the limit;
@@ -17,9 +17,11 @@
  * names the minute, no duration is measured with it.
  */
 
+import { exchangeProfile, SUPPORTED_EXCHANGES } from '../exchanges/registry.js';
+
 const MINUTE = 60_000;
-/** Binance USDⓈ-M's REQUEST_WEIGHT limit until exchangeInfo says otherwise. */
-const DEFAULT_LIMIT = 2_400;
+/** The limit until the gate sets the client's exchange's (its profile, then the exchange's answer): the first supported exchange's. */
+const DEFAULT_LIMIT = exchangeProfile(SUPPORTED_EXCHANGES[0]!).weights.defaultLimitPerMinute;
 /** The part of the minute's weight reads and openings may use; the rest is kept for closes and cancels. */
 const OPEN_FRACTION = 0.8;
 
@@ -95,18 +97,8 @@ export function requestPriority(method: string, params: Record<string, unknown>)
   return method === 'POST' && (yes(params['reduceOnly']) || yes(params['closePosition'])) ? 'close' : 'other';
 }
 
-/** Endpoints ccxt's table weighs below Binance's published weight (5 each): its cost corrected. */
-const UNDERWEIGHED = new Set([
-  'fapiPrivateV2 account',
-  'fapiPrivateV2 balance',
-  'fapiPrivateV2 positionRisk',
-  'fapiPrivateV3 account',
-  'fapiPrivateV3 balance',
-  'fapiPrivateV3 positionRisk',
-]);
-
-/** A request's weight: ccxt's cost (Binance's weights per endpoint and `limit`), raised where ccxt rounds down. */
-export function binanceWeight(api: unknown, path: string, ccxtCost: number): number {
-  const cost = Number.isFinite(ccxtCost) && ccxtCost >= 0 ? ccxtCost : 1;
-  return UNDERWEIGHED.has(`${String(api)} ${path}`) ? Math.max(cost, 5) : cost;
-}
+/**
+ * A request's weight by the first supported exchange's table (ccxt's cost, raised where ccxt rounds
+ * down): the gate weighs by each client's own profile; this name stays for the unit test that reads it.
+ */
+export const binanceWeight = exchangeProfile(SUPPORTED_EXCHANGES[0]!).weights.weigh;

@@ -16,13 +16,12 @@ import { monotonicNow } from '../../ports/clock.js';
 import type { Logger } from 'pino';
 import type { Exchange } from 'ccxt';
 import type { CcxtErrorClasses } from '../../adapters/live-venue/exchange-errors.js';
-import { CAPABILITIES } from '../../adapters/live-venue/capabilities.js';
 import { perpetualSymbols } from '../../adapters/live-venue/ccxt-mapping.js';
 import { LiveVenue } from '../../adapters/live-venue/live-venue.js';
 import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
 import { watchReachability } from '../../adapters/live-venue/exchange-reachability.js';
 import type { ExchangeReachability } from '../../adapters/live-venue/exchange-reachability.js';
-import { openLiveExchange, RECV_WINDOW_MS } from '../../adapters/live-venue/open-exchange.js';
+import { openLiveExchange } from '../../adapters/exchanges/open-exchange.js';
 import { watchExchangeClock } from '../../adapters/live-venue/exchange-clock.js';
 import { createRequestGate } from '../../adapters/live-venue/request-gate.js';
 import type { RequestGate, RequestGateOptions } from '../../adapters/live-venue/request-gate.js';
@@ -99,6 +98,7 @@ function watchExchange(
   exchange: Exchange,
   errors: CcxtErrorClasses,
   lossHaltMs: number,
+  recvWindowMs: number,
   deps: LiveExecutionDeps,
 ): { gate: RequestGate; watched: LiveExecution['exchange'] } {
   // Durations only (how long the exchange has not answered, how long it asked to wait): the monotonic
@@ -109,7 +109,7 @@ function watchExchange(
   const clock = watchExchangeClock(exchange, {
     now: () => deps.clock.now(),
     monotonic: () => monotonicNow(deps.clock),
-    recvWindowMs: RECV_WINDOW_MS,
+    recvWindowMs,
   });
   return {
     gate,
@@ -135,16 +135,16 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
   const stored = found?.account === account ? found : null;
   const { exchange: settings, exchangeCredentials } = config;
   if (!settings || !exchangeCredentials) throw new Error('EXECUTION_MODE=live without exchange settings');
-  const { exchange, errors } = await openLiveExchange(settings, exchangeCredentials(), {
+  const { exchange, errors, profile } = await openLiveExchange(settings, exchangeCredentials(), {
     timeoutMs: settings.timeoutMs,
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
   });
-  const { gate, watched } = watchExchange(exchange, errors, settings.lossHaltMs, deps);
+  const { gate, watched } = watchExchange(exchange, errors, settings.lossHaltMs, profile.recvWindowMs, deps);
   warnOfRequestBudget(config, deps.log);
   const report = reconciliationReporter(deps);
   try {
     await exchange.loadMarkets();
-    const { countdown, income } = CAPABILITIES[settings.exchange];
+    const { deadMansSwitch: countdown, income } = profile;
     const symbols = perpetualSymbols(
       exchange.markets ?? {},
       config.instruments.map((i) => i.symbol),
@@ -155,7 +155,11 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
       errors,
       gate,
       symbols,
-      ...(income ? { income: await openIncomeTally(income(exchange), exchange, symbols, account, deps) } : {}),
+      ...(income
+        ? {
+            income: await openIncomeTally(income(exchange), exchange, symbols, account, deps, profile.incomePageSize),
+          }
+        : {}),
       now: () => deps.clock.now(),
       monotonic: () => monotonicNow(deps.clock),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -20,6 +20,7 @@ export async function openIncomeTally(
   symbols: SymbolMap,
   account: string,
   deps: { clock: Clock; log: Logger; kv: KeyValueStore },
+  pageSize?: number,
 ): Promise<IncomeTally> {
   const found = await readDocument(deps.kv, LIVE_INCOME_KEY);
   if (found && found.account !== account)
@@ -29,6 +30,7 @@ export async function openIncomeTally(
     );
   return new IncomeTally({
     fetch: read,
+    ...(pageSize === undefined ? {} : { pageSize }),
     symbols: new Set(symbols.symbols.map((s) => exchange.market(symbols.unified(s)).id as string)),
     now: () => deps.clock.now(),
     initial: found?.account === account ? found.income : null,

@@ -14,8 +14,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Exchange, OHLCV } from 'ccxt';
-import { openExchange } from '../live/exchange.js';
-import type { CcxtErrors } from '../live/exchange.js';
+import { openExchange } from '../../exchanges/open-exchange.js';
+import type { CcxtErrors } from '../../exchanges/open-exchange.js';
 import { resolveMarkets } from '../live/markets.js';
 import type { ResolvedMarket } from '../live/markets.js';
 import { withRetry } from '../live/retry.js';

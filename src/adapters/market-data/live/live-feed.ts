@@ -18,8 +18,9 @@ import { barsFromRows } from '../../../domain/bars.js';
 import { VOLUME_WINDOW_BARS } from '../../../domain/market.js';
 import type { BookLevel, Instrument, InstrumentKind, MarketSnapshot, MarketView } from '../../../domain/market.js';
 import type { MarketFeed } from '../../../ports/market-feed.js';
-import { openExchange } from './exchange.js';
-import type { CcxtErrors } from './exchange.js';
+import { openExchange } from '../../exchanges/open-exchange.js';
+import { findProfile } from '../../exchanges/registry.js';
+import type { CcxtErrors } from '../../exchanges/open-exchange.js';
 import { resolveMarkets } from './markets.js';
 import { withRetry } from './retry.js';
 import type { RetryPolicy } from './retry.js';
@@ -105,8 +106,6 @@ interface SymbolState {
 /** One candle: the feed reads one-minute candles. */
 const MINUTE_MS = 60_000;
 
-const BINANCE_BOOK_LIMITS = [5, 10, 20, 50, 100, 500, 1000];
-
 export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed> {
   const now = options.now ?? Date.now;
   const elapsed = options.elapsed ?? REAL_TIME;
@@ -174,7 +173,10 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
       },
     ]),
   );
-  const bookLimit = BINANCE_BOOK_LIMITS.find((l) => l >= bookLevels) ?? bookLevels;
+  // The smallest depth the exchange serves that holds the levels wanted (its profile's `bookDepths`);
+  // an exchange without a profile, or none deep enough: the levels as asked.
+  const depths = findProfile(options.exchangeId)?.bookDepths ?? [];
+  const bookLimit = depths.find((l) => l >= bookLevels) ?? bookLevels;
 
   const fetchFunding = async (state: SymbolState, deadline: number): Promise<void> => {
     if (state.instrument.kind !== 'perp') return;

@@ -1,0 +1,122 @@
+/**
+ * What the generic ccxt live venue needs to know about one exchange beyond ccxt's unified API (issue
+ * 33, item 2): one `ExchangeProfile` per supported exchange (./binanceusdm.ts), listed in
+ * ./registry.ts. Everything exchange-specific lives in the profile as a fact or a small call; the
+ * generic code (src/adapters/live-venue/, the live feed, the opener) reads it and never names an
+ * exchange. Exchange-neutral behaviour (reconciliation, unknown outcomes, drift) is not here.
+ * Adding an exchange is a profile, a registry line, a fake dialect and a docs page
+ * (docs/develop/adding-an-exchange.md).
+ */
+import type { Exchange, Order } from 'ccxt';
+import type { IncomeLine } from '../live-venue/income-tally.js';
+
+/** What a failed exchange call means for an order (../live-venue/exchange-errors.ts says each). */
+export type FailureKind = 'rate_limited' | 'retryable' | 'clock' | 'unknown' | 'duplicate' | 'auth' | 'rejected';
+
+/** What an exchange's own error code says about an order (`auth` is left to ccxt's classes). */
+export type CodeKind = Exclude<FailureKind, 'auth'>;
+
+/** The exchange's leverage and margin type on one symbol, as the account reads them. */
+export interface SymbolSettings {
+  leverage: number;
+  marginType: 'isolated' | 'cross';
+}
+
+/** The client order id an exchange accepts. */
+export interface ClientIdRule {
+  pattern: RegExp;
+  maxLength: number;
+}
+
+export interface ExchangeProfile<Id extends string = string> {
+  /** ccxt's exchange id (`new ccxt[id]`), which is also what EXCHANGE accepts. */
+  id: Id;
+  /** How people name it, in messages and `tcs venue check`. */
+  name: string;
+
+  // ---- opening the client (../exchanges/open-exchange.ts) ----
+  /** ccxt `options` at construction: what loadMarkets may call, the recvWindow, time sync. */
+  clientOptions: Readonly<Record<string, unknown>>;
+  /** Switches a fresh client to the exchange's testnet or demo environment (EXCHANGE_TESTNET=true). */
+  useTestnet(exchange: Exchange): void;
+  /** What the testnet is called, for people (`tcs venue check`'s first line). */
+  testnetLabel: string;
+  /** How long after its timestamp the exchange accepts a signed request, ms. */
+  recvWindowMs: number;
+  /** Pattern of the query parameter carrying a request's signature, blanked in error messages ($1 kept). */
+  signatureInUrl: RegExp;
+
+  // ---- orders (../live-venue/live-venue.ts, client-ids.ts, protective-stops.ts) ----
+  /** The client order id the exchange accepts (ours are hashed to fit when they do not). */
+  clientOrderId: ClientIdRule;
+  /** ccxt createOrder params for a limit order that rests, and for a post-only one (never takes). */
+  limitParams: { gtc: Readonly<Record<string, unknown>>; postOnly: Readonly<Record<string, unknown>> };
+  /** ccxt createOrder params that make an order reduce-only. */
+  reduceOnlyParams: Readonly<Record<string, unknown>>;
+
+  // ---- errors (../live-venue/exchange-errors.ts, refusal-codes.ts, exchange-clock.ts) ----
+  /** The exchange's own error code inside a ccxt error, or null. */
+  errorCode(err: unknown): number | null;
+  /** What each known code means for the order; a code not listed is judged by ccxt's class. */
+  refusalCodes: ReadonlyMap<number, CodeKind>;
+  /** The code for "an open order already has this client id" (ccxt may report it as a plain InvalidOrder). */
+  duplicateOrderCode: number;
+  /** Codes the exchange documents as "not processed" (trusted for a reduce-only close only). */
+  notProcessedCodes: readonly number[];
+  /** The code for a request whose timestamp was outside the recvWindow (the clock watch re-syncs on it). */
+  timestampRefusedCode: number;
+
+  // ---- market data (../market-data/live/live-feed.ts) ----
+  /** Order book depths the exchange serves (the feed asks the smallest one ≥ the levels wanted), or null: any. */
+  bookDepths: readonly number[] | null;
+
+  // ---- protection when the process is gone ----
+  /**
+   * The dead-man's switch: arms a cancel-all countdown for one symbol (its market id; 0 disarms), or
+   * null when the exchange has none; `deadMansSwitchNote` then says what replaces it.
+   */
+  deadMansSwitch: ((exchange: Exchange) => (symbolId: string, countdownMs: number) => Promise<unknown>) | null;
+  deadMansSwitchNote: string;
+  /** Exchange-side protective stops (../live-venue/protective-stops.ts). */
+  exchangeStops: {
+    /** ccxt createOrder params for a close-position stop-market at `triggerPrice` on the mark price. */
+    params(triggerPrice: string, clientOrderId: string): Record<string, unknown>;
+    /** ccxt params that address stop orders (fetchOpenOrders, fetchOrder, cancelOrder). */
+    query: Readonly<Record<string, unknown>>;
+    /** Whether a stop order, as fetched, still rests. */
+    resting(order: Order): boolean;
+    /** The id of the book order a triggered stop became (its trades), or undefined when none. */
+    triggeredOrderId(order: Order): string | undefined;
+  };
+
+  // ---- account (../live-venue/income-tally.ts, account-check.ts) ----
+  /** Reads the income history (fees, funding) from `startTime`, oldest first, or null when it has none. */
+  income: ((exchange: Exchange) => (startTime: number, limit: number) => Promise<IncomeLine[]>) | null;
+  /** Lines per income page (the exchange's most). */
+  incomePageSize: number;
+  /** The reads a live start checks the account by, and the fixes it names. */
+  account: {
+    /** The exchange's time, epoch ms (the clock-skew check). */
+    serverTime(exchange: Exchange): Promise<number>;
+    /** True when the account is in hedge (two-sided) position mode. */
+    hedgeMode(exchange: Exchange): Promise<boolean>;
+    hedgeModeFix: string;
+    /** True when the account margins across assets (the venue assumes one asset). */
+    multiAssets(exchange: Exchange): Promise<boolean>;
+    multiAssetsFix: string;
+    /** Leverage and margin type of one symbol (its market id). */
+    symbolSettings(exchange: Exchange, symbolId: string): Promise<SymbolSettings>;
+  };
+
+  // ---- request budget (../live-venue/request-gate.ts, weight-budget.ts) ----
+  weights: {
+    /** The account's request weight per minute until the exchange says otherwise. */
+    defaultLimitPerMinute: number;
+    /** The answer header carrying the minute's used weight (lower case), or null when none. */
+    usedWeightHeader: string | null;
+    /** A request's weight from ccxt's cost for it (corrected where ccxt's table is low). */
+    weigh(api: unknown, path: string, ccxtCost: number): number;
+    /** The limit per minute from an answer to `url`, when it is the one that tells it; else null. */
+    limitFrom(url: string, body: unknown): number | null;
+  };
+}

@@ -13,17 +13,13 @@
  * has its countdown disarmed (`disarm`), so the dead-man's switch can never take the stop with it.
  */
 import type { Exchange, Order, Trade } from 'ccxt';
+import { EXCHANGE_STOP_PREFIX, isExchangeStopId } from '../../domain/exchange-stops.js';
 import type { ExchangeStop } from '../../domain/exchange-stops.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
 
-/** The client id prefix of our protective stops; no other order of ours starts so (./client-ids.ts). */
-const STOP_PREFIX = 'tcs-stop-';
-
-/** True for the client id of one of our protective stops. */
-export function isProtectiveStopId(clientOrderId: string | undefined | null): boolean {
-  return typeof clientOrderId === 'string' && clientOrderId.startsWith(STOP_PREFIX);
-}
+/** True for the client id of one of our protective stops (the prefix is the domain's: the cycle reads it too). */
+export const isProtectiveStopId = isExchangeStopId;
 
 interface ProtectiveStopsOptions {
   exchange: Exchange;
@@ -159,6 +155,6 @@ export class ProtectiveStops {
 
   /** Unique among our placements (Binance: unique among open orders), at most 36 characters. */
   private clientId(symbol: string): string {
-    return `${STOP_PREFIX}${symbol}-${this.o.now().toString(36)}${(this.placed++).toString(36)}`.slice(0, 36);
+    return `${EXCHANGE_STOP_PREFIX}${symbol}-${this.o.now().toString(36)}${(this.placed++).toString(36)}`.slice(0, 36);
   }
 }

@@ -9,6 +9,7 @@ import type { AccountSnapshot } from '../domain/portfolio.js';
 import type { MarketView } from '../domain/market.js';
 import type { Fill, OrderRequest, VenueOrder } from '../domain/orders.js';
 import type { ExchangeStop } from '../domain/exchange-stops.js';
+import type { RequestWeight } from '../domain/request-weight.js';
 
 export interface SubmitResult {
   order: VenueOrder;
@@ -61,6 +62,8 @@ export interface Venue {
    * (openings are refused while any). Absent for a venue that cannot drift (the paper venue).
    */
   positionDrift?(): ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
+  /** A live venue's exchange request weight and what its budget holds back (absent: no such budget). */
+  requestWeight?(): RequestWeight;
   /**
    * Brings the stops resting on the exchange for the open positions to `stops` (placed, moved,
    * cancelled), so a position keeps one when the process is gone. Absent for a venue that lives and

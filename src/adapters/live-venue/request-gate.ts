@@ -26,6 +26,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from 'ccxt';
+import type { HeldKind, RequestWeight } from '../../domain/request-weight.js';
 import { binanceWeight, createWeightBudget, requestPriority } from './weight-budget.js';
 
 /** Why requests are held back now, and for how long more. */
@@ -43,6 +44,8 @@ export interface RequestGate {
   ban(): string | null;
   /** Hooks `exchange`'s transport (once per client): it sends nothing while the gate holds. */
   install(exchange: Exchange): void;
+  /** The weight budget now and what it and the exchange's waits hold back (for /health and metrics). */
+  weight(): RequestWeight;
 }
 
 export interface RequestGateOptions {
@@ -104,6 +107,7 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
   let holdUntil = Number.NEGATIVE_INFINITY;
   let ban: Ban | null = null;
   const budget = createWeightBudget();
+  const held: Record<HeldKind, number> = { read: 0, opening: 0, close: 0 };
 
   const refused = (status: 418 | 429, headers: unknown, body: unknown) => {
     const retryAfterS = retryAfterSeconds(headers);
@@ -147,6 +151,16 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
         ? `${line}; no request is sent until then`
         : `${line}; the ban has ended, waiting for an answer`;
     },
+    weight() {
+      const { used, limit, holding } = budget.usage(options.now());
+      return {
+        limit,
+        used,
+        share: used / limit,
+        holding: gate.hold() || holding === 'all' ? 'all' : holding === 'other' ? 'reads_and_openings' : 'none',
+        held: { ...held },
+      };
+    },
     install(exchange) {
       const hooked = exchange as unknown as {
         fetch: Fetch;
@@ -168,9 +182,12 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
         return onRestResponse(status, statusText, url, method, headers, body, ...rest);
       };
       hooked.fetch = async (url, method, headers, body) => {
-        const held = gate.hold();
-        if (held)
-          throw new RequestWithheldError(`not sent: ${held.reason}: ${method ?? 'GET'} ${new URL(url).pathname}`);
+        const hold = gate.hold();
+        if (hold) {
+          // Only a bare transport's requests get here held (fetch2 below holds and counts ccxt's first).
+          held[method === 'GET' || method === undefined ? 'read' : method === 'DELETE' ? 'close' : 'opening']++;
+          throw new RequestWithheldError(`not sent: ${hold.reason}: ${method ?? 'GET'} ${new URL(url).pathname}`);
+        }
         return fetch(url, method, headers, body);
       };
       // A bare transport (no ccxt request layer) gets the 429/418 gate only.
@@ -182,8 +199,17 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
       hooked.fetch2 = async (path, api = 'public', method = 'GET', params = {}, headers, body, config = {}) => {
         const weight = binanceWeight(api, path, costOf(api, method, path, params, config));
         const priority = closing.getStore() === true ? 'close' : requestPriority(method, params);
+        const kind: HeldKind = priority === 'close' ? 'close' : method === 'GET' ? 'read' : 'opening';
+        const hold = gate.hold();
+        if (hold) {
+          held[kind]++;
+          throw new RequestWithheldError(`not sent: ${hold.reason}: ${method} ${path}`);
+        }
         const over = budget.admit(weight, priority, options.now());
-        if (over) throw new RequestWithheldError(`not sent: ${over.reason}: ${method} ${path}`);
+        if (over) {
+          held[kind]++;
+          throw new RequestWithheldError(`not sent: ${over.reason}: ${method} ${path}`);
+        }
         try {
           return await fetch2(path, api, method, params, headers, body, config);
         } finally {

@@ -5,11 +5,11 @@
  * highest NAV over RISK_DRAWDOWN_WINDOW), so it survives a restart with it.
  */
 import type { Liquidation } from '../domain/margin.js';
+import type { RequestWeight } from '../domain/request-weight.js';
 import type { AccountSnapshot } from '../domain/portfolio.js';
 import type { MarketView } from '../domain/market.js';
 import type { Fill, OrderRequest, VenueOrder } from '../domain/orders.js';
 import type { ExchangeStop } from '../domain/exchange-stops.js';
-import type { RequestWeight } from '../domain/request-weight.js';
 
 export interface SubmitResult {
   order: VenueOrder;

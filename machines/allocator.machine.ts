@@ -14,6 +14,7 @@
  *
  * It also keeps the protective exits' state (src/domain/protection.ts): each request first judges
  * the held positions against the last bar, and the exits triggered are sized before any signal.
+ * A stop the exchange triggered (SizeRequest.stopped) starts the same cooldown as one fired here.
  * That state (trailing best prices, cooldowns) starts from `protectionState` (what the last process
  * stored) and goes back in the reply whenever it changed, for the cycle's recorder to store.
  */
@@ -28,6 +29,7 @@ import {
   EMPTY_PROTECTION_STATE,
   NO_PROTECTION,
   coolingDown,
+  exchangeStopExits,
   protect,
   startCooldowns,
 } from '../src/domain/protection.js';
@@ -77,7 +79,9 @@ function size(context: AllocatorContext, event: SizeRequest): Sized {
         context.owners,
         context.protection,
       );
-      const state = startCooldowns(judged.state, judged.exits, context.protection, event.cycle);
+      // A stop the exchange triggered closed the position before this judgement could see it held.
+      const onExchange = exchangeStopExits(context.protectionState, event.stopped ?? [], context.owners);
+      const state = startCooldowns(judged.state, [...judged.exits, ...onExchange], context.protection, event.cycle);
       const waiting = (signal: Signal) =>
         event.steady !== undefined &&
         Math.sign(signal.direction) === 0 &&

@@ -69,6 +69,8 @@ export interface LoadedMarket {
   steady?: number;
   market: MarketView;
   account: AccountSnapshot;
+  /** Symbols whose exchange-side stop triggered since the last cycle (its fills came in this load). */
+  stopped?: string[];
   /** The control record re-read from the store at cycle start. */
   control: ControlRecord;
 }
@@ -104,6 +106,8 @@ interface CycleContext extends CycleRecord {
   market: MarketView | null;
   /** LoadedMarket.steady: what the risk engine times its drawdown window on. Not part of the record. */
   steady: number | null;
+  /** LoadedMarket.stopped: the allocator starts their cooldowns. Not part of the record. */
+  stopped: string[];
   /** The arbiter's selection, kept apart from `arbitration` so sizing needs no null check. */
   selected: Signal[];
 }
@@ -172,7 +176,10 @@ export const cycleMachine = setup({
     noAgents: ({ context }) => context.agentIds.length === 0,
     // Nothing selected and no position for a protective exit to judge or the engine to reduce.
     nothingToSize: ({ context }, params: { selected: readonly Signal[] }) =>
-      params.selected.length === 0 && !((context.protect || reducing(context)) && holdsPosition(context)),
+      params.selected.length === 0 &&
+      !((context.protect || reducing(context)) && holdsPosition(context)) &&
+      // A stop the exchange triggered leaves nothing held, but its cooldown starts in the allocator.
+      context.stopped.length === 0,
     // Reducing with positions open: the risk engine closes them itself, so it is asked with no orders too.
     engineCloses: ({ context }) => reducing(context) && holdsPosition(context),
   },
@@ -188,6 +195,7 @@ export const cycleMachine = setup({
     account: null,
     market: null,
     steady: null,
+    stopped: [],
     replies: [],
     arbitration: null,
     selected: [],
@@ -221,6 +229,7 @@ export const cycleMachine = setup({
               steady: event.output.steady ?? event.output.now,
               account: event.output.account,
               market: event.output.market,
+              stopped: event.output.stopped ?? [],
             })),
           },
         ],
@@ -355,6 +364,7 @@ export const cycleMachine = setup({
               account: context.account!,
               market: context.market!,
               ...(context.steady !== null ? { steady: context.steady } : {}),
+              ...(context.stopped.length > 0 ? { stopped: context.stopped } : {}),
               replyTo: self,
             }),
           ),
@@ -467,6 +477,7 @@ function toRecord(context: CycleContext): CycleRecord {
     protect: _protect,
     market: _market,
     steady: _steady,
+    stopped: _stopped,
     selected: _selected,
     ...record
   } = context;

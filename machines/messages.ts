@@ -69,6 +69,8 @@ export interface SizeRequest {
   market: MarketView;
   /** The cycle's monotonic time (LoadedMarket.steady), which closes are spaced on; absent: not spaced. */
   steady?: number;
+  /** Symbols whose exchange-side stop triggered since the last cycle (LoadedMarket.stopped): each starts its cooldown. */
+  stopped?: readonly string[];
   replyTo: AnyActorRef;
 }
 export interface SizedReply {

@@ -51,6 +51,8 @@ export function healthReason(body: Health): string | null {
     );
     if (venue.resolve) why.push(`to end it: ${venue.resolve}`);
   }
+  // Held for the request weight: openings (and at the limit everything) wait for the minute to roll.
+  if (venue.request_weight?.reason) why.push(venue.request_weight.reason);
   const positions = body.components.positions;
   if (positions.status === 'orphaned') {
     const what = positions.orphaned

@@ -16,9 +16,10 @@
  * seen); seen by anyone: the `empty` fault, resolved only by an adoption.
  *
  * From the heartbeat also: the strategies failing now (strategy-health.ts) and the risk engine's
- * trading state (risk-health.ts), the orphaned positions (position-health.ts) and market data too
- * old to trade (market-health.ts); a failing strategy, a `reducing` risk engine, an orphaned position
- * or stale market data is `degraded`.
+ * trading state (risk-health.ts), the orphaned positions (position-health.ts), market data too
+ * old to trade (market-health.ts) and the exchange request weight (venue-health.ts); a failing
+ * strategy, a `reducing` risk engine, an orphaned position, stale market data or requests held for
+ * the request weight is `degraded`.
  */
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
@@ -235,6 +236,8 @@ export function healthChecker(
         strategies.status !== 'failing' &&
         risk.status !== 'reducing' &&
         venue.status !== 'drift' &&
+        // Openings held for the request weight: nothing new trades until the minute rolls.
+        (venue.request_weight?.holding ?? 'none') === 'none' &&
         positions.status !== 'orphaned' &&
         marketData.status !== 'stale';
       const body: Health = {

@@ -10,7 +10,7 @@ import type { ControlRecord } from '../domain/control.js';
 import { eventLine } from '../domain/event-lines.js';
 import type { Liquidation } from '../domain/margin.js';
 import type { Instrument, MarketView } from '../domain/market.js';
-import { exchangeStops } from '../domain/exchange-stops.js';
+import { exchangeStops, isExchangeStopId } from '../domain/exchange-stops.js';
 import { EMPTY_PROTECTION_STATE } from '../domain/protection.js';
 import type { ProtectionSettings, ProtectionState } from '../domain/protection.js';
 import type { AccountSnapshot } from '../domain/portfolio.js';
@@ -133,13 +133,22 @@ export function createCycleIo(deps: CycleIoDeps) {
       deps.events.emit(eventLine.ordersCancelled(reason, undefined, update.cancelled));
     }
     await recordLiquidations(update.liquidations);
+    // A fill of our exchange stop: the exchange stopped the position out, and the cooldown starts.
+    const stopped = [...new Set(update.fills.filter((f) => isExchangeStopId(f.clientOrderId)).map((f) => f.symbol))];
     const account = await deps.venue.account(market);
     // The cycle's time from here on (tokens, the data's age in the risk engine) is read after the
     // market: a live feed may take its whole budget, and data judged by the time before the wait
     // would look up to that budget fresher than it is.
     const judgedAt = deps.clock.now();
     deps.marketJudged?.(market, judgedAt);
-    return { now: judgedAt, steady: (deps.windowClock ?? deps.clock).now(), market, account, control };
+    return {
+      now: judgedAt,
+      steady: (deps.windowClock ?? deps.clock).now(),
+      market,
+      account,
+      control,
+      ...(stopped.length > 0 ? { stopped } : {}),
+    };
   };
 
   /** The exchange's stops brought to the positions after the cycle's fills (a failure never ends the cycle). */

@@ -13,6 +13,7 @@ import type { RiskStateRecord } from '../domain/risk/trading-state.js';
 import type { FailingAgent } from '../domain/failing-agents.js';
 import type { AccountSnapshot } from '../domain/portfolio.js';
 import type { OrphanedPosition } from '../domain/orphaned-positions.js';
+import type { RequestWeight } from '../domain/request-weight.js';
 import { HEARTBEAT_KEY, PORTFOLIO_KEY, TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
 import type { TradingHeartbeat } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
@@ -41,7 +42,12 @@ export interface PublisherDeps {
   identity: { pid: number; host: string };
   /** The last cycle recorded before this process started, reported until a cycle of its own ends. */
   previousCycle: number;
-  metrics: { observeAccount(account: AccountSnapshot): void; text(): Promise<string> };
+  metrics: {
+    observeAccount(account: AccountSnapshot): void;
+    /** The request weight now, set just before each rendering (absent: not reported). */
+    observeRequestWeight?(weight: RequestWeight): void;
+    text(): Promise<string>;
+  };
   /** The strategy agents failing now (application/agent-errors.ts); none when not given. */
   failingAgents?: () => FailingAgent[];
   /** The positions of `account` no configured strategy closes (absent: none reported). */
@@ -56,6 +62,8 @@ export interface PublisherDeps {
   failed?: (err: unknown) => void;
   /** The live venue's position drift now (absent for a venue that has none to report). */
   positionDrift?: () => ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
+  /** The live venue's exchange request weight now (absent for a venue without a budget). */
+  requestWeight?: () => RequestWeight;
 }
 
 export interface Publisher {
@@ -104,6 +112,7 @@ export function createPublisher(deps: PublisherDeps): Publisher {
               .map((d) => ({ ...d })),
           }
         : {}),
+      ...(deps.requestWeight ? { requestWeight: deps.requestWeight() } : {}),
     };
     await writeDocument(deps.kv, HEARTBEAT_KEY, doc);
   };
@@ -128,6 +137,7 @@ export function createPublisher(deps: PublisherDeps): Publisher {
     accountChangedSoon: account.soon,
     heartbeat,
     async metrics() {
+      if (deps.requestWeight) deps.metrics.observeRequestWeight?.(deps.requestWeight());
       await writeDocument(deps.kv, TRADING_METRICS_KEY, { ts: deps.clock.now(), text: await deps.metrics.text() });
     },
   };

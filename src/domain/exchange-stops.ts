@@ -13,6 +13,18 @@ import type { Position } from './portfolio.js';
 import { adverseLevels, ruleFor } from './protection.js';
 import type { ExitReason, ProtectionSettings, ProtectionState } from './protection.js';
 
+/**
+ * The client id prefix of our exchange stops; no other order of ours starts so
+ * (src/adapters/live-venue/client-ids.ts). Here, not in the venue, because the cycle also reads it: a
+ * fill under it is the exchange's stop closing a position, which starts the cooldown (./protection.ts).
+ */
+export const EXCHANGE_STOP_PREFIX = 'tcs-stop-';
+
+/** True for the client id of one of our exchange stops (and of the fills it made). */
+export function isExchangeStopId(clientOrderId: string | undefined | null): boolean {
+  return typeof clientOrderId === 'string' && clientOrderId.startsWith(EXCHANGE_STOP_PREFIX);
+}
+
 export interface ExchangeStop {
   symbol: string;
   /** The closing side: SELL for a long, BUY for a short. */

@@ -171,7 +171,7 @@ export function protect(
 /** Starts the cooldown of every stop among `exits` (take-profits start none); drops expired ones. */
 export function startCooldowns(
   state: ProtectionState,
-  exits: readonly ProtectiveExit[],
+  exits: readonly Pick<ProtectiveExit, 'symbol' | 'agent' | 'reason'>[],
   settings: ProtectionSettings,
   cycle: number,
 ): ProtectionState {
@@ -186,6 +186,24 @@ export function startCooldowns(
   }
   const unchanged = JSON.stringify(cooldowns) === JSON.stringify(state.cooldowns);
   return unchanged ? state : { positions: state.positions, cooldowns };
+}
+
+/**
+ * The stops the exchange itself closed a position with (src/domain/exchange-stops.ts): each counts
+ * as a stop of the agent that held the position (the allocator's owner, else the tracked one, else
+ * every agent), so its cooldown starts as an in-process stop's does. An exchange stop is only ever a
+ * stop-loss or a trailing stop; which of the two does not change the cooldown.
+ */
+export function exchangeStopExits(
+  state: ProtectionState,
+  symbols: readonly string[],
+  owners: ReadonlyMap<string, string>,
+): Pick<ProtectiveExit, 'symbol' | 'agent' | 'reason'>[] {
+  return [...new Set(symbols)].map((symbol) => ({
+    symbol,
+    agent: owners.get(symbol) ?? state.positions[symbol]?.agent ?? null,
+    reason: 'stop_loss',
+  }));
 }
 
 /** The last cycle of `agent`'s cooldown on `symbol` when `cycle` is inside it, else null. */

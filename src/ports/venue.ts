@@ -5,6 +5,7 @@
  * highest NAV over RISK_DRAWDOWN_WINDOW), so it survives a restart with it.
  */
 import type { Liquidation } from '../domain/margin.js';
+import type { RequestWeight } from '../domain/request-weight.js';
 import type { AccountSnapshot } from '../domain/portfolio.js';
 import type { MarketView } from '../domain/market.js';
 import type { Fill, OrderRequest, VenueOrder } from '../domain/orders.js';
@@ -61,6 +62,8 @@ export interface Venue {
    * (openings are refused while any). Absent for a venue that cannot drift (the paper venue).
    */
   positionDrift?(): ReadonlyArray<{ symbol: string; expected: number; actual: number }>;
+  /** A live venue's exchange request weight and what its budget holds back (absent: no such budget). */
+  requestWeight?(): RequestWeight;
   /**
    * Brings the stops resting on the exchange for the open positions to `stops` (placed, moved,
    * cancelled), so a position keeps one when the process is gone. Absent for a venue that lives and

@@ -126,6 +126,25 @@ describe('tcs venue check', () => {
     expect(fixed.stderr).toContain('BTCUSDT leverage is 20x on the exchange, EXCHANGE_LEVERAGE=5: set it to 5x');
   });
 
+  it('a margin type change with a position open: exit 2 saying Binance refuses it (-4048) and what to do', async () => {
+    fake.venue.setPosition('BTCUSDT', 0.01);
+    try {
+      const before = fake.calls.length;
+      const res = await check(env({ EXCHANGE_MARGIN_TYPE: 'isolated' }));
+      expect(res.code).toBe(2);
+      expect(res.stdout).not.toMatch(/would set: .*BTCUSDT margin type/);
+      expect(res.stderr).toContain(
+        'BTCUSDT margin type cannot be changed cross → isolated while the symbol holds a position ' +
+          '(Binance refuses it, -4048): close the position first, or set EXCHANGE_MARGIN_TYPE=cross',
+      );
+      // ETHUSDT holds nothing: its change is still possible, and nothing was sent that changes the account.
+      expect(res.stderr).not.toContain('ETHUSDT margin type cannot');
+      expect(fake.calls.slice(before).filter((c) => c.method !== 'GET')).toEqual([]);
+    } finally {
+      fake.venue.setPosition('BTCUSDT', 0);
+    }
+  });
+
   it('refused keys: exit 1 with the reason, and neither the key nor the secret in the output', async () => {
     const wrong = 'wrongSecret00000000000000000000000000000000000000000000000000001';
     const res = await check(env({ EXCHANGE_API_SECRET: wrong }));

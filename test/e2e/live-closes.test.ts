@@ -6,67 +6,31 @@
  * same store) the position adopted from the exchange is still the strategy's (trading:owners), so its
  * exit closes it instead of being refused EXIT_NOT_OWNER.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateKey } from '../../src/domain/keys.js';
-import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
-import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
-import { liveEnvFor } from '../support/fake-exchange/live-env.js';
-import { startTcs } from '../support/processes.js';
-import type { RunningProcess } from '../support/processes.js';
+import { openLiveE2e } from '../support/live-e2e.js';
+import type { LiveE2e } from '../support/live-e2e.js';
 
 const LONG_UNTIL_TOLD = fileURLToPath(new URL('../fixtures/strategies/btc-long-until-told.ts', import.meta.url));
 
-let t: TradingFake | undefined;
-const procs: RunningProcess[] = [];
-let dir = '';
+let e: LiveE2e | undefined;
 
 afterAll(async () => {
-  for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-  await Promise.all(procs.map((p) => p.exited));
-  await t?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await e?.close();
 });
-
-async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      const last = procs.at(-1);
-      throw new Error(
-        `${what}: not within ${timeoutMs} ms\n${last?.stdout().slice(-3000)}\n${last?.stderr().slice(-3000)}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('closes that finish (fake exchange)', () => {
   it('retries a refused exit until flat, and after a restart the exit closes the adopted position', async () => {
-    t = await openTradingFake({ deposit: 100_000, start: Date.now() });
-    dir = mkdtempSync(join(tmpdir(), 'tcs-live-closes-'));
-    const flag = join(dir, 'exit');
-    const env = {
-      STORE_URL: `sqlite:${join(dir, 'tcs.db')}`,
-      RISK_HMAC_SECRET: generateKey(),
-      CONTROL_PLANE_TIMEOUT: '0',
-      ...liveEnvFor(t.fake.url),
-      CYCLE_SECONDS: '0.3',
-      SYMBOLS: 'BTCUSDT',
-      STRATEGIES: LONG_UNTIL_TOLD,
-      RISK_FRACTION: '0.02',
-      ORDER_STYLE: 'market',
-      LOG_LEVEL: 'info',
-      TCS_TEST_EXIT_FLAG: flag,
-    };
-    const held = () => t!.fake.venue.account().positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
-    const orderPosts = () => t!.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+    e = await openLiveE2e('tcs-live-closes-');
+    const { t, waitUntil } = e;
+    const flag = join(e.dir, 'exit');
+    const env = e.env({ STRATEGIES: LONG_UNTIL_TOLD, TCS_TEST_EXIT_FLAG: flag });
+    const held = () => t.fake.venue.account().positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
+    const orderPosts = () => t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
 
-    const first = startTcs(['trade'], env, dir);
-    procs.push(first);
+    const first = e.start(['trade'], env);
     await waitUntil(() => held() > 0, 20_000, 'the long position opened');
 
     // The strategy says flat; the exchange refuses the first close (503 -1001, nothing placed). The
@@ -94,8 +58,7 @@ describe('closes that finish (fake exchange)', () => {
     first.child.kill('SIGKILL');
     await first.exited;
     writeFileSync(flag, '');
-    const second = startTcs(['trade'], env, dir);
-    procs.push(second);
+    const second = e.start(['trade'], env);
     await waitUntil(() => held() === 0, 20_000, 'the adopted position closed by its strategy after the restart');
     expect(second.stdout()).not.toMatch(/EXIT_NOT_OWNER/);
     second.child.kill('SIGTERM');

@@ -5,60 +5,28 @@
  * did from the exchange, not from memory — the position it opened is adopted at the start-up
  * reconciliation (no drift) — and the order itself was placed once, never again.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateKey } from '../../src/domain/keys.js';
-import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
-import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
-import { liveEnvFor } from '../support/fake-exchange/live-env.js';
-import { startTcs } from '../support/processes.js';
-import type { RunningProcess } from '../support/processes.js';
+import { openLiveE2e } from '../support/live-e2e.js';
+import type { LiveE2e } from '../support/live-e2e.js';
 
 const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
 
-let t: TradingFake | undefined;
-const procs: RunningProcess[] = [];
-let dir = '';
+let e: LiveE2e | undefined;
 
 afterAll(async () => {
-  for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-  await Promise.all(procs.map((p) => p.exited));
-  await t?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await e?.close();
 });
-
-async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('a crash mid-submit on the live venue (fake exchange)', () => {
   it('the order was placed once; the restart finds its position on the exchange and adopts it', async () => {
-    t = await openTradingFake({ deposit: 100_000, start: Date.now() });
-    dir = mkdtempSync(join(tmpdir(), 'tcs-live-crash-'));
-    const env = {
-      STORE_URL: `sqlite:${join(dir, 'tcs.db')}`,
-      RISK_HMAC_SECRET: generateKey(),
-      CONTROL_PLANE_TIMEOUT: '0',
-      ...liveEnvFor(t.fake.url),
-      CYCLE_SECONDS: '0.3',
-      SYMBOLS: 'BTCUSDT',
-      STRATEGIES: LONG,
-      RISK_FRACTION: '0.02',
-      ORDER_STYLE: 'market',
-      LOG_LEVEL: 'info',
-    };
-    const orderPosts = () => t!.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
+    e = await openLiveE2e('tcs-live-crash-');
+    const { t, waitUntil } = e;
+    const env = e.env({ STRATEGIES: LONG });
+    const orderPosts = () => t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/order'));
     // The first order is carried out and its answer never comes.
     t.fake.faults.neverAnswer('POST', '/fapi/v1/order');
-    const first = startTcs(['trade'], env, dir);
-    procs.push(first);
+    const first = e.start(['trade'], env);
     await waitUntil(() => orderPosts().length === 1, 20_000, 'the first order sent');
     const placed = t.fake.venue.trades('BTCUSDT');
     expect(placed.length).toBeGreaterThan(0); // it traded on the exchange
@@ -69,8 +37,7 @@ describe('a crash mid-submit on the live venue (fake exchange)', () => {
     await first.exited;
     expect(first.stdout()).not.toMatch(/"event":"order_filled"/);
 
-    const second = startTcs(['trade'], env, dir);
-    procs.push(second);
+    const second = e.start(['trade'], env);
     await second.waitFor(/"event":"cycle_end"/, 20_000);
     // Adopted at the start-up reconciliation: the system already holds its target, so no drift and
     // no second order for what the first one did.

@@ -5,38 +5,20 @@
  * dead-man's switch's countdown the stop still rests. A restarted trader adopts it as ours: it is
  * neither cancelled as foreign nor placed a second time.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/domain/keys.js';
-import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
-import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
-import { liveEnvFor } from '../support/fake-exchange/live-env.js';
-import { childPids, isRunning, startTcs } from '../support/processes.js';
-import type { RunningProcess } from '../support/processes.js';
+import { openLiveE2e } from '../support/live-e2e.js';
+import type { LiveE2e } from '../support/live-e2e.js';
+import { childPids, isRunning } from '../support/processes.js';
 
 const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
 
-let t: TradingFake | undefined;
-const procs: RunningProcess[] = [];
-let dir = '';
+let e: LiveE2e | undefined;
 
 afterAll(async () => {
-  for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-  await Promise.all(procs.map((p) => p.exited));
-  await t?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await e?.close();
 });
-
-async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Every process of the tree under `pid`, itself included. */
 function tree(pid: number): number[] {
@@ -45,27 +27,12 @@ function tree(pid: number): number[] {
 
 describe('an exchange stop outlives the system (fake exchange)', () => {
   it('SIGKILL of the whole system with an open position leaves the stop; a restart adopts it as ours', async () => {
-    t = await openTradingFake({ deposit: 100_000, start: Date.now() });
-    dir = mkdtempSync(join(tmpdir(), 'tcs-live-stop-'));
-    const env = {
-      STORE_URL: `sqlite:${join(dir, 'tcs.db')}`,
-      RISK_HMAC_SECRET: generateKey(),
-      SERVICE_API_KEY: generateKey(),
-      PORT: '0',
-      CONTROL_PLANE_TIMEOUT: '0',
-      ...liveEnvFor(t.fake.url),
-      CYCLE_SECONDS: '0.3',
-      SYMBOLS: 'BTCUSDT',
-      STRATEGIES: LONG,
-      RISK_FRACTION: '0.02',
-      ORDER_STYLE: 'market',
-      STOP_LOSS: '0.02',
-      LOG_LEVEL: 'info',
-    };
-    const stops = () => t!.fake.venue.algo.open('BTCUSDT');
-    const held = () => t!.fake.venue.account().positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
-    const system = startTcs(['start'], env, { cwd: dir, detached: true });
-    procs.push(system);
+    e = await openLiveE2e('tcs-live-stop-');
+    const { t, waitUntil } = e;
+    const env = e.env({ SERVICE_API_KEY: generateKey(), PORT: '0', STRATEGIES: LONG, STOP_LOSS: '0.02' });
+    const stops = () => t.fake.venue.algo.open('BTCUSDT');
+    const held = () => t.fake.venue.account().positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
+    const system = e.start(['start'], env, { cwd: e.dir, detached: true });
     await waitUntil(() => held() > 0 && stops().length === 1, 60_000, 'a position with a stop on the exchange');
     const [stop] = stops();
     expect(stop).toMatchObject({ side: 'SELL', closePosition: true, reduceOnly: true, workingType: 'MARK_PRICE' });
@@ -83,10 +50,9 @@ describe('an exchange stop outlives the system (fake exchange)', () => {
     // The dead-man's switch is not armed over it: when it runs out, nothing takes the stop.
     expect(t.fake.venue.countdowns.deadline('BTCUSDT')).toBeNull();
 
-    const posts = () => t!.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/algoOrder'));
+    const posts = () => t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith('/fapi/v1/algoOrder'));
     const placedBefore = posts().length;
-    const trader = startTcs(['trade'], env, dir);
-    procs.push(trader);
+    const trader = e.start(['trade'], env);
     await trader.waitFor(/"event":"cycle_end","cycle":3,/, 30_000);
     expect(trader.stdout()).not.toMatch(/"reason":"foreign_orders"/);
     expect(stops().map((o) => o.algoId)).toEqual(left.map((o) => o.algoId));

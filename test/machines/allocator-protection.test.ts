@@ -93,6 +93,35 @@ describe('allocator machine: protective exits', () => {
     expect(replies.events.at(-1)!.proposals[0]!.order).toMatchObject({ side: 'BUY', reduceOnly: false });
   });
 
+  it('an exchange stop that triggered between cycles starts the cooldown as an in-process stop does', () => {
+    const allocator = start();
+    const replies = collector<SizedReply>();
+    const long: Signal = { agent: 'momentum', symbol: 'BTCUSDT', direction: 1, confidence: 1 };
+    const size = (cycle: number, held: number, stopped?: string[]) =>
+      allocator.send({
+        type: 'allocator.size',
+        cycle,
+        selected: held === 0 && stopped ? [] : [long],
+        account: held === 0 ? account() : account({ positions: [position('BTCUSDT', held, 100)] }),
+        market: marketView(snapshot('BTCUSDT', 99, { bars: bar(100, 98, 99) })),
+        ...(stopped ? { stopped } : {}),
+        replyTo: replies.ref,
+      });
+    size(1, 0); // the agent opens: it owns BTCUSDT
+    size(2, 10); // held; the bar stays above the stop at 97, nothing to close in-process
+    expect(replies.events[1]!.proposals.every((p) => !p.exit)).toBe(true);
+    // Cycle 3: the exchange's stop closed the position between the cycles (its fill came in this cycle).
+    size(3, 0, ['BTCUSDT']);
+    expect(replies.events[2]!.protection?.cooldowns).toEqual({ momentum: { BTCUSDT: 5 } });
+    // Cycles 4 and 5: the agent wants in again; skipped COOLDOWN, as after an in-process stop.
+    for (const cycle of [4, 5]) {
+      size(cycle, 0);
+      expect(replies.events.at(-1)!.proposals[0]).toMatchObject({ order: null, skipped: { code: 'COOLDOWN' } });
+    }
+    size(6, 0);
+    expect(replies.events.at(-1)!.proposals[0]!.order).toMatchObject({ side: 'BUY' });
+  });
+
   it('starts from a stored state: the trailing best price of the last process', () => {
     const allocator = createActor(allocatorMachine, {
       input: {

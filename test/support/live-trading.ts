@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { createStdoutEventLines } from '../../src/adapters/event-lines/stdout-event-lines.js';
 import { generateKey } from '../../src/domain/keys.js';
 import { systemClock } from '../../src/ports/clock.js';
+import type { MarketFeed } from '../../src/ports/market-feed.js';
 import type { Store } from '../../src/ports/store.js';
 import { readTradingConfig } from '../../src/runtime/trading/trading-config.js';
 import { createTradingSystem } from '../../src/runtime/trading/trading-system.js';
@@ -26,7 +27,13 @@ export interface LiveTrading {
   close(): Promise<void>;
 }
 
-export async function openLiveTrading(store: Store, url: string, env: Record<string, string>): Promise<LiveTrading> {
+/** `feed`: market data of the test's own instead of the live feed (the venue stays the live one). */
+export async function openLiveTrading(
+  store: Store,
+  url: string,
+  env: Record<string, string>,
+  feed?: MarketFeed,
+): Promise<LiveTrading> {
   const config = readTradingConfig({
     RISK_HMAC_SECRET: generateKey(),
     STORE_URL: url,
@@ -45,6 +52,7 @@ export async function openLiveTrading(store: Store, url: string, env: Record<str
     log: pino({ level: 'silent' }),
     clock: systemClock,
     onLeaseLost: () => void lost++,
+    ...(feed ? { feed } : {}),
   });
   return {
     system,

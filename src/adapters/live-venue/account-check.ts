@@ -12,11 +12,13 @@
  *    prices liquidate the account;
  *  - each traded symbol's leverage and margin type, against EXCHANGE_LEVERAGE / EXCHANGE_MARGIN_TYPE
  *    when set: set on the exchange (ccxt setLeverage / setMarginMode) unless setting is off, in
- *    which case a difference is a problem.
+ *    which case a difference is a problem; a margin type change on a symbol holding a position is
+ *    always a problem (Binance refuses it, -4048).
  * Every problem names what to change. Nothing is set when there is any problem (a refused start
  * leaves the account as it found it), nor when `apply` is false (tcs venue check changes nothing).
  */
 import type { Exchange } from 'ccxt';
+import { toPosition } from './ccxt-mapping.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import { profileOf } from '../exchanges/registry.js';
 
@@ -80,7 +82,14 @@ export async function checkAccount(
   const symbols: SymbolAccount[] = [];
   // Our symbol is the exchange's market id (./ccxt-mapping.ts perpetualSymbols).
   for (const symbol of traded.symbols) symbols.push({ symbol, ...(await api.symbolSettings(exchange, symbol)) });
-  const changes = differences(symbols, wanted);
+  const wantedChanges = differences(symbols, wanted);
+  // A margin type change on a symbol holding a position is refused by the exchange (Binance: -4048):
+  // said now, as a problem, rather than "would set" by tcs venue check or a failed request half-way
+  // through a start.
+  const held = await holding(exchange, traded, wantedChanges);
+  const blocked = wantedChanges.filter((c) => c.what === 'margin type' && held.has(c.symbol));
+  problems.push(...blocked.map(heldRefusal));
+  const changes = wantedChanges.filter((c) => !blocked.includes(c));
   const changed: string[] = [];
   const wouldChange: string[] = [];
   if (!wanted.set) problems.push(...changes.map(refusal));
@@ -118,6 +127,26 @@ function refusal(c: Change): string {
     `${c.symbol} ${c.what} is ${shown(c, c.from)} on the exchange, ${variable(c)}=${c.to}: ` +
     `set it to ${shown(c, c.to)} on the exchange, or ${variable(c)}=${c.from}, ` +
     'or remove EXCHANGE_SET_LEVERAGE=false to let the start set it'
+  );
+}
+
+/** The symbols with a margin type change wanted that hold a position (read only when there is such a change). */
+async function holding(exchange: Exchange, traded: SymbolMap, changes: Change[]): Promise<Set<string>> {
+  const symbols = changes.filter((c) => c.what === 'margin type').map((c) => c.symbol);
+  if (symbols.length === 0) return new Set();
+  const positions = await exchange.fetchPositions(symbols.map((s) => traded.unified(s)));
+  const held = new Set<string>();
+  for (const p of positions) {
+    const symbol = p.symbol ? traded.ours(p.symbol) : null;
+    if (symbol !== null && toPosition(p, symbol) !== null) held.add(symbol);
+  }
+  return held;
+}
+
+function heldRefusal(c: Change): string {
+  return (
+    `${c.symbol} ${c.what} cannot be changed ${shown(c, c.from)} → ${shown(c, c.to)} while the symbol holds a position ` +
+    `(Binance refuses it, -4048): close the position first, or set ${variable(c)}=${c.from}`
   );
 }
 

@@ -39,6 +39,7 @@ import { saysNotProcessed } from './refusal-codes.js';
 import type { IncomeTally } from './income-tally.js';
 import { asClose, RequestWithheldError } from './request-gate.js';
 import type { RequestGate } from './request-gate.js';
+import type { RequestWeight } from '../../domain/request-weight.js';
 
 export interface LiveVenueOptions {
   /** ccxt, keys set, pointed where it should be; `loadMarkets` is called by `open`. */
@@ -588,6 +589,11 @@ export class LiveVenue implements Venue {
 
   positionDrift(): Reconciliation['drift'] {
     return this.drift;
+  }
+
+  /** The account's request weight and what its budget holds back (./request-gate.ts), for /health and metrics. */
+  requestWeight(): RequestWeight {
+    return this.o.gate.weight();
   }
 
   /**

@@ -13,18 +13,14 @@
  * of ours resting has its countdown disarmed (`disarm`), so the switch can never take the stop with it.
  */
 import type { Exchange, Order, Trade } from 'ccxt';
+import { EXCHANGE_STOP_PREFIX, isExchangeStopId } from '../../domain/exchange-stops.js';
 import type { ExchangeStop } from '../../domain/exchange-stops.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
 import { profileOf } from '../exchanges/registry.js';
 
-/** The client id prefix of our protective stops; no other order of ours starts so (./client-ids.ts). */
-const STOP_PREFIX = 'tcs-stop-';
-
-/** True for the client id of one of our protective stops. */
-export function isProtectiveStopId(clientOrderId: string | undefined | null): boolean {
-  return typeof clientOrderId === 'string' && clientOrderId.startsWith(STOP_PREFIX);
-}
+/** True for the client id of one of our protective stops (the prefix is the domain's: the cycle reads it too). */
+export const isProtectiveStopId = isExchangeStopId;
 
 interface ProtectiveStopsOptions {
   exchange: Exchange;
@@ -154,7 +150,7 @@ export class ProtectiveStops {
   /** Unique among our placements (the exchange wants it unique among open orders), within its length. */
   private clientId(symbol: string): string {
     const max = profileOf(this.o.exchange).clientOrderId.maxLength;
-    return `${STOP_PREFIX}${symbol}-${this.o.now().toString(36)}${(this.placed++).toString(36)}`.slice(0, max);
+    return `${EXCHANGE_STOP_PREFIX}${symbol}-${this.o.now().toString(36)}${(this.placed++).toString(36)}`.slice(0, max);
   }
 
   private stops() {

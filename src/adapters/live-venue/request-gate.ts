@@ -28,6 +28,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from 'ccxt';
+import type { HeldKind, RequestWeight } from '../../domain/request-weight.js';
 import { findProfile } from '../exchanges/registry.js';
 import { createWeightBudget, requestPriority } from './weight-budget.js';
 
@@ -46,6 +47,8 @@ export interface RequestGate {
   ban(): string | null;
   /** Hooks `exchange`'s transport (once per client): it sends nothing while the gate holds. */
   install(exchange: Exchange): void;
+  /** The weight budget now and what it and the exchange's waits hold back (for /health and metrics). */
+  weight(): RequestWeight;
 }
 
 export interface RequestGateOptions {
@@ -109,6 +112,7 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
   const budget = createWeightBudget();
   /** Whether an answer has told the limit: a later client's profile default must not undo it. */
   let limitTold = false;
+  const held: Record<HeldKind, number> = { read: 0, opening: 0, close: 0 };
 
   const refused = (status: 418 | 429, headers: unknown, body: unknown) => {
     const retryAfterS = retryAfterSeconds(headers);
@@ -152,6 +156,16 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
         ? `${line}; no request is sent until then`
         : `${line}; the ban has ended, waiting for an answer`;
     },
+    weight() {
+      const { used, limit, holding } = budget.usage(options.now());
+      return {
+        limit,
+        used,
+        share: used / limit,
+        holding: gate.hold() || holding === 'all' ? 'all' : holding === 'other' ? 'reads_and_openings' : 'none',
+        held: { ...held },
+      };
+    },
     install(exchange) {
       const weights = findProfile(String((exchange as { id?: unknown }).id))?.weights ?? null;
       if (weights && !limitTold) budget.setLimit(weights.defaultLimitPerMinute);
@@ -176,9 +190,12 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
         return onRestResponse(status, statusText, url, method, headers, body, ...rest);
       };
       hooked.fetch = async (url, method, headers, body) => {
-        const held = gate.hold();
-        if (held)
-          throw new RequestWithheldError(`not sent: ${held.reason}: ${method ?? 'GET'} ${new URL(url).pathname}`);
+        const hold = gate.hold();
+        if (hold) {
+          // Only a bare transport's requests get here held (fetch2 below holds and counts ccxt's first).
+          held[method === 'GET' || method === undefined ? 'read' : method === 'DELETE' ? 'close' : 'opening']++;
+          throw new RequestWithheldError(`not sent: ${hold.reason}: ${method ?? 'GET'} ${new URL(url).pathname}`);
+        }
         return fetch(url, method, headers, body);
       };
       // A bare transport (no ccxt request layer) or an exchange without a profile: the 429/418 gate only.
@@ -190,8 +207,17 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
       hooked.fetch2 = async (path, api = 'public', method = 'GET', params = {}, headers, body, config = {}) => {
         const weight = weights.weigh(api, path, costOf(api, method, path, params, config));
         const priority = closing.getStore() === true ? 'close' : requestPriority(method, params);
+        const kind: HeldKind = priority === 'close' ? 'close' : method === 'GET' ? 'read' : 'opening';
+        const hold = gate.hold();
+        if (hold) {
+          held[kind]++;
+          throw new RequestWithheldError(`not sent: ${hold.reason}: ${method} ${path}`);
+        }
         const over = budget.admit(weight, priority, options.now());
-        if (over) throw new RequestWithheldError(`not sent: ${over.reason}: ${method} ${path}`);
+        if (over) {
+          held[kind]++;
+          throw new RequestWithheldError(`not sent: ${over.reason}: ${method} ${path}`);
+        }
         try {
           return await fetch2(path, api, method, params, headers, body, config);
         } finally {

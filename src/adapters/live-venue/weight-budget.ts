@@ -40,6 +40,11 @@ interface WeightBudget {
   admit(weight: number, priority: RequestPriority, wallNow: number): { reason: string; waitMs: number } | null;
   /** A request admitted with `weight` has been answered (or failed): its weight is in the next total. */
   settle(weight: number): void;
+  /**
+   * The minute's weight now (used and in flight), the limit, and which priorities it holds: those
+   * past their cap, or refused once already this minute (a request heavier than what is left).
+   */
+  usage(wallNow: number): { used: number; limit: number; holding: 'none' | 'other' | 'all' };
 }
 
 export function createWeightBudget(): WeightBudget {
@@ -49,6 +54,11 @@ export function createWeightBudget(): WeightBudget {
   let used = 0;
   /** Weight of requests sent and not answered: no total the exchange told includes them yet. */
   let inFlight = 0;
+  /** The calendar minute in which a request of each priority was last refused. */
+  const refusedIn: Record<RequestPriority, number> = {
+    close: Number.NEGATIVE_INFINITY,
+    other: Number.NEGATIVE_INFINITY,
+  };
 
   const usedAt = (wallNow: number) => (Math.floor(wallNow / MINUTE) === minute ? used : 0);
 
@@ -72,6 +82,7 @@ export function createWeightBudget(): WeightBudget {
         inFlight += weight;
         return null;
       }
+      refusedIn[priority] = Math.floor(wallNow / MINUTE);
       const waitMs = MINUTE - (((wallNow % MINUTE) + MINUTE) % MINUTE);
       const what = priority === 'close' ? 'the whole' : `${OPEN_FRACTION * 100} % of the`;
       return {
@@ -83,6 +94,17 @@ export function createWeightBudget(): WeightBudget {
     },
     settle(weight) {
       inFlight = Math.max(0, inFlight - weight);
+    },
+    usage(wallNow) {
+      const total = usedAt(wallNow) + inFlight;
+      const now = Math.floor(wallNow / MINUTE);
+      const holding =
+        total >= limit || refusedIn.close === now
+          ? 'all'
+          : total >= Math.floor(limit * OPEN_FRACTION) || refusedIn.other === now
+            ? 'other'
+            : 'none';
+      return { used: total, limit, holding };
     },
   };
 }

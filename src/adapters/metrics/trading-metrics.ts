@@ -6,6 +6,8 @@
  */
 import { RISK_TRADING_STATES } from '../../domain/risk/trading-state.js';
 import type { RiskTradingState } from '../../domain/risk/trading-state.js';
+import { HELD_KINDS } from '../../domain/request-weight.js';
+import type { HeldKind, RequestWeight } from '../../domain/request-weight.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SYSTEM_STATES } from '../../domain/control.js';
 import type { EventLine } from '../../domain/event-lines.js';
@@ -184,6 +186,21 @@ export class TradingMetrics {
     registers: [this.registry],
   });
 
+  /** The live venue's request weight (src/domain/request-weight.ts): the share of the minute's limit used. */
+  readonly requestWeightShare = new Gauge({
+    name: 'tcs_trading_request_weight_share',
+    help: "Share of the exchange's request weight limit used this minute (reads and openings are held from 0.8, everything at 1)",
+    registers: [this.registry],
+  });
+  readonly requestsHeld = new Counter({
+    name: 'tcs_trading_requests_held_total',
+    help: 'Exchange requests held back unsent by the request weight budget or an exchange wait (429/418), by kind (read, opening, close)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  /** The held totals last counted: the venue reports totals, the counter is raised by the difference. */
+  private heldCounted: Record<HeldKind, number> = { read: 0, opening: 0, close: 0 };
+
   /** `margin`: the same rates the paper venue and the risk engine use. */
   constructor(private readonly margin: MarginTable = DEFAULT_MARGIN_TABLE) {
     this.registry.setDefaultLabels({ process: 'trading' });
@@ -258,6 +275,15 @@ export class TradingMetrics {
    */
   observeMarketAges(ages: ReadonlyMap<string, number | null>): void {
     for (const [symbol, ms] of ages) this.marketDataAge.set({ symbol }, ms === null ? Number.NaN : ms / 1000);
+  }
+
+  /** The venue's request weight now (set before each rendering of the text). */
+  observeRequestWeight(weight: RequestWeight): void {
+    this.requestWeightShare.set(weight.share);
+    for (const kind of HELD_KINDS) {
+      this.requestsHeld.inc({ kind }, Math.max(0, weight.held[kind] - this.heldCounted[kind]));
+      this.heldCounted[kind] = Math.max(this.heldCounted[kind], weight.held[kind]);
+    }
   }
 
   /** The risk engine's state, one series per state (1 for the current one), like tcs_trading_state. */

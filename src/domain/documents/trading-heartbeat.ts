@@ -57,6 +57,24 @@ export const TradingHeartbeatSchema = Type.Object({
     }),
   ),
   /**
+   * The live venue's exchange request weight (src/domain/request-weight.ts): the minute's weight used
+   * and the limit, which requests the budget holds back now, and how many it held since the start,
+   * by kind. Absent for the paper venue and in a heartbeat of the release before it.
+   */
+  requestWeight: Type.Optional(
+    Type.Object({
+      limit: Type.Number({ minimum: 0 }),
+      used: Type.Number({ minimum: 0 }),
+      share: Type.Number({ minimum: 0 }),
+      holding: Type.Union([Type.Literal('none'), Type.Literal('reads_and_openings'), Type.Literal('all')]),
+      held: Type.Object({
+        read: Type.Integer({ minimum: 0 }),
+        opening: Type.Integer({ minimum: 0 }),
+        close: Type.Integer({ minimum: 0 }),
+      }),
+    }),
+  ),
+  /**
    * The last cycle's market data judged against FEED_STALE_MS (src/application/market-freshness.ts):
    * `stale` lists the symbols too old to trade (openings refused LIQUIDITY_STALE) with their age at
    * the cycle's time, `since` the first cycle of the spell (null when none). /health is degraded and

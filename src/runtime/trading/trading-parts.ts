@@ -182,6 +182,7 @@ function publisherOf(deps: TradingPartsDeps, clockSteps: ClockStepWatch, freshne
         'publishing the account failed; the next publication reads it again',
       ),
     ...(venue.positionDrift ? { positionDrift: () => venue.positionDrift!() } : {}),
+    ...(venue.requestWeight ? { requestWeight: () => venue.requestWeight!() } : {}),
   });
 }
 

@@ -108,13 +108,18 @@ describe('the account checked before the first order', () => {
     expect(writes()).toEqual([]);
   });
 
-  it('says why a margin type cannot be changed while the symbol holds a position', async () => {
+  it('says why a margin type cannot be changed while the symbol holds a position, before trying (nothing set)', async () => {
     fake.venue.setPosition('BTCUSDT', 0.01);
-    const found = await check({ leverage: null, marginType: 'isolated', set: true });
-    expect(found.problems).toHaveLength(1);
-    expect(found.problems[0]).toMatch(
-      /^BTCUSDT margin type could not be set to isolated \(the exchange said: .*-4048.*\): close the position first, or set EXCHANGE_MARGIN_TYPE=cross$/,
-    );
+    for (const apply of [true, false]) {
+      const found = await check({ leverage: null, marginType: 'isolated', set: true }, apply);
+      expect(found.problems).toEqual([
+        'BTCUSDT margin type cannot be changed cross → isolated while the symbol holds a position ' +
+          '(Binance refuses it, -4048): close the position first, or set EXCHANGE_MARGIN_TYPE=cross',
+      ]);
+      // A start refuses the account, so it sets nothing, not even what it could.
+      expect(found.wouldChange).toEqual(['ETHUSDT margin type cross → isolated']);
+      expect(writes()).toEqual([]);
+    }
   });
 
   it('only tells what a start would set when asked to change nothing (tcs venue check)', async () => {

@@ -115,4 +115,21 @@ describe('the request weight budget', () => {
     expect(close.fills.reduce((sum, f) => sum + f.qty, 0)).toBeCloseTo(0.02, 12);
     expect(t.fake.weight.refused()).toBe(0);
   });
+
+  it('tells what it holds: the used share, which requests are held, and how many of each kind', async () => {
+    expect(gate.weight()).toMatchObject({ limit: 100, holding: 'none', held: { read: 0, opening: 0, close: 0 } });
+    await outcomes(Array.from({ length: 30 }, () => exchange.fetchBalance()));
+    await expect(exchange.createOrder(BTC, 'market', 'buy', 0.01)).rejects.toThrow(RequestWithheldError);
+    const w = gate.weight();
+    expect(w).toMatchObject({ limit: 100, holding: 'reads_and_openings' });
+    expect(w.used).toBeGreaterThanOrEqual(76); // the burst's 76, and what the opening read before it was held
+    expect(w.used).toBeLessThanOrEqual(80);
+    expect(w.share).toBeCloseTo(w.used / 100, 12);
+    expect(w.held).toEqual({ read: 15, opening: 1, close: 0 });
+    // The next minute: nothing held any more (the counts are totals, they stay).
+    t.advance(60_000);
+    sync();
+    await exchange.fetchBalance();
+    expect(gate.weight()).toMatchObject({ holding: 'none', held: { read: 15, opening: 1, close: 0 } });
+  });
 });

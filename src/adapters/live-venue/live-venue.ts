@@ -31,6 +31,7 @@ import type { SymbolMap } from './ccxt-mapping.js';
 import { exchangeClientId } from './client-ids.js';
 import type { ExchangeStop } from '../../domain/exchange-stops.js';
 import { isProtectiveStopId, ProtectiveStops } from './protective-stops.js';
+import { CountdownArming } from './countdown-arming.js';
 import { failureKind, rejectReason } from './exchange-errors.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
 import { readRetried } from './read-retry.js';
@@ -140,6 +141,7 @@ export class LiveVenue implements Venue {
   /** How long a submit looks up an order whose outcome is unknown: its recvWindow and half a minute more. */
   private readonly patienceMs: number;
   private readonly stops: ProtectiveStops | null;
+  private readonly arming: CountdownArming | null;
 
   constructor(private readonly o: LiveVenueOptions) {
     this.recvWindowMs = o.recvWindowMs ?? 10_000;
@@ -148,20 +150,30 @@ export class LiveVenue implements Venue {
     this.patienceMs = this.recvWindowMs + 30_000;
     this.peaks = o.peaks ? o.peaks.initial.map(([at, nav]) => [at, nav] as PeakEntry) : [];
     const { armCountdown } = o;
+    this.arming =
+      o.countdownMs && armCountdown
+        ? new CountdownArming({ countdownMs: o.countdownMs, arm: armCountdown, monotonic: this.elapsed })
+        : null;
+    const arming = this.arming;
     this.stops = o.exchangeStops
       ? new ProtectiveStops({
           exchange: o.exchange,
           errors: o.errors,
           symbols: o.symbols,
           now: o.now,
-          ...(o.countdownMs && armCountdown ? { disarm: (symbol: string) => armCountdown(symbol, 0) } : {}),
+          ...(arming ? { disarm: (symbol: string) => arming.ensure(symbol, true) } : {}),
         })
       : null;
   }
 
   /** The exchange's protective stops brought to `stops` (one per open position); nothing when off. */
   async protect(stops: readonly ExchangeStop[]): Promise<void> {
-    await this.stops?.sync(stops);
+    try {
+      await this.stops?.sync(stops);
+    } finally {
+      // A stop cancelled (its position closed) leaves its symbol unguarded: armed now, not next cycle.
+      await this.armCountdowns();
+    }
   }
 
   /** Loads the exchange's markets (lot, tick, minimum notional) once, before the first order. */
@@ -440,6 +452,8 @@ export class LiveVenue implements Venue {
     await this.armCountdowns();
     const update = await this.pollOurs();
     update.fills.push(...(await this.stopFills()));
+    // A stop that triggered or expired rests no more: its symbol is armed at once (else nothing is sent).
+    await this.armCountdowns();
     let found = await this.compare();
     if (found.drift.length > 0) {
       // A resting order of ours may have filled between the two reads: look once more before calling it drift.
@@ -482,14 +496,17 @@ export class LiveVenue implements Venue {
     return fills;
   }
 
-  /** Re-arms the exchange's dead-man's switch for every traded symbol (all at once: a kill may be waiting). */
+  /**
+   * Re-arms the exchange's dead-man's switch for every traded symbol that needs it (./countdown-arming.ts:
+   * when less than half of it remains, or what it should be changed), all at once: a kill may be waiting.
+   */
   async armCountdowns(): Promise<void> {
-    const { countdownMs, armCountdown } = this.o;
-    if (!countdownMs || !armCountdown) return;
+    const arming = this.arming;
+    if (!arming) return;
     // A symbol where our stop rests is disarmed instead: the countdown may cancel the stop with the
     // rest, and the stop (close-position) also covers what a resting order left behind may add.
     await Promise.all(
-      this.o.symbols.symbols.map((symbol) => armCountdown(symbol, this.stops?.restingOn(symbol) ? 0 : countdownMs)),
+      this.o.symbols.symbols.map((symbol) => arming.ensure(symbol, this.stops?.restingOn(symbol) ?? false)),
     );
   }
 

@@ -37,6 +37,7 @@ import type { CcxtErrorClasses } from './exchange-errors.js';
 import { readRetried } from './read-retry.js';
 import { saysNotProcessed } from './refusal-codes.js';
 import type { IncomeTally } from './income-tally.js';
+import type { UserStream } from './user-stream.js';
 import { asClose, RequestWithheldError } from './request-gate.js';
 import type { RequestGate } from './request-gate.js';
 
@@ -88,6 +89,12 @@ export interface LiveVenueOptions {
   peaks?: { initial: PeakEntry[]; save(entries: PeakEntry[]): Promise<void> };
   /** The account's fees and funding from the exchange's income history (./income-tally.ts); without it, 0. */
   income?: IncomeTally;
+  /**
+   * The exchange's user-data stream (./user-stream.ts): while it is up, a resting order it has been
+   * up for since the order was last known is not polled; its fills and updates come from the stream.
+   * Absent: every resting order is polled each cycle.
+   */
+  userStream?: UserStream;
   /** Told every reconciliation that cancelled a foreign order or found drift, and when drift ends. */
   report?: (reconciliation: Reconciliation) => void;
 }
@@ -114,6 +121,11 @@ interface Tracked {
   reported: Set<string>;
   /** Quantity of the fills reported; below `last.filledQty` the order is polled until its trades are read. */
   reportedQty: number;
+  /**
+   * When (monotonic) the request that last showed the order's state was sent, or null: a user-data
+   * stream up since before then has pushed every change after it, so the order need not be polled.
+   */
+  knownAt: number | null;
 }
 
 /** Orders remembered as ours (for duplicates and fills) before the oldest finished ones are forgotten. */
@@ -199,6 +211,7 @@ export class LiveVenue implements Venue {
       last: null,
       reported: new Set(),
       reportedQty: 0,
+      knownAt: null,
     };
     // Idempotent across restarts too: an order an earlier process placed under this id (a command
     // retried after a crash) is found, not placed again — Binance accepts a reused id once filled.
@@ -235,6 +248,7 @@ export class LiveVenue implements Venue {
     }
     // Placed: from here on nothing is sent again for it, whatever fails while reading its fills.
     tracked.last = toVenueOrder(placed, order.symbol, order);
+    tracked.knownAt = sentAtMono;
     return { ...(await this.withFills(tracked, placed)), duplicate: false };
   }
 
@@ -316,12 +330,14 @@ export class LiveVenue implements Venue {
     const started = this.elapsed();
     let notFound = 0;
     for (;;) {
+      const asked = this.elapsed();
       const found = await this.lookup(tracked).catch((err: unknown) => {
         if (failureKind(err, this.o.errors) === 'auth') throw err;
         return undefined; // the lookup itself failed: still unknown
       });
       if (found) {
         tracked.unknownSince = tracked.unknownAt = null;
+        tracked.knownAt = asked;
         tracked.last = toVenueOrder(found, tracked.request.symbol, tracked.request);
         return this.withFills(tracked, found);
       }
@@ -467,23 +483,68 @@ export class LiveVenue implements Venue {
     return update;
   }
 
-  /** Resting orders of ours: their new trades, and the ones the exchange ended itself. */
+  /**
+   * Resting orders of ours: their new trades, and the ones the exchange ended itself. What the
+   * user-data stream pushed comes first; an order it covers is not polled (see `streamCovers`).
+   */
   private async pollOurs(): Promise<MarketUpdate> {
-    const fills: Fill[] = [];
-    const cancelled: VenueOrder[] = [];
+    const { fills, cancelled } = this.fromStream();
     for (const tracked of this.ours.values()) {
       const last = tracked.last;
       const wasOpen =
         last?.status === 'open' ||
         tracked.unknownSince !== null ||
         (last !== null && last.filledQty > tracked.reportedQty + 1e-12);
-      if (!wasOpen) continue;
+      if (!wasOpen || this.streamCovers(tracked)) continue;
       const now = await this.settle(tracked, 0).catch(() => null);
       if (!now) continue;
       fills.push(...now.fills);
       if (now.order.status === 'cancelled') cancelled.push(now.order);
     }
     return { fills, liquidations: [], cancelled };
+  }
+
+  /**
+   * Whether the user-data stream has told everything about this order since it was last known: the
+   * stream is up, has been since before the request that last showed the order was sent (no gap),
+   * the order's outcome is known, and every fill it shows has been read. Else it is polled.
+   */
+  private streamCovers(tracked: Tracked): boolean {
+    const up = this.o.userStream?.upSince() ?? null;
+    if (up === null || tracked.knownAt === null || tracked.knownAt < up) return false;
+    if (tracked.unknownSince !== null) return false;
+    return tracked.last !== null && tracked.last.filledQty <= tracked.reportedQty + 1e-12;
+  }
+
+  /**
+   * The orders and trades the user-data stream pushed, applied to our orders: each trade is a fill
+   * once (by its id, which a poll of the same order also keys on), an order the exchange ended is
+   * reported cancelled once. Orders and trades not ours are left to reconciliation.
+   */
+  private fromStream(): { fills: Fill[]; cancelled: VenueOrder[] } {
+    const fills: Fill[] = [];
+    const cancelled: VenueOrder[] = [];
+    if (!this.o.userStream) return { fills, cancelled };
+    const { orders, trades } = this.o.userStream.take();
+    for (const trade of trades) {
+      const tracked = this.byExchangeId.get((trade.info as { c?: string } | undefined)?.c ?? '');
+      const key = tradeKey(trade);
+      if (!tracked || tracked.reported.has(key)) continue;
+      tracked.reported.add(key);
+      const fill = toFill(trade, tracked.request.clientOrderId, tracked.request.symbol);
+      tracked.reportedQty += fill.qty;
+      fills.push(fill);
+    }
+    for (const order of orders) {
+      const tracked = order.clientOrderId ? this.byExchangeId.get(order.clientOrderId) : undefined;
+      // An order whose outcome is unknown is settled by its look-up (the stream may have missed it).
+      if (!tracked || tracked.unknownSince !== null) continue;
+      const next = toVenueOrder(order, tracked.request.symbol, tracked.request);
+      if (next.status === 'cancelled' && tracked.last?.status !== 'cancelled') cancelled.push(next);
+      tracked.last = next;
+    }
+    this.explain(fills);
+    return { fills, cancelled };
   }
 
   /** The trades of our exchange stops that triggered, as fills of their client ids (counted as ours). */
@@ -597,8 +658,9 @@ export class LiveVenue implements Venue {
     void this.o.income?.refresh();
   }
 
-  /** Ends the exchange client (its sockets and throttle). */
+  /** Ends the user-data stream and the exchange client (its sockets and throttle). */
   async close(): Promise<void> {
+    await this.o.userStream?.stop();
     await this.o.exchange.close();
   }
 

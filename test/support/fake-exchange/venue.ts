@@ -221,6 +221,11 @@ export class Venue {
     return mine.reverse().find((o) => o.clientOrderId === ref.clientOrderId);
   }
 
+  /** Every order, oldest first (the user-data stream diffs them). */
+  allOrders(): readonly OrderRecord[] {
+    return this.orders;
+  }
+
   open(symbol?: string): OrderRecord[] {
     return this.orders.filter((o) => isOpen(o) && (symbol === undefined || o.symbol === symbol));
   }

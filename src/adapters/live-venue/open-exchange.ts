@@ -44,6 +44,8 @@ export interface LiveExchangeOptions {
   timeoutMs?: number;
   /** ccxt's throttle per unit of weight, ms: the exchange's published rate unless given (a test's fake sets 1). */
   rateLimitMs?: number;
+  /** A ccxt pro client (the REST client with the WebSocket methods): for the user-data stream. */
+  pro?: boolean;
 }
 
 export async function openLiveExchange(
@@ -52,7 +54,7 @@ export async function openLiveExchange(
   options: LiveExchangeOptions = {},
 ): Promise<OpenedLiveExchange> {
   const ccxt = (await import('ccxt')).default;
-  const exchange = new ccxt[config.exchange]({
+  const exchange = new (options.pro ? ccxt.pro[config.exchange] : ccxt[config.exchange])({
     apiKey: credentials.apiKey,
     secret: credentials.secret,
     enableRateLimit: true,

@@ -301,6 +301,14 @@ const ENTRIES: Entry[] = [
     meaning:
       'Rest a close-position stop on the exchange for each open position at the `STOP_LOSS` / `TRAILING_STOP` level, so a position keeps a stop when the process is gone; nothing rests when neither is set.',
   },
+  {
+    name: 'EXCHANGE_USER_STREAM',
+    section: 'Live trading',
+    default: 'true',
+    allowed: 'true, false',
+    meaning:
+      "Take fills and order updates from the exchange's user-data stream (a listen key and a WebSocket) and poll a resting order only when the stream cannot vouch for it; `false`: every resting order is polled each cycle.",
+  },
   // Strategies, arbitration and sizing
   {
     name: 'STRATEGIES',

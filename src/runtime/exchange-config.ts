@@ -47,6 +47,12 @@ export interface ExchangeConfig {
    * when the process is gone. Nothing rests when neither exit is configured.
    */
   stops: boolean;
+  /**
+   * EXCHANGE_USER_STREAM (default true): fills and order updates from the exchange's user-data stream
+   * (src/adapters/live-venue/user-stream.ts), a resting order polled only when the stream cannot vouch
+   * for it; false: every resting order is polled each cycle.
+   */
+  userStream?: boolean;
 }
 
 export interface ExchangeCredentials {
@@ -83,6 +89,7 @@ export function readExchangeConfig(env: NodeJS.ProcessEnv, mode: ExecutionMode):
     lossHaltMs: readInt(env, 'EXCHANGE_LOSS_HALT_MS', 30_000, 1_000, 3_600_000),
     account: readAccountWanted(env),
     stops: readBoolean(env, 'EXCHANGE_STOPS', true),
+    userStream: readBoolean(env, 'EXCHANGE_USER_STREAM', true),
   };
 }
 

@@ -185,9 +185,9 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
     await proc.exited;
     const armsAtDeath = arms();
     await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'resting-at-death' });
-    t.advance(5_000);
+    // Re-armed when half of it had run out, so at death between half and all of it remains.
     expect(t.fake.venue.open().map((o) => o.clientOrderId)).toEqual(['resting-at-death']);
-    t.advance(6_000); // past the countdown (three cycles, at least 10 s) since the last arming
+    t.advance(11_000); // past the countdown (three cycles, at least 10 s) since the last arming
     expect(t.fake.venue.open()).toEqual([]);
     expect(t.fake.venue.find('BTCUSDT', { clientOrderId: 'resting-at-death' })?.status).toBe('CANCELED');
     expect(arms()).toBe(armsAtDeath);

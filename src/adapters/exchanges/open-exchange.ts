@@ -39,6 +39,8 @@ export interface ExchangeOptions {
    * default. The tests against the local fake exchange (no rate to respect) set 1.
    */
   rateLimitMs?: number;
+  /** A ccxt pro client (the REST client with the WebSocket methods): for the user-data stream. */
+  pro?: boolean;
 }
 
 /** The ccxt error classes the feed and the downloader judge errors by (loaded with ccxt). */
@@ -103,7 +105,8 @@ async function construct(
   settings: Record<string, unknown>,
 ): Promise<{ exchange: Exchange; errors: CcxtErrors; ccxt: typeof ccxtModule }> {
   const ccxt = (await import('ccxt')).default;
-  const ExchangeClass = (ccxt as unknown as Record<string, unknown>)[id];
+  const classes = (options.pro ? ccxt.pro : ccxt) as unknown as Record<string, unknown>;
+  const ExchangeClass = classes[id];
   if (typeof ExchangeClass !== 'function' || !ccxt.exchanges.includes(id)) {
     throw new Error(`unknown exchange "${id}" (ccxt knows e.g. binanceusdm, bybit, okx)`);
   }

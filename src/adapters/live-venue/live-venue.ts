@@ -32,11 +32,13 @@ import { exchangeClientId } from './client-ids.js';
 import { profileOf } from '../exchanges/registry.js';
 import type { ExchangeStop } from '../../domain/exchange-stops.js';
 import { isProtectiveStopId, ProtectiveStops } from './protective-stops.js';
+import { CountdownArming } from './countdown-arming.js';
 import { failureKind, rejectReason } from './exchange-errors.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
 import { readRetried } from './read-retry.js';
 import { saysNotProcessed } from './refusal-codes.js';
 import type { IncomeTally } from './income-tally.js';
+import type { UserStream } from './user-stream.js';
 import { asClose, RequestWithheldError } from './request-gate.js';
 import type { RequestGate } from './request-gate.js';
 import type { RequestWeight } from '../../domain/request-weight.js';
@@ -89,6 +91,12 @@ export interface LiveVenueOptions {
   peaks?: { initial: PeakEntry[]; save(entries: PeakEntry[]): Promise<void> };
   /** The account's fees and funding from the exchange's income history (./income-tally.ts); without it, 0. */
   income?: IncomeTally;
+  /**
+   * The exchange's user-data stream (./user-stream.ts): while it is up, a resting order it has been
+   * up for since the order was last known is not polled; its fills and updates come from the stream.
+   * Absent: every resting order is polled each cycle.
+   */
+  userStream?: UserStream;
   /** Told every reconciliation that cancelled a foreign order or found drift, and when drift ends. */
   report?: (reconciliation: Reconciliation) => void;
 }
@@ -115,6 +123,11 @@ interface Tracked {
   reported: Set<string>;
   /** Quantity of the fills reported; below `last.filledQty` the order is polled until its trades are read. */
   reportedQty: number;
+  /**
+   * When (monotonic) the request that last showed the order's state was sent, or null: a user-data
+   * stream up since before then has pushed every change after it, so the order need not be polled.
+   */
+  knownAt: number | null;
 }
 
 /** Orders remembered as ours (for duplicates and fills) before the oldest finished ones are forgotten. */
@@ -144,6 +157,7 @@ export class LiveVenue implements Venue {
   /** How long a submit looks up an order whose outcome is unknown: its recvWindow and half a minute more. */
   private readonly patienceMs: number;
   private readonly stops: ProtectiveStops | null;
+  private readonly arming: CountdownArming | null;
 
   constructor(private readonly o: LiveVenueOptions) {
     this.recvWindowMs = o.recvWindowMs ?? 10_000;
@@ -152,20 +166,30 @@ export class LiveVenue implements Venue {
     this.patienceMs = this.recvWindowMs + 30_000;
     this.peaks = o.peaks ? o.peaks.initial.map(([at, nav]) => [at, nav] as PeakEntry) : [];
     const { armCountdown } = o;
+    this.arming =
+      o.countdownMs && armCountdown
+        ? new CountdownArming({ countdownMs: o.countdownMs, arm: armCountdown, monotonic: this.elapsed })
+        : null;
+    const arming = this.arming;
     this.stops = o.exchangeStops
       ? new ProtectiveStops({
           exchange: o.exchange,
           errors: o.errors,
           symbols: o.symbols,
           now: o.now,
-          ...(o.countdownMs && armCountdown ? { disarm: (symbol: string) => armCountdown(symbol, 0) } : {}),
+          ...(arming ? { disarm: (symbol: string) => arming.ensure(symbol, true) } : {}),
         })
       : null;
   }
 
   /** The exchange's protective stops brought to `stops` (one per open position); nothing when off. */
   async protect(stops: readonly ExchangeStop[]): Promise<void> {
-    await this.stops?.sync(stops);
+    try {
+      await this.stops?.sync(stops);
+    } finally {
+      // A stop cancelled (its position closed) leaves its symbol unguarded: armed now, not next cycle.
+      await this.armCountdowns();
+    }
   }
 
   /** Loads the exchange's markets (lot, tick, minimum notional) once, before the first order. */
@@ -180,9 +204,14 @@ export class LiveVenue implements Venue {
    * first has filled), and the position doubled (found by the venue contract suite).
    */
   submit(order: OrderRequest, _market?: MarketView): Promise<SubmitResult> {
+    return this.submitOnce(order);
+  }
+
+  /** One submission of an id at a time (a private name: the port's mutators are called by the executor only). */
+  private submitOnce(order: OrderRequest): Promise<SubmitResult> {
     const id = order.clientOrderId;
     const under = this.submitting.get(id);
-    if (under) return under.then(settled, settled).then(() => this.submit(order));
+    if (under) return under.then(settled, settled).then(() => this.submitOnce(order));
     const run = order.reduceOnly ? asClose(() => this.submitNow(order)) : this.submitNow(order);
     this.submitting.set(id, run);
     const done = () => {
@@ -205,6 +234,7 @@ export class LiveVenue implements Venue {
       last: null,
       reported: new Set(),
       reportedQty: 0,
+      knownAt: null,
     };
     // Idempotent across restarts too: an order an earlier process placed under this id (a command
     // retried after a crash) is found, not placed again — an exchange may accept a reused id once filled.
@@ -241,6 +271,7 @@ export class LiveVenue implements Venue {
     }
     // Placed: from here on nothing is sent again for it, whatever fails while reading its fills.
     tracked.last = toVenueOrder(placed, order.symbol, order);
+    tracked.knownAt = sentAtMono;
     return { ...(await this.withFills(tracked, placed)), duplicate: false };
   }
 
@@ -324,12 +355,14 @@ export class LiveVenue implements Venue {
     const started = this.elapsed();
     let notFound = 0;
     for (;;) {
+      const asked = this.elapsed();
       const found = await this.lookup(tracked).catch((err: unknown) => {
         if (failureKind(err, this.o.errors) === 'auth') throw err;
         return undefined; // the lookup itself failed: still unknown
       });
       if (found) {
         tracked.unknownSince = tracked.unknownAt = null;
+        tracked.knownAt = asked;
         tracked.last = toVenueOrder(found, tracked.request.symbol, tracked.request);
         return this.withFills(tracked, found);
       }
@@ -460,6 +493,8 @@ export class LiveVenue implements Venue {
     await this.armCountdowns();
     const update = await this.pollOurs();
     update.fills.push(...(await this.stopFills()));
+    // A stop that triggered or expired rests no more: its symbol is armed at once (else nothing is sent).
+    await this.armCountdowns();
     let found = await this.compare();
     if (found.drift.length > 0) {
       // A resting order of ours may have filled between the two reads: look once more before calling it drift.
@@ -473,23 +508,68 @@ export class LiveVenue implements Venue {
     return update;
   }
 
-  /** Resting orders of ours: their new trades, and the ones the exchange ended itself. */
+  /**
+   * Resting orders of ours: their new trades, and the ones the exchange ended itself. What the
+   * user-data stream pushed comes first; an order it covers is not polled (see `streamCovers`).
+   */
   private async pollOurs(): Promise<MarketUpdate> {
-    const fills: Fill[] = [];
-    const cancelled: VenueOrder[] = [];
+    const { fills, cancelled } = this.fromStream();
     for (const tracked of this.ours.values()) {
       const last = tracked.last;
       const wasOpen =
         last?.status === 'open' ||
         tracked.unknownSince !== null ||
         (last !== null && last.filledQty > tracked.reportedQty + 1e-12);
-      if (!wasOpen) continue;
+      if (!wasOpen || this.streamCovers(tracked)) continue;
       const now = await this.settle(tracked, 0).catch(() => null);
       if (!now) continue;
       fills.push(...now.fills);
       if (now.order.status === 'cancelled') cancelled.push(now.order);
     }
     return { fills, liquidations: [], cancelled };
+  }
+
+  /**
+   * Whether the user-data stream has told everything about this order since it was last known: the
+   * stream is up, has been since before the request that last showed the order was sent (no gap),
+   * the order's outcome is known, and every fill it shows has been read. Else it is polled.
+   */
+  private streamCovers(tracked: Tracked): boolean {
+    const up = this.o.userStream?.upSince() ?? null;
+    if (up === null || tracked.knownAt === null || tracked.knownAt < up) return false;
+    if (tracked.unknownSince !== null) return false;
+    return tracked.last !== null && tracked.last.filledQty <= tracked.reportedQty + 1e-12;
+  }
+
+  /**
+   * The orders and trades the user-data stream pushed, applied to our orders: each trade is a fill
+   * once (by its id, which a poll of the same order also keys on), an order the exchange ended is
+   * reported cancelled once. Orders and trades not ours are left to reconciliation.
+   */
+  private fromStream(): { fills: Fill[]; cancelled: VenueOrder[] } {
+    const fills: Fill[] = [];
+    const cancelled: VenueOrder[] = [];
+    if (!this.o.userStream) return { fills, cancelled };
+    const { orders, trades } = this.o.userStream.take();
+    for (const trade of trades) {
+      const tracked = this.byExchangeId.get((trade.info as { c?: string } | undefined)?.c ?? '');
+      const key = tradeKey(trade);
+      if (!tracked || tracked.reported.has(key)) continue;
+      tracked.reported.add(key);
+      const fill = toFill(trade, tracked.request.clientOrderId, tracked.request.symbol);
+      tracked.reportedQty += fill.qty;
+      fills.push(fill);
+    }
+    for (const order of orders) {
+      const tracked = order.clientOrderId ? this.byExchangeId.get(order.clientOrderId) : undefined;
+      // An order whose outcome is unknown is settled by its look-up (the stream may have missed it).
+      if (!tracked || tracked.unknownSince !== null) continue;
+      const next = toVenueOrder(order, tracked.request.symbol, tracked.request);
+      if (next.status === 'cancelled' && tracked.last?.status !== 'cancelled') cancelled.push(next);
+      tracked.last = next;
+    }
+    this.explain(fills);
+    return { fills, cancelled };
   }
 
   /** The trades of our exchange stops that triggered, as fills of their client ids (counted as ours). */
@@ -502,14 +582,17 @@ export class LiveVenue implements Venue {
     return fills;
   }
 
-  /** Re-arms the exchange's dead-man's switch for every traded symbol (all at once: a kill may be waiting). */
+  /**
+   * Re-arms the exchange's dead-man's switch for every traded symbol that needs it (./countdown-arming.ts:
+   * when less than half of it remains, or what it should be changed), all at once: a kill may be waiting.
+   */
   async armCountdowns(): Promise<void> {
-    const { countdownMs, armCountdown } = this.o;
-    if (!countdownMs || !armCountdown) return;
+    const arming = this.arming;
+    if (!arming) return;
     // A symbol where our stop rests is disarmed instead: the countdown may cancel the stop with the
     // rest, and the stop (close-position) also covers what a resting order left behind may add.
     await Promise.all(
-      this.o.symbols.symbols.map((symbol) => armCountdown(symbol, this.stops?.restingOn(symbol) ? 0 : countdownMs)),
+      this.o.symbols.symbols.map((symbol) => arming.ensure(symbol, this.stops?.restingOn(symbol) ?? false)),
     );
   }
 
@@ -605,8 +688,9 @@ export class LiveVenue implements Venue {
     void this.o.income?.refresh();
   }
 
-  /** Ends the exchange client (its sockets and throttle). */
+  /** Ends the user-data stream and the exchange client (its sockets and throttle). */
   async close(): Promise<void> {
+    await this.o.userStream?.stop();
     await this.o.exchange.close();
   }
 

@@ -14,6 +14,7 @@
  * -2022 reduce-only, -2019 margin become a bare ExchangeError; the testnet refusal disappears). Here
  * ccxt keeps its real URLs, so it behaves exactly as it would against the exchange.
  */
+import { Agent } from 'node:http';
 import type { Exchange } from 'ccxt';
 
 interface CcxtRequestInit {
@@ -29,6 +30,7 @@ export function pointCcxtAt(exchange: Exchange, fakeUrl: string): void {
     throw new Error('pointCcxtAt must be called before the exchange sends its first request');
   }
   const origin = new URL(fakeUrl).origin;
+  pointStreamAt(exchange, origin);
   exchange.fetchImplementation = (url: string, init: CcxtRequestInit) => {
     const meant = new URL(url);
     return fetch(origin + meant.pathname + meant.search, {
@@ -39,4 +41,16 @@ export function pointCcxtAt(exchange: Exchange, fakeUrl: string): void {
       redirect: 'error',
     });
   };
+}
+
+/**
+ * A ccxt pro client's futures WebSocket base (…/ws; the user-data stream is …/private/ws?listenKey=)
+ * on the same origin, ws:// for http://. ccxt refuses a plain ws:// URL unless it has an HTTP agent
+ * (its proxy support): one is given. A REST-only client has no WebSocket URLs: nothing to do.
+ */
+function pointStreamAt(exchange: Exchange, origin: string): void {
+  const ws = (exchange.urls as { api?: { ws?: Record<string, unknown> } }).api?.ws;
+  if (!ws || typeof ws['future'] !== 'string') return;
+  ws['future'] = `${origin.replace(/^http/, 'ws')}/ws`;
+  if (origin.startsWith('http:')) (exchange as unknown as { httpAgent: Agent }).httpAgent = new Agent();
 }

@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import type { Exchange } from 'ccxt';
 import type { CcxtErrorClasses } from '../../adapters/live-venue/exchange-errors.js';
 import { perpetualSymbols } from '../../adapters/live-venue/ccxt-mapping.js';
+import { UserStream } from '../../adapters/live-venue/user-stream.js';
 import { LiveVenue } from '../../adapters/live-venue/live-venue.js';
 import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
 import { watchReachability } from '../../adapters/live-venue/exchange-reachability.js';
@@ -138,6 +139,7 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
   const { exchange, errors, profile } = await openLiveExchange(settings, exchangeCredentials(), {
     timeoutMs: settings.timeoutMs,
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
+    pro: settings.userStream ?? false,
   });
   const { gate, watched } = watchExchange(exchange, errors, settings.lossHaltMs, profile.recvWindowMs, deps);
   warnOfRequestBudget(config, deps.log);
@@ -150,6 +152,17 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
       config.instruments.map((i) => i.symbol),
     );
     await verifyLiveAccount(exchange, symbols, settings.account, deps);
+    const userStream = settings.userStream
+      ? new UserStream({
+          exchange,
+          monotonic: () => monotonicNow(deps.clock),
+          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+          report: (change) =>
+            change.up
+              ? deps.log.info({}, 'live venue: user-data stream up')
+              : deps.log.warn({ reason: change.reason }, 'live venue: user-data stream down, polling'),
+        })
+      : undefined;
     const venue = new LiveVenue({
       exchange,
       errors,
@@ -171,11 +184,13 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
       },
       report,
       exchangeStops: settings.stops,
+      ...(userStream ? { userStream } : {}),
       ...(countdown ? { countdownMs: countdownMsFor(config.cycleMs), armCountdown: countdown(exchange) } : {}),
     });
     // Before the first cycle: foreign orders cancelled, positions and our stops adopted, the switch armed.
     await venue.reconcile();
     await venue.armCountdowns();
+    userStream?.start();
     deps.log.info(
       { exchange: settings.exchange, testnet: settings.testnet, url: settings.url },
       'live venue: reconciled with the exchange',

@@ -436,20 +436,27 @@ describe('reconciliation and the dead-man’s switch', () => {
     expect((await watched.submit(order({ qty: 0.01 }), NO_MARKET)).order.status).toBe('filled');
   });
 
-  it('onMarket arms the countdown for every symbol each time; when a process stops re-arming, the exchange cancels', async () => {
+  it('onMarket arms the countdown for every symbol when half of it has passed; when a process stops re-arming, the exchange cancels', async () => {
     const armed = venueWith({ countdownMs: 180_000, armCountdown: CAPABILITIES.binanceusdm.countdown!(t.exchange) });
+    const advance = (ms: number) => {
+      clock += ms; // the venue's clock moves with the exchange's
+      t.advance(ms);
+    };
     // Far below the market, so the minutes the test moves through cannot fill it.
     const far = round(t.fake.venue.book(btc).bids[0]![0] * 0.5, 1);
     await armed.submit(order({ type: 'limit', limitPrice: far }), NO_MARKET);
     await armed.onMarket(NO_MARKET);
     const arms = () => t.fake.calls.filter((c) => c.url.startsWith('/fapi/v1/countdownCancelAll')).length;
     expect(arms()).toBe(2);
-    t.advance(120_000);
+    advance(60_000);
+    await armed.onMarket(NO_MARKET); // 120 s remain: more than half, nothing sent
+    expect(arms()).toBe(2);
+    advance(60_000);
     await armed.onMarket(NO_MARKET); // re-armed: 180 s from now
     expect(arms()).toBe(4);
-    t.advance(120_000);
+    advance(120_000);
     expect(t.fake.venue.open()).toHaveLength(1);
-    t.advance(61_000); // 181 s since the last arming: the exchange cancels on its own
+    advance(61_000); // 181 s since the last arming: the exchange cancels on its own
     expect(t.fake.venue.open()).toEqual([]);
   });
 });

@@ -197,4 +197,42 @@ describe('exchange stops on the fake exchange', () => {
     expect(venue.positionDrift()).toEqual([]);
     expect((await venue.onMarket(NO_MARKET)).fills).toEqual([]);
   });
+
+  it('the countdown is sent once per about half of it, not every cycle, and at once when a stop starts or stops resting', async () => {
+    // The venue's monotonic clock moves with the exchange's: 60 s cycles under a 180 s countdown.
+    let mono = 0;
+    const venue = venueWith({ monotonic: () => mono });
+    const cycle = async () => {
+      mono += 60_000;
+      t.advance(60_000);
+      await venue.onMarket(NO_MARKET);
+    };
+    const arms = (symbol: string) => t.fake.venue.countdowns.calls.filter((c) => c.symbol === symbol);
+    await venue.reconcile();
+    await venue.onMarket(NO_MARKET);
+    expect(arms('ETHUSDT')).toHaveLength(1);
+    // 60 s on, 120 s remain (more than half): nothing sent; 120 s on, 60 s remain: re-armed.
+    await cycle();
+    expect(arms('ETHUSDT')).toHaveLength(1);
+    await cycle();
+    expect(arms('ETHUSDT')).toHaveLength(2);
+    await cycle();
+    await cycle();
+    expect(arms('ETHUSDT')).toHaveLength(3);
+    expect(t.fake.venue.countdowns.deadline('ETHUSDT')).not.toBeNull();
+    // A stop starts resting on BTCUSDT: disarmed at once (within protect), and not sent again each cycle.
+    await buy(venue, 0.01);
+    const before = arms('BTCUSDT').length;
+    await venue.protect([stopBelow(0.02)]);
+    expect(arms('BTCUSDT')).toHaveLength(before + 1);
+    expect(t.fake.venue.countdowns.deadline('BTCUSDT')).toBeNull();
+    await cycle();
+    await cycle();
+    await cycle();
+    expect(arms('BTCUSDT')).toHaveLength(before + 1);
+    // The stop stops resting (the position closed): armed at once.
+    await venue.protect([]);
+    expect(arms('BTCUSDT')).toHaveLength(before + 2);
+    expect(t.fake.venue.countdowns.deadline('BTCUSDT')).not.toBeNull();
+  });
 });

@@ -6,7 +6,7 @@
  * clock would be, so no test sleeps to see time pass. `reset()` gives the next test a fresh
  * exchange and clock under the same warm client.
  */
-import ccxt from 'ccxt';
+import ccxt, { pro } from 'ccxt';
 import type { Exchange } from 'ccxt';
 import { pointCcxtAt } from '../../../src/adapters/live-venue/point-ccxt.js';
 import { FAKE_CREDENTIALS, startFakeExchange } from './server.js';
@@ -61,8 +61,9 @@ export async function openTradingFake(options: TradingFakeOptions = {}): Promise
  * unit of weight: the fake has no rate to respect), a 2 s timeout (a test that loses an answer on
  * purpose lowers `exchange.timeout`), pointed at `url`.
  */
-export function ccxtClient(url: string, options: { apiKey?: string; secret?: string } = {}): Exchange {
-  const exchange = new ccxt.binanceusdm({
+export function ccxtClient(url: string, options: { apiKey?: string; secret?: string; pro?: boolean } = {}): Exchange {
+  // ccxt pro's class is the REST client with the WebSocket methods (the user-data stream) added.
+  const exchange = new (options.pro ? pro.binanceusdm : ccxt.binanceusdm)({
     apiKey: options.apiKey ?? FAKE_CREDENTIALS.apiKey,
     secret: options.secret ?? FAKE_CREDENTIALS.secret,
     enableRateLimit: true,

@@ -6,8 +6,11 @@
  */
 export class Countdowns {
   private readonly deadlines = new Map<string, number>();
+  /** Every call as it arrived, for a test counting how often a symbol was (re-)armed or disarmed. */
+  readonly calls: Array<{ symbol: string; countdownMs: number }> = [];
 
   arm(symbol: string, countdownMs: number, now: number): void {
+    this.calls.push({ symbol, countdownMs });
     if (countdownMs === 0) this.deadlines.delete(symbol);
     else this.deadlines.set(symbol, now + countdownMs);
   }

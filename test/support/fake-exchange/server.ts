@@ -15,7 +15,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BinanceError } from './binance-errors.js';
+import type { Duplex } from 'node:stream';
+import { BinanceError, errors } from './binance-errors.js';
 import { Faults } from './faults.js';
 import type { Reply } from './faults.js';
 import { DEFAULT_FEES } from './ledger.js';
@@ -35,6 +36,7 @@ import { LIMIT_MAX_QTY, MARKET_MAX_QTY, PERCENT_PRICE } from './order-rules.js';
 import { privateRoute } from './private-api.js';
 import { requestWeight, WeightMeter } from './request-weight.js';
 import { verifySigned } from './signed-request.js';
+import { FakeUserStream } from './user-stream.js';
 import type { Credentials } from './signed-request.js';
 import { Venue } from './venue.js';
 
@@ -83,6 +85,8 @@ export interface FakeExchange {
   readonly venue: Venue;
   /** The faults a test switches on. */
   readonly faults: Faults;
+  /** The user-data stream (listen key and WebSocket): its events, and its faults (drop, expireKey). */
+  readonly userStream: FakeUserStream;
   /** The request weight counted (request-weight.ts): this minute's, since the start, and 429s for it. */
   readonly weight: { used(): number; total(): number; refused(): number };
   /**
@@ -147,6 +151,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     held: Array<() => void>;
   } | null = null;
   const hung = new Set<ServerResponse>();
+  const userStream = new FakeUserStream(() => venue, now);
 
   const keepOpen = (res: ServerResponse) => {
     hung.add(res);
@@ -194,6 +199,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     let reply: Reply;
     try {
       reply = { status: 200, body: route(req, url, body) };
+      userStream.sync();
     } catch (err) {
       reply =
         err instanceof BinanceError
@@ -222,6 +228,11 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     sendReply(res, { ...reply, headers: { 'x-mbx-used-weight-1m': String(meter.usedAt(now())), ...reply.headers } });
 
   const route = (req: IncomingMessage, url: URL, body: string): unknown => {
+    if (url.pathname === '/fapi/v1/listenKey') {
+      // USER_STREAM security: the API key, no signature.
+      if (header(req, 'x-mbx-apikey') !== credentials.apiKey) throw errors.rejectedApiKey();
+      return userStream.listenKey(req.method ?? 'POST');
+    }
     const signed = privateRoute(req.method ?? 'GET', url.pathname);
     if (signed) {
       const query = url.search.startsWith('?') ? url.search.slice(1) : url.search;
@@ -252,7 +263,11 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   };
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const clock = setInterval(() => venue.settle(), SETTLE_EVERY_MS);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => userStream.upgrade(req, socket, head));
+  const clock = setInterval(() => {
+    venue.settle();
+    userStream.sync();
+  }, SETTLE_EVERY_MS);
   clock.unref();
   const { port } = server.address() as AddressInfo;
   return {
@@ -266,6 +281,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     get faults() {
       return faults;
     },
+    userStream,
     weight: {
       used: () => meter.usedAt(now()),
       total: () => meter.total,
@@ -274,6 +290,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     reset() {
       for (const res of hung) res.destroy();
       venue = newVenue();
+      userStream.reset();
       faults = new Faults();
       meter = newMeter();
       requests.length = 0;
@@ -301,6 +318,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     },
     async stop() {
       clearInterval(clock);
+      userStream.close();
       for (const res of hung) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

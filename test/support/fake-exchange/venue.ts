@@ -226,6 +226,11 @@ export class Venue {
     return this.orders.filter((o) => o.clientOrderId === clientOrderId);
   }
 
+  /** Every order, oldest first (the user-data stream diffs them). */
+  allOrders(): readonly OrderRecord[] {
+    return this.orders;
+  }
+
   open(symbol?: string): OrderRecord[] {
     return this.orders.filter((o) => isOpen(o) && (symbol === undefined || o.symbol === symbol));
   }

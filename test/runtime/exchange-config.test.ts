@@ -26,8 +26,13 @@ describe('readExchangeConfig', () => {
       lossHaltMs: 30_000,
       account: { leverage: null, marginType: null, set: true },
       stops: true,
+      userStream: true,
     });
     expect(readExchangeConfig({ ...LIVE, EXCHANGE_TESTNET: 'TRUE' }, 'live')?.testnet).toBe(true);
+    expect(readExchangeConfig({ ...LIVE, EXCHANGE_USER_STREAM: 'false' }, 'live')?.userStream).toBe(false);
+    expect(() => readExchangeConfig({ ...LIVE, EXCHANGE_USER_STREAM: 'maybe' }, 'live')).toThrow(
+      /EXCHANGE_USER_STREAM must be true or false/,
+    );
   });
 
   it('mainnet needs EXCHANGE_TESTNET=false and LIVE_MAINNET=confirm, both', () => {
@@ -39,6 +44,7 @@ describe('readExchangeConfig', () => {
       lossHaltMs: 30_000,
       account: { leverage: null, marginType: null, set: true },
       stops: true,
+      userStream: true,
     });
   });
 

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 
-export const IN_CI = process.env.CI === 'true';
+const IN_CI = process.env.CI === 'true';
 
 /** The first candidate command (argv prefix) that answers `probe` with exit 0, else null. */
 export function findTool(candidates: readonly (readonly string[])[], probe: readonly string[]): string[] | null {

@@ -81,6 +81,7 @@ describe('deploy/prometheus/alerts.yml', () => {
         'TcsRiskReducing',
         'TcsStoreWriteRefused',
         'TcsTradingHalted',
+        'TcsTradingMetricsMissing',
       ].sort(),
     );
   });

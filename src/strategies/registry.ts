@@ -145,6 +145,10 @@ async function loadModule(
     );
   }
   const exported = loaded.default;
+  if (loadedAsCommonJs(exported))
+    throw new Error(
+      `STRATEGIES entry "${entry}": ${file} was loaded as CommonJS (the nearest package.json above it does not say "type": "module"), so its default export arrived wrapped as module.exports.default: add "type": "module" to a package.json beside it, or name it .mts (.mjs for JavaScript)`,
+    );
   let agent: unknown = exported;
   if (typeof exported === 'function') {
     try {
@@ -166,6 +170,16 @@ async function loadModule(
     );
   }
   return agent;
+}
+
+/**
+ * An ES module compiled as CommonJS (tsx does so where package.json has no "type": "module") is
+ * imported as `{ default: module.exports }`, so its `export default` sits one level down.
+ */
+function loadedAsCommonJs(exported: unknown): boolean {
+  if (exported === null || typeof exported !== 'object' || isStrategyAgent(exported)) return false;
+  const inner: unknown = (exported as { default?: unknown }).default;
+  return typeof inner === 'function' || isStrategyAgent(inner);
 }
 
 class TsxMissingError extends Error {}

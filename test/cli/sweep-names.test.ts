@@ -5,7 +5,7 @@
  * each is exit 2 naming the unknown name and the nearest known one, and nothing runs. Real `tcs`
  * processes in a temporary directory outside the repository.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,23 @@ describe('names checked before the first trial', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unknown parameter "lookbak".*did you mean lookback\?/);
     expect(existsSync(path('typo-strategy'))).toBe(false);
+  });
+
+  it('says so when a strategy given parameters declares none (their names cannot be checked), and runs', async () => {
+    mkdirSync(path('plain'));
+    writeFileSync(path('plain', 'package.json'), '{"type": "module"}\n');
+    writeFileSync(
+      path('plain', 'flat.mjs'),
+      "export default (params = {}) => ({ name: 'flat', analyse: () => null, _p: params });\n",
+    );
+    const run = await sweep('undeclared', {
+      params: { STRATEGY_PARAMS: [{ './plain/flat.mjs': { anything: 1 } }] },
+      env: { STRATEGIES: './plain/flat.mjs', SYMBOLS: 'BTCUSDT' },
+    });
+    expect(run.stderr).toMatch(
+      /\.\/plain\/flat\.mjs declares no parameters, so the names STRATEGY_PARAMS gives it .*are not checked/,
+    );
+    expect(run.code).toBe(0);
   });
 
   it('tcs simulate refuses the same misspelled strategy parameter (exit 2)', async () => {

@@ -57,6 +57,12 @@ export interface StrategyAgent {
    */
   readonly timeframe?: string;
   /**
+   * The names of the parameters its factory takes. Declared, a STRATEGY_PARAMS key outside them is
+   * refused at load (exit 2, with the nearest name) rather than silently ignored; not declared,
+   * parameter names are not checked (only the factory's own validation applies).
+   */
+  readonly parameters?: readonly string[];
+  /**
    * One symbol, one cycle. Returns null when there is nothing to say (no edge). A returned Signal has
    * `agent === name`, `symbol === snapshot.symbol`, an integer direction (its sign counts: +1 long,
    * −1 short, 0 flat, as docs/strategies/writing-a-strategy.md says) and confidence in [0, 1]; anything else is discarded as

@@ -3,9 +3,12 @@
  * `strategies/` (or --dir). The template is a factory with validated parameters that declares its
  * history and reads the snapshot fields docs/strategies/writing-a-strategy.md documents, so the first thing a user edits already
  * runs: `STRATEGIES=./strategies/NAME.ts npm start`. Existing files are never overwritten.
+ * There is one template (a breakout), whatever the NAME: its header says so rather than implying
+ * that `rsi_revert` got an RSI rule. Outside a "type": "module" package it also writes a
+ * package.json saying so, else the module loads as CommonJS and the loader cannot find its export.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from './package-root.js';
 import { STRATEGY_NEW_HELP } from './strategy-help.js';
@@ -50,18 +53,57 @@ export function runStrategyNew(args: string[], cwd = process.cwd()): number {
   }
   mkdirSync(dir, { recursive: true });
   const src = importPath(dir, join(PACKAGE_ROOT, 'src'));
-  writeFileSync(source, strategyTemplate(name, src), { flag: 'wx' });
+  writeFileSync(source, strategyTemplate(name, src, asTyped(cwd, source)), { flag: 'wx' });
   writeFileSync(test, testTemplate(name, src), { flag: 'wx' });
-  console.log(`wrote ${shown(cwd, source)} and ${shown(cwd, test)}`);
+  const moduleScope = ensureModuleScope(dir);
+  console.log(
+    `wrote ${shown(cwd, source)} and ${shown(cwd, test)}${moduleScope === 'written' ? ` and ${shown(cwd, join(dir, 'package.json'))} ("type": "module", so they load as ES modules)` : ''} from the breakout template`,
+  );
+  if (moduleScope === 'commonjs')
+    console.error(
+      `tcs strategy new: ${shown(cwd, join(dir, 'package.json'))} does not say "type": "module", so ${name}.ts would load as CommonJS and be refused: add "type": "module" there, or rename the files .mts`,
+    );
   console.log(`next: ${testCommand(cwd, dir, test, name)}   then: STRATEGIES=${shown(cwd, source)} npm start`);
   return 0;
 }
 
 /** A path as typed at a shell in `cwd`: relative when inside it, quoted when it has spaces or quotes. */
 function shown(cwd: string, file: string): string {
-  const rel = relative(cwd, file);
-  const path = rel.startsWith('..') || isAbsolute(rel) ? file : `./${rel.split(sep).join('/')}`;
+  const path = asTyped(cwd, file);
   return /^[\w./@:+-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The STRATEGIES entry for `file` from `cwd`: ./relative when inside it, else absolute. */
+function asTyped(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return rel.startsWith('..') || isAbsolute(rel) ? file : `./${rel.split(sep).join('/')}`;
+}
+
+/**
+ * Node (and tsx) load a .ts/.js file as CommonJS unless the nearest package.json above it says
+ * "type": "module". Written: there was none in `dir` and the nearest one (if any) did not say it;
+ * commonjs: `dir` has its own package.json without it (the user's, never rewritten).
+ */
+function ensureModuleScope(dir: string): 'already' | 'written' | 'commonjs' {
+  for (let at = dir; ; at = dirname(at)) {
+    const file = join(at, 'package.json');
+    if (existsSync(file)) {
+      if (packageType(file) === 'module') return 'already';
+      if (at === dir) return 'commonjs';
+      break;
+    }
+    if (dirname(at) === at) break;
+  }
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module", "private": true }\n', { flag: 'wx' });
+  return 'written';
+}
+
+function packageType(file: string): unknown {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown }).type;
+  } catch {
+    return undefined; // unreadable or not JSON: Node would not read a type from it either
+  }
 }
 
 /**
@@ -87,15 +129,20 @@ function camel(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-function strategyTemplate(name: string, src: string): string {
+function strategyTemplate(name: string, src: string, entry: string): string {
   const factory = `create${camel(name).replace(/^./, (c) => c.toUpperCase())}`;
+  const quoted = /^[\w./@:+-]+$/.test(entry) ? entry : `'${entry.replace(/'/g, `'\\''`)}'`;
   return `/**
- * ${name}: a breakout strategy to start from (written by \`tcs strategy new\`). It goes long when the
- * last close is above the highest high of the \`lookback\` bars before it, short below the lowest low,
- * and otherwise holds its target (null = no opinion: the position is kept). Edit freely.
+ * ${name}: written by \`tcs strategy new\` from the breakout template (its one template, whatever the NAME):
+ * it goes long when the last close is above the highest high of the \`lookback\` bars before it,
+ * short below the lowest low, and otherwise holds its target (null = no opinion: the position is
+ * kept). Replace the rule in analyse with your own; edit freely.
  *
- * Run it: STRATEGIES=./${name}.ts npm start (paths are relative to where you start), with parameters
- * in STRATEGY_PARAMS, e.g. {"./strategies/${name}.ts":{"lookback":30}} (keyed by the STRATEGIES entry).
+ * Run it from the directory \`tcs strategy new\` ran in (paths are relative to where you start):
+ *   tcs simulate --strategies ${quoted} --cycles 5000
+ *   STRATEGIES=${quoted} npm start
+ * with parameters in STRATEGY_PARAMS, e.g. ${JSON.stringify({ [entry]: { lookback: 30 } })} (keyed by the
+ * STRATEGIES entry). A parameter name not in \`parameters\` below is refused, naming the nearest one.
  */
 import type { Signal } from '${src}/domain/signal.js';
 import type { StrategyAgent, StrategyFactory, StrategySnapshot } from '${src}/strategies/strategy.js';
@@ -123,6 +170,8 @@ const ${factory}: StrategyFactory<Params> = (given = {}) => {
     // is of the bars before the last one) and never calls analyse with less.
     lookback: p.lookback + 1,
     timeframe: p.timeframe,
+    // The names STRATEGY_PARAMS may give: a misspelt one fails at start instead of running the default.
+    parameters: Object.keys(DEFAULTS),
     analyse(s: StrategySnapshot, instrument: Instrument): Signal | null {
       // s.higher: the declared timeframe's completed candles (null when it is the feed's own);
       // s.candles: the feed's candles. Both are typed arrays, oldest first, the last bar just closed:

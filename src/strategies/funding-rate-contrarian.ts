@@ -46,6 +46,7 @@ export const createFundingRateContrarian: StrategyFactory<FundingRateContrarianP
   const p = validate(resolveParams(FUNDING_RATE_CONTRARIAN, DEFAULT_FUNDING_RATE_CONTRARIAN_PARAMS, params));
   return {
     name: FUNDING_RATE_CONTRARIAN,
+    parameters: Object.keys(DEFAULT_FUNDING_RATE_CONTRARIAN_PARAMS),
     // Funding alone: the current rate is all it reads, so it asks for no history.
     lookback: 1,
     analyse: (snapshot: StrategySnapshot, instrument: Instrument): Signal | null => analyse(p, snapshot, instrument),

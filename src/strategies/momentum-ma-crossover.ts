@@ -62,6 +62,7 @@ export const createMomentumMaCrossover: StrategyFactory<MomentumMaCrossoverParam
   const p = validate(resolveParams(MOMENTUM_MA_CROSSOVER, DEFAULT_MOMENTUM_MA_CROSSOVER_PARAMS, params));
   return {
     name: MOMENTUM_MA_CROSSOVER,
+    parameters: Object.keys(DEFAULT_MOMENTUM_MA_CROSSOVER_PARAMS),
     // Cross mode compares with the previous bar's averages: one bar more.
     lookback: p.mode === 'cross' ? p.slow + 1 : p.slow,
     timeframe: p.timeframe,

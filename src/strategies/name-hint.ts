@@ -1,19 +1,23 @@
 /**
- * "Did you mean …?" for a STRATEGIES entry that names no built-in: the built-in written with
- * hyphens, another case or a small typo (momentum-ma-crossover → momentum_ma_crossover). Only a
- * suggestion in the error; an alias is never accepted, so the configured name is always the
- * agent's name as it appears in weights, the audit trail and the reports.
+ * "Did you mean …?" for a name that is not known: a STRATEGIES entry that names no built-in (the
+ * built-in written with hyphens, another case or a small typo: momentum-ma-crossover →
+ * momentum_ma_crossover), a strategy parameter or a variable in a sweep spec (RISK_FRACTOIN →
+ * RISK_FRACTION). Only a suggestion in the error; an alias is never accepted, so the configured name
+ * is always the one that appears in weights, the audit trail and the reports.
  */
 
-/** The known name the entry most plausibly meant, or null when none is close. */
-export function closestName(entry: string, known: readonly string[]): string | null {
+/**
+ * The known name the entry most plausibly meant, or null when none is within `maxDistance` edits
+ * (2 by default: a swapped pair of letters counts 2).
+ */
+export function closestName(entry: string, known: readonly string[], maxDistance = 2): string | null {
   const normalised = normalise(entry);
   const exact = known.find((name) => normalise(name) === normalised);
   if (exact !== undefined) return exact;
   let best: { name: string; distance: number } | null = null;
   for (const name of known) {
     const distance = editDistance(normalised, normalise(name));
-    if (distance <= 2 && (best === null || distance < best.distance)) best = { name, distance };
+    if (distance <= maxDistance && (best === null || distance < best.distance)) best = { name, distance };
   }
   return best?.name ?? null;
 }

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { createFundingRateContrarian, FUNDING_RATE_CONTRARIAN } from './funding-rate-contrarian.js';
 import { createMomentumMaCrossover, MOMENTUM_MA_CROSSOVER } from './momentum-ma-crossover.js';
 import { closestName } from './name-hint.js';
-import { isStrategyAgent } from './strategy.js';
+import { isStrategyAgent, unknownParameter } from './strategy.js';
 import type { StrategyAgent } from './strategy.js';
 import type * as TsxApi from 'tsx/esm/api';
 
@@ -88,6 +88,7 @@ export async function loadStrategies(
     const agent = isModulePath(entry)
       ? await loadModule(entry, entryParams, options.cwd ?? process.cwd())
       : loadBuiltin(entry, entryParams);
+    checkParameterNames(entry, agent, entryParams);
     const clash = agents.find((a) => a.name === agent.name);
     if (clash)
       throw new Error(
@@ -96,6 +97,24 @@ export async function loadStrategies(
     agents.push(agent);
   }
   return agents;
+}
+
+/**
+ * A parameter name the agent does not declare would be ignored by a factory that spreads its
+ * defaults (`{ ...DEFAULTS, ...given }`, as the `tcs strategy new` template did): a typo ran with the
+ * default. Agents that declare no `parameters` are not checked (nothing to check against).
+ */
+function checkParameterNames(
+  entry: string,
+  agent: StrategyAgent,
+  params: Readonly<Record<string, unknown>> | undefined,
+): void {
+  const declared: unknown = agent.parameters;
+  if (declared === undefined) return;
+  if (!Array.isArray(declared) || !declared.every((name) => typeof name === 'string'))
+    throw new Error(`STRATEGIES entry "${entry}": the agent's "parameters" must be a list of parameter names`);
+  for (const key of Object.keys(params ?? {}))
+    if (!declared.includes(key)) throw unknownParameter(`STRATEGY_PARAMS for "${entry}"`, key, declared as string[]);
 }
 
 function loadBuiltin(name: string, params: Readonly<Record<string, unknown>> | undefined): StrategyAgent {
@@ -126,6 +145,10 @@ async function loadModule(
     );
   }
   const exported = loaded.default;
+  if (loadedAsCommonJs(exported))
+    throw new Error(
+      `STRATEGIES entry "${entry}": ${file} was loaded as CommonJS (the nearest package.json above it does not say "type": "module"), so its default export arrived wrapped as module.exports.default: add "type": "module" to a package.json beside it, or name it .mts (.mjs for JavaScript)`,
+    );
   let agent: unknown = exported;
   if (typeof exported === 'function') {
     try {
@@ -147,6 +170,16 @@ async function loadModule(
     );
   }
   return agent;
+}
+
+/**
+ * An ES module compiled as CommonJS (tsx does so where package.json has no "type": "module") is
+ * imported as `{ default: module.exports }`, so its `export default` sits one level down.
+ */
+function loadedAsCommonJs(exported: unknown): boolean {
+  if (exported === null || typeof exported !== 'object' || isStrategyAgent(exported)) return false;
+  const inner: unknown = (exported as { default?: unknown }).default;
+  return typeof inner === 'function' || isStrategyAgent(inner);
 }
 
 class TsxMissingError extends Error {}

@@ -15,6 +15,7 @@
  * ```
  */
 import type { StrategyAgent } from '../domain/strategy-agent.js';
+import { closestName } from './name-hint.js';
 
 // User strategies import their types from here (the documented path), so re-export them.
 export type { StrategyAgent, StrategyFactory, StrategySnapshot } from '../domain/strategy-agent.js';
@@ -38,15 +39,21 @@ export function resolveParams<P extends object>(
   const given: object = params ?? {};
   const known = Object.keys(defaults);
   for (const key of Object.keys(given)) {
-    if (!known.includes(key)) {
-      throw new Error(`${strategy}: unknown parameter "${key}" (known: ${known.join(', ')})`);
-    }
+    if (!known.includes(key)) throw unknownParameter(strategy, key, known);
   }
   const merged: P = { ...defaults };
   for (const [key, value] of Object.entries(given)) {
     if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
   }
   return merged;
+}
+
+/** `<strategy>: unknown parameter "lookbak" (did you mean lookback?; known: …)`. */
+export function unknownParameter(strategy: string, key: string, known: readonly string[]): Error {
+  const hint = closestName(key, known);
+  return new Error(
+    `${strategy}: unknown parameter "${key}" (${hint === null ? '' : `did you mean ${hint}?; `}known: ${known.join(', ')})`,
+  );
 }
 
 /** Throws unless `value` is a finite number satisfying `ok`; `rule` says what is expected. */

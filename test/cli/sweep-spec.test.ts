@@ -14,16 +14,20 @@ describe('sweep spec: parameter sets', () => {
   it('a grid is every combination, the first parameter varying slowest, ranges by their step', () => {
     const spec = parseSweepSpec({
       ...base,
-      params: { A: [1, 2], B: { min: 0.1, max: 0.3, step: 0.1 }, C: [{ x: 1 }] },
+      params: {
+        RISK_FRACTION: [1, 2],
+        NO_TRADE_BAND: { min: 0.1, max: 0.3, step: 0.1 },
+        PROTECTION_PARAMS: [{ x: 1 }],
+      },
     });
     const sets = paramSets(spec);
     expect(sets.map((s) => s.params)).toEqual([
-      { A: '1', B: '0.1', C: '{"x":1}' },
-      { A: '1', B: '0.2', C: '{"x":1}' },
-      { A: '1', B: '0.3', C: '{"x":1}' },
-      { A: '2', B: '0.1', C: '{"x":1}' },
-      { A: '2', B: '0.2', C: '{"x":1}' },
-      { A: '2', B: '0.3', C: '{"x":1}' },
+      { RISK_FRACTION: '1', NO_TRADE_BAND: '0.1', PROTECTION_PARAMS: '{"x":1}' },
+      { RISK_FRACTION: '1', NO_TRADE_BAND: '0.2', PROTECTION_PARAMS: '{"x":1}' },
+      { RISK_FRACTION: '1', NO_TRADE_BAND: '0.3', PROTECTION_PARAMS: '{"x":1}' },
+      { RISK_FRACTION: '2', NO_TRADE_BAND: '0.1', PROTECTION_PARAMS: '{"x":1}' },
+      { RISK_FRACTION: '2', NO_TRADE_BAND: '0.2', PROTECTION_PARAMS: '{"x":1}' },
+      { RISK_FRACTION: '2', NO_TRADE_BAND: '0.3', PROTECTION_PARAMS: '{"x":1}' },
     ]);
     expect(sets.map((s) => s.id)).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
   });

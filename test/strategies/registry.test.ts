@@ -49,6 +49,18 @@ describe('loadStrategies', () => {
     );
   });
 
+  it('suggests the parameter a misspelt built-in parameter most likely meant', async () => {
+    await expect(loadStrategies('momentum_ma_crossover', { momentum_ma_crossover: { fats: 5 } })).rejects.toThrow(
+      'momentum_ma_crossover: unknown parameter "fats" (did you mean fast?; known: fast, slow,',
+    );
+  });
+
+  it('built-ins declare their parameter names (what a sweep and STRATEGY_PARAMS are checked against)', async () => {
+    const [momentum, funding] = await loadStrategies(DEFAULT_STRATEGIES);
+    expect(momentum?.parameters).toContain('spreadForFullConfidence');
+    expect(funding?.parameters).toContain('threshold');
+  });
+
   it('refuses an unknown name and lists the known ones', async () => {
     await expect(loadStrategies('momentum_ma_crossover,mean_reversion')).rejects.toThrow(
       'STRATEGIES entry "mean_reversion" is not a known strategy (known: momentum_ma_crossover, funding_rate_contrarian)',
@@ -116,6 +128,21 @@ describe('loadStrategies', () => {
       await expect(loadStrategies(`./${FIXTURES}/throwing-factory.ts`)).rejects.toThrow(
         /throwing-factory\.ts": the factory threw: threshold must be positive/,
       );
+    });
+
+    it('refuses a parameter name a module does not declare, naming the nearest (its factory would ignore it)', async () => {
+      const entry = `./${FIXTURES}/declared-params.ts`;
+      const [agent] = await loadStrategies(entry, { [entry]: { period: 20, confidence: 0.7 } });
+      expect(agent?.parameters).toEqual(['period', 'confidence', 'malformed']);
+      await expect(loadStrategies(entry, { [entry]: { perod: 20 } })).rejects.toThrow(
+        `STRATEGY_PARAMS for "${entry}": unknown parameter "perod" (did you mean period?; known: period, confidence, malformed)`,
+      );
+      await expect(loadStrategies(entry, { [entry]: { malformed: true } })).rejects.toThrow(
+        /"parameters" must be a list of parameter names/,
+      );
+      // Declaring none: nothing to check names against, so the factory alone decides (as before).
+      const always = `./${FIXTURES}/always-long.ts`;
+      await expect(loadStrategies(always, { [always]: { confidnce: 0.7 } })).resolves.toHaveLength(1);
     });
 
     it('refuses params for a module that exports an agent rather than a factory', async () => {

@@ -26,13 +26,14 @@ export async function runSweep(options: SweepOptions): Promise<number> {
   const sets = paramSets(spec);
   const first = firstTrials(spec, sets);
   // Out-of-sample windows are checked too (with any set), before a single trial runs.
-  await checkTrials([
+  const notes = await checkTrials([
     ...first,
     ...outOfSampleTrials(
       spec,
       spec.walkForward.map(() => sets[0]!),
     ),
   ]);
+  for (const note of notes) process.stderr.write(`tcs sweep: note: ${note}\n`);
   mkdirSync(options.out, { recursive: true });
   const executor: TrialExecutor =
     options.queue === null

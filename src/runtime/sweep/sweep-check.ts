@@ -11,8 +11,14 @@ import { assertStrategiesLoad } from '../trading/strategy-check.js';
 import { trialOptions } from './trial-runner.js';
 import type { Trial } from './sweep-trials.js';
 
-export async function checkTrials(trials: readonly Trial[]): Promise<void> {
+/**
+ * Checks every trial (throws a ConfigError at the first bad one) and answers the notes to print:
+ * one per strategy module given STRATEGY_PARAMS that declares no `parameters`, whose parameter
+ * names nothing can check (a typo there still runs with the default).
+ */
+export async function checkTrials(trials: readonly Trial[]): Promise<string[]> {
   const loaded = new Set<string>();
+  const undeclared = new Set<string>();
   for (const trial of trials) {
     const named = `trial ${trial.id} (${Object.entries(trial.params)
       .map(([k, v]) => `${k}=${v}`)
@@ -22,13 +28,27 @@ export async function checkTrials(trials: readonly Trial[]): Promise<void> {
         throw new ConfigError(`data.dir ${trial.window.dir}: no such directory`);
       const config = simulationConfig(trial.env, trialOptions(trial.window, '.'));
       const key = JSON.stringify([config.strategies, config.strategyParams]);
-      if (!loaded.has(key)) await assertStrategiesLoad(config);
+      if (!loaded.has(key)) {
+        const agents = await assertStrategiesLoad(config);
+        const entries = config.strategies
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry.length > 0);
+        // loadStrategies answers one agent per entry, in order.
+        entries.forEach((entry, i) => {
+          if (config.strategyParams[entry] !== undefined && agents[i]?.parameters === undefined) undeclared.add(entry);
+        });
+      }
       loaded.add(key);
     } catch (err) {
       if (err instanceof ConfigError) throw new ConfigError(`sweep spec: ${named}: ${err.message}`);
       throw err;
     }
   }
+  return [...undeclared].map(
+    (entry) =>
+      `${entry} declares no parameters, so the names STRATEGY_PARAMS gives it are not checked (a misspelt one runs with its default): declare them, see docs/strategies/writing-a-strategy.md`,
+  );
 }
 
 function isDirectory(path: string): boolean {

@@ -54,6 +54,10 @@ Output:
   --quiet          No progress bar on stderr.
   -h, --help       This help.
 
+Names are checked before the first trial: a variable in params or env that no code reads
+(RISK_FRACTOIN) and a STRATEGY_PARAMS parameter a strategy does not declare are exit 2, with the
+nearest known name.
+
 Exit codes: 0 done, 1 a trial or the queue failed, 2 a bad spec or arguments (the message names the
 field), 130 stopped by Ctrl-C (the trials done by then are written; Ctrl-C twice stops at once).`;
 

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../config.js';
+import { CONFIG_VARIABLES } from '../config-variables.js';
+import { closestName } from '../../strategies/name-hint.js';
 import { parseParam } from './sweep-params.js';
 import type { ParamDomain } from './sweep-params.js';
 import { parseObjective } from './sweep-objective.js';
@@ -45,6 +47,11 @@ export const MAX_TRIALS = 10_000;
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 /** Decided by the simulation itself (simulation-env.ts), or by the spec's data: never a parameter. */
 const RESERVED = new Set(['MARKET_DATA', 'EXECUTION_MODE', 'LIVE_MAINNET', 'STORE_URL', 'RISK_HMAC_SECRET']);
+/**
+ * The names a trial can set: every variable the code reads (config-variables.ts). A trial sees only
+ * the spec, so a name outside this list is read by nothing: `RISK_FRACTOIN` ran every trial alike.
+ */
+const KNOWN = CONFIG_VARIABLES.map((v) => v.name).filter((name) => !RESERVED.has(name));
 
 export function readSweepSpec(path: string): SweepSpec {
   let text: string;
@@ -112,6 +119,14 @@ function parseEnv(raw: unknown): Record<string, string> {
 function checkName(where: string, name: string): void {
   if (!ENV_NAME.test(name)) throw field(where, 'is not a variable name (upper case, digits and _)');
   if (RESERVED.has(name)) throw field(where, 'is decided by the simulation itself and cannot be set by a sweep');
+  if (!KNOWN.includes(name)) {
+    // A long name tolerates a few more slips (RISK_FRACTOIN is 2 edits, PROTECTON_PARAMS 1).
+    const hint = closestName(name, KNOWN, Math.max(2, Math.floor(name.length / 4)));
+    throw field(
+      where,
+      `is not a configuration variable, so no trial would read it (${hint === null ? 'see docs/reference/configuration.md' : `did you mean ${hint}?`})`,
+    );
+  }
 }
 
 function parseParams(raw: unknown, search: 'grid' | 'random', env: Record<string, string>): Map<string, ParamDomain> {

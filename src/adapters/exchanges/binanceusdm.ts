@@ -7,6 +7,7 @@
  */
 import type { Exchange, Order } from 'ccxt';
 import type { IncomeLine } from '../live-venue/income-tally.js';
+import { codeInBody } from './error-body.js';
 import type { CodeKind, ExchangeProfile } from './profile.js';
 
 /**
@@ -136,19 +137,10 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
   // docs: New Order, reduceOnly "true"/"false" (ccxt passes the boolean through).
   reduceOnlyParams: { reduceOnly: true },
 
-  // ccxt's message is `binanceusdm <body>`, the body Binance's `{"code":-2027,"msg":"..."}`; only a
-  // code in that JSON counts, never digits elsewhere.
-  errorCode(err) {
-    if (!(err instanceof Error)) return null;
-    const body = /\{.*\}/s.exec(err.message)?.[0];
-    if (!body) return null;
-    try {
-      const parsed = JSON.parse(body) as { code?: unknown };
-      return typeof parsed.code === 'number' ? parsed.code : null;
-    } catch {
-      return null;
-    }
-  },
+  // docs: error codes, every error answer is `{"code":-2027,"msg":"..."}`.
+  errorBody: { code: 'code', message: 'msg' },
+  // ccxt's message is `binanceusdm <body>`; only a code in that JSON counts, never digits elsewhere.
+  errorCode: (err) => codeInBody(err, 'code'),
   refusalCodes: REFUSAL_CODES,
   // docs: error codes, -4116 DUPLICATED_CLIENT_ORDER_ID (ccxt: a plain InvalidOrder).
   duplicateOrderCode: -4116,
@@ -209,6 +201,10 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
     },
   },
 
+  // Every cancel is a DELETE (docs: Cancel Order, Cancel All Open Orders, Cancel Algo Order); a close is
+  // an order with reduceOnly or closePosition (docs: New Order, New Algo Order).
+  isClosing: (method, _path, params) =>
+    method === 'DELETE' || (method === 'POST' && (truthy(params['reduceOnly']) || truthy(params['closePosition']))),
   weights: {
     // docs: Exchange Information, rateLimits REQUEST_WEIGHT 2400 per minute (per IP).
     defaultLimitPerMinute: 2_400,

@@ -55,6 +55,8 @@ export interface ExchangeProfile<Id extends string = string> {
   reduceOnlyParams: Readonly<Record<string, unknown>>;
 
   // ---- errors (../live-venue/exchange-errors.ts, refusal-codes.ts, exchange-clock.ts) ----
+  /** The fields of the exchange's JSON error answer that carry its code and its message (Binance `{code, msg}`). */
+  errorBody: { code: string; message: string };
   /** The exchange's own error code inside a ccxt error, or null. */
   errorCode(err: unknown): number | null;
   /** What each known code means for the order; a code not listed is judged by ccxt's class. */
@@ -109,6 +111,11 @@ export interface ExchangeProfile<Id extends string = string> {
   };
 
   // ---- request budget (../live-venue/request-gate.ts, weight-budget.ts) ----
+  /**
+   * Whether a request ccxt is about to send (its method, ccxt's path and params) closes or cancels:
+   * the budget lets these through when it holds back everything else.
+   */
+  isClosing(method: string, path: string, params: Readonly<Record<string, unknown>>): boolean;
   weights: {
     /** The account's request weight per minute until the exchange says otherwise. */
     defaultLimitPerMinute: number;

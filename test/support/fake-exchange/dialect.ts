@@ -30,10 +30,10 @@ export interface Dialect {
   isSigned(req: IncomingMessage, url: URL, body: string): boolean;
   /** The body of a successful answer; throws for an error answer. */
   route(ctx: DialectContext, req: IncomingMessage, url: URL, body: string): unknown;
-  /** The reply for anything `route` (or the engine under it) threw. */
-  errorReply(err: unknown): Reply;
+  /** The reply for anything `route` (or the engine under it) threw; `now` is the fake's clock. */
+  errorReply(err: unknown, now: number): Reply;
   /** The reply for a path a test failed with `fail(path)`. */
-  failedReply(): Reply;
+  failedReply(now: number): Reply;
   /** Whether requests are weighed and refused as Binance weighs them (request-weight.ts). */
   weighsRequests: boolean;
 }

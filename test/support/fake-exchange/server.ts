@@ -184,12 +184,12 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     }
     const early = faults.before(now(), method, url.pathname, signed);
     if (early) return send(res, early);
-    if (failing !== null && url.pathname === failing) return send(res, dialect.failedReply());
+    if (failing !== null && url.pathname === failing) return send(res, dialect.failedReply(now()));
     let reply: Reply;
     try {
       reply = { status: 200, body: dialect.route(ctx, req, url, body) };
     } catch (err) {
-      reply = dialect.errorReply(err);
+      reply = dialect.errorReply(err, now());
     }
     const late = faults.after(method, url.pathname);
     if (late === 'never') return keepOpen(res);

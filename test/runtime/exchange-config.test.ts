@@ -44,7 +44,7 @@ describe('readExchangeConfig', () => {
 
   it.each([
     [{ ...LIVE, EXCHANGE: '' }, 'live', /EXCHANGE is not set/],
-    [{ ...LIVE, EXCHANGE: 'kraken' }, 'live', /EXCHANGE must be one of binanceusdm, got "kraken"/],
+    [{ ...LIVE, EXCHANGE: 'kraken' }, 'live', /EXCHANGE must be one of binanceusdm, bybit, got "kraken"/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'no' }, 'live', /EXCHANGE_TESTNET must be true or false/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'false' }, 'live', /LIVE_MAINNET must be "confirm"/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'yes' }, 'live', /LIVE_MAINNET must be "confirm"/],

@@ -134,6 +134,12 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
   clientOrderId: { pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, maxLength: 36 },
   // docs: New Order, timeInForce GTX = "Good Till Crossing (Post Only)".
   limitParams: { gtc: { timeInForce: 'GTC' }, postOnly: { timeInForce: 'GTX' } },
+  // ccxt: binance fetchPositions(symbols) filters positionRisk by the list.
+  positionsBySymbolList: true,
+  // docs: New Order, newOrderRespType: ccxt asks RESULT, the order as placed with its status and fills (ccxt).
+  createAnswersIdsOnly: false,
+  // docs: Query Order, origClientOrderId (ccxt maps clientOrderId to it).
+  lookupParams: (clientOrderId) => ({ clientOrderId }),
   // docs: New Order, reduceOnly "true"/"false" (ccxt passes the boolean through).
   reduceOnlyParams: { reduceOnly: true },
 
@@ -180,6 +186,11 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
   income: (exchange) => (startTime, limit) => raw(exchange).fapiPrivateGetIncome({ startTime, limit }),
   // docs: Get Income History, limit "Default 100; max 1000".
   incomePageSize: 1_000,
+  // ccxt: binance's USDT `total` is the asset's marginBalance (wallet plus unrealised; docs: Account Information V3).
+  navOf: (balance) => {
+    const total = (balance['USDT'] as { total?: unknown } | undefined)?.total;
+    return total === undefined || total === null ? undefined : Number(total);
+  },
   account: {
     // docs: Check Server Time (GET /fapi/v1/time, weight 1).
     serverTime: async (exchange) => Number((await raw(exchange).fapiPublicGetTime()).serverTime),

@@ -76,6 +76,12 @@ interface BybitTransaction {
   tradeId?: string;
 }
 
+/** docs: Get Wallet Balance, one account with its coins. */
+interface BybitWallet {
+  accountType?: string;
+  coin?: Array<{ coin?: string; equity?: string }>;
+}
+
 const raw = (exchange: Exchange) => exchange as unknown as BybitRawApi;
 
 /**
@@ -125,6 +131,14 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   clientOrderId: { pattern: /^[A-Za-z0-9_-]{1,36}$/, maxLength: 36 },
   // docs: Place Order, timeInForce GTC / IOC / FOK / PostOnly (ccxt passes timeInForce through).
   limitParams: { gtc: { timeInForce: 'GTC' }, postOnly: { timeInForce: 'PostOnly' } },
+  // ccxt: bybit fetchPositions "does not accept an array with more than one symbol"; without one it
+  // reads every USDT position (docs: Get Position Info, settleCoin).
+  positionsBySymbolList: false,
+  // docs: Place Order, response: orderId and orderLinkId only ("the order is processed asynchronously").
+  createAnswersIdsOnly: true,
+  // docs: Get Open & Closed Orders (GET /v5/order/realtime), orderLinkId; ccxt's fetchOrder asks
+  // `acknowledged` to confirm the caller knows it sees only recent orders (ccxt).
+  lookupParams: (clientOrderId) => ({ acknowledged: true, orderLinkId: clientOrderId }),
   // docs: Place Order, reduceOnly true.
   reduceOnlyParams: { reduceOnly: true },
 
@@ -183,6 +197,13 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   },
   // docs: Get Transaction Log, limit [1, 50], default 20.
   incomePageSize: 50,
+  // ccxt's USDT `total` is Bybit's walletBalance, without unrealised PnL; the coin's `equity` has it
+  // (docs: Get Wallet Balance, coin[].equity = walletBalance + unrealisedPnl − borrow).
+  navOf: (balance) => {
+    const accounts = (balance.info as { result?: { list?: BybitWallet[] } } | undefined)?.result?.list ?? [];
+    const usdt = accounts.find((a) => a.accountType === 'UNIFIED')?.coin?.find((c) => c.coin === 'USDT');
+    return usdt?.equity === undefined || usdt.equity === '' ? undefined : Number(usdt.equity);
+  },
   account: {
     // docs: Get Bybit Server Time (GET /v5/market/time): timeSecond; the envelope's `time` in ms.
     serverTime: async (exchange) => {

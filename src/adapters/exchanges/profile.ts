@@ -7,7 +7,7 @@
  * Adding an exchange is a profile, a registry line, a fake dialect and a docs page
  * (docs/develop/adding-an-exchange.md).
  */
-import type { Exchange, Order } from 'ccxt';
+import type { Balances, Exchange, Order } from 'ccxt';
 import type { IncomeLine } from '../live-venue/income-tally.js';
 
 /** What a failed exchange call means for an order (../live-venue/exchange-errors.ts says each). */
@@ -51,6 +51,18 @@ export interface ExchangeProfile<Id extends string = string> {
   clientOrderId: ClientIdRule;
   /** ccxt createOrder params for a limit order that rests, and for a post-only one (never takes). */
   limitParams: { gtc: Readonly<Record<string, unknown>>; postOnly: Readonly<Record<string, unknown>> };
+  /**
+   * Whether ccxt's fetchPositions takes a list of symbols (Binance); when not (Bybit: one symbol or
+   * none), the venue reads them all and keeps its own.
+   */
+  positionsBySymbolList: boolean;
+  /**
+   * Whether createOrder's answer is only an acknowledgement (the ids: Bybit) rather than the order as
+   * placed (status, fills: Binance): the venue then reads the order by its client id before reporting it.
+   */
+  createAnswersIdsOnly: boolean;
+  /** ccxt fetchOrder params that look an order up by its client order id (ccxt's id argument left empty). */
+  lookupParams(clientOrderId: string): Record<string, unknown>;
   /** ccxt createOrder params that make an order reduce-only. */
   reduceOnlyParams: Readonly<Record<string, unknown>>;
 
@@ -96,6 +108,11 @@ export interface ExchangeProfile<Id extends string = string> {
   income: ((exchange: Exchange) => (startTime: number, limit: number) => Promise<IncomeLine[]>) | null;
   /** Lines per income page (the exchange's most). */
   incomePageSize: number;
+  /**
+   * The account's value in USDT (wallet plus unrealised PnL) from ccxt's fetchBalance answer, or
+   * undefined when the answer does not say it.
+   */
+  navOf(balance: Balances): number | undefined;
   /** The reads a live start checks the account by, and the fixes it names. */
   account: {
     /** The exchange's time, epoch ms (the clock-skew check). */

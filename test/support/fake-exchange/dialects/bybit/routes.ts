@@ -261,9 +261,10 @@ function selectOrders(p: Params, ctx: DialectContext, endpoint: 'realtime' | 'hi
   const all = ctx.venue.all(only);
   const open = (o: OrderRecord) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
   let list: OrderRecord[];
-  if (p['orderId'] !== undefined || p['orderLinkId'] !== undefined) {
-    const id = p['orderId'] !== undefined ? String(p['orderId']) : undefined;
-    const link = typeof p['orderLinkId'] === 'string' ? p['orderLinkId'] : undefined;
+  // An empty orderId is no orderId (ccxt sends `orderId=` when it looks an order up by orderLinkId).
+  const id = p['orderId'] !== undefined && p['orderId'] !== '' ? String(p['orderId']) : undefined;
+  const link = typeof p['orderLinkId'] === 'string' && p['orderLinkId'] !== '' ? p['orderLinkId'] : undefined;
+  if (id !== undefined || link !== undefined) {
     list = all.filter(
       (o) => (id === undefined || String(o.orderId) === id) && (link === undefined || o.clientOrderId === link),
     );

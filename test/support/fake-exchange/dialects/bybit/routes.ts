@@ -46,9 +46,10 @@ export const PUBLIC: Record<string, Handler> = {
     return { timeSecond: String(Math.floor(t / 1000)), timeNano: `${t}000000` };
   },
   'GET /v5/market/instruments-info': (p) => {
-    linear(p);
-    const list = p['status'] === 'PreLaunch' ? [] : FAKE_INSTRUMENTS.map(instrumentInfo);
-    return { category: 'linear', list, nextPageCursor: '' };
+    // A client without the profile's options (the public feed) asks spot, inverse and option too:
+    // this fake lists no markets there.
+    const list = p['category'] !== 'linear' || p['status'] === 'PreLaunch' ? [] : FAKE_INSTRUMENTS.map(instrumentInfo);
+    return { category: p['category'], list, nextPageCursor: '' };
   },
   'GET /v5/market/orderbook': (p, ctx) => {
     linear(p);

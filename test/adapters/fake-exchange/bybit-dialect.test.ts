@@ -11,6 +11,8 @@ import type { Exchange } from 'ccxt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTradingFake } from '../../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../../support/fake-exchange/ccxt-client.js';
+import { BYBIT } from '../../../src/adapters/exchanges/bybit.js';
+import { LEVERAGE } from '../../support/fake-exchange/ledger.js';
 import { BYBIT_DIALECT } from '../../support/fake-exchange/dialects/bybit/index.js';
 import { candleAt, instrumentById, MINUTE } from '../../support/fake-exchange/market-data.js';
 import { FAKE_CREDENTIALS } from '../../support/fake-exchange/server.js';
@@ -160,5 +162,19 @@ describe('ccxt bybit on the fake exchange (Bybit v5 dialect)', () => {
     } finally {
       await wrong.close();
     }
+  });
+
+  it("the Bybit profile's account and income calls read the fake: time, one-way mode, margin mode, leverage, fees", async () => {
+    expect(Math.abs((await BYBIT.account.serverTime(ex)) - t.fake.venue.now())).toBeLessThan(2_000);
+    expect(await BYBIT.account.hedgeMode(ex)).toBe(false);
+    expect(await BYBIT.account.multiAssets(ex)).toBe(false);
+    expect(await BYBIT.account.symbolSettings(ex, 'BTCUSDT')).toEqual({ leverage: LEVERAGE, marginType: 'cross' });
+    await ex.setLeverage(10, BTC);
+    expect(await BYBIT.account.symbolSettings(ex, 'BTCUSDT')).toEqual({ leverage: 10, marginType: 'cross' });
+    await ex.createOrder(BTC, 'market', 'buy', 0.01);
+    const fees = t.fake.venue.incomeHistory().filter((r) => r.incomeType === 'COMMISSION');
+    const lines = await BYBIT.income!(ex)(0, BYBIT.incomePageSize);
+    expect(lines.map((l) => [l.incomeType, Number(l.income)])).toEqual(fees.map((r) => ['COMMISSION', r.income]));
+    expect(fees.every((r) => r.income < 0)).toBe(true);
   });
 });

@@ -17,7 +17,7 @@ import type { FakeInstrument } from '../../market-data.js';
 import { parseNewOrder } from '../../order-rules.js';
 import type { OrderRecord } from '../../venue.js';
 import { bybitErrors } from './errors.js';
-import { execution, instrumentInfo, order, position, walletBalance } from './shapes.js';
+import { execution, instrumentInfo, order, position, transaction, walletBalance } from './shapes.js';
 
 type Params = Record<string, unknown>;
 type Handler = (p: Params, ctx: DialectContext) => unknown;
@@ -151,9 +151,13 @@ export const PRIVATE: Record<string, Handler> = {
         notional: 0,
         margin: 0,
       };
-      return { category: 'linear', list: [position(flat)], nextPageCursor: '' };
+      return { category: 'linear', list: [position(flat, ctx.venue.settings.of(inst.id))], nextPageCursor: '' };
     }
-    return { category: 'linear', list: held.map(position), nextPageCursor: '' };
+    return {
+      category: 'linear',
+      list: held.map((x) => position(x, ctx.venue.settings.of(x.symbol))),
+      nextPageCursor: '',
+    };
   },
   'POST /v5/order/create': (p, ctx) => {
     linear(p);
@@ -215,6 +219,33 @@ export const PRIVATE: Record<string, Handler> = {
       return execution(t, orders.get(t.orderId), ctx.venue.instrument(t.symbol));
     });
     return { category: 'linear', list, nextPageCursor: '' };
+  },
+  // docs: Get Account Info; the fake's account margins across (REGULAR_MARGIN), DCP off.
+  'GET /v5/account/info': () => ({
+    marginMode: 'REGULAR_MARGIN',
+    updatedTime: '0',
+    unifiedMarginStatus: 4,
+    dcpStatus: 'OFF',
+    timeWindow: 10,
+    smpGroup: 0,
+    isMasterTrader: false,
+    spotHedgingStatus: 'OFF',
+  }),
+  // docs: Get Transaction Log (UNIFIED): the engine's fees as TRADE lines, its funding as SETTLEMENT
+  // lines (fee and funding positive when paid), newest first, limit [1, 50] default 20.
+  'GET /v5/account/transaction-log': (p, ctx) => {
+    if (p['accountType'] !== undefined && p['accountType'] !== 'UNIFIED') throw bybitErrors.params('accountType');
+    const start = p['startTime'] !== undefined ? Number(p['startTime']) : ctx.now() - 7 * 86_400_000;
+    const limit = Math.min(Number(p['limit'] ?? 20), 50);
+    // Every line of the fake is a linear one.
+    if (p['category'] !== undefined && p['category'] !== 'linear') return { list: [], nextPageCursor: '' };
+    const list = ctx.venue
+      .incomeHistory()
+      .filter((r) => r.incomeType !== 'REALIZED_PNL' && r.time >= start)
+      .reverse()
+      .slice(0, limit)
+      .map(transaction);
+    return { list, nextPageCursor: '' };
   },
   'POST /v5/position/set-leverage': (p, ctx) => {
     linear(p);

@@ -4,9 +4,8 @@
  * instruments, orders, positions, executions and the unified wallet. Numbers are strings, as Bybit
  * sends them; order ids are the engine's numbers as strings.
  */
-import type { AccountFigures, OrderRecord, TradeRecord } from '../../venue.js';
+import type { AccountFigures, IncomeRecord, OrderRecord, TradeRecord } from '../../venue.js';
 import type { FakeInstrument } from '../../market-data.js';
-import { LEVERAGE } from '../../ledger.js';
 import { LIMIT_MAX_QTY, MARKET_MAX_QTY } from '../../order-rules.js';
 
 export function envelope(result: unknown, time: number, retCode = 0, retMsg = 'OK') {
@@ -153,8 +152,8 @@ export function execution(t: TradeRecord, o: OrderRecord | undefined, inst: Fake
 
 type PositionFigures = AccountFigures['positions'][number];
 
-/** GET /v5/position/list, one position (one-way mode: positionIdx 0; side '' when flat). */
-export function position(p: PositionFigures) {
+/** GET /v5/position/list, one position (one-way mode: positionIdx 0; side '' when flat), with the symbol's leverage and margin mode. */
+export function position(p: PositionFigures, settings: { leverage: number; marginType: string }) {
   const size = Math.abs(p.qty);
   return {
     positionIdx: 0,
@@ -165,10 +164,10 @@ export function position(p: PositionFigures) {
     size: String(size),
     avgPrice: String(p.entryPrice),
     positionValue: String(size * p.entryPrice),
-    tradeMode: 0,
+    tradeMode: settings.marginType.toUpperCase() === 'ISOLATED' ? 1 : 0,
     autoAddMargin: 0,
     positionStatus: 'Normal',
-    leverage: String(LEVERAGE),
+    leverage: String(settings.leverage),
     markPrice: String(p.mark),
     liqPrice: '',
     bustPrice: '',
@@ -235,5 +234,32 @@ export function walletBalance(a: AccountFigures) {
         ],
       },
     ],
+  };
+}
+
+/** GET /v5/account/transaction-log, one line: a fee (TRADE) or a funding payment (SETTLEMENT). */
+export function transaction(r: IncomeRecord) {
+  const fee = r.incomeType === 'COMMISSION';
+  return {
+    id: String(r.tranId),
+    symbol: r.symbol,
+    category: 'linear',
+    side: 'None',
+    transactionTime: String(r.time),
+    type: fee ? 'TRADE' : 'SETTLEMENT',
+    qty: '0',
+    size: '0',
+    currency: r.asset,
+    tradePrice: '0',
+    funding: fee ? '' : String(-r.income),
+    fee: fee ? String(-r.income) : '',
+    cashFlow: '0',
+    change: String(r.income),
+    cashBalance: '0',
+    feeRate: '',
+    bonusChange: '',
+    tradeId: r.tradeId === null ? '' : String(r.tradeId),
+    orderId: '',
+    orderLinkId: '',
   };
 }

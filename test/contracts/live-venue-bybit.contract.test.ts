@@ -2,8 +2,8 @@
  * The Venue contract (./venue.contract.ts) on the live venue (src/adapters/live-venue/) driving a real
  * ccxt bybit (the Bybit profile's options) against the loopback fake exchange speaking Bybit v5
  * (test/support/fake-exchange/dialects/bybit/), built as the trading process builds it: one request
- * gate; no dead-man's switch (the profile has none: docs/operate/exchanges/bybit.md). Capabilities
- * not yet built for Bybit are off, each with its reason. Time is the test's.
+ * gate, exchange stops on, no dead-man's switch (the profile has none: docs/operate/bybit.md).
+ * Capabilities not built for Bybit are off, each with its reason. Time is the test's.
  */
 import ccxt from 'ccxt';
 import { afterAll, beforeAll } from 'vitest';
@@ -50,8 +50,7 @@ venueContract('live venue on the Bybit v5 fake', {
   capabilities: {
     foreignOrders: true,
     lostAcknowledgements: true,
-    // The fake's Bybit dialect does not model conditional (triggerPrice) orders yet.
-    protectiveStops: false,
+    protectiveStops: true,
     // Bybit's DCP needs a private websocket; the profile has no dead-man's switch.
     deadMansSwitch: false,
     // The fake's 429 answers are Binance's; Bybit's per-endpoint limits (10006) are not modelled.
@@ -84,7 +83,7 @@ venueContract('live venue on the Bybit v5 fake', {
       },
       recvWindowMs: 10_000,
       lookupIntervalMs: 1_000,
-      exchangeStops: false,
+      exchangeStops: true,
     });
     const advance = async (ms: number) => {
       clock += ms;

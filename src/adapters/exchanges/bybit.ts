@@ -4,7 +4,7 @@
  * Sources: Bybit's v5 API docs (bybit-exchange.github.io/docs/v5/…, cited per fact as "docs:
  * <page>") and ccxt's bybit implementation (ccxt/ts/src/bybit.ts, "ccxt"). The local fake's Bybit
  * dialect (test/support/fake-exchange/dialects/bybit/) and what it leaves out:
- * docs/operate/exchanges/bybit.md.
+ * docs/operate/bybit.md.
  */
 import type { Exchange, Order } from 'ccxt';
 import type { IncomeLine } from '../live-venue/income-tally.js';
@@ -109,6 +109,9 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
     // /v5/account/info first, which need key permissions a trading key should not have (ccxt: isUnifiedEnabled).
     enableUnifiedAccount: true,
     enableUnifiedMargin: false,
+    // ccxt's fetchOrder refuses unless told the caller knows it sees only the last 500 orders (ccxt);
+    // the venue looks up its own recent orders only.
+    fetchOrder: { acknowledged: true },
     // linear contracts by default (ccxt: defaultType / defaultSubType).
     defaultType: 'swap',
     defaultSubType: 'linear',
@@ -136,9 +139,8 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   positionsBySymbolList: false,
   // docs: Place Order, response: orderId and orderLinkId only ("the order is processed asynchronously").
   createAnswersIdsOnly: true,
-  // docs: Get Open & Closed Orders (GET /v5/order/realtime), orderLinkId; ccxt's fetchOrder asks
-  // `acknowledged` to confirm the caller knows it sees only recent orders (ccxt).
-  lookupParams: (clientOrderId) => ({ acknowledged: true, orderLinkId: clientOrderId }),
+  // docs: Get Open & Closed Orders (GET /v5/order/realtime), orderLinkId.
+  lookupParams: (clientOrderId) => ({ orderLinkId: clientOrderId }),
   // docs: Place Order, reduceOnly true.
   reduceOnlyParams: { reduceOnly: true },
 
@@ -166,10 +168,13 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   deadMansSwitchNote:
     "none used: Bybit's DCP needs a private websocket held open; an exchange-side reduce-only stop (triggerPrice on the mark) protects each position instead",
   exchangeStops: {
-    // docs: Place Order, a conditional order: triggerPrice with triggerBy MarkPrice, reduceOnly and
-    // closeOnTrigger so it only closes (ccxt: stopLossPrice → triggerPrice with the direction set).
+    // docs: Place Order, a conditional order: triggerPrice with triggerBy MarkPrice; qty "0" with
+    // reduceOnly and closeOnTrigger closes the whole position ("you can close the position up to
+    // maxMktOrderQty"). ccxt leaves qty out for an amount of 0, so it is passed here (ccxt:
+    // stopLossPrice → triggerPrice with the direction set).
     params: (triggerPrice, clientOrderId) => ({
       stopLossPrice: triggerPrice,
+      qty: '0',
       reduceOnly: true,
       closeOnTrigger: true,
       triggerBy: 'MarkPrice',
@@ -179,9 +184,12 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
     query: { trigger: true },
     // docs: enums, orderStatus Untriggered while the condition waits.
     resting: (order: Order) => (order.info as { orderStatus?: string }).orderStatus === 'Untriggered',
-    // A triggered conditional order keeps its orderId as it goes to the book (docs: enums, Triggered).
+    // A triggered conditional order keeps its orderId as it goes to the book (docs: enums, Triggered);
+    // Deactivated is one cancelled before it triggered (nothing to close).
     triggeredOrderId: (order: Order) =>
-      (order.info as { orderStatus?: string }).orderStatus === 'Untriggered' ? undefined : order.id,
+      ['Triggered', 'PartiallyFilled', 'Filled'].includes(String((order.info as { orderStatus?: string }).orderStatus))
+        ? order.id
+        : undefined,
   },
 
   // docs: Get Transaction Log (GET /v5/account/transaction-log, UNIFIED): trades' fees and funding settlements.

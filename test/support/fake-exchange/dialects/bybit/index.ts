@@ -3,7 +3,7 @@
  * X-BAPI-* HMAC check (./signed-request.ts), its `{retCode, retMsg, result, retExtInfo, time}`
  * envelope (./shapes.ts) and its error codes (./errors.ts), over the same engine as Binance's.
  * Requests are not weighed: Bybit limits by request count per endpoint, which the fake does not
- * model (docs/operate/exchanges/bybit.md).
+ * model (docs/operate/bybit.md).
  */
 import type { Dialect } from '../../dialect.js';
 import { bybitErrors, fromEngine } from './errors.js';

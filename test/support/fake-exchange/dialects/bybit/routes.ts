@@ -16,6 +16,7 @@ import { aggregateCandle, candleAt, FAKE_INSTRUMENTS, instrumentById, MINUTE } f
 import type { FakeInstrument } from '../../market-data.js';
 import { parseNewOrder } from '../../order-rules.js';
 import type { OrderRecord } from '../../venue.js';
+import { findConditional, conditionalShape, placeConditional } from './conditional.js';
 import { bybitErrors } from './errors.js';
 import { execution, instrumentInfo, order, position, transaction, walletBalance } from './shapes.js';
 
@@ -166,15 +167,20 @@ export const PRIVATE: Record<string, Handler> = {
     if (link !== undefined) {
       if (typeof link !== 'string' || !ORDER_LINK_ID.test(link)) throw bybitErrors.params('orderLinkId');
       // Bybit: an orderLinkId is unique for the account, whatever became of the order that had it.
-      if (ctx.venue.placedUnder(link).length > 0) throw bybitErrors.duplicate();
+      if (ctx.venue.placedUnder(link).length > 0 || findConditional(ctx, inst.id, undefined, link))
+        throw bybitErrors.duplicate();
     }
-    if (p['triggerPrice'] !== undefined) throw bybitErrors.params('conditional orders are not modelled by this fake');
+    if (p['triggerPrice'] !== undefined) {
+      const stop = placeConditional(p, ctx, inst);
+      return { orderId: String(stop.algoId), orderLinkId: stop.clientAlgoId };
+    }
     ctx.faults.refuseOrder();
     const placed = ctx.venue.place(parseNewOrder(asBinance(p), inst, ctx.venue.mark(inst)), false, 'expire');
     return { orderId: String(placed.orderId), orderLinkId: placed.clientOrderId };
   },
   'GET /v5/order/realtime': (p, ctx) => {
     linear(p);
+    if (p['orderFilter'] === 'StopOrder') return { category: 'linear', list: conditionals(p, ctx), nextPageCursor: '' };
     return { category: 'linear', list: selectOrders(p, ctx, 'realtime').map(order), nextPageCursor: '' };
   },
   'GET /v5/order/history': (p, ctx) => {
@@ -184,6 +190,12 @@ export const PRIVATE: Record<string, Handler> = {
   'POST /v5/order/cancel': (p, ctx) => {
     linear(p);
     const inst = instrument(p);
+    const by = ref(p);
+    const stop = findConditional(ctx, inst.id, by.orderId?.toString(), by.clientOrderId);
+    if (stop) {
+      const gone = ctx.venue.algo.cancel(inst.id, { algoId: stop.algoId }, ctx.now());
+      return { orderId: String(gone.algoId), orderLinkId: gone.clientAlgoId };
+    }
     const cancelled = ctx.venue.cancel(inst.id, ref(p));
     return { orderId: String(cancelled.orderId), orderLinkId: cancelled.clientOrderId };
   },
@@ -204,10 +216,15 @@ export const PRIVATE: Record<string, Handler> = {
     const limit = Math.min(num('limit') ?? 50, 100);
     const seen = ctx.now() - ctx.venue.tradeHistoryLagMs;
     const orders = new Map<number, OrderRecord>();
+    // A triggered conditional order's fills are its book order's, under the conditional's id.
+    const stop =
+      only !== undefined && p['orderId'] !== undefined ? findConditional(ctx, only, String(p['orderId'])) : undefined;
+    const wantedId =
+      stop?.actualOrderId !== undefined && stop.actualOrderId !== null ? String(stop.actualOrderId) : p['orderId'];
     const rows = ctx.venue
       .trades(only)
       .filter((t) => t.time <= seen)
-      .filter((t) => p['orderId'] === undefined || String(t.orderId) === p['orderId'])
+      .filter((t) => wantedId === undefined || String(t.orderId) === wantedId)
       .filter((t) => (start === undefined || t.time >= start) && (end === undefined || t.time <= end))
       .reverse()
       .slice(0, limit);
@@ -216,7 +233,8 @@ export const PRIVATE: Record<string, Handler> = {
         const o = ctx.venue.find(t.symbol, { orderId: t.orderId });
         if (o) orders.set(t.orderId, o);
       }
-      return execution(t, orders.get(t.orderId), ctx.venue.instrument(t.symbol));
+      const row = execution(t, orders.get(t.orderId), ctx.venue.instrument(t.symbol));
+      return stop ? { ...row, orderId: String(stop.algoId), orderLinkId: stop.clientAlgoId } : row;
     });
     return { category: 'linear', list, nextPageCursor: '' };
   },
@@ -265,6 +283,18 @@ export const PRIVATE: Record<string, Handler> = {
     return {};
   },
 };
+
+/** /v5/order/realtime?orderFilter=StopOrder: by id or orderLinkId whatever its status, else the untriggered ones. */
+function conditionals(p: Params, ctx: DialectContext) {
+  const only = p['symbol'] !== undefined ? instrument(p).id : undefined;
+  const id = p['orderId'] !== undefined && p['orderId'] !== '' ? String(p['orderId']) : undefined;
+  const link = typeof p['orderLinkId'] === 'string' && p['orderLinkId'] !== '' ? p['orderLinkId'] : undefined;
+  if ((id !== undefined || link !== undefined) && only !== undefined) {
+    const found = findConditional(ctx, only, id, link);
+    return found ? [conditionalShape(found, ctx)] : [];
+  }
+  return ctx.venue.algo.open(only).map((a) => conditionalShape(a, ctx));
+}
 
 /** This fake speaks the linear category only. */
 function linear(p: Params): void {

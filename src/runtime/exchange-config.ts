@@ -12,7 +12,7 @@
  * exits 2 before anything starts.
  */
 import type { AccountWanted, MarginType } from '../adapters/live-venue/account-check.js';
-import { SUPPORTED_EXCHANGES } from '../adapters/exchanges/registry.js';
+import { exchangeProfile, SUPPORTED_EXCHANGES } from '../adapters/exchanges/registry.js';
 import type { ExchangeId } from '../adapters/exchanges/registry.js';
 import { ConfigError } from './config-error.js';
 import { readInt } from './config-numbers.js';
@@ -75,6 +75,11 @@ export function readExchangeConfig(env: NodeJS.ProcessEnv, mode: ExecutionMode):
     throw new ConfigError(
       'LIVE_MAINNET must be "confirm" to trade real money: EXCHANGE_TESTNET=false is mainnet; ' +
         'set LIVE_MAINNET=confirm, or EXCHANGE_TESTNET=true for the testnet',
+    );
+  const refused = exchangeProfile(exchange).mainnetRefused;
+  if (!testnet && refused !== null)
+    throw new ConfigError(
+      `EXCHANGE_TESTNET=false (mainnet) is refused for ${exchange}: ${refused}; set EXCHANGE_TESTNET=true`,
     );
   if (testnet && confirm !== '')
     throw new ConfigError(

@@ -35,6 +35,14 @@ describe('readExchangeConfig', () => {
     );
   });
 
+  it('Bybit trades its demo; its mainnet is refused, saying why, until it is proven end to end', () => {
+    const bybit = { ...LIVE, EXCHANGE: 'bybit' };
+    expect(readExchangeConfig(bybit, 'live')).toMatchObject({ exchange: 'bybit', testnet: true });
+    expect(() => readExchangeConfig({ ...bybit, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'confirm' }, 'live')).toThrow(
+      /mainnet\) is refused for bybit: Bybit is supported on its demo trading only .*set EXCHANGE_TESTNET=true/,
+    );
+  });
+
   it('mainnet needs EXCHANGE_TESTNET=false and LIVE_MAINNET=confirm, both', () => {
     expect(readExchangeConfig({ ...LIVE, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'confirm' }, 'live')).toEqual({
       exchange: 'binanceusdm',
@@ -50,7 +58,7 @@ describe('readExchangeConfig', () => {
 
   it.each([
     [{ ...LIVE, EXCHANGE: '' }, 'live', /EXCHANGE is not set/],
-    [{ ...LIVE, EXCHANGE: 'kraken' }, 'live', /EXCHANGE must be one of binanceusdm, got "kraken"/],
+    [{ ...LIVE, EXCHANGE: 'kraken' }, 'live', /EXCHANGE must be one of binanceusdm, bybit, got "kraken"/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'no' }, 'live', /EXCHANGE_TESTNET must be true or false/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'false' }, 'live', /LIVE_MAINNET must be "confirm"/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'yes' }, 'live', /LIVE_MAINNET must be "confirm"/],

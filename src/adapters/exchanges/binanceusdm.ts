@@ -7,6 +7,7 @@
  */
 import type { Exchange, Order } from 'ccxt';
 import type { IncomeLine } from '../live-venue/income-tally.js';
+import { codeInBody } from './error-body.js';
 import type { CodeKind, ExchangeProfile } from './profile.js';
 
 /**
@@ -124,6 +125,8 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
   // unless told to ignore its deprecation, and points to enableDemoTrading instead (ccxt).
   useTestnet: (exchange) => exchange.enableDemoTrading(true),
   testnetLabel: 'demo trading',
+  // Run end to end against the fake (tcs start: kill, flatten, SIGKILL, stops) and documented for mainnet.
+  mainnetRefused: null,
   // docs: general info, "Timing security": recvWindow; 10 s is ccxt's default for binance.
   recvWindowMs: 10_000,
   // ccxt's binance `sign` appends `&signature=<hex HMAC>` to the query string.
@@ -133,22 +136,19 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
   clientOrderId: { pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, maxLength: 36 },
   // docs: New Order, timeInForce GTX = "Good Till Crossing (Post Only)".
   limitParams: { gtc: { timeInForce: 'GTC' }, postOnly: { timeInForce: 'GTX' } },
+  // ccxt: binance fetchPositions(symbols) filters positionRisk by the list.
+  positionsBySymbolList: true,
+  // docs: New Order, newOrderRespType: ccxt asks RESULT, the order as placed with its status and fills (ccxt).
+  createAnswersIdsOnly: false,
+  // docs: Query Order, origClientOrderId (ccxt maps clientOrderId to it).
+  lookupParams: (clientOrderId) => ({ clientOrderId }),
   // docs: New Order, reduceOnly "true"/"false" (ccxt passes the boolean through).
   reduceOnlyParams: { reduceOnly: true },
 
-  // ccxt's message is `binanceusdm <body>`, the body Binance's `{"code":-2027,"msg":"..."}`; only a
-  // code in that JSON counts, never digits elsewhere.
-  errorCode(err) {
-    if (!(err instanceof Error)) return null;
-    const body = /\{.*\}/s.exec(err.message)?.[0];
-    if (!body) return null;
-    try {
-      const parsed = JSON.parse(body) as { code?: unknown };
-      return typeof parsed.code === 'number' ? parsed.code : null;
-    } catch {
-      return null;
-    }
-  },
+  // docs: error codes, every error answer is `{"code":-2027,"msg":"..."}`.
+  errorBody: { code: 'code', message: 'msg' },
+  // ccxt's message is `binanceusdm <body>`; only a code in that JSON counts, never digits elsewhere.
+  errorCode: (err) => codeInBody(err, 'code'),
   refusalCodes: REFUSAL_CODES,
   // docs: error codes, -4116 DUPLICATED_CLIENT_ORDER_ID (ccxt: a plain InvalidOrder).
   duplicateOrderCode: -4116,
@@ -188,6 +188,11 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
   income: (exchange) => (startTime, limit) => raw(exchange).fapiPrivateGetIncome({ startTime, limit }),
   // docs: Get Income History, limit "Default 100; max 1000".
   incomePageSize: 1_000,
+  // ccxt: binance's USDT `total` is the asset's marginBalance (wallet plus unrealised; docs: Account Information V3).
+  navOf: (balance) => {
+    const total = (balance['USDT'] as { total?: unknown } | undefined)?.total;
+    return total === undefined || total === null ? undefined : Number(total);
+  },
   account: {
     // docs: Check Server Time (GET /fapi/v1/time, weight 1).
     serverTime: async (exchange) => Number((await raw(exchange).fapiPublicGetTime()).serverTime),
@@ -209,6 +214,10 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
     },
   },
 
+  // Every cancel is a DELETE (docs: Cancel Order, Cancel All Open Orders, Cancel Algo Order); a close is
+  // an order with reduceOnly or closePosition (docs: New Order, New Algo Order).
+  isClosing: (method, _path, params) =>
+    method === 'DELETE' || (method === 'POST' && (truthy(params['reduceOnly']) || truthy(params['closePosition']))),
   weights: {
     // docs: Exchange Information, rateLimits REQUEST_WEIGHT 2400 per minute (per IP).
     defaultLimitPerMinute: 2_400,

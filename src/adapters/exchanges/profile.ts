@@ -7,7 +7,7 @@
  * Adding an exchange is a profile, a registry line, a fake dialect and a docs page
  * (docs/develop/adding-an-exchange.md).
  */
-import type { Exchange, Order } from 'ccxt';
+import type { Balances, Exchange, Order } from 'ccxt';
 import type { IncomeLine } from '../live-venue/income-tally.js';
 
 /** What a failed exchange call means for an order (../live-venue/exchange-errors.ts says each). */
@@ -41,6 +41,12 @@ export interface ExchangeProfile<Id extends string = string> {
   useTestnet(exchange: Exchange): void;
   /** What the testnet is called, for people (`tcs venue check`'s first line). */
   testnetLabel: string;
+  /**
+   * Why mainnet is refused for this exchange, or null when it may trade real money (with
+   * LIVE_MAINNET=confirm). An exchange proven only against the project's fake stays on its testnet
+   * until it has been run end to end and checked on the real testnet.
+   */
+  mainnetRefused: string | null;
   /** How long after its timestamp the exchange accepts a signed request, ms. */
   recvWindowMs: number;
   /** Pattern of the query parameter carrying a request's signature, blanked in error messages ($1 kept). */
@@ -51,10 +57,24 @@ export interface ExchangeProfile<Id extends string = string> {
   clientOrderId: ClientIdRule;
   /** ccxt createOrder params for a limit order that rests, and for a post-only one (never takes). */
   limitParams: { gtc: Readonly<Record<string, unknown>>; postOnly: Readonly<Record<string, unknown>> };
+  /**
+   * Whether ccxt's fetchPositions takes a list of symbols (Binance); when not (Bybit: one symbol or
+   * none), the venue reads them all and keeps its own.
+   */
+  positionsBySymbolList: boolean;
+  /**
+   * Whether createOrder's answer is only an acknowledgement (the ids: Bybit) rather than the order as
+   * placed (status, fills: Binance): the venue then reads the order by its client id before reporting it.
+   */
+  createAnswersIdsOnly: boolean;
+  /** ccxt fetchOrder params that look an order up by its client order id (ccxt's id argument left empty). */
+  lookupParams(clientOrderId: string): Record<string, unknown>;
   /** ccxt createOrder params that make an order reduce-only. */
   reduceOnlyParams: Readonly<Record<string, unknown>>;
 
   // ---- errors (../live-venue/exchange-errors.ts, refusal-codes.ts, exchange-clock.ts) ----
+  /** The fields of the exchange's JSON error answer that carry its code and its message (Binance `{code, msg}`). */
+  errorBody: { code: string; message: string };
   /** The exchange's own error code inside a ccxt error, or null. */
   errorCode(err: unknown): number | null;
   /** What each known code means for the order; a code not listed is judged by ccxt's class. */
@@ -94,6 +114,11 @@ export interface ExchangeProfile<Id extends string = string> {
   income: ((exchange: Exchange) => (startTime: number, limit: number) => Promise<IncomeLine[]>) | null;
   /** Lines per income page (the exchange's most). */
   incomePageSize: number;
+  /**
+   * The account's value in USDT (wallet plus unrealised PnL) from ccxt's fetchBalance answer, or
+   * undefined when the answer does not say it.
+   */
+  navOf(balance: Balances): number | undefined;
   /** The reads a live start checks the account by, and the fixes it names. */
   account: {
     /** The exchange's time, epoch ms (the clock-skew check). */
@@ -109,6 +134,11 @@ export interface ExchangeProfile<Id extends string = string> {
   };
 
   // ---- request budget (../live-venue/request-gate.ts, weight-budget.ts) ----
+  /**
+   * Whether a request ccxt is about to send (its method, ccxt's path and params) closes or cancels:
+   * the budget lets these through when it holds back everything else.
+   */
+  isClosing(method: string, path: string, params: Readonly<Record<string, unknown>>): boolean;
   weights: {
     /** The account's request weight per minute until the exchange says otherwise. */
     defaultLimitPerMinute: number;

@@ -5,9 +5,10 @@
  */
 import type { Exchange } from 'ccxt';
 import { BINANCE_USDM } from './binanceusdm.js';
+import { BYBIT } from './bybit.js';
 import type { ExchangeProfile } from './profile.js';
 
-const PROFILES = [BINANCE_USDM] as const;
+const PROFILES = [BINANCE_USDM, BYBIT] as const;
 
 /** A supported exchange's ccxt id. */
 export type ExchangeId = (typeof PROFILES)[number]['id'];
@@ -49,4 +50,17 @@ export function profileOfError(err: unknown): ExchangeProfile | null {
   if (!(err instanceof Error)) return null;
   const id = /^\S+/.exec(err.message)?.[0] ?? '';
   return findProfile(id);
+}
+
+/**
+ * The fields of an error answer (`errorBody`) by the exchange's profile, or, when the exchange is not
+ * known (a ccxt id outside the registry, a bare client), by the first profile whose message field
+ * `body` has; null when none.
+ */
+export function errorFieldsFor(
+  body: Record<string, unknown> | null,
+  profile: ExchangeProfile | null,
+): ExchangeProfile['errorBody'] | null {
+  if (profile) return profile.errorBody;
+  return PROFILES.map((p: ExchangeProfile) => p.errorBody).find((f) => typeof body?.[f.message] === 'string') ?? null;
 }

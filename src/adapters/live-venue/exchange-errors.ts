@@ -19,7 +19,9 @@
 import { kindByCode, saysDuplicate } from './refusal-codes.js';
 import { RequestWithheldError } from './request-gate.js';
 
+import { bodyIn } from '../exchanges/error-body.js';
 import type { FailureKind } from '../exchanges/profile.js';
+import { errorFieldsFor, profileOfError } from '../exchanges/registry.js';
 export type { FailureKind };
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -74,15 +76,14 @@ export function failureKind(err: unknown, errors: CcxtErrorClasses): FailureKind
 export function rejectReason(err: unknown): string {
   const name = err instanceof Error ? err.name : 'Error';
   const text = err instanceof Error ? err.message : String(err);
-  const body = /\{.*\}/.exec(text)?.[0];
-  if (body) {
-    try {
-      const parsed = JSON.parse(body) as { code?: number; msg?: string };
-      if (typeof parsed.msg === 'string')
-        return `${name}: ${parsed.msg}${parsed.code !== undefined ? ` (${parsed.code})` : ''}`;
-    } catch {
-      // not JSON: fall through to the message itself
-    }
+  // The exchange's fields (Binance `{code, msg}`, Bybit `{retCode, retMsg}`): its profile's, or the
+  // first profile's whose message field the body has when ccxt's id is not one we know.
+  const parsed = bodyIn(text);
+  const fields = errorFieldsFor(parsed, profileOfError(err));
+  const message = fields ? parsed?.[fields.message] : undefined;
+  if (typeof message === 'string' && message !== '') {
+    const code = parsed?.[fields!.code];
+    return `${name}: ${message}${code !== undefined ? ` (${String(code)})` : ''}`;
   }
   return `${name}: ${text.slice(0, 200)}`;
 }

@@ -270,6 +270,9 @@ export class LiveVenue implements Venue {
       return result;
     }
     // Placed: from here on nothing is sent again for it, whatever fails while reading its fills.
+    // An exchange that answers with the ids only (its profile) is read by client id, as a lost answer is.
+    if (profileOf(this.o.exchange).createAnswersIdsOnly)
+      return { ...(await this.settle(tracked, this.patienceMs)), duplicate: false };
     tracked.last = toVenueOrder(placed, order.symbol, order);
     tracked.knownAt = sentAtMono;
     return { ...(await this.withFills(tracked, placed)), duplicate: false };
@@ -397,9 +400,12 @@ export class LiveVenue implements Venue {
   /** The exchange's order with our client id, or null when it says there is none. */
   private async lookup(tracked: Tracked): Promise<Order | null> {
     try {
-      return await this.o.exchange.fetchOrder('', this.o.symbols.unified(tracked.request.symbol), {
-        clientOrderId: tracked.exchangeClientId,
-      });
+      const { lookupParams } = profileOf(this.o.exchange);
+      return await this.o.exchange.fetchOrder(
+        '',
+        this.o.symbols.unified(tracked.request.symbol),
+        lookupParams(tracked.exchangeClientId),
+      );
     } catch (err) {
       if (err instanceof this.o.errors.OrderNotFound) return null;
       throw err;
@@ -617,7 +623,7 @@ export class LiveVenue implements Venue {
     const unified = this.o.symbols.symbols.map((s) => this.o.symbols.unified(s));
     const [open, positions] = await Promise.all([
       Promise.all(unified.map((u) => this.o.exchange.fetchOpenOrders(u))),
-      this.o.exchange.fetchPositions(unified),
+      this.positions(unified),
     ]);
     // Our protective stops are ours without any memory (their prefix), wherever the exchange lists them.
     const foreign = open
@@ -721,11 +727,11 @@ export class LiveVenue implements Venue {
       const position = symbol === null ? null : toPosition(p, symbol);
       if (position) held.push(position);
     }
-    const usdt = balance['USDT'] as { total?: number } | undefined;
-    // No USDT entry is not a zero NAV (a 100 % drawdown): it is an answer this venue cannot read.
-    if (usdt?.total === undefined || !Number.isFinite(Number(usdt.total)))
+    // The exchange's own reading of the value (its profile's). No USDT value is not a zero NAV (a
+    // 100 % drawdown): it is an answer this venue cannot read.
+    const nav = profileOf(this.o.exchange).navOf(balance);
+    if (nav === undefined || !Number.isFinite(nav))
       throw new Error('the exchange balance has no USDT total: cannot value the account');
-    const nav = Number(usdt.total);
     const unrealizedPnl = held.reduce((sum, p) => sum + p.unrealizedPnl, 0);
     const now = this.o.now();
     const windowNow = this.o.windowNow?.() ?? now;
@@ -758,7 +764,7 @@ export class LiveVenue implements Venue {
       // Each read retried on its own through a transient 5xx (read-retry.ts): the account needs all of them.
       const [balance, positions] = await Promise.all([
         this.read(() => this.o.exchange.fetchBalance()),
-        this.read(() => this.o.exchange.fetchPositions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s)))),
+        this.read(() => this.positions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s)))),
       ]);
       if (before.length === 0) return { balance, positions, openOrders: before };
       const after = await this.openOrders();
@@ -770,6 +776,13 @@ export class LiveVenue implements Venue {
       // cancel landing between the reads is the common case, and the next try then finds none open).
       before = after;
     }
+  }
+
+  /** The positions in these (unified) symbols, by a list when ccxt takes one (the profile's), else all of them. */
+  private async positions(unified: string[]): Promise<CcxtPosition[]> {
+    if (profileOf(this.o.exchange).positionsBySymbolList) return this.o.exchange.fetchPositions(unified);
+    const wanted = new Set(unified);
+    return (await this.o.exchange.fetchPositions()).filter((p) => p.symbol !== undefined && wanted.has(p.symbol));
   }
 
   async openOrders(): Promise<VenueOrder[]> {

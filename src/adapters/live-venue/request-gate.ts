@@ -29,8 +29,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from 'ccxt';
 import type { HeldKind, RequestWeight } from '../../domain/request-weight.js';
-import { findProfile } from '../exchanges/registry.js';
-import { createWeightBudget, requestPriority } from './weight-budget.js';
+import { bodyIn } from '../exchanges/error-body.js';
+import type { ExchangeProfile } from '../exchanges/profile.js';
+import { errorFieldsFor, findProfile } from '../exchanges/registry.js';
+import { createWeightBudget } from './weight-budget.js';
 
 /** Why requests are held back now, and for how long more. */
 export interface RequestHold {
@@ -114,6 +116,9 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
   let limitTold = false;
   const held: Record<HeldKind, number> = { read: 0, opening: 0, close: 0 };
 
+  /** The profile of the exchange last installed on (a gate serves one account). */
+  let profile: ExchangeProfile | null = null;
+
   const refused = (status: 418 | 429, headers: unknown, body: unknown) => {
     const retryAfterS = retryAfterSeconds(headers);
     const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
@@ -129,7 +134,7 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
     holdUntil = Math.max(holdUntil, options.monotonic() + waitMs);
     if (status === 418)
       ban = {
-        message: exchangeMessage(text),
+        message: exchangeMessage(text, profile),
         untilWall: bodyUntil !== undefined ? Number(bodyUntil) : wallNow + waitMs,
         retryAfterS,
       };
@@ -167,7 +172,9 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
       };
     },
     install(exchange) {
-      const weights = findProfile(String((exchange as { id?: unknown }).id))?.weights ?? null;
+      profile = findProfile(String((exchange as { id?: unknown }).id));
+      const weights = profile?.weights ?? null;
+      const closes = profile?.isClosing ?? (() => false);
       if (weights && !limitTold) budget.setLimit(weights.defaultLimitPerMinute);
       const hooked = exchange as unknown as {
         fetch: Fetch;
@@ -206,7 +213,7 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
       // runs before its throttle: a request withheld here never waits in ccxt's queue.
       hooked.fetch2 = async (path, api = 'public', method = 'GET', params = {}, headers, body, config = {}) => {
         const weight = weights.weigh(api, path, costOf(api, method, path, params, config));
-        const priority = closing.getStore() === true ? 'close' : requestPriority(method, params);
+        const priority = closing.getStore() === true ? 'close' : closes(method, path, params) ? 'close' : 'other';
         const kind: HeldKind = priority === 'close' ? 'close' : method === 'GET' ? 'read' : 'opening';
         const hold = gate.hold();
         if (hold) {
@@ -259,14 +266,12 @@ function usedWeight(headers: unknown, header: string): number | null {
   return null;
 }
 
-/** The exchange's `msg`, one line (a `{code, msg}` body as Binance's; anything else, its start). */
-function exchangeMessage(text: string): string {
-  try {
-    const parsed = JSON.parse(text) as { msg?: unknown };
-    if (typeof parsed.msg === 'string') return parsed.msg.split('\n')[0]!.slice(0, 200);
-  } catch {
-    // not JSON: its first line
-  }
+/** The exchange's message, one line (the `errorBody` message field; anything else, the body's start). */
+function exchangeMessage(text: string, profile: ExchangeProfile | null): string {
+  const body = bodyIn(text);
+  const fields = errorFieldsFor(body, profile);
+  const message = fields ? body?.[fields.message] : undefined;
+  if (typeof message === 'string') return message.split('\n')[0]!.slice(0, 200);
   return text.split('\n')[0]!.slice(0, 200);
 }
 

@@ -110,16 +110,6 @@ export function createWeightBudget(): WeightBudget {
 }
 
 /**
- * A close or cancel, by what ccxt is about to send: every DELETE (cancels), and an order or algo
- * order with reduceOnly or closePosition.
- */
-export function requestPriority(method: string, params: Record<string, unknown>): RequestPriority {
-  if (method === 'DELETE') return 'close';
-  const yes = (v: unknown) => v === true || v === 'true';
-  return method === 'POST' && (yes(params['reduceOnly']) || yes(params['closePosition'])) ? 'close' : 'other';
-}
-
-/**
  * A request's weight by the first supported exchange's table (ccxt's cost, raised where ccxt rounds
  * down): the gate weighs by each client's own profile; this name stays for the unit test that reads it.
  */

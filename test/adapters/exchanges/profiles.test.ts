@@ -75,7 +75,9 @@ describe.each(profiles().map((p) => [p.id, p] as const))('the %s profile', (_id,
 
   it('reads its own code from an error ccxt raised for it', () => {
     const code = profile.duplicateOrderCode;
-    expect(profile.errorCode(new ccxt.InvalidOrder(`${profile.id} {"code":${code},"msg":"dup"}`))).toBe(code);
+    const { code: field, message } = profile.errorBody;
+    const body = JSON.stringify({ [field]: code, [message]: 'dup' });
+    expect(profile.errorCode(new ccxt.InvalidOrder(`${profile.id} ${body}`))).toBe(code);
     expect(profile.errorCode(new ccxt.InvalidOrder(`${profile.id} see code ${code}`))).toBeNull();
   });
 

@@ -4,7 +4,9 @@
  * in flight counted until settled, the calendar minute rolling the total, answers out of order.
  */
 import { describe, expect, it } from 'vitest';
-import { binanceWeight, createWeightBudget, requestPriority } from '../../../src/adapters/live-venue/weight-budget.js';
+import { BINANCE_USDM } from '../../../src/adapters/exchanges/binanceusdm.js';
+import { BYBIT } from '../../../src/adapters/exchanges/bybit.js';
+import { binanceWeight, createWeightBudget } from '../../../src/adapters/live-venue/weight-budget.js';
 
 const MINUTE_START = 1_767_614_400_000; // a calendar minute's first ms (2026-01-05T12:00:00Z)
 
@@ -46,11 +48,17 @@ describe('the request weight budget', () => {
   });
 
   it('tells closes and cancels from the rest, and corrects the costs ccxt rounds down', () => {
-    expect(requestPriority('DELETE', { symbol: 'BTCUSDT' })).toBe('close');
-    expect(requestPriority('POST', { reduceOnly: 'true' })).toBe('close');
-    expect(requestPriority('POST', { closePosition: true })).toBe('close');
-    expect(requestPriority('POST', { reduceOnly: false })).toBe('other');
-    expect(requestPriority('GET', { reduceOnly: true })).toBe('other');
+    const closes = BINANCE_USDM.isClosing;
+    expect(closes('DELETE', 'order', { symbol: 'BTCUSDT' })).toBe(true);
+    expect(closes('POST', 'order', { reduceOnly: 'true' })).toBe(true);
+    expect(closes('POST', 'algoOrder', { closePosition: true })).toBe(true);
+    expect(closes('POST', 'order', { reduceOnly: false })).toBe(false);
+    expect(closes('GET', 'order', { reduceOnly: true })).toBe(false);
+    // Bybit cancels by POST: the path says it.
+    expect(BYBIT.isClosing('POST', 'v5/order/cancel', { symbol: 'BTCUSDT' })).toBe(true);
+    expect(BYBIT.isClosing('POST', 'v5/order/cancel-all', {})).toBe(true);
+    expect(BYBIT.isClosing('POST', 'v5/order/create', { reduceOnly: true })).toBe(true);
+    expect(BYBIT.isClosing('POST', 'v5/order/create', {})).toBe(false);
     expect(binanceWeight('fapiPrivateV3', 'positionRisk', 1)).toBe(5);
     expect(binanceWeight('fapiPublic', 'depth', 2)).toBe(2);
     expect(binanceWeight('fapiPublic', 'time', Number.NaN)).toBe(1);

@@ -8,6 +8,7 @@
  */
 import ccxt, { pro } from 'ccxt';
 import type { Exchange } from 'ccxt';
+import { exchangeProfile } from '../../../src/adapters/exchanges/registry.js';
 import { pointCcxtAt } from '../../../src/adapters/live-venue/point-ccxt.js';
 import { FAKE_CREDENTIALS, startFakeExchange } from './server.js';
 import type { FakeExchange, FakeExchangeOptions } from './server.js';
@@ -32,7 +33,9 @@ export async function openTradingFake(options: TradingFakeOptions = {}): Promise
   let began = Date.now();
   let offset = 0;
   const fake = await startFakeExchange({ ...options, now: () => start + (Date.now() - began) + offset });
-  const exchange = ccxtClient(fake.url);
+  // A fake speaking another dialect gets that exchange's client, opened with its profile's options.
+  const id = options.dialect?.id;
+  const exchange = ccxtClient(fake.url, id ? { id, options: exchangeProfile(id).clientOptions } : {});
   const sync = () => (exchange.options['timeDifference'] = began - start - offset);
   sync();
   return {
@@ -57,18 +60,30 @@ export async function openTradingFake(options: TradingFakeOptions = {}): Promise
 }
 
 /**
- * ccxt's binanceusdm as a live adapter would open it: keys set, its own throttle on (at 1 ms per
+ * ccxt's binanceusdm (or the exchange `id`, with its profile's `options`) as a live adapter would open it: keys set, its own throttle on (at 1 ms per
  * unit of weight: the fake has no rate to respect), a 2 s timeout (a test that loses an answer on
  * purpose lowers `exchange.timeout`), pointed at `url`.
  */
-export function ccxtClient(url: string, options: { apiKey?: string; secret?: string; pro?: boolean } = {}): Exchange {
-  // ccxt pro's class is the REST client with the WebSocket methods (the user-data stream) added.
-  const exchange = new (options.pro ? pro.binanceusdm : ccxt.binanceusdm)({
+export function ccxtClient(
+  url: string,
+  options: {
+    apiKey?: string;
+    secret?: string;
+    id?: string;
+    options?: Readonly<Record<string, unknown>>;
+    /** A ccxt pro client (the REST client with the WebSocket methods: the user-data stream). */
+    pro?: boolean;
+  } = {},
+): Exchange {
+  const classes = (options.pro ? pro : ccxt) as unknown as Record<string, new (config: object) => Exchange>;
+  const Client = classes[options.id ?? 'binanceusdm']!;
+  const exchange = new Client({
     apiKey: options.apiKey ?? FAKE_CREDENTIALS.apiKey,
     secret: options.secret ?? FAKE_CREDENTIALS.secret,
     enableRateLimit: true,
     rateLimit: 1,
     timeout: 2_000,
+    ...(options.options ? { options: { ...options.options } } : {}),
   });
   pointCcxtAt(exchange, url);
   return exchange;

@@ -1,43 +1,33 @@
 /**
- * A local stand-in for Binance USD-M futures' REST API, on 127.0.0.1 with a free port. Public:
- * what ccxt's `binanceusdm` calls for markets, OHLCV, the book, current and historical funding and
- * the 24 h ticker, in Binance's documented shapes (numbers as strings, klines as arrays). Signed:
- * the trading endpoints (private-api.ts) with Binance's key and HMAC signature checks
- * (signed-request.ts), over the fake's own orders, matching and account (venue.ts).
+ * A local stand-in for an exchange's REST API, on 127.0.0.1 with a free port: the transport and a
+ * test's hand on it (faults, held answers, silence, the call log) over the exchange-neutral engine
+ * (venue.ts: orders, matching, the account). What it speaks — paths, signatures, shapes, error codes —
+ * is a dialect (dialect.ts): Binance USDⓈ-M by default (dialects/binanceusdm/), Bybit v5
+ * (dialects/bybit/).
  *
- * Every request is weighed as Binance weighs it (request-weight.ts): `X-MBX-USED-WEIGHT-1M` on every
- * answer, 429 past the minute's limit, 418 for a client that keeps coming during the 429.
+ * With a dialect that weighs requests (Binance), every request is weighed as Binance weighs it
+ * (request-weight.ts): `X-MBX-USED-WEIGHT-1M` on every answer, 429 past the minute's limit, 418 for
+ * a client that keeps coming during the 429.
  *
  * Tests can inject faults (faults.ts: 429, 418, 5xx, answers never sent, unknown-order lookups,
- * silence), leave out candles (an exchange maintenance gap), hold one answer back, and act on the
- * venue behind the system's back (venue.ts: prices, foreign orders, positions, partial fills).
+ * silence — their bodies are Binance's), leave out candles (an exchange maintenance gap), hold one
+ * answer back, and act on the venue behind the system's back (venue.ts: prices, foreign orders,
+ * positions, partial fills).
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { BinanceError, errors } from './binance-errors.js';
+import type { Dialect, DialectContext } from './dialect.js';
+import { header } from './dialect.js';
+import { BINANCE_USDM_DIALECT } from './dialects/binanceusdm/index.js';
 import { Faults } from './faults.js';
 import type { Reply } from './faults.js';
 import { DEFAULT_FEES } from './ledger.js';
 import type { FeeRates } from './ledger.js';
-import {
-  aggregateCandle,
-  candleAt,
-  FAKE_INSTRUMENTS,
-  FUNDING_INTERVAL,
-  fundingAt,
-  instrumentById,
-  MINUTE,
-  priceAt,
-} from './market-data.js';
-import type { FakeInstrument } from './market-data.js';
-import { LIMIT_MAX_QTY, MARKET_MAX_QTY, PERCENT_PRICE } from './order-rules.js';
-import { privateRoute } from './private-api.js';
 import { requestWeight, WeightMeter } from './request-weight.js';
-import { verifySigned } from './signed-request.js';
-import { FakeUserStream } from './user-stream.js';
 import type { Credentials } from './signed-request.js';
+import { FakeUserStream } from './user-stream.js';
 import { Venue } from './venue.js';
 
 /** The fake's API key and secret (64 alphanumerics, like Binance's). Test values, nothing real. */
@@ -61,6 +51,8 @@ export interface FakeExchangeOptions {
   fees?: FeeRates;
   /** The REQUEST_WEIGHT limit per minute (exchangeInfo `rateLimits`); Binance's 2 400 by default. */
   weightLimit?: number;
+  /** The exchange the fake speaks (dialect.ts); Binance USDⓈ-M by default. */
+  dialect?: Dialect;
 }
 
 /** One request as it arrived. */
@@ -113,21 +105,6 @@ export interface FakeExchange {
   stop(): Promise<void>;
 }
 
-const TIMEFRAME_MINUTES: Record<string, number> = {
-  '1m': 1,
-  '3m': 3,
-  '5m': 5,
-  '15m': 15,
-  '30m': 30,
-  '1h': 60,
-  '2h': 120,
-  '4h': 240,
-  '6h': 360,
-  '8h': 480,
-  '12h': 720,
-  '1d': 1440,
-};
-
 /** How often the fake applies its clock on its own (Binance checks countdowns about every 10 ms). */
 const SETTLE_EVERY_MS = 10;
 
@@ -152,6 +129,24 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   } | null = null;
   const hung = new Set<ServerResponse>();
   const userStream = new FakeUserStream(() => venue, now);
+  const dialect = options.dialect ?? BINANCE_USDM_DIALECT;
+  const ctx: DialectContext = {
+    userStream,
+    get venue() {
+      return venue;
+    },
+    get faults() {
+      return faults;
+    },
+    now,
+    seed,
+    credentials,
+    missing: options.missing ?? {},
+    damaged: options.damaged ?? {},
+    get weightLimit() {
+      return meter.limit;
+    },
+  };
 
   const keepOpen = (res: ServerResponse) => {
     hung.add(res);
@@ -187,24 +182,21 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
 
   const answer = (req: IncomingMessage, res: ServerResponse, body: string, method: string, url: URL): void => {
     venue.settle();
-    const signed = url.searchParams.has('signature') || /(^|&)signature=/.test(body);
-    const metered = meter.charge(now(), requestWeight(method, url.pathname, url.searchParams));
-    if (metered.verdict === 'ban') faults.banFor(metered.seconds);
-    if (metered.verdict === '429') return send(res, tooMuchWeight(meter.limit, metered.used, metered.retryAfterS));
+    const signed = dialect.isSigned(req, url, body);
+    if (dialect.weighsRequests) {
+      const metered = meter.charge(now(), requestWeight(method, url.pathname, url.searchParams));
+      if (metered.verdict === 'ban') faults.banFor(metered.seconds);
+      if (metered.verdict === '429') return send(res, tooMuchWeight(meter.limit, metered.used, metered.retryAfterS));
+    }
     const early = faults.before(now(), method, url.pathname, signed);
     if (early) return send(res, early);
-    if (failing !== null && url.pathname === failing) {
-      return send(res, { status: 400, body: { code: -1100, msg: 'Illegal characters found in a parameter.' } });
-    }
+    if (failing !== null && url.pathname === failing) return send(res, dialect.failedReply(now()));
     let reply: Reply;
     try {
-      reply = { status: 200, body: route(req, url, body) };
+      reply = { status: 200, body: dialect.route(ctx, req, url, body) };
       userStream.sync();
     } catch (err) {
-      reply =
-        err instanceof BinanceError
-          ? { status: err.status, body: err.body() }
-          : { status: 400, body: { code: -1100, msg: (err as Error).message } };
+      reply = dialect.errorReply(err, now());
     }
     const late = faults.after(method, url.pathname);
     if (late === 'never') return keepOpen(res);
@@ -225,42 +217,12 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
 
   /** Every answer tells the minute's weight, as Binance's do. */
   const send = (res: ServerResponse, reply: Reply): void =>
-    sendReply(res, { ...reply, headers: { 'x-mbx-used-weight-1m': String(meter.usedAt(now())), ...reply.headers } });
-
-  const route = (req: IncomingMessage, url: URL, body: string): unknown => {
-    if (url.pathname === '/fapi/v1/listenKey') {
-      // USER_STREAM security: the API key, no signature.
-      if (header(req, 'x-mbx-apikey') !== credentials.apiKey) throw errors.rejectedApiKey();
-      return userStream.listenKey(req.method ?? 'POST');
-    }
-    const signed = privateRoute(req.method ?? 'GET', url.pathname);
-    if (signed) {
-      const query = url.search.startsWith('?') ? url.search.slice(1) : url.search;
-      const apiKeyHeader = header(req, 'x-mbx-apikey');
-      const params = verifySigned({ query, body, apiKeyHeader }, credentials, now());
-      return signed(params, venue, faults);
-    }
-    const q = url.searchParams;
-    const t = now();
-    switch (url.pathname) {
-      case '/fapi/v1/exchangeInfo':
-        return exchangeInfo(t, meter.limit);
-      case '/fapi/v1/time':
-        return { serverTime: t };
-      case '/fapi/v1/klines':
-        return klines(instrument(q), q, t, seed, options.missing ?? {}, options.damaged ?? {});
-      case '/fapi/v1/depth':
-        return depth(venue.book(instrument(q)), q, t);
-      case '/fapi/v1/premiumIndex':
-        return premiumIndex(instrument(q), t, seed, venue.mark(instrument(q)));
-      case '/fapi/v1/fundingRate':
-        return fundingHistory(instrument(q), q, t, seed);
-      case '/fapi/v1/ticker/24hr':
-        return ticker(instrument(q), t, seed);
-      default:
-        throw new BinanceError(404, -5000, `no route ${url.pathname}`);
-    }
-  };
+    sendReply(
+      res,
+      dialect.weighsRequests
+        ? { ...reply, headers: { 'x-mbx-used-weight-1m': String(meter.usedAt(now())), ...reply.headers } }
+        : reply,
+    );
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => userStream.upgrade(req, socket, head));
@@ -326,22 +288,10 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   };
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function sendReply(res: ServerResponse, reply: Reply): void {
   if (res.destroyed) return;
   res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
   res.end(JSON.stringify(reply.body));
-}
-
-function instrument(q: URLSearchParams): FakeInstrument {
-  const id = q.get('symbol');
-  const inst = id ? instrumentById(id) : undefined;
-  if (!inst) throw new Error(`Invalid symbol ${id}`);
-  return inst;
 }
 
 /** Binance's 429 for request weight (-1003), with how long to wait: the minute's end. */
@@ -353,183 +303,5 @@ function tooMuchWeight(limit: number, used: number, retryAfterS: number): Reply 
       code: -1003,
       msg: `Too many requests; current limit of IP(127.0.0.1) is ${limit} requests per minute. Please use the websocket for live updates to avoid polling the API.`,
     },
-  };
-}
-
-function exchangeInfo(t: number, weightLimit: number) {
-  return {
-    timezone: 'UTC',
-    serverTime: t,
-    futuresType: 'U_MARGINED',
-    rateLimits: [
-      { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: weightLimit },
-      { rateLimitType: 'ORDERS', interval: 'MINUTE', intervalNum: 1, limit: 1200 },
-    ],
-    exchangeFilters: [],
-    assets: [{ asset: 'USDT', marginAvailable: true, autoAssetExchange: '-10000' }],
-    symbols: FAKE_INSTRUMENTS.map((i) => ({
-      symbol: i.id,
-      pair: i.id,
-      contractType: 'PERPETUAL',
-      deliveryDate: 4133404800000,
-      onboardDate: 1569398400000,
-      status: 'TRADING',
-      maintMarginPercent: '2.5000',
-      requiredMarginPercent: '5.0000',
-      baseAsset: i.base,
-      quoteAsset: 'USDT',
-      marginAsset: 'USDT',
-      pricePrecision: i.pricePrecision,
-      quantityPrecision: i.quantityPrecision,
-      baseAssetPrecision: 8,
-      quotePrecision: 8,
-      underlyingType: 'COIN',
-      underlyingSubType: [],
-      triggerProtect: '0.0500',
-      liquidationFee: '0.012500',
-      marketTakeBound: '0.05',
-      maxMoveOrderLimit: 10000,
-      filters: [
-        { filterType: 'PRICE_FILTER', minPrice: i.tickSize, maxPrice: '4529764', tickSize: i.tickSize },
-        { filterType: 'LOT_SIZE', minQty: i.stepSize, maxQty: String(LIMIT_MAX_QTY), stepSize: i.stepSize },
-        { filterType: 'MARKET_LOT_SIZE', minQty: i.stepSize, maxQty: String(MARKET_MAX_QTY), stepSize: i.stepSize },
-        { filterType: 'MAX_NUM_ORDERS', limit: 200 },
-        { filterType: 'MAX_NUM_ALGO_ORDERS', limit: 10 },
-        { filterType: 'MIN_NOTIONAL', notional: i.minNotional },
-        {
-          filterType: 'PERCENT_PRICE',
-          multiplierUp: PERCENT_PRICE.up.toFixed(4),
-          multiplierDown: PERCENT_PRICE.down.toFixed(4),
-          multiplierDecimal: '4',
-        },
-      ],
-      orderTypes: [
-        'LIMIT',
-        'MARKET',
-        'STOP',
-        'STOP_MARKET',
-        'TAKE_PROFIT',
-        'TAKE_PROFIT_MARKET',
-        'TRAILING_STOP_MARKET',
-      ],
-      timeInForce: ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'],
-    })),
-  };
-}
-
-/** GET /fapi/v1/klines: startTime/endTime inclusive, limit default 500, max 1500; the latest first when no startTime. */
-function klines(
-  inst: FakeInstrument,
-  q: URLSearchParams,
-  t: number,
-  seed: number,
-  missing: Record<string, [number, number][]>,
-  damaged: Record<string, number[]>,
-) {
-  const minutes = TIMEFRAME_MINUTES[q.get('interval') ?? ''];
-  if (!minutes) throw new Error(`Invalid interval ${q.get('interval')}`);
-  const step = minutes * MINUTE;
-  const limit = Math.min(Number(q.get('limit') ?? 500), 1500);
-  const lastOpen = Math.floor(t / step) * step;
-  const end = Math.floor(Math.min(q.has('endTime') ? Number(q.get('endTime')) : lastOpen, lastOpen) / step) * step;
-  const start = q.has('startTime') ? Math.ceil(Number(q.get('startTime')) / step) * step : end - (limit - 1) * step;
-  const gaps = missing[inst.id] ?? [];
-  const rows: unknown[][] = [];
-  for (let open = start; open <= end && rows.length < limit; open += step) {
-    if (gaps.some(([from, to]) => open >= from && open < to)) continue;
-    const c = minutes === 1 ? candleAt(seed, inst, open) : aggregateCandle(seed, inst, open, minutes);
-    const quoteVolume = (c.volume * (c.open + c.close)) / 2;
-    rows.push([
-      c.openTime,
-      String(c.open),
-      String(c.high),
-      String(c.low),
-      String(c.close),
-      damaged[inst.id]?.includes(open) ? '' : String(c.volume),
-      c.openTime + step - 1,
-      quoteVolume.toFixed(4),
-      100 + Math.floor(c.volume),
-      (c.volume / 2).toFixed(3),
-      (quoteVolume / 2).toFixed(4),
-      '0',
-    ]);
-  }
-  return rows;
-}
-
-/** GET /fapi/v1/depth: limit one of 5, 10, 20, 50, 100, 500, 1000 (this fake has 20 levels). */
-function depth(book: { bids: [number, number][]; asks: [number, number][] }, q: URLSearchParams, t: number) {
-  const limit = Number(q.get('limit') ?? 500);
-  if (![5, 10, 20, 50, 100, 500, 1000].includes(limit)) throw new Error(`Invalid limit ${limit}`);
-  const side = (levels: [number, number][]) => levels.slice(0, limit).map(([p, q2]) => [String(p), String(q2)]);
-  return {
-    lastUpdateId: Math.floor(t / 100),
-    E: t,
-    T: t,
-    bids: side(book.bids),
-    asks: side(book.asks),
-  };
-}
-
-function nextFunding(t: number): number {
-  return (Math.floor(t / FUNDING_INTERVAL) + 1) * FUNDING_INTERVAL;
-}
-
-/** GET /fapi/v1/premiumIndex?symbol=: mark (the venue's: the book's mid), index, the rate to be settled next and when. */
-function premiumIndex(inst: FakeInstrument, t: number, seed: number, mark: number) {
-  const next = nextFunding(t);
-  return {
-    symbol: inst.id,
-    markPrice: mark.toFixed(8),
-    indexPrice: mark.toFixed(8),
-    estimatedSettlePrice: mark.toFixed(8),
-    lastFundingRate: fundingAt(seed, inst, next).toFixed(8),
-    interestRate: '0.00010000',
-    nextFundingTime: next,
-    time: t,
-  };
-}
-
-/** GET /fapi/v1/fundingRate: settlements in [startTime, endTime], oldest first, limit default 100, max 1000. */
-function fundingHistory(inst: FakeInstrument, q: URLSearchParams, t: number, seed: number) {
-  const limit = Math.min(Number(q.get('limit') ?? 100), 1000);
-  const end = Math.min(q.has('endTime') ? Number(q.get('endTime')) : t, t);
-  const first = q.has('startTime')
-    ? Math.ceil(Number(q.get('startTime')) / FUNDING_INTERVAL) * FUNDING_INTERVAL
-    : (Math.floor(end / FUNDING_INTERVAL) - limit + 1) * FUNDING_INTERVAL;
-  const rows: unknown[] = [];
-  for (let at = first; at <= end && rows.length < limit; at += FUNDING_INTERVAL) {
-    rows.push({
-      symbol: inst.id,
-      fundingTime: at,
-      fundingRate: fundingAt(seed, inst, at).toFixed(8),
-      markPrice: priceAt(seed, inst, at).toFixed(8),
-    });
-  }
-  return rows;
-}
-
-/** GET /fapi/v1/ticker/24hr?symbol= */
-function ticker(inst: FakeInstrument, t: number, seed: number) {
-  const minute = Math.floor(t / MINUTE) * MINUTE;
-  const last = candleAt(seed, inst, minute).close;
-  const open = priceAt(seed, inst, minute - 1440 * MINUTE);
-  return {
-    symbol: inst.id,
-    priceChange: (last - open).toFixed(4),
-    priceChangePercent: (((last - open) / open) * 100).toFixed(3),
-    weightedAvgPrice: ((last + open) / 2).toFixed(4),
-    lastPrice: String(last),
-    lastQty: '0.010',
-    openPrice: String(open),
-    highPrice: String(Math.max(last, open)),
-    lowPrice: String(Math.min(last, open)),
-    volume: '1000.000',
-    quoteVolume: (1000 * last).toFixed(4),
-    openTime: t - 86_400_000,
-    closeTime: t,
-    firstId: 1,
-    lastId: 1000,
-    count: 1000,
   };
 }

@@ -148,7 +148,11 @@ export class Venue {
   // ---- orders -----------------------------------------------------------------------------
 
   /** Places an order that passed order-rules.ts; throws a BinanceError when the account refuses it. */
-  place(spec: NewOrder, foreign = false): OrderRecord {
+  /**
+   * `postOnlyTaking`: what a post-only order that would take meets — refused (Binance's -5022) or
+   * accepted and expired at once (Bybit's EC_PostOnlyWillTakeLiquidity).
+   */
+  place(spec: NewOrder, foreign = false, postOnlyTaking: 'refuse' | 'expire' = 'refuse'): OrderRecord {
     this.settle();
     const inst = this.instrument(spec.symbol);
     const now = this.options.now();
@@ -159,9 +163,8 @@ export class Venue {
     if (spec.reduceOnly && (position === 0 || (spec.side === 'BUY') === position > 0)) {
       throw errors.reduceOnlyRejected();
     }
-    if (spec.timeInForce === 'GTX' && this.crossing(inst, spec.side, spec.price!).length > 0) {
-      throw errors.postOnlyWouldTake();
-    }
+    const wouldTake = spec.timeInForce === 'GTX' && this.crossing(inst, spec.side, spec.price!).length > 0;
+    if (wouldTake && postOnlyTaking === 'refuse') throw errors.postOnlyWouldTake();
     if (!spec.reduceOnly) this.checkMargin(inst, spec, position);
 
     const orderId = this.nextOrderId++;
@@ -183,6 +186,10 @@ export class Venue {
       foreign,
     };
     this.orders.push(order);
+    if (wouldTake) {
+      order.status = 'EXPIRED';
+      return order;
+    }
     if (spec.timeInForce === 'FOK' && this.depth(inst, spec.side, spec.price!) < spec.qty) {
       order.status = 'EXPIRED';
       return order;
@@ -229,6 +236,11 @@ export class Venue {
   /** Every order, oldest first (the user-data stream diffs them). */
   allOrders(): readonly OrderRecord[] {
     return this.orders;
+  }
+
+  /** Every order, any status, oldest first (dialects whose order queries list closed orders too). */
+  all(symbol?: string): OrderRecord[] {
+    return this.orders.filter((o) => symbol === undefined || o.symbol === symbol);
   }
 
   open(symbol?: string): OrderRecord[] {

@@ -1,0 +1,32 @@
+/**
+ * The fake's Bybit v5 dialect (USDT linear perpetuals): Bybit's paths (./routes.ts), its
+ * X-BAPI-* HMAC check (./signed-request.ts), its `{retCode, retMsg, result, retExtInfo, time}`
+ * envelope (./shapes.ts) and its error codes (./errors.ts), over the same engine as Binance's.
+ * Requests are not weighed: Bybit limits by request count per endpoint, which the fake does not
+ * model (docs/operate/bybit.md).
+ */
+import type { Dialect } from '../../dialect.js';
+import { bybitErrors, fromEngine } from './errors.js';
+import { PRIVATE, PUBLIC } from './routes.js';
+import { envelope } from './shapes.js';
+import { verifyBybit } from './signed-request.js';
+
+export const BYBIT_DIALECT: Dialect = {
+  id: 'bybit',
+  weighsRequests: false,
+  isSigned: (req) => req.headers['x-bapi-sign'] !== undefined,
+  route(ctx, req, url, body) {
+    const key = `${req.method ?? 'GET'} ${url.pathname}`;
+    const signed = PRIVATE[key];
+    if (signed) return envelope(signed(verifyBybit(req, url, body, ctx.credentials, ctx.now()), ctx), ctx.now());
+    const open = PUBLIC[key];
+    if (!open) throw bybitErrors.params(`no route ${url.pathname}`);
+    return envelope(open(Object.fromEntries(url.searchParams), ctx), ctx.now());
+  },
+  // Bybit answers refusals with HTTP 200 and the code in the body (Bybit v5 docs, "Error Codes").
+  errorReply(err, now) {
+    const e = fromEngine(err);
+    return { status: 200, body: envelope({}, now, e.retCode, e.message) };
+  },
+  failedReply: (now) => ({ status: 200, body: envelope({}, now, 10001, 'params error') }),
+};

@@ -125,7 +125,18 @@ export default create;
 `,
 );
 
+// The example docs/strategies/writing-a-strategy.md gives under "The public entry", type-checked below.
+const DOCS = readFileSync(join(REPO, 'docs', 'strategies', 'writing-a-strategy.md'), 'utf8');
+const docsExample = /## The public entry[\s\S]*?```ts\n([\s\S]*?)```/.exec(DOCS)?.[1] ?? '';
+writeFileSync(path('docs_example.ts'), docsExample);
+
 describe('the public strategy entry, from a project outside the repository', () => {
+  it("the documentation's example imports only from it", () => {
+    const specifiers = [...docsExample.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+    expect(specifiers.length).toBeGreaterThan(0);
+    expect(new Set(specifiers)).toEqual(new Set(['trading-control-service/strategy']));
+  });
+
   it('exports exactly the values and types listed here', async () => {
     const probe = startNode(
       [
@@ -152,7 +163,7 @@ describe('the public strategy entry, from a project outside the repository', () 
     expect(values.sort()).toEqual([...VALUES].sort());
   });
 
-  it('type-checks a module that imports every export', () => {
+  it("type-checks a module that imports every export, and the documentation's example", () => {
     const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], {
       encoding: 'utf8',
       timeout: 60_000,

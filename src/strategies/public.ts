@@ -17,8 +17,8 @@ export type { Bar, Bars } from '../domain/bars.js';
 /** Options of testSnapshot. */
 export type { TestSnapshotOptions } from './test-snapshot.js';
 
-/** Indicators and numeric helpers: `sma` (simple moving average, null while too short), `clamp`. */
-export { clamp, sma } from '../domain/indicators.js';
+/** Indicators and numeric helpers: `sma` (simple moving average), `rsi` (relative strength, 0–100), `clamp`. */
+export { clamp, rsi, sma } from '../domain/indicators.js';
 /** Parameters: merge over defaults refusing unknown names (`resolveParams`), check a number (`requireNumber`). */
 export { requireNumber, resolveParams } from './strategy.js';
 /** Candles for tests: from rows (`barsFromRows`) or from closes alone (`barsFromCloses`). */

@@ -19,7 +19,16 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY_SOURCE = join(REPO, 'src', 'strategies', 'public.ts');
 
 /** Every value the entry exports, and every type. */
-const VALUES = ['barsFromCloses', 'barsFromRows', 'clamp', 'requireNumber', 'resolveParams', 'sma', 'testSnapshot'];
+const VALUES = [
+  'barsFromCloses',
+  'barsFromRows',
+  'clamp',
+  'requireNumber',
+  'resolveParams',
+  'rsi',
+  'sma',
+  'testSnapshot',
+];
 const TYPES = [
   'Bar',
   'Bars',
@@ -77,6 +86,7 @@ export function selfCheck(agent: StrategyAgent): void {
   const bars: Bars = barsFromRows(rows);
   const same: Bars = barsFromCloses([1, 2, 3, 4]);
   if (sma(bars.close, 4) !== 2.5 || sma(same.close, 5) !== null || clamp(Number.NaN, 0, 1) !== 0) throw new Error('indicators');
+  if (rsi(bars.close, 3) !== 100 || rsi(bars.close, 4) !== null) throw new Error('rsi');
   const level: BookLevel = { price: 1, qty: 1 };
   const kind: InstrumentKind = 'perp';
   const instrument: Instrument = { symbol: 'BTCUSDT', kind, lotSize: 0.001, tickSize: 0.1, minNotional: 5 };

@@ -41,6 +41,10 @@ export interface StrategySnapshot extends Readonly<Omit<MarketSnapshot, 'executi
   readonly nav: number;
 }
 
+/**
+ * A strategy: a name, what history it needs (`lookback`, `timeframe`), the parameter names it takes,
+ * and `analyse`, called once per symbol per cycle. Default-export one (or a StrategyFactory).
+ */
 export interface StrategyAgent {
   /** Unique among loaded agents; becomes `Signal.agent` and the key of the arbitration weights. */
   readonly name: string;

@@ -173,6 +173,20 @@ describe('the public strategy entry, from a project outside the repository', () 
     expect(values.sort()).toEqual([...VALUES].sort());
   });
 
+  it('gives every export a doc comment (what an editor shows the author on hover)', () => {
+    const program = ts.createProgram([ENTRY_SOURCE], { module: ts.ModuleKind.NodeNext, noEmit: true, types: [] });
+    const checker = program.getTypeChecker();
+    const entry = checker.getSymbolAtLocation(program.getSourceFile(ENTRY_SOURCE)!)!;
+    const exports = checker.getExportsOfModule(entry);
+    expect(exports.map((e) => e.name).sort()).toEqual([...VALUES, ...TYPES].sort());
+    const undocumented = exports
+      .filter(
+        (e) => ts.displayPartsToString(checker.getAliasedSymbol(e).getDocumentationComment(checker)).trim() === '',
+      )
+      .map((e) => e.name);
+    expect(undocumented).toEqual([]);
+  });
+
   it("type-checks a module that imports every export, and the documentation's example", () => {
     const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], {
       encoding: 'utf8',

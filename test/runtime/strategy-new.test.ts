@@ -110,7 +110,8 @@ describe('tcs strategy new', () => {
   });
 
   it('links nothing where the name already resolves (under the package itself)', () => {
-    const dir = join(PACKAGE_ROOT, 'strategies', `tmp-${process.pid}`);
+    // A directory of its own under the package (outside strategies/ and test/, which the suite runs).
+    const dir = mkdtempSync(join(PACKAGE_ROOT, '.tmp-strategy-new-'));
     try {
       const { result } = quietly(() => runStrategyNew(['inside', '--dir', dir], root));
       expect(result).toBe(0);

@@ -19,6 +19,7 @@ export interface Bars {
   readonly volume: Float64Array;
 }
 
+/** One candle as a row: open time (epoch ms), open, high, low, close, volume (base units). */
 export interface Bar {
   time: number;
   open: number;

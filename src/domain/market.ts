@@ -5,8 +5,10 @@
 import type { Bars } from './bars.js';
 import { floorToStep, roundQuote } from './steps.js';
 
+/** `perp`: a perpetual future (can go short, pays funding); `spot`: holdings only, never short. */
 export type InstrumentKind = 'perp' | 'spot';
 
+/** A tradable symbol and its exchange rules (sizes in base units, prices in USDT). */
 export interface Instrument {
   symbol: string;
   kind: InstrumentKind;
@@ -27,6 +29,7 @@ export interface Instrument {
   percentPrice?: { up: number; down: number };
 }
 
+/** One level of the order book: a price and the base quantity resting there. */
 export interface BookLevel {
   price: number;
   qty: number;

@@ -1,7 +1,7 @@
 /**
- * The interface every strategy agent implements, built-in or user-supplied (see
- * src/strategies/strategy.ts for how to write one). Machines and the strategy layer both use it, so
- * it lives in the domain.
+ * The interface every strategy agent implements, built-in or user-supplied (how to write one:
+ * docs/strategies/writing-a-strategy.md; authors import it from the public entry,
+ * src/strategies/public.ts). Machines and the strategy layer both use it, so it lives in the domain.
  */
 import type { Bars } from './bars.js';
 import type { BookLevel, Instrument, MarketSnapshot } from './market.js';
@@ -41,6 +41,10 @@ export interface StrategySnapshot extends Readonly<Omit<MarketSnapshot, 'executi
   readonly nav: number;
 }
 
+/**
+ * A strategy: a name, what history it needs (`lookback`, `timeframe`), the parameter names it takes,
+ * and `analyse`, called once per symbol per cycle. Default-export one (or a StrategyFactory).
+ */
 export interface StrategyAgent {
   /** Unique among loaded agents; becomes `Signal.agent` and the key of the arbitration weights. */
   readonly name: string;

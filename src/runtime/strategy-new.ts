@@ -6,14 +6,21 @@
  * There is one template (a breakout), whatever the NAME: its header says so rather than implying
  * that `rsi_revert` got an RSI rule. Outside a "type": "module" package it also writes a
  * package.json saying so, else the module loads as CommonJS and the loader cannot find its export.
+ * Both files import only from the public entry, `trading-control-service/strategy` (package
+ * `exports`); where that name does not resolve from DIR (outside the package, no install), a link
+ * DIR/node_modules/trading-control-service -> the package is made, as `npm link` would.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from './package-root.js';
 import { STRATEGY_NEW_HELP } from './strategy-help.js';
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
+/** This package's name (package.json): the written files import `${PACKAGE_NAME}/strategy`. */
+const PACKAGE_NAME = 'trading-control-service';
+const ENTRY = `${PACKAGE_NAME}/strategy`;
 
 /** Exit code: 0 written, 1 a file exists, 2 bad usage. */
 export function runStrategyNew(args: string[], cwd = process.cwd()): number {
@@ -52,13 +59,17 @@ export function runStrategyNew(args: string[], cwd = process.cwd()): number {
     return 1;
   }
   mkdirSync(dir, { recursive: true });
-  const src = importPath(dir, join(PACKAGE_ROOT, 'src'));
-  writeFileSync(source, strategyTemplate(name, src, asTyped(cwd, source)), { flag: 'wx' });
-  writeFileSync(test, testTemplate(name, src), { flag: 'wx' });
+  writeFileSync(source, strategyTemplate(name, asTyped(cwd, source)), { flag: 'wx' });
+  writeFileSync(test, testTemplate(name), { flag: 'wx' });
   const moduleScope = ensureModuleScope(dir);
+  const linked = ensureEntryResolves(dir);
   console.log(
     `wrote ${shown(cwd, source)} and ${shown(cwd, test)}${moduleScope === 'written' ? ` and ${shown(cwd, join(dir, 'package.json'))} ("type": "module", so they load as ES modules)` : ''} from the breakout template`,
   );
+  if (linked)
+    console.log(
+      `linked ${shown(cwd, join(dir, 'node_modules', PACKAGE_NAME))} -> ${PACKAGE_ROOT}, so their import of ${ENTRY} resolves here`,
+    );
   if (moduleScope === 'commonjs')
     console.error(
       `tcs strategy new: ${shown(cwd, join(dir, 'package.json'))} does not say "type": "module", so ${name}.ts would load as CommonJS and be refused: add "type": "module" there, or rename the files .mts`,
@@ -119,17 +130,28 @@ function testCommand(cwd: string, dir: string, test: string, name: string): stri
   return `move both files under strategies/ (the test run covers strategies/ and test/ only) and npx vitest run them`;
 }
 
-/** A relative import specifier from `fromDir` to `target`, with forward slashes. */
-function importPath(fromDir: string, target: string): string {
-  const rel = relative(fromDir, target).split(sep).join('/');
-  return rel.startsWith('.') ? rel : `./${rel}`;
+/**
+ * Makes `trading-control-service/strategy` resolve from `dir`: under the package it already does
+ * (Node resolves a package's own name through its `exports`), and where the package is installed;
+ * elsewhere a symlink in DIR/node_modules, the layout `npm link` makes. True when it linked.
+ */
+function ensureEntryResolves(dir: string): boolean {
+  try {
+    createRequire(join(dir, 'resolve-from.js')).resolve(`${PACKAGE_NAME}/package.json`);
+    return false;
+  } catch {
+    mkdirSync(join(dir, 'node_modules'), { recursive: true });
+    // 'junction': a directory link Windows makes without privileges; ignored elsewhere.
+    symlinkSync(PACKAGE_ROOT, join(dir, 'node_modules', PACKAGE_NAME), 'junction');
+    return true;
+  }
 }
 
 function camel(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-function strategyTemplate(name: string, src: string, entry: string): string {
+function strategyTemplate(name: string, entry: string): string {
   const factory = `create${camel(name).replace(/^./, (c) => c.toUpperCase())}`;
   const quoted = /^[\w./@:+-]+$/.test(entry) ? entry : `'${entry.replace(/'/g, `'\\''`)}'`;
   return `/**
@@ -143,10 +165,10 @@ function strategyTemplate(name: string, src: string, entry: string): string {
  *   STRATEGIES=${quoted} npm start
  * with parameters in STRATEGY_PARAMS, e.g. ${JSON.stringify({ [entry]: { lookback: 30 } })} (keyed by the
  * STRATEGIES entry). A parameter name not in \`parameters\` below is refused, naming the nearest one.
+ * Everything comes from ${ENTRY}, the public entry (types, indicators, helpers).
  */
-import type { Signal } from '${src}/domain/signal.js';
-import type { StrategyAgent, StrategyFactory, StrategySnapshot } from '${src}/strategies/strategy.js';
-import type { Instrument } from '${src}/domain/market.js';
+import type { Instrument, Signal, StrategyAgent, StrategyFactory, StrategySnapshot } from '${ENTRY}';
+import { requireNumber, resolveParams } from '${ENTRY}';
 
 export interface Params {
   /** Bars the breakout range spans (whole number ≥ 2). */
@@ -160,10 +182,11 @@ export interface Params {
 const DEFAULTS: Params = { lookback: 20, timeframe: '15m', confidence: 0.5 };
 
 const ${factory}: StrategyFactory<Params> = (given = {}) => {
-  const p: Params = { ...DEFAULTS, ...given };
+  // Merged over the defaults; a name not in DEFAULTS throws, naming the nearest known one.
+  const p = resolveParams('${name}', DEFAULTS, given);
   // Validate what configuration gave: a bad value fails at start, naming the parameter.
-  if (!Number.isInteger(p.lookback) || p.lookback < 2) throw new Error(\`${name}: lookback must be a whole number ≥ 2, got \${p.lookback}\`);
-  if (!(p.confidence > 0 && p.confidence <= 1)) throw new Error(\`${name}: confidence must be in (0, 1], got \${p.confidence}\`);
+  requireNumber('${name}', 'lookback', p.lookback, (n) => Number.isInteger(n) && n >= 2, 'a whole number ≥ 2');
+  requireNumber('${name}', 'confidence', p.confidence, (n) => n > 0 && n <= 1, 'in (0, 1]');
   const agent: StrategyAgent = {
     name: '${name}',
     // The trading process fills this much history before the first cycle (one bar more: the range
@@ -207,12 +230,11 @@ export default ${factory};
 `;
 }
 
-function testTemplate(name: string, src: string): string {
+function testTemplate(name: string): string {
   return `// ${name}: a breakout above the range goes long, below it short, inside it says nothing.
 import { describe, expect, it } from 'vitest';
-import { barsFromRows } from '${src}/domain/bars.js';
-import type { Instrument, MarketSnapshot } from '${src}/domain/market.js';
-import { strategySnapshot } from '${src}/domain/strategy-input.js';
+import type { Instrument } from '${ENTRY}';
+import { barsFromRows, testSnapshot } from '${ENTRY}';
 import create from './${name}.js';
 
 const PERP: Instrument = { symbol: 'BTCUSDT', kind: 'perp', lotSize: 0.001, tickSize: 0.1, minNotional: 5 };
@@ -222,21 +244,7 @@ function snapshot(closes: number[]) {
   const bars = barsFromRows(
     closes.map((close, i) => ({ time: i * 60_000, open: close, high: close + 1, low: close - 1, close, volume: 1 })),
   );
-  const last = closes.at(-1)!;
-  const market: MarketSnapshot = {
-    symbol: 'BTCUSDT',
-    ts: closes.length * 60_000,
-    last,
-    bid: last - 0.1,
-    ask: last + 0.1,
-    bids: [{ price: last - 0.1, qty: 5 }],
-    asks: [{ price: last + 0.1, qty: 5 }],
-    bars,
-    volume: closes.length,
-    fundingRate: 0.0001,
-    nextFundingTs: null,
-  };
-  return strategySnapshot(market, null, 0, 10_000);
+  return testSnapshot(bars, { symbol: 'BTCUSDT', fundingRate: 0.0001, position: 0, nav: 10_000 });
 }
 
 describe('${name}', () => {

@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { createFundingRateContrarian, FUNDING_RATE_CONTRARIAN } from './funding-rate-contrarian.js';
 import { createMomentumMaCrossover, MOMENTUM_MA_CROSSOVER } from './momentum-ma-crossover.js';
 import { closestName } from './name-hint.js';
+import { createRsiMeanReversion, RSI_MEAN_REVERSION } from './rsi-mean-reversion.js';
 import { isStrategyAgent, unknownParameter } from './strategy.js';
 import type { StrategyAgent } from './strategy.js';
 import type * as TsxApi from 'tsx/esm/api';
@@ -35,6 +36,7 @@ const TYPESCRIPT_FILE = /\.m?ts$/;
 const BUILTINS = {
   [MOMENTUM_MA_CROSSOVER]: (params) => createMomentumMaCrossover(params),
   [FUNDING_RATE_CONTRARIAN]: (params) => createFundingRateContrarian(params),
+  [RSI_MEAN_REVERSION]: (params) => createRsiMeanReversion(params),
 } as const satisfies Record<string, UntypedFactory>;
 
 export type BuiltinStrategyName = keyof typeof BUILTINS;
@@ -42,10 +44,14 @@ export type BuiltinStrategyName = keyof typeof BUILTINS;
 export const BUILTIN_STRATEGY_NAMES: readonly BuiltinStrategyName[] = Object.freeze([
   MOMENTUM_MA_CROSSOVER,
   FUNDING_RATE_CONTRARIAN,
+  RSI_MEAN_REVERSION,
 ]);
 
-/** The STRATEGIES value used when the variable is unset. */
-export const DEFAULT_STRATEGIES = BUILTIN_STRATEGY_NAMES.join(',');
+/**
+ * The STRATEGIES value used when the variable is unset: the first two built-ins only, so a built-in
+ * added later is opt-in and leaves every default run (and its recorded results) as it was.
+ */
+export const DEFAULT_STRATEGIES = [MOMENTUM_MA_CROSSOVER, FUNDING_RATE_CONTRARIAN].join(',');
 
 export function isBuiltinStrategyName(name: string): name is BuiltinStrategyName {
   return Object.hasOwn(BUILTINS, name);

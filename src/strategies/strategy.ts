@@ -6,7 +6,7 @@
  * Writing your own, loaded with e.g. `STRATEGIES=momentum_ma_crossover,./my-strategy.ts` (see registry.ts):
  *
  * ```ts
- * import type { StrategyFactory } from './src/strategies/strategy.js';
+ * import type { StrategyFactory } from 'trading-control-service/strategy'; // the public entry (public.ts)
  * const factory: StrategyFactory<{ threshold: number }> = (params = {}) => ({
  *   name: 'my_strategy',
  *   analyse: (snapshot, instrument) => null, // or { agent: 'my_strategy', symbol, direction, confidence }
@@ -17,7 +17,7 @@
 import type { StrategyAgent } from '../domain/strategy-agent.js';
 import { closestName } from './name-hint.js';
 
-// User strategies import their types from here (the documented path), so re-export them.
+// Re-exported for the built-ins and for strategies written before the public entry (public.ts) existed.
 export type { StrategyAgent, StrategyFactory, StrategySnapshot } from '../domain/strategy-agent.js';
 
 /** True for anything shaped like a StrategyAgent (used to check user modules). */

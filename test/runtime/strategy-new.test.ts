@@ -1,7 +1,7 @@
 // `tcs strategy new NAME` (issue 19): writes a strategy and its test that load and run as written —
 // the strategy through the same registry and agent code the trading process uses — refuses a bad
 // name or extra arguments with exit 2, and never overwrites a file (exit 1, nothing written).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +72,53 @@ describe('tcs strategy new', () => {
     const run = spawnSync('sh', ['-c', command![1]!], { cwd: PACKAGE_ROOT, encoding: 'utf8', timeout: 60_000 });
     expect(run.stdout + run.stderr).toMatch(/3 passed/);
     expect(run.status).toBe(0);
+  });
+
+  it('writes a strategy and a test that import only from the public entry, and says how it resolves outside the package', () => {
+    // They imported five internal paths (../src/domain/signal.js, …), which move with the code.
+    const dir = join(root, 'public');
+    const { result, out } = quietly(() => runStrategyNew(['only_public', '--dir', dir], root));
+    expect(result).toBe(0);
+    const specifiers = (file: string) =>
+      [...readFileSync(join(dir, file), 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+    expect(new Set(specifiers('only_public.ts'))).toEqual(new Set(['trading-control-service/strategy']));
+    expect(new Set(specifiers('only_public.test.ts'))).toEqual(
+      new Set(['vitest', 'trading-control-service/strategy', './only_public.js']),
+    );
+    // Outside the package nothing resolves that name: a link in DIR/node_modules (what npm link makes).
+    expect(realpathSync(join(dir, 'node_modules', 'trading-control-service'))).toBe(realpathSync(PACKAGE_ROOT));
+    expect(out).toContain('node_modules/trading-control-service');
+    // And the strategy type-checks against the entry's types from there (strict, as a user's project).
+    const compilerOptions = {
+      module: 'NodeNext',
+      target: 'ES2023',
+      lib: ['ES2023'],
+      types: [],
+      strict: true,
+      noEmit: true,
+    };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['only_public.ts'] }));
+    const tsc = spawnSync(
+      process.execPath,
+      [join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(tsc.stdout + tsc.stderr).toBe('');
+  });
+
+  it('links nothing where the name already resolves (under the package itself)', () => {
+    // A directory of its own under the package (outside strategies/ and test/, which the suite runs).
+    const dir = mkdtempSync(join(PACKAGE_ROOT, '.tmp-strategy-new-'));
+    try {
+      const { result } = quietly(() => runStrategyNew(['inside', '--dir', dir], root));
+      expect(result).toBe(0);
+      expect(existsSync(join(dir, 'node_modules'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('never overwrites: exit 1 and nothing written', () => {

@@ -19,8 +19,17 @@ const FIXTURES = 'test/fixtures/strategies';
 
 describe('loadStrategies', () => {
   it('exports the built-in names and the default spec', () => {
-    expect(BUILTIN_STRATEGY_NAMES).toEqual(['momentum_ma_crossover', 'funding_rate_contrarian']);
+    expect(BUILTIN_STRATEGY_NAMES).toEqual(['momentum_ma_crossover', 'funding_rate_contrarian', 'rsi_mean_reversion']);
+    // A new built-in is opt-in: the default stays what it was, so default runs do not change.
     expect(DEFAULT_STRATEGIES).toBe('momentum_ma_crossover,funding_rate_contrarian');
+  });
+
+  it('loads rsi_mean_reversion by name, with its parameters checked', async () => {
+    const [agent] = await loadStrategies('rsi_mean_reversion', { rsi_mean_reversion: { period: 7 } });
+    expect(agent).toMatchObject({ name: 'rsi_mean_reversion', lookback: 8, timeframe: '15m' });
+    await expect(loadStrategies('rsi_mean_reversion', { rsi_mean_reversion: { perod: 7 } })).rejects.toThrow(
+      /did you mean period/,
+    );
   });
 
   it('loads the default built-ins in order', async () => {
@@ -63,7 +72,7 @@ describe('loadStrategies', () => {
 
   it('refuses an unknown name and lists the known ones', async () => {
     await expect(loadStrategies('momentum_ma_crossover,mean_reversion')).rejects.toThrow(
-      'STRATEGIES entry "mean_reversion" is not a known strategy (known: momentum_ma_crossover, funding_rate_contrarian)',
+      'STRATEGIES entry "mean_reversion" is not a known strategy (known: momentum_ma_crossover, funding_rate_contrarian, rsi_mean_reversion)',
     );
   });
 

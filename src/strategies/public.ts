@@ -1,0 +1,27 @@
+/**
+ * The public entry for strategy authors: `import … from 'trading-control-service/strategy'` (package
+ * `exports`). Everything a strategy and its test need, and nothing else, so internal modules can
+ * move without breaking user code. Run: dist/src/strategies/public.js (compiled, loads in plain
+ * Node); types: this file. test/strategies/public-entry.test.ts imports every export from a project
+ * outside the repository, and fails when one is added here without being listed there.
+ */
+
+/** The agent interface, its factory type and what `analyse` receives (see strategy-agent.ts). */
+export type { StrategyAgent, StrategyFactory, StrategySnapshot } from '../domain/strategy-agent.js';
+/** What `analyse` returns: `{agent, symbol, direction, confidence, rationale?}`. */
+export type { Signal } from '../domain/signal.js';
+/** The traded instrument (`kind`, `lotSize`, `tickSize`, `minNotional`) and one book level. */
+export type { BookLevel, Instrument, InstrumentKind } from '../domain/market.js';
+/** Candles as typed-array columns (`Bars`) and one candle as a row (`Bar`). */
+export type { Bar, Bars } from '../domain/bars.js';
+/** Options of testSnapshot. */
+export type { TestSnapshotOptions } from './test-snapshot.js';
+
+/** Indicators and numeric helpers: `sma` (simple moving average), `rsi` (relative strength, 0–100), `clamp`. */
+export { clamp, rsi, sma } from '../domain/indicators.js';
+/** Parameters: merge over defaults refusing unknown names (`resolveParams`), check a number (`requireNumber`). */
+export { requireNumber, resolveParams } from './strategy.js';
+/** Candles for tests: from rows (`barsFromRows`) or from closes alone (`barsFromCloses`). */
+export { barsFromCloses, barsFromRows } from '../domain/bars.js';
+/** The snapshot a strategy's test hands to `analyse`. */
+export { testSnapshot } from './test-snapshot.js';

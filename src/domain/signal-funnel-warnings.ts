@@ -2,7 +2,10 @@
  * The warning `tcs simulate` prints when one reason removed most of a strategy's signals (issue 34:
  * the defaults dropped nearly every signal of a user strategy while the summary said "Denied orders
  * 0"). Counted against the signals that asked for a change (all but `no_change`: a strategy repeating
- * "long" while long is not being filtered), and naming the variable that decides the reason.
+ * "long" while long is not being filtered), and naming the variable that decides the reason. Only a
+ * reason a variable decides is warned about: another agent winning the symbol (SYMBOL_ALREADY_SELECTED),
+ * an agent weighted 0, a cycle that failed, errors and invalid signals (warned as they happen) are not
+ * a setting to change; the funnel still counts them.
  */
 import type { StrategyFunnel } from './signal-funnel-tally.js';
 
@@ -13,7 +16,6 @@ export const FUNNEL_WARNING_SHARE = 0.5;
 const VARIABLE_OF: Readonly<Record<string, string>> = {
   BELOW_MIN_CONFIDENCE: 'ARBITER_MIN_CONFIDENCE',
   MAX_ORDERS_REACHED: 'ARBITER_MAX_ORDERS',
-  ZERO_SCORE: 'AGENT_WEIGHTS',
   WITHIN_BAND: 'NO_TRADE_BAND',
   COOLDOWN: 'COOLDOWN_AFTER_STOP',
   DRAWDOWN_BREACH: 'RISK_MAX_DRAWDOWN',
@@ -38,20 +40,17 @@ export function funnelWarnings(funnel: Readonly<Record<string, StrategyFunnel>>)
     const removed: [string, string, number][] = [
       ...Object.entries(f.skipped).map(([r, n]): [string, string, number] => ['skipped', r, n]),
       ...Object.entries(f.risk_denied).map(([r, n]): [string, string, number] => ['denied by the risk engine', r, n]),
-      ...Object.entries(f.refused).map(([r, n]): [string, string, number] => ['refused', r, n]),
-      ['invalid', 'INVALID_SIGNAL', f.invalid],
-      ['lost to errors', 'AGENT_ERROR', f.errored],
     ];
     // The largest first; a tie goes to the code that sorts first, so the line does not vary.
     removed.sort((a, b) => b[2] - a[2] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
     const [what, reason, n] = removed[0]!;
     if (!(n > FUNNEL_WARNING_SHARE * asked)) continue;
     const variable = VARIABLE_OF[reason];
+    if (variable === undefined) continue;
     const share = ((n / asked) * 100).toFixed(1);
     lines.push(
-      `warning: ${agent}: ${n} of ${asked} signals that asked for a change (${share} %) were ${what} as ${reason}` +
-        (variable === undefined ? '' : `; the variable that decides it: ${variable}`) +
-        ' (summary.json signal_funnel; docs/reference/risk-codes.md)',
+      `warning: ${agent}: ${n} of ${asked} signals that asked for a change (${share} %) were ${what} as ${reason}; ` +
+        `the variable that decides it: ${variable} (summary.json signal_funnel; docs/reference/risk-codes.md)`,
     );
   }
   return lines;

@@ -43,7 +43,9 @@ export function funnelWarnings(funnel: Readonly<Record<string, StrategyFunnel>>)
     ];
     // The largest first; a tie goes to the code that sorts first, so the line does not vary.
     removed.sort((a, b) => b[2] - a[2] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-    const [what, reason, n] = removed[0]!;
+    const largest = removed[0];
+    if (largest === undefined) continue;
+    const [what, reason, n] = largest;
     if (!(n > FUNNEL_WARNING_SHARE * asked)) continue;
     const variable = VARIABLE_OF[reason];
     if (variable === undefined) continue;

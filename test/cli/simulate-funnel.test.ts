@@ -134,7 +134,7 @@ describe('tcs simulate: every signal is counted by what became of it', () => {
     // One fill per order here (market orders on a deep book), one order per signal (long/flat, no flips).
     expect(f.filled).toBe(ownFills);
     // Nothing dropped on the way: at most the last order, with no bar left to fill at, refused by the venue.
-    expect(sum(f.skipped) + sum(f.risk_denied) + f.invalid + f.errored).toBe(0);
+    expect(sum(f.skipped) + sum(f.risk_denied) + f.invalid + f.errored, JSON.stringify(f)).toBe(0);
     expect(sum(f.refused)).toBeLessThanOrEqual(1);
   }, 60_000);
 });

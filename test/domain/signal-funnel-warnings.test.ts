@@ -36,6 +36,8 @@ describe('funnelWarnings', () => {
         half: funnel({ signals: 10, filled: 5, skipped: { WITHIN_BAND: 5 } }),
         outranked: funnel({ signals: 7, skipped: { SYMBOL_ALREADY_SELECTED: 7 } }),
         holder: funnel({ signals: 5, no_change: { HOLDING: 4, NOTHING_TO_EXIT: 1 } }),
+        // Nothing skipped or denied at all (a fill each, the last order refused by the venue).
+        trader: funnel({ signals: 36, filled: 34, refused: { VENUE_REJECTED: 1 }, no_change: { NOTHING_TO_EXIT: 1 } }),
       }),
     ).toEqual([]);
   });

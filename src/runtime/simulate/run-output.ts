@@ -1,13 +1,11 @@
 /**
  * The files of a simulation run (summary.json, trades.csv, equity.csv, report.html; see
- * docs/strategies/simulation-metrics.md), the summary table printed at its end and the signal funnel's
- * warnings (stderr). The recorder streams the
+ * docs/strategies/simulation-metrics.md) and the summary table printed at its end. The recorder streams the
  * CSVs as the run goes, so a long run holds none of them in memory.
  */
 import { openRunRecorder } from '../../adapters/simulation-report/run-recorder.js';
 import { printSummaryTable } from '../../adapters/simulation-report/summary-table.js';
 import type { RunSummary } from '../../domain/performance/run-summary.js';
-import { funnelWarnings } from '../../domain/signal-funnel-warnings.js';
 import type { TradingConfig } from '../trading/trading-config.js';
 import type { RunSink } from './run-observer.js';
 
@@ -54,8 +52,6 @@ export function createRunOutput(out: string, config: TradingConfig, run: RunDesc
       // The run's span starts one cycle before the first cycle's end: --from, or the first candle's open.
       const summary = recorder.finish({ from: run.start - config.cycleMs, to: end.to, partial: end.partial });
       printSummaryTable(summary);
-      // On stderr, like the run's other warnings: a strategy whose signals one reason mostly removed.
-      for (const line of funnelWarnings(summary.signal_funnel)) process.stderr.write(`${line}\n`);
       return summary;
     },
   };

@@ -15,6 +15,8 @@
 import type { Proposal } from './allocation.js';
 import type { ArbitrationResult } from './arbitration.js';
 import type { AccountSnapshot } from './portfolio.js';
+import { projectAccount } from './risk/projection.js';
+import { expectedPosition } from './sizing.js';
 import type { RiskDecision } from './risk/risk-engine.js';
 import type { Signal } from './signal.js';
 
@@ -45,7 +47,7 @@ export interface SignalFate {
  */
 export interface FunnelRecord {
   outcome: 'completed' | 'superseded' | 'failed';
-  account: Pick<AccountSnapshot, 'positions'> | null;
+  account: AccountSnapshot | null;
   replies: readonly {
     agent: string;
     signals: readonly Signal[];
@@ -120,10 +122,14 @@ function selectedFate(signal: Signal, record: FunnelRecord, unfinished: string):
 
 function skippedFate(signal: Signal, code: string, record: FunnelRecord): SignalFate {
   if (NO_CHANGE_SKIPS.has(code)) return fate(signal.agent, 'no_change', code);
-  // Within the band on the side already held: the position is what the signal asks for.
-  if (code === 'WITHIN_BAND') {
-    const held = record.account?.positions.find((p) => p.symbol === signal.symbol)?.qty ?? 0;
-    if (held !== 0 && Math.sign(held) === Math.sign(signal.direction))
+  // Within the band on the side already held, or resting to be held (as the allocator judged it, its
+  // resting orders filled): the position is what the signal asks for.
+  if (code === 'WITHIN_BAND' && record.account !== null) {
+    const touched = record.account.openOrders.some((o) => o.symbol === signal.symbol);
+    const expected = touched
+      ? expectedPosition(projectAccount(record.account).books.get(signal.symbol))
+      : (record.account.positions.find((p) => p.symbol === signal.symbol)?.qty ?? 0);
+    if (expected !== 0 && Math.sign(expected) === Math.sign(signal.direction))
       return fate(signal.agent, 'no_change', 'HOLDING');
   }
   return fate(signal.agent, 'skipped', code);

@@ -38,7 +38,7 @@ describe('tcs_trading_signals_total by outcome and reason', () => {
     });
     const record = {
       outcome: 'completed',
-      account: { positions: [] },
+      account: { positions: [], openOrders: [] },
       replies: [
         { agent: 'a', signals: [weak, banded], errors: [{ symbol: 'ADAUSDT', message: 'boom' }], invalid: [] },
         { agent: 'b', signals: [denied, sent], errors: [], invalid: [] },

@@ -76,7 +76,19 @@ const RANK: Readonly<Record<SignalOutcome, number>> = {
 
 const NO_CHANGE_SKIPS: ReadonlySet<string> = new Set(['ALREADY_FLAT', 'NOTHING_TO_EXIT']);
 
-export function cycleFunnel(record: FunnelRecord): SignalFate[] {
+/**
+ * A record's fates, worked out once: a simulation hands the same record to its run observer and to
+ * the metrics. Records are not changed once reported, so the cached answer stays true.
+ */
+const judged = new WeakMap<FunnelRecord, readonly SignalFate[]>();
+
+export function cycleFunnel(record: FunnelRecord): readonly SignalFate[] {
+  let fates = judged.get(record);
+  if (fates === undefined) judged.set(record, (fates = judge(record)));
+  return fates;
+}
+
+function judge(record: FunnelRecord): SignalFate[] {
   const fates: SignalFate[] = [];
   // A cycle that ended before a step ran dropped its signals there: named after how it ended.
   const unfinished = record.outcome === 'superseded' ? 'CYCLE_SUPERSEDED' : 'CYCLE_FAILED';

@@ -293,7 +293,10 @@ Options:
       if (!youngGenerationChosen()) return runSimulationProcess(args);
       listenToParent();
       const { runSimulation } = await import('../runtime/simulate/run-simulation.js');
-      return (await runSimulation(loadEnv(), options)).exitCode;
+      const result = await runSimulation(loadEnv(), options);
+      // On stderr, after the run: a strategy whose signals one reason mostly removed, and the variable.
+      for (const line of result.warnings) process.stderr.write(`${line}\n`);
+      return result.exitCode;
     },
   },
   ...sweepCommands,

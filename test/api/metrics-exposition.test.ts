@@ -9,7 +9,6 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TradingMetrics } from '../../src/adapters/metrics/trading-metrics.js';
 import { mergeExpositions } from '../../src/api/exposition.js';
-import { eventLine } from '../../src/domain/event-lines.js';
 import { TRADING_METRICS_KEY } from '../../src/domain/runtime-documents.js';
 import { openTestApi } from '../support/api.js';
 import type { TestApi } from '../support/api.js';
@@ -26,9 +25,17 @@ describe('/metrics with the trading process published', () => {
   beforeAll(async () => {
     api = await openTestApi('sqlite');
     const trading = new TradingMetrics();
-    trading.observe(
-      eventLine.signalGenerated({ agent: 'momentum_ma_crossover', symbol: 'BTCUSDT', direction: 1, confidence: 0.5 }),
-    );
+    // A cycle that ended before the arbiter ran: its one signal counted as skipped CYCLE_FAILED.
+    const signal = { agent: 'momentum_ma_crossover', symbol: 'BTCUSDT', direction: 1, confidence: 0.5 };
+    trading.observeSignals({
+      outcome: 'failed',
+      account: null,
+      replies: [{ agent: signal.agent, signals: [signal] }],
+      arbitration: null,
+      proposals: [],
+      verdicts: [],
+      outcomes: [],
+    });
     trading.observeState('running');
     await api.store.kv.set(TRADING_METRICS_KEY, { ts: Date.now(), text: await trading.text() });
     await api.app.inject({ method: 'GET', url: '/health' });
@@ -61,7 +68,12 @@ describe('/metrics with the trading process published', () => {
     const names = [...families.keys()];
     expect(names.filter((n) => /^tcs_trading_(process|nodejs)_/.test(n))).toEqual([]);
     expect(names.filter((n) => n.endsWith('_total') && families.get(n)!.type !== 'COUNTER')).toEqual([]);
-    expect(families.get('tcs_trading_signals_total')?.metrics[0]?.labels).toMatchObject({ process: 'trading' });
+    expect(families.get('tcs_trading_signals_total')?.metrics[0]?.labels).toMatchObject({
+      process: 'trading',
+      agent: 'momentum_ma_crossover',
+      outcome: 'skipped',
+      reason: 'CYCLE_FAILED',
+    });
   });
 });
 

@@ -23,6 +23,7 @@ interface Run {
   summary: { max_drawdown: number; exits_by_reason: Record<string, number>; cycles: number };
   trades: Record<string, string>[];
   decisions: { cycle: number; proposals: { exit?: { reason: string }; skipped: { code: string } | null }[] }[];
+  stderr: string;
 }
 
 async function simulate(name: string, env: NodeJS.ProcessEnv): Promise<Run> {
@@ -30,7 +31,6 @@ async function simulate(name: string, env: NodeJS.ProcessEnv): Promise<Run> {
   const base = { SYMBOLS: 'BTCUSDT,ETHUSDT,SOLUSDT', ARBITER_MAX_ORDERS: '3' };
   const proc = startTcs(['simulate', '--data', DATA, '--out', out, '--quiet'], { ...base, ...env }, root);
   const { code } = await exitWithin(proc, 60_000);
-  expect(proc.stderr()).toBe('');
   expect(code).toBe(0);
   const [header, ...rows] = readFileSync(join(out, 'trades.csv'), 'utf8').trimEnd().split('\n');
   const columns = header!.split(',');
@@ -44,6 +44,7 @@ async function simulate(name: string, env: NodeJS.ProcessEnv): Promise<Run> {
     summary: JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Run['summary'],
     trades: rows.map((line) => Object.fromEntries(line.split(',').map((v, i) => [columns[i], v]))),
     decisions,
+    stderr: proc.stderr(),
   };
 }
 
@@ -79,6 +80,14 @@ describe('tcs simulate --data <falling market> with protective exits', () => {
     expect(marked.length).toBe(exits.length);
     expect(marked.every((p) => p.exit!.reason === 'stop_loss')).toBe(true);
     expect(stopped.summary.max_drawdown).toBeLessThan(plain.summary.max_drawdown);
+  });
+
+  it('warns only where the cooldown removed most signals, naming COOLDOWN_AFTER_STOP (the signal funnel)', () => {
+    expect(plain.stderr).toBe('');
+    expect(stopped.stderr).toBe('');
+    expect(cooled.stderr).toMatch(
+      /^warning: momentum_ma_crossover: \d+ of \d+ .* COOLDOWN; .*COOLDOWN_AFTER_STOP .*\n$/,
+    );
   });
 
   it('with COOLDOWN_AFTER_STOP=30 the stopped agent does not re-enter: its signals are skipped COOLDOWN', () => {

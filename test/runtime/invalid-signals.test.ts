@@ -38,6 +38,11 @@ describe('signals that break the contract (issue 19)', () => {
       value: string;
     }>;
     expect(counted.find((m) => m.labels.agent === 'impostor')?.value).toBe('4');
+    // The signal funnel (issue 34) counts them as well, by outcome and reason, from the cycles' records.
+    const funnel = (families.find((f) => f.name === 'tcs_trading_signals_total')?.metrics ?? []) as typeof counted;
+    expect(funnel.map((m) => [m.labels.agent, m.labels.outcome, m.labels.reason, m.value])).toEqual([
+      ['impostor', 'invalid', 'INVALID_SIGNAL', '4'],
+    ]);
     const warnings = log.filter((l) => typeof l.msg === 'string' && (l.msg as string).includes('INVALID_SIGNAL'));
     expect(warnings.map((w) => [w.agent, w.invalid, w.symbol])).toEqual([
       ['impostor', 2, 'BTCUSDT'],

@@ -17,6 +17,8 @@ import { positionNotional } from '../../domain/portfolio.js';
 import { DEFAULT_MARGIN_TABLE, marginRatesFor } from '../../domain/margin.js';
 import type { MarginTable } from '../../domain/margin.js';
 import { projectAccount, worstAbsPosition } from '../../domain/risk/projection.js';
+import { cycleFunnel } from '../../domain/signal-funnel.js';
+import type { FunnelRecord } from '../../domain/signal-funnel.js';
 
 /**
  * Initial margin the account ties up as the risk engine counts it: per perpetual symbol, the configured
@@ -66,8 +68,8 @@ export class TradingMetrics {
   });
   readonly signals = new Counter({
     name: 'tcs_trading_signals_total',
-    help: 'Signals generated, by agent',
-    labelNames: ['agent'] as const,
+    help: 'Signals by agent and what the cycle made of them: outcome (ordered, filled, refused, risk_denied, skipped, no_change, invalid, errored) and reason (the arbiter, allocator or guard code)',
+    labelNames: ['agent', 'outcome', 'reason'] as const,
     registers: [this.registry],
   });
   readonly agentErrors = new Counter({
@@ -211,8 +213,6 @@ export class TradingMetrics {
   /** Counts what an event line reports. */
   observe(line: EventLine): void {
     switch (line.event) {
-      case 'signal_generated':
-        return this.signals.inc({ agent: line.agent });
       case 'agent_error':
         return this.agentErrors.inc({ agent: line.agent });
       case 'risk_approved':
@@ -247,6 +247,17 @@ export class TradingMetrics {
       default:
         return;
     }
+  }
+
+  /**
+   * What became of each signal of a cycle (src/domain/signal-funnel.ts), from its record. Every label
+   * value comes from a bounded set: the agents of STRATEGIES, the outcomes, and the codes of the
+   * arbiter, the allocator, the guards and the order manager. The outcome is the one the cycle ended
+   * with: an order that fills at a later cycle stays `ordered` here (its fill is in tcs_trading_fills_total).
+   */
+  observeSignals(record: FunnelRecord): void {
+    for (const fate of cycleFunnel(record))
+      this.signals.inc({ agent: fate.agent, outcome: fate.outcome, reason: fate.reason });
   }
 
   /**

@@ -76,3 +76,42 @@ export function strategyPnlRows(s: RunSummary): string[][] {
     money(p.funding),
   ]);
 }
+
+/** The signal funnel per strategy: what became of its signals, and the reasons, largest first. */
+export const FUNNEL_HEADERS = [
+  'Strategy',
+  'Signals',
+  'Filled',
+  'Ordered',
+  'Risk-denied',
+  'Refused',
+  'Skipped',
+  'No change',
+  'Invalid',
+  'Errors',
+  'Reasons',
+];
+export function funnelRows(s: RunSummary): string[][] {
+  const total = (r: Record<string, number>) => Object.values(r).reduce((n, c) => n + c, 0);
+  return Object.entries(s.signal_funnel).map(([k, f]) => {
+    const reasons = [
+      ...Object.entries(f.risk_denied),
+      ...Object.entries(f.refused),
+      ...Object.entries(f.skipped),
+      ...Object.entries(f.no_change),
+    ].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return [
+      k,
+      String(f.signals),
+      String(f.filled),
+      String(f.ordered),
+      String(total(f.risk_denied)),
+      String(total(f.refused)),
+      String(total(f.skipped)),
+      String(total(f.no_change)),
+      String(f.invalid),
+      String(f.errored),
+      reasons.map(([r, n]) => `${r} ${n}`).join(', '),
+    ];
+  });
+}

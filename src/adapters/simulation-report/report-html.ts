@@ -9,6 +9,8 @@ import type { RecentFill, ReportSeries } from '../../domain/performance/tracker.
 import { chartBundleSource } from './chart-bundle.js';
 import { escapeHtml, htmlTable, scriptSafeJson } from './html.js';
 import {
+  FUNNEL_HEADERS,
+  funnelRows,
   metricRows,
   money,
   num,
@@ -69,6 +71,7 @@ export function renderReportHtml(input: ReportInput): string {
     .join('\n');
   const bySymbol = symbolPnlRows(s);
   const byStrategy = strategyPnlRows(s);
+  const funnel = funnelRows(s);
   const denials = Object.entries(s.denials_by_guard).map(([g, n]) => [g, String(n)]);
   return `<!doctype html>
 <html lang="en">
@@ -107,6 +110,9 @@ ${denials.length > 0 ? htmlTable(['Guard', 'Denials'], denials) : '<p>None.</p>'
 ${htmlTable(STRATEGY_PNL_HEADERS, byStrategy)}
 </section>
 </div>
+<h2>Signal funnel: what became of each strategy's signals</h2>
+<p class="legend">Each signal counted once, by the furthest its orders got. Skipped: by the arbiter's or the allocator's reason; no change: it asked for what was already so. Codes: docs/reference/risk-codes.md.</p>
+${funnel.length > 0 ? htmlTable(FUNNEL_HEADERS, funnel, { id: 'signal-funnel', align: 'lrrrrrrrrrl' }) : '<p>No strategy.</p>'}
 <h2>Trade statistics (round trips, net of fees)</h2>
 ${tradeStatsTable(s)}
 <h2>How trades ended</h2>

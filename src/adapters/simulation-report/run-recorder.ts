@@ -10,6 +10,7 @@ import type { CycleObservation, TradeObservation } from '../../domain/performanc
 import { round, summaryJson } from '../../domain/performance/run-summary.js';
 import type { AgentErrorObservation, RunSummary } from '../../domain/performance/run-summary.js';
 import { createPerformanceTracker } from '../../domain/performance/tracker.js';
+import type { SignalFate } from '../../domain/signal-funnel.js';
 import type { SummaryOptions, TrackerOptions } from '../../domain/performance/tracker.js';
 import { CsvFile } from './csv-file.js';
 import { isoTime as iso } from './iso-time.js';
@@ -56,6 +57,7 @@ export interface RunRecorder {
   cycle(obs: CycleObservation): void;
   trade(t: TradeObservation): void;
   denial(guard: string): void;
+  signals(fates: readonly SignalFate[]): void;
   agentError(error: AgentErrorObservation): void;
   /** Writes summary.json and report.html, closes the CSVs, and returns the summary. Once only. */
   finish(options?: SummaryOptions): RunSummary;
@@ -107,6 +109,9 @@ export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
     },
     denial(guard) {
       tracker.denial(guard);
+    },
+    signals(fates) {
+      tracker.signals(fates);
     },
     agentError(error) {
       tracker.agentError(error);

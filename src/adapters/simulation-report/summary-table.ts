@@ -1,10 +1,19 @@
 /**
  * The summary as an aligned text table for the end of a run (stdout): the metrics, then PnL by
- * symbol and by strategy, then denials by guard, then the first error a strategy threw (if any). Plain ASCII columns so it reads in any terminal
+ * symbol and by strategy, then denials by guard, then the signal funnel (what became of each
+ * strategy's signals, so 0 denials beside 0 fills says why), then the first error a strategy threw (if any). Plain ASCII columns so it reads in any terminal
  * and in a CI log.
  */
 import type { RunSummary } from '../../domain/performance/run-summary.js';
-import { metricRows, STRATEGY_PNL_HEADERS, strategyPnlRows, SYMBOL_PNL_HEADERS, symbolPnlRows } from './metric-rows.js';
+import {
+  FUNNEL_HEADERS,
+  funnelRows,
+  metricRows,
+  STRATEGY_PNL_HEADERS,
+  strategyPnlRows,
+  SYMBOL_PNL_HEADERS,
+  symbolPnlRows,
+} from './metric-rows.js';
 
 /** Columns padded to their widest cell; the first left-aligned, the others right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -32,6 +41,15 @@ export function formatSummaryTable(s: RunSummary): string {
         )
       : 'Denials: none',
   );
+  const funnel = funnelRows(s);
+  // The reasons column is left-aligned text: its own lines, so the counts stay a table.
+  if (funnel.length > 0)
+    sections.push(
+      `Signal funnel\n${table(
+        FUNNEL_HEADERS.slice(0, -1),
+        funnel.map((r) => r.slice(0, -1)),
+      )}\n${funnel.map((r) => `  ${r[0]}: ${r.at(-1) || 'no signal dropped'}`).join('\n')}`,
+    );
   // Its own line, not a table cell: a long message would widen every row of the metrics table.
   const first = s.first_agent_error;
   if (first !== null) sections.push(`First agent error: ${first.agent} on ${first.symbol}: ${first.message}`);

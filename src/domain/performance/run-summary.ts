@@ -7,6 +7,7 @@ import type { ExitReason } from '../protection.js';
 import type { BenchmarkSummary } from './benchmark.js';
 import type { MonthlyReturnRow } from './monthly-returns.js';
 import type { TradeStats } from './trade-stats.js';
+import type { StrategyFunnel } from '../signal-funnel-tally.js';
 
 /** Decimals kept for every number in the summary (and computed CSV columns). */
 export const SUMMARY_DECIMALS = 8;
@@ -99,6 +100,8 @@ export interface RunSummary {
   /** Mean and peak of gross exposure / NAV over the cycles (NAV > 0). */
   avg_gross_exposure: number | null;
   max_gross_exposure: number | null;
+  /** What became of each strategy's signals (src/domain/signal-funnel.ts): filled, ordered, denied, skipped… by reason. */
+  signal_funnel: Record<string, StrategyFunnel>;
 }
 
 export interface AgentErrorObservation {

@@ -19,6 +19,8 @@ import { MonthlyReturns } from './monthly-returns.js';
 import { SymbolBook } from './symbol-book.js';
 import type { FillResult, StrategyTotals } from './symbol-book.js';
 import { TradeLedger } from './trade-stats.js';
+import { FunnelTally } from '../signal-funnel-tally.js';
+import type { SignalFate } from '../signal-funnel.js';
 import { ReturnAccumulator } from './welford.js';
 
 /** A 24/7 market: 365 days a year. */
@@ -78,6 +80,8 @@ export interface PerformanceTracker {
   trade(t: TradeObservation): FillResult;
   /** One denied order, named by the guard that failed. */
   denial(guard: string): void;
+  /** What became of a cycle's signals (the funnel); an order's fill through `trade` moves its signal to filled. */
+  signals(fates: readonly SignalFate[]): void;
   /** A strategy threw while analysing a symbol. */
   agentError(error: AgentErrorObservation): void;
   summary(options?: SummaryOptions): RunSummary;
@@ -125,6 +129,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
   for (const s of options.symbols) bookOf(s);
 
   const denialsByGuard = new Map<string, number>();
+  const funnel = new FunnelTally(options.strategies);
   const agentErrors = new Map<string, number>();
   let firstAgentError: AgentErrorObservation | null = null;
   const equity = new MinMaxSeries(SERIES_POINTS);
@@ -209,6 +214,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
       const book = bookOf(t.symbol);
       const result = book.fill(t);
       tradedThisCycle.add(book);
+      funnel.filled(t.clientOrderId);
       if (t.kind === 'liquidation') liquidations += 1;
       else if (t.kind in exits) exits[t.kind as ExitReason] += 1;
       if (result.closedRoundTrip !== null) {
@@ -229,6 +235,10 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
     denial(guard) {
       denials += 1;
       denialsByGuard.set(guard, (denialsByGuard.get(guard) ?? 0) + 1);
+    },
+
+    signals(fates) {
+      funnel.add(fates);
     },
 
     agentError(error) {
@@ -337,6 +347,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
         ...ledger.summary(),
         avg_gross_exposure: exposureCycles > 0 ? round(exposureSum / exposureCycles) : null,
         max_gross_exposure: round(exposureMax),
+        signal_funnel: funnel.summary(),
       };
     },
 

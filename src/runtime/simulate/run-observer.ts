@@ -5,7 +5,8 @@
  * cycle's record marks the risk engine's own closes `risk_reduce` and its trims `risk_trim`),
  * the strategies' errors (`agent_error`),
  * the account from the venue, the prices from the cycle's market, the denials and each order's
- * strategy from the cycle's record. Nothing here changes how the system trades. The strategy of an
+ * strategy from the cycle's record, and what became of each signal (src/domain/signal-funnel.ts).
+ * Nothing here changes how the system trades. The strategy of an
  * order is remembered until it fills (bounded: a resting order is forgotten after ORDER_MEMORY
  * newer orders, and its fills then count as unattributed).
  */
@@ -13,6 +14,8 @@ import { isTrimOrderId } from '../../domain/risk/cost-trims.js';
 import type { CycleRecord } from '../../../machines/cycle.machine.js';
 import type { EventLine } from '../../domain/event-lines.js';
 import type { MarketView } from '../../domain/market.js';
+import { cycleFunnel } from '../../domain/signal-funnel.js';
+import type { SignalFate } from '../../domain/signal-funnel.js';
 import type { AccountSnapshot } from '../../domain/portfolio.js';
 import type { CycleObservation, TradeObservation } from '../../domain/performance/observations.js';
 import type { AgentErrorObservation } from '../../domain/performance/run-summary.js';
@@ -21,6 +24,8 @@ export interface RunSink {
   cycle(observation: CycleObservation): void;
   trade(trade: TradeObservation): void;
   denial(guard: string): void;
+  /** What became of each signal of a cycle (its later fills arrive through `trade`). */
+  signals(fates: readonly SignalFate[]): void;
   agentError(error: AgentErrorObservation): void;
 }
 
@@ -91,6 +96,7 @@ export function createRunObserver(sink: RunSink): RunObserver {
       now = ts;
       if (record !== null && record.cycle !== lastCycle) {
         lastCycle = record.cycle;
+        sink.signals(cycleFunnel(record));
         for (const proposal of record.proposals) {
           if (proposal.order === null) continue;
           strategyOf.set(proposal.order.clientOrderId, proposal.signal.agent);

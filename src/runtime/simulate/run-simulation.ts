@@ -23,6 +23,7 @@ import { assertStrategiesLoad } from '../trading/strategy-check.js';
 import { createTradingSystem } from '../trading/trading-system.js';
 import { createProgressBar } from './progress-bar.js';
 import { createRunObserver } from './run-observer.js';
+import { funnelWarnings } from '../../domain/signal-funnel-warnings.js';
 import { createRunOutput } from './run-output.js';
 import { replayDirectory, RUN_STORE_FILE, simulationConfig } from './simulation-env.js';
 import { dataSymbols, openRunMarket } from './simulation-market.js';
@@ -44,6 +45,11 @@ export interface SimulationResult {
   cycles: number;
   /** Wall time of the cycle loop alone (not opening, not writing the report), ms. */
   loopMs: number;
+  /**
+   * The signal funnel's warnings (src/domain/signal-funnel-warnings.ts), for `tcs simulate` to print;
+   * a sweep's trials leave them to their summary.json rather than repeat them per trial.
+   */
+  warnings: string[];
 }
 
 /** Called after every cycle with the number done so far (benchmarks sample memory with it). */
@@ -69,7 +75,7 @@ export async function runSimulation(
     throw err;
   }
   await closeRun(run, loop.interrupted ? 'interrupted' : 'simulation finished');
-  run.output.finish({ to: run.clock.now(), partial: loop.interrupted || loop.done < run.total });
+  const summary = run.output.finish({ to: run.clock.now(), partial: loop.interrupted || loop.done < run.total });
   if (loop.killed)
     process.stderr.write(
       `tcs simulate: the circuit breaker killed trading after ${loop.done} cycles; the run ends there\n`,
@@ -80,7 +86,12 @@ export async function runSimulation(
       `tcs simulate: ${loop.done} cycles in ${(loop.loopMs / 1000).toFixed(1)} s (${rate} cycles/s); results in ${options.out}\n`,
     );
   }
-  return { exitCode: loop.interrupted ? 130 : 0, cycles: loop.done, loopMs: loop.loopMs };
+  return {
+    exitCode: loop.interrupted ? 130 : 0,
+    cycles: loop.done,
+    loopMs: loop.loopMs,
+    warnings: funnelWarnings(summary.signal_funnel),
+  };
 }
 
 type OpenRun = Awaited<ReturnType<typeof openRun>>;

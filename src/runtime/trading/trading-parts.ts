@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { AnyActorRef } from 'xstate';
 import { omsOf, riskStateOf, rootOf } from '../../../machines/system.js';
 import type { AnyActorSystem } from '../../../machines/system.js';
+import type { CycleRecord } from '../../../machines/cycle.machine.js';
 import { createCommandCompletion, createCommandRejection } from '../../application/command-completion.js';
 import { createCommandPump } from '../../application/command-pump.js';
 import type { CommandPump } from '../../application/command-pump.js';
@@ -264,11 +265,17 @@ function machineWith(
     },
     rootChanged: (view) => void publisher.heartbeat(view).catch(warn('heartbeat write failed')),
     cycleReported: (record, error) => {
-      metrics.cycles.inc({ outcome: record?.outcome ?? 'failed' });
+      countCycle(metrics, record);
       if (record?.error) log.error({ cycle: record.cycle, error: record.error }, 'cycle failed');
       if (error !== undefined) log.error({ err: error }, 'cycle crashed');
     },
   });
+}
+
+/** A cycle's outcome and what became of its signals (tcs_trading_signals_total), from its record. */
+function countCycle(metrics: TradingMetrics, record: CycleRecord | null): void {
+  metrics.cycles.inc({ outcome: record?.outcome ?? 'failed' });
+  if (record !== null) metrics.observeSignals(record);
 }
 
 /** The cycle's two I/O steps over this process's store, venue and feed. */

@@ -166,6 +166,9 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
   // replaces the last, 0 disarms.
   deadMansSwitch: (exchange) => (symbolId, countdownMs) =>
     raw(exchange).fapiPrivatePostCountdownCancelAll({ symbol: symbolId, countdownTime: countdownMs }),
+  // ORDER_TRADE_UPDATE's order object (ccxt keeps it as the trade's `info`): `c` is the client order id
+  // (Binance USDⓈ-M user data streams, "Event: Order Update"; the fake serves it, test/support/fake-exchange/user-stream.ts).
+  userStream: { tradeClientOrderId: (info) => (info as { c?: string } | undefined)?.c },
   deadMansSwitchNote:
     'countdownCancelAll per symbol, re-armed every cycle; a symbol with our exchange stop resting is disarmed',
   exchangeStops: {

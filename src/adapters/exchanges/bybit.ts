@@ -171,6 +171,9 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   // websocket has been gone that long: it needs a websocket this REST venue does not hold, and it is
   // account-wide, not per symbol.
   deadMansSwitch: null,
+  // Not built: Bybit's private WebSocket (execution/order topics) is not served by the fake, so its
+  // trades' client ids are unproven; resting orders are polled every cycle.
+  userStream: null,
   deadMansSwitchNote:
     "none used: Bybit's DCP needs a private websocket held open; an exchange-side reduce-only stop (triggerPrice on the mark) protects each position instead",
   exchangeStops: {

@@ -90,6 +90,15 @@ export interface ExchangeProfile<Id extends string = string> {
   /** Order book depths the exchange serves (the feed asks the smallest one ≥ the levels wanted), or null: any. */
   bookDepths: readonly number[] | null;
 
+  // ---- the user-data stream (../live-venue/user-stream.ts) ----
+  /**
+   * How a trade pushed by ccxt pro's `watchMyTrades` names our client order id (the exchange's raw
+   * trade in `info`), or null when the stream is not supported for this exchange: then every resting
+   * order is polled, whatever EXCHANGE_USER_STREAM says. A stream whose trades cannot be matched to
+   * our orders must never be used: while it is up, the orders it "covers" are not polled.
+   */
+  userStream: { tradeClientOrderId(info: unknown): string | undefined } | null;
+
   // ---- protection when the process is gone ----
   /**
    * The dead-man's switch: arms a cancel-all countdown for one symbol (its market id; 0 disarms), or

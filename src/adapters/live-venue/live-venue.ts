@@ -541,6 +541,8 @@ export class LiveVenue implements Venue {
    * the order's outcome is known, and every fill it shows has been read. Else it is polled.
    */
   private streamCovers(tracked: Tracked): boolean {
+    // Only a stream whose trades the profile can match to our orders vouches for anything.
+    if (profileOf(this.o.exchange).userStream === null) return false;
     const up = this.o.userStream?.upSince() ?? null;
     if (up === null || tracked.knownAt === null || tracked.knownAt < up) return false;
     if (tracked.unknownSince !== null) return false;
@@ -557,8 +559,9 @@ export class LiveVenue implements Venue {
     const cancelled: VenueOrder[] = [];
     if (!this.o.userStream) return { fills, cancelled };
     const { orders, trades } = this.o.userStream.take();
+    const clientIdOf = profileOf(this.o.exchange).userStream?.tradeClientOrderId ?? (() => undefined);
     for (const trade of trades) {
-      const tracked = this.byExchangeId.get((trade.info as { c?: string } | undefined)?.c ?? '');
+      const tracked = this.byExchangeId.get(clientIdOf(trade.info) ?? '');
       const key = tradeKey(trade);
       if (!tracked || tracked.reported.has(key)) continue;
       tracked.reported.add(key);

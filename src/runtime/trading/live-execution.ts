@@ -23,6 +23,7 @@ import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
 import { watchReachability } from '../../adapters/live-venue/exchange-reachability.js';
 import type { ExchangeReachability } from '../../adapters/live-venue/exchange-reachability.js';
 import { openLiveExchange } from '../../adapters/exchanges/open-exchange.js';
+import { exchangeProfile } from '../../adapters/exchanges/registry.js';
 import { watchExchangeClock } from '../../adapters/live-venue/exchange-clock.js';
 import { createRequestGate } from '../../adapters/live-venue/request-gate.js';
 import type { RequestGate, RequestGateOptions } from '../../adapters/live-venue/request-gate.js';
@@ -136,10 +137,12 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
   const stored = found?.account === account ? found : null;
   const { exchange: settings, exchangeCredentials } = config;
   if (!settings || !exchangeCredentials) throw new Error('EXECUTION_MODE=live without exchange settings');
+  // The user-data stream only where the exchange's profile says how its trades name our orders.
+  const streamed = (settings.userStream ?? false) && exchangeProfile(settings.exchange).userStream !== null;
   const { exchange, errors, profile } = await openLiveExchange(settings, exchangeCredentials(), {
     timeoutMs: settings.timeoutMs,
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
-    pro: settings.userStream ?? false,
+    pro: streamed,
   });
   const { gate, watched } = watchExchange(exchange, errors, settings.lossHaltMs, profile.recvWindowMs, deps);
   warnOfRequestBudget(config, deps.log);
@@ -152,7 +155,7 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
       config.instruments.map((i) => i.symbol),
     );
     await verifyLiveAccount(exchange, symbols, settings.account, deps);
-    const userStream = settings.userStream
+    const userStream = streamed
       ? new UserStream({
           exchange,
           monotonic: () => monotonicNow(deps.clock),

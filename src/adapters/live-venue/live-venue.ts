@@ -132,6 +132,9 @@ interface Tracked {
 
 /** Orders remembered as ours (for duplicates and fills) before the oldest finished ones are forgotten. */
 const MAX_TRACKED = 10_000;
+
+/** How long the user-data stream alone vouches for a resting order before it is polled again, ms. */
+const STREAM_TRUST_MS = 30_000;
 /** Beyond the recvWindow before an order no lookup finds is called NOT_PLACED. */
 const NOT_PLACED_MARGIN_MS = 5_000;
 
@@ -504,7 +507,8 @@ export class LiveVenue implements Venue {
     let found = await this.compare();
     if (found.drift.length > 0) {
       // A resting order of ours may have filled between the two reads: look once more before calling it drift.
-      const late = await this.pollOurs();
+      // Every one polled, stream or not: a push the stream missed must not be called drift.
+      const late = await this.pollOurs({ ignoreStream: true });
       update.fills.push(...late.fills);
       update.cancelled.push(...late.cancelled);
       const again = await this.compare();
@@ -518,7 +522,7 @@ export class LiveVenue implements Venue {
    * Resting orders of ours: their new trades, and the ones the exchange ended itself. What the
    * user-data stream pushed comes first; an order it covers is not polled (see `streamCovers`).
    */
-  private async pollOurs(): Promise<MarketUpdate> {
+  private async pollOurs(options: { ignoreStream?: boolean } = {}): Promise<MarketUpdate> {
     const { fills, cancelled } = this.fromStream();
     for (const tracked of this.ours.values()) {
       const last = tracked.last;
@@ -526,7 +530,7 @@ export class LiveVenue implements Venue {
         last?.status === 'open' ||
         tracked.unknownSince !== null ||
         (last !== null && last.filledQty > tracked.reportedQty + 1e-12);
-      if (!wasOpen || this.streamCovers(tracked)) continue;
+      if (!wasOpen || (!options.ignoreStream && this.streamCovers(tracked))) continue;
       const now = await this.settle(tracked, 0).catch(() => null);
       if (!now) continue;
       fills.push(...now.fills);
@@ -545,6 +549,9 @@ export class LiveVenue implements Venue {
     if (profileOf(this.o.exchange).userStream === null) return false;
     const up = this.o.userStream?.upSince() ?? null;
     if (up === null || tracked.knownAt === null || tracked.knownAt < up) return false;
+    // ccxt pro drops a push that arrives while nothing awaits it (two in one read), until the next
+    // one: however healthy the stream, an order is looked at by REST at least this often.
+    if (this.elapsed() - tracked.knownAt > STREAM_TRUST_MS) return false;
     if (tracked.unknownSince !== null) return false;
     return tracked.last !== null && tracked.last.filledQty <= tracked.reportedQty + 1e-12;
   }

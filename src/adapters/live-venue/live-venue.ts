@@ -274,8 +274,12 @@ export class LiveVenue implements Venue {
     }
     // Placed: from here on nothing is sent again for it, whatever fails while reading its fills.
     // An exchange that answers with the ids only (its profile) is read by client id, as a lost answer is.
-    if (profileOf(this.o.exchange).createAnswersIdsOnly)
+    if (profileOf(this.o.exchange).createAnswersIdsOnly) {
+      // Placed is placed: open with nothing filled until a look-up shows more, so an order whose
+      // look-ups fail now is polled on the next cycles rather than dropped from them.
+      tracked.last = { ...toVenueOrder(placed, order.symbol, order), status: 'open', filledQty: 0, avgFillPrice: null };
       return { ...(await this.settle(tracked, this.patienceMs)), duplicate: false };
+    }
     tracked.last = toVenueOrder(placed, order.symbol, order);
     tracked.knownAt = sentAtMono;
     return { ...(await this.withFills(tracked, placed)), duplicate: false };

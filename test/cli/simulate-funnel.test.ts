@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitWithin, startTcs } from '../support/processes.js';
+import type { StrategyFunnel } from '../../src/domain/signal-funnel-tally.js';
 
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
@@ -49,17 +50,7 @@ function strategy(name: string, direction: string, confidence: number): string {
   return path;
 }
 
-interface Funnel {
-  signals: number;
-  filled: number;
-  ordered: number;
-  refused: Record<string, number>;
-  risk_denied: Record<string, number>;
-  skipped: Record<string, number>;
-  no_change: Record<string, number>;
-  invalid: number;
-  errored: number;
-}
+type Funnel = StrategyFunnel;
 
 async function simulate(out: string, strategies: string) {
   const proc = startTcs(

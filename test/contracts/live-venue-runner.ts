@@ -1,0 +1,143 @@
+/**
+ * The Venue contract (./venue.contract.ts) on the live venue (src/adapters/live-venue/) driving a real,
+ * unmodified ccxt client against the loopback fake exchange speaking one exchange's dialect
+ * (test/support/fake-exchange/), built as the trading process builds it: one request gate, the
+ * exchange's dead-man's switch (its profile's, armed at 180 s) when it has one, exchange stops on.
+ * Time is the test's: the venue's sleeps move its clock, `advance` moves the exchange's with it. One
+ * runner per exchange calls this with what differs: the dialect, the capabilities it makes, its
+ * refusal words and its order path.
+ */
+import ccxt from 'ccxt';
+import { afterAll, beforeAll } from 'vitest';
+import { exchangeProfile } from '../../src/adapters/exchanges/registry.js';
+import { symbolMap } from '../../src/adapters/live-venue/ccxt-mapping.js';
+import { exchangeClientId } from '../../src/adapters/live-venue/client-ids.js';
+import { LiveVenue } from '../../src/adapters/live-venue/live-venue.js';
+import { gateRequests } from '../../src/adapters/live-venue/request-gate.js';
+import type { RequestGate } from '../../src/adapters/live-venue/request-gate.js';
+import type { Side } from '../../src/domain/orders.js';
+import { roundToStep } from '../../src/domain/steps.js';
+import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
+import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
+import type { Dialect } from '../support/fake-exchange/dialect.js';
+import { instrumentById } from '../support/fake-exchange/market-data.js';
+import { venueContract } from './venue.contract.js';
+import type { ContractInstrument, VenueContractSetup } from './venue.contract.js';
+
+export interface LiveVenueContractRun {
+  name: string;
+  /** The fake's dialect (Binance's when absent). */
+  dialect?: Dialect;
+  capabilities: VenueContractSetup['capabilities'];
+  refusals: VenueContractSetup['refusals'];
+  /** The path an order is created on (a lost acknowledgement is an answer never sent there). */
+  createPath: string;
+}
+
+const BTC: ContractInstrument = { symbol: 'BTCUSDT', lotSize: 0.001, tickSize: 0.1, minNotional: 100 };
+const ETH: ContractInstrument = { symbol: 'ETHUSDT', lotSize: 0.001, tickSize: 0.01, minNotional: 20 };
+const UNIFIED: Record<string, string> = { BTCUSDT: 'BTC/USDT:USDT', ETHUSDT: 'ETH/USDT:USDT' };
+const SYMBOLS = symbolMap(Object.entries(UNIFIED));
+const COUNTDOWN_MS = 180_000;
+const NO_MARKET = new Map();
+
+/** Runs the Venue contract on the live venue against the fake speaking `run.dialect`. */
+export function liveVenueContract(run: LiveVenueContractRun): void {
+  let t: TradingFake;
+  let gate: RequestGate;
+  let clock = 0;
+  /** Moved on for every venue, so a hold an earlier test left has passed (the wall clock starts over). */
+  let shift = 0;
+
+  beforeAll(async () => {
+    t = await openTradingFake({ deposit: 100_000, ...(run.dialect ? { dialect: run.dialect } : {}) });
+    await t.exchange.loadMarkets();
+    gate = gateRequests(t.exchange, { monotonic: () => clock + shift, now: () => clock });
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const tickOf = (symbol: string): number => (symbol === BTC.symbol ? BTC.tickSize : ETH.tickSize);
+  const fakeInstrument = (symbol: string) => instrumentById(symbol)!;
+
+  venueContract(run.name, {
+    capabilities: run.capabilities,
+    instruments: [BTC, ETH],
+    refusals: run.refusals,
+    async open() {
+      t.reset();
+      t.exchange.timeout = 2_000;
+      clock = 1_700_000_000_000;
+      shift += 10_000_000;
+      await t.exchange.fetchTime(); // an answer: no hold an earlier test left stands
+      const countdown = exchangeProfile(String(t.exchange.id)).deadMansSwitch;
+      const venue = new LiveVenue({
+        exchange: t.exchange,
+        errors: ccxt,
+        gate,
+        symbols: SYMBOLS,
+        now: () => clock,
+        sleep: async (ms) => {
+          clock += ms;
+        },
+        recvWindowMs: 10_000,
+        lookupIntervalMs: 1_000,
+        ...(countdown ? { countdownMs: COUNTDOWN_MS, armCountdown: countdown(t.exchange) } : {}),
+        exchangeStops: true,
+      });
+      const advance = async (ms: number) => {
+        clock += ms;
+        t.advance(ms);
+      };
+      return {
+        venue,
+        market: () => NO_MARKET,
+        quotes(symbol: string) {
+          const book = t.fake.venue.book(fakeInstrument(symbol));
+          return { bid: book.bids[0]![0], ask: book.asks[0]![0] };
+        },
+        async cross(symbol: string, side: Side, price: number, qty: number) {
+          const resting = t.fake.venue.open(symbol).find((o) => o.price === price && o.side === side);
+          const left = resting ? resting.origQty - resting.executedQty : qty;
+          if (qty < left) t.fake.venue.partialFills(qty / left, 1);
+          const tick = tickOf(symbol);
+          t.fake.venue.setPrice(symbol, roundToStep(side === 'BUY' ? price - 2 * tick : price + 2 * tick, tick));
+          t.fake.venue.settle();
+          // Back to the deterministic market, so the match happens once, as one update's crossing does.
+          t.fake.venue.setPrice(symbol, null);
+        },
+        async moveTo(symbol: string, mid: number) {
+          t.fake.venue.setPrice(symbol, roundToStep(mid, tickOf(symbol)));
+          await advance(1_000);
+        },
+        advance,
+        async foreignOrder(symbol: string, side: Side, qty: number, price: number) {
+          const id = `by-hand-${Math.round(clock % 1_000_000)}`;
+          await t.exchange.createOrder(UNIFIED[symbol]!, 'limit', side === 'BUY' ? 'buy' : 'sell', qty, price, {
+            clientOrderId: id,
+          });
+          return id;
+        },
+        async changePosition(symbol: string, qty: number) {
+          t.fake.venue.setPosition(symbol, qty);
+        },
+        loseNextAcknowledgement() {
+          t.fake.faults.neverAnswer('POST', run.createPath);
+          // Loopback answers in milliseconds: a lost answer is given up on soon, the look-ups still succeed.
+          t.exchange.timeout = 300;
+        },
+        rateLimitNext(retryAfterSeconds: number) {
+          t.fake.rateLimit(1, retryAfterSeconds);
+        },
+        requestsSent: () => t.fake.calls.length,
+        placedUnder: (clientOrderId: string) => t.fake.venue.placedUnder(exchangeClientId(clientOrderId)).length,
+        deadMansSwitchMs: countdown ? COUNTDOWN_MS : 0,
+        async close() {
+          t.exchange.timeout = 2_000;
+        },
+      };
+    },
+  });
+}

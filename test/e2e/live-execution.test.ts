@@ -193,8 +193,9 @@ describe('tcs trade with EXECUTION_MODE=live (fake exchange)', () => {
     expect(t.fake.venue.find('BTCUSDT', { clientOrderId: 'resting-at-death' })?.status).toBe('CANCELED');
     expect(arms()).toBe(armsAtDeath);
     expect(proc.stdout() + proc.stderr()).not.toContain(FAKE_CREDENTIALS.secret);
-    // The requests that timed out while the exchange was silent are logged without their signature.
-    expect(proc.stderr()).toMatch(/signature=<blank>/);
+    // Whatever timed out while the exchange was silent is logged without its signature. Which signed
+    // request times out first depends on timing (the stream spares the polls), so the blanking itself
+    // is proven in test/adapters/exchanges/signature-blanking.test.ts; here: no signature leaks.
     expect(proc.stdout() + proc.stderr()).not.toMatch(/signature=[0-9a-f]/);
   }, 60_000);
 });

@@ -98,7 +98,7 @@ ${monthlyTable(s)}
 <h2>Gross exposure / NAV (×)</h2>
 <div class="chart small" id="exposure-chart"></div>
 <h2>Prices and fills</h2>
-<p class="legend">▲ buys, ▼ sells, ● forced (liquidation, deleverage, the risk engine's closes). Series downsampled to at most 2,000 points (each bucket keeps its low and high). Fills are grouped into at most 100 time buckets per symbol: one marker per bucket and side, labelled with its number of fills when more than one.</p>
+<p class="legend">▲ buys, ▼ sells, ● forced (liquidation, deleverage, the risk engine's closes). Series downsampled to at most 2,000 points (each bucket keeps its low and high); every chart opens on the whole run: drag to pan, drag the time axis to zoom, double-click it to reset. Fills are grouped into at most 100 time buckets per symbol: one marker per bucket and side, labelled with its number of fills when more than one.</p>
 ${priceCharts}
 <div class="grid">
 <section><h2>Summary</h2>

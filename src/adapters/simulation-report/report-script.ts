@@ -15,9 +15,14 @@ export const REPORT_SCRIPT = String.raw`
     layout: { background: { type: 'solid', color: '#ffffff' }, textColor: '#1f2933', fontFamily: 'system-ui, sans-serif' },
     grid: { vertLines: { color: '#eef1f4' }, horzLines: { color: '#eef1f4' } },
     rightPriceScale: { borderColor: '#d0d7de' },
-    timeScale: { borderColor: '#d0d7de', timeVisible: true, secondsVisible: false },
-    handleScroll: false,
-    handleScale: false
+    // minBarSpacing: fitContent never squeezes bars below it, so at the default (0.5 px) a series of
+    // more than ~2 points per pixel showed only its end (issue 34: two equity series of 3,057
+    // distinct times). A tiny floor lets every chart open on the whole run.
+    timeScale: { borderColor: '#d0d7de', timeVisible: true, secondsVisible: false, minBarSpacing: 0.001 },
+    // Drag to pan and drag the axis to zoom (double-click the axis resets); the mouse wheel stays
+    // the page's, so scrolling past a chart never zooms it.
+    handleScroll: { mouseWheel: false, pressedMouseMove: true, horzTouchDrag: true, vertTouchDrag: false },
+    handleScale: { mouseWheel: false, pinch: true, axisPressedMouseMove: { time: true, price: false }, axisDoubleClickReset: true }
   };
   // Percent with two decimals, as the metrics table prints it. Not the built-in 'percent' format:
   // it takes its precision as a price scale (precision 2 = steps of 1/2), so −7.47 showed as −7.1%.
@@ -33,6 +38,7 @@ export const REPORT_SCRIPT = String.raw`
     }
     return out;
   }
+  var charts = {};
   function chart(id, seriesType, options, points) {
     var el = document.getElementById(id);
     var c = LWC.createChart(el, base);
@@ -40,6 +46,7 @@ export const REPORT_SCRIPT = String.raw`
     var rows = toSeconds(points);
     s.setData(rows);
     c.timeScale().fitContent();
+    charts[id] = { chart: c, rows: rows };
     return { chart: c, series: s, rows: rows };
   }
   var equity = chart('equity-chart', LWC.LineSeries, { color: '#2563eb', lineWidth: 2, title: 'NAV' }, data.series.equity);
@@ -72,7 +79,7 @@ export const REPORT_SCRIPT = String.raw`
     markersDrawn[symbol] = markers.length;
   });
   // For inspection from the console (and the browser test): the series as drawn.
-  window.tcsReport = { drawdown: drawdown.series, equity: equity.chart, markers: markersDrawn };
+  window.tcsReport = { drawdown: drawdown.series, equity: equity.chart, markers: markersDrawn, charts: charts };
   document.body.setAttribute('data-charts', 'ready');
 })();
 `;

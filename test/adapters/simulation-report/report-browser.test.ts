@@ -107,6 +107,46 @@ describe('report.html in Chromium', () => {
     await context.close();
   });
 
+  it('every chart shows the whole run, from its first point to its last, on a 60,000-cycle run', async () => {
+    // Issue 34: the equity chart's two series were downsampled apart (3,057 distinct times), more
+    // bars than fitContent could fit at its minimum bar spacing, so only the last two thirds showed.
+    const { files } = recordRun(join(root, 'long'), { cycles: 60_000, seed: 34, tradeChance: 0.02 });
+    const { context, page, problems } = await open(files.report);
+    const ranges = await page.evaluate(() => {
+      const report = (
+        globalThis as unknown as {
+          tcsReport: {
+            charts: Record<
+              string,
+              {
+                chart: { timeScale(): { getVisibleRange(): { from: number; to: number } | null } };
+                rows: { time: number }[];
+              }
+            >;
+          };
+        }
+      ).tcsReport;
+      return Object.entries(report.charts).map(([id, c]) => ({
+        id,
+        visible: c.chart.timeScale().getVisibleRange(),
+        first: c.rows[0]!.time,
+        last: c.rows[c.rows.length - 1]!.time,
+        points: c.rows.length,
+      }));
+    });
+    expect(ranges.map((r) => r.id)).toEqual(
+      expect.arrayContaining(['equity-chart', 'drawdown-chart', 'exposure-chart', 'price-chart-0', 'price-chart-1']),
+    );
+    for (const r of ranges) {
+      expect(r.points, `${r.id} has a long series`).toBeGreaterThan(1_000);
+      expect(r.visible, `${r.id} has a visible range`).not.toBeNull();
+      expect(r.visible!.from, `${r.id} starts at the run's first point`).toBeLessThanOrEqual(r.first);
+      expect(r.visible!.to, `${r.id} ends at the run's last point`).toBeGreaterThanOrEqual(r.last);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('a partial run of three cycles opens with no error either', async () => {
     const { files } = recordRun(join(root, 'tiny'), { cycles: 3, seed: 2, partial: true });
     const { context, page, problems, foreign } = await open(files.report);

@@ -11,6 +11,16 @@ export const money = (x: number | null): string =>
   x === null ? NONE : x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 export const num = (x: number | null, digits = 2): string => (x === null ? NONE : x.toFixed(digits));
 
+/** A year of a 24/7 market: a shorter run's annualised figures are extrapolations and say so. */
+const YEAR_DAYS = 365;
+
+/** The label of an annualised figure: "(annual", or "(annualised, 42-day run" on a short run. */
+function annual(label: string, s: RunSummary): string {
+  return s.run_days >= YEAR_DAYS || s.cycles === 0
+    ? `${label} (annual`
+    : `${label} (annualised, ${s.run_days < 1 ? s.run_days.toFixed(2) : Math.round(s.run_days)}-day run`;
+}
+
 export function metricRows(s: RunSummary): [string, string][] {
   return [
     ['Period', `${s.from ?? NONE} → ${s.to ?? NONE}${s.partial ? ' (partial: stopped early)' : ''}`],
@@ -21,13 +31,20 @@ export function metricRows(s: RunSummary): [string, string][] {
     ['Total return', pct(s.total_return)],
     ['Buy and hold (equal weight)', pct(s.benchmark.equal_weight.return)],
     ['Excess over buy and hold', pct(s.benchmark.equal_weight.excess_return)],
-    ['CAGR', pct(s.cagr)],
-    ['Volatility (annual)', pct(s.volatility)],
-    ['Sharpe (annual, rf 0)', num(s.sharpe)],
-    ['Sortino (annual, target 0)', num(s.sortino)],
+    [`${annual('CAGR', s)})`, pct(s.cagr)],
+    [`${annual('Volatility', s)})`, pct(s.volatility)],
+    [`${annual('Sharpe', s)}, rf 0)`, num(s.sharpe)],
+    [`${annual('Sortino', s)}, target 0)`, num(s.sortino)],
     ['Max drawdown', pct(s.max_drawdown)],
     ['Longest drawdown', s.max_drawdown_duration_human],
-    ['Calmar', num(s.calmar)],
+    [`${annual('Calmar', s)})`, num(s.calmar)],
+    [`${annual('Alpha vs buy and hold', s)})`, pct(s.alpha)],
+    ['Beta vs buy and hold', num(s.beta)],
+    [
+      'Daily returns (mean, std, best, worst)',
+      `${pct(s.daily_returns.mean)}, ${pct(s.daily_returns.std)}, ${pct(s.daily_returns.best)}, ${pct(s.daily_returns.worst)}`,
+    ],
+    ['Positive days', `${pct(s.daily_returns.positive_share)} of ${s.daily_returns.days}`],
     ['Trades (round trips)', String(s.trades)],
     ['Fills', `${s.fills} (${s.liquidations} liquidations)`],
     [
@@ -36,7 +53,8 @@ export function metricRows(s: RunSummary): [string, string][] {
     ],
     ['Win rate', pct(s.win_rate)],
     ['Profit factor', num(s.profit_factor)],
-    ['Average trade PnL', money(s.avg_trade_pnl)],
+    ['Expectancy (average net PnL per trade)', money(s.avg_trade_pnl)],
+    ['Expectancy ratio (per unit of average loss)', num(s.expectancy_ratio)],
     ['Average win / loss', `${money(s.trade_stats.avg_win)} / ${money(s.trade_stats.avg_loss)}`],
     ['Best / worst trade', `${money(s.trade_stats.best_trade)} / ${money(s.trade_stats.worst_trade)}`],
     ['Average holding time', s.trade_stats.avg_holding_human ?? NONE],

@@ -19,7 +19,16 @@ import {
   SYMBOL_PNL_HEADERS,
   symbolPnlRows,
 } from './metric-rows.js';
-import { benchmarkTable, monthlyTable, tradeExitsTable, tradeStatsTable } from './report-sections.js';
+import {
+  benchmarkTable,
+  monthlyTable,
+  returnDistributionSvg,
+  roundTripsTable,
+  tradeExitsTable,
+  tradeStatsTable,
+  weeklyReturnsTable,
+  worstDrawdownsTable,
+} from './report-sections.js';
 import { REPORT_SCRIPT } from './report-script.js';
 
 export interface ReportInput {
@@ -52,6 +61,7 @@ const STYLE = `
   .settings { color: #52606d; margin: 0 0 12px; } .settings span { margin-right: 16px; }
   .partial { background: #fff4e5; border: 1px solid #f0b429; padding: 6px 10px; border-radius: 4px; }
   .chart { height: 300px; position: relative; } .chart.small { height: 200px; }
+  #round-trips { font-size: 12px; } svg { max-width: 100%; height: auto; } details { margin: 12px 0; }
   .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 0 32px; }
   table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
   th, td { padding: 3px 8px; border-bottom: 1px solid #eef1f4; text-align: left; } .n { text-align: right; }
@@ -95,6 +105,18 @@ ${benchmarkTable(s)}
 ${monthlyTable(s)}
 <h2>Drawdown from the running peak (%)</h2>
 <div class="chart small" id="drawdown-chart"></div>
+<h2>Worst drawdowns</h2>
+${worstDrawdownsTable(s)}
+<h2>Daily returns (%)</h2>
+<div class="chart small" id="daily-chart"></div>
+<h2>Rolling 30-day Sharpe and volatility (annualised)</h2>
+<p class="legend">Each point covers the 30 UTC days before it; none until 30 days have run.</p>
+<div class="grid"><div class="chart small" id="rolling-sharpe-chart"></div><div class="chart small" id="rolling-volatility-chart"></div></div>
+<h2>Distribution of daily returns</h2>
+${returnDistributionSvg(series.returnHistogram)}
+<details><summary>Weekly returns (${s.weekly_returns.length} weeks)</summary>
+${weeklyReturnsTable(s)}
+</details>
 <h2>Gross exposure / NAV (×)</h2>
 <div class="chart small" id="exposure-chart"></div>
 <h2>Prices and fills</h2>
@@ -119,6 +141,9 @@ ${tradeStatsTable(s)}
 ${tradeExitsTable(s)}
 <h2>PnL by symbol</h2>
 ${htmlTable(SYMBOL_PNL_HEADERS, bySymbol)}
+<h2>Round trips</h2>
+<p class="legend">A trade from flat back to flat (or to a flip), at the volume-weighted prices of the fills that opened and closed it. Net PnL is after fees, before funding. MAE and MFE: the worst and best trading PnL while it was open, at each fill and each cycle's mark.</p>
+${roundTripsTable(series.roundTrips, s.trades)}
 <h2>Last ${series.lastTrades.length} fills</h2>
 ${htmlTable(['Time (UTC)', 'Symbol', 'Side', 'Qty', 'Price', 'Fee', 'Realized', 'Strategy'], tradeRows(series.lastTrades), { align: 'lllrrrrl' })}
 <p class="legend">Metric definitions: docs/strategies/simulation-metrics.md. Charts: TradingView Lightweight Charts™ (Apache-2.0).</p>

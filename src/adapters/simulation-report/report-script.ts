@@ -1,7 +1,8 @@
 /**
  * The report page's own script (browser JavaScript, kept as text): it reads the embedded run data
  * and draws the equity (with the buy-and-hold benchmark), drawdown, exposure and per-symbol price
- * charts with lightweight-charts, fills marked on the prices. A marker stands for a bucket of fills
+ * charts with lightweight-charts, fills marked on the prices, then the daily returns and the rolling
+ * 30-day Sharpe and volatility. A marker stands for a bucket of fills
  * (tracker: FillMarkers) and snaps to the nearest kept price point, because the price series are
  * downsampled and a marker needs a time the series has. Times are epoch seconds, strictly rising.
  */
@@ -61,6 +62,21 @@ export const REPORT_SCRIPT = String.raw`
     lineColor: '#7c3aed', topColor: 'rgba(124,58,237,0.3)', bottomColor: 'rgba(124,58,237,0.02)', lineWidth: 1,
     title: 'Gross / NAV', priceFormat: { type: 'price', precision: 2, minMove: 0.01 }
   }, data.series.exposure);
+  // Daily returns as bars, green up and red down; rolling Sharpe and volatility as lines.
+  var daily = chart('daily-chart', LWC.HistogramSeries, { title: 'Daily return', priceFormat: { type: 'custom', formatter: percent, minMove: 0.01 } },
+    data.series.dailyReturns.map(function (p) { return { t: p.t, v: p.v * 100 }; }));
+  daily.series.setData(daily.rows.map(function (r) {
+    return { time: r.time, value: r.value, color: r.value >= 0 ? '#16a34a' : '#dc2626' };
+  }));
+  daily.chart.timeScale().fitContent();
+  if (data.series.rollingSharpe.length > 0) {
+    chart('rolling-sharpe-chart', LWC.LineSeries, { color: '#2563eb', lineWidth: 1, title: 'Sharpe, 30 d' }, data.series.rollingSharpe);
+  }
+  if (data.series.rollingVolatility.length > 0) {
+    chart('rolling-volatility-chart', LWC.LineSeries, { color: '#7c3aed', lineWidth: 1, title: 'Volatility, 30 d',
+      priceFormat: { type: 'custom', formatter: percent, minMove: 0.01 } },
+      data.series.rollingVolatility.map(function (p) { return { t: p.t, v: p.v * 100 }; }));
+  }
   var markersDrawn = {};
   Object.keys(data.series.prices).forEach(function (symbol, i) {
     var made = chart('price-chart-' + i, LWC.LineSeries, { color: '#374151', lineWidth: 1, title: symbol }, data.series.prices[symbol]);

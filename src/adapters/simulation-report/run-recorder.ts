@@ -1,7 +1,7 @@
 /**
  * A simulation run's result files, written as the run goes: the simulator hands each cycle, fill
- * and denial to the recorder, which feeds the performance tracker and streams trades.csv and
- * equity.csv; finish() writes summary.json and report.html and closes the CSVs. The column lists
+ * and denial to the recorder, which feeds the performance tracker and streams trades.csv,
+ * equity.csv and round-trips.csv; finish() writes summary.json and report.html and closes the CSVs. The column lists
  * are documented in docs/strategies/simulation-metrics.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -32,6 +32,23 @@ export const TRADE_COLUMNS = [
   'position_after',
 ] as const;
 
+export const ROUND_TRIP_COLUMNS = [
+  'symbol',
+  'strategy',
+  'side',
+  'entry_time',
+  'entry_price',
+  'exit_time',
+  'exit_price',
+  'qty',
+  'duration_seconds',
+  'pnl',
+  'fees',
+  'exit',
+  'mae',
+  'mfe',
+] as const;
+
 export const EQUITY_COLUMNS = ['ts', 'nav', 'cash', 'drawdown', 'gross_exposure', 'net_exposure'] as const;
 
 export interface RunRecorderOptions extends TrackerOptions {
@@ -50,6 +67,8 @@ export interface RunFiles {
   report: string;
   trades: string;
   equity: string;
+  /** Every closed round trip, one row each (the report lists the last 100). */
+  roundTrips: string;
 }
 
 export interface RunRecorder {
@@ -70,10 +89,12 @@ export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
     report: join(options.dir, 'report.html'),
     trades: join(options.dir, 'trades.csv'),
     equity: join(options.dir, 'equity.csv'),
+    roundTrips: join(options.dir, 'round-trips.csv'),
   };
   const tracker = createPerformanceTracker(options);
   const trades = new CsvFile(files.trades, TRADE_COLUMNS, options.csvBatchRows);
   const equity = new CsvFile(files.equity, EQUITY_COLUMNS, options.csvBatchRows);
+  const roundTrips = new CsvFile(files.roundTrips, ROUND_TRIP_COLUMNS, options.csvBatchRows);
   let finished = false;
 
   return {
@@ -106,6 +127,25 @@ export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
         round(result.realized),
         round(result.positionAfter),
       ]);
+      const trip = result.roundTrip;
+      if (trip !== null) {
+        roundTrips.row([
+          trip.symbol,
+          trip.strategy,
+          trip.side,
+          trip.entry_time,
+          trip.entry_price,
+          trip.exit_time,
+          trip.exit_price,
+          trip.qty,
+          trip.duration_seconds,
+          trip.pnl,
+          trip.fees,
+          trip.exit,
+          trip.mae,
+          trip.mfe,
+        ]);
+      }
     },
     denial(guard) {
       tracker.denial(guard);
@@ -121,6 +161,7 @@ export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
       finished = true;
       trades.close();
       equity.close();
+      roundTrips.close();
       const summary = tracker.summary(summaryOptions);
       writeFileSync(files.summary, summaryJson(summary));
       const html = renderReportHtml({

@@ -5,6 +5,8 @@
  */
 import type { ExitReason } from '../protection.js';
 import type { BenchmarkSummary } from './benchmark.js';
+import type { DailyReturnStats, WeeklyReturn } from './daily-returns.js';
+import type { DrawdownEpisode } from './drawdown-episodes.js';
 import type { MonthlyReturnRow } from './monthly-returns.js';
 import type { TradeStats } from './trade-stats.js';
 import type { StrategyFunnel } from '../signal-funnel-tally.js';
@@ -102,6 +104,19 @@ export interface RunSummary {
   max_gross_exposure: number | null;
   /** What became of each strategy's signals (src/domain/signal-funnel.ts): filled, ordered, denied, skipped… by reason. */
   signal_funnel: Record<string, StrategyFunnel>;
+  /** The run's length in days (cycles × cycle length): under 365, every annualised figure is an extrapolation. */
+  run_days: number;
+  /** Average net PnL per closed trade over the average loss: what a trade earns per unit it risks (R). */
+  expectancy_ratio: number | null;
+  /** The deepest drawdown episodes (peak, valley, recovery), deepest first. */
+  worst_drawdowns: DrawdownEpisode[];
+  /** Statistics of the daily (UTC) returns. */
+  daily_returns: DailyReturnStats;
+  /** Daily returns compounded by week (Monday to Sunday, UTC). */
+  weekly_returns: WeeklyReturn[];
+  /** Regression of daily returns on the buy-and-hold benchmark's: annualised intercept and slope. */
+  alpha: number | null;
+  beta: number | null;
 }
 
 export interface AgentErrorObservation {

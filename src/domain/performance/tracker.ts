@@ -6,7 +6,10 @@
  */
 import type { ExitReason } from '../protection.js';
 import { BuyAndHold } from './benchmark.js';
+import { DailyReturns } from './daily-returns.js';
+import type { HistogramBin } from './daily-returns.js';
 import { DrawdownTracker } from './drawdown.js';
+import { WorstDrawdowns } from './drawdown-episodes.js';
 import { MinMaxSeries, RingBuffer } from './downsample.js';
 import type { SeriesPoint } from './downsample.js';
 import { NO_STRATEGY } from './observations.js';
@@ -18,6 +21,8 @@ import type { FillMarker } from './fill-markers.js';
 import { MonthlyReturns } from './monthly-returns.js';
 import { SymbolBook } from './symbol-book.js';
 import type { FillResult, StrategyTotals } from './symbol-book.js';
+import { RoundTrips } from './round-trips.js';
+import type { RoundTrip } from './round-trips.js';
 import { TradeLedger } from './trade-stats.js';
 import { FunnelTally } from '../signal-funnel-tally.js';
 import type { SignalFate } from '../signal-funnel.js';
@@ -29,6 +34,11 @@ const SERIES_POINTS = 2000;
 /** Fill-marker buckets per symbol: about 10 px each on the report's 1,100 px wide charts. */
 const MARKER_BUCKETS = 100;
 const LAST_TRADES = 50;
+/** Round trips the report lists (round-trips.csv has them all). */
+const LAST_ROUND_TRIPS = 100;
+/** The rolling window of the report's Sharpe and volatility charts, days. */
+const ROLLING_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 export interface TrackerOptions {
   startingCash: number;
@@ -65,6 +75,20 @@ export interface ReportSeries {
   prices: Record<string, SeriesPoint[]>;
   fills: Record<string, FillMarker[]>;
   lastTrades: RecentFill[];
+  /** The last closed round trips, oldest first. */
+  roundTrips: RoundTrip[];
+  /** Daily (UTC) returns of the strategy, at each day's start. */
+  dailyReturns: SeriesPoint[];
+  /** Annualised Sharpe and volatility over trailing 30-day windows, at each window's end. */
+  rollingSharpe: SeriesPoint[];
+  rollingVolatility: SeriesPoint[];
+  /** The distribution of daily returns. */
+  returnHistogram: HistogramBin[];
+}
+
+/** What the tracker made of a fill: the book's result and the round trip it closed, if any. */
+export interface TrackedFill extends FillResult {
+  roundTrip: RoundTrip | null;
 }
 
 export interface SummaryOptions {
@@ -77,7 +101,7 @@ export interface SummaryOptions {
 
 export interface PerformanceTracker {
   cycle(obs: CycleObservation): CycleRow;
-  trade(t: TradeObservation): FillResult;
+  trade(t: TradeObservation): TrackedFill;
   /** One denied order, named by the guard that failed. */
   denial(guard: string): void;
   /** What became of a cycle's signals (the funnel); an order's fill through `trade` moves its signal to filled. */
@@ -95,6 +119,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
 
   const returns = new ReturnAccumulator();
   let drawdown: DrawdownTracker | null = null;
+  let worstDrawdowns: WorstDrawdowns | null = null;
   let cycles = 0;
   let exposedCycles = 0;
   let navSum = 0;
@@ -144,6 +169,9 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
   let exposureCycles = 0;
   const monthly = new MonthlyReturns(startingCash);
   const ledger = new TradeLedger();
+  const roundTrips = new RoundTrips();
+  const lastRoundTrips = new RingBuffer<RoundTrip>(LAST_ROUND_TRIPS);
+  const daily = new DailyReturns(startingCash);
   const lastTrades = new RingBuffer<RecentFill>(LAST_TRADES);
 
   /**
@@ -166,12 +194,14 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
       if (firstTs === null) {
         firstTs = obs.ts;
         drawdown = new DrawdownTracker(startingCash, obs.ts - cycleMs);
+        worstDrawdowns = new WorstDrawdowns(startingCash, obs.ts - cycleMs);
       }
       cycles += 1;
       navSum += obs.nav;
       if (prevNav > 0) returns.add(obs.nav / prevNav - 1);
       prevNav = obs.nav;
       const dd = drawdown!.add(obs.nav, obs.ts);
+      worstDrawdowns!.add(obs.nav, obs.ts);
 
       let gross = 0;
       let net = 0;
@@ -188,7 +218,13 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
         exposureCycles += 1;
         exposureMax = Math.max(exposureMax ?? 0, leverage);
       }
-      benchmarkSeries.add(obs.ts, benchmark.add(obs.ts, obs.marks));
+      const held = benchmark.add(obs.ts, obs.marks);
+      benchmarkSeries.add(obs.ts, held);
+      daily.add(obs.ts, obs.nav, held);
+      for (const symbol of roundTrips.openSymbols()) {
+        const mark = obs.positions.find((p) => p.symbol === symbol)?.markPrice ?? obs.marks[symbol];
+        if (mark !== undefined) roundTrips.mark(symbol, mark);
+      }
       monthly.add(obs.ts, obs.nav);
       if (obs.fundingBySymbol !== undefined) {
         for (const symbol in obs.fundingBySymbol) creditFunding(symbol, obs.fundingBySymbol[symbol]!);
@@ -225,11 +261,13 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
         } else if (result.closedRoundTrip < 0) grossLoss -= result.closedRoundTrip;
       }
       ledger.fill(t, result);
+      const roundTrip = roundTrips.fill(t, result);
+      if (roundTrip !== null) lastRoundTrips.add(roundTrip);
       let sample = markers.get(t.symbol);
       if (sample === undefined) markers.set(t.symbol, (sample = new FillMarkers(cycleMs, MARKER_BUCKETS)));
       sample.add(t);
       lastTrades.add({ ...t, realized: result.realized });
-      return result;
+      return { ...result, roundTrip };
     },
 
     denial(guard) {
@@ -303,6 +341,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
       const ddSeconds = (drawdown?.longestUnderwaterMs ?? 0) / 1000;
       let volume = 0;
       for (const book of books.values()) volume += book.volume;
+      const ledgerStats = ledger.summary();
 
       return {
         partial: opts.partial ?? false,
@@ -344,10 +383,19 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
         first_agent_error: firstAgentError,
         benchmark: benchmark.summary(cycles === 0 ? null : totalReturn),
         monthly_returns: monthly.rows(),
-        ...ledger.summary(),
+        ...ledgerStats,
         avg_gross_exposure: exposureCycles > 0 ? round(exposureSum / exposureCycles) : null,
         max_gross_exposure: round(exposureMax),
         signal_funnel: funnel.summary(),
+        run_days: round((cycles * cycleMs) / DAY_MS),
+        expectancy_ratio:
+          closedTrips > 0 && ledgerStats.trade_stats.avg_loss !== null && ledgerStats.trade_stats.avg_loss < 0
+            ? ratio((grossWin - grossLoss) / closedTrips, -ledgerStats.trade_stats.avg_loss)
+            : null,
+        worst_drawdowns: worstDrawdowns?.episodes() ?? [],
+        daily_returns: daily.stats(),
+        weekly_returns: daily.weekly(),
+        ...daily.alphaBeta(),
       };
     },
 
@@ -356,6 +404,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
       for (const symbol of [...prices.keys()].sort()) priceRecord[symbol] = prices.get(symbol)!.points();
       const fills: Record<string, FillMarker[]> = {};
       for (const symbol of [...markers.keys()].sort()) fills[symbol] = markers.get(symbol)!.values();
+      const rolling = daily.rolling(ROLLING_DAYS);
       return {
         equity: equity.points(),
         drawdown: underwater.points(),
@@ -364,6 +413,11 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
         prices: priceRecord,
         fills,
         lastTrades: lastTrades.values(),
+        roundTrips: lastRoundTrips.values(),
+        dailyReturns: daily.returns().flatMap((d) => (d.strategy === null ? [] : [{ t: d.t, v: d.strategy }])),
+        rollingSharpe: rolling.sharpe,
+        rollingVolatility: rolling.volatility,
+        returnHistogram: daily.histogram(),
       };
     },
   };

@@ -1,5 +1,5 @@
 /**
- * The files of a simulation run (summary.json, trades.csv, equity.csv, report.html; see
+ * The files of a simulation run (summary.json, trades.csv, equity.csv, round-trips.csv, report.html; see
  * docs/strategies/simulation-metrics.md) and the summary table printed at its end. The recorder streams the
  * CSVs as the run goes, so a long run holds none of them in memory.
  */

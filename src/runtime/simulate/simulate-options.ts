@@ -16,7 +16,8 @@ export const SIMULATE_HELP = `Usage: tcs simulate --cycles N [--seed S] --out DI
 Runs the trading actor system — the same machines, risk engine, approval tokens, order manager and
 paper venue as \`tcs trade\` — on a simulated clock, as fast as the machine allows, and writes the
 run's results to --out: events.db (the run's event store; \`STORE_URL=sqlite:DIR/events.db tcs audit
-verify\` checks it), summary.json, trades.csv, equity.csv and report.html (one self-contained page).
+verify\` checks it), summary.json, trades.csv, equity.csv, round-trips.csv and report.html (one
+self-contained page).
 The summary is printed as a table at the end. The same data, configuration and seed give a
 byte-identical summary.json. Ctrl-C stops after the current cycle and still writes the (partial)
 report; the exit code is then 130. A run whose circuit breaker (CIRCUIT_BREAKER_DRAWDOWN) kills

@@ -123,7 +123,7 @@ describe('summary table', () => {
     // Right-aligned values: every metric line is as long as the widest one, except trimmed headers.
     const widths = new Set(metricLines.slice(2).map((l) => l.length));
     expect(widths.size).toBe(1);
-    expect(text).toContain('Sharpe (annual, rf 0)');
+    expect(text).toContain('Sharpe (annualised, 0.69-day run, rf 0)');
     expect(text).toMatch(/^BTCUSDT\s/m);
     expect(text).toMatch(/^momentum\s/m);
     expect(text).toMatch(/^Guard\s+Denials$/m);

@@ -133,7 +133,8 @@ describe('round trips: trades, win rate, profit factor', () => {
     const t = tracker();
     t.trade(fill('BUY', 1, 100, { fee: 1 }));
     const flip = t.trade(fill('SELL', 2, 120, { fee: 2 })); // closes +20 − 1 − 1 = +18, opens short with fee 1
-    expect(flip).toEqual({ realized: 20, positionAfter: -1, closedRoundTrip: 18 });
+    expect(flip).toMatchObject({ realized: 20, positionAfter: -1, closedRoundTrip: 18 });
+    expect(flip.roundTrip).toMatchObject({ side: 'long', entry_price: 100, exit_price: 120, pnl: 18, fees: 2 });
     const close = t.trade(fill('BUY', 1, 110, { fee: 1 })); // +10 − 1 − 1 = +8
     expect(close.closedRoundTrip).toBe(8);
     const s = t.summary();

@@ -46,7 +46,14 @@ describe('the sample data set', () => {
     // Only the signal funnel's warning (issue 34): the built-in momentum strategy's weak shorts
     // (confidence ≈ 0.17) fall within the default no-trade band (0.2) of flat and never open.
     expect(proc.stderr()).toMatch(/^warning: momentum_ma_crossover: .* WITHIN_BAND; .*NO_TRADE_BAND .*\n$/);
-    expect(readdirSync(out).sort()).toEqual(['equity.csv', 'events.db', 'report.html', 'round-trips.csv', 'summary.json', 'trades.csv']);
+    expect(readdirSync(out).sort()).toEqual([
+      'equity.csv',
+      'events.db',
+      'report.html',
+      'round-trips.csv',
+      'summary.json',
+      'trades.csv',
+    ]);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, unknown>;
     for (const key of REQUIRED_SUMMARY_KEYS) expect(summary).toHaveProperty(key);
     expect(summary.to).toBe('2024-01-03T00:00:00.000Z');

@@ -47,7 +47,14 @@ describe('tcs simulate (synthetic market)', () => {
   it('exits 0 and writes the event store, summary.json, trades.csv, equity.csv and report.html', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['equity.csv', 'events.db', 'report.html', 'round-trips.csv', 'summary.json', 'trades.csv']);
+    expect(readdirSync(out).sort()).toEqual([
+      'equity.csv',
+      'events.db',
+      'report.html',
+      'round-trips.csv',
+      'summary.json',
+      'trades.csv',
+    ]);
 
     const summary = summaryOf(out);
     for (const key of REQUIRED_SUMMARY_KEYS) expect(summary, key).toHaveProperty(key);

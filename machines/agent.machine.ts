@@ -69,8 +69,16 @@ export function analyseAll(
  * and a strategy that changed its object later would change what was decided.
  */
 function signalFields(s: Signal): Signal {
-  const { agent, symbol, direction, confidence, rationale } = s;
-  return { agent, symbol, direction, confidence, ...(typeof rationale === 'string' ? { rationale } : {}) };
+  const { agent, symbol, direction, confidence, rationale, target } = s;
+  return {
+    agent,
+    symbol,
+    direction,
+    confidence,
+    ...(typeof rationale === 'string' ? { rationale } : {}),
+    // A shallow copy: the contract then judges (and the decision records) what it held when read.
+    ...(target !== undefined ? { target: typeof target === 'object' && target !== null ? { ...target } : target } : {}),
+  };
 }
 
 /** The agent's candle buffers live with it: copies of its own, reused every cycle (private-bars.ts). */

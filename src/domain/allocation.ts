@@ -43,7 +43,7 @@ import { pendingEntry, takenThisCycle } from './risk/expected-fill.js';
 import { DEFAULT_RISK_LIMITS } from './risk/limits.js';
 import type { RiskLimits } from './risk/limits.js';
 import type { Signal } from './signal.js';
-import { DEFAULT_NO_TRADE_BAND, expectedPosition, fitToLimits, targetQty } from './sizing.js';
+import { DEFAULT_NO_TRADE_BAND, expectedPosition, explicitTargetQty, fitToLimits, targetQty } from './sizing.js';
 import type { ScalingLimit } from './sizing.js';
 import type { AllocationSkipCode } from './allocation-skips.js';
 
@@ -250,7 +250,11 @@ function allocateOne(
 
   if (direction === 0) return close(signal, snapshot, instrument, held, expected, 0, 'close', emit);
   const mid = direction > 0 ? snapshot.ask : snapshot.bid;
-  let target = targetQty(direction, signal.confidence, settings.riskFraction, nav, mid);
+  // A signal that sized itself (SignalTarget) sets the target directly; the rest is the same.
+  let target =
+    signal.target === undefined
+      ? targetQty(direction, signal.confidence, settings.riskFraction, nav, mid)
+      : explicitTargetQty(direction, signal.target, nav, mid);
   // Spot cannot go short: a sell signal means "hold nothing".
   if (instrument.kind === 'spot' && target < 0) target = 0;
   if (target === 0) return close(signal, snapshot, instrument, held, expected, 0, 'close', emit);

@@ -12,6 +12,7 @@
  * (./risk/expected-fill.ts), so risk, which remains the judge, sees orders it can approve.
  * Quantities round DOWN to the lot size.
  */
+import type { SignalTarget } from './signal.js';
 import { maxOrderQty } from './exchange-filters.js';
 import type { Instrument, MarketSnapshot } from './market.js';
 import { floorToLot, valuationPrice } from './market.js';
@@ -50,6 +51,19 @@ export function targetQty(
   const sign = Number.isFinite(direction) ? Math.sign(direction) : 0;
   if (sign === 0 || !(nav > 0) || !(price > 0)) return 0;
   return (sign * Math.max(0, Math.min(1, confidence)) * riskFraction * nav) / price;
+}
+
+/**
+ * The signed target of a signal that sized itself (SignalTarget, already held to the contract):
+ * a quantity as is, a notional or a NAV fraction over the price the order takes.
+ */
+export function explicitTargetQty(direction: number, target: SignalTarget, nav: number, price: number): number {
+  const sign = Number.isFinite(direction) ? Math.sign(direction) : 0;
+  if (sign === 0 || !(price > 0)) return 0;
+  if (target.qty !== undefined) return sign * target.qty;
+  if (target.notional !== undefined) return (sign * target.notional) / price;
+  if (target.navFraction !== undefined && nav > 0) return (sign * target.navFraction * nav) / price;
+  return 0;
 }
 
 /** The signed position once every resting and pending order fills (reduce-only capped at flat). */

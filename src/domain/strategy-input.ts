@@ -217,5 +217,28 @@ export function contractBreach(value: unknown, agent: string, symbol: string): s
     return `direction must be an integer (1 long, -1 short, 0 flat), got ${JSON.stringify(s.direction)}`;
   if (!(typeof s.confidence === 'number' && s.confidence >= 0 && s.confidence <= 1))
     return `confidence must be a number in [0, 1], got ${JSON.stringify(s.confidence)}`;
+  if (s.target !== undefined) return targetBreach(s.target);
+  return null;
+}
+
+const TARGET_FIELDS = ['qty', 'notional', 'navFraction'] as const;
+/** Above this a NAV fraction is surely a percentage (50 meaning half): refused rather than levered 50×. */
+const MAX_NAV_FRACTION = 10;
+
+/** Why a signal's `target` breaks the contract (SignalTarget), or null. */
+function targetBreach(target: unknown): string | null {
+  if (target === null || typeof target !== 'object' || Array.isArray(target))
+    return `target must be an object with exactly one of ${TARGET_FIELDS.join(', ')}, got ${JSON.stringify(target)}`;
+  const keys = Object.keys(target);
+  const unknown = keys.find((k) => !(TARGET_FIELDS as readonly string[]).includes(k));
+  if (unknown !== undefined)
+    return `target has an unknown field ${JSON.stringify(unknown)}: it takes exactly one of ${TARGET_FIELDS.join(', ')}`;
+  if (keys.length !== 1) return `target must have exactly one of ${TARGET_FIELDS.join(', ')}, got ${keys.length}`;
+  const key = keys[0]!;
+  const value = (target as Record<string, unknown>)[key];
+  if (!(typeof value === 'number' && Number.isFinite(value) && value > 0))
+    return `target.${key} must be a finite number > 0, got ${JSON.stringify(value)}`;
+  if (key === 'navFraction' && value > MAX_NAV_FRACTION)
+    return `target.navFraction ${value} is not a fraction: 0.5 is half of NAV (at most ${MAX_NAV_FRACTION})`;
   return null;
 }

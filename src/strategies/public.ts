@@ -8,8 +8,8 @@
 
 /** The agent interface, its factory type and what `analyse` receives (see strategy-agent.ts). */
 export type { StrategyAgent, StrategyFactory, StrategySnapshot } from '../domain/strategy-agent.js';
-/** What `analyse` returns: `{agent, symbol, direction, confidence, rationale?}`. */
-export type { Signal } from '../domain/signal.js';
+/** What `analyse` returns: `{agent, symbol, direction, confidence, rationale?, target?}`; `target` sizes it (quantity, notional or NAV fraction). */
+export type { Signal, SignalTarget } from '../domain/signal.js';
 /** The traded instrument (`kind`, `lotSize`, `tickSize`, `minNotional`) and one book level. */
 export type { BookLevel, Instrument, InstrumentKind } from '../domain/market.js';
 /** Candles as typed-array columns (`Bars`) and one candle as a row (`Bar`). */

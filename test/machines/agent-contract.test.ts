@@ -156,3 +156,22 @@ describe('agent actor: what a strategy is given (issue 19)', () => {
     ]);
   });
 });
+
+describe('agent actor: a signal that sizes itself (issue 34, item 4)', () => {
+  it('keeps a valid target as it was when returned, and reports a malformed one as invalid', () => {
+    const held = { notional: 500 };
+    const sizer = says('mine', (s) => ({ agent: 'mine', symbol: s.symbol, direction: 1, confidence: 1, target: held }));
+    const reply = analyseAll(sizer, [BTC], request());
+    held.notional = 5_000_000; // the strategy changes its object afterwards: what was decided stays
+    expect(reply.signals).toEqual([
+      { agent: 'mine', symbol: 'BTCUSDT', direction: 1, confidence: 1, target: { notional: 500 } },
+    ]);
+    const typo = says(
+      'mine',
+      (s) => ({ agent: 'mine', symbol: s.symbol, direction: 1, confidence: 1, target: { navFraction: 50 } }) as Signal,
+    );
+    const bad = analyseAll(typo, [BTC], request());
+    expect(bad.signals).toEqual([]);
+    expect(bad.invalid[0]!.reason).toMatch(/target\.navFraction 50 is not a fraction/);
+  });
+});

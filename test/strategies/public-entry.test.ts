@@ -36,6 +36,7 @@ const TYPES = [
   'Instrument',
   'InstrumentKind',
   'Signal',
+  'SignalTarget',
   'StrategyAgent',
   'StrategyFactory',
   'StrategySnapshot',

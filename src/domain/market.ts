@@ -82,6 +82,14 @@ export interface MarketSnapshot {
 export type FillModel = 'close' | 'next_open';
 export const FILL_MODELS: readonly FillModel[] = ['close', 'next_open'];
 
+/**
+ * SPREAD_MODEL: the touch of the book a replayed candle implies (adapters/market-data/file/
+ * derived-book.ts) — `derived` from the candle's range (the default), `fixed_bps` of the close, or
+ * `none` (bid = ask = close: fills at the candle's price, as a backtest without spread assumes).
+ */
+export type SpreadModel = { model: 'derived' } | { model: 'none' } | { model: 'fixed_bps'; bps: number };
+export const SPREAD_MODELS = ['derived', 'none', 'fixed_bps'] as const;
+
 /** A book's quotes and levels: what a taker walks. */
 export type Quotes = Pick<MarketSnapshot, 'bid' | 'ask' | 'bids' | 'asks'>;
 

@@ -11,7 +11,7 @@ import { ORDER_STYLES } from '../domain/allocation.js';
 import { FEE_RANGE } from '../domain/fees.js';
 import { DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import { DEFAULT_MARGIN_RATES } from '../domain/margin.js';
-import { FILL_MODELS } from '../domain/market.js';
+import { FILL_MODELS, SPREAD_MODELS } from '../domain/market.js';
 import { DEFAULT_RISK_LIMITS, RISK_LIMIT_VARIABLES } from '../domain/risk/limits.js';
 import type { RiskLimits } from '../domain/risk/limits.js';
 import { DEFAULT_NO_TRADE_BAND, DEFAULT_RISK_FRACTION } from '../domain/sizing.js';
@@ -500,6 +500,22 @@ const ENTRIES: Entry[] = [
     default: 'next_open',
     allowed: FILL_MODELS.join(', '),
     meaning: 'Replays: a market order fills at the next candle’s open, or at the close the strategy saw.',
+  },
+  {
+    name: 'SPREAD_MODEL',
+    section: 'Paper venue',
+    default: 'derived',
+    allowed: SPREAD_MODELS.join(', '),
+    meaning:
+      'Replays: the spread of the book a candle implies — derived from its range (1 % of high − low, at least a tick), fixed_bps of the close (SPREAD_BPS), or none (bid = ask = the price).',
+  },
+  {
+    name: 'SPREAD_BPS',
+    section: 'Paper venue',
+    default: null,
+    example: '2',
+    allowed: 'number 0.01–1000, only with SPREAD_MODEL=fixed_bps',
+    meaning: 'Replays: the spread in basis points of the close (2 = 0.02 %), at least one tick.',
   },
   {
     name: 'FILL_VOLUME_SHARE',

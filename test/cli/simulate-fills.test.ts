@@ -57,6 +57,8 @@ async function simulate(data: string, out: string, args: string[] = [], env: Nod
 }
 
 const FLAT_120: Candle = [120, 120.5, 119.5, 120];
+/** 100 bps of the 110 close: 1.1 = 11 ticks; bid = 110 − 5 ticks, ask = bid + 11 ticks = 110.6, moved to the next open (+10). */
+const FIXED_100_BPS_ASK = '120.6';
 
 describe('tcs simulate --data: where fills happen', () => {
   const gap = dataDir('gap', [[109, 110.5, 108.5, 110], [120, 120.5, 119.5, 120], FLAT_120, FLAT_120, FLAT_120]);
@@ -80,6 +82,26 @@ describe('tcs simulate --data: where fills happen', () => {
     ]);
     expect(byFlag[0]).toMatchObject({ side: 'BUY', price: '110.1', liquidity: 'taker' });
     expect(byEnv[0]).toMatchObject({ side: 'BUY', price: '110.1', liquidity: 'taker' });
+  }, 60_000);
+
+  it('SPREAD_MODEL=none fills at the open itself; fixed_bps at the open plus half its spread; a bad value is refused', async () => {
+    const [none, fixed] = await Promise.all([
+      simulate(gap, 'gap-spread-none', [], { SPREAD_MODEL: 'none' }),
+      simulate(gap, 'gap-spread-fixed', [], { SPREAD_MODEL: 'fixed_bps', SPREAD_BPS: '100' }),
+    ]);
+    expect(none[0]).toMatchObject({ side: 'BUY', price: '120', liquidity: 'taker' });
+    expect(fixed[0]).toMatchObject({ side: 'BUY', price: FIXED_100_BPS_ASK, liquidity: 'taker' });
+    expect(readFileSync(join(root, 'gap-spread-none', 'report.html'), 'utf8')).toContain(
+      'no spread (SPREAD_MODEL=none)',
+    );
+    const bad = startTcs(
+      ['simulate', '--data', gap, '--out', join(root, 'gap-spread-bad'), '--quiet'],
+      { SYMBOLS: 'BTCUSDT:spot', STRATEGIES: STRATEGY, SPREAD_MODEL: 'fixed_bps' },
+      root,
+    );
+    const { code } = await exitWithin(bad, 60_000);
+    expect(code).toBe(2);
+    expect(bad.stderr()).toContain('SPREAD_MODEL=fixed_bps needs SPREAD_BPS');
   }, 60_000);
 
   it('a resting bid at 100 fills at 100 as maker on the candle whose low is 90', async () => {

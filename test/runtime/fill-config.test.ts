@@ -15,15 +15,30 @@ import { parseSimulateArgs } from '../../src/runtime/simulate/simulate-options.j
 const HMAC = { RISK_HMAC_SECRET: 'a'.repeat(64) };
 
 describe('fill configuration', () => {
-  it('defaults to next_open, 2.5 % of a bar, no fill on a touch, and the 2 / 5 bp fees', () => {
+  it('defaults to next_open, the derived spread, 2.5 % of a bar, no fill on a touch, and the 2 / 5 bp fees', () => {
     expect(readFillConfig({})).toEqual({
       model: 'next_open',
+      spread: { model: 'derived' },
       volumeShare: 0.025,
       touchShare: 0,
       makerFee: 0.0002,
       takerFee: 0.0005,
       feesBySymbol: {},
     });
+  });
+
+  it('reads SPREAD_MODEL and SPREAD_BPS, and refuses a bps without fixed_bps, or fixed_bps without one', () => {
+    expect(readFillConfig({ SPREAD_MODEL: 'none' }).spread).toEqual({ model: 'none' });
+    expect(readFillConfig({ SPREAD_MODEL: 'fixed_bps', SPREAD_BPS: '2.5' }).spread).toEqual({
+      model: 'fixed_bps',
+      bps: 2.5,
+    });
+    expect(() => readFillConfig({ SPREAD_MODEL: 'zero' })).toThrow(
+      /SPREAD_MODEL must be one of derived, none, fixed_bps/,
+    );
+    expect(() => readFillConfig({ SPREAD_MODEL: 'fixed_bps' })).toThrow(/needs SPREAD_BPS/);
+    expect(() => readFillConfig({ SPREAD_BPS: '3' })).toThrow(/SPREAD_BPS applies only with SPREAD_MODEL=fixed_bps/);
+    expect(() => readFillConfig({ SPREAD_MODEL: 'fixed_bps', SPREAD_BPS: '0' })).toThrow(/SPREAD_BPS/);
   });
 
   it('reads every variable, a maker rebate included', () => {

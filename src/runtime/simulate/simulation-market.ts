@@ -6,6 +6,7 @@
  * funding settles at the data's own times. The manifest's instruments replace the built-in table's,
  * and its per-symbol fees FEE_MAKER/FEE_TAKER. Takers fill as FILL_MODEL says (next_open by default).
  */
+import type { SpreadModel } from '../../domain/market.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../config.js';
@@ -31,6 +32,13 @@ const FILLS_NOTE = {
   next_open: "market orders fill at the next candle's open (FILL_MODEL=next_open)",
   close: 'market orders fill at the close the strategy saw (FILL_MODEL=close)',
 } as const;
+
+/** What the summary says of a replay's spread (SPREAD_MODEL). */
+function spreadNote(spread: SpreadModel): string {
+  if (spread.model === 'none') return 'no spread (SPREAD_MODEL=none)';
+  if (spread.model === 'fixed_bps') return `a spread of ${spread.bps} bps of the close (SPREAD_MODEL=fixed_bps)`;
+  return "a spread of 1 % of the candle's range, at least a tick (SPREAD_MODEL=derived)";
+}
 
 /** Where a synthetic run starts when --from is not given: a fixed date, so runs are reproducible. */
 export const SYNTHETIC_START = Date.UTC(2026, 0, 1);
@@ -117,6 +125,7 @@ async function openReplay(
       dir,
       instruments,
       fillModel: config.fills.model,
+      book: { spread: config.fills.spread },
       ...(options.from !== null ? { from: options.from } : {}),
       ...(options.to !== null ? { to: options.to } : {}),
       ...replayHistory(historyFor),
@@ -133,7 +142,7 @@ async function openReplay(
       config: withManifestFees({ ...config, instruments, cycleMs: stepMs }, manifest?.fees),
       start: first + stepMs,
       cycles,
-      description: `replay of ${dir} (${timeframe}), ${warmUpNote(feed.warmUp, first)}; ${FILLS_NOTE[config.fills.model]}`,
+      description: `replay of ${dir} (${timeframe}), ${warmUpNote(feed.warmUp, first)}; ${FILLS_NOTE[config.fills.model]}, ${spreadNote(config.fills.spread)}`,
     };
   } catch (err) {
     if (err instanceof DataFileError) throw new ConfigError(`--data ${dir}: ${err.message}`);

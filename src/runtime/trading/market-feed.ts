@@ -83,6 +83,7 @@ async function openReplay(
       dir,
       instruments,
       fillModel: config.fills.model,
+      book: { spread: config.fills.spread },
       ...replayHistory(historyFor),
     });
     return { feed, config: withManifestFees({ ...config, instruments }, manifest?.fees) };
@@ -167,6 +168,7 @@ export async function continueReplay(
       dir,
       instruments: config.instruments,
       fillModel: config.fills.model,
+      book: { spread: config.fills.spread },
       from: saved.next,
       ...replayHistory(historyFor),
     });

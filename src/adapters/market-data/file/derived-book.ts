@@ -2,8 +2,10 @@
  * The order book a candle implies. History gives only OHLCV, so the book is derived, the same way
  * every time (no randomness: a replay is repeatable), from three things the candle does say:
  *
- *  * spread  = max(1 tick, spreadOfRange × (high − low)), on the tick grid; the close sits inside
- *              it (bid = close − ⌊spread/2⌋, ask = bid + spread), so bid ≤ last ≤ ask.
+ *  * spread  = by SPREAD_MODEL (`spread` below): `derived` (the default) max(1 tick, spreadOfRange
+ *              × (high − low)); `fixed_bps` max(1 tick, bps × close / 10 000); `none` 0, bid =
+ *              ask = close. On the tick grid; the close sits inside it (bid = close − ⌊spread/2⌋,
+ *              ask = bid + spread), so bid ≤ last ≤ ask.
  *  * level gap = max(1 tick, gapOfRange × (high − low)), on the tick grid: a calm candle gives a
  *              tight book, a wild one a wide book.
  *  * depth   = the touch holds touchShareOfMinuteVolume of the candle's quote volume per minute
@@ -13,11 +15,12 @@
  *
  * Documented with numbers in docs/strategies/data-format.md.
  */
-import type { BookLevel, Instrument } from '../../../domain/market.js';
+import type { BookLevel, Instrument, SpreadModel } from '../../../domain/market.js';
 import { floorSteps, fromSteps, nearestSteps } from '../../../domain/steps.js';
 
 export interface DerivedBookShape {
   levels: number;
+  spread: SpreadModel;
   spreadOfRange: number;
   gapOfRange: number;
   touchShareOfMinuteVolume: number;
@@ -26,6 +29,7 @@ export interface DerivedBookShape {
 
 export const DERIVED_BOOK_SHAPE: DerivedBookShape = {
   levels: 10,
+  spread: { model: 'derived' },
   spreadOfRange: 0.01,
   gapOfRange: 0.05,
   touchShareOfMinuteVolume: 0.02,
@@ -52,7 +56,7 @@ export function deriveBook(candle: CandleBookInput, instrument: Instrument, shap
   const { tickSize } = instrument;
   const range = candle.high - candle.low;
   const lastTicks = Math.max(1, nearestSteps(candle.close, tickSize));
-  const spreadTicks = Math.max(1, nearestSteps(range * shape.spreadOfRange, tickSize));
+  const spreadTicks = spreadInTicks(candle, range, tickSize, shape);
   const gapTicks = Math.max(1, nearestSteps(range * shape.gapOfRange, tickSize));
   const bidTicks = Math.max(1, lastTicks - Math.floor(spreadTicks / 2));
   const askTicks = bidTicks + spreadTicks;
@@ -63,6 +67,17 @@ export function deriveBook(candle: CandleBookInput, instrument: Instrument, shap
     bids: side(bidTicks, -1, gapTicks, touchNotional, instrument, shape),
     asks: side(askTicks, 1, gapTicks, touchNotional, instrument, shape),
   };
+}
+
+function spreadInTicks(candle: CandleBookInput, range: number, tickSize: number, shape: DerivedBookShape): number {
+  switch (shape.spread.model) {
+    case 'none':
+      return 0;
+    case 'fixed_bps':
+      return Math.max(1, nearestSteps((candle.close * shape.spread.bps) / 10_000, tickSize));
+    case 'derived':
+      return Math.max(1, nearestSteps(range * shape.spreadOfRange, tickSize));
+  }
 }
 
 function side(

@@ -94,8 +94,13 @@ describe('tcs sweep: a 2×2 grid, locally and through BullMQ', () => {
     const returns = cells.map((c) => Number(c[header.indexOf('total_return')]));
     expect(Number(best[header.indexOf('total_return')])).toBe(Math.max(...returns));
     const html = readFileSync(path('local', 'results.html'), 'utf8');
-    expect(html).toContain('<th class="objective">total_return</th>');
-    expect(html.indexOf(`<td>${best[0]}</td>`)).toBeLessThan(html.indexOf('<td>2</td>'));
+    expect(html).toMatch(/<th data-col="\d+" class="objective"[^>]*>total_return<\/th>/);
+    // Ranked best first, each trial linked to its own report (the local pool keeps them).
+    const link = (id: string) => `<a href="trials/${id}/report.html">${id}</a>`;
+    const others = cells.filter((c) => c !== best).map((c) => html.indexOf(link(c[0]!)));
+    expect(html.indexOf(link(best[0]!))).toBeGreaterThan(0);
+    expect(others.every((at) => at > html.indexOf(link(best[0]!)))).toBe(true);
+    expect(existsSync(path('local', 'trials', best[0]!, 'report.html'))).toBe(true);
   });
 
   it('gives the identical results through BullMQ, each trial run once by one of the workers', async () => {

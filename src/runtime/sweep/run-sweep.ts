@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { readSweepSpec } from './sweep-spec.js';
 import type { SweepSpec } from './sweep-spec.js';
-import { firstTrials, outOfSampleTrials, paramSets } from './sweep-trials.js';
+import { axes, firstTrials, outOfSampleTrials, paramSets } from './sweep-trials.js';
 import type { ParamSet, Trial } from './sweep-trials.js';
 import { checkTrials } from './sweep-check.js';
 import { createLocalPool } from './local-pool.js';
@@ -65,7 +65,7 @@ export async function runSweep(options: SweepOptions): Promise<number> {
     stop.dispose();
   }
   const rows = rankRows(trials, results, spec.objective);
-  writeResults(options.out, rows, [...spec.params.keys()], spec.objective);
+  writeResults(options.out, rows, [...axes(spec).keys()], spec.objective, { reportLinks: options.queue === null });
   for (const line of bestLines(rows, spec.objective)) process.stdout.write(`${line}\n`);
   if (stop.requested) {
     process.stderr.write(

@@ -14,7 +14,8 @@ export const SWEEP_HELP = `Usage: tcs sweep SPEC --out DIR [--workers N | --queu
 
 Runs a parameter search: one deterministic \`tcs simulate\` run (a trial) per parameter set of SPEC,
 ranks the trials by the objective and writes DIR/results.csv (one row per trial: its parameters and
-the figures of its summary.json) and DIR/results.html (the same, ranked). The best trial's
+the figures of its summary.json) and DIR/results.html (ranked, sortable, a heatmap for two axes,
+each local trial linked to its report). The best trial's
 parameters are printed at the end; with walk-forward, each fold's in-sample best and how it did out
 of sample. A trial sees only the spec (its env and params, the defaults for everything else), never
 this machine's environment or .env: the same spec gives the same results on any machine.
@@ -27,11 +28,19 @@ SPEC is a JSON file:
       "RISK_FRACTION": [0.05, 0.1],        a list of values (objects become JSON, e.g. PROTECTION_PARAMS)
       "NO_TRADE_BAND": {"min": 0.1, "max": 0.3, "step": 0.1}
     },                                     a range (random: step optional, "log": true log-uniform)
+    "strategy_params": {                   strategy parameters to vary, per STRATEGIES entry, as
+      "momentum_ma_crossover": {           lists or ranges; each trial gets STRATEGY_PARAMS built
+        "fastPeriod": {"min": 5, "max": 15, "step": 5}, "slowPeriod": [30, 60]
+      }                                    from them (over env's STRATEGY_PARAMS); params optional
+    },
     "env": {"STRATEGIES": "momentum_ma_crossover", "SYMBOLS": "BTCUSDT"},   fixed for every trial
     "data": {"seed": 3, "cycles": 2000},   synthetic market (seed, cycles, from, to), or a replay:
                                            {"dir": "data/jan24", "from": "2024-01-08", "to": "…"}
-    "objective": "sharpe",                 a summary.json figure, or {"metric": "max_drawdown",
+    "objective": "sharpe",                 a summary.json figure (sharpe, sortino, calmar…) or
+                                           return_over_drawdown, or {"metric": "max_drawdown",
                                            "goal": "min"} (losses and costs default to min)
+    "constraints": {"trades": {"min": 20}, "max_drawdown": {"max": 0.25}},
+                                           optional: a trial breaking one ranks after all that don't
     "walk_forward": [                      optional: choose on in-sample, report out-of-sample
       {"in_sample": {"from": "2024-01-01", "to": "2024-01-22"},
        "out_of_sample": {"from": "2024-01-22", "to": "2024-01-29"}}

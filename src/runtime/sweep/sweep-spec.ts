@@ -11,6 +11,7 @@ import { closestName } from '../../strategies/name-hint.js';
 import { parseParam } from './sweep-params.js';
 import type { ParamDomain } from './sweep-params.js';
 import { parseObjective } from './sweep-objective.js';
+import { parseStrategyAxes } from './sweep-strategy-params.js';
 import type { Objective } from './sweep-objective.js';
 import { envValue, field, isObject, knownKeys, optionalIso, optionalWhole } from './spec-fields.js';
 
@@ -35,6 +36,8 @@ export interface SweepSpec {
   /** Random search: the sampling seed. */
   sampleSeed: number;
   params: ReadonlyMap<string, ParamDomain>;
+  /** Strategy parameters varied as axes of their own (`entry.parameter`), folded into STRATEGY_PARAMS. */
+  strategyParams: ReadonlyMap<string, ParamDomain>;
   /** Variables every trial gets (strategies, symbols…), under the params. */
   env: Readonly<Record<string, string>>;
   data: DataWindow;
@@ -71,7 +74,18 @@ export function readSweepSpec(path: string): SweepSpec {
 
 export function parseSweepSpec(raw: unknown): SweepSpec {
   if (!isObject(raw)) throw new ConfigError('sweep spec: must be a JSON object');
-  knownKeys(raw, '', ['search', 'trials', 'seed', 'params', 'env', 'data', 'objective', 'walk_forward']);
+  knownKeys(raw, '', [
+    'search',
+    'trials',
+    'seed',
+    'params',
+    'strategy_params',
+    'env',
+    'data',
+    'objective',
+    'constraints',
+    'walk_forward',
+  ]);
   const search = raw.search ?? 'grid';
   if (search !== 'grid' && search !== 'random') throw field('search', 'must be "grid" or "random"', raw.search);
   const trials = optionalWhole(raw, 'trials', 1, MAX_TRIALS);
@@ -79,7 +93,8 @@ export function parseSweepSpec(raw: unknown): SweepSpec {
   if (search === 'grid' && trials !== null)
     throw field('trials', 'is for a random search (a grid runs every combination)');
   const env = parseEnv(raw.env);
-  const params = parseParams(raw.params, search, env);
+  const params = parseParams(raw.params, search, env, raw.strategy_params !== undefined);
+  const strategyParams = parseStrategyAxes(raw.strategy_params, search, env, params);
   const data = parseWindow(raw.data, 'data', null);
   if (data.dir === null && data.cycles === null && data.to === null)
     throw field('data', 'needs "cycles" (or "to") for the synthetic market, or "dir" for a replay');
@@ -97,9 +112,10 @@ export function parseSweepSpec(raw: unknown): SweepSpec {
     trials,
     sampleSeed: optionalWhole(raw, 'seed', 0, 2 ** 31 - 1) ?? 1,
     params,
+    strategyParams,
     env,
     data,
-    objective: parseObjective(raw.objective),
+    objective: parseObjective(raw.objective, raw.constraints),
     walkForward: parseWalkForward(raw.walk_forward, data),
   };
 }
@@ -129,9 +145,19 @@ function checkName(where: string, name: string): void {
   }
 }
 
-function parseParams(raw: unknown, search: 'grid' | 'random', env: Record<string, string>): Map<string, ParamDomain> {
+function parseParams(
+  raw: unknown,
+  search: 'grid' | 'random',
+  env: Record<string, string>,
+  strategyAxes: boolean,
+): Map<string, ParamDomain> {
+  // With strategy_params varying something, params may be left out.
+  if (raw === undefined && strategyAxes) return new Map();
   if (!isObject(raw) || Object.keys(raw).length === 0)
-    throw field('params', 'must name at least one variable to vary, e.g. {"RISK_FRACTION": [0.05, 0.1]}');
+    throw field(
+      'params',
+      'must name at least one variable to vary, e.g. {"RISK_FRACTION": [0.05, 0.1]} (or use strategy_params)',
+    );
   const params = new Map<string, ParamDomain>();
   for (const [name, domain] of Object.entries(raw)) {
     checkName(`params.${name}`, name);

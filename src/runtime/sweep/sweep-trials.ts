@@ -7,8 +7,10 @@
 import { seededRandom } from '../../domain/seeded-random.js';
 import type { DataWindow, SweepSpec } from './sweep-spec.js';
 import { drawValue, gridValues } from './sweep-params.js';
+import type { ParamDomain } from './sweep-params.js';
 import { MAX_TRIALS } from './sweep-spec.js';
 import { ConfigError } from '../config.js';
+import { trialEnv } from './sweep-strategy-params.js';
 
 export type Sample = 'all' | 'in_sample' | 'out_of_sample';
 
@@ -32,13 +34,19 @@ export interface ParamSet {
   params: Record<string, string>;
 }
 
+/** Every axis a sweep varies: its variables, then its strategy parameters (`entry.parameter`). */
+export function axes(spec: SweepSpec): Map<string, ParamDomain> {
+  return new Map([...spec.params, ...spec.strategyParams]);
+}
+
 export function paramSets(spec: SweepSpec): ParamSet[] {
-  const names = [...spec.params.keys()];
+  const domains = axes(spec);
+  const names = [...domains.keys()];
   let sets: Record<string, string>[];
   if (spec.search === 'grid') {
     sets = [{}];
     for (const name of names) {
-      const values = gridValues(spec.params.get(name)!);
+      const values = gridValues(domains.get(name)!);
       if (sets.length * values.length > MAX_TRIALS)
         throw new ConfigError(`sweep spec: params make more than ${MAX_TRIALS} combinations; narrow the grid`);
       sets = sets.flatMap((set) => values.map((value) => ({ ...set, [name]: value })));
@@ -46,7 +54,7 @@ export function paramSets(spec: SweepSpec): ParamSet[] {
   } else {
     const random = seededRandom(spec.sampleSeed);
     sets = Array.from({ length: spec.trials! }, () =>
-      Object.fromEntries(names.map((name) => [name, drawValue(spec.params.get(name)!, random())])),
+      Object.fromEntries(names.map((name) => [name, drawValue(domains.get(name)!, random())])),
     );
   }
   const width = String(sets.length).length;
@@ -66,5 +74,6 @@ export function outOfSampleTrials(spec: SweepSpec, bestPerFold: readonly ParamSe
 
 function trial(spec: SweepSpec, set: ParamSet, window: DataWindow, fold: number | null, sample: Sample): Trial {
   const id = fold === null ? set.id : `f${fold}-${sample === 'in_sample' ? 'is' : 'oos'}-${set.id}`;
-  return { id, paramSet: set.id, params: set.params, fold, sample, env: { ...spec.env, ...set.params }, window };
+  const env = trialEnv(spec.env, set.params, spec.strategyParams);
+  return { id, paramSet: set.id, params: set.params, fold, sample, env, window };
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { runSimulation } from '../simulate/run-simulation.js';
 import type { CycleHook } from '../simulate/run-simulation.js';
 import type { SimulateOptions } from '../simulate/simulate-options.js';
-import { TRIAL_FIGURES } from './sweep-objective.js';
+import { trialFigures } from './sweep-objective.js';
 import type { Figures } from './sweep-objective.js';
 import type { TrialJob } from './sweep-trials.js';
 import type { DataWindow } from './sweep-spec.js';
@@ -33,10 +33,7 @@ export async function runTrial(job: TrialJob, out: string, afterCycle?: CycleHoo
   const { exitCode } = await runSimulation({ ...job.env }, trialOptions(job.window, out), afterCycle);
   if (exitCode !== 0) throw new TrialInterrupted(`trial ${job.id} was interrupted`);
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, unknown>;
-  const figures = Object.fromEntries(
-    TRIAL_FIGURES.map((name) => [name, typeof summary[name] === 'number' ? summary[name] : null]),
-  ) as Figures;
-  return { id: job.id, partial: summary.partial === true, figures };
+  return { id: job.id, partial: summary.partial === true, figures: trialFigures(summary) };
 }
 
 /** `tcs simulate`'s options for a trial's window, quiet: the sweep draws its own progress. */

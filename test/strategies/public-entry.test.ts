@@ -20,6 +20,7 @@ const ENTRY_SOURCE = join(REPO, 'src', 'strategies', 'public.ts');
 
 /** Every value the entry exports, and every type. */
 const VALUES = [
+  'SEED_WEIGHT',
   'barsFromCloses',
   'barsFromRows',
   'clamp',
@@ -27,14 +28,24 @@ const VALUES = [
   'resolveParams',
   'rsi',
   'sma',
+  'ta',
   'testSnapshot',
+  'trackIndicators',
 ];
 const TYPES = [
+  'Band',
   'Bar',
   'Bars',
   'BookLevel',
+  'IndicatorInput',
+  'IndicatorReadings',
+  'IndicatorSpec',
+  'IndicatorSpecs',
+  'IndicatorTracker',
+  'IndicatorValues',
   'Instrument',
   'InstrumentKind',
+  'Macd',
   'Signal',
   'StrategyAgent',
   'StrategyFactory',
@@ -99,6 +110,16 @@ export function selfCheck(agent: StrategyAgent): void {
     throw new Error('parameters');
   const factory: StrategyFactory<{ a: number }> = () => agent;
   if (factory().name !== agent.name) throw new Error('factory');
+  const specs: IndicatorSpecs = { fast: ta.sma(2), band: ta.bollinger(2, 2), trend: ta.macd(2, 3, 2) };
+  const spec: IndicatorSpec<number> = ta.ema(2);
+  const tracker: IndicatorTracker<{ ema: IndicatorSpec<number>; atr: IndicatorSpec<number>; dc: IndicatorSpec<Band> }> =
+    trackIndicators({ ema: spec, atr: ta.atr(2), dc: ta.donchian(2) });
+  const input: IndicatorInput = snapshot;
+  const readings: IndicatorReadings<{ ema: IndicatorSpec<number>; atr: IndicatorSpec<number>; dc: IndicatorSpec<Band> }> | null = tracker.update(input);
+  const values: IndicatorValues<{ rsi: IndicatorSpec<number> }> | undefined = trackIndicators({ rsi: ta.rsi(2) }).update(snapshot)?.now;
+  if (readings === null || readings.now.dc.upper !== 4 || readings.now.ema <= 3 || values === undefined) throw new Error('trackIndicators');
+  const line: Macd | null = trackIndicators({ m: ta.macd(2, 3, 2) }).update(snapshot)?.now.m ?? null;
+  if (Object.keys(specs).length !== 3 || line === null || !(SEED_WEIGHT > 0) || tracker.lookback < 3) throw new Error('ta');
 }
 `,
 );

@@ -46,7 +46,9 @@ const EMA_TABLE = [
   22.22, 22.21, 22.24, 22.27, 22.33, 22.52, 22.8, 22.97, 23.13, 23.28, 23.34, 23.43, 23.51, 23.54, 23.47, 23.4, 23.39,
   23.26, 23.23, 23.08, 22.92,
 ];
-// StockCharts, "Average True Range (ATR)": high, low, close and the ATR(14) column (first TR = high − low).
+// StockCharts, "Average True Range (ATR)": its example's high, low and close. The ATR(14) column
+// below is worked by hand from Wilder's definition (first TR = high − low; the 14 TRs sum to 7.76,
+// so the first ATR is 0.554; then ATR = (13 × ATR + TR) / 14: the 15th TR is 1.10, giving 0.593).
 const ATR_HIGH = [
   48.7, 48.72, 48.9, 48.87, 48.82, 49.05, 49.2, 49.35, 49.92, 50.19, 50.12, 49.66, 49.88, 50.19, 50.36, 50.57, 50.65,
   50.43, 49.63, 50.33,
@@ -71,7 +73,7 @@ describe('declared indicators against published reference values', () => {
     const got = values.slice(14) as number[];
     expect(got).toHaveLength(RSI_TABLE.length);
     got.forEach((v, i) => expect(Math.abs(v - RSI_TABLE[i]!)).toBeLessThan(0.075));
-    // The exact first value from Wilder's definition: average gain 0.23829, average loss 0.09964.
+    // The exact first value from Wilder's definition: 14 changes, average gain 0.23857, average loss 0.1.
     expect(got[0]).toBeCloseTo(70.464, 3);
   });
 
@@ -86,9 +88,11 @@ describe('declared indicators against published reference values', () => {
     expect(Math.abs(got[0]! - EMA_TABLE[0]!)).toBeGreaterThan(0.02);
   });
 
-  it("ATR(14) is Wilder's: StockCharts' table to the cent", () => {
+  it("ATR(14) is Wilder's: the worked example to the cent", () => {
     const values = series(trackIndicators({ atr: ta.atr(14) }), 'atr', ohlc(ATR_HIGH, ATR_LOW, ATR_CLOSE));
     const got = values.filter((v) => v !== null) as number[];
+    expect(got[0]).toBeCloseTo(7.76 / 14, 10);
+    expect(got[1]).toBeCloseTo((13 * (7.76 / 14) + 1.1) / 14, 10);
     expect(got.map((v) => Math.round(v * 100) / 100)).toEqual(ATR_TABLE);
     expect(values.indexOf(got[0])).toBe(13);
   });

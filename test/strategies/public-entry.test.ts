@@ -160,12 +160,18 @@ export default create;
 const DOCS = readFileSync(join(REPO, 'docs', 'strategies', 'writing-a-strategy.md'), 'utf8');
 const docsExample = /## The public entry[\s\S]*?```ts\n([\s\S]*?)```/.exec(DOCS)?.[1] ?? '';
 writeFileSync(path('docs_example.ts'), docsExample);
+// And the one docs/strategies/indicators.md opens with (declared indicators).
+const INDICATORS_DOCS = readFileSync(join(REPO, 'docs', 'strategies', 'indicators.md'), 'utf8');
+const indicatorsExample = /```ts\n([\s\S]*?)```/.exec(INDICATORS_DOCS)?.[1] ?? '';
+writeFileSync(path('docs_indicators_example.ts'), indicatorsExample);
 
 describe('the public strategy entry, from a project outside the repository', () => {
-  it("the documentation's example imports only from it", () => {
-    const specifiers = [...docsExample.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
-    expect(specifiers.length).toBeGreaterThan(0);
-    expect(new Set(specifiers)).toEqual(new Set(['trading-control-service/strategy']));
+  it("the documentation's examples import only from it", () => {
+    for (const example of [docsExample, indicatorsExample]) {
+      const specifiers = [...example.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+      expect(specifiers.length).toBeGreaterThan(0);
+      expect(new Set(specifiers)).toEqual(new Set(['trading-control-service/strategy']));
+    }
   });
 
   it('exports exactly the values and types listed here', async () => {
@@ -208,7 +214,7 @@ describe('the public strategy entry, from a project outside the repository', () 
     expect(undocumented).toEqual([]);
   });
 
-  it("type-checks a module that imports every export, and the documentation's example", () => {
+  it("type-checks a module that imports every export, and the documentation's examples", () => {
     const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], {
       encoding: 'utf8',
       timeout: 60_000,

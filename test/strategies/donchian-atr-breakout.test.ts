@@ -96,3 +96,47 @@ describe('donchian_atr_breakout', () => {
     expect(() => createDonchianAtrBreakout({ chanel: 5 } as never)).toThrow(/did you mean channel/);
   });
 });
+
+describe('donchian_atr_breakout over a long series', () => {
+  it('gives the same signals whatever history came before, once its lookback is filled (no recursive bias)', () => {
+    let x = 100;
+    let seed = 3;
+    const closes = Array.from({ length: 1_400 }, () => {
+      seed = (seed * 16807) % 2147483647;
+      return (x *= 1 + (seed / 2147483647 - 0.5) * 0.04);
+    });
+    const bars = closes.map((c, i) => ({
+      time: i * 60_000,
+      open: c,
+      high: c * 1.005,
+      low: c * 0.995,
+      close: c,
+      volume: 1,
+    }));
+    // Holding long on every third stretch of 40 bars, short on another: exercises both trails.
+    const position = (i: number) => [0, 1, -1][Math.floor(i / 40) % 3]!;
+    const params = { timeframe: '1m', stopAtr: 1, channel: 5 };
+    const lookback = createDonchianAtrBreakout(params).lookback!;
+    const runFrom = (start: number) => {
+      const agent = createDonchianAtrBreakout(params);
+      const out: (Signal | null)[] = [];
+      for (let end = start + lookback; end <= bars.length; end++) {
+        const window = barsFromRows(bars.slice(end - lookback, end));
+        out.push(agent.analyse(testSnapshot(window, { position: position(end - 1) }), PERP));
+      }
+      return out;
+    };
+    const early = runFrom(0);
+    const late = runFrom(400);
+    // Compare from the late run's first bar on which both are flat (both trails start together).
+    const offset = 400;
+    let from = 0;
+    while (position(offset + lookback + from - 1) !== 0) from++;
+    const a = early.slice(offset + from);
+    const b = late.slice(from);
+    expect(a.length).toBeGreaterThan(500);
+    expect(a.some((s) => s?.direction === 0)).toBe(true); // a stop was hit
+    expect(a.some((s) => s !== null && s.direction !== 0)).toBe(true); // and a breakout seen
+    expect(b).toEqual(a);
+  });
+});

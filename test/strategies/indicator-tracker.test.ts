@@ -67,6 +67,13 @@ describe('trackIndicators', () => {
     expect(p.fed).toHaveLength(2);
   });
 
+  it('starts afresh when the bar under the last time seen is not the one it saw (a corrected candle, another test series)', () => {
+    const t = trackIndicators({ sma: ta.sma(2) });
+    expect(t.update(testSnapshot(barsFromCloses([1, 2, 3])))?.now.sma).toBe(2.5);
+    expect(t.update(testSnapshot(barsFromCloses([1, 2, 5])))?.now.sma).toBe(3.5);
+    expect(t.update(testSnapshot(barsFromCloses([1, 4, 5, 6])))?.now.sma).toBe(5.5);
+  });
+
   it('reads the declared timeframe candles (snapshot.higher) when the snapshot has them', () => {
     const t = trackIndicators({ p: probe() });
     const higher = barsFromCloses([1, 2, 3], 900_000);

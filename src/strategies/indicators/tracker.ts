@@ -12,8 +12,9 @@
  * is simply the next input (a 14-bar ATR then spans a little more time). A bar whose high, low or
  * close is not a finite number is skipped the same way. Bars the strategy was not called for (a
  * symbol skipped for some cycles) are fed at the next call while they are still in the window; when
- * the last bar seen has left the window, or time went backwards (a new run handed to the same agent),
- * the streams start afresh from the last `lookback` bars, exactly as on the first call.
+ * the last bar seen has left the window, or the bar under its time is not the one fed (a corrected
+ * candle; a test handing one agent several series), or time went backwards (a new run handed to the
+ * same agent), the streams start afresh from the last `lookback` bars, exactly as on the first call.
  */
 import type { Bars } from '../../domain/bars.js';
 import type { IndicatorSpec, IndicatorStream } from './ta.js';
@@ -56,6 +57,8 @@ interface SymbolState {
   streams: [string, IndicatorStream<unknown>][];
   /** Open time of the last bar fed (or skipped); -Infinity before any. */
   lastTime: number;
+  /** That bar's high, low and close: a different bar under the same time is not the one fed. */
+  lastBar: [number, number, number];
   /** After the last bar fed; null while any indicator is still warming up. */
   readings: IndicatorReadings<IndicatorSpecs> | null;
 }
@@ -79,12 +82,14 @@ export function trackIndicators<S extends IndicatorSpecs>(specs: S): IndicatorTr
   const fresh = (): SymbolState => ({
     streams: names.map((n) => [n, specs[n]!.open()]),
     lastTime: Number.NEGATIVE_INFINITY,
+    lastBar: [Number.NaN, Number.NaN, Number.NaN],
     readings: null,
   });
 
   function feed(state: SymbolState, bars: Bars, from: number): void {
     for (let i = from; i < bars.length; i++) {
       state.lastTime = bars.time[i]!;
+      state.lastBar = [bars.high[i]!, bars.low[i]!, bars.close[i]!];
       if (!Number.isFinite(bars.high[i]!) || !Number.isFinite(bars.low[i]!) || !Number.isFinite(bars.close[i]!))
         continue;
       const values: Record<string, unknown> = {};
@@ -107,16 +112,18 @@ export function trackIndicators<S extends IndicatorSpecs>(specs: S): IndicatorTr
       if (n === 0) return null;
       const newest = bars.time[n - 1]!;
       let state = bySymbol.get(snapshot.symbol);
-      if (state !== undefined && newest === state.lastTime) return state.readings as IndicatorReadings<S> | null;
+      if (state !== undefined && newest === state.lastTime && sameBar(bars, n - 1, state.lastBar))
+        return state.readings as IndicatorReadings<S> | null;
       let from = -1;
       if (state !== undefined && newest > state.lastTime) {
         // Walk back over the new bars only: O(bars since the last call).
         let i = n - 1;
         while (i >= 0 && bars.time[i]! > state.lastTime) i--;
-        if (i >= 0 && bars.time[i] === state.lastTime) from = i + 1;
+        if (i >= 0 && bars.time[i] === state.lastTime && sameBar(bars, i, state.lastBar)) from = i + 1;
       }
       if (from < 0) {
-        // First call, the last bar seen has left the window, or time went back: start afresh.
+        // First call, the last bar seen has left the window or is not the one fed (a corrected
+        // candle, another series under the same times), or time went back: start afresh.
         state = fresh();
         bySymbol.set(snapshot.symbol, state);
         from = Math.max(0, n - lookback);
@@ -125,4 +132,9 @@ export function trackIndicators<S extends IndicatorSpecs>(specs: S): IndicatorTr
       return state!.readings as IndicatorReadings<S> | null;
     },
   };
+}
+
+/** True when bar `i` has the high, low and close recorded (NaN equal to NaN: a skipped bar). */
+function sameBar(bars: Bars, i: number, [high, low, close]: readonly [number, number, number]): boolean {
+  return Object.is(bars.high[i], high) && Object.is(bars.low[i], low) && Object.is(bars.close[i], close);
 }

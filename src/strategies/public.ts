@@ -16,6 +16,16 @@ export type { BookLevel, Instrument, InstrumentKind } from '../domain/market.js'
 export type { Bar, Bars } from '../domain/bars.js';
 /** Options of testSnapshot. */
 export type { TestSnapshotOptions } from './test-snapshot.js';
+/** A declared indicator (`ta.ema(10)`…), the lines of a band (Bollinger, Donchian) and of MACD. */
+export type { Band, IndicatorSpec, Macd } from './indicators/ta.js';
+/** What trackIndicators takes and gives: the declared set, its values, the readings of a bar, the tracker. */
+export type {
+  IndicatorInput,
+  IndicatorReadings,
+  IndicatorSpecs,
+  IndicatorTracker,
+  IndicatorValues,
+} from './indicators/tracker.js';
 
 /** Indicators and numeric helpers: `sma` (simple moving average), `rsi` (relative strength, 0–100), `clamp`. */
 export { clamp, rsi, sma } from '../domain/indicators.js';
@@ -25,3 +35,15 @@ export { requireNumber, resolveParams } from './strategy.js';
 export { barsFromCloses, barsFromRows } from '../domain/bars.js';
 /** The snapshot a strategy's test hands to `analyse`. */
 export { testSnapshot } from './test-snapshot.js';
+/**
+ * Indicators to declare, updated once per bar (trading-signals underneath): `ta.sma(n)`, `ta.ema(n)`,
+ * `ta.rsi(n)` (Wilder's), `ta.atr(n)` (Wilder's), `ta.bollinger(n, k)`, `ta.donchian(n)`, `ta.macd(f, s, sig)`.
+ */
+export { ta } from './indicators/ta.js';
+/** How little a smoothed indicator's first bars weigh once warmed up (1e-6): what `lookback` is sized for. */
+export { SEED_WEIGHT } from './indicators/ta.js';
+/**
+ * Per-symbol incremental values of declared indicators: `const t = trackIndicators({ fast: ta.ema(10) })`,
+ * `lookback: t.lookback`, then `t.update(snapshot)` in `analyse` ({ now, prev, time } or null while warming up).
+ */
+export { trackIndicators } from './indicators/tracker.js';

@@ -10,6 +10,8 @@
 import '../domain/intrinsics.js';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { BOLLINGER_MEAN_REVERSION, createBollingerMeanReversion } from './bollinger-mean-reversion.js';
+import { createDonchianAtrBreakout, DONCHIAN_ATR_BREAKOUT } from './donchian-atr-breakout.js';
 import { createFundingRateContrarian, FUNDING_RATE_CONTRARIAN } from './funding-rate-contrarian.js';
 import { createMomentumMaCrossover, MOMENTUM_MA_CROSSOVER } from './momentum-ma-crossover.js';
 import { closestName } from './name-hint.js';
@@ -37,6 +39,8 @@ const BUILTINS = {
   [MOMENTUM_MA_CROSSOVER]: (params) => createMomentumMaCrossover(params),
   [FUNDING_RATE_CONTRARIAN]: (params) => createFundingRateContrarian(params),
   [RSI_MEAN_REVERSION]: (params) => createRsiMeanReversion(params),
+  [DONCHIAN_ATR_BREAKOUT]: (params) => createDonchianAtrBreakout(params),
+  [BOLLINGER_MEAN_REVERSION]: (params) => createBollingerMeanReversion(params),
 } as const satisfies Record<string, UntypedFactory>;
 
 export type BuiltinStrategyName = keyof typeof BUILTINS;
@@ -45,6 +49,8 @@ export const BUILTIN_STRATEGY_NAMES: readonly BuiltinStrategyName[] = Object.fre
   MOMENTUM_MA_CROSSOVER,
   FUNDING_RATE_CONTRARIAN,
   RSI_MEAN_REVERSION,
+  DONCHIAN_ATR_BREAKOUT,
+  BOLLINGER_MEAN_REVERSION,
 ]);
 
 /**

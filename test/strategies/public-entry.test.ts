@@ -20,6 +20,7 @@ const ENTRY_SOURCE = join(REPO, 'src', 'strategies', 'public.ts');
 
 /** Every value the entry exports, and every type. */
 const VALUES = [
+  'SEED_WEIGHT',
   'barsFromCloses',
   'barsFromRows',
   'clamp',
@@ -27,14 +28,24 @@ const VALUES = [
   'resolveParams',
   'rsi',
   'sma',
+  'ta',
   'testSnapshot',
+  'trackIndicators',
 ];
 const TYPES = [
+  'Band',
   'Bar',
   'Bars',
   'BookLevel',
+  'IndicatorInput',
+  'IndicatorReadings',
+  'IndicatorSpec',
+  'IndicatorSpecs',
+  'IndicatorTracker',
+  'IndicatorValues',
   'Instrument',
   'InstrumentKind',
+  'Macd',
   'Signal',
   'SignalTarget',
   'StrategyAgent',
@@ -100,6 +111,16 @@ export function selfCheck(agent: StrategyAgent): void {
     throw new Error('parameters');
   const factory: StrategyFactory<{ a: number }> = () => agent;
   if (factory().name !== agent.name) throw new Error('factory');
+  const specs: IndicatorSpecs = { fast: ta.sma(2), band: ta.bollinger(2, 2), trend: ta.macd(2, 3, 2) };
+  const spec: IndicatorSpec<number> = ta.ema(2);
+  const tracker: IndicatorTracker<{ ema: IndicatorSpec<number>; atr: IndicatorSpec<number>; dc: IndicatorSpec<Band> }> =
+    trackIndicators({ ema: spec, atr: ta.atr(2), dc: ta.donchian(2) });
+  const input: IndicatorInput = snapshot;
+  const readings: IndicatorReadings<{ ema: IndicatorSpec<number>; atr: IndicatorSpec<number>; dc: IndicatorSpec<Band> }> | null = tracker.update(input);
+  const values: IndicatorValues<{ rsi: IndicatorSpec<number> }> | undefined = trackIndicators({ rsi: ta.rsi(2) }).update(snapshot)?.now;
+  if (readings === null || readings.now.dc.upper !== 4 || readings.now.ema <= 3 || values === undefined) throw new Error('trackIndicators');
+  const line: Macd | null = trackIndicators({ m: ta.macd(2, 3, 2) }).update(snapshot)?.now.m ?? null;
+  if (Object.keys(specs).length !== 3 || line === null || !(SEED_WEIGHT > 0) || tracker.lookback < 3) throw new Error('ta');
 }
 `,
 );
@@ -140,12 +161,18 @@ export default create;
 const DOCS = readFileSync(join(REPO, 'docs', 'strategies', 'writing-a-strategy.md'), 'utf8');
 const docsExample = /## The public entry[\s\S]*?```ts\n([\s\S]*?)```/.exec(DOCS)?.[1] ?? '';
 writeFileSync(path('docs_example.ts'), docsExample);
+// And the one docs/strategies/indicators.md opens with (declared indicators).
+const INDICATORS_DOCS = readFileSync(join(REPO, 'docs', 'strategies', 'indicators.md'), 'utf8');
+const indicatorsExample = /```ts\n([\s\S]*?)```/.exec(INDICATORS_DOCS)?.[1] ?? '';
+writeFileSync(path('docs_indicators_example.ts'), indicatorsExample);
 
 describe('the public strategy entry, from a project outside the repository', () => {
-  it("the documentation's example imports only from it", () => {
-    const specifiers = [...docsExample.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
-    expect(specifiers.length).toBeGreaterThan(0);
-    expect(new Set(specifiers)).toEqual(new Set(['trading-control-service/strategy']));
+  it("the documentation's examples import only from it", () => {
+    for (const example of [docsExample, indicatorsExample]) {
+      const specifiers = [...example.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+      expect(specifiers.length).toBeGreaterThan(0);
+      expect(new Set(specifiers)).toEqual(new Set(['trading-control-service/strategy']));
+    }
   });
 
   it('exports exactly the values and types listed here', async () => {
@@ -188,7 +215,7 @@ describe('the public strategy entry, from a project outside the repository', () 
     expect(undocumented).toEqual([]);
   });
 
-  it("type-checks a module that imports every export, and the documentation's example", () => {
+  it("type-checks a module that imports every export, and the documentation's examples", () => {
     const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], {
       encoding: 'utf8',
       timeout: 60_000,

@@ -2,7 +2,7 @@
 // and the errors an operator would see for typos and broken modules, including a .ts strategy on a
 // compiled install where tsx cannot be found.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,13 @@ const FIXTURES = 'test/fixtures/strategies';
 
 describe('loadStrategies', () => {
   it('exports the built-in names and the default spec', () => {
-    expect(BUILTIN_STRATEGY_NAMES).toEqual(['momentum_ma_crossover', 'funding_rate_contrarian', 'rsi_mean_reversion']);
+    expect(BUILTIN_STRATEGY_NAMES).toEqual([
+      'momentum_ma_crossover',
+      'funding_rate_contrarian',
+      'rsi_mean_reversion',
+      'donchian_atr_breakout',
+      'bollinger_mean_reversion',
+    ]);
     // A new built-in is opt-in: the default stays what it was, so default runs do not change.
     expect(DEFAULT_STRATEGIES).toBe('momentum_ma_crossover,funding_rate_contrarian');
   });
@@ -30,6 +36,18 @@ describe('loadStrategies', () => {
     await expect(loadStrategies('rsi_mean_reversion', { rsi_mean_reversion: { perod: 7 } })).rejects.toThrow(
       /did you mean period/,
     );
+  });
+
+  it('loads donchian_atr_breakout and bollinger_mean_reversion by name, with their parameters checked', async () => {
+    const agents = await loadStrategies('donchian_atr_breakout,bollinger_mean_reversion', {
+      donchian_atr_breakout: { channel: 55, timeframe: '1h' },
+      bollinger_mean_reversion: { period: 30 },
+    });
+    expect(agents[0]).toMatchObject({ name: 'donchian_atr_breakout', timeframe: '1h' });
+    expect(agents[1]).toMatchObject({ name: 'bollinger_mean_reversion', lookback: 31, timeframe: '15m' });
+    await expect(
+      loadStrategies('bollinger_mean_reversion', { bollinger_mean_reversion: { deviation: 2 } }),
+    ).rejects.toThrow(/did you mean deviations/);
   });
 
   it('loads the default built-ins in order', async () => {
@@ -72,7 +90,7 @@ describe('loadStrategies', () => {
 
   it('refuses an unknown name and lists the known ones', async () => {
     await expect(loadStrategies('momentum_ma_crossover,mean_reversion')).rejects.toThrow(
-      'STRATEGIES entry "mean_reversion" is not a known strategy (known: momentum_ma_crossover, funding_rate_contrarian, rsi_mean_reversion)',
+      'STRATEGIES entry "mean_reversion" is not a known strategy (known: momentum_ma_crossover, funding_rate_contrarian, rsi_mean_reversion, donchian_atr_breakout, bollinger_mean_reversion)',
     );
   });
 
@@ -162,13 +180,20 @@ describe('loadStrategies', () => {
   });
 
   describe('compiled (dist/), with no tsx to be found', () => {
-    // A copy of the compiled sources in a temp dir, away from any node_modules: exactly what a
-    // compiled install without tsx looks like to the registry (its imports are all local).
+    // A copy of the compiled sources in a temp dir, away from the repository's node_modules: what a
+    // compiled install without tsx looks like to the registry. Its one package import, the
+    // indicators' trading-signals (a production dependency), is linked in beside it.
     function inIsolatedCopy(strategyFile: string, source: string): { ok: boolean; output: string } {
       const dir = mkdtempSync(join(tmpdir(), 'tcs-no-tsx-'));
       try {
         cpSync(fileURLToPath(new URL('../../dist/src', import.meta.url)), join(dir, 'dist/src'), { recursive: true });
         writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+        mkdirSync(join(dir, 'node_modules'));
+        symlinkSync(
+          fileURLToPath(new URL('../../node_modules/trading-signals', import.meta.url)),
+          join(dir, 'node_modules', 'trading-signals'),
+          'dir',
+        );
         writeFileSync(join(dir, strategyFile), source);
         const script = `import { loadStrategies } from './dist/src/strategies/registry.js';
           loadStrategies('./${strategyFile}').then(

@@ -8,6 +8,8 @@
  */
 import type { Exchange, Order } from 'ccxt';
 import type { IncomeLine } from '../live-venue/income-tally.js';
+import { headerValue, httpRateVerdict, retryAfterSeconds } from './answer-verdict.js';
+import type { AnswerVerdict } from './answer-verdict.js';
 import { codeInBody } from './error-body.js';
 import type { CodeKind, ExchangeProfile } from './profile.js';
 
@@ -98,6 +100,45 @@ function incomeLines(t: BybitTransaction): IncomeLine[] {
   return [];
 }
 
+/** The envelope's retCode, which Bybit writes first (`{"retCode":0,"retMsg":"OK",…}`): read without parsing every answer. */
+const RET_CODE = /^\s*\{\s*"retCode"\s*:\s*(-?\d+)/;
+/** The envelope's own `time` (the server's, epoch ms), its last field. */
+const ANSWER_TIME = /"time"\s*:\s*(\d{12,})\s*\}\s*$/;
+
+/**
+ * docs: Rate Limit Rules. "Too many visits" (10006, the UID's per-endpoint limit) and "Exceeded the
+ * IP rate limit" (10018) come with HTTP 200; X-Bapi-Limit-Reset-Timestamp names when the limit
+ * resets, read against the answer's own `time` so that the wait needs no agreement between clocks. An IP past 600 requests in 5 s gets "403, access too frequent": a ban of "at least 10
+ * minutes", no JSON, no Retry-After. docs: error, 10002 the request's time outside recv_window (HTTP 200).
+ */
+function readAnswer(status: number, headers: unknown, body: string): AnswerVerdict | null {
+  if (status === 403)
+    return {
+      kind: 'banned',
+      label: '403',
+      retryAfterS: retryAfterSeconds(headers),
+      untilWall: null,
+      fallbackMs: 600_000,
+    };
+  const code = Number(RET_CODE.exec(body)?.[1] ?? 0);
+  if (code === 10006 || code === 10018) {
+    const reset = Number(headerValue(headers, 'x-bapi-limit-reset-timestamp'));
+    const at = Number(ANSWER_TIME.exec(body)?.[1]);
+    const known = Number.isFinite(reset) && reset > 0;
+    return {
+      kind: 'rate_limited',
+      label: `retCode ${code}`,
+      retryAfterS: known && Number.isFinite(at) ? Math.max(0, reset - at) / 1000 : null,
+      untilWall: known ? reset : null,
+      fallbackMs: 1_000,
+    };
+  }
+  if (code === 10002)
+    return { kind: 'clock', label: 'retCode 10002', retryAfterS: null, untilWall: null, fallbackMs: 0 };
+  // A 429 or 418 from something before Bybit's gateway (a proxy) is still a wait.
+  return httpRateVerdict(status, headers, body, 600_000);
+}
+
 export const BYBIT: ExchangeProfile<'bybit'> = {
   id: 'bybit',
   name: 'Bybit USDT perpetuals',
@@ -161,6 +202,7 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   notProcessedCodes: [110079],
   // docs: error, 10002 "The request time exceeds the time window range."
   timestampRefusedCode: 10002,
+  readAnswer,
 
   // docs: Get Orderbook, linear limit [1, 500] (default 25); Bybit keeps its linear books at 1, 50,
   // 200 and 500 levels (docs: websocket Orderbook), so the feed asks the smallest of these ≥ the levels it wants.

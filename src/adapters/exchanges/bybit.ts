@@ -164,11 +164,11 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   // (api-testnet.bybit.com, setSandboxMode) is a separate market. Demo keeps mainnet's books (ccxt: enableDemoTrading).
   useTestnet: (exchange) => exchange.enableDemoTrading(true),
   testnetLabel: 'demo trading',
-  // Proven by the Venue and MarketFeed contracts against the fake only: no end-to-end tcs start yet,
-  // and two facts wait for a check on Bybit's demo (docs/operate/bybit.md).
+  // Proven against the fake only (the Venue and MarketFeed contracts, tcs start end to end); two
+  // facts wait for a check on Bybit's demo (docs/operate/bybit.md).
   mainnetRefused:
-    'Bybit is supported on its demo trading only for now: it has passed the venue contract against the ' +
-    "project's fake exchange, but not yet an end-to-end run, nor a check on Bybit's own demo of the " +
+    'Bybit is supported on its demo trading only for now: it has passed the venue contract and an ' +
+    "end-to-end run against the project's fake exchange, but not yet a check on Bybit's own demo of the " +
     'close-position stop (qty 0) and the look-up by client id (docs/operate/bybit.md)',
   // docs: Integration Guidance, "recv_window": default 5000 ms; ccxt sends X-BAPI-RECV-WINDOW from options.recvWindow.
   recvWindowMs: 10_000,

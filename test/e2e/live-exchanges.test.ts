@@ -5,7 +5,9 @@
  *    exchange by hand is cancelled at start as foreign; every order the system fills is on the
  *    exchange under our client id; a position changed behind its back is drift and refuses openings
  *    (POSITION_DRIFT); the kill switch with `flatten: true` leaves no order and no position;
- * 2. a long with STOP_LOSS under `tcs trade`, SIGKILLed: the exchange-side stop outlives it and
+ * 2. the exchange bans the IP (Binance: 418; Bybit: a bare 403): an `exchange_banned` halt at once,
+ *    and no request reaches the exchange while the ban holds;
+ * 3. a long with STOP_LOSS under `tcs trade`, SIGKILLed: the exchange-side stop outlives it and
  *    closes the position when the mark crosses it, with nobody left to ask. That stop is what
  *    protects a position on an exchange without a dead-man's switch (Bybit: its profile's
  *    deadMansSwitchNote); where there is one, it is not armed over a resting stop (it would cancel
@@ -100,6 +102,21 @@ describe.each(EXCHANGES)('tcs start live on the $id fake', ({ id, orderPath }) =
     expect(orders()).toBe(sent);
     expect(system.stdout() + system.stderr()).not.toContain(FAKE_CREDENTIALS.secret);
   }, 90_000);
+
+  it("the exchange's IP ban (in its own words) halts trading at once, and nothing is sent while it holds", async () => {
+    e = await openLiveE2e(`tcs-live-${id}-ban-`, id);
+    const { t } = e;
+    const trader = e.start(['trade'], e.env({ STRATEGIES: LONG }));
+    await trader.waitFor(/"event":"cycle_end","cycle":2,/, 30_000);
+    t.fake.faults.banFor(600);
+    await trader.waitFor(/"event":"trading_halted","reason":"exchange_banned"/, 10_000);
+    const sawHalt = performance.now();
+    expect(trader.stderr()).toMatch(/the exchange banned this IP until \S+ \(\d+/);
+    expect(t.fake.faults.bansAnswered()).toBeGreaterThanOrEqual(1);
+    // Several cycles' time: every request answered with the ban arrived before the halt was printed.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(t.fake.faults.lastBanArrivedAt() ?? 0).toBeLessThanOrEqual(sawHalt);
+  }, 60_000);
 
   it('after a SIGKILL, the exchange-side stop closes the position alone', async () => {
     e = await openLiveE2e(`tcs-live-${id}-kill-`, id);

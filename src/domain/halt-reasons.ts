@@ -28,7 +28,7 @@ export const HALT_REASON_CATALOG = {
   control_plane_lost: 'No API heartbeat has moved for `CONTROL_PLANE_TIMEOUT`: nobody could pause or kill trading.',
   exchange_unreachable: 'Live execution: the exchange has not answered for `EXCHANGE_LOSS_HALT_MS`.',
   exchange_banned:
-    'Live execution: the exchange banned this IP (HTTP 418, too much request weight); the message names the ban’s end. No request is sent until then; it ends when the exchange answers again after it.',
+    'Live execution: the exchange banned this IP (too many requests: Binance’s HTTP 418, Bybit’s 403); the message names the ban’s end. No request is sent until then; it ends when the exchange answers again after it.',
   exchange_clock_skew:
     'Live execution: this host’s clock is more than half the recvWindow (5 s) off the exchange’s server time, measured while trading: signed requests are refused (-1021) and every stamp the system writes is that far off. Fix the host’s clock (NTP); it ends when a measurement agrees again.',
 } as const satisfies Readonly<Record<string, string>>;

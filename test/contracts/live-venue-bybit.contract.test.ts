@@ -15,8 +15,8 @@ liveVenueContract({
     protectiveStops: true,
     // Bybit's DCP needs a private websocket; the profile has no dead-man's switch.
     deadMansSwitch: false,
-    // The fake's 429 answers are Binance's; Bybit's per-endpoint limits (10006) are not modelled.
-    rateLimits: false,
+    // Bybit's "too many visits" (HTTP 200, retCode 10006, the reset time in a header).
+    rateLimits: true,
     // Bybit accepts a crossing post-only order and cancels it at once (EC_PostOnlyWillTakeLiquidity): expired, never filled.
     postOnly: true,
   },

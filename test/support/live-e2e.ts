@@ -3,13 +3,15 @@
  * directory for the store, the real `tcs` processes they start, one cleanup for all three (every
  * process still running SIGKILLed and waited for, the fake closed, the directory removed), the
  * common environment of a live trader on the fake, and a bounded wait that shows the last process's
- * output when it runs out.
+ * output when it runs out. The exchange is a parameter (its ccxt id: the fake speaks its dialect,
+ * the processes trade on it), Binance USDⓈ-M by default.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKey } from '../../src/domain/keys.js';
 import { openTradingFake } from './fake-exchange/ccxt-client.js';
+import { fakeDialect } from './fake-exchange/dialect-registry.js';
 import type { TradingFake } from './fake-exchange/ccxt-client.js';
 import { liveEnvFor } from './fake-exchange/live-env.js';
 import { startTcs } from './processes.js';
@@ -30,8 +32,9 @@ export interface LiveE2e {
   close(): Promise<void>;
 }
 
-export async function openLiveE2e(prefix: string): Promise<LiveE2e> {
-  const t = await openTradingFake({ deposit: 100_000, start: Date.now() });
+/** `exchange`: the ccxt id of the exchange the fake speaks and the processes trade on. */
+export async function openLiveE2e(prefix: string, exchange = 'binanceusdm'): Promise<LiveE2e> {
+  const t = await openTradingFake({ deposit: 100_000, start: Date.now(), dialect: fakeDialect(exchange) });
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const procs: RunningProcess[] = [];
   return {
@@ -41,7 +44,7 @@ export async function openLiveE2e(prefix: string): Promise<LiveE2e> {
       STORE_URL: `sqlite:${join(dir, 'tcs.db')}`,
       RISK_HMAC_SECRET: generateKey(),
       CONTROL_PLANE_TIMEOUT: '0',
-      ...liveEnvFor(t.fake.url),
+      ...liveEnvFor(t.fake.url, exchange),
       CYCLE_SECONDS: '0.3',
       SYMBOLS: 'BTCUSDT',
       RISK_FRACTION: '0.02',

@@ -7,6 +7,7 @@
  */
 import type { Exchange, Order } from 'ccxt';
 import type { IncomeLine } from '../live-venue/income-tally.js';
+import { httpRateVerdict } from './answer-verdict.js';
 import { codeInBody } from './error-body.js';
 import type { CodeKind, ExchangeProfile } from './profile.js';
 
@@ -158,6 +159,14 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
   notProcessedCodes: [-1001],
   // docs: error codes, -1021 INVALID_TIMESTAMP.
   timestampRefusedCode: -1021,
+  // docs: general info, "LIMITS": a 429 asks to back off (Retry-After); a client that keeps coming is
+  // banned with a 418, "IP banned until <epoch ms>" in its body, from 2 minutes to 3 days. A refused
+  // timestamp is -1021 under HTTP 400.
+  readAnswer: (status, headers, body) =>
+    httpRateVerdict(status, headers, body, 120_000) ??
+    (status >= 400 && codeInBody(body, 'code') === -1021
+      ? { kind: 'clock', label: '-1021', retryAfterS: null, untilWall: null, fallbackMs: 0 }
+      : null),
 
   // docs: Order Book, limit "Default 500; Valid limits:[5, 10, 20, 50, 100, 500, 1000]".
   bookDepths: [5, 10, 20, 50, 100, 500, 1000],

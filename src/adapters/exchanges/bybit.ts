@@ -8,6 +8,8 @@
  */
 import type { Exchange, Order } from 'ccxt';
 import type { IncomeLine } from '../live-venue/income-tally.js';
+import { headerValue, httpRateVerdict, retryAfterSeconds } from './answer-verdict.js';
+import type { AnswerVerdict } from './answer-verdict.js';
 import { codeInBody } from './error-body.js';
 import type { CodeKind, ExchangeProfile } from './profile.js';
 
@@ -98,6 +100,45 @@ function incomeLines(t: BybitTransaction): IncomeLine[] {
   return [];
 }
 
+/** The envelope's retCode, which Bybit writes first (`{"retCode":0,"retMsg":"OK",…}`): read without parsing every answer. */
+const RET_CODE = /^\s*\{\s*"retCode"\s*:\s*(-?\d+)/;
+/** The envelope's own `time` (the server's, epoch ms), its last field. */
+const ANSWER_TIME = /"time"\s*:\s*(\d{12,})\s*\}\s*$/;
+
+/**
+ * docs: Rate Limit Rules. "Too many visits" (10006, the UID's per-endpoint limit) and "Exceeded the
+ * IP rate limit" (10018) come with HTTP 200; X-Bapi-Limit-Reset-Timestamp names when the limit
+ * resets, read against the answer's own `time` so that the wait needs no agreement between clocks. An IP past 600 requests in 5 s gets "403, access too frequent": a ban of "at least 10
+ * minutes", no JSON, no Retry-After. docs: error, 10002 the request's time outside recv_window (HTTP 200).
+ */
+function readAnswer(status: number, headers: unknown, body: string): AnswerVerdict | null {
+  if (status === 403)
+    return {
+      kind: 'banned',
+      label: '403',
+      retryAfterS: retryAfterSeconds(headers),
+      untilWall: null,
+      fallbackMs: 600_000,
+    };
+  const code = Number(RET_CODE.exec(body)?.[1] ?? 0);
+  if (code === 10006 || code === 10018) {
+    const reset = Number(headerValue(headers, 'x-bapi-limit-reset-timestamp'));
+    const at = Number(ANSWER_TIME.exec(body)?.[1]);
+    const known = Number.isFinite(reset) && reset > 0;
+    return {
+      kind: 'rate_limited',
+      label: `retCode ${code}`,
+      retryAfterS: known && Number.isFinite(at) ? Math.max(0, reset - at) / 1000 : null,
+      untilWall: known ? reset : null,
+      fallbackMs: 1_000,
+    };
+  }
+  if (code === 10002)
+    return { kind: 'clock', label: 'retCode 10002', retryAfterS: null, untilWall: null, fallbackMs: 0 };
+  // A 429 or 418 from something before Bybit's gateway (a proxy) is still a wait.
+  return httpRateVerdict(status, headers, body, 600_000);
+}
+
 export const BYBIT: ExchangeProfile<'bybit'> = {
   id: 'bybit',
   name: 'Bybit USDT perpetuals',
@@ -123,11 +164,11 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   // (api-testnet.bybit.com, setSandboxMode) is a separate market. Demo keeps mainnet's books (ccxt: enableDemoTrading).
   useTestnet: (exchange) => exchange.enableDemoTrading(true),
   testnetLabel: 'demo trading',
-  // Proven by the Venue and MarketFeed contracts against the fake only: no end-to-end tcs start yet,
-  // and two facts wait for a check on Bybit's demo (docs/operate/bybit.md).
+  // Proven against the fake only (the Venue and MarketFeed contracts, tcs start end to end); two
+  // facts wait for a check on Bybit's demo (docs/operate/bybit.md).
   mainnetRefused:
-    'Bybit is supported on its demo trading only for now: it has passed the venue contract against the ' +
-    "project's fake exchange, but not yet an end-to-end run, nor a check on Bybit's own demo of the " +
+    'Bybit is supported on its demo trading only for now: it has passed the venue contract and an ' +
+    "end-to-end run against the project's fake exchange, but not yet a check on Bybit's own demo of the " +
     'close-position stop (qty 0) and the look-up by client id (docs/operate/bybit.md)',
   // docs: Integration Guidance, "recv_window": default 5000 ms; ccxt sends X-BAPI-RECV-WINDOW from options.recvWindow.
   recvWindowMs: 10_000,
@@ -161,6 +202,7 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   notProcessedCodes: [110079],
   // docs: error, 10002 "The request time exceeds the time window range."
   timestampRefusedCode: 10002,
+  readAnswer,
 
   // docs: Get Orderbook, linear limit [1, 500] (default 25); Bybit keeps its linear books at 1, 50,
   // 200 and 500 levels (docs: websocket Orderbook), so the feed asks the smallest of these ≥ the levels it wants.

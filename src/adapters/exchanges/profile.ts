@@ -9,6 +9,7 @@
  */
 import type { Balances, Exchange, Order } from 'ccxt';
 import type { IncomeLine } from '../live-venue/income-tally.js';
+import type { AnswerVerdict } from './answer-verdict.js';
 
 /** What a failed exchange call means for an order (../live-venue/exchange-errors.ts says each). */
 export type FailureKind = 'rate_limited' | 'retryable' | 'clock' | 'unknown' | 'duplicate' | 'auth' | 'rejected';
@@ -85,6 +86,12 @@ export interface ExchangeProfile<Id extends string = string> {
   notProcessedCodes: readonly number[];
   /** The code for a request whose timestamp was outside the recvWindow (the clock watch re-syncs on it). */
   timestampRefusedCode: number;
+  /**
+   * What an answer (any status; `body` as text) says about the request rate or the clock: too many
+   * requests, the IP banned, a timestamp refused (./answer-verdict.ts), or null. The request gate
+   * and the clock watch read every answer through it.
+   */
+  readAnswer(status: number, headers: unknown, body: string): AnswerVerdict | null;
 
   // ---- market data (../market-data/live/live-feed.ts) ----
   /** Order book depths the exchange serves (the feed asks the smallest one ≥ the levels wanted), or null: any. */

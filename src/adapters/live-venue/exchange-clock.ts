@@ -8,8 +8,8 @@
  *
  * Measured (ccxt fetchTime: Binance's GET /fapi/v1/time, weight 1) when the safety monitor asks and
  * one is due: every `periodMs`, every `skewedPeriodMs` while skewed (to see it end soon), and at once
- * after the exchange refused a request's timestamp (its profile's `timestampRefusedCode`, Binance
- * -1021), which also makes ccxt measure its time difference
+ * after the exchange refused a request's timestamp (its profile's `readAnswer`: Binance -1021 under
+ * HTTP 400, Bybit 10002 under HTTP 200), which also makes ccxt measure its time difference
  * again so signed requests are accepted while the halt stands. Never awaited by the asker.
  */
 import type { Exchange } from 'ccxt';
@@ -45,13 +45,11 @@ export function watchExchangeClock(exchange: Exchange, options: ExchangeClockOpt
   let measuring: Promise<void> | null = null;
 
   const profile = findProfile(String((exchange as { id?: unknown }).id));
-  // The exchange's code in an answer's body (its profile reads it as from a ccxt error's message).
-  const timestampRefused = (body: string) =>
-    profile !== null && profile.errorCode(new Error(body)) === profile.timestampRefusedCode;
+  // The profile reads every answer, whatever its status (Bybit refuses a timestamp under HTTP 200).
   const hooked = exchange as unknown as { onRestResponse: OnRestResponse };
   const onRestResponse = hooked.onRestResponse.bind(exchange);
   hooked.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
-    if (status >= 400 && typeof body === 'string' && timestampRefused(body)) refused = true;
+    if (typeof body === 'string' && profile?.readAnswer(status, headers, body)?.kind === 'clock') refused = true;
     return onRestResponse(status, statusText, url, method, headers, body, ...rest);
   };
 

@@ -585,7 +585,12 @@ export class LiveVenue implements Venue {
       // An order whose outcome is unknown is settled by its look-up (the stream may have missed it).
       if (!tracked || tracked.unknownSince !== null) continue;
       const next = toVenueOrder(order, tracked.request.symbol, tracked.request);
-      if (next.status === 'cancelled' && tracked.last?.status !== 'cancelled') cancelled.push(next);
+      // A push older than what is known (delayed past our own cancel's answer, or ccxt pro handing
+      // back an earlier state) changes nothing: an ended order never rests again, a fill count
+      // never goes back. Else the order would be polled again and reported cancelled a second time.
+      const last = tracked.last;
+      if (last && (last.status !== 'open' || next.filledQty < last.filledQty - 1e-12)) continue;
+      if (next.status === 'cancelled') cancelled.push(next);
       tracked.last = next;
     }
     this.explain(fills);

@@ -1,17 +1,19 @@
 /**
  * One gate for every request the exchange client sends (issue 32, item 3): orders, cancels, account
  * reads, the markets, the countdown, the reachability probe — all go through ccxt's transport
- * (`fetch`), so the gate hooks it once per client. After a 429 nothing is sent until its Retry-After
- * has passed; after a 418 (IP banned) nothing until the ban's end. Binance escalates bans (2 minutes
- * to 3 days) for repeat offenders, so the wait is the exchange's, never capped.
+ * (`fetch`), so the gate hooks it once per client. Which answers ask to wait or ban is the
+ * exchange profile's reading (`readAnswer`: Binance's 429 and 418, Bybit's HTTP 200 retCode 10006 and
+ * its 403): after a wait nothing is sent until its Retry-After (or the end it names) has passed;
+ * after a ban nothing until the ban's end. Binance escalates bans (2 minutes to 3 days) for repeat
+ * offenders, so the wait is the exchange's, never capped.
  * A request the gate holds back fails at once with RequestWithheldError (judged `rate_limited` by
  * ./exchange-errors.ts: nothing was sent, so it is never an unknown outcome).
  *
  * The wait is timed on the monotonic clock (a wall clock stepped back an hour must not hold requests
  * an hour longer, nor one stepped forward end a ban early). The wall clock only names the ban's end
- * for people: the exchange's own time from the 418 body ("IP banned until <epoch ms>") when given.
+ * for people: the exchange's own time when the answer names it (Binance's 418 body "IP banned until <epoch ms>").
  * A ban stands (`ban()`, a safety halt: src/application/safety-monitor.ts) until the exchange
- * answers a request sent after its end with anything but 418/429: its time passing is not enough,
+ * answers a request sent after its end with anything but a wait or a ban: its time passing is not enough,
  * since the exchange may have extended it.
  *
  * Binance limits and bans an IP (and weighs an account), not a client: one gate serves every ccxt
@@ -24,11 +26,13 @@
  * request whose weight (ccxt's cost for it, corrected where ccxt rounds) would pass the budget is
  * withheld the same way, before ccxt's throttle queues it: reads and openings above 80 % of the
  * limit, closes and cancels only at the limit itself, so a kill is never starved by polling. A client
- * of no supported exchange (a bare transport) gets the 429/418 gate only.
+ * of no supported exchange (a bare transport) gets the plain HTTP 429/418 gate only.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Exchange } from 'ccxt';
 import type { HeldKind, RequestWeight } from '../../domain/request-weight.js';
+import { httpRateVerdict } from '../exchanges/answer-verdict.js';
+import type { AnswerVerdict } from '../exchanges/answer-verdict.js';
 import { bodyIn } from '../exchanges/error-body.js';
 import type { ExchangeProfile } from '../exchanges/profile.js';
 import { errorFieldsFor, findProfile } from '../exchanges/registry.js';
@@ -65,10 +69,6 @@ export class RequestWithheldError extends Error {
   override name = 'RequestWithheldError';
 }
 
-/** Without a Retry-After: a 429's pause, and a 418's (2 minutes: Binance's shortest ban). */
-const FALLBACK_MS = { 429: 1_000, 418: 120_000 } as const;
-const BANNED_UNTIL = /banned until (\d{12,})/;
-
 type Fetch = (url: string, method?: string, headers?: unknown, body?: unknown) => Promise<unknown>;
 type Fetch2 = (
   path: string,
@@ -94,6 +94,8 @@ export type OnRestResponse = (
 interface Ban {
   /** The exchange's message, one line. */
   message: string;
+  /** How the exchange said it (`418`, `403`). */
+  label: string;
   /** The ban's end, epoch ms, for people. */
   untilWall: number;
   retryAfterS: number | null;
@@ -118,26 +120,28 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
 
   /** The profile of the exchange last installed on (a gate serves one account). */
   let profile: ExchangeProfile | null = null;
+  /** How the exchange said its last "wait" (`429`, `retCode 10006`), for people. */
+  let label = '429';
 
-  const refused = (status: 418 | 429, headers: unknown, body: unknown) => {
-    const retryAfterS = retryAfterSeconds(headers);
-    const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
-    const bodyUntil = BANNED_UNTIL.exec(text)?.[1];
+  /** An answer that asks to wait or bans (its profile's reading): nothing is sent until the wait ends. */
+  const refused = (verdict: AnswerVerdict, text: string) => {
     const wallNow = options.now();
-    // Retry-After first (a duration needs no agreement between clocks); the body's end without it.
+    // Retry-After first (a duration needs no agreement between clocks); the end the answer names without it.
     const waitMs =
-      retryAfterS !== null
-        ? retryAfterS * 1000
-        : bodyUntil !== undefined
-          ? Math.max(0, Number(bodyUntil) - wallNow)
-          : FALLBACK_MS[status];
+      verdict.retryAfterS !== null
+        ? verdict.retryAfterS * 1000
+        : verdict.untilWall !== null
+          ? Math.max(0, verdict.untilWall - wallNow)
+          : verdict.fallbackMs;
     holdUntil = Math.max(holdUntil, options.monotonic() + waitMs);
-    if (status === 418)
+    if (verdict.kind === 'banned')
       ban = {
         message: exchangeMessage(text, profile),
-        untilWall: bodyUntil !== undefined ? Number(bodyUntil) : wallNow + waitMs,
-        retryAfterS,
+        label: verdict.label,
+        untilWall: verdict.untilWall ?? wallNow + waitMs,
+        retryAfterS: verdict.retryAfterS,
       };
+    else label = verdict.label;
   };
 
   const gate: RequestGate = {
@@ -149,14 +153,14 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
         ? {
             kind: 'banned',
             remainingMs,
-            reason: `the exchange banned this IP until ${iso(ban.untilWall)} (418); ${seconds} s more`,
+            reason: `the exchange banned this IP until ${iso(ban.untilWall)} (${ban.label}); ${seconds} s more`,
           }
-        : { kind: 'rate_limited', remainingMs, reason: `the exchange asked to wait ${seconds} s more (429)` };
+        : { kind: 'rate_limited', remainingMs, reason: `the exchange asked to wait ${seconds} s more (${label})` };
     },
     ban() {
       if (!ban) return null;
       const after = ban.retryAfterS === null ? '' : `, Retry-After ${ban.retryAfterS} s`;
-      const line = `the exchange banned this IP until ${iso(ban.untilWall)} (418${after}): ${ban.message}`;
+      const line = `the exchange banned this IP until ${iso(ban.untilWall)} (${ban.label}${after}): ${ban.message}`;
       return gate.hold()
         ? `${line}; no request is sent until then`
         : `${line}; the ban has ended, waiting for an answer`;
@@ -185,7 +189,9 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
       const fetch = hooked.fetch.bind(exchange);
       const onRestResponse = hooked.onRestResponse.bind(exchange);
       hooked.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
-        if (status === 418 || status === 429) refused(status, headers, body);
+        const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
+        const verdict = (profile?.readAnswer ?? httpRateVerdict)(status, headers, text);
+        if (verdict && verdict.kind !== 'clock') refused(verdict, text);
         else ban = null; // answered: any ban has ended
         const used = weights?.usedWeightHeader ? usedWeight(headers, weights.usedWeightHeader) : null;
         if (used !== null) budget.observe(used, options.now());
@@ -247,13 +253,6 @@ const closing = new AsyncLocalStorage<true>();
  */
 export function asClose<T>(work: () => Promise<T>): Promise<T> {
   return closing.run(true, work);
-}
-
-function retryAfterSeconds(headers: unknown): number | null {
-  const h = (headers ?? {}) as Record<string, string | undefined>;
-  const raw = h['retry-after'] ?? h['Retry-After'];
-  const seconds = raw === undefined ? NaN : Number(raw);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
 }
 
 /** The answer's used weight under `header` (lower case; ccxt hands the names capitalised), or null. */

@@ -5,6 +5,7 @@
  * signature check, response shapes and error codes of one exchange (dialects/<ccxt id>/).
  */
 import type { IncomingMessage } from 'node:http';
+import type { FaultReplies } from './fault-replies.js';
 import type { Faults, Reply } from './faults.js';
 import type { Credentials } from './signed-request.js';
 import type { FakeUserStream } from './user-stream.js';
@@ -37,6 +38,8 @@ export interface Dialect {
   errorReply(err: unknown, now: number): Reply;
   /** The reply for a path a test failed with `fail(path)`. */
   failedReply(now: number): Reply;
+  /** How the faults a test switches on are answered in this exchange's words; Binance's when absent. */
+  faultReplies?: FaultReplies;
   /** Whether requests are weighed and refused as Binance weighs them (request-weight.ts). */
   weighsRequests: boolean;
 }

@@ -1,6 +1,7 @@
 /**
  * The faults a test can tell the fake exchange to inject, each a switch with a count of requests it
- * applies to, each answered as Binance answers it:
+ * applies to, each answered in the words of the exchange the fake speaks (./fault-replies.ts;
+ * Binance's described here, the dialect's own where it has them):
  * - 429 (rate limit) and 418 (IP ban), with Retry-After and Binance's -1003 bodies;
  * - 5xx bursts, either refused before anything happened (-1001 "Internal error") or carried out
  *   first and then answered with an error (-1007, "execution status unknown"), as Binance's 503
@@ -17,6 +18,8 @@
  */
 import { errors } from './binance-errors.js';
 import type { BinanceError } from './binance-errors.js';
+import { BINANCE_FAULT_REPLIES } from './fault-replies.js';
+import type { FaultReplies } from './fault-replies.js';
 import { seededRandom } from '../../../src/domain/seeded-random.js';
 import { Storm } from './storm.js';
 
@@ -30,6 +33,9 @@ export interface Reply {
 type BanStart = 'any' | 'signed' | 'public';
 
 export class Faults {
+  /** `replies`: how the exchange the fake speaks words each fault. */
+  constructor(private readonly replies: FaultReplies = BINANCE_FAULT_REPLIES) {}
+
   /** Accept every request and answer none (the existing fake's hang()/resume()). */
   silent = false;
   private limited = { count: 0, retryAfter: 1, answered: 0 };
@@ -59,7 +65,7 @@ export class Faults {
 
   /** From now on, each request (or each signed one) is refused 503 -1001 with probability `rate` (seeded). */
   storm(rate: number, seed = 1, signedOnly = false): Storm {
-    this.weather = new Storm(rate, seed, signedOnly);
+    this.weather = new Storm(rate, seed, signedOnly, () => this.replies.serverError(503, Date.now()));
     return this.weather;
   }
 
@@ -169,48 +175,36 @@ export class Faults {
     if (this.limited.count > 0) {
       this.limited.count--;
       this.limited.answered++;
-      return {
-        status: 429,
-        // The minute's weight is the meter's (server.ts adds it): an injected 429 does not spend it.
-        headers: { 'retry-after': String(this.limited.retryAfter) },
-        body: { code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute.' },
-      };
+      return this.replies.rateLimited(this.limited.retryAfter, now);
     }
     const starts = this.timedBan?.startsOn;
     if (this.timedBan && (this.timedBan.until !== null || starts === 'any' || (starts === 'signed') === signed)) {
       this.timedBan.until ??= now + this.timedBan.seconds * 1000;
       if (now < this.timedBan.until)
-        return this.banAnswer(this.timedBan.until, Math.ceil((this.timedBan.until - now) / 1000));
+        return this.banAnswer(this.timedBan.until, Math.ceil((this.timedBan.until - now) / 1000), now);
       this.timedBan = null;
     }
     if (this.banned.count > 0) {
       this.banned.count--;
-      return this.banAnswer(now + this.banned.retryAfter * 1000, this.banned.retryAfter);
+      return this.banAnswer(now + this.banned.retryAfter * 1000, this.banned.retryAfter, now);
     }
     const stormed = this.weather?.answer(signed);
     if (stormed) return stormed;
     if (!this.failing.executed && this.failsHere(method, pathname)) {
       this.failing.count--;
-      return { status: this.failing.status, body: errors.internal().body() };
+      return this.replies.serverError(this.failing.status, now);
     }
     return null;
   }
 
-  private banAnswer(until: number, retryAfterSeconds: number): Reply {
+  private banAnswer(until: number, retryAfterSeconds: number, now: number): Reply {
     this.banAnswers[this.signedRequest ? 'signed' : 'public']++;
     this.lastBanArrival = performance.now();
-    return {
-      status: 418,
-      headers: { 'retry-after': String(retryAfterSeconds) },
-      body: {
-        code: -1003,
-        msg: `Way too many requests; IP banned until ${until}. Please use the websocket for live updates to avoid bans.`,
-      },
-    };
+    return this.replies.banned(until, retryAfterSeconds, now);
   }
 
   /** The answer that replaces the one the request earned ('never': no answer at all), or null. */
-  after(method: string, pathname: string): Reply | 'never' | null {
+  after(method: string, pathname: string, now = Date.now()): Reply | 'never' | null {
     const skip = this.unanswered.find((u) => u.method === method && u.pathname === pathname && u.count > 0);
     if (skip) {
       skip.count--;
@@ -218,13 +212,7 @@ export class Faults {
     }
     if (this.failing.executed && this.failsHere(method, pathname)) {
       this.failing.count--;
-      return {
-        status: this.failing.status,
-        body: {
-          code: -1007,
-          msg: 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.',
-        },
-      };
+      return this.replies.unknownOutcome(this.failing.status, now);
     }
     return null;
   }

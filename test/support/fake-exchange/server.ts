@@ -10,7 +10,7 @@
  * a client that keeps coming during the 429.
  *
  * Tests can inject faults (faults.ts: 429, 418, 5xx, answers never sent, unknown-order lookups,
- * silence — their bodies are Binance's), leave out candles (an exchange maintenance gap), hold one
+ * silence — answered in the dialect's words, fault-replies.ts), leave out candles (an exchange maintenance gap), hold one
  * answer back, and act on the venue behind the system's back (venue.ts: prices, foreign orders,
  * positions, partial fills).
  */
@@ -112,10 +112,11 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   const seed = options.seed ?? 1;
   const now = options.now ?? Date.now;
   const credentials = options.credentials ?? FAKE_CREDENTIALS;
+  const dialect = options.dialect ?? BINANCE_USDM_DIALECT;
   const newVenue = () =>
     new Venue({ seed, now, deposit: options.deposit ?? 10_000, fees: options.fees ?? DEFAULT_FEES });
   let venue = newVenue();
-  let faults = new Faults();
+  let faults = new Faults(dialect.faultReplies);
   const newMeter = () => new WeightMeter(options.weightLimit);
   let meter = newMeter();
   const requests: string[] = [];
@@ -129,7 +130,6 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   } | null = null;
   const hung = new Set<ServerResponse>();
   const userStream = new FakeUserStream(() => venue, now);
-  const dialect = options.dialect ?? BINANCE_USDM_DIALECT;
   const ctx: DialectContext = {
     userStream,
     get venue() {
@@ -198,7 +198,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     } catch (err) {
       reply = dialect.errorReply(err, now());
     }
-    const late = faults.after(method, url.pathname);
+    const late = faults.after(method, url.pathname, now());
     if (late === 'never') return keepOpen(res);
     if (late) reply = late;
     const later = held(url, 'on arrival');
@@ -253,7 +253,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
       for (const res of hung) res.destroy();
       venue = newVenue();
       userStream.reset();
-      faults = new Faults();
+      faults = new Faults(dialect.faultReplies);
       meter = newMeter();
       requests.length = 0;
       calls.length = 0;
@@ -288,10 +288,12 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   };
 }
 
+/** A string body is sent as it is (a gateway's plain-text refusal); anything else as JSON. */
 function sendReply(res: ServerResponse, reply: Reply): void {
   if (res.destroyed) return;
-  res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-  res.end(JSON.stringify(reply.body));
+  const text = typeof reply.body === 'string';
+  res.writeHead(reply.status, { 'content-type': text ? 'text/plain' : 'application/json', ...reply.headers });
+  res.end(text ? reply.body : JSON.stringify(reply.body));
 }
 
 /** Binance's 429 for request weight (-1003), with how long to wait: the minute's end. */

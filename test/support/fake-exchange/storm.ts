@@ -1,10 +1,10 @@
 /**
  * A 503 storm, as Binance has on a bad day: each request (only signed ones, or every one) is refused
- * with probability `rate` before anything happens, answered as Binance answers it (HTTP 503,
- * -1001 "Internal error"). Drawn from a seeded generator, so a run is repeatable request by request.
+ * with probability `rate` before anything happens, answered as the exchange the fake speaks answers
+ * a server error refused unprocessed (`reply`; Binance: HTTP 503, -1001 "Internal error"). Drawn
+ * from a seeded generator, so a run is repeatable request by request.
  */
 import { seededRandom } from '../../../src/domain/seeded-random.js';
-import { errors } from './binance-errors.js';
 import type { Reply } from './faults.js';
 
 export class Storm {
@@ -16,6 +16,8 @@ export class Storm {
     seed: number,
     /** Only the account's signed requests (orders, cancels, balance, positions); public data passes. */
     private readonly signedOnly = false,
+    /** The 503 refusal in the exchange's words. */
+    private readonly reply: () => Reply,
   ) {
     if (!(rate >= 0 && rate <= 1)) throw new RangeError(`a storm's rate is a probability, not ${rate}`);
     this.draw = seededRandom(seed);
@@ -26,7 +28,7 @@ export class Storm {
     if (this.signedOnly && !signed) return null;
     if (this.draw() >= this.rate) return null;
     this.refusedCount++;
-    return { status: 503, body: errors.internal().body() };
+    return this.reply();
   }
 
   /** How many requests the storm refused so far. */

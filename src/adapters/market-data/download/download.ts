@@ -75,7 +75,15 @@ export interface DownloadResult {
   filledGaps: Record<string, FilledGap[]>;
 }
 
+/**
+ * Rows asked for per request, and each request's window no longer than that many rows: an exchange
+ * that answers a window newest first (Bybit's kline and funding history) would otherwise hand back
+ * the window's last page only, and the rows before it would be lost. Funding is asked 200 at a time
+ * (Bybit's most; Binance allows 1 000) over 200 hours (no perpetual settles more often than hourly).
+ */
 const PAGE = 1000;
+const FUNDING_PAGE = 200;
+const FUNDING_WINDOW_MS = FUNDING_PAGE * 3_600_000;
 /** A retry policy whose deadline is set when each request starts: `windowMs` from then. */
 type RequestPolicy = Omit<RetryPolicy, 'deadline'> & { windowMs: number };
 /**
@@ -234,11 +242,16 @@ async function downloadCandles(s: Session, market: ResolvedMarket, from: number,
   s.manifest.filledGaps[symbol] = kept;
   const task = `${symbol} candles`;
   while (since < to) {
+    const windowEnd = Math.min(to, since + PAGE * step);
     const page: OHLCV[] = await request(s, `${task} from ${new Date(since).toISOString()}`, PAGES, () =>
-      s.exchange.fetchOHLCV(market.ccxtSymbol, s.options.timeframe, since, PAGE, { until: to - 1 }),
+      s.exchange.fetchOHLCV(market.ccxtSymbol, s.options.timeframe, since, PAGE, { until: windowEnd - 1 }),
     );
-    const fresh = page.filter((c) => typeof c[0] === 'number' && c[0] >= since && c[0] < to);
-    if (fresh.length === 0) break; // the exchange has nothing more in the range
+    const fresh = page.filter((c) => typeof c[0] === 'number' && c[0] >= since && c[0] < windowEnd);
+    if (fresh.length === 0) {
+      if (windowEnd >= to) break; // the exchange has nothing more in the range
+      since = windowEnd; // nothing in this window (before the listing, a long maintenance): the next one
+      continue;
+    }
     const lines: string[] = [];
     for (const c of fresh) {
       const ts = c[0] as number;
@@ -282,14 +295,19 @@ async function downloadFunding(s: Session, market: ResolvedMarket, from: number,
   let since = resume.lastRow ? Number(resume.lastRow[0]) + 1 : from;
   const task = `${symbol} funding`;
   while (since < to) {
+    const windowEnd = Math.min(to, since + FUNDING_WINDOW_MS);
     const page = await request(s, `${task} from ${new Date(since).toISOString()}`, PAGES, () =>
-      s.exchange.fetchFundingRateHistory(market.ccxtSymbol, since, PAGE, { until: to - 1 }),
+      s.exchange.fetchFundingRateHistory(market.ccxtSymbol, since, FUNDING_PAGE, { until: windowEnd - 1 }),
     );
     const fresh = page
-      .filter((f) => typeof f.timestamp === 'number' && f.timestamp >= since && f.timestamp < to)
+      .filter((f) => typeof f.timestamp === 'number' && f.timestamp >= since && f.timestamp < windowEnd)
       .filter((f) => typeof f.fundingRate === 'number' && Number.isFinite(f.fundingRate))
       .sort((a, b) => (a.timestamp as number) - (b.timestamp as number));
-    if (fresh.length === 0) break;
+    if (fresh.length === 0) {
+      if (windowEnd >= to) break;
+      since = windowEnd;
+      continue;
+    }
     await appendLines(
       path,
       fresh.map((f) => `${f.timestamp},${f.fundingRate}`),

@@ -1,12 +1,14 @@
 /**
  * The fake's Bybit v5 dialect (USDT linear perpetuals): Bybit's paths (./routes.ts), its
  * X-BAPI-* HMAC check (./signed-request.ts), its `{retCode, retMsg, result, retExtInfo, time}`
- * envelope (./shapes.ts) and its error codes (./errors.ts), over the same engine as Binance's.
+ * envelope (./shapes.ts), its error codes (./errors.ts) and its rate-limit, ban and server-error
+ * answers (./fault-replies.ts), over the same engine as Binance's.
  * Requests are not weighed: Bybit limits by request count per endpoint, which the fake does not
  * model (docs/operate/bybit.md).
  */
 import type { Dialect } from '../../dialect.js';
 import { bybitErrors, fromEngine } from './errors.js';
+import { BYBIT_FAULT_REPLIES } from './fault-replies.js';
 import { PRIVATE, PUBLIC } from './routes.js';
 import { envelope } from './shapes.js';
 import { verifyBybit } from './signed-request.js';
@@ -14,6 +16,7 @@ import { verifyBybit } from './signed-request.js';
 export const BYBIT_DIALECT: Dialect = {
   id: 'bybit',
   weighsRequests: false,
+  faultReplies: BYBIT_FAULT_REPLIES,
   isSigned: (req) => req.headers['x-bapi-sign'] !== undefined,
   route(ctx, req, url, body) {
     const key = `${req.method ?? 'GET'} ${url.pathname}`;

@@ -5,6 +5,7 @@
  *   loadMarkets → GET /v5/market/time (adjustForTimeDifference), /v5/market/instruments-info twice
  *     (the second with status=PreLaunch), /v5/asset/coin/query-info (fetchCurrencies, with keys)
  *   fetchOrderBook → /v5/market/orderbook    fetchOHLCV → /v5/market/kline    fetchTicker → /v5/market/tickers
+ *   fetchFundingRateHistory → /v5/market/funding/history
  *   fetchBalance → /v5/account/wallet-balance    fetchPositions → /v5/position/list
  *   createOrder → POST /v5/order/create    fetchOrder / fetchOpenOrders → /v5/order/realtime
  *   fetchClosedOrders → /v5/order/history    cancelOrder → POST /v5/order/cancel
@@ -12,7 +13,15 @@
  *   setLeverage → POST /v5/position/set-leverage    setPositionMode → POST /v5/position/switch-mode
  */
 import type { DialectContext } from '../../dialect.js';
-import { aggregateCandle, candleAt, FAKE_INSTRUMENTS, instrumentById, MINUTE } from '../../market-data.js';
+import {
+  aggregateCandle,
+  candleAt,
+  FAKE_INSTRUMENTS,
+  FUNDING_INTERVAL,
+  fundingAt,
+  instrumentById,
+  MINUTE,
+} from '../../market-data.js';
 import type { FakeInstrument } from '../../market-data.js';
 import { parseNewOrder } from '../../order-rules.js';
 import type { OrderRecord } from '../../venue.js';
@@ -92,6 +101,26 @@ export const PUBLIC: Record<string, Handler> = {
       ]);
     }
     return { category: 'linear', symbol: inst.id, list };
+  },
+  // Bybit v5 docs, Get Funding Rate History: limit [1, 200], default 200; settlements with
+  // fundingRateTimestamp in [startTime, endTime], the newest first; startTime alone is refused.
+  'GET /v5/market/funding/history': (p, ctx) => {
+    linear(p);
+    const inst = instrument(p);
+    const limit = Number(p['limit'] ?? 200);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw bybitErrors.params('limit');
+    if (p['startTime'] !== undefined && p['endTime'] === undefined) throw bybitErrors.params('endTime');
+    const t = ctx.now();
+    const end = Math.floor(Math.min(p['endTime'] !== undefined ? Number(p['endTime']) : t, t) / FUNDING_INTERVAL);
+    const startAt = p['startTime'] !== undefined ? Number(p['startTime']) : -Infinity;
+    const list: Array<Record<string, string>> = [];
+    for (let at = end * FUNDING_INTERVAL; at >= startAt && list.length < limit; at -= FUNDING_INTERVAL)
+      list.push({
+        symbol: inst.id,
+        fundingRate: fundingAt(ctx.seed, inst, at).toFixed(8),
+        fundingRateTimestamp: String(at),
+      });
+    return { category: 'linear', list };
   },
   'GET /v5/market/tickers': (p, ctx) => {
     linear(p);

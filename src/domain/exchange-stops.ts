@@ -19,10 +19,15 @@ import type { ExitReason, ProtectionSettings, ProtectionState } from './protecti
  * fill under it is the exchange's stop closing a position, which starts the cooldown (./protection.ts).
  */
 export const EXCHANGE_STOP_PREFIX = 'tcs-stop-';
+/** The same prefix where an exchange takes letters and digits only in a client id (OKX). */
+export const EXCHANGE_STOP_PREFIX_ALPHANUMERIC = 'tcsstop';
 
 /** True for the client id of one of our exchange stops (and of the fills it made). */
 export function isExchangeStopId(clientOrderId: string | undefined | null): boolean {
-  return typeof clientOrderId === 'string' && clientOrderId.startsWith(EXCHANGE_STOP_PREFIX);
+  return (
+    typeof clientOrderId === 'string' &&
+    (clientOrderId.startsWith(EXCHANGE_STOP_PREFIX) || clientOrderId.startsWith(EXCHANGE_STOP_PREFIX_ALPHANUMERIC))
+  );
 }
 
 export interface ExchangeStop {

@@ -234,6 +234,13 @@ const ENTRIES: Entry[] = [
     meaning: 'Secret. The exchange key’s secret; never logged, never stored.',
   },
   {
+    name: 'EXCHANGE_API_PASSPHRASE',
+    section: 'Live trading',
+    default: null,
+    allowed: 'required when live on an exchange whose keys have one (`okx`); ignored elsewhere',
+    meaning: 'Secret. The passphrase chosen when the exchange key was made (OKX); never logged, never stored.',
+  },
+  {
     name: 'EXCHANGE_TESTNET',
     section: 'Live trading',
     default: 'true',

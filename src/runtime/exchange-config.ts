@@ -12,7 +12,7 @@
  * exits 2 before anything starts.
  */
 import type { AccountWanted, MarginType } from '../adapters/live-venue/account-check.js';
-import { exchangeProfile, SUPPORTED_EXCHANGES } from '../adapters/exchanges/registry.js';
+import { exchangeProfile, findProfile, SUPPORTED_EXCHANGES } from '../adapters/exchanges/registry.js';
 import type { ExchangeId } from '../adapters/exchanges/registry.js';
 import { ConfigError } from './config-error.js';
 import { readInt } from './config-numbers.js';
@@ -58,6 +58,8 @@ export interface ExchangeConfig {
 export interface ExchangeCredentials {
   apiKey: string;
   secret: string;
+  /** The key's passphrase, for an exchange whose profile says its keys have one (OKX); else absent. */
+  passphrase?: string;
 }
 
 export function readExchangeConfig(env: NodeJS.ProcessEnv, mode: ExecutionMode): ExchangeConfig | null {
@@ -118,7 +120,10 @@ function readBoolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): b
 
 /** The trading process's key and secret; their values are never put in an error. */
 export function readExchangeCredentials(env: NodeJS.ProcessEnv): ExchangeCredentials {
-  return { apiKey: readSecret(env, 'EXCHANGE_API_KEY'), secret: readSecret(env, 'EXCHANGE_API_SECRET') };
+  const credentials = { apiKey: readSecret(env, 'EXCHANGE_API_KEY'), secret: readSecret(env, 'EXCHANGE_API_SECRET') };
+  // Only where the exchange's keys have one (its profile): a passphrase set for another is not sent anywhere.
+  if (!findProfile(env.EXCHANGE?.trim() ?? '')?.passphrase) return credentials;
+  return { ...credentials, passphrase: readSecret(env, 'EXCHANGE_API_PASSPHRASE') };
 }
 
 function readExchange(env: NodeJS.ProcessEnv): ExchangeId {
@@ -153,10 +158,17 @@ function readUrl(env: NodeJS.ProcessEnv): string | null {
   return raw.replace(/\/+$/, '');
 }
 
-function readSecret(env: NodeJS.ProcessEnv, name: 'EXCHANGE_API_KEY' | 'EXCHANGE_API_SECRET'): string {
+function readSecret(
+  env: NodeJS.ProcessEnv,
+  name: 'EXCHANGE_API_KEY' | 'EXCHANGE_API_SECRET' | 'EXCHANGE_API_PASSPHRASE',
+): string {
   const value = env[name]?.trim() ?? '';
   if (value === '')
-    throw new ConfigError(`${name} is not set: EXECUTION_MODE=live needs the exchange's key and secret`);
+    throw new ConfigError(
+      name === 'EXCHANGE_API_PASSPHRASE'
+        ? `${name} is not set: ${env.EXCHANGE?.trim()} keys have a passphrase, chosen when the key was made`
+        : `${name} is not set: EXECUTION_MODE=live needs the exchange's key and secret`,
+    );
   if (/\s/.test(value))
     throw new ConfigError(`${name} contains whitespace: paste the value exactly as the exchange showed it`);
   return value;

@@ -114,7 +114,8 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
         },
         advance,
         async foreignOrder(symbol: string, side: Side, qty: number, price: number) {
-          const id = `by-hand-${Math.round(clock % 1_000_000)}`;
+          // Letters and digits: a client id every exchange accepts (OKX takes nothing else).
+          const id = `byhand${Math.round(clock % 1_000_000)}`;
           await t.exchange.createOrder(UNIFIED[symbol]!, 'limit', side === 'BUY' ? 'buy' : 'sell', qty, price, {
             clientOrderId: id,
           });
@@ -132,7 +133,11 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
           t.fake.rateLimit(1, retryAfterSeconds);
         },
         requestsSent: () => t.fake.calls.length,
-        placedUnder: (clientOrderId: string) => t.fake.venue.placedUnder(exchangeClientId(clientOrderId)).length,
+        // Under the exchange's own id rule (OKX's ids are letters and digits: ours are hashed differently).
+        placedUnder: (clientOrderId: string) =>
+          t.fake.venue.placedUnder(
+            exchangeClientId(clientOrderId, exchangeProfile(String(t.exchange.id)).clientOrderId),
+          ).length,
         deadMansSwitchMs: countdown ? COUNTDOWN_MS : 0,
         async close() {
           t.exchange.timeout = 2_000;

@@ -4,7 +4,7 @@
  * adverse exit is configured.
  */
 import { describe, expect, it } from 'vitest';
-import { exchangeStops } from '../../src/domain/exchange-stops.js';
+import { exchangeStops, isExchangeStopId } from '../../src/domain/exchange-stops.js';
 import type { Position } from '../../src/domain/portfolio.js';
 import { EMPTY_PROTECTION_STATE } from '../../src/domain/protection.js';
 import type { ProtectionSettings } from '../../src/domain/protection.js';
@@ -59,5 +59,15 @@ describe('exchange stops', () => {
     expect(
       exchangeStops([position('BTCUSDT', 0.01, 50_000)], EMPTY_PROTECTION_STATE, settings({ takeProfit: 0.05 })),
     ).toEqual([]);
+  });
+});
+
+describe('isExchangeStopId', () => {
+  it('knows our stops by either prefix (letters and digits only where the exchange wants it: OKX), and nothing else', () => {
+    expect(isExchangeStopId('tcs-stop-BTCUSDT-abc1')).toBe(true);
+    expect(isExchangeStopId('tcsstopBTCUSDTabc1')).toBe(true);
+    expect(isExchangeStopId('s-1-BTCUSDT-0')).toBe(false);
+    expect(isExchangeStopId('hx0123abcd')).toBe(false);
+    expect(isExchangeStopId(undefined)).toBe(false);
   });
 });

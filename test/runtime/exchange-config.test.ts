@@ -43,6 +43,14 @@ describe('readExchangeConfig', () => {
     );
   });
 
+  it('OKX trades its demo; its mainnet is refused, saying why, until it is proven end to end', () => {
+    const okx = { ...LIVE, EXCHANGE: 'okx' };
+    expect(readExchangeConfig(okx, 'live')).toMatchObject({ exchange: 'okx', testnet: true });
+    expect(() => readExchangeConfig({ ...okx, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'confirm' }, 'live')).toThrow(
+      /mainnet\) is refused for okx: OKX is supported on its demo trading only .*set EXCHANGE_TESTNET=true/,
+    );
+  });
+
   it('mainnet needs EXCHANGE_TESTNET=false and LIVE_MAINNET=confirm, both', () => {
     expect(readExchangeConfig({ ...LIVE, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'confirm' }, 'live')).toEqual({
       exchange: 'binanceusdm',
@@ -58,7 +66,7 @@ describe('readExchangeConfig', () => {
 
   it.each([
     [{ ...LIVE, EXCHANGE: '' }, 'live', /EXCHANGE is not set/],
-    [{ ...LIVE, EXCHANGE: 'kraken' }, 'live', /EXCHANGE must be one of binanceusdm, bybit, got "kraken"/],
+    [{ ...LIVE, EXCHANGE: 'kraken' }, 'live', /EXCHANGE must be one of binanceusdm, bybit, okx, got "kraken"/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'no' }, 'live', /EXCHANGE_TESTNET must be true or false/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'false' }, 'live', /LIVE_MAINNET must be "confirm"/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'yes' }, 'live', /LIVE_MAINNET must be "confirm"/],
@@ -131,6 +139,32 @@ describe('readExchangeCredentials', () => {
 
   it('returns them as given (trimmed)', () => {
     expect(readExchangeCredentials({ ...LIVE, EXCHANGE_API_KEY: ` ${KEY} ` })).toEqual({ apiKey: KEY, secret: SECRET });
+  });
+
+  it("needs EXCHANGE_API_PASSPHRASE where the exchange's keys have one (OKX), never naming its value; ignores it elsewhere", () => {
+    const PASS = 'pa55-THAT-must-never-be-printed';
+    const okx = { ...LIVE, EXCHANGE: 'okx' };
+    expect(() => readExchangeCredentials(okx)).toThrow(
+      /EXCHANGE_API_PASSPHRASE is not set: okx keys have a passphrase/,
+    );
+    let error: Error | null = null;
+    try {
+      readExchangeCredentials({ ...okx, EXCHANGE_API_PASSPHRASE: `${PASS} x` });
+    } catch (err) {
+      error = err as Error;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.message).toMatch(/EXCHANGE_API_PASSPHRASE contains whitespace/);
+    expect(error!.message).not.toContain(PASS);
+    expect(readExchangeCredentials({ ...okx, EXCHANGE_API_PASSPHRASE: ` ${PASS} ` })).toEqual({
+      apiKey: KEY,
+      secret: SECRET,
+      passphrase: PASS,
+    });
+    expect(readExchangeCredentials({ ...LIVE, EXCHANGE_API_PASSPHRASE: PASS })).toEqual({
+      apiKey: KEY,
+      secret: SECRET,
+    });
   });
 });
 

@@ -132,6 +132,8 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
   recvWindowMs: 10_000,
   // ccxt's binance `sign` appends `&signature=<hex HMAC>` to the query string.
   signatureInUrl: /([?&]signature=)[0-9a-fA-F]+/g,
+  // docs: General Info, "API-keys and secret-keys": a key and a secret, no passphrase.
+  passphrase: false,
 
   // docs: New Order (TRADE), newClientOrderId "^[\.A-Z\:/a-z0-9_-]{1,36}$".
   clientOrderId: { pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, maxLength: 36 },
@@ -143,6 +145,10 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
   createAnswersIdsOnly: false,
   // docs: Query Order, origClientOrderId (ccxt maps clientOrderId to it).
   lookupParams: (clientOrderId) => ({ clientOrderId }),
+  // docs: Account Trade List (GET /fapi/v1/userTrades), orderId.
+  tradesOfOrderParams: (orderId) => ({ orderId }),
+  // docs: Cancel All Open Orders (DELETE /fapi/v1/allOpenOrders), per symbol.
+  cancelAllBySymbol: true,
   // docs: New Order, reduceOnly "true"/"false" (ccxt passes the boolean through).
   reduceOnlyParams: { reduceOnly: true },
 

@@ -175,6 +175,8 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   // v5 signs in the X-BAPI-SIGN header, which ccxt never writes into an error; the legacy v3 query
   // `sign=` is the only signature that could appear in a URL.
   signatureInUrl: /([?&]sign=)[0-9a-fA-F]+/g,
+  // docs: Integration Guidance, Authentication: a key and a secret, no passphrase.
+  passphrase: false,
 
   // docs: Place Order, orderLinkId "max 36 characters. Combinations of numbers, letters (upper and
   // lower cases), dashes, and underscores are supported"; unique per account, even once the order is done.
@@ -188,6 +190,10 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   createAnswersIdsOnly: true,
   // docs: Get Open & Closed Orders (GET /v5/order/realtime), orderLinkId.
   lookupParams: (clientOrderId) => ({ orderLinkId: clientOrderId }),
+  // docs: Get Trade History (GET /v5/execution/list), orderId.
+  tradesOfOrderParams: (orderId) => ({ orderId }),
+  // docs: Cancel All Orders (POST /v5/order/cancel-all), per symbol.
+  cancelAllBySymbol: true,
   // docs: Place Order, reduceOnly true.
   reduceOnlyParams: { reduceOnly: true },
 

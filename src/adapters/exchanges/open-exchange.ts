@@ -73,6 +73,8 @@ export interface LiveExchangeConfig {
 export interface LiveExchangeCredentials {
   apiKey: string;
   secret: string;
+  /** The key's passphrase where the profile says keys have one (OKX): ccxt's `password`. */
+  passphrase?: string;
 }
 
 export interface OpenedLiveExchange {
@@ -91,12 +93,19 @@ export async function openLiveExchange(
   const { exchange, ccxt } = await construct(profile.id, options, {
     apiKey: credentials.apiKey,
     secret: credentials.secret,
+    ...(profile.passphrase ? { password: requirePassphrase(profile, credentials.passphrase) } : {}),
     options: { ...profile.clientOptions },
   });
   if (config.testnet) profile.useTestnet(exchange);
   if (config.url) pointCcxtAt(exchange, config.url);
   blankSignatures(exchange, profile.signatureInUrl);
   return { exchange, errors: ccxt, profile };
+}
+
+/** An exchange whose keys have a passphrase is not opened without one (ccxt would fail each signed call). */
+function requirePassphrase(profile: ExchangeProfile, passphrase: string | undefined): string {
+  if (!passphrase) throw new Error(`${profile.name} keys have a passphrase: set EXCHANGE_API_PASSPHRASE`);
+  return passphrase;
 }
 
 async function construct(

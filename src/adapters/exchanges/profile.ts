@@ -27,6 +27,11 @@ export interface SymbolSettings {
 export interface ClientIdRule {
   pattern: RegExp;
   maxLength: number;
+  /**
+   * Whether an id too long or of the wrong characters is hashed to letters and digits only (`hx` and
+   * hex: OKX, whose ids are alphanumeric) rather than to `h-` and base64url (Binance, Bybit).
+   */
+  alphanumericOnly?: boolean;
 }
 
 export interface ExchangeProfile<Id extends string = string> {
@@ -52,6 +57,11 @@ export interface ExchangeProfile<Id extends string = string> {
   recvWindowMs: number;
   /** Pattern of the query parameter carrying a request's signature, blanked in error messages ($1 kept). */
   signatureInUrl: RegExp;
+  /**
+   * Whether the exchange's API key comes with a passphrase chosen when the key was made (OKX), sent
+   * with every signed request: EXCHANGE_API_PASSPHRASE is then required, and given to ccxt as `password`.
+   */
+  passphrase: boolean;
 
   // ---- orders (../live-venue/live-venue.ts, client-ids.ts, protective-stops.ts) ----
   /** The client order id the exchange accepts (ours are hashed to fit when they do not). */
@@ -70,12 +80,28 @@ export interface ExchangeProfile<Id extends string = string> {
   createAnswersIdsOnly: boolean;
   /** ccxt fetchOrder params that look an order up by its client order id (ccxt's id argument left empty). */
   lookupParams(clientOrderId: string): Record<string, unknown>;
+  /** ccxt fetchMyTrades params that read the fills of one order (its exchange id): Binance `orderId`, OKX `ordId`. */
+  tradesOfOrderParams(orderId: string): Record<string, unknown>;
+  /**
+   * Whether the exchange cancels every open order of one symbol in one call (ccxt cancelAllOrders);
+   * when not (OKX has no such call for swaps), the venue cancels the orders it read open by their ids
+   * (ccxt cancelOrders), and an order landing after that read is found by the next reconciliation.
+   */
+  cancelAllBySymbol: boolean;
   /** ccxt createOrder params that make an order reduce-only. */
   reduceOnlyParams: Readonly<Record<string, unknown>>;
 
   // ---- errors (../live-venue/exchange-errors.ts, refusal-codes.ts, exchange-clock.ts) ----
   /** The fields of the exchange's JSON error answer that carry its code and its message (Binance `{code, msg}`). */
-  errorBody: { code: string; message: string };
+  errorBody: {
+    code: string;
+    message: string;
+    /**
+     * Where an answer refusing one order says why, inside a list (OKX: `data[0].sCode` / `sMsg`
+     * under a general `{"code":"1","msg":"All operations failed"}`): read before the general fields.
+     */
+    perOrder?: { list: string; code: string; message: string };
+  };
   /** The exchange's own error code inside a ccxt error, or null. */
   errorCode(err: unknown): number | null;
   /** What each known code means for the order; a code not listed is judged by ccxt's class. */

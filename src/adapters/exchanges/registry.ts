@@ -6,9 +6,10 @@
 import type { Exchange } from 'ccxt';
 import { BINANCE_USDM } from './binanceusdm.js';
 import { BYBIT } from './bybit.js';
+import { OKX } from './okx.js';
 import type { ExchangeProfile } from './profile.js';
 
-const PROFILES = [BINANCE_USDM, BYBIT] as const;
+const PROFILES = [BINANCE_USDM, BYBIT, OKX] as const;
 
 /** A supported exchange's ccxt id. */
 export type ExchangeId = (typeof PROFILES)[number]['id'];

@@ -80,8 +80,12 @@ export async function checkAccount(
   if (multiAssets)
     problems.push(`the account is in multi-assets mode: switch to single-asset mode (${api.multiAssetsFix})`);
   const symbols: SymbolAccount[] = [];
-  // Our symbol is the exchange's market id (./ccxt-mapping.ts perpetualSymbols).
-  for (const symbol of traded.symbols) symbols.push({ symbol, ...(await api.symbolSettings(exchange, symbol)) });
+  // Asked by the exchange's market id (OKX's BTC-USDT-SWAP for our BTCUSDT: ./ccxt-mapping.ts perpetualSymbols).
+  for (const symbol of traded.symbols)
+    symbols.push({
+      symbol,
+      ...(await api.symbolSettings(exchange, marketIdOf(exchange, traded.unified(symbol), symbol))),
+    });
   const wantedChanges = differences(symbols, wanted);
   // A margin type change on a symbol holding a position is refused by the exchange (Binance: -4048):
   // said now, as a problem, rather than "would set" by tcs venue check or a failed request half-way
@@ -185,4 +189,10 @@ function skewProblem(skewMs: number, recvWindowMs: number): string {
     `half the ${recvWindowMs / 1000} s recvWindow): synchronise it with NTP ` +
     '(e.g. `timedatectl set-ntp true`, chrony or ntpd) and start again'
   );
+}
+
+/** The exchange's id of a loaded market; our symbol (Binance's and Bybit's ids) when ccxt has not loaded it. */
+function marketIdOf(exchange: Exchange, unified: string, ours: string): string {
+  const markets = (exchange as { markets?: Record<string, { id?: string }> }).markets;
+  return markets?.[unified]?.id ?? ours;
 }

@@ -108,18 +108,31 @@ function finite(x: number | undefined | null): number | undefined {
 }
 
 /**
- * Our symbols (the exchange's market ids, `BTCUSDT`) resolved to the exchange's linear perpetuals
- * once its markets are loaded; a symbol the exchange does not list as one is an error naming it.
+ * Our symbols (`BTCUSDT`: the exchange's market id, or its base and quote where the id says more,
+ * as OKX's `BTC-USDT-SWAP` does — as the live feed names them) resolved to the exchange's linear
+ * perpetuals once its markets are loaded; a symbol the exchange does not list as one is an error naming it.
  */
 export function perpetualSymbols(
-  markets: Record<string, { id?: string; symbol?: string; swap?: boolean; linear?: boolean } | undefined>,
+  markets: Record<
+    string,
+    { id?: string; symbol?: string; swap?: boolean; linear?: boolean; base?: string; quote?: string } | undefined
+  >,
   ours: readonly string[],
 ): SymbolMap {
   const byId = new Map<string, string>();
-  for (const m of Object.values(markets))
-    if (m?.id && m.symbol && m.swap && m.linear && !byId.has(m.id)) byId.set(m.id, m.symbol);
-  const missing = ours.filter((s) => !byId.has(s));
+  const byPair = new Map<string, string>();
+  for (const m of Object.values(markets)) {
+    if (!m?.id || !m.symbol || !m.swap || !m.linear) continue;
+    if (!byId.has(m.id)) byId.set(m.id, m.symbol);
+    const pair = `${m.base ?? ''}${m.quote ?? ''}`.toUpperCase().replace(/[^A-Z0-9]/g, '');
+    if (pair !== '' && !byPair.has(pair)) byPair.set(pair, m.symbol);
+  }
+  // The market id first: where an id and another market's pair agree, the id names it.
+  const find = (s: string) => byId.get(s) ?? byPair.get(s);
+  const missing = ours.filter((s) => find(s) === undefined);
   if (missing.length > 0)
-    throw new Error(`the exchange lists no linear perpetual ${missing.join(', ')} (SYMBOLS names its market ids)`);
-  return symbolMap(ours.map((s) => [s, byId.get(s)!] as const));
+    throw new Error(
+      `the exchange lists no linear perpetual ${missing.join(', ')} (SYMBOLS names its market ids, or base and quote)`,
+    );
+  return symbolMap(ours.map((s) => [s, find(s)!] as const));
 }

@@ -78,11 +78,17 @@ export function rejectReason(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   // The exchange's fields (Binance `{code, msg}`, Bybit `{retCode, retMsg}`): its profile's, or the
   // first profile's whose message field the body has when ccxt's id is not one we know.
-  const parsed = bodyIn(text);
-  const fields = errorFieldsFor(parsed, profileOfError(err));
-  const message = fields ? parsed?.[fields.message] : undefined;
+  const whole = bodyIn(text);
+  const fields = errorFieldsFor(whole, profileOfError(err));
+  // An answer refusing one order says why in its list (the profile's `perOrder`: OKX's data[0].sCode).
+  const list = fields?.perOrder ? whole?.[fields.perOrder.list] : undefined;
+  const item = Array.isArray(list) ? (list[0] as Record<string, unknown> | undefined) : undefined;
+  const own = fields?.perOrder;
+  if (own && item && typeof item[own.message] === 'string')
+    return `${name}: ${String(item[own.message])} (${String(item[own.code])})`;
+  const message = fields ? whole?.[fields.message] : undefined;
   if (typeof message === 'string' && message !== '') {
-    const code = parsed?.[fields!.code];
+    const code = whole?.[fields!.code];
     return `${name}: ${message}${code !== undefined ? ` (${String(code)})` : ''}`;
   }
   return `${name}: ${text.slice(0, 200)}`;

@@ -446,9 +446,12 @@ export class LiveVenue implements Venue {
   }
 
   private tradesOf(tracked: Tracked, order: Order): Promise<Trade[]> {
-    return this.o.exchange.fetchMyTrades(this.o.symbols.unified(tracked.request.symbol), undefined, undefined, {
-      orderId: order.id,
-    });
+    return this.o.exchange.fetchMyTrades(
+      this.o.symbols.unified(tracked.request.symbol),
+      undefined,
+      undefined,
+      profileOf(this.o.exchange).tradesOfOrderParams(String(order.id)),
+    );
   }
 
   /** A cancel's requests (its read of the open orders, the look-ups after it) go as a close: see asClose. */
@@ -465,7 +468,14 @@ export class LiveVenue implements Venue {
         const unified = this.o.symbols.unified(symbol);
         const open = await this.o.exchange.fetchOpenOrders(unified);
         // Always sent, even with nothing seen open: an order whose outcome is unknown may land just after the read.
-        await this.o.exchange.cancelAllOrders(unified);
+        if (profileOf(this.o.exchange).cancelAllBySymbol) await this.o.exchange.cancelAllOrders(unified);
+        // Without a per-symbol cancel-all (its profile's), the orders read open, by id: one landing
+        // after the read is found open by the next reconciliation, which cancels what is not ours to keep.
+        else if (open.length > 0)
+          await this.o.exchange.cancelOrders(
+            open.map((o) => String(o.id)),
+            unified,
+          );
         return this.afterCancel(open, symbol);
       }),
     );

@@ -13,7 +13,11 @@
  * of ours resting has its countdown disarmed (`disarm`), so the switch can never take the stop with it.
  */
 import type { Exchange, Order, Trade } from 'ccxt';
-import { EXCHANGE_STOP_PREFIX, isExchangeStopId } from '../../domain/exchange-stops.js';
+import {
+  EXCHANGE_STOP_PREFIX,
+  EXCHANGE_STOP_PREFIX_ALPHANUMERIC,
+  isExchangeStopId,
+} from '../../domain/exchange-stops.js';
 import type { ExchangeStop } from '../../domain/exchange-stops.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import type { CcxtErrorClasses } from './exchange-errors.js';
@@ -127,7 +131,12 @@ export class ProtectiveStops {
       this.remember(symbol, undefined);
       const became = this.stops().triggeredOrderId(order);
       if (!became) continue; // cancelled or expired with nothing to close
-      const trades = await this.o.exchange.fetchMyTrades(unified, undefined, undefined, { orderId: became });
+      const trades = await this.o.exchange.fetchMyTrades(
+        unified,
+        undefined,
+        undefined,
+        profileOf(this.o.exchange).tradesOfOrderParams(became),
+      );
       found.push({ symbol, clientOrderId: order.clientOrderId ?? id, trades });
     }
     return found;
@@ -149,8 +158,15 @@ export class ProtectiveStops {
 
   /** Unique among our placements (the exchange wants it unique among open orders), within its length. */
   private clientId(symbol: string): string {
-    const max = profileOf(this.o.exchange).clientOrderId.maxLength;
-    return `${EXCHANGE_STOP_PREFIX}${symbol}-${this.o.now().toString(36)}${(this.placed++).toString(36)}`.slice(0, max);
+    const rule = profileOf(this.o.exchange).clientOrderId;
+    const stamp = `${this.o.now().toString(36)}${(this.placed++).toString(36)}`;
+    // Letters and digits only where the exchange's rule says so (OKX): no separators.
+    if (rule.alphanumericOnly)
+      return `${EXCHANGE_STOP_PREFIX_ALPHANUMERIC}${symbol.replace(/[^A-Za-z0-9]/g, '')}${stamp}`.slice(
+        0,
+        rule.maxLength,
+      );
+    return `${EXCHANGE_STOP_PREFIX}${symbol}-${stamp}`.slice(0, rule.maxLength);
   }
 
   private stops() {

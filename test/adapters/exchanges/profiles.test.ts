@@ -46,11 +46,32 @@ describe('the exchange registry', () => {
 
   it('the one opener gives a supported exchange its profile, testnet switched on', async () => {
     for (const id of SUPPORTED_EXCHANGES) {
-      const opened = await openLiveExchange({ exchange: id, testnet: true, url: null }, { apiKey: 'k', secret: 's' });
+      const opened = await openLiveExchange(
+        { exchange: id, testnet: true, url: null },
+        { apiKey: 'k', secret: 's', passphrase: 'p' },
+      );
       expect(opened.profile.id).toBe(id);
       expect(opened.exchange.id).toBe(id);
       await opened.exchange.close();
     }
+  });
+
+  it("an exchange whose keys have a passphrase (OKX) is opened with it as ccxt's password, and refused without it", async () => {
+    const config = { exchange: 'okx' as ExchangeId, testnet: true, url: null };
+    await expect(openLiveExchange(config, { apiKey: 'k', secret: 's' })).rejects.toThrow(
+      /OKX USDT swaps keys have a passphrase: set EXCHANGE_API_PASSPHRASE/,
+    );
+    const { exchange } = await openLiveExchange(config, { apiKey: 'k', secret: 's', passphrase: 'p4ss' });
+    expect(exchange.password).toBe('p4ss');
+    // OKX's demo trading is its mainnet address with this header (ccxt: setSandboxMode).
+    expect(exchange.headers).toMatchObject({ 'x-simulated-trading': '1' });
+    await exchange.close();
+    const binance = await openLiveExchange(
+      { exchange: 'binanceusdm', testnet: true, url: null },
+      { apiKey: 'k', secret: 's', passphrase: 'p4ss' },
+    );
+    expect(binance.exchange.password).toBeFalsy();
+    await binance.exchange.close();
   });
 
   it('finds the exchange that raised a ccxt error by the id ccxt starts its message with, and no other', () => {
@@ -88,7 +109,11 @@ describe.each(profiles().map((p) => [p.id, p] as const))('the %s profile', (_id,
     const hashed = exchangeClientId(long, profile.clientOrderId);
     expect(hashed.length).toBeLessThanOrEqual(maxLength);
     expect(pattern.test(hashed)).toBe(true);
-    expect(exchangeClientId('s-1-BTCUSDT-0', profile.clientOrderId)).toBe('s-1-BTCUSDT-0');
+    const plain = profile.clientOrderId.alphanumericOnly ? 's1BTCUSDT0' : 's-1-BTCUSDT-0';
+    expect(exchangeClientId(plain, profile.clientOrderId)).toBe(plain);
+    // Ours with separators are hashed where the rule takes letters and digits only (OKX), and fit.
+    const ours = exchangeClientId('s-1-BTCUSDT-0', profile.clientOrderId);
+    expect(pattern.test(ours) && ours.length <= maxLength).toBe(true);
   });
 
   it('says how orders are made post-only, resting and reduce-only, and how stops are addressed', () => {

@@ -28,6 +28,26 @@ describe('failureKind', () => {
     expect(rejectReason(err)).toContain(`(${code})`);
   });
 
+  it("OKX's refusal of one order is read from the order's own sCode and sMsg, not the answer's general code", () => {
+    const body = {
+      code: '1',
+      msg: 'All operations failed',
+      data: [{ ordId: '', clOrdId: 'a1', sCode: '51008', sMsg: 'Order failed. Insufficient USDT margin in account' }],
+    };
+    const err = new ccxt.InsufficientFunds(`okx ${JSON.stringify(body)}`);
+    expect(rejectReason(err)).toBe('InsufficientFunds: Order failed. Insufficient USDT margin in account (51008)');
+    expect(failureKind(err, ccxt)).toBe('rejected');
+    const duplicate = new ccxt.InvalidOrder(
+      `okx ${JSON.stringify({ ...body, data: [{ ...body.data[0], sCode: '51016', sMsg: 'Duplicated clOrdId' }] })}`,
+    );
+    expect(failureKind(duplicate, ccxt)).toBe('duplicate');
+    // A whole request refused: the answer's own code.
+    const sign = new ccxt.AuthenticationError(
+      `okx ${JSON.stringify({ code: '50113', msg: 'Invalid Sign', data: [] })}`,
+    );
+    expect(rejectReason(sign)).toBe('AuthenticationError: Invalid Sign (50113)');
+  });
+
   it('an overloaded exchange (-1008) refused the request unprocessed: retryable, not an unknown outcome', () => {
     const err = thrown(
       ccxt.OperationFailed,

@@ -69,6 +69,7 @@ export function ccxtClient(
   options: {
     apiKey?: string;
     secret?: string;
+    password?: string;
     id?: string;
     options?: Readonly<Record<string, unknown>>;
     /** A ccxt pro client (the REST client with the WebSocket methods: the user-data stream). */
@@ -80,6 +81,8 @@ export function ccxtClient(
   const exchange = new Client({
     apiKey: options.apiKey ?? FAKE_CREDENTIALS.apiKey,
     secret: options.secret ?? FAKE_CREDENTIALS.secret,
+    // The key's passphrase (ccxt's `password`): only exchanges whose keys have one send it (OKX).
+    password: options.password ?? FAKE_CREDENTIALS.passphrase,
     enableRateLimit: true,
     rateLimit: 1,
     timeout: 2_000,

@@ -3,7 +3,7 @@
  * test's hand on it (faults, held answers, silence, the call log) over the exchange-neutral engine
  * (venue.ts: orders, matching, the account). What it speaks — paths, signatures, shapes, error codes —
  * is a dialect (dialect.ts): Binance USDⓈ-M by default (dialects/binanceusdm/), Bybit v5
- * (dialects/bybit/).
+ * (dialects/bybit/), OKX v5 (dialects/okx/).
  *
  * With a dialect that weighs requests (Binance), every request is weighed as Binance weighs it
  * (request-weight.ts): `X-MBX-USED-WEIGHT-1M` on every answer, 429 past the minute's limit, 418 for
@@ -34,6 +34,7 @@ import { Venue } from './venue.js';
 export const FAKE_CREDENTIALS: Credentials = {
   apiKey: 'fakeKey0000000000000000000000000000000000000000000000000000000001',
   secret: 'fakeSecret000000000000000000000000000000000000000000000000000001',
+  passphrase: 'fakePassphrase1',
 };
 
 export interface FakeExchangeOptions {

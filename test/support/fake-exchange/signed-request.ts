@@ -11,6 +11,8 @@ import { errors } from './binance-errors.js';
 export interface Credentials {
   apiKey: string;
   secret: string;
+  /** The key's passphrase, for a dialect whose keys have one (OKX). */
+  passphrase?: string;
 }
 
 export interface SignedRequest {

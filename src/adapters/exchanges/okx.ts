@@ -7,6 +7,8 @@
  */
 import type { Exchange, Order } from 'ccxt';
 import type { IncomeLine } from '../live-venue/income-tally.js';
+import { httpRateVerdict, retryAfterSeconds } from './answer-verdict.js';
+import type { AnswerVerdict } from './answer-verdict.js';
 import { bodyIn } from './error-body.js';
 import type { CodeKind, ExchangeProfile } from './profile.js';
 
@@ -101,6 +103,30 @@ function okxCode(err: unknown): number | null {
   return null;
 }
 
+/** The envelope's code, which OKX writes first (`{"code":"50011","msg":…}`): read without parsing every answer. */
+const ENVELOPE_CODE = /^\s*\{\s*"code"\s*:\s*"(\d+)"/;
+
+/**
+ * docs: Error Code. "Rate limit reached" 50011 (HTTP 429: OKX counts per endpoint over 2 s windows,
+ * so the fallback wait is one window) and 50061 (the sub-account's order rate, HTTP 429); a request
+ * time refused: 50102 "Timestamp request expired" and 50112 "Invalid OK-ACCESS-TIMESTAMP" (HTTP 401).
+ * OKX documents no IP ban answer: a 418 or a bare 429 from before its gateway reads as HTTP says.
+ */
+function readAnswer(status: number, headers: unknown, body: string): AnswerVerdict | null {
+  const code = ENVELOPE_CODE.exec(body)?.[1];
+  if (code === '50102' || code === '50112')
+    return { kind: 'clock', label: `code ${code}`, retryAfterS: null, untilWall: null, fallbackMs: 0 };
+  if (code === '50011' || code === '50061')
+    return {
+      kind: 'rate_limited',
+      label: `code ${code}`,
+      retryAfterS: retryAfterSeconds(headers),
+      untilWall: null,
+      fallbackMs: 2_000,
+    };
+  return httpRateVerdict(status, headers, body);
+}
+
 export const OKX: ExchangeProfile<'okx'> = {
   id: 'okx',
   name: 'OKX USDT swaps',
@@ -164,6 +190,8 @@ export const OKX: ExchangeProfile<'okx'> = {
   notProcessedCodes: [50001],
   // docs: error 50102 "Timestamp request expired".
   timestampRefusedCode: 50102,
+
+  readAnswer,
 
   // docs: Get order book (GET /api/v5/market/books), sz 1–400 (any depth): the feed asks what it wants.
   bookDepths: null,

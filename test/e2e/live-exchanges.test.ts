@@ -5,14 +5,16 @@
  *    exchange by hand is cancelled at start as foreign; every order the system fills is on the
  *    exchange under our client id; a position changed behind its back is drift and refuses openings
  *    (POSITION_DRIFT); the kill switch with `flatten: true` leaves no order and no position;
- * 2. the exchange bans the IP (Binance: 418; Bybit: a bare 403): an `exchange_banned` halt at once,
+ * 2. the exchange bans the IP (Binance: 418; Bybit: a bare 403; OKX documents none, so the fake's
+ *    proxy-style 418): an `exchange_banned` halt at once,
  *    and no request reaches the exchange while the ban holds;
  * 3. a long with STOP_LOSS under `tcs trade`, SIGKILLed: the exchange-side stop outlives it and
  *    closes the position when the mark crosses it, with nobody left to ask. That stop is what
- *    protects a position on an exchange without a dead-man's switch (Bybit: its profile's
+ *    protects a position on an exchange without a dead-man's switch (Bybit, OKX: their profiles'
  *    deadMansSwitchNote); where there is one, it is not armed over a resting stop (it would cancel
  *    it), and its own SIGKILL test is Binance's (live-execution.test.ts).
- * An exchange is one row of EXCHANGES (its ccxt id and its order path on the fake).
+ * An exchange is one row of EXCHANGES (its ccxt id and its order path on the fake). Client ids
+ * given by hand are letters and digits only, which every exchange here accepts (OKX's rule).
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,7 +31,10 @@ const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', 
 
 /** The exchanges run here: ccxt id, and the path new orders are POSTed to on its fake. */
 // Binance's row, { id: 'binanceusdm', orderPath: '/fapi/v1/order' }, passes too; its own files cover it.
-const EXCHANGES = [{ id: 'bybit', orderPath: '/v5/order/create' }] as const;
+const EXCHANGES = [
+  { id: 'bybit', orderPath: '/v5/order/create' },
+  { id: 'okx', orderPath: '/api/v5/trade/order' },
+] as const;
 
 type Line = Record<string, unknown> & { event: string };
 const lines = (proc: RunningProcess): Line[] =>
@@ -53,7 +58,7 @@ describe.each(EXCHANGES)('tcs start live on the $id fake', ({ id, orderPath }) =
     e = await openLiveE2e(`tcs-live-${id}-`, id);
     const { t, waitUntil } = e;
     await t.exchange.loadMarkets();
-    await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'by-hand-1' });
+    await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'byhand1' });
     const key = generateKey();
     const system = e.start(['start'], e.env({ SERVICE_API_KEY: key, PORT: '0', STRATEGIES: FLIP }));
     const [, base] = await system.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/, 20_000);
@@ -66,10 +71,10 @@ describe.each(EXCHANGES)('tcs start live on the $id fake', ({ id, orderPath }) =
 
     await system.waitFor(/"event":"orders_cancelled".*"reason":"foreign_orders"/, 20_000);
     expect(lines(system).find((l) => l.event === 'orders_cancelled')).toMatchObject({
-      client_order_ids: ['by-hand-1'],
+      client_order_ids: ['byhand1'],
       count: 1,
     });
-    expect(t.fake.venue.find('BTCUSDT', { clientOrderId: 'by-hand-1' })?.status).toBe('CANCELED');
+    expect(t.fake.venue.find('BTCUSDT', { clientOrderId: 'byhand1' })?.status).toBe('CANCELED');
 
     // Orders under our client ids: each fill the system reports is an order on the exchange under
     // the id it was sent as, filled there.
@@ -89,11 +94,11 @@ describe.each(EXCHANGES)('tcs start live on the $id fake', ({ id, orderPath }) =
     expect(health.reason).toMatch(/position drift: BTCUSDT holds/);
 
     // An order resting when the kill comes; the kill with flatten leaves nothing.
-    await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'resting-at-kill' });
+    await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'restingatkill' });
     const res = await call('POST', '/control/kill-switch', { reason: `${id} e2e`, flatten: true });
     expect(res.status).toBe(200);
     await waitUntil(() => t.fake.venue.open().length === 0 && held() === 0, 20_000, 'no order and no position');
-    expect(t.fake.venue.find('BTCUSDT', { clientOrderId: 'resting-at-kill' })?.status).toBe('CANCELED');
+    expect(t.fake.venue.find('BTCUSDT', { clientOrderId: 'restingatkill' })?.status).toBe('CANCELED');
     const orders = () => t.fake.calls.filter((c) => c.method === 'POST' && c.url.startsWith(orderPath)).length;
     const sent = orders();
     expect(sent).toBeGreaterThan(2);

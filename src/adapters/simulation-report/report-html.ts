@@ -110,8 +110,11 @@ ${worstDrawdownsTable(s)}
 <h2>Daily returns (%)</h2>
 <div class="chart small" id="daily-chart"></div>
 <h2>Rolling 30-day Sharpe and volatility (annualised)</h2>
-<p class="legend">Each point covers the 30 UTC days before it; none until 30 days have run.</p>
-<div class="grid"><div class="chart small" id="rolling-sharpe-chart"></div><div class="chart small" id="rolling-volatility-chart"></div></div>
+${
+  series.rollingSharpe.length + series.rollingVolatility.length > 0
+    ? '<p class="legend">Each point covers the 30 UTC days before it; none until 30 days have run.</p>\n<div class="grid"><div class="chart small" id="rolling-sharpe-chart"></div><div class="chart small" id="rolling-volatility-chart"></div></div>'
+    : `<p id="rolling-none">Needs more than 30 days of returns; this run has ${s.daily_returns.days}.</p>`
+}
 <h2>Distribution of daily returns</h2>
 ${returnDistributionSvg(series.returnHistogram)}
 <details><summary>Weekly returns (${s.weekly_returns.length} weeks)</summary>

@@ -69,6 +69,9 @@ describe('the report answers the real questions', () => {
     expect(tableRows('weekly-returns')).toBe(summary.weekly_returns.length);
     expect(html).toMatch(/<svg id="return-distribution"[^>]*>(<rect [^>]+><title>[^<]+<\/title><\/rect>){20}/);
     expect(summary.daily_returns.days).toBe(14);
+    // 14 days is too short for a 30-day window: the page says so rather than drawing empty charts.
+    expect(html).toContain('<p id="rolling-none">Needs more than 30 days of returns; this run has 14.</p>');
+    expect(html).not.toContain('id="rolling-sharpe-chart"');
     expect(summary.beta).not.toBeNull();
   });
 

@@ -27,6 +27,12 @@ export interface TrustedControlOptions {
   distrusted?(err: StoreFaultError): void;
   /** The store's audit trail, for checkHead(); without it the trail is not judged. */
   events?: EventStore;
+  /**
+   * The archive's hash of entry `seq` (null: it does not hold it), for a remembered entry that was
+   * archived and trimmed from the store since (issue 35). Without it such an entry cannot be vouched
+   * for and the trail is judged gone back, as it is when the archive lost it (truncated).
+   */
+  archivedHash?(seq: number): Promise<string | null>;
 }
 
 export interface TrustedControl extends ControlStore {
@@ -102,7 +108,7 @@ export function trustedControl(inner: ControlStore, options: TrustedControlOptio
     let hashAtSeen: string | null | undefined;
     if (seen !== null && seen.seq > 0 && head.seq > seen.seq) {
       const [entry] = await events.query({ limit: 1, before: seen.seq + 1 });
-      hashAtSeen = entry?.seq === seen.seq ? entry.hash : null;
+      hashAtSeen = entry?.seq === seen.seq ? entry.hash : await trimmedHash(events, seen.seq, options.archivedHash);
     }
     const verdict = judgeHead(base, head, hashAtSeen);
     if (!verdict.ok) {
@@ -185,4 +191,19 @@ function hintToRead(
     if (reading) again = true;
     else void readUntilQuiet();
   };
+}
+
+/**
+ * The hash of entry `seq` when the hot store no longer has it: the floor's own when it is the floor,
+ * the archive's when it lies below it; null when neither holds it (a trail gone back).
+ */
+async function trimmedHash(
+  events: EventStore,
+  seq: number,
+  archivedHash: ((seq: number) => Promise<string | null>) | undefined,
+): Promise<string | null> {
+  const floor = await events.floor();
+  if (seq > floor.seq) return null;
+  if (seq === floor.seq) return floor.hash;
+  return (await archivedHash?.(seq)) ?? null;
 }

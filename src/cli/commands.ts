@@ -143,8 +143,17 @@ Options:
   },
   {
     name: 'audit',
-    summary: 'Check the audit trail: `tcs audit verify` re-hashes the whole chain',
+    summary:
+      'Check the audit trail (`tcs audit verify`: archive + hot store as one chain), or archive and trim it (`tcs audit archive`)',
     help: `Usage: tcs audit verify
+       tcs audit archive
+
+archive: writes entries older than AUDIT_RETAIN (entries, or an age like 7d) to AUDIT_ARCHIVE_URL
+(default file:var/audit-archive) as verifiable segments, then trims them from the store. Safe to
+rerun and to interrupt; run it from cron or a systemd timer (docs/operate/retention.md).
+
+verify: checks the archive (incrementally, from the last segment verified) and that the store's
+trimmed window resumes where it ends, then:
 
 Re-hashes every entry of the event store (STORE_URL), checks each link of the chain, and holds
 its end against the head stored with every append, so entries cut from the end are noticed too.
@@ -155,8 +164,12 @@ Options:
   -h, --help   This help.`,
     async run(args) {
       const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+      if (positionals.length === 1 && positionals[0] === 'archive') {
+        const { archiveAuditTrail } = await import('../runtime/audit-archive.js');
+        return archiveAuditTrail(loadEnv());
+      }
       if (positionals.length !== 1 || positionals[0] !== 'verify') {
-        console.error('Usage: tcs audit verify');
+        console.error('Usage: tcs audit verify | tcs audit archive');
         return 2;
       }
       const { verifyAuditTrail } = await import('../runtime/audit.js');

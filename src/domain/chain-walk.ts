@@ -25,12 +25,37 @@ export interface ChainProblem {
   reason: string;
 }
 
+/**
+ * Where a trimmed hot store's chain resumes: the last entry archived and deleted (seq 0 and
+ * GENESIS_HASH when nothing was trimmed). Entries after it must link to its hash.
+ */
+export interface ChainFloor {
+  seq: number;
+  hash: string;
+}
+
+export const NO_FLOOR: ChainFloor = { seq: 0, hash: GENESIS_HASH };
+
+/** Bad input is refused before anything is touched. */
+export function checkFloor(through: ChainFloor): void {
+  if (!Number.isSafeInteger(through.seq) || through.seq < 0)
+    throw new RangeError(`audit trim: seq must be a whole number >= 0, got ${through.seq}`);
+  if (!/^[0-9a-f]{64}$/.test(through.hash)) throw new RangeError('audit trim: hash must be 64 hex digits');
+}
+
 /** Feed it the entries present in seq order, then call `end()`; the first problem found is final. */
 export class ChainWalk {
-  private prev = GENESIS_HASH;
-  private expected = 1;
+  private prev: string;
+  private expected: number;
 
-  constructor(private readonly head: ChainHead) {}
+  /** `floor`: walk from the entry after it (a hot window whose older entries were archived and trimmed). */
+  constructor(
+    private readonly head: ChainHead,
+    floor: ChainFloor = NO_FLOOR,
+  ) {
+    this.prev = floor.hash;
+    this.expected = floor.seq + 1;
+  }
 
   /** Checks the next entry present; a problem names the first seq that is wrong. */
   next(entry: ChainEntry): ChainProblem | null {

@@ -3,6 +3,10 @@
  * results). Every adapter must pass test/contracts/event-store.contract.ts.
  */
 
+import type { ChainFloor } from '../domain/chain-walk.js';
+
+export type { ChainFloor } from '../domain/chain-walk.js';
+
 export interface NewAuditEvent {
   /** e.g. `decision`, `control`, `command_executed`, `kill_reset`. */
   kind: string;
@@ -67,4 +71,18 @@ export interface EventStore {
   verify(): Promise<ChainVerification>;
   /** Number of entries. */
   count(): Promise<number>;
+  /**
+   * The hot window's floor: the last entry trimmed after it was archived (NO_FLOOR when none was).
+   * verify() walks from the entry after it; queries never reach below it.
+   */
+  floor(): Promise<ChainFloor>;
+  /**
+   * Deletes every entry up to and including `through.seq` (and its index entries), moving the floor
+   * to it in the same atomic steps, oldest first, so a crash leaves a floor that is an entry once
+   * stored. Only for entries already archived (the caller's promise, src/application/audit-archiver.ts).
+   * Refuses (throws, nothing changed) when the entry at `through.seq` is not the one named (its hash
+   * differs) or lies at or beyond the head (the newest entry anchors the chain and is never
+   * trimmed). A floor already at or past it is a no-op. Resolves with the number of entries deleted.
+   */
+  trimThrough(through: ChainFloor): Promise<number>;
 }

@@ -8,10 +8,12 @@
 import { openStore } from '../adapters/open-store.js';
 import { latchFile } from '../adapters/latch/latch-file.js';
 import { storeKey } from '../adapters/latch/store-key.js';
+import type { AuditArchive } from '../ports/audit-archive.js';
 import type { TradingLatch } from '../ports/latch.js';
 import type { Store } from '../ports/store.js';
 import { readStoreUrl } from './config.js';
 import { readSafetyConfig } from './trading/safety-config.js';
+import { archiveProblem, openArchive } from './audit-archive.js';
 
 export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> {
   const store = await openStore(readStoreUrl(env));
@@ -23,6 +25,12 @@ export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> 
     // Done commands before the entries, for the same reason: a command completed meanwhile has its
     // entry in the trail read after (completion and entry are one step), never the other way round.
     const done = await store.commands.completedIds();
+    const archive = openArchive(env);
+    const archived = await archiveProblem(store.events, archive);
+    if (archived !== null) {
+      console.error(`audit trail BROKEN: ${archived}`);
+      return 1;
+    }
     const result = await store.events.verify();
     if (!result.ok) {
       console.error(
@@ -30,7 +38,8 @@ export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> 
       );
       return 1;
     }
-    const behind = latch === null ? null : await behindLatch(store, result.count, latch);
+    const [newest] = await store.events.query({ limit: 1 });
+    const behind = latch === null ? null : await behindLatch(store, archive, newest?.seq ?? 0, latch);
     if (behind !== null) {
       console.error(`audit trail intact but INCOMPLETE: ${result.count} entries; ${behind}`);
       return 1;
@@ -80,6 +89,7 @@ async function rememberedByLatch(env: NodeJS.ProcessEnv): Promise<{ path: string
 /** Why the trail falls short of what the trading latch here remembers, or null when it does not. */
 async function behindLatch(
   store: Store,
+  archive: AuditArchive,
   count: number,
   { path, latch }: { path: string; latch: TradingLatch },
 ): Promise<string | null> {
@@ -90,7 +100,12 @@ async function behindLatch(
   const remembered = `entry ${latch.auditSeq} (hash ${latch.auditHash.slice(0, 12)}…)`;
   if (count < latch.auditSeq)
     return `the trading latch ${path} remembers ${remembered} on this store: entries were lost (a restored backup?)`;
-  const [entry] = await store.events.query({ limit: 1, before: latch.auditSeq + 1 });
+  // An entry archived and trimmed since is looked up in the archive.
+  const floor = await store.events.floor();
+  const [entry] =
+    latch.auditSeq <= floor.seq
+      ? [{ hash: await archive.hashAt(latch.auditSeq) }]
+      : await store.events.query({ limit: 1, before: latch.auditSeq + 1 });
   if (latch.auditSeq > 0 && entry?.hash !== latch.auditHash)
     return `the trading latch ${path} remembers another ${remembered} on this store: it was restored and written on`;
   return null;

@@ -19,6 +19,7 @@ import { DEFAULT_COMMAND_QUEUE_MAX } from '../ports/command-queue.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../ports/store.js';
 import { DEFAULT_STRATEGIES } from '../strategies/registry.js';
 import { EXECUTION_MODES } from './config.js';
+import { DEFAULT_AUDIT_ARCHIVE_URL, DEFAULT_AUDIT_RETAIN } from './audit-archive.js';
 
 export type ConfigSection =
   | 'API'
@@ -130,6 +131,22 @@ const ENTRIES: Entry[] = [
     allowed: 'whole number 10–60000',
     meaning:
       'Deadline of every store command (Redis command timeout; how long SQLite waits for another process’s lock, from timers); past it the API answers 503 and the trading process halts.',
+  },
+  {
+    name: 'AUDIT_RETAIN',
+    section: 'Store',
+    default: DEFAULT_AUDIT_RETAIN,
+    allowed: 'a number of entries (e.g. `10080`) or an age: `<n>m`, `<n>h`, `<n>d`',
+    meaning:
+      'How much of the audit trail the store keeps; `tcs audit archive` archives older entries to `AUDIT_ARCHIVE_URL`, then trims them (docs/operate/retention.md).',
+  },
+  {
+    name: 'AUDIT_ARCHIVE_URL',
+    section: 'Store',
+    default: DEFAULT_AUDIT_ARCHIVE_URL,
+    allowed: '`file:<directory>` (gzip JSON-lines segments)',
+    meaning:
+      'Where `tcs audit archive` writes the entries it trims; `tcs audit verify` walks it and the store as one chain.',
   },
   // Trading cycle and market data
   {

@@ -5,16 +5,21 @@
  * TypeScript and commit through the compare-and-set script in lua-sources.ts.
  */
 import type { Redis } from 'ioredis';
+import { checkFloor, NO_FLOOR } from '../../domain/chain-walk.js';
+import type { ChainFloor } from '../../domain/chain-walk.js';
 import type { AuditEvent, ChainVerification, EventQuery, EventStore, NewAuditEvent } from '../../ports/event-store.js';
 import type { AuditChain } from './audit-chain.js';
 import { decodeEntry, parseChainWriteReply, readEntries } from './audit-chain.js';
 import { retryCas } from './cas-retry.js';
 import type { RedisKeys } from './keys.js';
-import { appendEventScript } from './lua-sources.js';
+import { appendEventScript, trimEventsScript } from './lua-sources.js';
 import { verifyChain } from './verify-chain.js';
 
 /** Most entries a query reads from one index per round trip when a time filter may discard some. */
 const MAX_QUERY_BATCH = 1000;
+
+/** Entries deleted per script call while trimming: the server is held for about a millisecond. */
+const TRIM_CHUNK = 500;
 
 export class RedisEventStore implements EventStore {
   constructor(
@@ -50,9 +55,11 @@ export class RedisEventStore implements EventStore {
     // Exclusive upper bound on seq; walks down batch by batch until the page is full.
     let upper = query.before ?? Number.POSITIVE_INFINITY;
     if (index === null) upper = Math.min(upper, (await this.headSeq()) + 1);
+    // Below the floor everything was trimmed: walking down there would read nothing, page after page.
+    const lowest = index === null ? (await this.floor()).seq + 1 : 1;
     const out: AuditEvent[] = [];
-    while (out.length < limit && upper > 1) {
-      const seqs = index === null ? descending(upper - 1, batch) : await this.indexPage(index, upper, batch);
+    while (out.length < limit && upper > lowest) {
+      const seqs = index === null ? descending(upper - 1, batch, lowest) : await this.indexPage(index, upper, batch);
       if (seqs.length === 0) break;
       for (const event of await this.fetch(seqs)) {
         if (event === null || !matches(event, query)) continue;
@@ -70,6 +77,47 @@ export class RedisEventStore implements EventStore {
 
   async count(): Promise<number> {
     return this.headSeq();
+  }
+
+  async floor(): Promise<ChainFloor> {
+    const [seq, hash] = await this.redis.hmget(this.keys.eventFloor, 'seq', 'hash');
+    return seq && hash ? { seq: Number(seq), hash } : NO_FLOOR;
+  }
+
+  async trimThrough(through: ChainFloor): Promise<number> {
+    checkFloor(through);
+    let deleted = 0;
+    for (let floor = (await this.floor()).seq; floor < through.seq;) {
+      const upTo = Math.min(floor + TRIM_CHUNK, through.seq);
+      const seqs: number[] = [];
+      for (let seq = floor + 1; seq <= upTo; seq++) seqs.push(seq);
+      const entries = await this.fetch(seqs);
+      const last = entries.at(-1);
+      if (!last) throw new Error(`audit trim: entry ${upTo} is missing from the hot store`);
+      if (upTo === through.seq && last.hash !== through.hash)
+        throw new Error(`audit trim: entry ${through.seq} is not the one archived (another hash)`);
+      const indexKeys: string[] = [];
+      const members: string[] = [];
+      for (const entry of entries) {
+        if (entry === null) continue;
+        for (const key of this.keys.eventIndexes(entry.kind, entry.symbol)) {
+          indexKeys.push(key);
+          members.push(String(entry.seq));
+        }
+      }
+      const keys = [
+        this.keys.eventFloor,
+        this.keys.eventHead,
+        ...seqs.map((s) => this.keys.eventEntry(s)),
+        ...indexKeys,
+      ];
+      const reply = Number(await trimEventsScript.run(this.redis, keys, [upTo, last.hash, seqs.length, ...members]));
+      if (reply === -1) throw new Error(`audit trim: entry ${upTo} is not older than the head`);
+      if (reply === -2) throw new Error(`audit trim: entry ${upTo} changed while it was trimmed`);
+      deleted += reply;
+      floor = (await this.floor()).seq; // another trimmer may have moved it further meanwhile
+    }
+    return deleted;
   }
 
   private async headSeq(): Promise<number> {
@@ -96,10 +144,10 @@ export class RedisEventStore implements EventStore {
   }
 }
 
-/** `count` seqs from `top` downwards, stopping at 1. */
-function descending(top: number, count: number): number[] {
+/** `count` seqs from `top` downwards, stopping at `lowest`. */
+function descending(top: number, count: number, lowest: number): number[] {
   const seqs: number[] = [];
-  for (let seq = top; seq >= 1 && seqs.length < count; seq--) seqs.push(seq);
+  for (let seq = top; seq >= lowest && seqs.length < count; seq--) seqs.push(seq);
   return seqs;
 }
 

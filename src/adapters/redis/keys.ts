@@ -17,6 +17,8 @@ export interface RedisKeys {
   readonly eventHead: string;
   /** Hash per audit entry: seq, at, kind, symbol (absent when null), body (canonical JSON), prev_hash, hash. */
   eventEntry(seq: number): string;
+  /** Hash: the hot window's floor {seq, hash}, the last entry archived and trimmed; absent: none. */
+  readonly eventFloor: string;
   /** Sorted set of seqs (score = seq) per kind, per symbol and per kind + symbol. */
   eventsByKind(kind: string): string;
   eventsBySymbol(symbol: string): string;
@@ -57,6 +59,7 @@ export function redisKeys(prefix: string): RedisKeys {
     controlChannel: `${prefix}control`,
     eventHead: `${prefix}events:head`,
     eventEntry: (seq) => `${prefix}events:entry:${seq}`,
+    eventFloor: `${prefix}events:floor`,
     eventsByKind: byKind,
     eventsBySymbol: bySymbol,
     eventsByKindSymbol: byKindSymbol,

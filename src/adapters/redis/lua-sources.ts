@@ -281,3 +281,33 @@ if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'mac', ARGV[4]) end
 return 'created'
 `,
 );
+
+/**
+ * KEYS: floor, head, the entries to delete (n, oldest first), then every index key they sit in.
+ * ARGV: new floor seq, new floor hash, n, then for each index key the seq to remove from it.
+ * Deletes the entries and their index members and moves the floor to the last of them, in one step,
+ * so the floor always names an entry once stored. Returns the number of entries deleted, 0 when the
+ * floor is already there or past it, -1 when the new floor is not older than the head, -2 when the
+ * entry at the new floor is not the one named.
+ */
+export const trimEventsScript = new LuaScript(
+  'trim_events',
+  `
+local floor_seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+local target = tonumber(ARGV[1])
+if floor_seq >= target then return 0 end
+local head_seq = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
+if target >= head_seq then return -1 end
+local n = tonumber(ARGV[3])
+if redis.call('HGET', KEYS[2 + n], 'hash') ~= ARGV[2] then return -2 end
+local deleted = 0
+for i = 3, 2 + n do
+  deleted = deleted + redis.call('DEL', KEYS[i])
+end
+for i = 3 + n, #KEYS do
+  redis.call('ZREM', KEYS[i], ARGV[4 + i - 3 - n])
+end
+redis.call('HSET', KEYS[1], 'seq', target, 'hash', ARGV[2])
+return deleted
+`,
+);

@@ -18,9 +18,13 @@ const VERIFY_BATCH = 500;
 export async function verifyChain(redis: Redis, keys: RedisKeys): Promise<ChainVerification> {
   const [seq, hash, at] = await redis.hmget(keys.eventHead, 'seq', 'hash', 'at');
   const head = parseHead(seq, hash, at);
-  const walk = new ChainWalk(head);
+  // The floor after the head: a trim that lands between the two reads only raises it, and the walk
+  // then starts past entries it would have found deleted.
+  const [floorSeq, floorHash] = await redis.hmget(keys.eventFloor, 'seq', 'hash');
+  const floor = floorSeq && floorHash ? { seq: Number(floorSeq), hash: floorHash } : undefined;
+  const walk = new ChainWalk(head, floor);
   const broken = (firstBad: ChainProblem): ChainVerification => ({ ok: false, count: head.seq, firstBad });
-  for (let start = 1; start <= head.seq; start += VERIFY_BATCH) {
+  for (let start = (floor?.seq ?? 0) + 1; start <= head.seq; start += VERIFY_BATCH) {
     const seqs: number[] = [];
     for (let s = start; s <= Math.min(head.seq, start + VERIFY_BATCH - 1); s++) seqs.push(s);
     const problem = await checkBatch(redis, keys, walk, seqs);

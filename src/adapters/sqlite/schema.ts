@@ -133,6 +133,22 @@ const MIGRATIONS: readonly Migration[] = [
       if (!has.has('ttl_ms')) db.exec('ALTER TABLE lease ADD COLUMN ttl_ms INTEGER NOT NULL DEFAULT 0');
     },
   },
+  {
+    // Issue 35: the hot window's floor, the last entry archived and then deleted (seq 0: none). Moved
+    // in the same transaction as the rows it replaces, so verify() knows where the kept chain resumes
+    // and a row deleted above it is still a gap. A table of its own, like event_head.
+    version: 6,
+    up(db) {
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS event_floor (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          seq INTEGER NOT NULL CHECK (seq >= 0),
+          hash TEXT NOT NULL
+        );
+      `);
+      db.prepare('INSERT OR IGNORE INTO event_floor (id, seq, hash) VALUES (1, 0, ?)').run(GENESIS_HASH);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

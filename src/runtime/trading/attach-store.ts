@@ -38,6 +38,8 @@ export interface AttachOptions {
   /** Pause between tries while the store is missing, unreachable or faulted. */
   retryMs: number;
   now(): number;
+  /** The audit archive's hash of an entry trimmed from the store since it was remembered (issue 35). */
+  archivedHash?(seq: number): Promise<string | null>;
 }
 
 export async function attachStore(options: AttachOptions): Promise<AttachedStore> {
@@ -82,6 +84,7 @@ export async function attachStore(options: AttachOptions): Promise<AttachedStore
         memory,
         events,
         lastResetEpoch: () => lastKillResetEpoch(events),
+        ...(options.archivedHash ? { archivedHash: options.archivedHash } : {}),
       });
       await trusted.read();
       await trusted.checkHead();

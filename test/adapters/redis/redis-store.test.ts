@@ -14,6 +14,7 @@ import { openRedisStore } from '../../../src/adapters/redis/redis-store.js';
 import type { Store } from '../../../src/ports/store.js';
 import { commandQueueContract } from '../../contracts/command-queue.contract.js';
 import { controlStoreContract } from '../../contracts/control-store.contract.js';
+import { eventStoreTrimContract } from '../../contracts/event-store-trim.contract.js';
 import { eventStoreAnchorContract } from '../../contracts/event-store-anchor.contract.js';
 import { eventStoreClockContract } from '../../contracts/event-store-clock.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
@@ -321,4 +322,15 @@ describe('Redis store specifics', () => {
       await b.close();
     }
   });
+});
+
+eventStoreTrimContract('redis', open, openSecond, {
+  async deleteEntry(store, seq) {
+    const keys = layoutOf(store);
+    const [kind, symbol] = await admin.hmget(keys.eventEntry(seq), 'kind', 'symbol');
+    if (kind === null || kind === undefined) throw new Error(`deleteEntry: no event ${seq}`);
+    const tx = admin.multi().del(keys.eventEntry(seq));
+    for (const index of keys.eventIndexes(kind, symbol ?? null)) tx.zrem(index, String(seq));
+    await tx.exec();
+  },
 });

@@ -23,6 +23,7 @@ import type { EventQuery } from '../../../src/ports/event-store.js';
 import type { Store } from '../../../src/ports/store.js';
 import { commandQueueContract } from '../../contracts/command-queue.contract.js';
 import { controlStoreContract } from '../../contracts/control-store.contract.js';
+import { eventStoreTrimContract } from '../../contracts/event-store-trim.contract.js';
 import { eventStoreAnchorContract } from '../../contracts/event-store-anchor.contract.js';
 import { eventStoreClockContract } from '../../contracts/event-store-clock.contract.js';
 import { eventStoreContract } from '../../contracts/event-store.contract.js';
@@ -433,4 +434,10 @@ describe('sqlite store specifics', () => {
       await store.close();
     }
   });
+});
+
+eventStoreTrimContract('sqlite', open, openSecond, {
+  async deleteEntry(store, seq) {
+    behindTheBack(store, (db) => db.prepare('DELETE FROM events WHERE seq = ?').run(seq));
+  },
 });

@@ -1,0 +1,186 @@
+/**
+ * The audit archive as a directory (`AUDIT_ARCHIVE_URL=file:DIR`, the embedded default): one gzip'd
+ * JSON-lines file per segment, named by its seq range (`000000000001-000000001000.jsonl.gz`), its
+ * first line a header {first, last, prev_hash, last_hash}, then one entry per line. Written as a
+ * temporary file, fsync'd, renamed into place and the directory fsync'd, so a crash leaves a whole
+ * segment or none (a stray `.tmp` is removed by the next writer). `verified.json` remembers the last
+ * segment verify() re-hashed, so the next verification only re-hashes what came after it.
+ */
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { canonicalJson } from '../../domain/canonical-json.js';
+import { ChainWalk, NO_FLOOR } from '../../domain/chain-walk.js';
+import type { ChainFloor } from '../../domain/chain-walk.js';
+import type { ArchiveVerification, AuditArchive } from '../../ports/audit-archive.js';
+import type { AuditEvent } from '../../ports/event-store.js';
+
+const NAME = /^(\d{12})-(\d{12})\.jsonl\.gz$/;
+const VERIFIED = 'verified.json';
+
+interface SegmentName {
+  first: number;
+  last: number;
+  file: string;
+}
+
+interface Header {
+  first: number;
+  last: number;
+  prev_hash: string;
+  last_hash: string;
+}
+
+const pad = (seq: number): string => String(seq).padStart(12, '0');
+
+export function fileArchive(dir: string): AuditArchive {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const segments = (): SegmentName[] =>
+    readdirSync(dir)
+      .map((file) => {
+        const m = NAME.exec(file);
+        return m ? { first: Number(m[1]), last: Number(m[2]), file } : null;
+      })
+      .filter((s): s is SegmentName => s !== null)
+      .sort((a, b) => a.first - b.first);
+  const load = (segment: SegmentName): { header: Header; entries: AuditEvent[] } => {
+    const lines = gunzipSync(readFileSync(join(dir, segment.file)))
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean);
+    const [first, ...rest] = lines;
+    if (first === undefined) throw new Error(`archive segment ${segment.file} is empty`);
+    return { header: JSON.parse(first) as Header, entries: rest.map((line) => JSON.parse(line) as AuditEvent) };
+  };
+  const head = (): ChainFloor => {
+    const last = segments().at(-1);
+    if (last === undefined) return NO_FLOOR;
+    const { header } = load(last);
+    return { seq: header.last, hash: header.last_hash };
+  };
+  const writeDurably = (file: string, data: Buffer | string): void => {
+    const tmp = join(dir, `${file}.tmp`);
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, join(dir, file));
+    const dirFd = openSync(dir, 'r');
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
+    }
+  };
+  const removeStrays = (): void => {
+    for (const file of readdirSync(dir)) if (file.endsWith('.tmp')) rmSync(join(dir, file), { force: true });
+  };
+  const verifiedMark = (): ChainFloor | null => {
+    try {
+      return JSON.parse(readFileSync(join(dir, VERIFIED), 'utf8')) as ChainFloor;
+    } catch {
+      return null;
+    }
+  };
+
+  return {
+    description: `file:${dir}`,
+    head: async () => head(),
+    async write(given) {
+      removeStrays();
+      const at = head();
+      const entries = given.filter((e) => e.seq > at.seq);
+      const first = entries[0];
+      const last = entries.at(-1);
+      if (first === undefined || last === undefined) return;
+      if (first.seq !== at.seq + 1 || first.prev_hash !== at.hash)
+        throw new Error(`archive: entries from ${first.seq} do not follow the archive's head (entry ${at.seq})`);
+      entries.forEach((e, i) => {
+        if (e.seq !== first.seq + i) throw new Error(`archive: entries are not contiguous at ${e.seq}`);
+      });
+      const header: Header = { first: first.seq, last: last.seq, prev_hash: first.prev_hash, last_hash: last.hash };
+      const text = [canonicalJson(header), ...entries.map((e) => canonicalJson(e))].join('\n') + '\n';
+      writeDurably(`${pad(first.seq)}-${pad(last.seq)}.jsonl.gz`, gzipSync(text));
+    },
+    async hashAt(seq) {
+      const segment = segments().find((s) => s.first <= seq && seq <= s.last);
+      if (segment === undefined) return null;
+      return load(segment).entries.find((e) => e.seq === seq)?.hash ?? null;
+    },
+    async read(from, to) {
+      const out: AuditEvent[] = [];
+      for (const segment of segments())
+        if (segment.last >= from && segment.first <= to)
+          out.push(...load(segment).entries.filter((e) => e.seq >= from && e.seq <= to));
+      return out;
+    },
+    async verify(options = {}) {
+      const all = segments();
+      const mark = options.incremental ? verifiedMark() : null;
+      let expected = 1;
+      let prev: ChainFloor = NO_FLOOR;
+      let checked = 0;
+      for (const segment of all) {
+        if (segment.first !== expected) {
+          const which =
+            segment.first > expected ? `entries ${expected}–${segment.first - 1} are missing` : 'segments overlap';
+          return { ok: false, firstBad: { seq: expected, reason: `${which} in the archive (a segment deleted?)` } };
+        }
+        expected = segment.last + 1;
+        // Re-hashed before: its name in sequence is enough; the mark names its last entry's hash.
+        if (mark !== null && segment.last <= mark.seq) {
+          if (segment.last === mark.seq) prev = mark;
+          continue;
+        }
+        const problem = checkSegment(segment, load, prev);
+        if (problem !== null) return { ok: false, firstBad: problem };
+        prev = { seq: segment.last, hash: load(segment).header.last_hash };
+        checked += 1;
+      }
+      if (mark !== null && mark.seq >= expected)
+        return {
+          ok: false,
+          firstBad: { seq: expected, reason: `the archive ends before entry ${mark.seq}, verified before (truncated)` },
+        };
+      if (prev.seq > 0) writeDurably(VERIFIED, JSON.stringify(prev));
+      const result: ArchiveVerification = { ok: true, head: prev, segments: all.length, checked };
+      return result;
+    },
+  };
+}
+
+/** One segment re-hashed from the entry it links to; the first problem, or null. */
+function checkSegment(
+  segment: SegmentName,
+  load: (s: SegmentName) => { header: Header; entries: AuditEvent[] },
+  prev: ChainFloor,
+): { seq: number; reason: string } | null {
+  let loaded;
+  try {
+    loaded = load(segment);
+  } catch (err) {
+    return { seq: segment.first, reason: `segment ${segment.file} is unreadable: ${(err as Error).message}` };
+  }
+  const { header, entries } = loaded;
+  if (header.first !== segment.first || header.last !== segment.last || header.prev_hash !== prev.hash)
+    return { seq: segment.first, reason: `segment ${segment.file} does not link to entry ${prev.seq}` };
+  const walk = new ChainWalk({ seq: header.last, hash: header.last_hash, at: null }, prev);
+  for (const entry of entries) {
+    const problem = walk.next(entry);
+    if (problem) return problem;
+  }
+  return walk.end();
+}

@@ -1,0 +1,68 @@
+/**
+ * `tcs audit archive` and the archive half of `tcs audit verify` (issue 35): AUDIT_RETAIN and
+ * AUDIT_ARCHIVE_URL read and opened here. Archiving runs as its own command (a cron job or systemd
+ * timer next to the service), never on the trading cycle's path.
+ */
+import { resolve } from 'node:path';
+import { fileArchive } from '../adapters/archive/file-archive.js';
+import { openStore } from '../adapters/open-store.js';
+import { archiveAndTrim, parseRetention } from '../application/audit-archiver.js';
+import type { Retention } from '../application/audit-archiver.js';
+import type { AuditArchive } from '../ports/audit-archive.js';
+import type { EventStore } from '../ports/event-store.js';
+import { ConfigError } from './config-error.js';
+import { readStoreUrl } from './config.js';
+
+export const DEFAULT_AUDIT_RETAIN = '7d';
+export const DEFAULT_AUDIT_ARCHIVE_URL = 'file:var/audit-archive';
+
+export function readRetention(env: NodeJS.ProcessEnv): Retention {
+  try {
+    return parseRetention(env.AUDIT_RETAIN?.trim() || DEFAULT_AUDIT_RETAIN);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
+export function openArchive(env: NodeJS.ProcessEnv): AuditArchive {
+  const url = env.AUDIT_ARCHIVE_URL?.trim() || DEFAULT_AUDIT_ARCHIVE_URL;
+  if (url.startsWith('file:') && url.length > 'file:'.length) return fileArchive(resolve(url.slice('file:'.length)));
+  throw new ConfigError('AUDIT_ARCHIVE_URL must be file:<directory> (postgres:// is not supported yet)');
+}
+
+/** Archives what is older than the window, then trims it; prints one line per segment. */
+export async function archiveAuditTrail(env: NodeJS.ProcessEnv, nowMs = Date.now()): Promise<number> {
+  const retention = readRetention(env);
+  const archive = openArchive(env);
+  const store = await openStore(readStoreUrl(env));
+  try {
+    const run = await archiveAndTrim(store.events, archive, retention, nowMs, (first, last) =>
+      console.log(`archived entries ${first}–${last} to ${archive.description}`),
+    );
+    console.log(
+      `audit archive: ${run.archived} entries archived, ${run.trimmed} trimmed; hot store from entry ${run.floor + 1}`,
+    );
+    return 0;
+  } catch (err) {
+    console.error(`audit archive failed: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * The archive verified (incrementally) and the hot store's floor held against it: the hot window
+ * must resume exactly where the archive holds it. A problem as a sentence, or null.
+ */
+export async function archiveProblem(events: EventStore, archive: AuditArchive): Promise<string | null> {
+  const floor = await events.floor();
+  const verified = await archive.verify({ incremental: true });
+  if (!verified.ok) return `archive BROKEN at entry ${verified.firstBad.seq}: ${verified.firstBad.reason}`;
+  if (floor.seq === 0) return null;
+  if (verified.head.seq < floor.seq)
+    return `archive ends at entry ${verified.head.seq} but the hot store was trimmed through ${floor.seq}: entries ${verified.head.seq + 1}–${floor.seq} are missing (the archive was truncated)`;
+  if ((await archive.hashAt(floor.seq)) !== floor.hash)
+    return `the archive's entry ${floor.seq} is not the one the hot store was trimmed after`;
+  return null;
+}

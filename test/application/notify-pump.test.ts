@@ -4,6 +4,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,32 @@ it('a receiver down (500) then up gets each delivery once, signed', async () => 
     expect(new Set(got.map((g) => g.id)).size).toBe(2);
     expect(await outbox.backlog()).toBe(0);
   } finally {
+    await store.close();
+    server.close();
+  }
+});
+
+it('a receiver that never answers costs one bounded timeout per delivery, recorded as such', async () => {
+  const held: ServerResponse[] = [];
+  const server = createServer((_req, res) => void held.push(res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const store = await initialised(await openSqliteStore({ path: join(dir, 'silent.db') }));
+  try {
+    await store.events.append({
+      kind: 'kill_reset',
+      at: new Date().toISOString(),
+      body: { reason: 'ok', actor: 'api' },
+    });
+    const targets = parseWebhookTargets(`http://127.0.0.1:${port}/hook`);
+    const outbox = createKvOutbox(store.kv);
+    await queueNew(store.events, outbox, targets);
+    const started = performance.now();
+    expect(await deliverDue(outbox, targets, { secret: 'k', nowMs: () => 0, timeoutMs: 150 })).toEqual([0, 1]);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect((await outbox.recent(1))[0]).toMatchObject({ state: 'pending', last_error: 'timeout', attempts: 1 });
+  } finally {
+    for (const res of held) res.destroy();
     await store.close();
     server.close();
   }

@@ -1,0 +1,115 @@
+/**
+ * The notifier's two steps, each bounded and off the trading cycle's path: `queueNew` follows the
+ * audit chain from the outbox cursor and queues a delivery per (chosen notification, wanting target);
+ * `deliverDue` posts what is due, each with a timeout, and records the outcome with a backoff.
+ * Errors name the target by id, never its URL (it may carry a token).
+ */
+import { selectNotifications } from '../domain/notifications/select.js';
+import {
+  backoffMs,
+  deliveryId,
+  notificationBody,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  wants,
+} from '../domain/notifications/webhook.js';
+import type { WebhookTarget } from '../domain/notifications/webhook.js';
+import type { AuditEvent, EventStore } from '../ports/event-store.js';
+import type { NotifyOutbox } from '../ports/notify-outbox.js';
+
+const PAGE = 500;
+
+/** Queues the notifications of audit entries after the cursor; returns how many deliveries were queued. */
+export async function queueNew(
+  events: EventStore,
+  outbox: NotifyOutbox,
+  targets: readonly WebhookTarget[],
+): Promise<number> {
+  const cursor = await outbox.cursor();
+  const entries: AuditEvent[] = [];
+  let before: number | undefined;
+  // Newest first, paging back to the cursor (the port reads backwards only).
+  for (let page = 0; page < 10_000; page++) {
+    const got = await events.query({ limit: PAGE, ...(before ? { before } : {}) });
+    const fresh = got.filter((e) => e.seq > cursor);
+    entries.push(...fresh);
+    if (fresh.length < got.length || got.length < PAGE) break;
+    before = got[got.length - 1]!.seq;
+  }
+  if (!entries.length) return 0;
+  entries.sort((a, b) => a.seq - b.seq);
+  const deliveries = entries.flatMap((e) =>
+    selectNotifications(e).flatMap((n) =>
+      targets
+        .filter((t) => wants(t, n.kind))
+        .map((t) => {
+          const id = deliveryId(n.id, t.id);
+          return {
+            id,
+            target: t.id,
+            notification_id: n.id,
+            kind: n.kind,
+            seq: n.seq,
+            at: n.at,
+            title: n.title,
+            body: notificationBody(n, t.format, id),
+            state: 'pending' as const,
+            attempts: 0,
+            next_at: 0,
+            last_error: null,
+            delivered_at: null,
+          };
+        }),
+    ),
+  );
+  await outbox.enqueue(entries[entries.length - 1]!.seq, deliveries);
+  return deliveries.length;
+}
+
+export interface DeliverOptions {
+  secret: string;
+  nowMs: () => number;
+  timeoutMs: number;
+  limit?: number;
+}
+
+/** Posts the due deliveries one by one; returns [delivered, failed]. */
+export async function deliverDue(
+  outbox: NotifyOutbox,
+  targets: readonly WebhookTarget[],
+  options: DeliverOptions,
+): Promise<[number, number]> {
+  const byId = new Map(targets.map((t) => [t.id, t]));
+  let ok = 0;
+  let failed = 0;
+  for (const d of await outbox.due(options.nowMs(), options.limit ?? 50)) {
+    const target = byId.get(d.target);
+    if (!target) continue; // a target removed from NOTIFY_WEBHOOK_URLS: left pending, listed
+    const body = JSON.stringify(d.body);
+    let error: string | null = null;
+    try {
+      const res = await fetch(target.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-tcs-delivery': d.id,
+          [SIGNATURE_HEADER]: signatureHeader(options.secret, body, options.nowMs() / 1000),
+        },
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (!res.ok) error = `HTTP ${res.status}`;
+    } catch (err) {
+      error = err instanceof Error && err.name === 'TimeoutError' ? 'timeout' : 'unreachable';
+    }
+    if (error === null) {
+      ok++;
+      await outbox.settle(d.id, { delivered: true, at: new Date(options.nowMs()).toISOString() });
+    } else {
+      failed++;
+      await outbox.settle(d.id, { delivered: false, error, nextAt: options.nowMs() + backoffMs(d.attempts + 1) });
+    }
+  }
+  return [ok, failed];
+}

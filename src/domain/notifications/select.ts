@@ -1,0 +1,124 @@
+/**
+ * Which audit entries an operator is told about, and as what. The notifier follows the audit chain
+ * (the one source of truth) and asks this, per entry, for the notifications it carries: pure, so a
+ * replay of the same entry always yields the same notifications with the same ids.
+ */
+/** The fields of an audit entry (src/ports/event-store.ts AuditEvent) a notification is made from. */
+export interface AuditEntryFields {
+  seq: number;
+  at: string;
+  kind: string;
+  symbol: string | null;
+  body: Record<string, unknown>;
+  hash: string;
+}
+
+export const NOTIFICATION_KINDS = [
+  'fill',
+  'halt_ended',
+  'kill',
+  'kill_reset',
+  'control_changed',
+  'risk_state_changed',
+  'liquidation',
+  'agent_error',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export interface Notification {
+  /** `<entry hash>:<kind>:<index>`: one entry may carry several (a decision with two fills). */
+  id: string;
+  seq: number;
+  at: string;
+  kind: NotificationKind;
+  symbol: string | null;
+  title: string;
+  text: string;
+  data: Record<string, unknown>;
+}
+
+type Draft = Pick<Notification, 'kind' | 'title' | 'text' | 'data'>;
+
+const str = (v: unknown): string =>
+  typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v);
+
+function drafts(entry: AuditEntryFields): Draft[] {
+  const b = entry.body;
+  switch (entry.kind) {
+    case 'control': {
+      if (b.outcome !== 'changed') return [];
+      const kill = b.event === 'control.kill';
+      return [
+        {
+          kind: kill ? 'kill' : 'control_changed',
+          title: kill ? 'Trading killed' : `Control: ${str(b.event)}`,
+          text: `${str(b.event)} by ${str(b.actor)}: ${str(b.reason)}`,
+          data: { ...b },
+        },
+      ];
+    }
+    case 'kill_reset':
+      return [
+        { kind: 'kill_reset', title: 'Kill reset', text: `reset by ${str(b.actor)}: ${str(b.reason)}`, data: { ...b } },
+      ];
+    case 'trading_halt':
+      return [
+        {
+          kind: 'halt_ended',
+          title: `Halt ended: ${str(b.reason)}`,
+          text: `halted ${str(b.since)} until ${str(b.until)}: ${str(b.message)}`,
+          data: { ...b },
+        },
+      ];
+    case 'risk_state':
+      return [
+        {
+          kind: 'risk_state_changed',
+          title: `Risk state ${str(b.from)} -> ${str(b.to)}`,
+          text: str(b.reason),
+          data: { ...b },
+        },
+      ];
+    case 'position_liquidated':
+      return [{ kind: 'liquidation', title: 'Position liquidated', text: str(entry.symbol), data: { ...b } }];
+    case 'decision':
+      return decisionDrafts(b);
+    default:
+      return [];
+  }
+}
+
+function decisionDrafts(b: Record<string, unknown>): Draft[] {
+  const out: Draft[] = [];
+  const submissions = Array.isArray(b.submissions) ? (b.submissions as Record<string, unknown>[]) : [];
+  for (const s of submissions) {
+    if (s?.status === 'submitted' && typeof s.filledQty === 'number' && s.filledQty > 0) {
+      out.push({
+        kind: 'fill',
+        title: 'Order filled',
+        text: `${str(s.clientOrderId)} filled ${s.filledQty}`,
+        data: { ...s },
+      });
+    }
+  }
+  const errors = Array.isArray(b.agent_errors) ? b.agent_errors : [];
+  if (errors.length) {
+    out.push({
+      kind: 'agent_error',
+      title: 'Agent errors',
+      text: errors.map(str).join('; '),
+      data: { cycle: b.cycle, errors },
+    });
+  }
+  return out;
+}
+
+export function selectNotifications(entry: AuditEntryFields): Notification[] {
+  return drafts(entry).map((d, i) => ({
+    id: `${entry.hash}:${d.kind}:${i}`,
+    seq: entry.seq,
+    at: entry.at,
+    symbol: entry.symbol,
+    ...d,
+  }));
+}

@@ -1,0 +1,97 @@
+/**
+ * The notifier's steps on a real SQLite store and a loopback receiver of the test's own that answers
+ * 500 first, then 200: every chosen event arrives once per delivery id with a valid signature.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { createKvOutbox } from '../../src/adapters/notify/kv-outbox.js';
+import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
+import { deliverDue, queueNew } from '../../src/application/notify-pump.js';
+import { parseWebhookTargets, verifySignature } from '../../src/domain/notifications/webhook.js';
+import { initialised } from '../support/stores.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tcs-notify-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('a receiver down (500) then up gets each delivery once, signed', async () => {
+  let up = false;
+  const got: { id: string; ok: boolean; kind: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (!up) return void res.writeHead(500).end();
+      const sig = String(req.headers['x-tcs-signature']);
+      got.push({
+        id: String(req.headers['x-tcs-delivery']),
+        ok: verifySignature('k', body, sig, Date.now() / 1000),
+        kind: (JSON.parse(body) as { kind: string }).kind,
+      });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const store = await initialised(await openSqliteStore({ path: join(dir, 's.db') }));
+  try {
+    const at = new Date().toISOString();
+    await store.events.append({
+      kind: 'control',
+      at,
+      body: { event: 'control.kill', outcome: 'changed', reason: 'r', actor: 'api' },
+    });
+    await store.events.append({ kind: 'command_executed', at, body: {} });
+    await store.events.append({ kind: 'kill_reset', at, body: { reason: 'ok', actor: 'api' } });
+    const targets = parseWebhookTargets(`http://127.0.0.1:${port}/hook`);
+    const outbox = createKvOutbox(store.kv);
+    expect(await queueNew(store.events, outbox, targets)).toBe(2);
+    expect(await queueNew(store.events, outbox, targets)).toBe(0);
+    let now = Date.now();
+    const opts = { secret: 'k', nowMs: () => now, timeoutMs: 1000 };
+    expect(await deliverDue(outbox, targets, opts)).toEqual([0, 2]);
+    up = true;
+    expect(await deliverDue(outbox, targets, opts)).toEqual([0, 0]); // backing off
+    now += 1000;
+    expect(await deliverDue(outbox, targets, opts)).toEqual([2, 0]);
+    now += 60_000;
+    expect(await deliverDue(outbox, targets, opts)).toEqual([0, 0]);
+    expect(got.map((g) => g.kind)).toEqual(['kill', 'kill_reset']);
+    expect(got.every((g) => g.ok)).toBe(true);
+    expect(new Set(got.map((g) => g.id)).size).toBe(2);
+    expect(await outbox.backlog()).toBe(0);
+  } finally {
+    await store.close();
+    server.close();
+  }
+});
+
+it('a receiver that never answers costs one bounded timeout per delivery, recorded as such', async () => {
+  const held: ServerResponse[] = [];
+  const server = createServer((_req, res) => void held.push(res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const store = await initialised(await openSqliteStore({ path: join(dir, 'silent.db') }));
+  try {
+    await store.events.append({
+      kind: 'kill_reset',
+      at: new Date().toISOString(),
+      body: { reason: 'ok', actor: 'api' },
+    });
+    const targets = parseWebhookTargets(`http://127.0.0.1:${port}/hook`);
+    const outbox = createKvOutbox(store.kv);
+    await queueNew(store.events, outbox, targets);
+    const started = performance.now();
+    expect(await deliverDue(outbox, targets, { secret: 'k', nowMs: () => 0, timeoutMs: 150 })).toEqual([0, 1]);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect((await outbox.recent(1))[0]).toMatchObject({ state: 'pending', last_error: 'timeout', attempts: 1 });
+  } finally {
+    for (const res of held) res.destroy();
+    await store.close();
+    server.close();
+  }
+});

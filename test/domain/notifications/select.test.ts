@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { selectNotifications } from '../../../src/domain/notifications/select.js';
+import type { AuditEvent } from '../../../src/ports/event-store.js';
+
+const entry = (seq: number, kind: string, body: Record<string, unknown>, symbol: string | null = null): AuditEvent => ({
+  seq,
+  at: '2026-11-28T07:00:00.000Z',
+  kind,
+  symbol,
+  body,
+  prev_hash: 'p'.repeat(64),
+  hash: `h${seq}`.padEnd(64, '0'),
+});
+
+describe('selectNotifications', () => {
+  it('a kill, a pause that changed nothing, and a kill reset', () => {
+    const kill = selectNotifications(
+      entry(1, 'control', { event: 'control.kill', outcome: 'changed', reason: 'x', actor: 'api' }),
+    );
+    expect(kill.map((n) => n.kind)).toEqual(['kill']);
+    expect(kill[0]!.id).toBe(`h1`.padEnd(64, '0') + ':kill:0');
+    const unchanged = selectNotifications(entry(2, 'control', { event: 'control.pause', outcome: 'unchanged' }));
+    expect(unchanged).toEqual([]);
+    expect(selectNotifications(entry(3, 'kill_reset', { reason: 'ok' })).map((n) => n.kind)).toEqual(['kill_reset']);
+  });
+
+  it('halt end, risk state, liquidation', () => {
+    expect(selectNotifications(entry(4, 'trading_halt', { reason: 'store' }))[0]!.kind).toBe('halt_ended');
+    expect(selectNotifications(entry(5, 'risk_state', { from: 'active', to: 'reducing' }))[0]!.kind).toBe(
+      'risk_state_changed',
+    );
+    expect(selectNotifications(entry(6, 'position_liquidated', {}))[0]!.kind).toBe('liquidation');
+  });
+
+  it('a decision gives one fill per filled submission and one agent_error when agents threw', () => {
+    const got = selectNotifications(
+      entry(
+        7,
+        'decision',
+        {
+          cycle: 9,
+          agent_errors: ['momo: BTC-USD: boom'],
+          submissions: [
+            { clientOrderId: 'a', status: 'submitted', venueStatus: 'closed', filledQty: 0.5 },
+            { clientOrderId: 'b', status: 'submitted', venueStatus: 'open', filledQty: 0 },
+            { clientOrderId: 'c', status: 'refused' },
+          ],
+        },
+        'BTC-USD',
+      ),
+    );
+    expect(got.map((n) => n.kind)).toEqual(['fill', 'agent_error']);
+    expect(got[0]!.data).toMatchObject({ clientOrderId: 'a', filledQty: 0.5 });
+    expect(new Set(got.map((n) => n.id)).size).toBe(2);
+  });
+
+  it('a quiet decision and unknown kinds give nothing', () => {
+    expect(selectNotifications(entry(8, 'decision', { agent_errors: [], submissions: [] }))).toEqual([]);
+    expect(selectNotifications(entry(9, 'command_executed', {}))).toEqual([]);
+  });
+});

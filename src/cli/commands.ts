@@ -142,6 +142,29 @@ Options:
     },
   },
   {
+    name: 'notify',
+    summary: 'Deliver notifications (fills, kills, halts ending, risk changes…) to webhooks, from the audit trail',
+    help: `Usage: tcs notify
+
+Runs the webhook notifier beside \`tcs start\`, on the same store (STORE_URL): it follows the audit
+trail and posts the chosen events to each of NOTIFY_WEBHOOK_URLS, signed with NOTIFY_WEBHOOK_SECRET
+(header x-tcs-signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">), retrying with backoff from
+an outbox kept in the store, so a restart or a receiver down for an hour loses nothing. Delivery is
+at least once: receivers drop a repeat by its x-tcs-delivery id. A receiver that is down never slows
+trading or control. Runs until SIGTERM or Ctrl-C. docs/operate/notifications.md.
+
+Targets: URLs separated by spaces, commas or ";"; a discord: or slack: prefix sends that service's
+body; ?kinds=fill,kill keeps only those kinds.
+
+Options:
+  -h, --help   This help.`,
+    async run(args) {
+      parseArgs({ args, options: {}, allowPositionals: false, strict: true });
+      const { runNotifier } = await import('../runtime/notify.js');
+      return runNotifier(loadEnv());
+    },
+  },
+  {
     name: 'audit',
     summary:
       'Check the audit trail (`tcs audit verify`: archive + hot store as one chain), or archive and trim it (`tcs audit archive`)',

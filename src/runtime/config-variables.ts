@@ -148,6 +148,23 @@ const ENTRIES: Entry[] = [
     meaning:
       'Where `tcs audit archive` writes the entries it trims; `tcs audit verify` walks it and the store as one chain.',
   },
+  {
+    name: 'NOTIFY_WEBHOOK_URLS',
+    section: 'Store',
+    default: null,
+    allowed:
+      'http(s) URLs separated by spaces, commas or `;`; optional `discord:`/`slack:` prefix and `?kinds=fill,kill`',
+    meaning:
+      'Secret (URLs may hold tokens). Where `tcs notify` posts the chosen audit events (docs/operate/notifications.md).',
+    example: 'https://hooks.example.com/tcs',
+  },
+  {
+    name: 'NOTIFY_WEBHOOK_SECRET',
+    section: 'Store',
+    default: null,
+    allowed: 'required by `tcs notify`; ≥ 32 characters',
+    meaning: 'Secret. The HMAC-SHA256 key of the `x-tcs-signature` header receivers check.',
+  },
   // Trading cycle and market data
   {
     name: 'SYMBOLS',

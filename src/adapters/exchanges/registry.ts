@@ -4,11 +4,12 @@
  * exchange is one line here after its profile.
  */
 import type { Exchange } from 'ccxt';
+import { BINANCE_SPOT } from './binance-spot.js';
 import { BINANCE_USDM } from './binanceusdm.js';
 import { BYBIT } from './bybit.js';
 import type { ExchangeProfile } from './profile.js';
 
-const PROFILES = [BINANCE_USDM, BYBIT] as const;
+const PROFILES = [BINANCE_USDM, BYBIT, BINANCE_SPOT] as const;
 
 /** A supported exchange's ccxt id. */
 export type ExchangeId = (typeof PROFILES)[number]['id'];

@@ -64,8 +64,10 @@ export const BINANCE_SPOT: ExchangeProfile<'binance'> = {
     // Spot markets only: ccxt's binance loads spot, USDⓈ-M and COIN-M by default (ccxt: options.fetchMarkets).
     fetchMarkets: { types: ['spot'] },
     defaultType: 'spot',
-    // No sapi call at loadMarkets (the testnet has no sapi; a trade-only key may not call it).
+    // No sapi call at loadMarkets (the spot testnet has no sapi; a trade-only key may not call it):
+    // neither the coin list nor the margin pairs (ccxt: fetchMarkets reads /sapi/v1/margin/allPairs with keys).
     fetchCurrencies: false,
+    fetchMargins: false,
     // ccxt warns (throws) on fetchOpenOrders without a symbol unless told; reconciliation reads per symbol anyway.
     fetchOpenOrders: { warnWithoutSymbol: false },
     adjustForTimeDifference: true,

@@ -32,17 +32,23 @@ export interface LiveVenueContractRun {
   refusals: VenueContractSetup['refusals'];
   /** The path an order is created on (a lost acknowledgement is an answer never sent there). */
   createPath: string;
+  /** What the exchange trades (perpetuals unless told): spot pairs are BTC/USDT in ccxt, perpetuals BTC/USDT:USDT. */
+  kind?: 'perp' | 'spot';
+  /** The fake's fees (its default: Binance USDⓈ-M's). */
+  fees?: { maker: number; taker: number };
 }
 
 const BTC: ContractInstrument = { symbol: 'BTCUSDT', lotSize: 0.001, tickSize: 0.1, minNotional: 100 };
 const ETH: ContractInstrument = { symbol: 'ETHUSDT', lotSize: 0.001, tickSize: 0.01, minNotional: 20 };
-const UNIFIED: Record<string, string> = { BTCUSDT: 'BTC/USDT:USDT', ETHUSDT: 'ETH/USDT:USDT' };
-const SYMBOLS = symbolMap(Object.entries(UNIFIED));
+const PERPETUALS: Record<string, string> = { BTCUSDT: 'BTC/USDT:USDT', ETHUSDT: 'ETH/USDT:USDT' };
+const SPOT: Record<string, string> = { BTCUSDT: 'BTC/USDT', ETHUSDT: 'ETH/USDT' };
 const COUNTDOWN_MS = 180_000;
 const NO_MARKET = new Map();
 
 /** Runs the Venue contract on the live venue against the fake speaking `run.dialect`. */
 export function liveVenueContract(run: LiveVenueContractRun): void {
+  const UNIFIED = run.kind === 'spot' ? SPOT : PERPETUALS;
+  const SYMBOLS = symbolMap(Object.entries(UNIFIED));
   let t: TradingFake;
   let gate: RequestGate;
   let clock = 0;
@@ -50,7 +56,11 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
   let shift = 0;
 
   beforeAll(async () => {
-    t = await openTradingFake({ deposit: 100_000, ...(run.dialect ? { dialect: run.dialect } : {}) });
+    t = await openTradingFake({
+      deposit: 100_000,
+      ...(run.dialect ? { dialect: run.dialect } : {}),
+      ...(run.fees ? { fees: run.fees } : {}),
+    });
     await t.exchange.loadMarkets();
     gate = gateRequests(t.exchange, { monotonic: () => clock + shift, now: () => clock });
   });
@@ -65,6 +75,7 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
   venueContract(run.name, {
     capabilities: run.capabilities,
     instruments: [BTC, ETH],
+    ...(run.kind ? { kind: run.kind } : {}),
     refusals: run.refusals,
     async open() {
       t.reset();

@@ -74,8 +74,10 @@ export interface VenueHarness {
 
 export interface VenueContractSetup {
   capabilities: VenueCapabilities;
-  /** Two perpetuals: the first traded by most tests, the second to tell symbols apart. */
+  /** Two instruments: the first traded by most tests, the second to tell symbols apart. */
   instruments: readonly [ContractInstrument, ContractInstrument];
+  /** What the instruments are (perpetuals unless told): the kind the venue's positions must carry. */
+  kind?: 'perp' | 'spot';
   /** The adapter's words for each kind of refusal. */
   refusals: { margin: RegExp; reduceOnly: RegExp; minimum: RegExp; postOnly: RegExp; rateLimited: RegExp };
   open(): Promise<VenueHarness>;
@@ -320,7 +322,7 @@ export function venueContract(name: string, setup: VenueContractSetup): void {
 
         const open1 = await h.venue.account(h.market());
         const position = open1.positions.find((p) => p.symbol === main.symbol)!;
-        expect(position).toMatchObject({ symbol: main.symbol, kind: 'perp', qty });
+        expect(position).toMatchObject({ symbol: main.symbol, kind: setup.kind ?? 'perp', qty });
         expect(position.entryPrice).toBeCloseTo(entry, 6);
         expect(position.unrealizedPnl).toBeCloseTo(qty * (position.markPrice - position.entryPrice), 6);
         expect(open1.nav).toBeCloseTo(start.nav - buyFees + open1.unrealizedPnl, 6);

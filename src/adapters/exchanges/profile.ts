@@ -39,6 +39,13 @@ export interface ExchangeProfile<Id extends string = string> {
   id: Id;
   /** How people name it, in messages and `tcs venue check`. */
   name: string;
+  /**
+   * What the venue trades (absent: 'swap'). 'swap': linear perpetuals, with positions, margin and
+   * reduce-only orders on the exchange. 'spot': balances, long-only, no leverage: a "position" is the
+   * base asset held, the NAV is the quote plus each base at its mark, a reduce-only order is a sell of
+   * at most what is held (the exchange has none), and no funding (../live-venue/spot-holdings.ts).
+   */
+  market?: 'swap' | 'spot';
 
   // ---- opening the client (../exchanges/open-exchange.ts) ----
   /** ccxt `options` at construction: what loadMarkets may call, the recvWindow, time sync. */
@@ -139,7 +146,10 @@ export interface ExchangeProfile<Id extends string = string> {
    */
   deadMansSwitch: ((exchange: Exchange) => (symbolId: string, countdownMs: number) => Promise<unknown>) | null;
   deadMansSwitchNote: string;
-  /** Exchange-side protective stops (../live-venue/protective-stops.ts). */
+  /**
+   * Exchange-side protective stops (../live-venue/protective-stops.ts), or null when none is used
+   * (`deadMansSwitchNote` then says what protects a holding).
+   */
   exchangeStops: {
     /** ccxt createOrder params for a close-position stop-market at `triggerPrice` on the mark price. */
     params(triggerPrice: string, clientOrderId: string): Record<string, unknown>;
@@ -149,7 +159,7 @@ export interface ExchangeProfile<Id extends string = string> {
     resting(order: Order): boolean;
     /** The id of the book order a triggered stop became (its trades), or undefined when none. */
     triggeredOrderId(order: Order): string | undefined;
-  };
+  } | null;
 
   // ---- account (../live-venue/income-tally.ts, account-check.ts) ----
   /** Reads the income history (fees, funding) from `startTime`, oldest first, or null when it has none. */

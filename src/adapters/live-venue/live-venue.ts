@@ -19,7 +19,7 @@
  * ccxt's per-request timeout as its deadline (the exchange client's `timeout`, EXCHANGE_TIMEOUT_MS);
  * whether the exchange answers at all is watched on the client (./exchange-reachability.ts).
  */
-import type { Balances, Exchange, Order, Position as CcxtPosition, Trade } from 'ccxt';
+import type { Exchange, Order, Position as CcxtPosition, Trade } from 'ccxt';
 import type { MarketView } from '../../domain/market.js';
 import type { Fill, OrderRequest, VenueOrder } from '../../domain/orders.js';
 import type { AccountSnapshot, Position } from '../../domain/portfolio.js';
@@ -29,7 +29,9 @@ import type { MarketUpdate, SubmitResult, Venue } from '../../ports/venue.js';
 import { toFill, toPosition, toVenueOrder } from './ccxt-mapping.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import { exchangeClientId } from './client-ids.js';
-import { profileOf } from '../exchanges/registry.js';
+import { findProfile, profileOf } from '../exchanges/registry.js';
+import { SpotHoldings } from './spot-holdings.js';
+import { roundToStep } from '../../domain/steps.js';
 import type { ExchangeStop } from '../../domain/exchange-stops.js';
 import { isProtectiveStopId, ProtectiveStops } from './protective-stops.js';
 import { CountdownArming } from './countdown-arming.js';
@@ -161,6 +163,8 @@ export class LiveVenue implements Venue {
   private readonly patienceMs: number;
   private readonly stops: ProtectiveStops | null;
   private readonly arming: CountdownArming | null;
+  /** A spot exchange's balances read as positions (its profile's `market`), else null: perpetuals. */
+  private readonly spot: SpotHoldings | null;
 
   constructor(private readonly o: LiveVenueOptions) {
     this.recvWindowMs = o.recvWindowMs ?? 10_000;
@@ -174,15 +178,29 @@ export class LiveVenue implements Venue {
         ? new CountdownArming({ countdownMs: o.countdownMs, arm: armCountdown, monotonic: this.elapsed })
         : null;
     const arming = this.arming;
-    this.stops = o.exchangeStops
-      ? new ProtectiveStops({
-          exchange: o.exchange,
-          errors: o.errors,
-          symbols: o.symbols,
-          now: o.now,
-          ...(arming ? { disarm: (symbol: string) => arming.ensure(symbol, true) } : {}),
-        })
-      : null;
+    // The profile by the client's id (a bare test double without one is a perpetuals exchange).
+    const profile = findProfile(String((o.exchange as { id?: unknown }).id));
+    this.spot =
+      profile?.market === 'spot'
+        ? new SpotHoldings(
+            o.symbols.symbols.map((symbol) => {
+              // ccxt's unified spot symbol is BASE/QUOTE.
+              const [base = '', quote = ''] = o.symbols.unified(symbol).split('/');
+              return { symbol, base, quote };
+            }),
+          )
+        : null;
+    // An exchange without exchange-side stops (its profile's) rests none, whatever EXCHANGE_STOPS says.
+    this.stops =
+      o.exchangeStops && profile?.exchangeStops !== null
+        ? new ProtectiveStops({
+            exchange: o.exchange,
+            errors: o.errors,
+            symbols: o.symbols,
+            now: o.now,
+            ...(arming ? { disarm: (symbol: string) => arming.ensure(symbol, true) } : {}),
+          })
+        : null;
   }
 
   /** The exchange's protective stops brought to `stops` (one per open position); nothing when off. */
@@ -251,6 +269,21 @@ export class LiveVenue implements Venue {
     this.byExchangeId.set(tracked.exchangeClientId, tracked);
     this.forgetOldest();
     if (earlier) return { ...(await this.adoptEarlier(tracked, earlier)), duplicate: true };
+    if (this.spot) {
+      // After the look-up: an order an earlier process placed under this id is adopted, not re-judged.
+      let spot: OrderRequest | string;
+      try {
+        spot = await this.spotOrder(order);
+      } catch (err) {
+        spot = this.notPlaced(order, err).order.rejectReason ?? 'NOT_PLACED';
+      }
+      if (typeof spot === 'string') {
+        const result = rejected(order, this.o.now(), spot);
+        tracked.last = result.order;
+        return result;
+      }
+      tracked.request = spot;
+    }
     const sentAt = this.o.now();
     const sentAtMono = this.elapsed();
     let placed: Order;
@@ -283,6 +316,32 @@ export class LiveVenue implements Venue {
     tracked.last = toVenueOrder(placed, order.symbol, order);
     tracked.knownAt = sentAtMono;
     return { ...(await this.withFills(tracked, placed)), duplicate: false };
+  }
+
+  /**
+   * A spot order as it can go (spot has no shorts and no reduce-only flag): a buy as it is; a sell
+   * of at most the base asset free (what open sells do not lock), or refused — a reduce-only sell
+   * is capped at it (the reduce stops at flat, as reduce-only does on a perpetual) and refused when
+   * nothing is held; any other sell beyond it would be a short. Reads the balance once.
+   */
+  private async spotOrder(order: OrderRequest): Promise<OrderRequest | string> {
+    const spot = this.spot!;
+    if (order.side === 'BUY') {
+      return order.reduceOnly ? 'REDUCE_ONLY_REJECTED: spot holds no short to reduce' : order;
+    }
+    const balance = await this.o.exchange.fetchBalance();
+    const step = this.o.exchange.markets?.[this.o.symbols.unified(order.symbol)]?.precision?.amount;
+    const free = spot.free(balance, order.symbol);
+    // What can be sold on the lot grid (the exchange refuses a quantity off its step).
+    const sellable =
+      typeof step === 'number' && step > 0 ? roundToStep(Math.floor(free / step + 1e-9) * step, step) : free;
+    if (order.reduceOnly) {
+      if (sellable <= 0) return `REDUCE_ONLY_REJECTED: nothing of ${order.symbol} held to reduce`;
+      return order.qty > sellable ? { ...order, qty: sellable } : order;
+    }
+    if (order.qty > sellable + 1e-12)
+      return `INSUFFICIENT_HOLDINGS: spot cannot go short: SELL ${order.qty} ${order.symbol} exceeds the ${sellable} free to sell`;
+    return order;
   }
 
   /** Why an order is refused before anything is sent, or null. */
@@ -468,7 +527,11 @@ export class LiveVenue implements Venue {
         const unified = this.o.symbols.unified(symbol);
         const open = await this.o.exchange.fetchOpenOrders(unified);
         // Always sent, even with nothing seen open: an order whose outcome is unknown may land just after the read.
-        if (profileOf(this.o.exchange).cancelAllBySymbol) await this.o.exchange.cancelAllOrders(unified);
+        if (profileOf(this.o.exchange).cancelAllBySymbol)
+          await this.o.exchange.cancelAllOrders(unified).catch((err: unknown) => {
+            // Binance spot answers a cancel-all with nothing open -2011 "Unknown order sent.": nothing to cancel.
+            if (!(err instanceof this.o.errors.OrderNotFound)) throw err;
+          });
         // Without a per-symbol cancel-all (its profile's), the orders read open, by id: one landing
         // after the read is found open by the next reconciliation, which cancels what is not ours to keep.
         else if (open.length > 0)
@@ -650,9 +713,9 @@ export class LiveVenue implements Venue {
 
   private async compare(): Promise<Reconciliation> {
     const unified = this.o.symbols.symbols.map((s) => this.o.symbols.unified(s));
-    const [open, positions] = await Promise.all([
+    const [open, actual] = await Promise.all([
       Promise.all(unified.map((u) => this.o.exchange.fetchOpenOrders(u))),
-      this.positions(unified),
+      this.heldNow(unified),
     ]);
     // Our protective stops are ours without any memory (their prefix), wherever the exchange lists them.
     const foreign = open
@@ -670,12 +733,6 @@ export class LiveVenue implements Venue {
         return { ...toVenueOrder(o, symbol), status: 'cancelled' as const };
       }),
     );
-    const actual = new Map<string, number>();
-    for (const p of positions) {
-      const symbol = p.symbol ? this.o.symbols.ours(p.symbol) : null;
-      const position = symbol === null ? null : toPosition(p, symbol);
-      if (position) actual.set(position.symbol, position.qty);
-    }
     if (this.expected === null) {
       this.expected = actual;
       return { foreignCancelled, drift: [], adopted: true };
@@ -696,6 +753,25 @@ export class LiveVenue implements Venue {
       if (Math.abs(held - expected) > tolerance) drift.push({ symbol, expected, actual: held });
     }
     return { foreignCancelled, drift, adopted: false };
+  }
+
+  /** What each traded symbol holds now: its position, or on spot the base asset's balance. */
+  private async heldNow(unified: string[]): Promise<Map<string, number>> {
+    const actual = new Map<string, number>();
+    if (this.spot) {
+      const balance = await this.o.exchange.fetchBalance();
+      for (const symbol of this.o.symbols.symbols) {
+        const qty = this.spot.held(balance, symbol);
+        if (qty > 0) actual.set(symbol, qty);
+      }
+      return actual;
+    }
+    for (const p of await this.positions(unified)) {
+      const symbol = p.symbol ? this.o.symbols.ours(p.symbol) : null;
+      const position = symbol === null ? null : toPosition(p, symbol);
+      if (position) actual.set(position.symbol, position.qty);
+    }
+    return actual;
   }
 
   private reported(found: Reconciliation): Reconciliation {
@@ -739,6 +815,7 @@ export class LiveVenue implements Venue {
 
   /** Counts fills of ours into the positions they explain (once a reconciliation set the start). */
   private explain(fills: readonly Fill[]): void {
+    for (const f of fills) this.spot?.record(f);
     if (this.expected === null) return;
     for (const f of fills)
       this.expected.set(f.symbol, (this.expected.get(f.symbol) ?? 0) + (f.side === 'BUY' ? f.qty : -f.qty));
@@ -749,16 +826,9 @@ export class LiveVenue implements Venue {
   }
 
   private async accountNow(): Promise<AccountSnapshot> {
-    const { balance, positions, openOrders } = await this.consistentRead();
-    const held: Position[] = [];
-    for (const p of positions) {
-      const symbol = p.symbol ? this.o.symbols.ours(p.symbol) : null;
-      const position = symbol === null ? null : toPosition(p, symbol);
-      if (position) held.push(position);
-    }
-    // The exchange's own reading of the value (its profile's). No USDT value is not a zero NAV (a
-    // 100 % drawdown): it is an answer this venue cannot read.
-    const nav = profileOf(this.o.exchange).navOf(balance);
+    const { value, openOrders } = await this.consistentRead();
+    const { held, nav } = value;
+    // No USDT value is not a zero NAV (a 100 % drawdown): it is an answer this venue cannot read.
     if (nav === undefined || !Number.isFinite(nav))
       throw new Error('the exchange balance has no USDT total: cannot value the account');
     const unrealizedPnl = held.reduce((sum, p) => sum + p.unrealizedPnl, 0);
@@ -770,7 +840,7 @@ export class LiveVenue implements Venue {
     return {
       nav,
       peakNav: peakOf(this.peaks, windowNow, nav, this.windowMs),
-      cash: nav - unrealizedPnl,
+      cash: value.cash ?? nav - unrealizedPnl,
       realizedPnl: held.reduce((sum, p) => sum + p.realizedPnl, 0),
       unrealizedPnl,
       ...(this.o.income?.totals() ?? { fundingPnl: 0, feesPaid: 0 }),
@@ -787,17 +857,13 @@ export class LiveVenue implements Venue {
    * after the balance and positions: when both reads agree, no order of ours filled in between and the
    * three agree; else read again. With nothing open before, nothing of ours can fill in between.
    */
-  private async consistentRead(): Promise<{ balance: Balances; positions: CcxtPosition[]; openOrders: VenueOrder[] }> {
+  private async consistentRead(): Promise<{ value: AccountValue; openOrders: VenueOrder[] }> {
     let before = await this.openOrders();
     for (let attempt = 1; ; attempt++) {
-      // Each read retried on its own through a transient 5xx (read-retry.ts): the account needs all of them.
-      const [balance, positions] = await Promise.all([
-        this.read(() => this.o.exchange.fetchBalance()),
-        this.read(() => this.positions(this.o.symbols.symbols.map((s) => this.o.symbols.unified(s)))),
-      ]);
-      if (before.length === 0) return { balance, positions, openOrders: before };
+      const value = await this.valueNow();
+      if (before.length === 0) return { value, openOrders: before };
       const after = await this.openOrders();
-      if (sameOrders(before, after)) return { balance, positions, openOrders: after };
+      if (sameOrders(before, after)) return { value, openOrders: after };
       // Orders filling on every read: no consistent view to trade on this time; the cycle fails closed.
       if (attempt >= CONSISTENT_READ_ATTEMPTS)
         throw new Error(`the account changed during each of ${attempt} reads (orders filling): not read`);
@@ -805,6 +871,42 @@ export class LiveVenue implements Venue {
       // cancel landing between the reads is the common case, and the next try then finds none open).
       before = after;
     }
+  }
+
+  /**
+   * The positions held and the NAV, read side by side, each read retried on its own through a
+   * transient 5xx (read-retry.ts): the account needs all of them. Perpetuals: the positions and the
+   * exchange's own reading of the value (its profile's `navOf`); spot: the balance and the marks.
+   */
+  private async valueNow(): Promise<AccountValue> {
+    const unified = this.o.symbols.symbols.map((s) => this.o.symbols.unified(s));
+    const balanceRead = this.read(() => this.o.exchange.fetchBalance());
+    if (this.spot) {
+      const [balance, marks] = await Promise.all([balanceRead, this.read(() => this.marks(unified))]);
+      const { positions, nav, cash } = this.spot.value(balance, marks);
+      return { held: positions, nav, cash };
+    }
+    const [balance, positions] = await Promise.all([balanceRead, this.read(() => this.positions(unified))]);
+    const held: Position[] = [];
+    for (const p of positions) {
+      const symbol = p.symbol ? this.o.symbols.ours(p.symbol) : null;
+      const position = symbol === null ? null : toPosition(p, symbol);
+      if (position) held.push(position);
+    }
+    return { held, nav: profileOf(this.o.exchange).navOf(balance) };
+  }
+
+  /** Each traded symbol's mark on spot: the middle of its best bid and ask (the book ticker). */
+  private async marks(unified: string[]): Promise<Map<string, number>> {
+    const tickers = await this.o.exchange.fetchBidsAsks(unified);
+    const marks = new Map<string, number>();
+    for (const u of unified) {
+      const { bid, ask } = tickers[u] ?? {};
+      const symbol = this.o.symbols.ours(u);
+      if (symbol !== null && typeof bid === 'number' && typeof ask === 'number' && bid > 0 && ask > 0)
+        marks.set(symbol, (bid + ask) / 2);
+    }
+    return marks;
   }
 
   /** The positions in these (unified) symbols, by a list when ccxt takes one (the profile's), else all of them. */
@@ -841,6 +943,13 @@ export class LiveVenue implements Venue {
     const tracked = order.clientOrderId ? this.byExchangeId.get(order.clientOrderId) : undefined;
     return toVenueOrder(order, symbol, tracked?.request);
   }
+}
+
+/** The account's holdings and value as read at one moment (`cash` absent: NAV less the unrealized). */
+interface AccountValue {
+  held: Position[];
+  nav: number | undefined;
+  cash?: number;
 }
 
 /** Reads of the account before giving up on a consistent one (each straddled a fill of ours). */

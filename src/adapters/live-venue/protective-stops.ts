@@ -170,6 +170,9 @@ export class ProtectiveStops {
   }
 
   private stops() {
-    return profileOf(this.o.exchange).exchangeStops;
+    const profile = profileOf(this.o.exchange);
+    // The live venue builds this only for an exchange that has stops (spot has none): a wiring error.
+    if (!profile.exchangeStops) throw new Error(`${profile.name}: no exchange-side stops`);
+    return profile.exchangeStops;
   }
 }

@@ -18,6 +18,9 @@ import { LEVERAGE } from '../../support/fake-exchange/ledger.js';
 import { candleAt, fundingAt, instrumentById, MINUTE } from '../../support/fake-exchange/market-data.js';
 import { FAKE_CREDENTIALS } from '../../support/fake-exchange/server.js';
 
+/** OKX has exchange-side stops (its profile's, never null there). */
+const OKX_STOPS = OKX.exchangeStops!;
+
 const BTC = 'BTC/USDT:USDT';
 const btc = instrumentById('BTCUSDT')!;
 const DEPOSIT = 1_000_000;
@@ -151,38 +154,22 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
   it('places, finds and cancels a close-position stop on the mark (a conditional algo order), and it closes when the mark crosses', async () => {
     await ex.createOrder(BTC, 'market', 'buy', 0.01);
     const trigger = String(Math.round(t.fake.venue.mark(btc) * 0.9 * 10) / 10);
-    const stop = await ex.createOrder(
-      BTC,
-      'market',
-      'sell',
-      0,
-      undefined,
-      OKX.exchangeStops.params(trigger, 'tcsStop1'),
-    );
-    const open = await ex.fetchOpenOrders(BTC, undefined, undefined, { ...OKX.exchangeStops.query });
-    expect(open.map((o) => [o.id, o.clientOrderId, OKX.exchangeStops.resting(o)])).toEqual([
-      [stop.id, 'tcsStop1', true],
-    ]);
+    const stop = await ex.createOrder(BTC, 'market', 'sell', 0, undefined, OKX_STOPS.params(trigger, 'tcsStop1'));
+    const open = await ex.fetchOpenOrders(BTC, undefined, undefined, { ...OKX_STOPS.query });
+    expect(open.map((o) => [o.id, o.clientOrderId, OKX_STOPS.resting(o)])).toEqual([[stop.id, 'tcsStop1', true]]);
     t.fake.venue.setPrice('BTCUSDT', Number(trigger) * 0.98);
     t.fake.venue.settle();
-    const fired = await ex.fetchOrder(stop.id!, BTC, { ...OKX.exchangeStops.query });
-    expect(OKX.exchangeStops.resting(fired)).toBe(false);
-    const became = OKX.exchangeStops.triggeredOrderId(fired);
+    const fired = await ex.fetchOrder(stop.id!, BTC, { ...OKX_STOPS.query });
+    expect(OKX_STOPS.resting(fired)).toBe(false);
+    const became = OKX_STOPS.triggeredOrderId(fired);
     expect(became).toBeDefined();
     expect(t.fake.venue.ledger.position('BTCUSDT').qty).toBe(0);
     const fills = await ex.fetchMyTrades(BTC, undefined, undefined, OKX.tradesOfOrderParams(became!));
     expect(fills.reduce((s, f) => s + f.amount!, 0)).toBeCloseTo(0.01, 9);
     t.fake.venue.setPrice('BTCUSDT', null);
-    const again = await ex.createOrder(
-      BTC,
-      'market',
-      'sell',
-      0,
-      undefined,
-      OKX.exchangeStops.params(trigger, 'tcsStop2'),
-    );
-    await ex.cancelOrder(again.id!, BTC, { ...OKX.exchangeStops.query });
-    expect(await ex.fetchOpenOrders(BTC, undefined, undefined, { ...OKX.exchangeStops.query })).toHaveLength(0);
+    const again = await ex.createOrder(BTC, 'market', 'sell', 0, undefined, OKX_STOPS.params(trigger, 'tcsStop2'));
+    await ex.cancelOrder(again.id!, BTC, { ...OKX_STOPS.query });
+    expect(await ex.fetchOpenOrders(BTC, undefined, undefined, { ...OKX_STOPS.query })).toHaveLength(0);
   });
 
   it("refuses with OKX's codes, which ccxt files by class: a clOrdId in use, too little margin, a bad signature or passphrase", async () => {

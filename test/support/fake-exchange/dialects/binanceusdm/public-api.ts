@@ -126,7 +126,7 @@ function exchangeInfo(t: number, weightLimit: number) {
 }
 
 /** GET /fapi/v1/klines: startTime/endTime inclusive, limit default 500, max 1500; the latest first when no startTime. */
-function klines(
+export function klines(
   inst: FakeInstrument,
   q: URLSearchParams,
   t: number,
@@ -166,7 +166,7 @@ function klines(
 }
 
 /** GET /fapi/v1/depth: limit one of 5, 10, 20, 50, 100, 500, 1000 (this fake has 20 levels). */
-function depth(book: { bids: [number, number][]; asks: [number, number][] }, q: URLSearchParams, t: number) {
+export function depth(book: { bids: [number, number][]; asks: [number, number][] }, q: URLSearchParams, t: number) {
   const limit = Number(q.get('limit') ?? 500);
   if (![5, 10, 20, 50, 100, 500, 1000].includes(limit)) throw new Error(`Invalid limit ${limit}`);
   const side = (levels: [number, number][]) => levels.slice(0, limit).map(([p, q2]) => [String(p), String(q2)]);

@@ -8,7 +8,7 @@ import { DEFAULT_COMMAND_QUEUE_MAX } from '../ports/command-queue.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../ports/store.js';
 import { ConfigError } from './config-error.js';
 import { readInt } from './config-numbers.js';
-import { readExchangeConfig } from './exchange-config.js';
+import { checkInstrumentKinds, readExchangeConfig } from './exchange-config.js';
 import type { ExchangeConfig } from './exchange-config.js';
 
 export const MIN_KEY_LENGTH = 32;
@@ -47,12 +47,15 @@ export interface ApiConfig extends CommonConfig {
 
 export function readCommonConfig(env: NodeJS.ProcessEnv): CommonConfig {
   const executionMode = readMode(env);
+  const instruments = wrap('SYMBOLS', () => parseInstruments(env.SYMBOLS ?? DEFAULT_SYMBOLS));
+  const exchange = readExchangeConfig(env, executionMode);
+  checkInstrumentKinds(instruments, exchange);
   return {
     storeUrl: readStoreUrl(env),
     storeTimeoutMs: readInt(env, 'STORE_TIMEOUT_MS', DEFAULT_STORE_TIMEOUT_MS, 10, 60_000),
-    instruments: wrap('SYMBOLS', () => parseInstruments(env.SYMBOLS ?? DEFAULT_SYMBOLS)),
+    instruments,
     executionMode,
-    exchange: readExchangeConfig(env, executionMode),
+    exchange,
     logLevel: readLogLevel(env),
   };
 }

@@ -14,6 +14,7 @@
 import type { AccountWanted, MarginType } from '../adapters/live-venue/account-check.js';
 import { exchangeProfile, findProfile, SUPPORTED_EXCHANGES } from '../adapters/exchanges/registry.js';
 import type { ExchangeId } from '../adapters/exchanges/registry.js';
+import type { InstrumentKind } from '../domain/market.js';
 import { ConfigError } from './config-error.js';
 import { readInt } from './config-numbers.js';
 
@@ -116,6 +117,28 @@ function readBoolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): b
   if (raw === '') return fallback;
   if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
   return raw === 'true';
+}
+
+/**
+ * The instruments must be what the exchange trades (its profile's `market`): on a spot exchange
+ * (EXCHANGE=binance) every SYMBOLS entry spot (`BTCUSDT:spot`), on a perpetuals one none spot. A
+ * mismatch would size, margin and allow shorts by the wrong rules (the allocator keeps spot long-only
+ * by the kind), so it is refused at start naming the fix. Paper mode (no exchange): anything goes.
+ */
+export function checkInstrumentKinds(
+  instruments: ReadonlyArray<{ symbol: string; kind: InstrumentKind }>,
+  exchange: ExchangeConfig | null,
+): void {
+  if (!exchange) return;
+  const spot = exchangeProfile(exchange.exchange).market === 'spot';
+  const wrong = instruments.filter((i) => (i.kind === 'spot') !== spot);
+  if (wrong.length === 0) return;
+  const listed = wrong.map((i) => `${i.symbol}:${i.kind}`).join(', ');
+  throw new ConfigError(
+    spot
+      ? `SYMBOLS: EXCHANGE=${exchange.exchange} trades spot, so every entry must be spot (e.g. BTCUSDT:spot); got ${listed}`
+      : `SYMBOLS: EXCHANGE=${exchange.exchange} trades perpetuals, so no entry may be spot; got ${listed}`,
+  );
 }
 
 /** The trading process's key and secret; their values are never put in an error. */

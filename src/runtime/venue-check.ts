@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import type { Exchange } from 'ccxt';
 import { checkAccount } from '../adapters/live-venue/account-check.js';
 import type { AccountCheck } from '../adapters/live-venue/account-check.js';
-import { perpetualSymbols } from '../adapters/live-venue/ccxt-mapping.js';
+import { tradedSymbols } from '../adapters/live-venue/ccxt-mapping.js';
 import type { SymbolMap } from '../adapters/live-venue/ccxt-mapping.js';
 import { IncomeTally } from '../adapters/live-venue/income-tally.js';
 import type { IncomeLine } from '../adapters/live-venue/income-tally.js';
@@ -24,21 +24,24 @@ import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import { requestBudget } from '../domain/request-budget.js';
 import { ConfigError } from './config-error.js';
 import { readNumber } from './config-numbers.js';
-import { readExchangeConfig, readExchangeCredentials } from './exchange-config.js';
+import { checkInstrumentKinds, readExchangeConfig, readExchangeCredentials } from './exchange-config.js';
 
 export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   parseArgs({ args, options: {}, strict: true });
   const config = readExchangeConfig(env, 'live');
   if (!config) throw new ConfigError('EXCHANGE is not set');
   const credentials = readExchangeCredentials(env);
-  const symbols = wrapSymbols(env);
+  const instruments = wrapInstruments(env);
+  // The instruments must be what the exchange trades (spot pairs on a spot exchange), as at start.
+  checkInstrumentKinds(instruments, config);
+  const symbols = instruments.map((i) => i.symbol);
   // CYCLE_SECONDS as the trading process reads it (trading-config.ts): the budget depends on it.
   const cycleMs = Math.round(readNumber(env, 'CYCLE_SECONDS', 60, 0.05, 86_400) * 1000);
   const { exchange, errors, profile } = await openLiveExchange(config, credentials, { timeoutMs: config.timeoutMs });
   const where = `${config.exchange} ${config.testnet ? `testnet (${profile.testnetLabel})` : 'MAINNET'}${config.url ? ` via ${config.url}` : ''}`;
   try {
     await exchange.loadMarkets();
-    const traded = perpetualSymbols(exchange.markets ?? {}, symbols);
+    const traded = tradedSymbols(profile.market, exchange.markets ?? {}, symbols);
     const venue = new LiveVenue({
       exchange,
       errors,
@@ -123,9 +126,9 @@ function accountSummary(c: AccountCheck): string {
   return lines.join('\n');
 }
 
-function wrapSymbols(env: NodeJS.ProcessEnv): string[] {
+function wrapInstruments(env: NodeJS.ProcessEnv): ReturnType<typeof parseInstruments> {
   try {
-    return parseInstruments(env.SYMBOLS ?? DEFAULT_SYMBOLS).map((i) => i.symbol);
+    return parseInstruments(env.SYMBOLS ?? DEFAULT_SYMBOLS);
   } catch (err) {
     throw new ConfigError(`SYMBOLS: ${(err as Error).message}`);
   }

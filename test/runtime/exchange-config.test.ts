@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/runtime/config.js';
-import { readApiConfig } from '../../src/runtime/config.js';
+import { readApiConfig, readCommonConfig } from '../../src/runtime/config.js';
 import { readExchangeConfig, readExchangeCredentials } from '../../src/runtime/exchange-config.js';
 import { readTradingConfig } from '../../src/runtime/trading/trading-config.js';
 import { generateKey } from '../../src/domain/keys.js';
@@ -51,6 +51,30 @@ describe('readExchangeConfig', () => {
     );
   });
 
+  it('Binance spot (EXCHANGE=binance) trades the spot testnet; its mainnet is refused until proven end to end', () => {
+    const spot = { ...LIVE, EXCHANGE: 'binance' };
+    expect(readExchangeConfig(spot, 'live')).toMatchObject({ exchange: 'binance', testnet: true });
+    expect(() => readExchangeConfig({ ...spot, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'confirm' }, 'live')).toThrow(
+      /mainnet\) is refused for binance: Binance spot is refused on mainnet/,
+    );
+  });
+
+  it('SYMBOLS must be what the exchange trades: all spot on Binance spot, none spot on a perpetuals exchange', () => {
+    const spot = { ...LIVE, EXCHANGE: 'binance' };
+    expect(readCommonConfig({ ...spot, SYMBOLS: 'BTCUSDT:spot,ETHUSDT:spot' }).instruments.map((i) => i.kind)).toEqual([
+      'spot',
+      'spot',
+    ]);
+    expect(() => readCommonConfig({ ...spot, SYMBOLS: 'BTCUSDT:spot,ETHUSDT' })).toThrow(
+      /SYMBOLS: EXCHANGE=binance trades spot, so every entry must be spot \(e\.g\. BTCUSDT:spot\); got ETHUSDT:perp/,
+    );
+    expect(() => readCommonConfig({ ...LIVE, SYMBOLS: 'BTCUSDT,SOLUSDT:spot' })).toThrow(
+      /SYMBOLS: EXCHANGE=binanceusdm trades perpetuals, so no entry may be spot; got SOLUSDT:spot/,
+    );
+    // Paper mode has no exchange: spot and perpetuals side by side, as the paper venue trades them.
+    expect(readCommonConfig({ SYMBOLS: 'BTCUSDT,SOLUSDT:spot' }).instruments).toHaveLength(2);
+  });
+
   it('mainnet needs EXCHANGE_TESTNET=false and LIVE_MAINNET=confirm, both', () => {
     expect(readExchangeConfig({ ...LIVE, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'confirm' }, 'live')).toEqual({
       exchange: 'binanceusdm',
@@ -66,7 +90,7 @@ describe('readExchangeConfig', () => {
 
   it.each([
     [{ ...LIVE, EXCHANGE: '' }, 'live', /EXCHANGE is not set/],
-    [{ ...LIVE, EXCHANGE: 'kraken' }, 'live', /EXCHANGE must be one of binanceusdm, bybit, okx, got "kraken"/],
+    [{ ...LIVE, EXCHANGE: 'kraken' }, 'live', /EXCHANGE must be one of binanceusdm, bybit, okx, binance, got "kraken"/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'no' }, 'live', /EXCHANGE_TESTNET must be true or false/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'false' }, 'live', /LIVE_MAINNET must be "confirm"/],
     [{ ...LIVE, EXCHANGE_TESTNET: 'false', LIVE_MAINNET: 'yes' }, 'live', /LIVE_MAINNET must be "confirm"/],

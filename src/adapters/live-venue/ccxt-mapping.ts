@@ -136,3 +136,30 @@ export function perpetualSymbols(
     );
   return symbolMap(ours.map((s) => [s, find(s)!] as const));
 }
+
+/**
+ * Our symbols (`BTCUSDT`) resolved to the exchange's spot pairs quoted in USDT (`BTC/USDT`), once its
+ * markets are loaded: the NAV of a spot account is counted in USDT (./spot-holdings.ts), so a pair in
+ * another quote is an error naming it, as is a symbol the exchange does not list as a spot pair.
+ */
+export function spotSymbols(
+  markets: Record<string, { id?: string; symbol?: string; spot?: boolean; quote?: string } | undefined>,
+  ours: readonly string[],
+): SymbolMap {
+  const byId = new Map<string, string>();
+  for (const m of Object.values(markets))
+    if (m?.id && m.symbol && m.spot && m.quote === 'USDT' && !byId.has(m.id)) byId.set(m.id, m.symbol);
+  const missing = ours.filter((s) => !byId.has(s));
+  if (missing.length > 0)
+    throw new Error(`the exchange lists no USDT spot pair ${missing.join(', ')} (SYMBOLS names its market ids)`);
+  return symbolMap(ours.map((s) => [s, byId.get(s)!] as const));
+}
+
+/** Our symbols resolved to what the exchange's profile trades: spot pairs, or linear perpetuals. */
+export function tradedSymbols(
+  market: 'swap' | 'spot' | undefined,
+  markets: Parameters<typeof perpetualSymbols>[0] & Parameters<typeof spotSymbols>[0],
+  ours: readonly string[],
+): SymbolMap {
+  return market === 'spot' ? spotSymbols(markets, ours) : perpetualSymbols(markets, ours);
+}

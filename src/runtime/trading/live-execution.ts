@@ -16,7 +16,7 @@ import { monotonicNow } from '../../ports/clock.js';
 import type { Logger } from 'pino';
 import type { Exchange } from 'ccxt';
 import type { CcxtErrorClasses } from '../../adapters/live-venue/exchange-errors.js';
-import { perpetualSymbols } from '../../adapters/live-venue/ccxt-mapping.js';
+import { tradedSymbols } from '../../adapters/live-venue/ccxt-mapping.js';
 import { UserStream } from '../../adapters/live-venue/user-stream.js';
 import { LiveVenue } from '../../adapters/live-venue/live-venue.js';
 import type { Reconciliation } from '../../adapters/live-venue/live-venue.js';
@@ -150,7 +150,8 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
   try {
     await exchange.loadMarkets();
     const { deadMansSwitch: countdown, income } = profile;
-    const symbols = perpetualSymbols(
+    const symbols = tradedSymbols(
+      profile.market,
       exchange.markets ?? {},
       config.instruments.map((i) => i.symbol),
     );

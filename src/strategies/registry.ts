@@ -10,12 +10,9 @@
 import '../domain/intrinsics.js';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BOLLINGER_MEAN_REVERSION, createBollingerMeanReversion } from './bollinger-mean-reversion.js';
-import { createDonchianAtrBreakout, DONCHIAN_ATR_BREAKOUT } from './donchian-atr-breakout.js';
 import { createFundingRateContrarian, FUNDING_RATE_CONTRARIAN } from './funding-rate-contrarian.js';
 import { createMomentumMaCrossover, MOMENTUM_MA_CROSSOVER } from './momentum-ma-crossover.js';
 import { closestName } from './name-hint.js';
-import { createRsiMeanReversion, RSI_MEAN_REVERSION } from './rsi-mean-reversion.js';
 import { isStrategyAgent, unknownParameter } from './strategy.js';
 import type { StrategyAgent } from './strategy.js';
 import type * as TsxApi from 'tsx/esm/api';
@@ -28,7 +25,17 @@ export interface LoadStrategiesOptions {
   cwd?: string;
 }
 
-type UntypedFactory = (params?: Readonly<Record<string, unknown>>) => StrategyAgent;
+type UntypedFactory = (params?: Readonly<Record<string, unknown>>) => StrategyAgent | Promise<StrategyAgent>;
+
+/**
+ * The built-ins written on the public entry (./public.ts, which carries the indicator library,
+ * trading-signals) are imported when named, not with this module: `tcs --help` and every command
+ * that only reads the configuration load no installed package (test/cli/help-light.test.ts). Their
+ * names are here as text; registry.test.ts holds each equal to its module's own constant.
+ */
+const RSI_MEAN_REVERSION = 'rsi_mean_reversion';
+const DONCHIAN_ATR_BREAKOUT = 'donchian_atr_breakout';
+const BOLLINGER_MEAN_REVERSION = 'bollinger_mean_reversion';
 
 // The factories validate their params at run time, so handing them an unchecked record is safe.
 /** Under tsx or vitest this file is itself TypeScript, so the runtime already loads .ts modules. */
@@ -38,9 +45,11 @@ const TYPESCRIPT_FILE = /\.m?ts$/;
 const BUILTINS = {
   [MOMENTUM_MA_CROSSOVER]: (params) => createMomentumMaCrossover(params),
   [FUNDING_RATE_CONTRARIAN]: (params) => createFundingRateContrarian(params),
-  [RSI_MEAN_REVERSION]: (params) => createRsiMeanReversion(params),
-  [DONCHIAN_ATR_BREAKOUT]: (params) => createDonchianAtrBreakout(params),
-  [BOLLINGER_MEAN_REVERSION]: (params) => createBollingerMeanReversion(params),
+  [RSI_MEAN_REVERSION]: async (params) => (await import('./rsi-mean-reversion.js')).createRsiMeanReversion(params),
+  [DONCHIAN_ATR_BREAKOUT]: async (params) =>
+    (await import('./donchian-atr-breakout.js')).createDonchianAtrBreakout(params),
+  [BOLLINGER_MEAN_REVERSION]: async (params) =>
+    (await import('./bollinger-mean-reversion.js')).createBollingerMeanReversion(params),
 } as const satisfies Record<string, UntypedFactory>;
 
 export type BuiltinStrategyName = keyof typeof BUILTINS;
@@ -99,7 +108,7 @@ export async function loadStrategies(
     const entryParams = params[entry];
     const agent = isModulePath(entry)
       ? await loadModule(entry, entryParams, options.cwd ?? process.cwd())
-      : loadBuiltin(entry, entryParams);
+      : await loadBuiltin(entry, entryParams);
     checkParameterNames(entry, agent, entryParams);
     const clash = agents.find((a) => a.name === agent.name);
     if (clash)
@@ -129,7 +138,10 @@ function checkParameterNames(
     if (!declared.includes(key)) throw unknownParameter(`STRATEGY_PARAMS for "${entry}"`, key, declared as string[]);
 }
 
-function loadBuiltin(name: string, params: Readonly<Record<string, unknown>> | undefined): StrategyAgent {
+function loadBuiltin(
+  name: string,
+  params: Readonly<Record<string, unknown>> | undefined,
+): StrategyAgent | Promise<StrategyAgent> {
   if (!isBuiltinStrategyName(name)) {
     const hint = closestName(name, BUILTIN_STRATEGY_NAMES);
     throw new Error(

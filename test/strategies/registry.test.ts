@@ -236,3 +236,18 @@ describe('loadStrategies', () => {
     expect(isModulePath(entry)).toBe(expected);
   });
 });
+
+describe('the built-ins on the public entry, imported when named', () => {
+  it('load under their modules’ own names, with their parameters checked', async () => {
+    const { DONCHIAN_ATR_BREAKOUT } = await import('../../src/strategies/donchian-atr-breakout.js');
+    const { BOLLINGER_MEAN_REVERSION } = await import('../../src/strategies/bollinger-mean-reversion.js');
+    const { RSI_MEAN_REVERSION } = await import('../../src/strategies/rsi-mean-reversion.js');
+    const agents = await loadStrategies(`${DONCHIAN_ATR_BREAKOUT},${BOLLINGER_MEAN_REVERSION},${RSI_MEAN_REVERSION}`, {
+      [DONCHIAN_ATR_BREAKOUT]: { channel: 10 },
+    });
+    expect(agents.map((a) => a.name)).toEqual([DONCHIAN_ATR_BREAKOUT, BOLLINGER_MEAN_REVERSION, RSI_MEAN_REVERSION]);
+    await expect(loadStrategies(DONCHIAN_ATR_BREAKOUT, { [DONCHIAN_ATR_BREAKOUT]: { chanel: 10 } })).rejects.toThrow(
+      /chanel/,
+    );
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Deleverage in two steps: preview the reduce-only order the API would prepare now (same rule and
- * portfolio as the real call, nothing queued), then send it. Changing the symbol or the share
- * discards the preview. The API plans the order again when the send arrives; when a fill in between
+ * portfolio as the real call, nothing queued), then send it. The share is asked as the API takes it
+ * (`reduce_pct`, a fraction of the position), so console and API speak one unit. Changing the symbol
+ * or the share discards the preview. The API plans the order again when the send arrives; when a fill in between
  * made it differ from the preview, the console says so plainly and the message stays.
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -14,14 +15,15 @@ export function DeleverageDialog({ c, open, onClose }: { c: ConsoleState; open: 
   const symbols = c.account?.symbols ?? [];
   const withPosition = c.account?.positions.find((p) => p.qty !== 0)?.symbol;
   const [symbol, setSymbol] = useState('');
-  const [percent, setPercent] = useState('50');
+  // The API's unit, the spec's: reduce_pct is a fraction of the position (0.5 = half), never a percentage.
+  const [fraction, setFraction] = useState('0.5');
   const [preview, setPreview] = useState<DeleveragePreview | null>(null);
   const [busy, setBusy] = useState(false);
   const chosen = symbol || withPosition || symbols[0]?.symbol || '';
-  const share = Number(percent) / 100;
+  const share = Number(fraction);
   const valid = chosen !== '' && share > 0 && share <= 1;
 
-  useEffect(() => setPreview(null), [chosen, percent, open]);
+  useEffect(() => setPreview(null), [chosen, fraction, open]);
 
   const loadPreview = async () => {
     if (!valid) return;
@@ -78,16 +80,19 @@ export function DeleverageDialog({ c, open, onClose }: { c: ConsoleState; open: 
           </option>
         ))}
       </select>
-      <label for="deleverage-pct">Reduce by (% of the position, 1–100)</label>
+      <label for="deleverage-pct">Reduce by (reduce_pct: a fraction of the position, 0.5 = half, up to 1)</label>
       <input
         id="deleverage-pct"
         type="number"
-        min={1}
-        max={100}
+        min={0}
+        max={1}
         step="any"
-        value={percent}
-        onInput={(e) => setPercent(e.currentTarget.value)}
+        value={fraction}
+        onInput={(e) => setFraction(e.currentTarget.value)}
       />
+      {valid ? (
+        <span class="hint">{`= ${(share * 100).toFixed(share * 100 >= 10 ? 0 : 1)} % of the position`}</span>
+      ) : null}
       <button type="button" onClick={loadPreview} disabled={!valid}>
         Preview order
       </button>

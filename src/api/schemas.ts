@@ -138,15 +138,27 @@ export const CancelAllResultSchema = Type.Object({
   command_id: Type.String({ description: 'Id of the queued command the trading process carries out' }),
 });
 
+const REDUCE_PCT_HINT = 'a fraction of the position in (0, 1]; 50 % is 0.5';
+
+/**
+ * The spec's `reduce_pct`: a fraction of the position (0.5 = half), never a percentage, in the body
+ * of POST /control/deleverage and the preview's query alike; an out-of-range value says the unit.
+ */
+export function reducePctSchema() {
+  return Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1,
+    description: 'Fraction of the position to close, in (0, 1]; 0.5 = half',
+    // Appended to any validation error on the field (formatSchemaErrors in src/api/validation.ts).
+    'x-hint': REDUCE_PCT_HINT,
+  });
+}
+
 export function deleverageBody(symbols: readonly string[]) {
   return Type.Object(
     {
       symbol: closeSymbolSchema(symbols),
-      reduce_pct: Type.Number({
-        exclusiveMinimum: 0,
-        maximum: 1,
-        description: 'Fraction of the position to close, in (0, 1]; 0.5 = half',
-      }),
+      reduce_pct: reducePctSchema(),
     },
     { additionalProperties: false },
   );

@@ -14,7 +14,15 @@ import type { SchemaErrorFormatter } from 'fastify/types/schema.js';
 const addFormats = addFormatsModule.default as unknown as (ajv: Ajv) => Ajv;
 
 function makeAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ coerceTypes, removeAdditional: false, useDefaults: true, allErrors: false, strict: false });
+  // verbose: an error carries the schema it broke, so formatSchemaErrors can add that field's `x-hint`.
+  const ajv = new Ajv({
+    coerceTypes,
+    removeAdditional: false,
+    useDefaults: true,
+    allErrors: false,
+    strict: false,
+    verbose: true,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -73,8 +81,20 @@ function integerProperties(schema: AnySchema): string[] {
 }
 
 /**
+ * What a field's schema may say to someone who got its unit wrong, appended to any error on it: a
+ * bound alone ("must be <= 1") does not tell an operator who typed 50 for half that a fraction is meant.
+ */
+const HINT = 'x-hint';
+
+function hintOf(e: object): string | null {
+  // Present because the Ajv instances are verbose (makeAjv).
+  const hint = (e as { parentSchema?: Record<string, unknown> }).parentSchema?.[HINT];
+  return typeof hint === 'string' ? hint : null;
+}
+
+/**
  * Turns Ajv errors into one readable message ("body/symbol must be one of: BTCUSDT, ETHUSDT"),
- * naming the field and, for enums, the allowed values.
+ * naming the field and, for enums, the allowed values; a field's `x-hint` follows its error.
  */
 export const formatSchemaErrors: SchemaErrorFormatter = (errors, dataVar) => {
   const text = errors
@@ -85,7 +105,8 @@ export const formatSchemaErrors: SchemaErrorFormatter = (errors, dataVar) => {
       if (e.keyword === 'additionalProperties') {
         return `${where} has unknown field "${String((e.params as { additionalProperty?: string }).additionalProperty)}"`;
       }
-      return `${where} ${e.message ?? 'is invalid'}`;
+      const hint = hintOf(e);
+      return `${where} ${e.message ?? 'is invalid'}${hint ? `: ${hint}` : ''}`;
     })
     .join('; ');
   return new Error(text);

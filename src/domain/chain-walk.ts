@@ -25,14 +25,8 @@ export interface ChainProblem {
   reason: string;
 }
 
-/**
- * Where a trimmed hot store's chain resumes: the last entry archived and deleted (seq 0 and
- * GENESIS_HASH when nothing was trimmed). Entries after it must link to its hash.
- */
-export interface ChainFloor {
-  seq: number;
-  hash: string;
-}
+import type { ChainFloor } from './chain-floor.js';
+export type { ChainFloor } from './chain-floor.js';
 
 export const NO_FLOOR: ChainFloor = { seq: 0, hash: GENESIS_HASH };
 

@@ -3,7 +3,7 @@
  * chain segments. Entries keep their seq, hash and prev_hash; a segment records its first and last
  * seq and the hashes it links from and to, so the archive and the hot window verify as one chain.
  */
-import type { ChainFloor } from '../domain/chain-walk.js';
+import type { ChainFloor } from '../domain/chain-floor.js';
 import type { AuditEvent } from './event-store.js';
 
 export type ArchiveVerification =

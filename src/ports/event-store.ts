@@ -3,9 +3,9 @@
  * results). Every adapter must pass test/contracts/event-store.contract.ts.
  */
 
-import type { ChainFloor } from '../domain/chain-walk.js';
+import type { ChainFloor } from '../domain/chain-floor.js';
 
-export type { ChainFloor } from '../domain/chain-walk.js';
+export type { ChainFloor } from '../domain/chain-floor.js';
 
 export interface NewAuditEvent {
   /** e.g. `decision`, `control`, `command_executed`, `kill_reset`. */

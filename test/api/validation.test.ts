@@ -90,6 +90,31 @@ describe('request validation → 422, nothing changes', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  // The spec's reduce_pct is a fraction (0.5 = half); an operator who types a percentage is told the
+  // unit, not only the bound (issue 35: `reduce_pct: 50` answered only "must be <= 1").
+  it.each([
+    ['POST /control/deleverage', 'body/reduce_pct', 50],
+    ['GET /control/deleverage/preview', 'querystring/reduce_pct', 50],
+    ['POST /control/deleverage', 'body/reduce_pct', 0],
+  ] as const)('%s with reduce_pct %s says it expects a fraction', async (route, where, value) => {
+    const res = route.startsWith('POST')
+      ? await api.app.inject({
+          method: 'POST',
+          url: '/control/deleverage',
+          headers: api.auth,
+          payload: { symbol: 'BTCUSDT', reduce_pct: value },
+        })
+      : await api.app.inject({
+          method: 'GET',
+          url: `/control/deleverage/preview?symbol=BTCUSDT&reduce_pct=${value}`,
+          headers: api.auth,
+        });
+    expect(res.statusCode, res.body).toBe(422);
+    const message = (res.json() as { message: string }).message;
+    expect(message.startsWith(where)).toBe(true);
+    expect(message).toContain('a fraction of the position in (0, 1]; 50 % is 0.5');
+  });
+
   it.each(queryCases)('GET /reports/decisions with %s', async (_label, query) => {
     const res = await api.app.inject({ method: 'GET', url: `/reports/decisions?${query}`, headers: api.auth });
     expect(res.statusCode, res.body).toBe(422);

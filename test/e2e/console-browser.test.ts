@@ -170,7 +170,7 @@ describe('operator console in Chromium', () => {
     const send = page.getByRole('button', { name: 'Send deleverage' });
     expect(await send.isDisabled()).toBe(true);
     await page.getByLabel('Symbol', { exact: true }).selectOption('BTCUSDT');
-    await page.getByLabel(/Reduce by/).fill('50');
+    await page.getByLabel(/Reduce by/).fill('0.5');
     await page.getByRole('button', { name: 'Preview order' }).click();
     const preview = page.getByTestId('deleverage-preview');
     expect(await text(preview)).toMatch(/SELL/);

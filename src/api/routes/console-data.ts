@@ -18,7 +18,7 @@ import type { Store } from '../../ports/store.js';
 import { accountView } from '../console/account-view.js';
 import type { DocumentFaultLog } from '../document-faults.js';
 import { AccountSchema, AuditVerificationSchema, DeleveragePreviewSchema } from '../console/schemas.js';
-import { closeSymbolSchema, protectedErrors } from '../schemas.js';
+import { closeSymbolSchema, protectedErrors, reducePctSchema } from '../schemas.js';
 import { answer } from './control-failures.js';
 
 export interface ConsoleDataOptions {
@@ -71,7 +71,7 @@ export const consoleDataRoutes: FastifyPluginAsyncTypebox<ConsoleDataOptions> = 
         querystring: Type.Object(
           {
             symbol: closeSymbolSchema(symbols),
-            reduce_pct: Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Fraction to close, in (0, 1]' }),
+            reduce_pct: reducePctSchema(),
           },
           { additionalProperties: false },
         ),

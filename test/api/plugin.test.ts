@@ -48,7 +48,9 @@ describe('the API plugin', () => {
       payload: { symbol: 'BTCUSDT', reduce_pct: '0.5' },
     });
     expect(invalid.statusCode).toBe(422);
-    expect(invalid.json().message).toBe('body/reduce_pct must be number');
+    expect(invalid.json().message).toBe(
+      'body/reduce_pct must be number: a fraction of the position in (0, 1]; 50 % is 0.5',
+    );
     const missing = await app.inject({ method: 'GET', url: '/nowhere' });
     expect(missing.json()).toMatchObject({ statusCode: 404, code: 'TCS_NOT_FOUND' });
     expect((await app.inject({ method: 'GET', url: '/openapi.json' })).json().paths['/control/pause']).toBeDefined();

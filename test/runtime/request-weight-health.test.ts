@@ -40,9 +40,12 @@ describe('the request weight budget holding requests', () => {
     await until(
       async () => {
         body = (await health.check()).body;
-        return body.components.venue.request_weight?.holding === 'reads_and_openings';
+        // The hold is published as it starts, before the first read it holds is counted (a loaded CI
+        // machine read /health in between): wait for both.
+        const weight = body.components.venue.request_weight;
+        return weight?.holding === 'reads_and_openings' && weight.held.read > 0;
       },
-      '/health venue.request_weight holding reads and openings',
+      '/health venue.request_weight holding reads and openings, a read held',
       30_000,
     );
     const weight = body!.components.venue.request_weight!;

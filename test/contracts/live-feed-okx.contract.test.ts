@@ -3,8 +3,10 @@
  * (src/adapters/market-data/live/live-feed.ts) reading the loopback fake exchange's OKX v5
  * market data (test/support/fake-exchange/), one minute of the fake's clock per step.
  */
+import { describe, expect, it } from 'vitest';
 import { createLiveFeed } from '../../src/adapters/market-data/live/index.js';
 import { OKX_DIALECT } from '../support/fake-exchange/dialects/okx/index.js';
+import { instrumentById } from '../support/fake-exchange/market-data.js';
 import { startFakeExchange } from '../support/fake-exchange/server.js';
 import { marketFeedContract } from './market-feed.contract.js';
 
@@ -41,4 +43,36 @@ marketFeedContract('live feed on the OKX v5 fake', {
       throw err;
     }
   },
+});
+
+describe("live feed on OKX: quantities in the base, not in OKX's contracts", () => {
+  it("the book holds the engine's sizes in BTC although OKX serves them in 0.01 BTC contracts, and the lot is in BTC", async () => {
+    const clock = { t: T0 };
+    const fake = await startFakeExchange({ seed: 7, now: () => clock.t, dialect: OKX_DIALECT });
+    try {
+      const feed = await createLiveFeed({
+        exchangeId: 'okx',
+        symbols: [{ symbol: 'BTCUSDT' }],
+        baseUrl: fake.url,
+        rateLimitMs: 1,
+        budgetMs: 3_000,
+        startupMs: 5_000,
+        historyLength: 10,
+        now: () => clock.t,
+        random: () => 0.5,
+      });
+      try {
+        const view = await feed.next(clock.t);
+        const snap = view.get('BTCUSDT')!;
+        const engine = fake.venue.book(instrumentById('BTCUSDT')!);
+        expect(snap.bids.slice(0, 3).map((l) => [l.price, l.qty])).toEqual(engine.bids.slice(0, 3));
+        expect(snap.asks.slice(0, 3).map((l) => [l.price, l.qty])).toEqual(engine.asks.slice(0, 3));
+        expect(feed.instruments.find((i) => i.symbol === 'BTCUSDT')?.lotSize).toBe(0.001);
+      } finally {
+        await feed.close();
+      }
+    } finally {
+      await fake.stop();
+    }
+  });
 });

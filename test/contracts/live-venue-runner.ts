@@ -10,7 +10,9 @@
 import ccxt from 'ccxt';
 import { afterAll, beforeAll } from 'vitest';
 import { exchangeProfile } from '../../src/adapters/exchanges/registry.js';
-import { symbolMap } from '../../src/adapters/live-venue/ccxt-mapping.js';
+import { toContracts } from '../../src/adapters/exchanges/contract-units.js';
+import { tradedSymbols } from '../../src/adapters/live-venue/ccxt-mapping.js';
+import type { SymbolMap } from '../../src/adapters/live-venue/ccxt-mapping.js';
 import { exchangeClientId } from '../../src/adapters/live-venue/client-ids.js';
 import { LiveVenue } from '../../src/adapters/live-venue/live-venue.js';
 import { gateRequests } from '../../src/adapters/live-venue/request-gate.js';
@@ -40,15 +42,14 @@ export interface LiveVenueContractRun {
 
 const BTC: ContractInstrument = { symbol: 'BTCUSDT', lotSize: 0.001, tickSize: 0.1, minNotional: 100 };
 const ETH: ContractInstrument = { symbol: 'ETHUSDT', lotSize: 0.001, tickSize: 0.01, minNotional: 20 };
-const PERPETUALS: Record<string, string> = { BTCUSDT: 'BTC/USDT:USDT', ETHUSDT: 'ETH/USDT:USDT' };
-const SPOT: Record<string, string> = { BTCUSDT: 'BTC/USDT', ETHUSDT: 'ETH/USDT' };
 const COUNTDOWN_MS = 180_000;
 const NO_MARKET = new Map();
 
 /** Runs the Venue contract on the live venue against the fake speaking `run.dialect`. */
 export function liveVenueContract(run: LiveVenueContractRun): void {
-  const UNIFIED = run.kind === 'spot' ? SPOT : PERPETUALS;
-  const SYMBOLS = symbolMap(Object.entries(UNIFIED));
+  // Resolved from the loaded markets, as the trading process does: with each market's contract size
+  // (OKX's BTC-USDT-SWAP is 0.01 BTC a contract), which every amount crossing ccxt goes through.
+  let SYMBOLS: SymbolMap;
   let t: TradingFake;
   let gate: RequestGate;
   let clock = 0;
@@ -62,6 +63,7 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
       ...(run.fees ? { fees: run.fees } : {}),
     });
     await t.exchange.loadMarkets();
+    SYMBOLS = tradedSymbols(run.kind === 'spot' ? 'spot' : 'swap', t.exchange.markets ?? {}, [BTC.symbol, ETH.symbol]);
     gate = gateRequests(t.exchange, { monotonic: () => clock + shift, now: () => clock });
   });
 
@@ -127,9 +129,18 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
         async foreignOrder(symbol: string, side: Side, qty: number, price: number) {
           // Letters and digits: a client id every exchange accepts (OKX takes nothing else).
           const id = `byhand${Math.round(clock % 1_000_000)}`;
-          await t.exchange.createOrder(UNIFIED[symbol]!, 'limit', side === 'BUY' ? 'buy' : 'sell', qty, price, {
-            clientOrderId: id,
-          });
+          // A person at the exchange's own screen orders in contracts.
+          const contracts = toContracts(qty, SYMBOLS.contractSize(symbol));
+          await t.exchange.createOrder(
+            SYMBOLS.unified(symbol),
+            'limit',
+            side === 'BUY' ? 'buy' : 'sell',
+            contracts,
+            price,
+            {
+              clientOrderId: id,
+            },
+          );
           return id;
         },
         async changePosition(symbol: string, qty: number) {

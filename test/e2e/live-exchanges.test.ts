@@ -21,6 +21,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { exchangeProfile } from '../../src/adapters/exchanges/registry.js';
 import { exchangeClientId } from '../../src/adapters/live-venue/client-ids.js';
 import { generateKey } from '../../src/domain/keys.js';
+import { placeByHand } from '../support/fake-exchange/ccxt-client.js';
 import { FAKE_CREDENTIALS } from '../support/fake-exchange/server.js';
 import { openLiveE2e } from '../support/live-e2e.js';
 import type { LiveE2e } from '../support/live-e2e.js';
@@ -58,7 +59,7 @@ describe.each(EXCHANGES)('tcs start live on the $id fake', ({ id, orderPath }) =
     e = await openLiveE2e(`tcs-live-${id}-`, id);
     const { t, waitUntil } = e;
     await t.exchange.loadMarkets();
-    await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'byhand1' });
+    await placeByHand(t.exchange, 'BTC/USDT:USDT', 'buy', 0.2, 1_000, 'byhand1');
     const key = generateKey();
     const system = e.start(['start'], e.env({ SERVICE_API_KEY: key, PORT: '0', STRATEGIES: FLIP }));
     const [, base] = await system.waitFor(/"address":"(http:\/\/127\.0\.0\.1:\d+)"/, 20_000);
@@ -94,7 +95,7 @@ describe.each(EXCHANGES)('tcs start live on the $id fake', ({ id, orderPath }) =
     expect(health.reason).toMatch(/position drift: BTCUSDT holds/);
 
     // An order resting when the kill comes; the kill with flatten leaves nothing.
-    await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'restingatkill' });
+    await placeByHand(t.exchange, 'BTC/USDT:USDT', 'buy', 0.2, 1_000, 'restingatkill');
     const res = await call('POST', '/control/kill-switch', { reason: `${id} e2e`, flatten: true });
     expect(res.status).toBe(200);
     await waitUntil(() => t.fake.venue.open().length === 0 && held() === 0, 20_000, 'no order and no position');

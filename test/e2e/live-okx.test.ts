@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/domain/keys.js';
-import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
+import { openTradingFake, placeByHand } from '../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
 import { OKX_DIALECT } from '../support/fake-exchange/dialects/okx/index.js';
 import { liveEnvFor } from '../support/fake-exchange/live-env.js';
@@ -35,7 +35,7 @@ describe('tcs trade with EXCHANGE=okx (fake OKX v5 exchange)', () => {
     // The fake's clock is the wall clock: the child signs requests with it.
     t = await openTradingFake({ deposit: 100_000, start: Date.now(), dialect: OKX_DIALECT });
     await t.exchange.loadMarkets();
-    await t.exchange.createOrder('BTC/USDT:USDT', 'limit', 'buy', 0.2, 1_000, { clientOrderId: 'byhand1' });
+    await placeByHand(t.exchange, 'BTC/USDT:USDT', 'buy', 0.2, 1_000, 'byhand1');
     dir = mkdtempSync(join(tmpdir(), 'tcs-live-okx-'));
     proc = startTcs(
       ['trade'],

@@ -148,9 +148,9 @@ export const OKX: ExchangeProfile<'okx'> = {
   useTestnet: (exchange) => exchange.setSandboxMode(true),
   testnetLabel: 'demo trading',
   mainnetRefused:
-    'OKX is supported on its demo trading only for now: it has passed the venue contract against the ' +
-    "project's fake exchange, but not yet an end-to-end run, nor a check on OKX's own demo; its USDT " +
-    'swaps trade in contracts of ctVal (0.01 BTC) that the venue does not convert yet (docs/operate/okx.md)',
+    'OKX is supported on its demo trading only for now: it has passed the venue contract and an ' +
+    "end-to-end run against the project's fake exchange, with OKX's contract sizes (0.01 BTC a " +
+    "BTC-USDT-SWAP contract), but not yet a check on OKX's own demo (docs/operate/okx.md)",
   // docs: REST Authentication, "the request will be considered expired and rejected if the timestamp
   // is more than 30 seconds away from the server time" (50102).
   recvWindowMs: 30_000,

@@ -142,7 +142,7 @@ async function holding(exchange: Exchange, traded: SymbolMap, changes: Change[])
   const held = new Set<string>();
   for (const p of positions) {
     const symbol = p.symbol ? traded.ours(p.symbol) : null;
-    if (symbol !== null && toPosition(p, symbol) !== null) held.add(symbol);
+    if (symbol !== null && toPosition(p, symbol, traded.contractSize(symbol)) !== null) held.add(symbol);
   }
   return held;
 }

@@ -1,30 +1,40 @@
 /**
  * ccxt's unified shapes read as the system's own: an exchange order as a VenueOrder, an exchange
  * trade as a Fill, a position as a Position. Symbols are ours (`BTCUSDT`, the exchange's market id);
- * ccxt's unified symbol (`BTC/USDT:USDT`) is used only to call it. Nothing here calls the exchange.
+ * ccxt's unified symbol (`BTC/USDT:USDT`) is used only to call it. Quantities are ours too, in the
+ * base: ccxt's are in contracts, converted by the market's contract size (OKX BTC-USDT-SWAP: 0.01),
+ * which every function here takes, so none can be read without it. Nothing here calls the exchange.
  */
 import type { Order, Position as CcxtPosition, Trade } from 'ccxt';
 import type { Fill, OrderRequest, OrderStatus, VenueOrder } from '../../domain/orders.js';
 import type { Position } from '../../domain/portfolio.js';
+import { contractSizeOf, toBase } from '../exchanges/contract-units.js';
 
 /** Our symbol (the exchange's market id) ↔ ccxt's unified symbol, for the markets we trade. */
 export interface SymbolMap {
   unified(symbol: string): string;
   /** Our symbol for a unified one, or null for a market we do not trade. */
   ours(unified: string): string | null;
+  /** The base one contract of our symbol's market is worth (1 for spot and most perpetuals). */
+  contractSize(symbol: string): number;
   readonly symbols: readonly string[];
 }
 
-export function symbolMap(pairs: ReadonlyArray<readonly [ours: string, unified: string]>): SymbolMap {
+export function symbolMap(
+  pairs: ReadonlyArray<readonly [ours: string, unified: string]>,
+  contractSizes: ReadonlyMap<string, number> = new Map(),
+): SymbolMap {
   const toUnified = new Map(pairs);
   const toOurs = new Map(pairs.map(([o, u]) => [u, o]));
+  const unified = (symbol: string) => {
+    const found = toUnified.get(symbol);
+    if (found === undefined) throw new Error(`${symbol} is not a market this venue trades`);
+    return found;
+  };
   return {
-    unified(symbol) {
-      const unified = toUnified.get(symbol);
-      if (unified === undefined) throw new Error(`${symbol} is not a market this venue trades`);
-      return unified;
-    },
-    ours: (unified) => toOurs.get(unified) ?? null,
+    unified,
+    ours: (u) => toOurs.get(u) ?? null,
+    contractSize: (symbol) => contractSizes.get(unified(symbol)) ?? 1,
     symbols: [...toUnified.keys()],
   };
 }
@@ -48,14 +58,14 @@ export function statusOf(order: Pick<Order, 'status'>): OrderStatus {
  * post-only as we asked); a foreign order (placed by hand, left by another process) is read whole
  * from the exchange, under the client id the exchange shows.
  */
-export function toVenueOrder(order: Order, symbol: string, request?: OrderRequest): VenueOrder {
-  const filledQty = finite(order.filled) ?? 0;
+export function toVenueOrder(order: Order, symbol: string, contractSize: number, request?: OrderRequest): VenueOrder {
+  const filledQty = toBase(finite(order.filled) ?? 0, contractSize);
   const createdAt = finite(order.timestamp) ?? 0;
   const base: OrderRequest = request ?? {
     clientOrderId: order.clientOrderId ?? order.id ?? '',
     symbol,
     side: order.side === 'sell' ? 'SELL' : 'BUY',
-    qty: finite(order.amount) ?? 0,
+    qty: toBase(finite(order.amount) ?? 0, contractSize),
     type: order.type === 'limit' ? 'limit' : 'market',
     limitPrice: order.type === 'limit' ? (finite(order.price) ?? null) : null,
     reduceOnly: order.reduceOnly === true,
@@ -72,12 +82,12 @@ export function toVenueOrder(order: Order, symbol: string, request?: OrderReques
 }
 
 /** An exchange trade of one of our orders as a Fill (fee in quote; a rebate is negative). */
-export function toFill(trade: Trade, clientOrderId: string, symbol: string): Fill {
+export function toFill(trade: Trade, clientOrderId: string, symbol: string, contractSize: number): Fill {
   return {
     clientOrderId,
     symbol,
     side: trade.side === 'sell' ? 'SELL' : 'BUY',
-    qty: finite(trade.amount) ?? 0,
+    qty: toBase(finite(trade.amount) ?? 0, contractSize),
     price: finite(trade.price) ?? 0,
     fee: finite(trade.fee?.cost) ?? 0,
     liquidity: trade.takerOrMaker === 'maker' ? 'maker' : 'taker',
@@ -86,10 +96,11 @@ export function toFill(trade: Trade, clientOrderId: string, symbol: string): Fil
 }
 
 /** A held perpetual position, signed (short negative); null for a flat one. */
-export function toPosition(position: CcxtPosition, symbol: string): Position | null {
+export function toPosition(position: CcxtPosition, symbol: string, contractSize: number): Position | null {
   const contracts = finite(position.contracts) ?? 0;
   if (contracts === 0) return null;
-  const qty = position.side === 'short' ? -Math.abs(contracts) : Math.abs(contracts);
+  const held = toBase(Math.abs(contracts), contractSize);
+  const qty = position.side === 'short' ? -held : held;
   const entryPrice = finite(position.entryPrice) ?? 0;
   const markPrice = finite(position.markPrice) ?? entryPrice;
   return {
@@ -115,14 +126,25 @@ function finite(x: number | undefined | null): number | undefined {
 export function perpetualSymbols(
   markets: Record<
     string,
-    { id?: string; symbol?: string; swap?: boolean; linear?: boolean; base?: string; quote?: string } | undefined
+    | {
+        id?: string;
+        symbol?: string;
+        swap?: boolean;
+        linear?: boolean;
+        base?: string;
+        quote?: string;
+        contractSize?: number | undefined;
+      }
+    | undefined
   >,
   ours: readonly string[],
 ): SymbolMap {
   const byId = new Map<string, string>();
   const byPair = new Map<string, string>();
+  const sizes = new Map<string, number>();
   for (const m of Object.values(markets)) {
     if (!m?.id || !m.symbol || !m.swap || !m.linear) continue;
+    sizes.set(m.symbol, contractSizeOf(m));
     if (!byId.has(m.id)) byId.set(m.id, m.symbol);
     const pair = `${m.base ?? ''}${m.quote ?? ''}`.toUpperCase().replace(/[^A-Z0-9]/g, '');
     if (pair !== '' && !byPair.has(pair)) byPair.set(pair, m.symbol);
@@ -134,7 +156,10 @@ export function perpetualSymbols(
     throw new Error(
       `the exchange lists no linear perpetual ${missing.join(', ')} (SYMBOLS names its market ids, or base and quote)`,
     );
-  return symbolMap(ours.map((s) => [s, find(s)!] as const));
+  return symbolMap(
+    ours.map((s) => [s, find(s)!] as const),
+    sizes,
+  );
 }
 
 /**

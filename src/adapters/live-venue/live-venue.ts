@@ -26,6 +26,7 @@ import type { AccountSnapshot, Position } from '../../domain/portfolio.js';
 import { DEFAULT_DRAWDOWN_WINDOW_MS, observePeak, peakOf, resetPeaks } from '../../domain/risk/peak-window.js';
 import type { PeakEntry } from '../../domain/risk/peak-window.js';
 import type { MarketUpdate, SubmitResult, Venue } from '../../ports/venue.js';
+import { toContracts } from '../exchanges/contract-units.js';
 import { toFill, toPosition, toVenueOrder } from './ccxt-mapping.js';
 import type { SymbolMap } from './ccxt-mapping.js';
 import { exchangeClientId } from './client-ids.js';
@@ -310,10 +311,10 @@ export class LiveVenue implements Venue {
     if (profileOf(this.o.exchange).createAnswersIdsOnly) {
       // Placed is placed: open with nothing filled until a look-up shows more, so an order whose
       // look-ups fail now is polled on the next cycles rather than dropped from them.
-      tracked.last = { ...toVenueOrder(placed, order.symbol, order), status: 'open', filledQty: 0, avgFillPrice: null };
+      tracked.last = { ...toVenueOrder(placed, order.symbol, this.size(order.symbol), order), status: 'open', filledQty: 0, avgFillPrice: null };
       return { ...(await this.settle(tracked, this.patienceMs)), duplicate: false };
     }
-    tracked.last = toVenueOrder(placed, order.symbol, order);
+    tracked.last = toVenueOrder(placed, order.symbol, this.size(order.symbol), order);
     tracked.knownAt = sentAtMono;
     return { ...(await this.withFills(tracked, placed)), duplicate: false };
   }
@@ -324,6 +325,15 @@ export class LiveVenue implements Venue {
    * is capped at it (the reduce stops at flat, as reduce-only does on a perpetual) and refused when
    * nothing is held; any other sell beyond it would be a short. Reads the balance once.
    */
+  /**
+   * The base one contract of a symbol's market is worth: every amount read from ccxt or sent to it
+   * passes through it. A market we do not trade (a foreign order's, shown as the exchange names it)
+   * is taken at face value.
+   */
+  private size(symbol: string): number {
+    return this.o.symbols.symbols.includes(symbol) ? this.o.symbols.contractSize(symbol) : 1;
+  }
+
   private async spotOrder(order: OrderRequest): Promise<OrderRequest | string> {
     const spot = this.spot!;
     if (order.side === 'BUY') {
@@ -375,7 +385,7 @@ export class LiveVenue implements Venue {
 
   /** An order an earlier process placed under this id: its state now; its trades so far count as reported. */
   private async adoptEarlier(tracked: Tracked, order: Order): Promise<Omit<SubmitResult, 'duplicate'>> {
-    tracked.last = toVenueOrder(order, tracked.request.symbol, tracked.request);
+    tracked.last = toVenueOrder(order, tracked.request.symbol, this.size(tracked.request.symbol), tracked.request);
     tracked.reportedQty = tracked.last.filledQty;
     const trades = await this.tradesOf(tracked, order).catch(() => []);
     for (const trade of trades) tracked.reported.add(tradeKey(trade));
@@ -407,7 +417,8 @@ export class LiveVenue implements Venue {
       this.o.symbols.unified(request.symbol),
       request.type,
       request.side === 'BUY' ? 'buy' : 'sell',
-      request.qty,
+      // In contracts: ccxt sends a derivative's amount as it is (OKX sz); the system's is in the base.
+      toContracts(request.qty, this.size(request.symbol)),
       request.type === 'limit' ? (request.limitPrice ?? undefined) : undefined,
       params,
     );
@@ -432,7 +443,7 @@ export class LiveVenue implements Venue {
       if (found) {
         tracked.unknownSince = tracked.unknownAt = null;
         tracked.knownAt = asked;
-        tracked.last = toVenueOrder(found, tracked.request.symbol, tracked.request);
+        tracked.last = toVenueOrder(found, tracked.request.symbol, this.size(tracked.request.symbol), tracked.request);
         return this.withFills(tracked, found);
       }
       const since = tracked.unknownSince;
@@ -483,7 +494,7 @@ export class LiveVenue implements Venue {
    * now, the order comes back without them and stays polled (reportedQty below filledQty) until they are.
    */
   private async withFills(tracked: Tracked, order: Order): Promise<Omit<SubmitResult, 'duplicate'>> {
-    const venueOrder = toVenueOrder(order, tracked.request.symbol, tracked.request);
+    const venueOrder = toVenueOrder(order, tracked.request.symbol, this.size(tracked.request.symbol), tracked.request);
     if (venueOrder.filledQty <= tracked.reportedQty || !order.id) return { order: venueOrder, fills: [] };
     let trades: Trade[];
     try {
@@ -496,7 +507,7 @@ export class LiveVenue implements Venue {
       const key = tradeKey(trade);
       if (trade.order !== order.id || tracked.reported.has(key)) continue;
       tracked.reported.add(key);
-      const fill = toFill(trade, tracked.request.clientOrderId, tracked.request.symbol);
+      const fill = toFill(trade, tracked.request.clientOrderId, tracked.request.symbol, this.size(tracked.request.symbol));
       tracked.reportedQty += fill.qty;
       fills.push(fill);
     }
@@ -649,7 +660,7 @@ export class LiveVenue implements Venue {
       const key = tradeKey(trade);
       if (!tracked || tracked.reported.has(key)) continue;
       tracked.reported.add(key);
-      const fill = toFill(trade, tracked.request.clientOrderId, tracked.request.symbol);
+      const fill = toFill(trade, tracked.request.clientOrderId, tracked.request.symbol, this.size(tracked.request.symbol));
       tracked.reportedQty += fill.qty;
       fills.push(fill);
     }
@@ -657,7 +668,7 @@ export class LiveVenue implements Venue {
       const tracked = order.clientOrderId ? this.byExchangeId.get(order.clientOrderId) : undefined;
       // An order whose outcome is unknown is settled by its look-up (the stream may have missed it).
       if (!tracked || tracked.unknownSince !== null) continue;
-      const next = toVenueOrder(order, tracked.request.symbol, tracked.request);
+      const next = toVenueOrder(order, tracked.request.symbol, this.size(tracked.request.symbol), tracked.request);
       // A push older than what is known (delayed past our own cancel's answer, or ccxt pro handing
       // back an earlier state) changes nothing: an ended order never rests again, a fill count
       // never goes back. Else the order would be polled again and reported cancelled a second time.
@@ -674,7 +685,7 @@ export class LiveVenue implements Venue {
   private async stopFills(): Promise<Fill[]> {
     if (!this.stops) return [];
     const fills = (await this.stops.triggered()).flatMap((s) =>
-      s.trades.map((trade) => toFill(trade, s.clientOrderId, s.symbol)),
+      s.trades.map((trade) => toFill(trade, s.clientOrderId, s.symbol, this.size(s.symbol))),
     );
     this.explain(fills);
     return fills;
@@ -730,7 +741,7 @@ export class LiveVenue implements Venue {
           // Gone already (filled or cancelled meanwhile) is what the policy wanted.
           if (!(err instanceof this.o.errors.OrderNotFound)) throw err;
         });
-        return { ...toVenueOrder(o, symbol), status: 'cancelled' as const };
+        return { ...toVenueOrder(o, symbol, this.size(symbol)), status: 'cancelled' as const };
       }),
     );
     if (this.expected === null) {
@@ -768,7 +779,7 @@ export class LiveVenue implements Venue {
     }
     for (const p of await this.positions(unified)) {
       const symbol = p.symbol ? this.o.symbols.ours(p.symbol) : null;
-      const position = symbol === null ? null : toPosition(p, symbol);
+      const position = symbol === null ? null : toPosition(p, symbol, this.size(symbol));
       if (position) actual.set(position.symbol, position.qty);
     }
     return actual;
@@ -890,7 +901,7 @@ export class LiveVenue implements Venue {
     const held: Position[] = [];
     for (const p of positions) {
       const symbol = p.symbol ? this.o.symbols.ours(p.symbol) : null;
-      const position = symbol === null ? null : toPosition(p, symbol);
+      const position = symbol === null ? null : toPosition(p, symbol, this.size(symbol));
       if (position) held.push(position);
     }
     return { held, nav: profileOf(this.o.exchange).navOf(balance) };
@@ -941,7 +952,7 @@ export class LiveVenue implements Venue {
   /** An exchange order under our client id when it is ours, else as the exchange shows it (foreign). */
   private asOurs(order: Order, symbol: string): VenueOrder {
     const tracked = order.clientOrderId ? this.byExchangeId.get(order.clientOrderId) : undefined;
-    return toVenueOrder(order, symbol, tracked?.request);
+    return toVenueOrder(order, symbol, this.size(symbol), tracked?.request);
   }
 }
 

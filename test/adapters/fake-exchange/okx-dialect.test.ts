@@ -5,7 +5,8 @@
  * createOrder (limit, post-only, market, reduce-only, under a clOrdId, and a conditional stop),
  * fetchOrder and fetchOpenOrders (plain and trigger), cancelOrder, cancelOrders, fetchMyTrades — and
  * the answers agree with the fake's engine. Refusals come as OKX's codes, which ccxt files under its
- * classes; a wrong passphrase is refused like a wrong signature.
+ * classes; a wrong passphrase is refused like a wrong signature. Amounts are OKX's contracts, worth
+ * 0.01 BTC each on BTC-USDT-SWAP (its real ctVal): the engine's base quantities divided by it.
  */
 import ccxt from 'ccxt';
 import type { Exchange } from 'ccxt';
@@ -24,6 +25,10 @@ const OKX_STOPS = OKX.exchangeStops!;
 const BTC = 'BTC/USDT:USDT';
 const btc = instrumentById('BTCUSDT')!;
 const DEPOSIT = 1_000_000;
+/** BTC-USDT-SWAP's contract value (ctVal), as on OKX. */
+const CT_VAL = 0.01;
+/** An engine quantity (BTC) in contracts, as OKX writes it. */
+const contracts = (btcQty: number) => Number((btcQty / CT_VAL).toPrecision(12));
 
 /** The paths the dialect serves; a request to any other is a path ccxt needs that it lacks. */
 const SERVED =
@@ -48,14 +53,14 @@ const book = () => t.fake.venue.book(btc);
 const paths = () => t.fake.calls.map((c) => new URL(c.url, 'http://x').pathname);
 
 describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
-  it('loads the swap markets from public/instruments, with the fake precision, a contract size of 1, and only served paths', async () => {
+  it('loads the swap markets from public/instruments, with the contract size OKX gives BTC (0.01), the precision in contracts, and only served paths', async () => {
     const fresh = await openTradingFake({ dialect: OKX_DIALECT });
     try {
       const markets = await fresh.exchange.loadMarkets();
       const m = markets[BTC]!;
       expect(m).toMatchObject({ id: 'BTC-USDT-SWAP', type: 'swap', linear: true, settle: 'USDT', active: true });
-      expect(m.contractSize).toBe(1);
-      expect(m.precision).toMatchObject({ price: Number(btc.tickSize), amount: Number(btc.stepSize) });
+      expect(m.contractSize).toBe(CT_VAL);
+      expect(m.precision).toMatchObject({ price: Number(btc.tickSize), amount: contracts(Number(btc.stepSize)) });
       const asked = fresh.fake.calls.map((c) => new URL(c.url, 'http://x'));
       expect(
         asked.every((u) => SERVED.test(u.pathname)),
@@ -74,12 +79,15 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
     expect(Math.abs((await ex.fetchTime())! - now)).toBeLessThan(2_000);
     const ob = await ex.fetchOrderBook(BTC, 50);
     // ccxt keeps OKX's third field of a level (liquidated orders, "0") after price and size.
-    expect(ob.bids[0]!.slice(0, 2)).toEqual(book().bids[0]);
-    expect(ob.asks[0]!.slice(0, 2)).toEqual(book().asks[0]);
+    const [bid, bidQty] = book().bids[0]!;
+    const [ask, askQty] = book().asks[0]!;
+    expect(ob.bids[0]!.slice(0, 2)).toEqual([bid, contracts(bidQty)]);
+    expect(ob.asks[0]!.slice(0, 2)).toEqual([ask, contracts(askQty)]);
     const since = Math.floor(now / MINUTE) * MINUTE - 5 * MINUTE;
     const bars = await ex.fetchOHLCV(BTC, '1m', since, 5);
     expect(bars.map((b) => b[0])).toEqual([0, 1, 2, 3, 4].map((i) => since + i * MINUTE));
     const c = candleAt(t.fake.seed, btc, since);
+    // ccxt reads a swap's candle volume from volCcy (the base), not vol (contracts).
     expect(bars[0]).toEqual([since, c.open, c.high, c.low, c.close, c.volume]);
     const funding = await ex.fetchFundingRate(BTC);
     expect(funding.fundingRate).toBe(fundingAt(t.fake.seed, btc, funding.fundingTimestamp!));
@@ -88,7 +96,7 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
 
   it('rests a limit order under our clOrdId, finds it open and by clOrdId, cancels it and finds it cancelled', async () => {
     const price = book().bids[2]![0];
-    const placed = await ex.createOrder(BTC, 'limit', 'buy', 0.01, price, { clientOrderId: 'tcsA1' });
+    const placed = await ex.createOrder(BTC, 'limit', 'buy', 1, price, { clientOrderId: 'tcsA1' });
     const open = await ex.fetchOpenOrders(BTC);
     expect(open).toHaveLength(1);
     expect(open[0]).toMatchObject({
@@ -96,10 +104,11 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
       clientOrderId: 'tcsA1',
       status: 'open',
       price,
-      amount: 0.01,
+      amount: 1,
       filled: 0,
     });
     expect(await ex.fetchOrder('', BTC, OKX.lookupParams('tcsA1'))).toMatchObject({ id: placed.id, status: 'open' });
+    expect(t.fake.venue.open('BTCUSDT').map((o) => o.origQty)).toEqual([CT_VAL]);
     await ex.cancelOrder(placed.id!, BTC);
     expect(await ex.fetchOpenOrders(BTC)).toHaveLength(0);
     expect(await ex.fetchOrder(placed.id!, BTC)).toMatchObject({ status: 'canceled', clientOrderId: 'tcsA1' });
@@ -107,10 +116,10 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
   });
 
   it('takes with a market order: its fills, the position and the balance agree with the engine', async () => {
-    const placed = await ex.createOrder(BTC, 'market', 'buy', 0.02, undefined, { clientOrderId: 'tcsM1' });
+    const placed = await ex.createOrder(BTC, 'market', 'buy', 2, undefined, { clientOrderId: 'tcsM1' });
     expect(await ex.fetchOrder(placed.id!, BTC)).toMatchObject({
       status: 'closed',
-      filled: 0.02,
+      filled: 2,
       clientOrderId: 'tcsM1',
     });
     const trades = await ex.fetchMyTrades(BTC, undefined, undefined, OKX.tradesOfOrderParams(placed.id!));
@@ -119,11 +128,12 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
     const byId = <T extends { id?: string | undefined }>(rows: T[]) =>
       [...rows].sort((x, y) => Number(x.id) - Number(y.id));
     expect(byId(trades).map((x) => [x.order, x.price, x.amount])).toEqual(
-      engine.map((x) => [String(x.orderId), x.price, x.qty]),
+      engine.map((x) => [String(x.orderId), x.price, contracts(x.qty)]),
     );
     expect(trades.every((x) => x.fee?.currency === 'USDT' && x.fee.cost! > 0)).toBe(true);
     const [position] = await ex.fetchPositions([BTC]);
-    expect(position).toMatchObject({ symbol: BTC, side: 'long', contracts: 0.02 });
+    expect(position).toMatchObject({ symbol: BTC, side: 'long', contracts: 2, contractSize: CT_VAL });
+    expect(t.fake.venue.ledger.position('BTCUSDT').qty).toBe(0.02);
     const balance = await ex.fetchBalance();
     const account = t.fake.venue.account();
     expect(balance['USDT']?.total).toBeCloseTo(account.wallet + account.unrealized, 6);
@@ -132,11 +142,11 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
   });
 
   it('a reduce-only order stops at flat; a post-only order that would take is accepted and cancelled at once', async () => {
-    await ex.createOrder(BTC, 'market', 'buy', 0.01);
-    await ex.createOrder(BTC, 'market', 'sell', 0.05, undefined, { reduceOnly: true });
+    await ex.createOrder(BTC, 'market', 'buy', 1);
+    await ex.createOrder(BTC, 'market', 'sell', 5, undefined, { reduceOnly: true });
     expect(t.fake.venue.ledger.position('BTCUSDT').qty).toBe(0);
     const ask = book().asks[0]![0];
-    const po = await ex.createOrder(BTC, 'limit', 'buy', 0.01, ask, { postOnly: true });
+    const po = await ex.createOrder(BTC, 'limit', 'buy', 1, ask, { postOnly: true });
     const seen = await ex.fetchOrder(po.id!, BTC);
     expect(seen).toMatchObject({ status: 'canceled', filled: 0, postOnly: true });
     expect((seen.info as { cancelSource?: string }).cancelSource).toBe('31');
@@ -144,15 +154,15 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
 
   it('cancels several orders of a symbol by id in one batch (OKX has no cancel-all for swaps)', async () => {
     const bid = book().bids[3]![0];
-    const a = await ex.createOrder(BTC, 'limit', 'buy', 0.01, bid);
-    const b = await ex.createOrder(BTC, 'limit', 'buy', 0.01, bid);
+    const a = await ex.createOrder(BTC, 'limit', 'buy', 1, bid);
+    const b = await ex.createOrder(BTC, 'limit', 'buy', 1, bid);
     await ex.cancelOrders([a.id!, b.id!], BTC);
     expect(await ex.fetchOpenOrders(BTC)).toHaveLength(0);
     expect(paths()).toContain('/api/v5/trade/cancel-batch-orders');
   });
 
   it('places, finds and cancels a close-position stop on the mark (a conditional algo order), and it closes when the mark crosses', async () => {
-    await ex.createOrder(BTC, 'market', 'buy', 0.01);
+    await ex.createOrder(BTC, 'market', 'buy', 1);
     const trigger = String(Math.round(t.fake.venue.mark(btc) * 0.9 * 10) / 10);
     const stop = await ex.createOrder(BTC, 'market', 'sell', 0, undefined, OKX_STOPS.params(trigger, 'tcsStop1'));
     const open = await ex.fetchOpenOrders(BTC, undefined, undefined, { ...OKX_STOPS.query });
@@ -165,7 +175,7 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
     expect(became).toBeDefined();
     expect(t.fake.venue.ledger.position('BTCUSDT').qty).toBe(0);
     const fills = await ex.fetchMyTrades(BTC, undefined, undefined, OKX.tradesOfOrderParams(became!));
-    expect(fills.reduce((s, f) => s + f.amount!, 0)).toBeCloseTo(0.01, 9);
+    expect(fills.reduce((s, f) => s + f.amount!, 0)).toBeCloseTo(1, 9);
     t.fake.venue.setPrice('BTCUSDT', null);
     const again = await ex.createOrder(BTC, 'market', 'sell', 0, undefined, OKX_STOPS.params(trigger, 'tcsStop2'));
     await ex.cancelOrder(again.id!, BTC, { ...OKX_STOPS.query });
@@ -174,13 +184,13 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
 
   it("refuses with OKX's codes, which ccxt files by class: a clOrdId in use, too little margin, a bad signature or passphrase", async () => {
     const bid = book().bids[3]![0];
-    await ex.createOrder(BTC, 'limit', 'buy', 0.01, bid, { clientOrderId: 'dup1' });
-    await expect(ex.createOrder(BTC, 'limit', 'buy', 0.01, bid, { clientOrderId: 'dup1' })).rejects.toThrow(/51016/);
+    await ex.createOrder(BTC, 'limit', 'buy', 1, bid, { clientOrderId: 'dup1' });
+    await expect(ex.createOrder(BTC, 'limit', 'buy', 1, bid, { clientOrderId: 'dup1' })).rejects.toThrow(/51016/);
     const duplicate = await ex
-      .createOrder(BTC, 'limit', 'buy', 0.01, bid, { clientOrderId: 'dup1' })
+      .createOrder(BTC, 'limit', 'buy', 1, bid, { clientOrderId: 'dup1' })
       .catch((e: unknown) => e);
     expect(OKX.errorCode(duplicate)).toBe(OKX.duplicateOrderCode);
-    const broke = await ex.createOrder(BTC, 'limit', 'buy', 999, bid).catch((e: unknown) => e);
+    const broke = await ex.createOrder(BTC, 'limit', 'buy', contracts(999), bid).catch((e: unknown) => e);
     expect(broke).toBeInstanceOf(ccxt.InsufficientFunds);
     expect(OKX.errorCode(broke)).toBe(51008);
     for (const wrong of [{ secret: 'other' }, { passphrase: 'other' }]) {
@@ -200,7 +210,7 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
     expect(await OKX.account.symbolSettings(ex, 'BTC-USDT-SWAP')).toEqual({ leverage: LEVERAGE, marginType: 'cross' });
     await ex.setLeverage(10, BTC, { marginMode: 'cross' });
     expect(await OKX.account.symbolSettings(ex, 'BTC-USDT-SWAP')).toEqual({ leverage: 10, marginType: 'cross' });
-    await ex.createOrder(BTC, 'market', 'buy', 0.01);
+    await ex.createOrder(BTC, 'market', 'buy', 1);
     const fees = t.fake.venue.incomeHistory().filter((r) => r.incomeType === 'COMMISSION');
     const lines = await OKX.income!(ex)(0, OKX.incomePageSize);
     expect(lines.map((l) => [l.symbol, l.incomeType, Number(l.income)])).toEqual(

@@ -8,6 +8,7 @@
  */
 import ccxt, { pro } from 'ccxt';
 import type { Exchange } from 'ccxt';
+import { contractSizeOf, toContracts } from '../../../src/adapters/exchanges/contract-units.js';
 import { exchangeProfile } from '../../../src/adapters/exchanges/registry.js';
 import { pointCcxtAt } from '../../../src/adapters/live-venue/point-ccxt.js';
 import { FAKE_CREDENTIALS, startFakeExchange } from './server.js';
@@ -90,4 +91,21 @@ export function ccxtClient(
   });
   pointCcxtAt(exchange, url);
   return exchange;
+}
+
+/**
+ * An order placed by hand at the exchange (not by the system: a foreign order), `qty` in the base as
+ * a test thinks of it and sent in the market's contracts as a person at OKX's screen would order
+ * (0.2 BTC is 20 contracts of BTC-USDT-SWAP). Markets must be loaded.
+ */
+export function placeByHand(
+  exchange: Exchange,
+  unified: string,
+  side: 'buy' | 'sell',
+  qty: number,
+  price: number,
+  clientOrderId: string,
+) {
+  const contracts = toContracts(qty, contractSizeOf(exchange.markets?.[unified]));
+  return exchange.createOrder(unified, 'limit', side, contracts, price, { clientOrderId });
 }

@@ -21,6 +21,7 @@ import type { MarketFeed } from '../../../ports/market-feed.js';
 import { openExchange } from '../../exchanges/open-exchange.js';
 import { findProfile } from '../../exchanges/registry.js';
 import type { CcxtErrors } from '../../exchanges/open-exchange.js';
+import { toBase } from '../../exchanges/contract-units.js';
 import { resolveMarkets } from './markets.js';
 import { withRetry } from './retry.js';
 import type { RetryPolicy } from './retry.js';
@@ -89,6 +90,8 @@ export interface LiveFeed extends MarketFeed {
 interface SymbolState {
   instrument: Instrument;
   ccxtSymbol: string;
+  /** The base one contract is worth: book sizes arrive in contracts. */
+  contractSize: number;
   snapshot: MarketSnapshot | null;
   funding: { rate: number | null; next: number | null; fetchedAt: number } | null;
   failing: boolean;
@@ -163,6 +166,7 @@ export async function createLiveFeed(options: LiveFeedOptions): Promise<LiveFeed
       {
         instrument: r.instrument,
         ccxtSymbol: r.ccxtSymbol,
+        contractSize: r.contractSize,
         snapshot: null,
         funding: null,
         failing: false,
@@ -307,11 +311,13 @@ function withFunding(state: SymbolState, fundingRefreshMs: number): MarketSnapsh
   };
 }
 
-function levels(side: OrderBook['bids'], count: number): BookLevel[] {
+/** The best `count` levels of a side, sizes in the base (ccxt gives a derivative's in contracts). */
+function levels(side: OrderBook['bids'], count: number, contractSize: number): BookLevel[] {
   const out: BookLevel[] = [];
   for (const [price, qty] of side) {
     if (out.length >= count) break;
-    if (typeof price === 'number' && typeof qty === 'number' && price > 0 && qty > 0) out.push({ price, qty });
+    if (typeof price === 'number' && typeof qty === 'number' && price > 0 && qty > 0)
+      out.push({ price, qty: toBase(qty, contractSize) });
   }
   return out;
 }
@@ -324,8 +330,8 @@ function buildSnapshot(
   ts: number,
   depth: number,
 ): MarketSnapshot {
-  const bids = levels(book.bids, depth);
-  const asks = levels(book.asks, depth);
+  const bids = levels(book.bids, depth, state.contractSize);
+  const asks = levels(book.asks, depth, state.contractSize);
   // Closed candles only: the exchange's newest is the minute still forming, whose close is not final
   // (a strategy would act on a bar that is not over, and a resampled bucket would count as complete).
   const rows = candles.filter(
@@ -343,6 +349,7 @@ function buildSnapshot(
         high: num(c[2], close),
         low: num(c[3], close),
         close,
+        // In the base already: ccxt reads OKX's volCcy for a swap, and the others' contracts are 1.
         volume: Math.max(0, num(c[5], 0)),
       };
     }),

@@ -6,10 +6,14 @@
  */
 import type { MarketInterface as Market } from 'ccxt';
 import type { Instrument } from '../../../domain/market.js';
+import { contractSizeOf, toBase } from '../../exchanges/contract-units.js';
 
 export interface ResolvedMarket {
+  /** In units of the base, as the whole system counts (a lot of 0.0001 BTC, not 0.01 contracts). */
   instrument: Instrument;
   ccxtSymbol: string;
+  /** The base one contract is worth (OKX BTC-USDT-SWAP 0.01; 1 elsewhere): book sizes arrive in contracts. */
+  contractSize: number;
 }
 
 /** The system symbol for a ccxt market: base + quote, upper case, letters and digits only. */
@@ -49,7 +53,11 @@ export function resolveMarkets(
       missing.push(symbol);
       continue;
     }
-    resolved.push({ ccxtSymbol: market.symbol, instrument: instrumentOf(symbol, market, tickMode) });
+    resolved.push({
+      ccxtSymbol: market.symbol,
+      instrument: instrumentOf(symbol, market, tickMode),
+      contractSize: contractSizeOf(market),
+    });
   }
   if (missing.length > 0) {
     throw new Error(`${exchangeId} lists no active perpetual or spot market for ${missing.join(', ')}`);
@@ -62,18 +70,15 @@ function positive(value: number | undefined | null): number | null {
 }
 
 function instrumentOf(symbol: string, market: Market, tickMode: boolean): Instrument {
-  // ccxt gives book quantities, volume and amounts of a derivative in contracts: with a contract
-  // worth anything but one unit of the base, every quantity the system reads would be off by that
-  // factor. Refused rather than converted in one place and missed in another.
-  const contractSize = market.contractSize as number | undefined | null;
-  if (contractSize !== undefined && contractSize !== null && contractSize !== 1) {
-    throw new Error(
-      `market ${market.symbol} (${symbol}) has a contract size of ${contractSize} ${market.base}: only markets quoted in units of the base (contract size 1) are supported`,
-    );
-  }
+  // ccxt gives a derivative's amounts in contracts; the system counts the base. The lot (and the
+  // smallest amount standing in for it) is converted here, book sizes where they are read, order
+  // amounts where they are sent (../../exchanges/contract-units.ts). Candle volumes need nothing:
+  // ccxt reads OKX's in the base (volCcy).
+  const contractSize = contractSizeOf(market);
   const step = (precision: number | undefined): number | null =>
     tickMode ? positive(precision) : typeof precision === 'number' ? 10 ** -precision : null;
-  const lotSize = step(market.precision.amount) ?? positive(market.limits.amount?.min);
+  const lotContracts = step(market.precision.amount) ?? positive(market.limits.amount?.min);
+  const lotSize = lotContracts === null ? null : toBase(lotContracts, contractSize);
   const tickSize = step(market.precision.price) ?? positive(market.limits.price?.min);
   if (lotSize === null || tickSize === null) {
     throw new Error(`market ${market.symbol} has no usable lot or tick size`);

@@ -1,6 +1,7 @@
 /**
  * Resolving system symbols against ccxt markets: a derivative whose contract is not one unit of the
- * base is refused at start, since ccxt reports its book quantities and volume in contracts.
+ * base (OKX's BTC-USDT-SWAP, 0.01 BTC) has its lot given in the base, and its contract size kept for
+ * the book sizes ccxt reports in contracts.
  */
 import type { MarketInterface as Market } from 'ccxt';
 import { describe, expect, it } from 'vitest';
@@ -38,10 +39,12 @@ describe('resolveMarkets', () => {
     }
   });
 
-  it('refuses a market whose contract is not one unit of the base, naming it and the size', () => {
-    expect(() => resolveMarkets({ 'BTC/USDT:USDT': perp(0.01) }, [{ symbol: 'BTCUSDT' }], 'test')).toThrow(
-      /BTC\/USDT:USDT \(BTCUSDT\) has a contract size of 0\.01 BTC/,
-    );
+  it('gives the lot of a market whose contract is 0.01 BTC in BTC, and keeps the contract size', () => {
+    // A lot of 0.1 contracts of 0.01 BTC is 0.001 BTC (as OKX lists lotSz for BTC-USDT-SWAP in contracts).
+    const market = { ...perp(0.01), precision: { amount: 0.1, price: 0.1 } } as unknown as Market;
+    const [r] = resolveMarkets({ 'BTC/USDT:USDT': market }, [{ symbol: 'BTCUSDT' }], 'test');
+    expect(r!.contractSize).toBe(0.01);
+    expect(r!.instrument.lotSize).toBe(0.001);
   });
 });
 

@@ -11,7 +11,7 @@ import { BinanceError } from '../../binance-errors.js';
 import { OkxError, ofOrder, okxErrors } from './errors.js';
 import type { Handler } from './routes.js';
 import { instrumentOf } from './routes.js';
-import { instIdOf } from './shapes.js';
+import { baseOfSz, instIdOf, szOf } from './shapes.js';
 
 type Params = Record<string, unknown>;
 
@@ -71,7 +71,7 @@ function place(p: Params, ctx: DialectContext): AlgoRecord {
   if (String(p['closeFraction']) === '1') q.set('closePosition', 'true');
   else {
     if (p['sz'] === undefined) throw okxErrors.empty('sz');
-    q.set('quantity', String(p['sz']));
+    q.set('quantity', baseOfSz(p['sz'], inst));
     if (p['reduceOnly'] === true || p['reduceOnly'] === 'true') q.set('reduceOnly', 'true');
   }
   if (p['slTriggerPxType'] === 'mark') q.set('workingType', 'MARK_PRICE');
@@ -119,7 +119,7 @@ function shape(a: AlgoRecord, ctx: DialectContext) {
     algoId: String(a.algoId),
     clOrdId: a.clientAlgoId,
     algoClOrdId: a.clientAlgoId,
-    sz: a.closePosition ? '' : String(a.quantity),
+    sz: a.closePosition ? '' : szOf(a.quantity, inst),
     closeFraction: a.closePosition ? '1' : '',
     ordType: 'conditional',
     side: a.side === 'BUY' ? 'buy' : 'sell',
@@ -137,7 +137,7 @@ function shape(a: AlgoRecord, ctx: DialectContext) {
     triggerPx: '',
     triggerPxType: '',
     ordPx: '',
-    actualSz: book ? String(book.origQty) : '',
+    actualSz: book ? szOf(book.origQty, inst) : '',
     actualPx: book && book.executedQty > 0 ? String(book.cumQuote / book.executedQty) : '',
     actualSide: state === 'effective' ? 'sl' : '',
     triggerTime: a.triggerTime ? String(a.triggerTime) : '',

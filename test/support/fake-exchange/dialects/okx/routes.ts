@@ -22,7 +22,7 @@ import { parseNewOrder } from '../../order-rules.js';
 import type { OrderRecord } from '../../venue.js';
 import { ALGO_ROUTES } from './algo.js';
 import { ofOrder, okxErrors } from './errors.js';
-import { balance, bill, fill, instIdOf, instrument, order, position } from './shapes.js';
+import { balance, baseOfSz, bill, fill, instIdOf, instrument, order, position, szOf } from './shapes.js';
 
 type Params = Record<string, unknown>;
 export type Handler = (p: Params, ctx: DialectContext) => unknown;
@@ -56,7 +56,7 @@ export const PUBLIC: Record<string, Handler> = {
     if (!Number.isInteger(sz) || sz < 1 || sz > 400) throw okxErrors.params('sz');
     const book = ctx.venue.book(inst);
     const side = (levels: [number, number][]) =>
-      levels.slice(0, sz).map(([px, qty]) => [String(px), String(qty), '0', '1']);
+      levels.slice(0, sz).map(([px, qty]) => [String(px), szOf(qty, inst), '0', '1']);
     return [{ asks: side(book.asks), bids: side(book.bids), ts: String(ctx.now()) }];
   },
   'GET /api/v5/market/candles': (p, ctx) => candles(p, ctx, 300),
@@ -312,9 +312,9 @@ function ticker(inst: FakeInstrument, ctx: DialectContext) {
     last: mark,
     lastSz: '1',
     askPx: String(book.asks[0]?.[0] ?? ''),
-    askSz: String(book.asks[0]?.[1] ?? ''),
+    askSz: book.asks[0] ? szOf(book.asks[0][1], inst) : '',
     bidPx: String(book.bids[0]?.[0] ?? ''),
-    bidSz: String(book.bids[0]?.[1] ?? ''),
+    bidSz: book.bids[0] ? szOf(book.bids[0][1], inst) : '',
     open24h: mark,
     high24h: mark,
     low24h: mark,
@@ -352,8 +352,8 @@ function candles(p: Params, ctx: DialectContext, maxLimit: number) {
       String(c.high),
       String(c.low),
       String(c.close),
-      // vol in contracts, volCcy in the base: the same at a contract value of 1.
-      String(c.volume),
+      // vol in contracts, volCcy in the base.
+      szOf(c.volume, inst),
       String(c.volume),
       quote.toFixed(4),
       open + step <= t ? '1' : '0',
@@ -387,7 +387,7 @@ function asBinance(p: Params): URLSearchParams {
     q.set('timeInForce', { limit: 'GTC', post_only: 'GTX', ioc: 'IOC', fok: 'FOK' }[type]!);
     if (p['px'] !== undefined) q.set('price', String(p['px']));
   } else throw okxErrors.params('ordType');
-  if (p['sz'] !== undefined) q.set('quantity', String(p['sz']));
+  if (p['sz'] !== undefined) q.set('quantity', baseOfSz(p['sz'], instrumentOf(p)));
   if (typeof p['clOrdId'] === 'string') q.set('newClientOrderId', p['clOrdId']);
   if (p['reduceOnly'] === true || p['reduceOnly'] === 'true') q.set('reduceOnly', 'true');
   return q;

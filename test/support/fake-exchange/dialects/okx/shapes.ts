@@ -3,12 +3,30 @@
  * parse functions read): the `{code:"0", msg:"", data:[…]}` envelope, instruments, orders, fills,
  * positions (net mode), the trading account's balance and bills. Numbers are strings, as OKX sends
  * them; order ids are the engine's numbers as strings. The engine's instruments (BTCUSDT) are OKX's
- * BTC-USDT-SWAP, with a contract value (ctVal) of 1 base unit: the fake's choice, so a contract is
- * what the engine counts (OKX's real BTC-USDT-SWAP is 0.01 BTC a contract: docs/operate/okx.md).
+ * BTC-USDT-SWAP. The engine counts the base; OKX counts contracts of `ctVal` base each, with OKX's
+ * real values (BTC 0.01, ETH 0.1, SOL 1: Get instruments), so every size this dialect reads or
+ * writes is converted here and a client that forgets the contract size trades 100× too much or too little.
  */
 import type { AccountFigures, IncomeRecord, OrderRecord, TradeRecord } from '../../venue.js';
 import type { FakeInstrument } from '../../market-data.js';
 import { LIMIT_MAX_QTY, MARKET_MAX_QTY } from '../../order-rules.js';
+
+/** OKX's contract value (ctVal) of each swap, in its base: the real ones (Get instruments, instType SWAP). */
+const CT_VAL: Record<string, number> = { BTC: 0.01, ETH: 0.1, SOL: 1 };
+
+export function ctValOf(i: FakeInstrument): number {
+  return CT_VAL[i.base] ?? 1;
+}
+
+/** A quantity of the engine's (the base) as OKX's contracts, as OKX writes it. */
+export function szOf(baseQty: number, i: FakeInstrument): string {
+  return String(Number((baseQty / ctValOf(i)).toPrecision(12)));
+}
+
+/** A size in contracts as sent to OKX, in the engine's base, as the engine's rule book reads it. */
+export function baseOfSz(sz: unknown, i: FakeInstrument): string {
+  return String(Number((Number(sz) * ctValOf(i)).toPrecision(12)));
+}
 
 export function envelope(data: unknown) {
   return { code: '0', msg: '', data };
@@ -27,7 +45,7 @@ export function instrument(i: FakeInstrument) {
     baseCcy: '',
     quoteCcy: '',
     settleCcy: 'USDT',
-    ctVal: '1',
+    ctVal: String(ctValOf(i)),
     ctMult: '1',
     ctValCcy: i.base,
     ctType: 'linear',
@@ -38,16 +56,16 @@ export function instrument(i: FakeInstrument) {
     expTime: '',
     lever: '100',
     tickSz: i.tickSize,
-    lotSz: i.stepSize,
-    minSz: i.stepSize,
-    maxLmtSz: String(LIMIT_MAX_QTY),
-    maxMktSz: String(MARKET_MAX_QTY),
+    lotSz: szOf(Number(i.stepSize), i),
+    minSz: szOf(Number(i.stepSize), i),
+    maxLmtSz: szOf(LIMIT_MAX_QTY, i),
+    maxMktSz: szOf(MARKET_MAX_QTY, i),
     maxLmtAmt: '20000000',
     maxMktAmt: '',
-    maxTwapSz: String(LIMIT_MAX_QTY),
-    maxIcebergSz: String(LIMIT_MAX_QTY),
-    maxTriggerSz: String(LIMIT_MAX_QTY),
-    maxStopSz: String(MARKET_MAX_QTY),
+    maxTwapSz: szOf(LIMIT_MAX_QTY, i),
+    maxIcebergSz: szOf(LIMIT_MAX_QTY, i),
+    maxTriggerSz: szOf(LIMIT_MAX_QTY, i),
+    maxStopSz: szOf(MARKET_MAX_QTY, i),
     alias: '',
     state: 'live',
     ruleType: 'normal',
@@ -84,13 +102,13 @@ export function order(o: OrderRecord, inst: FakeInstrument, fee: number) {
     pxUsd: '',
     pxVol: '',
     pxType: '',
-    sz: String(o.origQty),
+    sz: szOf(o.origQty, inst),
     pnl: '0',
     ordType: ordType(o),
     side: o.side === 'BUY' ? 'buy' : 'sell',
     posSide: 'net',
     tdMode: 'cross',
-    accFillSz: String(o.executedQty),
+    accFillSz: szOf(o.executedQty, inst),
     fillPx: '',
     tradeId: '',
     fillSz: '0',
@@ -143,7 +161,7 @@ export function fill(t: TradeRecord, o: OrderRecord | undefined, inst: FakeInstr
     subType: t.side === 'BUY' ? '1' : '2',
     tag: '',
     fillPx: String(t.price),
-    fillSz: String(t.qty),
+    fillSz: szOf(t.qty, inst),
     fillIdxPx: '',
     fillPnl: '0',
     fillPxVol: '',
@@ -171,7 +189,7 @@ export function position(p: PositionFigures, inst: FakeInstrument, leverage: num
     mgnMode: 'cross',
     posId: String(10_000 + inst.pricePrecision),
     posSide: 'net',
-    pos: String(p.qty),
+    pos: szOf(p.qty, inst),
     posCcy: '',
     availPos: '',
     avgPx: String(p.entryPrice),

@@ -19,12 +19,13 @@
  * trading state (risk-health.ts), the orphaned positions (position-health.ts), market data too
  * old to trade (market-health.ts) and the exchange request weight (venue-health.ts); a failing
  * strategy, a `reducing` risk engine, an orphaned position, stale market data or requests held for
- * the request weight is `degraded`.
+ * the request weight is `degraded`. From the notifier's status document: its backlog
+ * (notifier-health.ts), shown but never degrading the answer.
  */
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { DocumentError } from '../domain/documents/document-error.js';
-import { HEARTBEAT_KEY, heartbeatStaleAfterMs } from '../domain/runtime-documents.js';
+import { HEARTBEAT_KEY, NOTIFIER_STATUS_KEY, heartbeatStaleAfterMs } from '../domain/runtime-documents.js';
 import type { Clock } from '../ports/clock.js';
 import { monotonicNow } from '../ports/clock.js';
 import { readDocument } from '../ports/documents.js';
@@ -39,6 +40,7 @@ import { strategiesHealth, StrategiesHealthSchema, UNKNOWN_STRATEGIES } from './
 import { UNKNOWN_VENUE, venueHealth, VenueHealthSchema } from './venue-health.js';
 import { PositionsHealthSchema, positionsHealth, UNKNOWN_POSITIONS } from './position-health.js';
 import { MarketDataHealthSchema, marketDataHealth, UNKNOWN_MARKET_DATA } from './market-health.js';
+import { NotifierHealthSchema, notifierHealth, UNKNOWN_NOTIFIER } from './notifier-health.js';
 
 /** The whole check's deadline: under the 1 s promise, above one store command's (STORE_TIMEOUT_MS 500 ms). */
 export const HEALTH_DEADLINE_MS = 900;
@@ -110,6 +112,7 @@ export const HealthSchema = Type.Object({
     risk: RiskHealthSchema,
     positions: PositionsHealthSchema,
     market_data: MarketDataHealthSchema,
+    notifier: NotifierHealthSchema,
   }),
 });
 
@@ -127,6 +130,7 @@ export function healthChecker(
 ): HealthChecker {
   let probeInFlight: Promise<void> | null = null;
   const standing = beatWatch(clock);
+  const notifierStanding = beatWatch(clock);
   const probeWrite = () => {
     probeInFlight ??= store.kv.set(HEALTH_PROBE_KEY, { ts: clock.now() }).finally(() => {
       probeInFlight = null;
@@ -148,6 +152,7 @@ export function healthChecker(
         store.events.count(),
         readDocument(store.kv, HEARTBEAT_KEY),
         store.evictionRisk(),
+        readDocument(store.kv, NOTIFIER_STATUS_KEY),
       ] as const);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
@@ -158,7 +163,7 @@ export function healthChecker(
         return down('deadline', `the store did not answer within ${deadlineMs} ms`);
       }
 
-      const [ping, record, probe, entries, heartbeat, eviction] = settled;
+      const [ping, record, probe, entries, heartbeat, eviction, notifierStatus] = settled;
       // The first failure in this order names the reason: no round trip, no readable record, no write.
       if (ping.status === 'rejected' || record.status === 'rejected' || probe.status === 'rejected') {
         const [part, err]: [string, unknown] =
@@ -230,6 +235,12 @@ export function healthChecker(
       const venue = venueHealth(beat, beating === 'ok');
       const positions = positionsHealth(beat, beating === 'ok');
       const marketData = marketDataHealth(beat, beating === 'ok');
+      // Unreadable (malformed, another version): unknown, never judged as data.
+      const notice = notifierStatus.status === 'fulfilled' ? notifierStatus.value : undefined;
+      const notifier =
+        notice === undefined
+          ? UNKNOWN_NOTIFIER
+          : notifierHealth(notice, notice ? notifierStanding.age({ pid: 0, ts: notice.ts }) : null, clock.now());
       const allOk =
         tradingStatus === 'ok' &&
         eventStatus === 'ok' &&
@@ -264,6 +275,7 @@ export function healthChecker(
           venue,
           positions,
           market_data: marketData,
+          notifier,
         },
       };
       return { statusCode: 200, body: withReason(body) };
@@ -292,6 +304,7 @@ function downBody(kind: string, checkedAt: string, reason: string, error: string
       venue: UNKNOWN_VENUE,
       positions: UNKNOWN_POSITIONS,
       market_data: UNKNOWN_MARKET_DATA,
+      notifier: UNKNOWN_NOTIFIER,
     },
   };
 }

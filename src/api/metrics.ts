@@ -2,14 +2,17 @@
  * Prometheus metrics for the API process: request counts and durations by route and status,
  * control transitions by event and outcome, the current state as a gauge, process metrics, and the
  * trading process's metrics (published through the store) merged in: both processes' default
- * metrics share one family per name, told apart by the `process` label (exposition.ts).
+ * metrics share one family per name, told apart by the `process` label (exposition.ts). The
+ * notifier's backlog comes from its status document (`tcs notify` writes it every round) as
+ * timestamps, so Prometheus judges the ages (`time() - …`) and no duration is computed here.
  * `metricsPlugin` opens the registry, shares it as the `metrics` decoration and clears it on close.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SYSTEM_STATES } from '../domain/control.js';
-import { TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
+import { NOTIFIER_STATUS_KEY, TRADING_METRICS_KEY } from '../domain/runtime-documents.js';
+import type { NotifierStatus } from '../domain/runtime-documents.js';
 import { readDocument } from '../ports/documents.js';
 import type { Store } from '../ports/store.js';
 import { mergeExpositions } from './exposition.js';
@@ -65,15 +68,49 @@ function createApiMetrics(store: Store): ApiMetrics {
     },
   });
 
+  const notifier = notifierGauges(registry);
+
   return {
     registry,
     controlCalls,
     async render() {
+      notifier.show(await readDocument(store.kv, NOTIFIER_STATUS_KEY).catch(() => null));
       const own = await registry.metrics();
       // Best effort: an unreadable or refused document (malformed, another version) leaves out the
       // trading process's figures; /health says whether the trading process is there.
       const trading = await readDocument(store.kv, TRADING_METRICS_KEY).catch(() => null);
       return mergeExpositions(trading?.text ? [own, trading.text] : [own]);
+    },
+  };
+}
+
+/** The notifier's figures from its status document; no samples when none is readable (no notifier, or refused). */
+function notifierGauges(registry: Registry) {
+  const backlog = new Gauge({
+    name: 'tcs_notify_backlog',
+    help: 'Notification deliveries waiting for their receiver, by target (tcs notify)',
+    labelNames: ['target'] as const,
+    registers: [registry],
+  });
+  const lastRound = new Gauge({
+    name: 'tcs_notify_last_round_timestamp_seconds',
+    help: 'When tcs notify last finished a round (unix seconds; 0 when no notifier has run on this store): time() minus it is its silence',
+    registers: [registry],
+  });
+  const oldest = new Gauge({
+    name: 'tcs_notify_oldest_pending_timestamp_seconds',
+    help: 'When the event of the oldest waiting delivery happened (unix seconds); 0 when nothing waits',
+    registers: [registry],
+  });
+  return {
+    show(status: NotifierStatus | null) {
+      backlog.reset();
+      lastRound.reset();
+      oldest.reset();
+      if (status === null) return;
+      for (const t of status.targets) backlog.set({ target: t.id }, t.pending);
+      lastRound.set(status.ts / 1000);
+      if (status.oldestPendingAt !== null) oldest.set(status.oldestPendingAt / 1000);
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The notifier's two steps, each bounded and off the trading cycle's path: `queueNew` follows the
  * audit chain from the outbox cursor and queues a delivery per (chosen notification, wanting target);
- * `deliverDue` posts what is due, each with a timeout, and records the outcome with a backoff.
+ * `deliverDue` posts what is due, each with a timeout, and records the outcome with a backoff;
+ * `notifierStatus` says what waits, for /health and /metrics.
  * Errors name the target by id, never its URL (it may carry a token).
  */
 import { selectNotifications } from '../domain/notifications/select.js';
@@ -15,6 +16,7 @@ import {
 } from '../domain/notifications/webhook.js';
 import type { WebhookTarget } from '../domain/notifications/webhook.js';
 import type { AuditEvent, EventStore } from '../ports/event-store.js';
+import type { NotifierStatus } from '../domain/runtime-documents.js';
 import type { NotifyOutbox } from '../ports/notify-outbox.js';
 
 const PAGE = 500;
@@ -66,6 +68,31 @@ export async function queueNew(
   return deliveries.length;
 }
 
+/**
+ * The notifier's status after a round, from its outbox: the pending deliveries (all of them, oldest
+ * event first), the oldest one's event time, and per target what waits and the last error it met.
+ */
+export async function notifierStatus(
+  outbox: NotifyOutbox,
+  targets: readonly { id: string }[],
+  nowMs: number,
+  intervalMs: number,
+): Promise<NotifierStatus> {
+  const pending = await outbox.due(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  const oldest = pending[0];
+  const ids = [...new Set([...targets.map((t) => t.id), ...pending.map((d) => d.target)])];
+  return {
+    ts: nowMs,
+    intervalMs,
+    backlog: pending.length,
+    oldestPendingAt: oldest ? Date.parse(oldest.at) || nowMs : null,
+    targets: ids.map((id) => {
+      const mine = pending.filter((d) => d.target === id);
+      return { id, pending: mine.length, lastError: mine.find((d) => d.last_error !== null)?.last_error ?? null };
+    }),
+  };
+}
+
 export interface DeliverOptions {
   secret: string;
   nowMs: () => number;
@@ -96,6 +123,8 @@ export async function deliverDue(
           [SIGNATURE_HEADER]: signatureHeader(options.secret, body, options.nowMs() / 1000),
         },
         body,
+        // A redirect is not followed (it fails as `HTTP 30x`): the signed body goes only where it was configured to.
+        redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs),
       });
       await res.arrayBuffer().catch(() => undefined);

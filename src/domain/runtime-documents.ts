@@ -9,6 +9,7 @@
 import type { Static } from 'typebox';
 import type { ApiHeartbeatSchema } from './documents/api-heartbeat.js';
 import type { MachinesDocumentSchema } from './documents/machines.js';
+import type { NotifierStatusSchema } from './documents/notifier-status.js';
 import type { PortfolioSchema } from './documents/portfolio.js';
 import type { TradingHeartbeatSchema } from './documents/trading-heartbeat.js';
 import type { TradingMetricsSchema } from './documents/trading-metrics.js';
@@ -31,6 +32,8 @@ export const RISK_STATE_KEY = 'trading:risk-state';
 export const LIVE_PEAKS_KEY = 'live:peaks';
 /** The live account's fees and funding from the exchange's income history (src/domain/documents/live-income.ts). */
 export const LIVE_INCOME_KEY = 'live:income';
+/** The notifier's backlog and failing targets, for /health and /metrics (src/domain/documents/notifier-status.ts). */
+export const NOTIFIER_STATUS_KEY = 'notify:status';
 /** A kill being written marks itself here; other control writers wait (src/application/kill-priority.ts). */
 export const KILL_PENDING_KEY = 'control:kill-pending';
 
@@ -60,6 +63,7 @@ export type ApiHeartbeat = Static<typeof ApiHeartbeatSchema>;
 export type PortfolioDocument = Static<typeof PortfolioSchema>;
 export type TradingMetricsDocument = Static<typeof TradingMetricsSchema>;
 export type MachinesDocument = Static<typeof MachinesDocumentSchema>;
+export type NotifierStatus = Static<typeof NotifierStatusSchema>;
 
 export { MACHINE_IDS } from './documents/machines.js';
 export type MachineId = (typeof MACHINE_IDS)[number];

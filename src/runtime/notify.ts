@@ -11,7 +11,9 @@
  */
 import { createKvOutbox } from '../adapters/notify/kv-outbox.js';
 import { openStore } from '../adapters/open-store.js';
-import { deliverDue, queueNew } from '../application/notify-pump.js';
+import { deliverDue, notifierStatus, queueNew } from '../application/notify-pump.js';
+import { NOTIFIER_STATUS_KEY } from '../domain/runtime-documents.js';
+import { writeDocument } from '../ports/documents.js';
 import { parseWebhookTargets } from '../domain/notifications/webhook.js';
 import { ConfigError, readStoreUrl } from './config.js';
 
@@ -61,6 +63,8 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
         });
         if (queued + delivered + failed > 0)
           console.log(JSON.stringify({ event: 'notifier_round', queued, delivered, failed }));
+        // After every round, so a notifier that stops shows as stale on /health, not as an empty backlog.
+        await writeDocument(store.kv, NOTIFIER_STATUS_KEY, await notifierStatus(outbox, targets, Date.now(), ROUND_MS));
       } catch (err) {
         // A store that is away for a while is a pause, not an end: the next round tries again.
         console.error(

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createKvOutbox } from '../../src/adapters/notify/kv-outbox.js';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
-import { deliverDue, queueNew } from '../../src/application/notify-pump.js';
+import { deliverDue, notifierStatus, queueNew } from '../../src/application/notify-pump.js';
 import { parseWebhookTargets, verifySignature } from '../../src/domain/notifications/webhook.js';
 import { initialised } from '../support/stores.js';
 
@@ -54,6 +54,14 @@ it('a receiver down (500) then up gets each delivery once, signed', async () => 
     let now = Date.now();
     const opts = { secret: 'k', nowMs: () => now, timeoutMs: 1000 };
     expect(await deliverDue(outbox, targets, opts)).toEqual([0, 2]);
+    // What /health and /metrics show meanwhile: two waiting since the kill, the target's last error.
+    expect(await notifierStatus(outbox, targets, now, 500)).toEqual({
+      ts: now,
+      intervalMs: 500,
+      backlog: 2,
+      oldestPendingAt: Date.parse(at),
+      targets: [{ id: targets[0]!.id, pending: 2, lastError: 'HTTP 500' }],
+    });
     up = true;
     expect(await deliverDue(outbox, targets, opts)).toEqual([0, 0]); // backing off
     now += 1000;
@@ -64,9 +72,46 @@ it('a receiver down (500) then up gets each delivery once, signed', async () => 
     expect(got.every((g) => g.ok)).toBe(true);
     expect(new Set(got.map((g) => g.id)).size).toBe(2);
     expect(await outbox.backlog()).toBe(0);
+    expect(await notifierStatus(outbox, targets, now, 500)).toMatchObject({
+      backlog: 0,
+      oldestPendingAt: null,
+      targets: [{ id: targets[0]!.id, pending: 0, lastError: null }],
+    });
   } finally {
     await store.close();
     server.close();
+  }
+});
+
+it('a receiver that redirects is not followed: the signed body never reaches the other address', async () => {
+  let elsewhere = 0;
+  const other = createServer((_req, res) => {
+    elsewhere++;
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/steal`;
+  const server = createServer((_req, res) => void res.writeHead(307, { location: otherUrl }).end());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const store = await initialised(await openSqliteStore({ path: join(dir, 'redirect.db') }));
+  try {
+    await store.events.append({
+      kind: 'control',
+      at: new Date().toISOString(),
+      body: { event: 'control.kill', outcome: 'changed', reason: 'r', actor: 'api' },
+    });
+    const targets = parseWebhookTargets(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
+    const outbox = createKvOutbox(store.kv);
+    await queueNew(store.events, outbox, targets);
+    expect(await deliverDue(outbox, targets, { secret: 'k', nowMs: () => Date.now(), timeoutMs: 1000 })).toEqual([
+      0, 1,
+    ]);
+    expect(elsewhere).toBe(0);
+    expect((await outbox.recent(1))[0]).toMatchObject({ state: 'pending', last_error: 'HTTP 307' });
+  } finally {
+    await store.close();
+    server.close();
+    other.close();
   }
 });
 

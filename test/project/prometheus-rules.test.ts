@@ -76,6 +76,8 @@ describe('deploy/prometheus/alerts.yml', () => {
         'TcsHttpErrors',
         'TcsKilled',
         'TcsNoCycle',
+        'TcsNotifierBacklog',
+        'TcsNotifierSilent',
         'TcsPositionDrift',
         'TcsRiskHalted',
         'TcsRiskReducing',

@@ -8,6 +8,7 @@ import {
   HEARTBEAT_KEY,
   KILL_PENDING_KEY,
   MACHINES_KEY,
+  NOTIFIER_STATUS_KEY,
   OWNERS_KEY,
   PORTFOLIO_KEY,
   PROTECTION_KEY,
@@ -57,6 +58,16 @@ export const SAMPLE_DOCUMENTS: { [K in DocumentKey]: DocumentOf<K> } = {
   [LIVE_INCOME_KEY]: {
     account: 'binanceusdm:testnet',
     income: { since: T0 - 86_400_000, through: T0, seen: ['COMMISSION:9000000003'], fundingPnl: -1.25, feesPaid: 4.5 },
+  },
+  [NOTIFIER_STATUS_KEY]: {
+    ts: T0,
+    intervalMs: 500,
+    backlog: 2,
+    oldestPendingAt: T0 - 90_000,
+    targets: [
+      { id: 'hook1', pending: 2, lastError: 'HTTP 500' },
+      { id: 'hook2', pending: 0, lastError: null },
+    ],
   },
   [PORTFOLIO_KEY]: {
     nav: 10_050.25,

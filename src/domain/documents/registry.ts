@@ -19,6 +19,7 @@ import {
   LIVE_INCOME_KEY,
   LIVE_PEAKS_KEY,
   MACHINES_KEY,
+  NOTIFIER_STATUS_KEY,
   OWNERS_KEY,
   PORTFOLIO_KEY,
   PROTECTION_KEY,
@@ -32,6 +33,7 @@ import { KillPendingSchema } from './kill-pending.js';
 import { LiveIncomeSchema } from './live-income.js';
 import { LivePeaksSchema } from './live-peaks.js';
 import { MachinesDocumentSchema } from './machines.js';
+import { NotifierStatusSchema } from './notifier-status.js';
 import { OwnersSchema } from './owners.js';
 import { PortfolioSchema } from './portfolio.js';
 import { ProtectionStateSchema } from './protection.js';
@@ -60,6 +62,7 @@ export const DOCUMENTS = {
   [RISK_STATE_KEY]: entry(1, RiskStateSchema),
   [LIVE_PEAKS_KEY]: entry(1, LivePeaksSchema),
   [LIVE_INCOME_KEY]: entry(1, LiveIncomeSchema),
+  [NOTIFIER_STATUS_KEY]: entry(1, NotifierStatusSchema),
 } as const;
 
 export type DocumentKey = keyof typeof DOCUMENTS;

@@ -131,6 +131,7 @@ describe('tcs sweep: a rolling walk-forward on a replay', () => {
     expect(run.stdout).toContain(join(out, 'walk_forward', 'equity.csv'));
     const html = readFileSync(join(out, 'results.html'), 'utf8');
     expect(html).toContain('id="walk-forward"');
+    expect(html).toContain('<svg id="walk-forward-equity"');
     expect(html).toContain(`${(report.stitched_return * 100).toFixed(2)} %`);
   });
 });

@@ -75,6 +75,7 @@ export async function runSweep(options: SweepOptions): Promise<number> {
   writeResults(options.out, rows, [...axes(spec).keys()], spec.objective, {
     reportLinks: options.queue === null,
     walkForward: walkForward?.report ?? null,
+    walkForwardEquity: walkForward?.stitched.rows,
   });
   for (const line of bestLines(rows, spec.objective)) process.stdout.write(`${line}\n`);
   if (walkForward !== null)

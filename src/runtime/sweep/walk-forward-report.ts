@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TrialRow } from './sweep-results.js';
+import { meetsConstraints } from './sweep-objective.js';
 import type { Objective } from './sweep-objective.js';
 import type { DataWindow } from './sweep-spec.js';
 import type { WalkForwardPlan } from './walk-forward-folds.js';
@@ -36,6 +37,8 @@ export interface FoldReport {
   params: Record<string, string>;
   in_sample_trial: string;
   out_of_sample_trial: string;
+  /** False when no set met the constraints in sample (the chosen one is then the best of those that did not). */
+  in_sample_meets_constraints: boolean;
   in_sample_objective: number | null;
   out_of_sample_objective: number | null;
   in_sample_return: number | null;
@@ -103,6 +106,7 @@ export function walkForwardReport(
       params: is.params,
       in_sample_trial: is.id,
       out_of_sample_trial: oos.id,
+      in_sample_meets_constraints: meetsConstraints(is.result.figures, objective.constraints),
       in_sample_objective: is.result.figures[objective.metric],
       out_of_sample_objective: oos.result.figures[objective.metric],
       in_sample_return: is.result.figures.total_return,
@@ -156,7 +160,7 @@ export function walkForwardLines(report: WalkForwardReport, out: string): string
         .map(([k, v]) => `${k}=${v}`)
         .join(
           ' ',
-        )}) ${report.objective} ${num(f.in_sample_objective)} in sample, ${num(f.out_of_sample_objective)} out of sample; out-of-sample return ${pct(f.out_of_sample_return)}`,
+        )}) ${report.objective} ${num(f.in_sample_objective)} in sample, ${num(f.out_of_sample_objective)} out of sample; out-of-sample return ${pct(f.out_of_sample_return)}${f.in_sample_meets_constraints ? '' : ' (no set met the constraints in sample)'}`,
   );
   return [
     `walk-forward (${report.mode}, ${report.folds.length} fold${report.folds.length === 1 ? '' : 's'}):`,

@@ -54,7 +54,8 @@ SPEC is a JSON file:
 
 Walk-forward writes DIR/walk_forward/equity.csv (the out-of-sample runs stitched, each compounded
 from the NAV the previous fold ended at) and reports per fold and overall (stitched return, max
-drawdown, walk-forward efficiency, pooled) in DIR/results.json, results.html and on stdout.
+drawdown, walk-forward efficiency, pooled) in DIR/results.json, results.html and on stdout; how
+they are computed: docs/strategies/sweeps.md#walk-forward.
 
 Execution:
   --workers N      Worker processes on this machine (default: one per core, here ${availableParallelism()}).

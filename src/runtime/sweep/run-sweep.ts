@@ -21,6 +21,7 @@ import type { SweepOptions } from './sweep-options.js';
 import type { TrialExecutor } from './trial-executor.js';
 import type { TrialResult } from './trial-runner.js';
 import { sweepInterrupt } from './sweep-interrupt.js';
+import { assertFoldsInData } from './walk-forward-data.js';
 import { walkForwardLines, walkForwardReport, writeStitchedEquity } from './walk-forward-report.js';
 
 export async function runSweep(options: SweepOptions): Promise<number> {
@@ -35,6 +36,7 @@ export async function runSweep(options: SweepOptions): Promise<number> {
       spec.walkForward.map(() => sets[0]!),
     ),
   ]);
+  await assertFoldsInData(spec);
   for (const note of notes) process.stderr.write(`tcs sweep: note: ${note}\n`);
   mkdirSync(options.out, { recursive: true });
   const executor: TrialExecutor =

@@ -1,7 +1,8 @@
 /**
  * The walk-forward part of results.html: the stitched out-of-sample return, drawdown and pooled WFE
- * in a sentence, an inline SVG chart of the stitched equity (no script, no request), and a table of the folds (windows,
- * chosen set, objective in and out of sample, out-of-sample return, the fold's own WFE).
+ * in a sentence, an inline SVG chart of the stitched equity (no script, no request), and a table of
+ * the folds (windows, chosen set, objective in and out of sample, out-of-sample return, the fold's
+ * own WFE).
  */
 import { escape, rounded } from './sweep-html.js';
 import type { WalkForwardReport } from './walk-forward-report.js';

@@ -76,7 +76,12 @@ describe('sweep: constraints and return over drawdown', () => {
     constraints: { trades: { min: 20 }, max_drawdown: { max: 0.2 } },
   });
   const trials = firstTrials(spec, paramSets(spec));
-  const result = (id: string, f: Partial<Figures>): TrialResult => ({ id, partial: false, figures: figures(f) });
+  const result = (id: string, f: Partial<Figures>): TrialResult => ({
+    id,
+    partial: false,
+    figures: figures(f),
+    days: 1,
+  });
 
   it('computes return over drawdown from the summary, null without a drawdown', () => {
     expect(trialFigures({ total_return: 0.3, max_drawdown: 0.1 }).return_over_drawdown).toBeCloseTo(3, 10);
@@ -125,7 +130,10 @@ describe('sweep: the results page', () => {
   });
   const trials = firstTrials(spec, paramSets(spec));
   const results = new Map(
-    trials.map((t, i) => [t.id, { id: t.id, partial: false, figures: figures({ sharpe: i / 3 + 0.123456789 }) }]),
+    trials.map((t, i) => [
+      t.id,
+      { id: t.id, partial: false, figures: figures({ sharpe: i / 3 + 0.123456789 }), days: 1 },
+    ]),
   );
   const rows = rankRows(trials, results, spec.objective);
   const html = resultsPage(rows, [...axes(spec).keys()], spec.objective, { reportLinks: true });

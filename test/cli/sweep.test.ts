@@ -205,6 +205,15 @@ describe('tcs sweep: arguments and spec', () => {
     ],
     ['a strategy that does not exist', { ...GRID, env: { STRATEGIES: 'no_such_strategy' } }, 'no_such_strategy'],
     ['not JSON', '{"params": ', 'not valid JSON'],
+    [
+      'a walk-forward generator with an unknown mode',
+      {
+        ...GRID,
+        data: { dir: '.', from: '2024-01-01' },
+        walk_forward: { mode: 'sliding', folds: 2, in_sample: '6h', out_of_sample: '2h' },
+      },
+      'walk_forward.mode must be "rolling" or "anchored"',
+    ],
   ])('refuses %s with exit 2, naming it, before writing anything', async (_, spec, named) => {
     const out = path(`bad-${randomBytes(3).toString('hex')}`);
     const run = await tcs(['sweep', specFile('bad.json', spec), '--out', out, '--quiet']);

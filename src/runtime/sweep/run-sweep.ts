@@ -1,7 +1,8 @@
 /**
  * `tcs sweep`: reads and checks the spec, makes its trials, runs them on the chosen executor (the
  * local pool or the BullMQ queue), then — with walk-forward — each fold's in-sample best on its
- * out-of-sample window, and writes the ranked results. Results are keyed by trial id, so each
+ * out-of-sample window, and writes the ranked results (with walk-forward, the stitched out-of-sample
+ * equity and the walk-forward efficiency too). Results are keyed by trial id, so each
  * trial's row is written once whatever the executor delivered.
  */
 import { mkdirSync } from 'node:fs';
@@ -20,6 +21,8 @@ import type { SweepOptions } from './sweep-options.js';
 import type { TrialExecutor } from './trial-executor.js';
 import type { TrialResult } from './trial-runner.js';
 import { sweepInterrupt } from './sweep-interrupt.js';
+import { assertFoldsInData } from './walk-forward-data.js';
+import { walkForwardLines, walkForwardReport, writeStitchedEquity } from './walk-forward-report.js';
 
 export async function runSweep(options: SweepOptions): Promise<number> {
   const spec = readSweepSpec(options.spec);
@@ -33,6 +36,7 @@ export async function runSweep(options: SweepOptions): Promise<number> {
       spec.walkForward.map(() => sets[0]!),
     ),
   ]);
+  await assertFoldsInData(spec);
   for (const note of notes) process.stderr.write(`tcs sweep: note: ${note}\n`);
   mkdirSync(options.out, { recursive: true });
   const executor: TrialExecutor =
@@ -65,8 +69,19 @@ export async function runSweep(options: SweepOptions): Promise<number> {
     stop.dispose();
   }
   const rows = rankRows(trials, results, spec.objective);
-  writeResults(options.out, rows, [...axes(spec).keys()], spec.objective, { reportLinks: options.queue === null });
+  const walkForward =
+    spec.walkForward.length === 0
+      ? null
+      : walkForwardReport(rows, spec.walkForward.length, spec.walkForwardPlan, spec.objective);
+  if (walkForward !== null) writeStitchedEquity(options.out, walkForward.stitched);
+  writeResults(options.out, rows, [...axes(spec).keys()], spec.objective, {
+    reportLinks: options.queue === null,
+    walkForward: walkForward?.report ?? null,
+    walkForwardEquity: walkForward?.stitched.rows,
+  });
   for (const line of bestLines(rows, spec.objective)) process.stdout.write(`${line}\n`);
+  if (walkForward !== null)
+    for (const line of walkForwardLines(walkForward.report, options.out)) process.stdout.write(`${line}\n`);
   if (stop.requested) {
     process.stderr.write(
       `tcs sweep: interrupted: ${results.size} of ${total} trials done; their results are in ${join(options.out, 'results.csv')} and results.html\n`,

@@ -14,8 +14,8 @@ export const SWEEP_HELP = `Usage: tcs sweep SPEC --out DIR [--workers N | --queu
 
 Runs a parameter search: one deterministic \`tcs simulate\` run (a trial) per parameter set of SPEC,
 ranks the trials by the objective and writes DIR/results.csv (one row per trial: its parameters and
-the figures of its summary.json) and DIR/results.html (ranked, sortable, a heatmap for two axes,
-each local trial linked to its report). The best trial's
+the figures of its summary.json), DIR/results.json and DIR/results.html (ranked, sortable, a heatmap
+for two axes, each local trial linked to its report). The best trial's
 parameters are printed at the end; with walk-forward, each fold's in-sample best and how it did out
 of sample. A trial sees only the spec (its env and params, the defaults for everything else), never
 this machine's environment or .env: the same spec gives the same results on any machine.
@@ -41,11 +41,21 @@ SPEC is a JSON file:
                                            "goal": "min"} (losses and costs default to min)
     "constraints": {"trades": {"min": 20}, "max_drawdown": {"max": 0.25}},
                                            optional: a trial breaking one ranks after all that don't
-    "walk_forward": [                      optional: choose on in-sample, report out-of-sample
-      {"in_sample": {"from": "2024-01-01", "to": "2024-01-22"},
-       "out_of_sample": {"from": "2024-01-22", "to": "2024-01-29"}}
-    ]                                      (synthetic windows differ by "seed" instead)
+    "walk_forward": {                      optional: choose in sample, trade it out of sample
+      "mode": "rolling",                   "rolling" (the in-sample window slides) or "anchored"
+      "folds": 4,                          (it starts at data.from and grows); folds start at
+      "in_sample": "14d",                  data.from (a replay's, required), each out-of-sample
+      "out_of_sample": "7d"                window right after its in-sample one; durations in
+    }                                      m, h, d or w. Or folds by hand, a list:
+                                           [{"in_sample": {"from": …, "to": …},
+                                             "out_of_sample": {"from": …, "to": …}}, …]
+                                           (synthetic windows differ by "seed" instead)
   }
+
+Walk-forward writes DIR/walk_forward/equity.csv (the out-of-sample runs stitched, each compounded
+from the NAV the previous fold ended at) and reports per fold and overall (stitched return, max
+drawdown, walk-forward efficiency, pooled) in DIR/results.json, results.html and on stdout; how
+they are computed: docs/strategies/sweeps.md#walk-forward.
 
 Execution:
   --workers N      Worker processes on this machine (default: one per core, here ${availableParallelism()}).

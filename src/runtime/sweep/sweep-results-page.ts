@@ -9,19 +9,18 @@ import { bestLines } from './sweep-results.js';
 import type { TrialRow } from './sweep-results.js';
 import { meetsConstraints, TRIAL_FIGURES } from './sweep-objective.js';
 import type { Objective } from './sweep-objective.js';
-
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** Figures as a reader wants them: whole numbers as they are, others to four decimals. */
-export function rounded(x: number | null): string {
-  if (x === null) return '—';
-  return Number.isInteger(x) ? String(x) : x.toFixed(4);
-}
+import { walkForwardSection } from './walk-forward-section.js';
+import { escape, rounded } from './sweep-html.js';
+import type { WalkForwardReport } from './walk-forward-report.js';
+import type { StitchedRow } from './walk-forward-stitch.js';
 
 export interface ResultsPageOptions {
   /** Link each trial to trials/<id>/report.html (true when the local pool ran them). */
   reportLinks: boolean;
+  /** The walk-forward report, drawn above the trials (null or absent without walk-forward). */
+  walkForward?: WalkForwardReport | null;
+  /** The stitched out-of-sample equity, charted in the walk-forward section. */
+  walkForwardEquity?: readonly StitchedRow[];
 }
 
 export function resultsPage(
@@ -76,6 +75,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}.objective{background:
 <body><h1>Sweep results</h1>
 <p>${rows.length} trials, ranked by <b>${escape(objective.metric)}</b> (${objective.goal === 'max' ? 'higher' : 'lower'} is better) within each group; figures as in summary.json (docs/strategies/simulation-metrics.md), rounded here and whole in results.csv.${constraints} Click a column to sort.</p>
 <ul>${best}</ul>
+${options.walkForward ? walkForwardSection(options.walkForward, options.walkForwardEquity) : ''}
 ${heatmap(rows, params, objective)}
 <div class="scroll"><table id="trials"><thead><tr>${head}</tr></thead><tbody>
 ${body}

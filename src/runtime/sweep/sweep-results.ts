@@ -1,7 +1,8 @@
 /**
  * A sweep's results: results.csv (one row per trial, in trial order: its parameters, the figures of
- * its summary.json, its rank in its group and whether it meets the constraints) and results.html
- * (sweep-results-page.ts), and the lines that name the best parameters. A group is the trials ranked
+ * its summary.json, its rank in its group and whether it meets the constraints), results.html
+ * (sweep-results-page.ts), results.json (the objective and the walk-forward report,
+ * walk-forward-report.ts), and the lines that name the best parameters. A group is the trials ranked
  * together: all of them, or, with walk-forward, one fold's in-sample or out-of-sample trials.
  */
 import { writeFileSync } from 'node:fs';
@@ -47,6 +48,9 @@ export function writeResults(
 ): void {
   writeFileSync(join(dir, 'results.csv'), resultsCsv(rows, params, objective));
   writeFileSync(join(dir, 'results.html'), resultsPage(rows, params, objective, page));
+  // What a program reads without parsing the CSV: the objective and, with walk-forward, its report.
+  const json = { objective, trials: rows.length, walk_forward: page.walkForward ?? null };
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify(json, null, 2)}\n`);
 }
 
 const fixedColumns = ['trial', 'param_set', 'fold', 'sample'];

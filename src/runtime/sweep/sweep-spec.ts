@@ -14,6 +14,8 @@ import { parseObjective } from './sweep-objective.js';
 import { parseStrategyAxes } from './sweep-strategy-params.js';
 import type { Objective } from './sweep-objective.js';
 import { envValue, field, isObject, knownKeys, optionalIso, optionalWhole } from './spec-fields.js';
+import { parseWalkForwardPlan } from './walk-forward-folds.js';
+import type { WalkForwardPlan } from './walk-forward-folds.js';
 
 /** Which market a trial runs on: the synthetic one (seed) or a replay (dir), over a window. */
 export interface DataWindow {
@@ -43,6 +45,8 @@ export interface SweepSpec {
   data: DataWindow;
   objective: Objective;
   walkForward: readonly WalkForwardFold[];
+  /** The generator that made walkForward (rolling or anchored), or null: folds written by hand, or none. */
+  walkForwardPlan: WalkForwardPlan | null;
 }
 
 /** More trials than this is a typo in a grid, not a plan. */
@@ -96,6 +100,7 @@ export function parseSweepSpec(raw: unknown): SweepSpec {
   const params = parseParams(raw.params, search, env, raw.strategy_params !== undefined);
   const strategyParams = parseStrategyAxes(raw.strategy_params, search, env, params);
   const data = parseWindow(raw.data, 'data', null);
+  const generated = isObject(raw.walk_forward) ? parseWalkForwardPlan(raw.walk_forward, data) : null;
   if (data.dir === null && data.cycles === null && data.to === null)
     throw field('data', 'needs "cycles" (or "to") for the synthetic market, or "dir" for a replay');
   if (data.dir !== null && (data.seed !== null || params.has('MARKET_SEED')))
@@ -116,7 +121,8 @@ export function parseSweepSpec(raw: unknown): SweepSpec {
     env,
     data,
     objective: parseObjective(raw.objective, raw.constraints),
-    walkForward: parseWalkForward(raw.walk_forward, data),
+    walkForward: generated?.folds ?? parseWalkForward(raw.walk_forward, data),
+    walkForwardPlan: generated?.plan ?? null,
   };
 }
 
@@ -197,7 +203,10 @@ function parseWindow(raw: unknown, where: string, base: DataWindow | null): Data
 function parseWalkForward(raw: unknown, data: DataWindow): WalkForwardFold[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw) || raw.length === 0)
-    throw field('walk_forward', 'must be a list of folds, each {"in_sample": {…}, "out_of_sample": {…}}');
+    throw field(
+      'walk_forward',
+      'must be a generator {"mode": "rolling"|"anchored", "folds": N, "in_sample": "14d", "out_of_sample": "7d"} or a list of folds, each {"in_sample": {…}, "out_of_sample": {…}}',
+    );
   return raw.map((fold: unknown, i) => {
     const where = `walk_forward[${i}]`;
     if (!isObject(fold)) throw field(where, 'must be {"in_sample": {…}, "out_of_sample": {…}}');

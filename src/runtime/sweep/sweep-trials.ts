@@ -20,6 +20,8 @@ export interface TrialJob {
   /** The trial's variables: the spec's env and this parameter set. */
   env: Record<string, string>;
   window: DataWindow;
+  /** Hand back the run's equity rows (walk-forward's out-of-sample runs, to stitch them). */
+  equity?: true;
 }
 
 export interface Trial extends TrialJob {
@@ -75,5 +77,8 @@ export function outOfSampleTrials(spec: SweepSpec, bestPerFold: readonly ParamSe
 function trial(spec: SweepSpec, set: ParamSet, window: DataWindow, fold: number | null, sample: Sample): Trial {
   const id = fold === null ? set.id : `f${fold}-${sample === 'in_sample' ? 'is' : 'oos'}-${set.id}`;
   const env = trialEnv(spec.env, set.params, spec.strategyParams);
-  return { id, paramSet: set.id, params: set.params, fold, sample, env, window };
+  const row: Trial = { id, paramSet: set.id, params: set.params, fold, sample, env, window };
+  // Only out-of-sample runs: other jobs stay as they were (and keep their queue ids).
+  if (sample === 'out_of_sample') row.equity = true;
+  return row;
 }

@@ -19,6 +19,10 @@ export interface TrialResult {
   /** The run ended before its planned cycles (the circuit breaker killed trading). */
   partial: boolean;
   figures: Figures;
+  /** The run's length in days (cycles × cycle length), what its returns are annualised over. */
+  days: number;
+  /** The run's starting cash and equity rows [ts, nav], for a job that asks (walk-forward's out-of-sample runs). */
+  equity?: { startingCash: number; rows: [string, number][] };
 }
 
 /** Thrown when the run was interrupted (Ctrl-C): the trial is not done and must not count as done. */
@@ -33,7 +37,28 @@ export async function runTrial(job: TrialJob, out: string, afterCycle?: CycleHoo
   const { exitCode } = await runSimulation({ ...job.env }, trialOptions(job.window, out), afterCycle);
   if (exitCode !== 0) throw new TrialInterrupted(`trial ${job.id} was interrupted`);
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, unknown>;
-  return { id: job.id, partial: summary.partial === true, figures: trialFigures(summary) };
+  const result: TrialResult = {
+    id: job.id,
+    partial: summary.partial === true,
+    figures: trialFigures(summary),
+    days: (Number(summary.cycles) * Number(summary.cycle_seconds)) / 86_400,
+  };
+  // Carried in the result, not read from the run directory: a queued trial's directory is on its worker.
+  if (job.equity === true)
+    result.equity = { startingCash: Number(summary.starting_cash), rows: equityRows(join(out, 'equity.csv')) };
+  return result;
+}
+
+/** equity.csv's ts and nav columns (its first two, docs/strategies/simulation-metrics.md). */
+function equityRows(file: string): [string, number][] {
+  const lines = readFileSync(file, 'utf8').split('\n').slice(1);
+  const rows: [string, number][] = [];
+  for (const line of lines) {
+    if (line === '') continue;
+    const [ts, nav] = line.split(',', 2);
+    rows.push([ts!, Number(nav)]);
+  }
+  return rows;
 }
 
 /** `tcs simulate`'s options for a trial's window, quiet: the sweep draws its own progress. */

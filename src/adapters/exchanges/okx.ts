@@ -151,6 +151,13 @@ export const OKX: ExchangeProfile<'okx'> = {
     'OKX is supported on its demo trading only for now: it has passed the venue contract and an ' +
     "end-to-end run against the project's fake exchange, with OKX's contract sizes (0.01 BTC a " +
     "BTC-USDT-SWAP contract), but not yet a check on OKX's own demo (docs/operate/okx.md)",
+  // docs: Get funding rate history, `after` "return records earlier than the requested fundingTime";
+  // ccxt 4.5's okx sends only `before` (= since − 1) and drops `until`, and a request bounded only by
+  // its start answers the newest page, not the window asked for.
+  fundingHistoryUntil: (untilMs) => ({ after: untilMs }),
+  // docs: Get candlesticks history, limit "maximum is 100" (ccxt switches to it for candles older
+  // than 1 440 bars); Get funding rate history, limit "maximum is 100". Both newest first.
+  historyPages: { candles: 100, funding: 100 },
   // docs: REST Authentication, "the request will be considered expired and rejected if the timestamp
   // is more than 30 seconds away from the server time" (50102).
   recvWindowMs: 30_000,

@@ -161,6 +161,20 @@ export interface ExchangeProfile<Id extends string = string> {
     triggeredOrderId(order: Order): string | undefined;
   } | null;
 
+  // ---- history (../market-data/download/download.ts) ----
+  /**
+   * The ccxt params that end a funding-history request at `untilMs` (exclusive): `{ until }` where
+   * ccxt translates it for the exchange; the exchange's own bound where ccxt does not (OKX), since a
+   * request bounded only by its start answers the newest page there, not the window asked for.
+   */
+  fundingHistoryUntil?: (untilMs: number) => Record<string, unknown>;
+  /**
+   * The most candles and funding rows one history request returns, where it is below 1 000 and 200:
+   * each request's window is sized to it, since an exchange answering newest first returns a bigger
+   * window's last page only.
+   */
+  historyPages?: { candles: number; funding: number };
+
   // ---- account (../live-venue/income-tally.ts, account-check.ts) ----
   /** Reads the income history (fees, funding) from `startTime`, oldest first, or null when it has none. */
   income: ((exchange: Exchange) => (startTime: number, limit: number) => Promise<IncomeLine[]>) | null;

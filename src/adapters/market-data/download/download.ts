@@ -15,6 +15,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Exchange, OHLCV } from 'ccxt';
 import { openExchange } from '../../exchanges/open-exchange.js';
+import { profileOf } from '../../exchanges/registry.js';
 import type { CcxtErrors } from '../../exchanges/open-exchange.js';
 import { resolveMarkets } from '../live/markets.js';
 import type { ResolvedMarket } from '../live/markets.js';
@@ -77,13 +78,13 @@ export interface DownloadResult {
 
 /**
  * Rows asked for per request, and each request's window no longer than that many rows: an exchange
- * that answers a window newest first (Bybit's kline and funding history) would otherwise hand back
- * the window's last page only, and the rows before it would be lost. Funding is asked 200 at a time
- * (Bybit's most; Binance allows 1 000) over 200 hours (no perpetual settles more often than hourly).
+ * that answers a window newest first (Bybit's kline and funding history, OKX's) would otherwise hand
+ * back the window's last page only, and the rows before it would be lost. The page is the exchange
+ * profile's (`historyPages`; OKX's is 100), else 1 000 candles and 200 funding rows (Bybit's most;
+ * Binance allows 1 000), a funding window as many hours (no perpetual settles more often than hourly).
  */
-const PAGE = 1000;
-const FUNDING_PAGE = 200;
-const FUNDING_WINDOW_MS = FUNDING_PAGE * 3_600_000;
+const PAGES_BY_DEFAULT = { candles: 1000, funding: 200 };
+const HOUR_MS = 3_600_000;
 /** A retry policy whose deadline is set when each request starts: `windowMs` from then. */
 type RequestPolicy = Omit<RetryPolicy, 'deadline'> & { windowMs: number };
 /**
@@ -232,6 +233,7 @@ async function downloadCandles(s: Session, market: ResolvedMarket, from: number,
   const symbol = market.instrument.symbol;
   const path = join(s.options.out, 'candles', `${symbol}.csv`);
   const resume = await prepareCsv(path, CANDLE_HEADER);
+  const pageSize = (profileOf(s.exchange).historyPages ?? PAGES_BY_DEFAULT).candles;
   const total = Math.max(0, (to - from) / step);
   let rows = resume.rows;
   let prevTs = resume.lastRow ? Number(resume.lastRow[0]) : null;
@@ -242,9 +244,9 @@ async function downloadCandles(s: Session, market: ResolvedMarket, from: number,
   s.manifest.filledGaps[symbol] = kept;
   const task = `${symbol} candles`;
   while (since < to) {
-    const windowEnd = Math.min(to, since + PAGE * step);
+    const windowEnd = Math.min(to, since + pageSize * step);
     const page: OHLCV[] = await request(s, `${task} from ${new Date(since).toISOString()}`, PAGES, () =>
-      s.exchange.fetchOHLCV(market.ccxtSymbol, s.options.timeframe, since, PAGE, { until: windowEnd - 1 }),
+      s.exchange.fetchOHLCV(market.ccxtSymbol, s.options.timeframe, since, pageSize, { until: windowEnd - 1 }),
     );
     const fresh = page.filter((c) => typeof c[0] === 'number' && c[0] >= since && c[0] < windowEnd);
     if (fresh.length === 0) {
@@ -294,10 +296,12 @@ async function downloadFunding(s: Session, market: ResolvedMarket, from: number,
   let rows = resume.rows;
   let since = resume.lastRow ? Number(resume.lastRow[0]) + 1 : from;
   const task = `${symbol} funding`;
+  const fundingUntil = profileOf(s.exchange).fundingHistoryUntil ?? ((end: number) => ({ until: end - 1 }));
+  const pageSize = (profileOf(s.exchange).historyPages ?? PAGES_BY_DEFAULT).funding;
   while (since < to) {
-    const windowEnd = Math.min(to, since + FUNDING_WINDOW_MS);
+    const windowEnd = Math.min(to, since + pageSize * HOUR_MS);
     const page = await request(s, `${task} from ${new Date(since).toISOString()}`, PAGES, () =>
-      s.exchange.fetchFundingRateHistory(market.ccxtSymbol, since, FUNDING_PAGE, { until: windowEnd - 1 }),
+      s.exchange.fetchFundingRateHistory(market.ccxtSymbol, since, pageSize, fundingUntil(windowEnd)),
     );
     const fresh = page
       .filter((f) => typeof f.timestamp === 'number' && f.timestamp >= since && f.timestamp < windowEnd)

@@ -89,6 +89,37 @@ export const PUBLIC: Record<string, Handler> = {
       },
     ];
   },
+  // OKX v5 docs, Get funding rate history: settled rates newest first, at most 100 (default 100);
+  // `before` returns records newer than its fundingTime, `after` older. With `before` alone the newest
+  // page comes (the fake's reading of OKX's cursor pagination, marked as an assumption), so a client
+  // that wants an old window must bound it with `after` as well.
+  'GET /api/v5/public/funding-rate-history': (p, ctx) => {
+    const inst = instrumentOf(p);
+    const limit = Math.min(Number(p['limit'] ?? 100), 100);
+    if (!Number.isInteger(limit) || limit < 1) throw okxErrors.params('limit');
+    const newerThan = p['before'] === undefined ? -Infinity : Number(p['before']);
+    const lastSettled = Math.floor(ctx.now() / FUNDING_INTERVAL) * FUNDING_INTERVAL;
+    const olderThan = p['after'] === undefined ? Infinity : Number(p['after']);
+    const rows = [];
+    for (
+      let t = Math.min(lastSettled, Math.ceil(olderThan / FUNDING_INTERVAL) * FUNDING_INTERVAL - FUNDING_INTERVAL);
+      t > newerThan && rows.length < limit;
+      t -= FUNDING_INTERVAL
+    ) {
+      if (t >= olderThan) continue;
+      const rate = String(fundingAt(ctx.seed, inst, t));
+      rows.push({
+        instType: 'SWAP',
+        instId: instIdOf(inst),
+        formulaType: 'withRate',
+        fundingRate: rate,
+        realizedRate: rate,
+        fundingTime: String(t),
+        method: 'current_period',
+      });
+    }
+    return rows;
+  },
   'GET /api/v5/market/tickers': (p, ctx) =>
     p['instType'] === 'SWAP' ? FAKE_INSTRUMENTS.map((i) => ticker(i, ctx)) : [],
 };

@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { parseTelegramCommand } from '../domain/notifications/telegram.js';
 import { PORTFOLIO_KEY } from '../domain/runtime-documents.js';
 import type { PortfolioDocument } from '../domain/runtime-documents.js';
+import type { ChatCommands, ChatReply } from '../ports/chat-commands.js';
 import type { Clock } from '../ports/clock.js';
 import { monotonicNow } from '../ports/clock.js';
 import { readDocument } from '../ports/documents.js';
@@ -25,12 +26,6 @@ import { DEFAULT_REASONS } from './control-plane.js';
 /** A kill asked for is confirmed within this, or asked again. */
 export const CONFIRM_MS = 60_000;
 export const REFUSALS_PER_MINUTE = 20;
-
-export interface TelegramReply {
-  text: string;
-  /** A kill waiting for this code: the bot shows a button that sends it. */
-  confirm?: string;
-}
 
 export interface TelegramCommandsDeps {
   plane: ControlPlane;
@@ -48,7 +43,7 @@ const HELP = [
   '/kill <reason>: asks for a confirmation first',
 ].join('\n');
 
-export class TelegramCommands {
+export class TelegramCommands implements ChatCommands {
   private readonly allowed: ReadonlySet<string>;
   /** chat → the kill it asked for and not yet confirmed. */
   private readonly pending = new Map<string, { code: string; reason: string; until: number }>();
@@ -60,7 +55,7 @@ export class TelegramCommands {
   }
 
   /** What to answer a message from `chatId`; null: nothing (not a command, or not an allowed chat). */
-  async message(chatId: string, text: string): Promise<TelegramReply | null> {
+  async message(chatId: string, text: string): Promise<ChatReply | null> {
     const command = parseTelegramCommand(text);
     if (!this.allowed.has(chatId)) {
       await this.refuse(
@@ -91,7 +86,7 @@ export class TelegramCommands {
   }
 
   /** `/confirm <code>` or the confirmation button: kills if this chat asked with this code in time. */
-  async confirm(chatId: string, code: string): Promise<TelegramReply | null> {
+  async confirm(chatId: string, code: string): Promise<ChatReply | null> {
     if (!this.allowed.has(chatId)) {
       await this.refuse(chatId, '/confirm');
       return null;
@@ -111,12 +106,17 @@ export class TelegramCommands {
     };
   }
 
+  /** Whether `chatId` is on the allow-list (the adapter tells only those of a failure). */
+  allows(chatId: string): boolean {
+    return this.allowed.has(chatId);
+  }
+
   /** Refusals not written to the audit trail because the minute's budget was spent. */
   refusalsNotAudited(): number {
     return this.dropped;
   }
 
-  private askKill(chatId: string, reason: string | null): TelegramReply {
+  private askKill(chatId: string, reason: string | null): ChatReply {
     if (reason === null) return { text: 'A kill needs a reason: /kill <reason>' };
     const code = randomBytes(3).toString('hex').toUpperCase();
     this.pending.set(chatId, { code, reason, until: monotonicNow(this.deps.clock) + CONFIRM_MS });

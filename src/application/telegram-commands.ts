@@ -33,6 +33,8 @@ export interface TelegramCommandsDeps {
   /** Chat ids (as text) that are told and heard. */
   allowed: readonly string[];
   clock: Clock;
+  /** Told once a minute while refusals go unaudited (the budget spent), with the total so far: for a log line. */
+  onUnaudited?: (total: number) => void;
 }
 
 const HELP = [
@@ -155,6 +157,7 @@ export class TelegramCommands implements ChatCommands {
     if (now - this.refusalWindow.start >= 60_000) this.refusalWindow = { start: now, written: 0 };
     if (this.refusalWindow.written >= REFUSALS_PER_MINUTE) {
       this.dropped += 1;
+      if (this.refusalWindow.written++ === REFUSALS_PER_MINUTE) this.deps.onUnaudited?.(this.dropped);
       return;
     }
     this.refusalWindow.written += 1;

@@ -12,7 +12,7 @@ import { authenticatedStore } from '../application/authenticated-store.js';
 import { ControlPlane } from '../application/control-plane.js';
 import { lastKillResetEpoch } from '../application/kill-reset-proof.js';
 import { withControl } from '../application/store-views.js';
-import { TelegramCommands } from '../application/telegram-commands.js';
+import { REFUSALS_PER_MINUTE, TelegramCommands } from '../application/telegram-commands.js';
 import { trustedControl } from '../application/trusted-control.js';
 import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import { NOTIFICATION_KINDS } from '../domain/notifications/select.js';
@@ -89,6 +89,7 @@ export function telegramBot(
     store,
     allowed: config.targets.map((t) => t.chatId),
     clock: systemClock,
+    onUnaudited: (total) => onError(`refusals beyond ${REFUSALS_PER_MINUTE} a minute not audited: ${total} so far`),
   });
   return createTelegramBot({
     token: config.token,

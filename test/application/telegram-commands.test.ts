@@ -21,6 +21,7 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
   let store: Store;
   let bot: TelegramCommands;
   let mono = 0;
+  let unaudited: number[] = [];
   const clock = { now: () => Date.UTC(2026, 10, 28, 3) + mono, monotonic: () => mono };
 
   beforeEach(async () => {
@@ -29,7 +30,14 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
     store = signedWith(opened.store);
     const instruments = parseInstruments('BTCUSDT,ETHUSDT');
     const plane = new ControlPlane(store, instruments, clock);
-    bot = new TelegramCommands({ plane, store, allowed: ['111', '222'], clock });
+    unaudited = [];
+    bot = new TelegramCommands({
+      plane,
+      store,
+      allowed: ['111', '222'],
+      clock,
+      onUnaudited: (total) => unaudited.push(total),
+    });
   });
   afterEach(() => opened.cleanup());
 
@@ -152,6 +160,7 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
       for (let i = 0; i < REFUSALS_PER_MINUTE + 5; i++) await bot.message('999', '/kill');
       expect(await entries('control_call')).toHaveLength(REFUSALS_PER_MINUTE);
       expect(bot.refusalsNotAudited()).toBe(5);
+      expect(unaudited).toEqual([1]); // told once in the minute, not per refusal
       mono += 60_000;
       await bot.message('999', '/kill');
       expect(await entries('control_call')).toHaveLength(REFUSALS_PER_MINUTE + 1);

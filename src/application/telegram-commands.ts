@@ -60,10 +60,7 @@ export class TelegramCommands implements ChatCommands {
   async message(chatId: string, text: string): Promise<ChatReply | null> {
     const command = parseTelegramCommand(text);
     if (!this.allowed.has(chatId)) {
-      await this.refuse(
-        chatId,
-        command === null ? null : command.type === 'unknown' ? command.name : `/${command.type}`,
-      );
+      await this.refuse(chatId, command === null ? null : commandName(text));
       return null;
     }
     if (command === null) return null;
@@ -167,6 +164,11 @@ export class TelegramCommands implements ChatCommands {
       body: { call: 'telegram_refused', actor: `telegram:${chatId}`, command },
     });
   }
+}
+
+/** The command's name as sent (`/start`, not the `/help` it means), at most 32 characters. */
+function commandName(text: string): string {
+  return (/^\/[A-Za-z_]+/.exec(text.trim())?.[0] ?? '/').toLowerCase().slice(0, 32);
 }
 
 function positionsText(p: PortfolioDocument): string {

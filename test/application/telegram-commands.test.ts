@@ -136,7 +136,7 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
 
   describe('any other chat', () => {
     it('gets nothing, changes nothing, and each command is audited as refused', async () => {
-      for (const text of ['/pause', '/kill now', '/status', '/positions', 'hello']) {
+      for (const text of ['/pause', '/kill now', '/status', '/positions', 'hello', '/start']) {
         expect(await bot.message('999', text)).toBeNull();
       }
       expect(await bot.confirm('999', 'ABCDEF')).toBeNull();
@@ -148,6 +148,7 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
         '/status',
         '/positions',
         null,
+        '/start',
         '/confirm',
       ]);
       expect(refused.every((e) => e.body.call === 'telegram_refused' && e.body.actor === 'telegram:999')).toBe(true);

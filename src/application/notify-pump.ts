@@ -3,7 +3,9 @@
  * audit chain from the outbox cursor and queues a delivery per (chosen notification, wanting target);
  * `deliverDue` posts what is due, each with a timeout, and records the outcome with a backoff;
  * `notifierStatus` says what waits, for /health and /metrics.
- * Errors name the target by id, never its URL (it may carry a token).
+ * A target is a webhook or a Telegram chat (sent through the bot the caller hands in): the same
+ * outbox, cursor and retries for both. Errors name the target by id, never its URL (it may carry a
+ * token) or its chat id.
  */
 import { selectNotifications } from '../domain/notifications/select.js';
 import {
@@ -15,17 +17,21 @@ import {
   wants,
 } from '../domain/notifications/webhook.js';
 import type { WebhookTarget } from '../domain/notifications/webhook.js';
+import { telegramMessage } from '../domain/notifications/telegram.js';
+import type { TelegramTarget } from '../domain/notifications/telegram.js';
 import type { AuditEvent, EventStore } from '../ports/event-store.js';
 import type { NotifierStatus } from '../domain/runtime-documents.js';
-import type { NotifyOutbox } from '../ports/notify-outbox.js';
+import type { NotifyOutbox, OutboxDelivery } from '../ports/notify-outbox.js';
 
 const PAGE = 500;
+
+export type NotifyTarget = WebhookTarget | TelegramTarget;
 
 /** Queues the notifications of audit entries after the cursor; returns how many deliveries were queued. */
 export async function queueNew(
   events: EventStore,
   outbox: NotifyOutbox,
-  targets: readonly WebhookTarget[],
+  targets: readonly NotifyTarget[],
 ): Promise<number> {
   const cursor = await outbox.cursor();
   const entries: AuditEvent[] = [];
@@ -54,7 +60,7 @@ export async function queueNew(
             seq: n.seq,
             at: n.at,
             title: n.title,
-            body: notificationBody(n, t.format, id),
+            body: t.format === 'telegram' ? telegramMessage(n) : notificationBody(n, t.format, id),
             state: 'pending' as const,
             attempts: 0,
             next_at: 0,
@@ -98,12 +104,17 @@ export interface DeliverOptions {
   nowMs: () => number;
   timeoutMs: number;
   limit?: number;
+  /**
+   * Sends a Telegram message: null when Telegram accepted it, else the error to record (no token in
+   * it). Without it, Telegram deliveries wait untried (the bot is not configured in this process).
+   */
+  sendTelegram?: (chatId: string, text: string) => Promise<string | null>;
 }
 
 /** Posts the due deliveries one by one; returns [delivered, failed]. */
 export async function deliverDue(
   outbox: NotifyOutbox,
-  targets: readonly WebhookTarget[],
+  targets: readonly NotifyTarget[],
   options: DeliverOptions,
 ): Promise<[number, number]> {
   const byId = new Map(targets.map((t) => [t.id, t]));
@@ -112,25 +123,12 @@ export async function deliverDue(
   for (const d of await outbox.due(options.nowMs(), options.limit ?? 50)) {
     const target = byId.get(d.target);
     if (!target) continue; // a target removed from NOTIFY_WEBHOOK_URLS: left pending, listed
-    const body = JSON.stringify(d.body);
-    let error: string | null = null;
-    try {
-      const res = await fetch(target.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-tcs-delivery': d.id,
-          [SIGNATURE_HEADER]: signatureHeader(options.secret, body, options.nowMs() / 1000),
-        },
-        body,
-        // A redirect is not followed (it fails as `HTTP 30x`): the signed body goes only where it was configured to.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      if (!res.ok) error = `HTTP ${res.status}`;
-    } catch (err) {
-      error = err instanceof Error && err.name === 'TimeoutError' ? 'timeout' : 'unreachable';
+    let error: string | null;
+    if (target.format === 'telegram') {
+      if (!options.sendTelegram) continue;
+      error = await options.sendTelegram(target.chatId, (d.body as { text: string }).text);
+    } else {
+      error = await post(target, d, options);
     }
     if (error === null) {
       ok++;
@@ -141,4 +139,27 @@ export async function deliverDue(
     }
   }
   return [ok, failed];
+}
+
+/** Posts one webhook delivery, signed; null when the receiver answered 2xx, else why not. */
+async function post(target: WebhookTarget, d: OutboxDelivery, options: DeliverOptions): Promise<string | null> {
+  const body = JSON.stringify(d.body);
+  try {
+    const res = await fetch(target.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-tcs-delivery': d.id,
+        [SIGNATURE_HEADER]: signatureHeader(options.secret, body, options.nowMs() / 1000),
+      },
+      body,
+      // A redirect is not followed (it fails as `HTTP 30x`): the signed body goes only where it was configured to.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    return res.ok ? null : `HTTP ${res.status}`;
+  } catch (err) {
+    return err instanceof Error && err.name === 'TimeoutError' ? 'timeout' : 'unreachable';
+  }
 }

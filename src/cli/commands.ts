@@ -143,18 +143,28 @@ Options:
   },
   {
     name: 'notify',
-    summary: 'Deliver notifications (fills, kills, halts ending, risk changes…) to webhooks, from the audit trail',
+    summary:
+      'Deliver notifications (fills, kills, halts ending, risk changes…) to webhooks and Telegram, from the audit trail; run the Telegram bot',
     help: `Usage: tcs notify
 
-Runs the webhook notifier beside \`tcs start\`, on the same store (STORE_URL): it follows the audit
-trail and posts the chosen events to each of NOTIFY_WEBHOOK_URLS, signed with NOTIFY_WEBHOOK_SECRET
-(header x-tcs-signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">), retrying with backoff from
-an outbox kept in the store, so a restart or a receiver down for an hour loses nothing. Delivery is
-at least once: receivers drop a repeat by its x-tcs-delivery id. A receiver that is down never slows
-trading or control. Runs until SIGTERM or Ctrl-C. docs/operate/notifications.md.
+Runs the notifier beside \`tcs start\`, on the same store (STORE_URL): it follows the audit trail
+and sends the chosen events to each of NOTIFY_WEBHOOK_URLS, signed with NOTIFY_WEBHOOK_SECRET
+(header x-tcs-signature: t=<unix s>,v1=<hex HMAC-SHA256 of "t.body">), and to the Telegram chats
+of TELEGRAM_CHAT_IDS, retrying with backoff from an outbox kept in the store, so a restart or a
+receiver down for an hour loses nothing. Delivery is at least once: receivers drop a repeat by its
+x-tcs-delivery id. A receiver that is down never slows trading or control. Runs until SIGTERM or
+Ctrl-C. docs/operate/notifications.md.
 
 Targets: URLs separated by spaces, commas or ";"; a discord: or slack: prefix sends that service's
 body; ?kinds=fill,kill keeps only those kinds.
+
+Telegram (TELEGRAM_BOT_TOKEN from @BotFather, TELEGRAM_CHAT_IDS; needs CONTROL_SECRET): the listed
+chats get the notifications (TELEGRAM_KINDS to choose) and may send /status, /positions,
+/pause [reason], /resume [reason] and /kill <reason>, which asks to be confirmed within 60 s (its
+button, or /confirm <code>). Commands go through the same control plane as the REST API, audited
+with telegram:<chat id> as the actor. Any other chat is answered nothing, changes nothing, and its
+messages are audited as refused (telegram_refused). A token the Bot API refuses ends the notifier
+(exit 1).
 
 Options:
   -h, --help   This help.`,

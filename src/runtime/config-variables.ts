@@ -165,6 +165,37 @@ const ENTRIES: Entry[] = [
     allowed: 'required by `tcs notify`; ≥ 32 characters',
     meaning: 'Secret. The HMAC-SHA256 key of the `x-tcs-signature` header receivers check.',
   },
+  {
+    name: 'TELEGRAM_BOT_TOKEN',
+    section: 'Store',
+    default: null,
+    allowed: '`<bot id>:<secret>` as BotFather gives it; unset: no Telegram',
+    meaning:
+      'Secret. `tcs notify` runs this Telegram bot: notifications to TELEGRAM_CHAT_IDS and their commands (docs/operate/notifications.md). Its commands need CONTROL_SECRET.',
+  },
+  {
+    name: 'TELEGRAM_CHAT_IDS',
+    section: 'Store',
+    default: null,
+    allowed: 'chat ids (digits, groups negative) separated by commas or spaces; required with TELEGRAM_BOT_TOKEN',
+    meaning:
+      'The only chats the bot notifies and takes commands from; any other chat is answered nothing and audited as refused.',
+    example: '123456789',
+  },
+  {
+    name: 'TELEGRAM_KINDS',
+    section: 'Store',
+    default: null,
+    allowed: 'notification kinds separated by commas (`fill,kill,halt_ended` …); unset: all',
+    meaning: 'Which notifications the Telegram chats get.',
+  },
+  {
+    name: 'TELEGRAM_API_ROOT',
+    section: 'Store',
+    default: 'https://api.telegram.org',
+    allowed: 'an http(s) URL without a trailing path',
+    meaning: 'The Bot API server the bot talks to (a self-hosted one, or a test double).',
+  },
   // Trading cycle and market data
   {
     name: 'SYMBOLS',

@@ -1,5 +1,5 @@
 /**
- * `tcs notify`: the webhook notifier as a process of its own, beside `tcs start`, reading the same
+ * `tcs notify`: the notifier (webhooks and Telegram) as a process of its own, beside `tcs start`, reading the same
  * store (STORE_URL). Each round it queues the notifications of audit entries past its cursor
  * (application/notify-pump.ts, one write with the cursor: a crash queues nothing twice) and posts
  * what is due, each with a bounded timeout, retrying with backoff. It never writes to the trading
@@ -8,13 +8,20 @@
  * Delivery is at least once: a SIGKILL after a receiver accepted a delivery and before the outbox
  * recorded it sends that delivery again, under the same `x-tcs-delivery` id, which receivers use
  * to drop the repeat. Targets are named by id in every line, never by URL (it may hold a token).
+ *
+ * With TELEGRAM_BOT_TOKEN it also runs the Telegram bot (./notify-telegram.ts): its chats are
+ * targets of the same outbox, and their commands act through the REST API's control plane.
  */
 import { createKvOutbox } from '../adapters/notify/kv-outbox.js';
 import { openStore } from '../adapters/open-store.js';
+import type { TelegramBot } from '../adapters/notify/telegram-bot.js';
 import { deliverDue, notifierStatus, queueNew } from '../application/notify-pump.js';
+import type { NotifyTarget } from '../application/notify-pump.js';
+import { parseWebhookTargets } from '../domain/notifications/webhook.js';
 import { NOTIFIER_STATUS_KEY } from '../domain/runtime-documents.js';
 import { writeDocument } from '../ports/documents.js';
-import { parseWebhookTargets } from '../domain/notifications/webhook.js';
+import type { WebhookTarget } from '../domain/notifications/webhook.js';
+import { readTelegramConfig, telegramBot } from './notify-telegram.js';
 import { ConfigError, readStoreUrl } from './config.js';
 
 /** Between rounds: a notification reaches its receiver within about this (plus its POST). */
@@ -25,12 +32,75 @@ const POST_TIMEOUT_MS = 5_000;
 const MIN_SECRET_LENGTH = 32;
 
 export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
-  const urls = env.NOTIFY_WEBHOOK_URLS?.trim() ?? '';
-  if (urls === '')
+  const webhooks = readWebhooks(env);
+  const telegram = readTelegramConfig(env);
+  if (webhooks === null && telegram === null)
     throw new ConfigError(
-      'NOTIFY_WEBHOOK_URLS is empty: give the webhook URLs to notify (docs/operate/notifications.md)',
+      'NOTIFY_WEBHOOK_URLS is empty and TELEGRAM_BOT_TOKEN is not set: give the webhook URLs to notify, a Telegram bot, or both (docs/operate/notifications.md)',
     );
-  let targets: ReturnType<typeof parseWebhookTargets>;
+  const targets: NotifyTarget[] = [...(webhooks?.targets ?? []), ...(telegram?.targets ?? [])];
+  const store = await openStore(readStoreUrl(env));
+  const outbox = createKvOutbox(store.kv);
+  let stopping = false;
+  let fatal: string | null = null;
+  let wake: (() => void) | null = null;
+  const stop = () => {
+    stopping = true;
+    wake?.();
+  };
+  let bot: TelegramBot | null = null;
+  let polling: Promise<void> = Promise.resolve();
+  try {
+    bot = telegram ? telegramBot(env, telegram, store, (message) => logError('telegram_error', message)) : null;
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  // A Bot API that refuses the token (401) or sees another poller on it (409) ends the notifier: no
+  // command could reach it, and an operator must know at once rather than at the next kill.
+  if (bot) polling = bot.start().catch((err: unknown) => ((fatal = (err as Error).message), stop()));
+  console.log(
+    JSON.stringify({ event: 'notifier_started', targets: targets.map((t) => t.id), telegram: telegram !== null }),
+  );
+  try {
+    while (!stopping) {
+      try {
+        const queued = await queueNew(store.events, outbox, targets);
+        const [delivered, failed] = await deliverDue(outbox, targets, {
+          secret: webhooks?.secret ?? '',
+          nowMs: () => Date.now(),
+          timeoutMs: POST_TIMEOUT_MS,
+          ...(bot ? { sendTelegram: bot.send } : {}),
+        });
+        if (queued + delivered + failed > 0)
+          console.log(JSON.stringify({ event: 'notifier_round', queued, delivered, failed }));
+        // After every round, so a notifier that stops shows as stale on /health, not as an empty backlog.
+        await writeDocument(store.kv, NOTIFIER_STATUS_KEY, await notifierStatus(outbox, targets, Date.now(), ROUND_MS));
+      } catch (err) {
+        // A store that is away for a while is a pause, not an end: the next round tries again.
+        logError('notifier_error', err instanceof Error ? err.message : String(err));
+      }
+      if (!stopping) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, ROUND_MS)));
+    }
+  } finally {
+    await bot?.stop().catch(() => undefined);
+    await polling;
+    await store.close();
+  }
+  if (fatal === null) return 0;
+  logError('notifier_stopped', fatal);
+  return 1;
+}
+
+const logError = (event: string, message: string) => console.error(JSON.stringify({ event, message }));
+
+/** NOTIFY_WEBHOOK_URLS and its secret; null when no webhook is configured. */
+function readWebhooks(env: NodeJS.ProcessEnv): { targets: WebhookTarget[]; secret: string } | null {
+  const urls = env.NOTIFY_WEBHOOK_URLS?.trim() ?? '';
+  if (urls === '') return null;
+  let targets: WebhookTarget[];
   try {
     targets = parseWebhookTargets(urls);
   } catch (err) {
@@ -41,40 +111,5 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
     throw new ConfigError(
       `NOTIFY_WEBHOOK_SECRET must be at least ${MIN_SECRET_LENGTH} characters (the key receivers check signatures with)`,
     );
-  const store = await openStore(readStoreUrl(env));
-  const outbox = createKvOutbox(store.kv);
-  let stopping = false;
-  let wake: (() => void) | null = null;
-  const stop = () => {
-    stopping = true;
-    wake?.();
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  console.log(JSON.stringify({ event: 'notifier_started', targets: targets.map((t) => t.id) }));
-  try {
-    while (!stopping) {
-      try {
-        const queued = await queueNew(store.events, outbox, targets);
-        const [delivered, failed] = await deliverDue(outbox, targets, {
-          secret,
-          nowMs: () => Date.now(),
-          timeoutMs: POST_TIMEOUT_MS,
-        });
-        if (queued + delivered + failed > 0)
-          console.log(JSON.stringify({ event: 'notifier_round', queued, delivered, failed }));
-        // After every round, so a notifier that stops shows as stale on /health, not as an empty backlog.
-        await writeDocument(store.kv, NOTIFIER_STATUS_KEY, await notifierStatus(outbox, targets, Date.now(), ROUND_MS));
-      } catch (err) {
-        // A store that is away for a while is a pause, not an end: the next round tries again.
-        console.error(
-          JSON.stringify({ event: 'notifier_error', message: err instanceof Error ? err.message : String(err) }),
-        );
-      }
-      if (!stopping) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, ROUND_MS)));
-    }
-  } finally {
-    await store.close();
-  }
-  return 0;
+  return { targets, secret };
 }

@@ -12,6 +12,7 @@ import { afterAll, expect, it } from 'vitest';
 import { createKvOutbox } from '../../src/adapters/notify/kv-outbox.js';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
 import { deliverDue, notifierStatus, queueNew } from '../../src/application/notify-pump.js';
+import { telegramTarget } from '../../src/domain/notifications/telegram.js';
 import { parseWebhookTargets, verifySignature } from '../../src/domain/notifications/webhook.js';
 import { initialised } from '../support/stores.js';
 
@@ -138,5 +139,64 @@ it('a receiver that never answers costs one bounded timeout per delivery, record
     for (const res of held) res.destroy();
     await store.close();
     server.close();
+  }
+});
+
+it('a Telegram chat is another target of the same outbox: its message text queued, sent, retried on failure', async () => {
+  const store = await initialised(await openSqliteStore({ path: join(dir, 'telegram.db') }));
+  try {
+    await store.events.append({
+      kind: 'control',
+      at: '2026-11-28T03:12:44.120Z',
+      body: { event: 'control.kill', outcome: 'changed', reason: 'exchange down', actor: 'telegram:111' },
+    });
+    await store.events.append({
+      kind: 'kill_reset',
+      at: '2026-11-28T03:20:00.000Z',
+      body: { reason: 'ok', actor: 'api' },
+    });
+    const targets = [telegramTarget('111', ['kill'])];
+    const outbox = createKvOutbox(store.kv);
+    expect(await queueNew(store.events, outbox, targets)).toBe(1); // kinds=kill only
+    const sent: { chat: string; text: string }[] = [];
+    let answer: string | null = 'Telegram 502';
+    let now = 0;
+    const opts = {
+      secret: '',
+      nowMs: () => now,
+      timeoutMs: 1000,
+      sendTelegram: async (chat: string, text: string) => (sent.push({ chat, text }), answer),
+    };
+    expect(await deliverDue(outbox, targets, opts)).toEqual([0, 1]);
+    expect((await outbox.recent(1))[0]).toMatchObject({ state: 'pending', last_error: 'Telegram 502' });
+    answer = null;
+    now += 1000;
+    expect(await deliverDue(outbox, targets, opts)).toEqual([1, 0]);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual({
+      chat: '111',
+      text: 'Trading killed\ncontrol.kill by telegram:111: exchange down\naudit #1 at 2026-11-28T03:12:44.120Z',
+    });
+    expect(await outbox.backlog()).toBe(0);
+  } finally {
+    await store.close();
+  }
+});
+
+it('without a Telegram sender a Telegram delivery stays pending, untried', async () => {
+  const store = await initialised(await openSqliteStore({ path: join(dir, 'telegram-off.db') }));
+  try {
+    await store.events.append({
+      kind: 'kill_reset',
+      at: new Date().toISOString(),
+      body: { reason: 'ok', actor: 'api' },
+    });
+    const targets = [telegramTarget('111', null)];
+    const outbox = createKvOutbox(store.kv);
+    await queueNew(store.events, outbox, targets);
+    expect(await deliverDue(outbox, targets, { secret: '', nowMs: () => 0, timeoutMs: 1000 })).toEqual([0, 0]);
+    expect((await outbox.recent(1))[0]).toMatchObject({ state: 'pending', attempts: 0 });
+  } finally {
+    await store.close();
   }
 });

@@ -62,7 +62,7 @@ export function parseWebhookTargets(text: string): WebhookTarget[] {
   });
 }
 
-export function wants(target: WebhookTarget, kind: NotificationKind): boolean {
+export function wants(target: Pick<WebhookTarget, 'kinds'>, kind: NotificationKind): boolean {
   return target.kinds === null || target.kinds.includes(kind);
 }
 

@@ -106,6 +106,22 @@ describe('tcs strategy check', () => {
     expect(stdout).toContain('Bias found');
   });
 
+  it('has its own help, which names every check and the exit codes', async () => {
+    const { code, stdout } = await tcs(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: tcs strategy check STRATEGY/);
+    for (const word of [
+      'determinism',
+      'look-ahead',
+      'recursion',
+      '--samples',
+      '--tolerance',
+      '--json',
+      'Exit codes: 0',
+    ])
+      expect(stdout).toContain(word);
+  });
+
   it('refuses an unknown strategy, a missing data directory and a missing strategy with exit 2', async () => {
     const unknown = await tcs(['momentum_ma_crosover', '--data', data]);
     expect(unknown.code).toBe(2);

@@ -156,13 +156,3 @@ export function cycleView(tape: Tape, cycle: number, window: number): MarketView
   }
   return view;
 }
-
-/** Open time of the bar a cycle decided on (the first symbol's that had one), for the report. */
-export function cycleBarTime(tape: Tape, cycle: number, symbol?: string): number | null {
-  const pick = symbol === undefined ? [...tape.symbols.values()] : [tape.symbols.get(symbol)].filter((t) => !!t);
-  for (const t of pick) {
-    const q = t!.quotes[cycle];
-    if (q) return t!.columns.time[q.end]!;
-  }
-  return null;
-}

@@ -16,7 +16,7 @@ export function checkTable(result: CheckResult): string {
   const lines = [`Tolerance: ${result.tolerance} (confidence; relative on a target)`, ''];
   for (const s of result.strategies) {
     lines.push(
-      `${s.name} (${s.entry}): ${s.cycles} cycles, ${s.samples.length} sampled bars, window ${s.window} bars (recursion also ${s.longWindow})`,
+      `${s.name} (${s.entry}): ${s.cycles} cycles, ${s.signals} signals, ${s.samples.length} sampled bars, window ${s.window} bars (recursion also ${s.longWindow})`,
       `  market: ${s.market}`,
     );
     const rows = s.findings.map((f) => row(f));

@@ -43,6 +43,8 @@ export interface StrategyReport {
   window: number;
   longWindow: number;
   cycles: number;
+  /** Signals the full run gave (all symbols): a check of a strategy that never signalled proves little. */
+  signals: number;
   /** Cycles sampled as cuts and starts. */
   samples: number[];
   findings: Finding[];
@@ -112,7 +114,10 @@ async function checkOne(env: NodeJS.ProcessEnv, options: CheckOptions, entry: st
     window: windows.short,
     longWindow: windows.long,
     ...report,
-    notes,
+    notes:
+      report.signals === 0
+        ? [...notes, 'the full run gave no signal: there was nothing to compare, so "ok" says little']
+        : notes,
   };
 }
 
@@ -130,7 +135,7 @@ export async function checkTape(
   tape: Tape,
   fresh: () => Promise<StrategyAgent>,
   o: TapeCheckOptions,
-): Promise<{ cycles: number; samples: number[]; findings: Finding[] }> {
+): Promise<{ cycles: number; signals: number; samples: number[]; findings: Finding[] }> {
   const last = tape.cycles - 1;
   const full = replay(await fresh(), tape, { from: 0, to: last, window: o.short, nav: o.nav });
   const again = replay(await fresh(), tape, { from: 0, to: last, window: o.short, nav: o.nav });
@@ -155,6 +160,7 @@ export async function checkTape(
 
   return {
     cycles: tape.cycles,
+    signals: full.filter((answer) => answer.outcome.kind === 'signal').length,
     samples,
     findings: [
       finding('determinism', firstDifference(full, again, o.tolerance), 'the full run again', tape),

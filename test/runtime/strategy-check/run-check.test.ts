@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { createSyntheticFeed } from '../../../src/adapters/market-data/index.js';
 import { parseInstruments } from '../../../src/domain/instruments.js';
 import type { StrategyAgent } from '../../../src/domain/strategy-agent.js';
-import { checkTape } from '../../../src/runtime/strategy-check/run-check.js';
+import { checkTape, runStrategyCheck } from '../../../src/runtime/strategy-check/run-check.js';
+import { fileURLToPath } from 'node:url';
 import { recordTape } from '../../../src/runtime/strategy-check/tape.js';
 import type { Tape } from '../../../src/runtime/strategy-check/tape.js';
 
@@ -77,5 +78,36 @@ describe('checkTape', () => {
     expect(first.a).toMatchObject({ direction: -1 });
     expect(first.b).toMatchObject({ direction: 1 });
     expect(first.other).toBe('the full run again');
+  });
+});
+
+describe('runStrategyCheck on the synthetic market', () => {
+  it('opens it as tcs simulate does (--cycles, --seed) and finds the EMA seeded from its first bar', async () => {
+    const entry = fileURLToPath(new URL('../../fixtures/strategies/ema-from-first-bar.ts', import.meta.url));
+    const result = await runStrategyCheck(
+      {},
+      {
+        entries: [entry],
+        data: null,
+        cycles: 150,
+        seed: 3,
+        from: null,
+        to: null,
+        symbols: 'BTCUSDT',
+        samples: 5,
+        sampleSeed: 1,
+        tolerance: 1e-4,
+        json: false,
+      },
+    );
+    expect(result.bias).toBe(true);
+    const [report] = result.strategies;
+    expect(report!.market).toMatch(/^synthetic, seed 3/);
+    expect(report!.cycles).toBe(150);
+    expect(Object.fromEntries(report!.findings.map((f) => [f.check, f.verdict]))).toEqual({
+      determinism: 'ok',
+      'look-ahead': 'ok',
+      recursion: 'bias',
+    });
   });
 });

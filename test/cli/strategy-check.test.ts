@@ -123,7 +123,7 @@ describe('tcs strategy check', () => {
   });
 
   it('refuses an unknown strategy, a missing data directory and a missing strategy with exit 2', async () => {
-    const unknown = await tcs(['momentum_ma_crosover', '--data', data]);
+    const unknown = await tcs([fixture('ema-tracked.ts'), 'momentum_ma_crosover', '--data', data]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('did you mean momentum_ma_crossover');
     const missing = await tcs(['momentum_ma_crossover', '--data', `${data}/nope`]);

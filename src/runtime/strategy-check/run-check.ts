@@ -18,6 +18,7 @@ import { ConfigError } from '../config.js';
 import { dataSymbols, openRunMarket } from '../simulate/simulation-market.js';
 import { replayDirectory, simulationConfig } from '../simulate/simulation-env.js';
 import type { SimulateOptions } from '../simulate/simulate-options.js';
+import type { TradingConfig } from '../trading/trading-config.js';
 import type { Difference } from './compare.js';
 import { firstDifference } from './compare.js';
 import type { CheckOptions } from './check-options.js';
@@ -58,8 +59,11 @@ export interface CheckResult {
 }
 
 export async function runStrategyCheck(env: NodeJS.ProcessEnv, options: CheckOptions): Promise<CheckResult> {
+  // Every strategy loads before any is checked: a typo in the third is told at once, not after two checks.
+  const checks = [];
+  for (const entry of options.entries) checks.push(await prepare(env, options, entry));
   const reports: StrategyReport[] = [];
-  for (const entry of options.entries) reports.push(await checkOne(env, options, entry));
+  for (const check of checks) reports.push(await check());
   return {
     tolerance: options.tolerance,
     strategies: reports,
@@ -67,7 +71,12 @@ export async function runStrategyCheck(env: NodeJS.ProcessEnv, options: CheckOpt
   };
 }
 
-async function checkOne(env: NodeJS.ProcessEnv, options: CheckOptions, entry: string): Promise<StrategyReport> {
+/** Loads the strategy (a bad entry is a ConfigError here) and returns its check, to run later. */
+async function prepare(
+  env: NodeJS.ProcessEnv,
+  options: CheckOptions,
+  entry: string,
+): Promise<() => Promise<StrategyReport>> {
   const sim = simulateOptions(options, entry);
   const dataDir = replayDirectory(env, sim);
   const symbols = dataDir !== null && sim.symbols === null && !env.SYMBOLS?.trim() ? await dataSymbols(dataDir) : null;
@@ -86,6 +95,23 @@ async function checkOne(env: NodeJS.ProcessEnv, options: CheckOptions, entry: st
     notes.push(
       'the module exports one agent object, not a factory: every replay shares its state, which shows as bias; export a factory',
     );
+  return () => checkLoaded(options, entry, { sim, dataDir, config, first, fresh, notes });
+}
+
+interface Loaded {
+  sim: SimulateOptions;
+  dataDir: string | null;
+  config: TradingConfig;
+  first: StrategyAgent;
+  fresh: () => Promise<StrategyAgent>;
+  notes: string[];
+}
+
+async function checkLoaded(
+  options: CheckOptions,
+  entry: string,
+  { sim, dataDir, config, first, fresh, notes }: Loaded,
+): Promise<StrategyReport> {
   const windows = { short: 0, long: 0 };
   const opened = await openRunMarket(config, sim, dataDir, (barMs) => {
     try {

@@ -57,9 +57,15 @@ describe('checkTape', () => {
   });
 
   it('flags an agent that reads the next bar of the column its candles were copied from, at the first sampled cut', async () => {
-    // The fixture patches Float64Array.prototype.set when imported: in this test file's worker only.
-    const { default: peeksNextBar } = await import('../../fixtures/strategies/peeks-next-bar.js');
-    const r = await checkTape(await tape(), () => Promise.resolve(peeksNextBar()), OPTIONS);
+    // The fixture patches Float64Array.prototype.set when imported; the fork runs other files after this one.
+    const { default: peeksNextBar, unpatch } = await import('../../fixtures/strategies/peeks-next-bar.js');
+    let r;
+    try {
+      r = await checkTape(await tape(), () => Promise.resolve(peeksNextBar()), OPTIONS);
+    } finally {
+      unpatch();
+    }
+    expect(Object.hasOwn(Float64Array.prototype, 'set')).toBe(false);
     expect(verdicts(r)).toEqual({ determinism: 'ok', 'look-ahead': 'bias', recursion: 'ok' });
     const first = r.findings.find((f) => f.check === 'look-ahead')!.first!;
     expect(first.cycle).toBe(r.samples[0]);

@@ -35,7 +35,7 @@ export function checkTable(result: CheckResult): string {
   }
   lines.push(
     result.bias
-      ? 'Bias found: a signal that differs read something other than the bars before it (docs/strategies/checking-a-strategy.md).'
+      ? 'Bias found: the answers of a check marked BIAS changed with data the strategy should not depend on (docs/strategies/checking-a-strategy.md).'
       : 'No bias found.',
   );
   return lines.join('\n');

@@ -7,7 +7,7 @@ import { operatorReason } from '../runtime/operator-reason.js';
 import { DATA_DOWNLOAD_HELP } from '../runtime/data-download.js';
 import { parseSimulateArgs, SIMULATE_HELP } from '../runtime/simulate/simulate-options.js';
 import { sweepCommands } from './sweep-commands.js';
-import { STRATEGY_NEW_HELP } from '../runtime/strategy-help.js';
+import { STRATEGY_CHECK_HELP, STRATEGY_NEW_HELP } from '../runtime/strategy-help.js';
 import { VENUE_CHECK_HELP } from '../runtime/venue-check-help.js';
 
 export interface Command {
@@ -348,13 +348,30 @@ Options:
   ...sweepCommands,
   {
     name: 'strategy',
-    summary: 'Write a commented strategy template and its test: tcs strategy new NAME',
-    help: STRATEGY_NEW_HELP,
+    summary:
+      'tcs strategy new NAME writes a strategy template and its test; tcs strategy check STRATEGY looks for look-ahead and recursive bias',
+    help: `Usage: tcs strategy <new|check> …
+
+Subcommands:
+  new NAME        Writes a commented strategy template and its test (\`tcs strategy new --help\`).
+  check STRATEGY  Replays a strategy on cut data and with more or less history, and reports any
+                  signal that read the future or depends on how much history it was given; exit 1
+                  on bias (\`tcs strategy check --help\`).
+
+Options:
+  -h, --help      This help.`,
+    helpFor: (args) => (args[0] === 'new' ? STRATEGY_NEW_HELP : args[0] === 'check' ? STRATEGY_CHECK_HELP : undefined),
     async run(args) {
       const [sub, ...rest] = args;
+      if (sub === 'check') {
+        const { parseCheckArgs } = await import('../runtime/strategy-check/check-options.js');
+        const options = parseCheckArgs(rest);
+        const { runStrategyCheckCommand } = await import('../runtime/strategy-check/run-check.js');
+        return runStrategyCheckCommand(loadEnv(), options);
+      }
       if (sub !== 'new') {
         console.error(
-          `tcs strategy: ${sub === undefined ? 'missing subcommand' : `unknown subcommand ${JSON.stringify(sub)}`}\n\n${STRATEGY_NEW_HELP}`,
+          `tcs strategy: ${sub === undefined ? 'missing subcommand' : `unknown subcommand ${JSON.stringify(sub)}`}\n\nUsage: tcs strategy new NAME [--dir DIR] | tcs strategy check STRATEGY … (tcs strategy <new|check> --help)`,
         );
         return 2;
       }

@@ -1,4 +1,4 @@
-/** The help of `tcs strategy new` (kept apart so the CLI's command table loads no file-writing code). */
+/** The help of `tcs strategy new` and `tcs strategy check` (kept apart so the CLI's command table loads no file-writing or replay code). */
 export const STRATEGY_NEW_HELP = `Usage: tcs strategy new NAME [--dir DIR]
 
 Writes DIR/NAME.ts (a strategy: a factory with declared parameters, a declared lookback, comments
@@ -17,3 +17,43 @@ overwritten. Then:
 Options:
   --dir DIR    Where to write (default: strategies).
   -h, --help   This help.`;
+
+export const STRATEGY_CHECK_HELP = `Usage: tcs strategy check STRATEGY… --data DIR [--from ISO] [--to ISO] [options]
+       tcs strategy check STRATEGY… --cycles N [--seed S] [options]
+
+Looks for bias in a strategy's signals (docs/strategies/checking-a-strategy.md). STRATEGY is a
+built-in name or a module path, as in STRATEGIES (several: separated by spaces or commas); its
+parameters come from STRATEGY_PARAMS as in a simulation. The market is opened as \`tcs simulate\`
+opens it, recorded once, and the strategy replayed over it, a fresh agent every time:
+
+  determinism  the full run twice: answers that differ depend on something other than the bars
+               (a clock, randomness, state its module keeps between agents)
+  look-ahead   at each sampled bar, a run from the start on the data cut after that bar: an answer
+               at or before the cut that differs from the full run's read a later bar
+  recursion    at each sampled bar, a fresh agent started there with the window a run gives it, and
+               with twice as many bars: an answer that differs from the full run's depends on how
+               much history came before (an EMA seeded from the first bar it was handed)
+
+Answers are compared on direction, confidence (within --tolerance) and target (relative). Every
+strategy gets a table: each check's verdict, the first bar where a bias shows (its open time, UTC),
+the symbol, and what the full run and the other run answered there. Position is always 0 and NAV the
+starting cash: the check is about what the strategy reads, not what it trades.
+
+Market (as tcs simulate):
+  --data DIR          Replay a data directory (docs/strategies/data-format.md).
+  --from ISO          First cycle's time (default: the data's first candle).
+  --to ISO            Stop before this time.
+  --cycles N          Cycles of the synthetic market (required without --data unless --to is given;
+                      with --data: at most N).
+  --seed S            Seed of the synthetic market (default MARKET_SEED, else 42).
+  --symbols LIST      SYMBOLS (a replay: the data's symbols by default).
+
+Check:
+  --samples K         Bars sampled as cuts and starts (default 20), from a seeded stream.
+  --sample-seed S     Seed of that stream (default 1): the same seed samples the same bars.
+  --tolerance X       Largest confidence difference taken as equal (default 1e-4; smoothed
+                      indicators restarted at another bar agree to about 1e-6).
+  --json              The result as one JSON document on stdout instead of the table.
+  -h, --help          This help.
+
+Exit codes: 0 no bias found, 1 bias found, 2 bad arguments, unknown strategy or unusable data.`;

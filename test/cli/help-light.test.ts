@@ -18,7 +18,12 @@ describe('tcs help loads no installed package', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each([[['--help']], [['simulate', '--help']], [['data', 'download', '--help']]])(
+  it.each([
+    [['--help']],
+    [['simulate', '--help']],
+    [['data', 'download', '--help']],
+    [['strategy', 'check', '--help']],
+  ])(
     'tcs %j',
     async (args) => {
       dir = mkdtempSync(join(tmpdir(), 'tcs-help-'));

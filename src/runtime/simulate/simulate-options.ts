@@ -141,7 +141,7 @@ function readArgs(args: string[]) {
   }
 }
 
-function wholeNumber(flag: string, text: string, min: number, max: number): number {
+export function wholeNumber(flag: string, text: string, min: number, max: number): number {
   const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max)
     throw new ConfigError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
@@ -149,7 +149,7 @@ function wholeNumber(flag: string, text: string, min: number, max: number): numb
 }
 
 /** An ISO 8601 date or date-time; a time without a zone is refused rather than read as local time. */
-function isoTime(flag: string, text: string): number {
+export function isoTime(flag: string, text: string): number {
   const trimmed = text.trim();
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(trimmed);
   const zoned = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(trimmed);

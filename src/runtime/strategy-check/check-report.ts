@@ -1,0 +1,85 @@
+/**
+ * What `tcs strategy check` prints: per strategy one row per check (verdict, the first bar where the
+ * bias shows, what the full run answered there and what the other run answered), or the same as
+ * one JSON document with --json (answers as objects, times as ISO strings).
+ */
+import { describeOutcome } from './compare.js';
+import type { CheckResult, Finding } from './run-check.js';
+
+const WHAT = {
+  determinism: 'the same full run twice',
+  'look-ahead': 'runs on data cut at sampled bars',
+  recursion: 'fresh agents started at sampled bars with more and less history',
+} as const;
+
+export function checkTable(result: CheckResult): string {
+  const lines = [`Tolerance: ${result.tolerance} (confidence; relative on a target)`, ''];
+  for (const s of result.strategies) {
+    lines.push(
+      `${s.name} (${s.entry}): ${s.cycles} cycles, ${s.signals} signals, ${s.samples.length} sampled bars, window ${s.window} bars (recursion also ${s.longWindow})`,
+      `  market: ${s.market}`,
+    );
+    const rows = s.findings.map((f) => row(f));
+    const header = ['check', 'verdict', 'first bar', 'symbol', 'full run', 'other run'];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const fmt = (cells: string[]) =>
+      cells
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd();
+    lines.push(`  ${fmt(header)}`, ...rows.map((r) => `  ${fmt(r)}`));
+    for (const f of s.findings)
+      if (f.first) lines.push(`  ${f.check}: compared with ${WHAT[f.check]}; the other run: ${f.first.other}`);
+    for (const note of s.notes) lines.push(`  note: ${note}`);
+    lines.push('');
+  }
+  lines.push(
+    result.bias
+      ? 'Bias found: the answers of a check marked BIAS changed with data the strategy should not depend on (docs/strategies/checking-a-strategy.md).'
+      : 'No bias found.',
+  );
+  return lines.join('\n');
+}
+
+function row(f: Finding): string[] {
+  if (f.first === undefined) return [f.check, 'ok', '', '', '', ''];
+  const { barTime, symbol, a, b } = f.first;
+  return [
+    f.check,
+    'BIAS',
+    barTime === null ? `cycle ${f.first.cycle}` : new Date(barTime).toISOString(),
+    symbol,
+    describeOutcome(a),
+    describeOutcome(b),
+  ];
+}
+
+export function checkJson(result: CheckResult): string {
+  return JSON.stringify(
+    {
+      tolerance: result.tolerance,
+      bias: result.bias,
+      strategies: result.strategies.map((s) => ({
+        ...s,
+        findings: s.findings.map((f) =>
+          f.first === undefined
+            ? f
+            : {
+                check: f.check,
+                verdict: f.verdict,
+                first: {
+                  cycle: f.first.cycle,
+                  bar: f.first.barTime === null ? null : new Date(f.first.barTime).toISOString(),
+                  symbol: f.first.symbol,
+                  full: f.first.a,
+                  other: f.first.b,
+                  otherRun: f.first.other,
+                },
+              },
+        ),
+      })),
+    },
+    null,
+    2,
+  );
+}

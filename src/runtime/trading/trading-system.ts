@@ -434,6 +434,8 @@ async function openVenue(
       takerFee: config.fills.takerFee,
       feesBySymbol: config.fills.feesBySymbol,
       barFills: { volumeShare: config.fills.volumeShare, touchShare: config.fills.touchShare },
+      slippageBps: config.fills.slippageBps,
+      markPrice: config.fills.markPrice,
     },
     ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
   });

@@ -55,6 +55,8 @@ export interface RiskInput {
    * it and the spread. Default 0 (tests); the composition root passes the venue's.
    */
   feeRate?: number;
+  /** SLIPPAGE_BPS: the venue's slippage, counted in a market order's expected fill price (default 0). */
+  slippageBps?: number;
   /** FEED_STALE_MS: market data older than this at the cycle's `now` opens no new exposure; unset = not judged. */
   feedStaleMs?: number;
   /** The state to start in (startingState() of the stored one); `active` when absent. */
@@ -93,6 +95,7 @@ export function review(
       ...(lotSize !== undefined ? { lotSize } : {}),
       ...(tickSize !== undefined ? { tickSize } : {}),
       ...(input.feeRate !== undefined ? { feeRate: input.feeRate } : {}),
+      ...(input.slippageBps !== undefined ? { slippageBps: input.slippageBps } : {}),
       ...(input.feedStaleMs !== undefined ? { freshness: { now: request.now, staleMs: input.feedStaleMs } } : {}),
     });
   };
@@ -109,6 +112,7 @@ export function review(
         typeof reference === 'number'
           ? pendingEntry(order, market, reference, pending, {
               ...(input.feeRate !== undefined ? { feeRate: input.feeRate } : {}),
+              ...(input.slippageBps !== undefined ? { slippageBps: input.slippageBps } : {}),
               ...(tickSize !== undefined ? { tickSize } : {}),
             })
           : { order, price: market.last },
@@ -171,6 +175,7 @@ function trimsFor(
     limits: input.limits,
     lotSizes: new Map([...instruments.values()].map((i) => [i.symbol, i.lotSize])),
     feeRate: input.feeRate ?? 0,
+    slippageBps: input.slippageBps ?? 0,
     epoch: request.epoch,
     cycle: request.cycle,
   });

@@ -335,6 +335,7 @@ export const tradingMachine = setup({
         instruments: context.children.instruments,
         limits: context.children.risk.limits,
         ...(context.children.risk.feeRate !== undefined ? { feeRate: context.children.risk.feeRate } : {}),
+        ...(context.children.risk.slippageBps !== undefined ? { slippageBps: context.children.risk.slippageBps } : {}),
       },
     });
     enqueue.spawnChild('risk', {

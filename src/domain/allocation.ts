@@ -62,6 +62,8 @@ export interface AllocationSettings {
   noTradeBand?: number;
   /** The venue's taker rate, which the risk engine counts against the NAV after an order; default 0. */
   feeRate?: number;
+  /** SLIPPAGE_BPS, which the risk engine counts in a market order's expected price; default 0. */
+  slippageBps?: number;
 }
 
 /** How an order was sized, for the decision entry. Quantities are signed base units. */
@@ -136,6 +138,7 @@ export function allocate(
       snapshot
         ? pendingEntry(full, snapshot, reference, pending, {
             ...(settings.feeRate !== undefined ? { feeRate: settings.feeRate } : {}),
+            ...(settings.slippageBps !== undefined ? { slippageBps: settings.slippageBps } : {}),
             ...(tickSize !== undefined ? { tickSize } : {}),
           })
         : { order: full, price },
@@ -333,6 +336,7 @@ function sizeOpening(
     limits: settings.limits ?? DEFAULT_RISK_LIMITS,
     type: shape.type,
     ...(settings.feeRate !== undefined ? { feeRate: settings.feeRate } : {}),
+    ...(settings.slippageBps !== undefined ? { slippageBps: settings.slippageBps } : {}),
     taken: takenThisCycle(pending, signal.symbol, side),
   });
   if (!fit.ok) return { code: fit.code, message: fit.message };

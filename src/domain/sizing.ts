@@ -113,6 +113,8 @@ export function fitToLimits(
     type?: OrderRequest['type'];
     /** The venue's taker rate, as the risk engine is given it; default 0. */
     feeRate?: number;
+    /** SLIPPAGE_BPS, as the risk engine is given it; default 0. */
+    slippageBps?: number;
     /** Quantity this cycle's earlier orders take on `side` of the symbol, and their notional (either side). */
     taken?: { qty: number; notional: number };
   },
@@ -150,7 +152,12 @@ export function fitToLimits(
   const unitCostAt = (q: number): { unitCost: number; worstPrice: number } => {
     const fill =
       q > 0
-        ? expectedFill(order, q, market, price, { taken: taken.qty, feeRate, tickSize: instrument.tickSize })
+        ? expectedFill(order, q, market, price, {
+            taken: taken.qty,
+            feeRate,
+            tickSize: instrument.tickSize,
+            slippageBps: ctx.slippageBps ?? 0,
+          })
         : null;
     // A SELL's walk falls in price, so its fee per unit is largest at the best quote.
     const worstPrice = Math.max(price, fill?.price ?? price);

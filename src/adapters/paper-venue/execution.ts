@@ -16,7 +16,9 @@ import type { Fill, FillCosts, VenueOrder } from '../../domain/orders.js';
 import { floorToStep, roundQuote, roundToStep } from '../../domain/steps.js';
 import { feeRateOf } from './config.js';
 import type { PaperVenueConfig } from './config.js';
-import { crosses, priceMarketableLimit, priceMarketOrder, slipped, takerQuotes } from './fill-pricing.js';
+// The risk engine expects fills with the same slippage function.
+import { slipped } from '../../domain/risk/expected-fill.js';
+import { crosses, priceMarketableLimit, priceMarketOrder, takerQuotes } from './fill-pricing.js';
 import { restingDepth } from './resting-depth.js';
 import type { Depth } from './resting-depth.js';
 import { applyFill } from './ledger.js';

@@ -91,21 +91,6 @@ export function priceMarketableLimit(
   return { qty: floorToStep(taken, lotSize), price: againstTaker(side, cost / taken, tickSize), overflowQty: 0 };
 }
 
-/**
- * A taker's walked `price` moved `bps` basis points against it (SLIPPAGE_BPS: a BUY higher, a SELL
- * lower, never below one tick), on the tick grid against the taker, and never past `limit` when the
- * order has one. 0 bps returns the price untouched, so a run without slippage is the run it was.
- */
-export function slipped(side: Side, price: number, bps: number, tickSize: number, limit: number | null = null): number {
-  if (!(bps > 0)) return price;
-  const moved =
-    side === 'BUY'
-      ? ceilToStep(price * (1 + bps / 10_000), tickSize)
-      : Math.max(tickSize, floorToStep(price * (1 - bps / 10_000), tickSize));
-  if (limit === null) return moved;
-  return side === 'BUY' ? Math.min(moved, limit) : Math.max(moved, limit);
-}
-
 /** `price` on the tick grid, rounded the way that costs the taker: up for BUY, down for SELL. */
 function againstTaker(side: Side, price: number, tickSize: number): number {
   return side === 'BUY' ? ceilToStep(price, tickSize) : floorToStep(price, tickSize);

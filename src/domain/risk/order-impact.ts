@@ -99,6 +99,8 @@ export interface ImpactOptions {
   feeRate?: number;
   /** The symbol's tick: the expected average is rounded against the taker as the venue rounds it. */
   tickSize?: number;
+  /** SLIPPAGE_BPS: a market order is expected that far beyond its walked price, as the venue fills it. */
+  slippageBps?: number;
 }
 
 export function computeImpact(
@@ -166,6 +168,7 @@ export function computeImpact(
     taken: taken.qty,
     ...(options.feeRate !== undefined ? { feeRate: options.feeRate } : {}),
     ...(options.tickSize !== undefined ? { tickSize: options.tickSize } : {}),
+    ...(options.slippageBps !== undefined ? { slippageBps: options.slippageBps } : {}),
   });
   const price = fill.price;
   const navBefore = account.nav - projection.pendingCost;

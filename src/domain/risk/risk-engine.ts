@@ -51,6 +51,8 @@ export interface RiskContext {
    */
   feeRate?: number;
   tickSize?: number;
+  /** SLIPPAGE_BPS: the venue's slippage, counted in the expected fill price of a market order (./expected-fill.ts). */
+  slippageBps?: number;
   /** The symbol's lot size, to round a scaled reduce-only close; without it the close is not scaled below one unit of its own size. */
   lotSize?: number;
   /**
@@ -114,6 +116,7 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
     ...(ctx.marks ? { marks: ctx.marks } : {}),
     ...(ctx.feeRate !== undefined ? { feeRate: ctx.feeRate } : {}),
     ...(ctx.tickSize !== undefined ? { tickSize: ctx.tickSize } : {}),
+    ...(ctx.slippageBps !== undefined ? { slippageBps: ctx.slippageBps } : {}),
   });
   if (!result.ok) return refuseAll(result.message);
   const impact = result.impact;

@@ -481,6 +481,8 @@ function rootInput(
       feedStaleMs: config.feedStaleMs,
       // The highest fee a paper fill can pay (FEE_MAKER, FEE_TAKER, a manifest's): limits count it.
       feeRate: highestFeeRate(config.fills),
+      // SLIPPAGE_BPS: the venue's fills slip; the engine prices orders with it (and the allocator, from here).
+      slippageBps: config.fills.slippageBps,
       ...(riskState ? { tradingState: riskState } : {}),
       drawdownWindowMs: config.drawdownWindowMs,
     },

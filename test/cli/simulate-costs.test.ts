@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SIMULATE_HELP } from '../../src/runtime/simulate/simulate-options.js';
 import { exitWithin, startTcs } from '../support/processes.js';
 
 const STRATEGY = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
@@ -81,6 +82,12 @@ const navs = (run: Run): number[] =>
     .map((line) => Number(line.split(',')[1]));
 
 describe('tcs simulate --data: slippage, itemised costs, marking', () => {
+  it('--help names the cost and mark variables', () => {
+    expect(SIMULATE_HELP).toMatch(/^ {2}SLIPPAGE_BPS {8}/m);
+    expect(SIMULATE_HELP).toMatch(/^ {2}MARK_PRICE {10}mid \(default\) or close/m);
+    expect(SIMULATE_HELP).toMatch(/^ {2}SPREAD_MODEL {8}/m);
+  });
+
   it('SLIPPAGE_BPS=10 fills 0.2 a unit higher; trades.csv, summary.json and the printed summary itemise spread and slippage', async () => {
     const run = await simulate('slip-10', { SLIPPAGE_BPS: '10' });
     const buy = run.trades[0]!;

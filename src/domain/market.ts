@@ -158,7 +158,13 @@ export function markPriceOf(rule: MarkPrice, bid: number, ask: number, last: num
   return markOf(bid, ask, last);
 }
 
-/** markOf for a snapshot, falling back to `last` (which the callers have already checked). */
-export function valuationPrice(snapshot: Pick<MarketSnapshot, 'bid' | 'ask' | 'last'>): number {
-  return markOf(snapshot.bid, snapshot.ask, snapshot.last) ?? snapshot.last;
+/**
+ * The mark of a snapshot as the venue takes it under MARK_PRICE (`rule`, the mid by default),
+ * falling back to `last` (which the callers have already checked).
+ */
+export function valuationPrice(
+  snapshot: Pick<MarketSnapshot, 'bid' | 'ask' | 'last'>,
+  rule: MarkPrice = 'mid',
+): number {
+  return markPriceOf(rule, snapshot.bid, snapshot.ask, snapshot.last) ?? snapshot.last;
 }

@@ -14,7 +14,7 @@
  */
 import type { SignalTarget } from './signal.js';
 import { maxOrderQty } from './exchange-filters.js';
-import type { Instrument, MarketSnapshot } from './market.js';
+import type { Instrument, MarketSnapshot, MarkPrice } from './market.js';
 import { floorToLot, valuationPrice } from './market.js';
 import type { OrderRequest, Side } from './orders.js';
 import { sideSign } from './orders.js';
@@ -115,6 +115,8 @@ export function fitToLimits(
     feeRate?: number;
     /** SLIPPAGE_BPS, as the risk engine is given it; default 0. */
     slippageBps?: number;
+    /** MARK_PRICE, as the risk engine is given it; default the mid. */
+    markPrice?: MarkPrice;
     /** Quantity this cycle's earlier orders take on `side` of the symbol, and their notional (either side). */
     taken?: { qty: number; notional: number };
   },
@@ -130,7 +132,7 @@ export function fitToLimits(
       message: `drawdown ${(dd * 100).toFixed(2)}% exceeds ${(limits.maxDrawdown * 100).toFixed(2)}%: only closing`,
     };
   const s = sideSign(side);
-  const mark = valuationPrice(market);
+  const mark = valuationPrice(market, ctx.markPrice);
   let othersGross = 0;
   let othersNet = 0;
   let largestOther = 0;
@@ -157,6 +159,7 @@ export function fitToLimits(
             feeRate,
             tickSize: instrument.tickSize,
             slippageBps: ctx.slippageBps ?? 0,
+            ...(ctx.markPrice !== undefined ? { markPrice: ctx.markPrice } : {}),
           })
         : null;
     // A SELL's walk falls in price, so its fee per unit is largest at the best quote.

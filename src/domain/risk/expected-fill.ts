@@ -19,7 +19,7 @@
  * (its overflow penalty), but no order that adds risk gets there — the cycle's depth share is at most
  * the whole visible book — and reduce-only closes are exempt from the ratios this feeds.
  */
-import type { BookLevel, MarketSnapshot } from '../market.js';
+import type { BookLevel, MarketSnapshot, MarkPrice } from '../market.js';
 import { valuationPrice } from '../market.js';
 import type { OrderRequest, Side } from '../orders.js';
 import { ceilToStep, floorToStep } from '../steps.js';
@@ -81,7 +81,7 @@ export function expectedFill(
   qty: number,
   market: MarketSnapshot,
   reference: number,
-  options: { taken?: number; feeRate?: number; tickSize?: number; slippageBps?: number } = {},
+  options: { taken?: number; feeRate?: number; tickSize?: number; slippageBps?: number; markPrice?: MarkPrice } = {},
 ): ExpectedFill {
   let price = reference;
   if (order.type === 'market' && qty > 0) {
@@ -98,7 +98,7 @@ export function expectedFill(
   }
   const feeRate = Math.max(0, options.feeRate ?? 0);
   const fee = qty * price * feeRate;
-  const mark = valuationPrice(market);
+  const mark = valuationPrice(market, options.markPrice);
   const crossing = Math.max(0, (order.side === 'BUY' ? price - mark : mark - price) * qty);
   return { price, cost: fee + crossing, fee };
 }
@@ -161,7 +161,7 @@ export function pendingEntry(
   market: MarketSnapshot,
   reference: number,
   pending: readonly { order: OrderRequest; price: number }[],
-  options: { feeRate?: number; tickSize?: number; slippageBps?: number } = {},
+  options: { feeRate?: number; tickSize?: number; slippageBps?: number; markPrice?: MarkPrice } = {},
 ): { order: OrderRequest; price: number; cost: number } {
   const taken = takenThisCycle(pending, order.symbol, order.side).qty;
   const fill = expectedFill(order, order.qty, market, reference, { taken, ...options });

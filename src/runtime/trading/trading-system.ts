@@ -483,6 +483,8 @@ function rootInput(
       feeRate: highestFeeRate(config.fills),
       // SLIPPAGE_BPS: the venue's fills slip; the engine prices orders with it (and the allocator, from here).
       slippageBps: config.fills.slippageBps,
+      // MARK_PRICE: the engine values symbols as the venue marks them.
+      markPrice: config.fills.markPrice,
       ...(riskState ? { tradingState: riskState } : {}),
       drawdownWindowMs: config.drawdownWindowMs,
     },

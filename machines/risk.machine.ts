@@ -13,7 +13,7 @@
  * (the composition root makes it an event line, an audit entry, a metric and the stored state).
  */
 import { assign, enqueueActions, sendTo, setup } from 'xstate';
-import type { Instrument, InstrumentKind } from '../src/domain/market.js';
+import type { Instrument, InstrumentKind, MarkPrice } from '../src/domain/market.js';
 import { valuationPrice } from '../src/domain/market.js';
 import { costTrims } from '../src/domain/risk/cost-trims.js';
 import type { MarginTable } from '../src/domain/margin.js';
@@ -55,6 +55,10 @@ export interface RiskInput {
    * it and the spread. Default 0 (tests); the composition root passes the venue's.
    */
   feeRate?: number;
+  /** SLIPPAGE_BPS: the venue's slippage, counted in a market order's expected fill price (default 0). */
+  slippageBps?: number;
+  /** MARK_PRICE: every symbol is valued as the venue marks it (default the mid). */
+  markPrice?: MarkPrice;
   /** FEED_STALE_MS: market data older than this at the cycle's `now` opens no new exposure; unset = not judged. */
   feedStaleMs?: number;
   /** The state to start in (startingState() of the stored one); `active` when absent. */
@@ -70,7 +74,7 @@ export function review(
 ): EvaluatedReply {
   const instruments = new Map((input.instruments ?? []).map((i) => [i.symbol, i]));
   const kinds = new Map<string, InstrumentKind>([...instruments.values()].map((i) => [i.symbol, i.kind]));
-  const marks = new Map([...request.market.values()].map((m) => [m.symbol, valuationPrice(m)]));
+  const marks = new Map([...request.market.values()].map((m) => [m.symbol, valuationPrice(m, input.markPrice)]));
   const purpose = request.purpose ?? (request.cycle === 0 ? 'command' : 'cycle');
   const state = { state: trading.state, purpose, reason: trading.reason } as const;
   const pending: PendingOrder[] = [];
@@ -93,6 +97,8 @@ export function review(
       ...(lotSize !== undefined ? { lotSize } : {}),
       ...(tickSize !== undefined ? { tickSize } : {}),
       ...(input.feeRate !== undefined ? { feeRate: input.feeRate } : {}),
+      ...(input.slippageBps !== undefined ? { slippageBps: input.slippageBps } : {}),
+      ...(input.markPrice !== undefined ? { markPrice: input.markPrice } : {}),
       ...(input.feedStaleMs !== undefined ? { freshness: { now: request.now, staleMs: input.feedStaleMs } } : {}),
     });
   };
@@ -109,6 +115,8 @@ export function review(
         typeof reference === 'number'
           ? pendingEntry(order, market, reference, pending, {
               ...(input.feeRate !== undefined ? { feeRate: input.feeRate } : {}),
+              ...(input.slippageBps !== undefined ? { slippageBps: input.slippageBps } : {}),
+              ...(input.markPrice !== undefined ? { markPrice: input.markPrice } : {}),
               ...(tickSize !== undefined ? { tickSize } : {}),
             })
           : { order, price: market.last },
@@ -171,6 +179,7 @@ function trimsFor(
     limits: input.limits,
     lotSizes: new Map([...instruments.values()].map((i) => [i.symbol, i.lotSize])),
     feeRate: input.feeRate ?? 0,
+    slippageBps: input.slippageBps ?? 0,
     epoch: request.epoch,
     cycle: request.cycle,
   });

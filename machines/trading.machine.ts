@@ -335,6 +335,8 @@ export const tradingMachine = setup({
         instruments: context.children.instruments,
         limits: context.children.risk.limits,
         ...(context.children.risk.feeRate !== undefined ? { feeRate: context.children.risk.feeRate } : {}),
+        ...(context.children.risk.slippageBps !== undefined ? { slippageBps: context.children.risk.slippageBps } : {}),
+        ...(context.children.risk.markPrice !== undefined ? { markPrice: context.children.risk.markPrice } : {}),
       },
     });
     enqueue.spawnChild('risk', {

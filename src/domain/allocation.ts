@@ -32,7 +32,7 @@
  */
 import { newClientOrderId } from './client-order-id.js';
 import { maxOrderQty, outsidePercentPrice } from './exchange-filters.js';
-import type { Instrument, MarketSnapshot, MarketView } from './market.js';
+import type { Instrument, MarketSnapshot, MarketView, MarkPrice } from './market.js';
 import { floorToLot, valuationPrice } from './market.js';
 import type { OrderRequest, Side } from './orders.js';
 import type { AccountSnapshot } from './portfolio.js';
@@ -62,6 +62,10 @@ export interface AllocationSettings {
   noTradeBand?: number;
   /** The venue's taker rate, which the risk engine counts against the NAV after an order; default 0. */
   feeRate?: number;
+  /** SLIPPAGE_BPS, which the risk engine counts in a market order's expected price; default 0. */
+  slippageBps?: number;
+  /** MARK_PRICE: symbols are valued as the venue marks them, as the risk engine values them; default the mid. */
+  markPrice?: MarkPrice;
 }
 
 /** How an order was sized, for the decision entry. Quantities are signed base units. */
@@ -136,6 +140,8 @@ export function allocate(
       snapshot
         ? pendingEntry(full, snapshot, reference, pending, {
             ...(settings.feeRate !== undefined ? { feeRate: settings.feeRate } : {}),
+            ...(settings.slippageBps !== undefined ? { slippageBps: settings.slippageBps } : {}),
+            ...(settings.markPrice !== undefined ? { markPrice: settings.markPrice } : {}),
             ...(tickSize !== undefined ? { tickSize } : {}),
           })
         : { order: full, price },
@@ -242,7 +248,7 @@ function allocateOne(
     if (!touches(ctx.account, pending, signal.symbol))
       return close(signal, snapshot, instrument, 0, 0, 0, 'close', emit);
   }
-  const marks = new Map([...ctx.market.values()].map((m) => [m.symbol, valuationPrice(m)]));
+  const marks = new Map([...ctx.market.values()].map((m) => [m.symbol, valuationPrice(m, settings.markPrice)]));
   const projection = projectAccount(ctx.account, pending, marks);
   const book = projection.books.get(signal.symbol);
   const held = book?.position ?? 0;
@@ -333,6 +339,8 @@ function sizeOpening(
     limits: settings.limits ?? DEFAULT_RISK_LIMITS,
     type: shape.type,
     ...(settings.feeRate !== undefined ? { feeRate: settings.feeRate } : {}),
+    ...(settings.slippageBps !== undefined ? { slippageBps: settings.slippageBps } : {}),
+    ...(settings.markPrice !== undefined ? { markPrice: settings.markPrice } : {}),
     taken: takenThisCycle(pending, signal.symbol, side),
   });
   if (!fit.ok) return { code: fit.code, message: fit.message };

@@ -86,6 +86,9 @@ export const EVENT_LINE_CATALOG: EventLineCatalog = {
       fee: 'The fee charged (negative: a maker rebate).',
       liquidity: '`maker` or `taker`.',
       client_order_id: 'The order’s client order id.',
+      spread_cost:
+        'Paper taker fills only: |price before slippage − mid of the book met| × qty, quote currency (the half spread, the walk through the book).',
+      slippage_cost: 'Paper taker fills only: |price − price before slippage| × qty (`SLIPPAGE_BPS`).',
     },
   },
   order_rejected: {

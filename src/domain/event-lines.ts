@@ -77,6 +77,9 @@ export interface OrderFilledLine {
   fee: number;
   liquidity: Fill['liquidity'];
   client_order_id: string;
+  /** A paper taker fill's costs beyond the mid (Fill.costs); absent on maker and live fills. */
+  spread_cost?: number;
+  slippage_cost?: number;
 }
 export interface OrderRejectedLine {
   event: 'order_rejected';
@@ -316,6 +319,7 @@ export const eventLine = {
     fee: fill.fee,
     liquidity: fill.liquidity,
     client_order_id: fill.clientOrderId,
+    ...(fill.costs !== undefined && { spread_cost: fill.costs.spread, slippage_cost: fill.costs.slippage }),
   }),
   orderRejected: (order: VenueOrder): OrderRejectedLine => ({
     event: 'order_rejected',

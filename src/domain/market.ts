@@ -90,8 +90,19 @@ export const FILL_MODELS: readonly FillModel[] = ['close', 'next_open'];
 export type SpreadModel = { model: 'derived' } | { model: 'none' } | { model: 'fixed_bps'; bps: number };
 export const SPREAD_MODELS = ['derived', 'none', 'fixed_bps'] as const;
 
-/** A book's quotes and levels: what a taker walks. */
-export type Quotes = Pick<MarketSnapshot, 'bid' | 'ask' | 'bids' | 'asks'>;
+/**
+ * MARK_PRICE: what positions are valued at — `mid`, the book's (bid + ask) / 2 (the default), or
+ * `close`, the last price (in a replay the candle's close, so a position is marked as a backtester
+ * without spread marks it).
+ */
+export type MarkPrice = 'mid' | 'close';
+export const MARK_PRICES: readonly MarkPrice[] = ['mid', 'close'];
+
+/**
+ * A book's quotes and levels: what a taker walks; `last`, when the book knows it, is the price it was
+ * placed around (a replay's next open, or its close), which MARK_PRICE=close marks a fill at.
+ */
+export type Quotes = Pick<MarketSnapshot, 'bid' | 'ask' | 'bids' | 'asks'> & { readonly last?: number };
 
 /** Fill rules of a replayed bar (docs/strategies/data-format.md, "Fill models"). */
 export interface BarExecution {
@@ -141,7 +152,19 @@ export function markOf(bid: number, ask: number, last: number): number | null {
   return null;
 }
 
-/** markOf for a snapshot, falling back to `last` (which the callers have already checked). */
-export function valuationPrice(snapshot: Pick<MarketSnapshot, 'bid' | 'ask' | 'last'>): number {
-  return markOf(snapshot.bid, snapshot.ask, snapshot.last) ?? snapshot.last;
+/** The mark MARK_PRICE asks for: markOf (the mid) for `mid`; for `close`, the last price when it is sane, else the mid. */
+export function markPriceOf(rule: MarkPrice, bid: number, ask: number, last: number): number | null {
+  if (rule === 'close' && last > 0 && Number.isFinite(last)) return last;
+  return markOf(bid, ask, last);
+}
+
+/**
+ * The mark of a snapshot as the venue takes it under MARK_PRICE (`rule`, the mid by default),
+ * falling back to `last` (which the callers have already checked).
+ */
+export function valuationPrice(
+  snapshot: Pick<MarketSnapshot, 'bid' | 'ask' | 'last'>,
+  rule: MarkPrice = 'mid',
+): number {
+  return markPriceOf(rule, snapshot.bid, snapshot.ask, snapshot.last) ?? snapshot.last;
 }

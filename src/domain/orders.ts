@@ -63,6 +63,18 @@ export interface Fill {
   liquidity: 'maker' | 'taker';
   /** Epoch ms. */
   ts: number;
+  /** What a paper taker fill paid beyond the mid of the book it met; absent on maker and live fills. */
+  costs?: FillCosts;
+}
+
+/**
+ * A taker fill's costs in quote currency, beside its fee: `spread` = |price before slippage − mid| ×
+ * qty (the half spread, the walk through the book and the tick rounding), `slippage` = |price −
+ * price before slippage| × qty (SLIPPAGE_BPS). Kept to QUOTE_STEP.
+ */
+export interface FillCosts {
+  spread: number;
+  slippage: number;
 }
 
 /** +1 for BUY, −1 for SELL. */

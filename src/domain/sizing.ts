@@ -14,7 +14,7 @@
  */
 import type { SignalTarget } from './signal.js';
 import { maxOrderQty } from './exchange-filters.js';
-import type { Instrument, MarketSnapshot } from './market.js';
+import type { Instrument, MarketSnapshot, MarkPrice } from './market.js';
 import { floorToLot, valuationPrice } from './market.js';
 import type { OrderRequest, Side } from './orders.js';
 import { sideSign } from './orders.js';
@@ -113,6 +113,10 @@ export function fitToLimits(
     type?: OrderRequest['type'];
     /** The venue's taker rate, as the risk engine is given it; default 0. */
     feeRate?: number;
+    /** SLIPPAGE_BPS, as the risk engine is given it; default 0. */
+    slippageBps?: number;
+    /** MARK_PRICE, as the risk engine is given it; default the mid. */
+    markPrice?: MarkPrice;
     /** Quantity this cycle's earlier orders take on `side` of the symbol, and their notional (either side). */
     taken?: { qty: number; notional: number };
   },
@@ -128,7 +132,7 @@ export function fitToLimits(
       message: `drawdown ${(dd * 100).toFixed(2)}% exceeds ${(limits.maxDrawdown * 100).toFixed(2)}%: only closing`,
     };
   const s = sideSign(side);
-  const mark = valuationPrice(market);
+  const mark = valuationPrice(market, ctx.markPrice);
   let othersGross = 0;
   let othersNet = 0;
   let largestOther = 0;
@@ -150,7 +154,13 @@ export function fitToLimits(
   const unitCostAt = (q: number): { unitCost: number; worstPrice: number } => {
     const fill =
       q > 0
-        ? expectedFill(order, q, market, price, { taken: taken.qty, feeRate, tickSize: instrument.tickSize })
+        ? expectedFill(order, q, market, price, {
+            taken: taken.qty,
+            feeRate,
+            tickSize: instrument.tickSize,
+            slippageBps: ctx.slippageBps ?? 0,
+            ...(ctx.markPrice !== undefined ? { markPrice: ctx.markPrice } : {}),
+          })
         : null;
     // A SELL's walk falls in price, so its fee per unit is largest at the best quote.
     const worstPrice = Math.max(price, fill?.price ?? price);

@@ -11,7 +11,7 @@ import { ORDER_STYLES } from '../domain/allocation.js';
 import { FEE_RANGE } from '../domain/fees.js';
 import { DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import { DEFAULT_MARGIN_RATES } from '../domain/margin.js';
-import { FILL_MODELS, SPREAD_MODELS } from '../domain/market.js';
+import { FILL_MODELS, MARK_PRICES, SPREAD_MODELS } from '../domain/market.js';
 import { DEFAULT_RISK_LIMITS, RISK_LIMIT_VARIABLES } from '../domain/risk/limits.js';
 import type { RiskLimits } from '../domain/risk/limits.js';
 import { DEFAULT_NO_TRADE_BAND, DEFAULT_RISK_FRACTION } from '../domain/sizing.js';
@@ -588,6 +588,22 @@ const ENTRIES: Entry[] = [
     example: '2',
     allowed: 'number 0.01–1000, only with SPREAD_MODEL=fixed_bps',
     meaning: 'Replays: the spread in basis points of the close (2 = 0.02 %), at least one tick.',
+  },
+  {
+    name: 'SLIPPAGE_BPS',
+    section: 'Paper venue',
+    default: '0',
+    allowed: 'number 0–1000',
+    meaning:
+      'Taker fills (market orders, marketable limits) pay this many bps of their price beyond the book: buys higher, sells lower; a limit never beyond its limit. The risk engine counts it.',
+  },
+  {
+    name: 'MARK_PRICE',
+    section: 'Paper venue',
+    default: 'mid',
+    allowed: MARK_PRICES.join(', '),
+    meaning:
+      'What positions are marked (valued) at: the book’s mid, or the last price (a replay’s candle close, as a backtester without spread marks).',
   },
   {
     name: 'FILL_VOLUME_SHARE',

@@ -14,7 +14,7 @@ import { REQUIRED_SUMMARY_KEYS } from '../support/summary-keys.js';
 import Database from 'better-sqlite3';
 
 const TRADES_HEADER =
-  'ts,client_order_id,symbol,side,qty,price,notional,fee,liquidity,strategy,kind,realized_pnl,position_after';
+  'ts,client_order_id,symbol,side,qty,price,notional,fee,liquidity,strategy,kind,realized_pnl,position_after,spread_cost,slippage_cost';
 const EQUITY_HEADER = 'ts,nav,cash,drawdown,gross_exposure,net_exposure';
 const SYMBOLS = 'BTCUSDT,ETHUSDT';
 

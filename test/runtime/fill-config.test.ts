@@ -24,7 +24,24 @@ describe('fill configuration', () => {
       makerFee: 0.0002,
       takerFee: 0.0005,
       feesBySymbol: {},
+      slippageBps: 0,
+      markPrice: 'mid',
     });
+  });
+
+  it('reads SLIPPAGE_BPS and MARK_PRICE, and refuses a negative or absurd slippage and an unknown mark', () => {
+    expect(readFillConfig({ SLIPPAGE_BPS: '2.5', MARK_PRICE: 'close' })).toMatchObject({
+      slippageBps: 2.5,
+      markPrice: 'close',
+    });
+    expect(readFillConfig({ SLIPPAGE_BPS: '0', MARK_PRICE: 'mid' })).toMatchObject({
+      slippageBps: 0,
+      markPrice: 'mid',
+    });
+    expect(() => readFillConfig({ SLIPPAGE_BPS: '-1' })).toThrow(/^SLIPPAGE_BPS must be between 0 and 1000, got -1$/);
+    expect(() => readFillConfig({ SLIPPAGE_BPS: '5000' })).toThrow(/^SLIPPAGE_BPS must be between 0 and 1000/);
+    expect(() => readFillConfig({ SLIPPAGE_BPS: '2bp' })).toThrow(ConfigError);
+    expect(() => readFillConfig({ MARK_PRICE: 'last' })).toThrow(/^MARK_PRICE must be one of mid, close, got "last"$/);
   });
 
   it('reads SPREAD_MODEL and SPREAD_BPS, and refuses a bps without fixed_bps, or fixed_bps without one', () => {

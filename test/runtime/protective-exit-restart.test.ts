@@ -83,6 +83,8 @@ describe('trailing stop across a restart', () => {
       'fee',
       'liquidity',
       'client_order_id',
+      'spread_cost',
+      'slippage_cost',
     ]);
     expect((await t.system.venue.account()).positions.filter((p) => p.qty !== 0)).toEqual([]);
     // The same agent is kept out by the cooldown on the next cycle, with the reason recorded.

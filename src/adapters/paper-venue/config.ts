@@ -5,10 +5,14 @@
  * Margin rates default to DEFAULT_MARGIN_TABLE (10 % initial, 5 % maintenance, src/domain/margin.ts).
  * A liquidation pays `liquidationFee` of the close's notional to the insurance fund (liquidation.ts).
  * `feesBySymbol` overrides the maker and taker fee of single symbols (a data manifest's fees).
- * `barFills` says how resting limits fill against a replayed bar (resting-depth.ts).
+ * `barFills` says how resting limits fill against a replayed bar (resting-depth.ts). `slippageBps`
+ * moves taker fills against the taker beyond the book (execution.ts); `markPrice` is what positions
+ * are marked at (marking.ts).
  */
 import { assertMarginRates, DEFAULT_MARGIN_TABLE } from '../../domain/margin.js';
 import type { MarginTable } from '../../domain/margin.js';
+import { MARK_PRICES } from '../../domain/market.js';
+import type { MarkPrice } from '../../domain/market.js';
 import { DEFAULT_DRAWDOWN_WINDOW_MS } from '../../domain/risk/peak-window.js';
 
 /** How market orders beyond the visible book are priced (see fill-pricing.ts). */
@@ -67,6 +71,14 @@ export interface PaperVenueConfig {
   fundingIntervalMs: number;
   /** RISK_DRAWDOWN_WINDOW: the peak NAV the drawdown is measured from is the highest over this long. */
   drawdownWindowMs: number;
+  /**
+   * SLIPPAGE_BPS: a taker fill (market order, marketable limit) pays this many basis points of its
+   * walked price beyond it (a BUY higher, a SELL lower, a limit never past its limit). Liquidations
+   * are priced by their own model (liquidation.ts) and do not slip.
+   */
+  slippageBps: number;
+  /** MARK_PRICE: positions are marked at the book's mid (`mid`) or at the last price (`close`). */
+  markPrice: MarkPrice;
 }
 
 export interface PaperVenueConfigInput extends Partial<Omit<PaperVenueConfig, 'impact' | 'barFills'>> {
@@ -93,6 +105,9 @@ export const DEFAULT_PAPER_VENUE_CONFIG: Readonly<PaperVenueConfig> = Object.fre
   fundingIntervalMs: 8 * 3_600_000,
   // A day: a breach ends by itself once the account has been below its old high for that long.
   drawdownWindowMs: DEFAULT_DRAWDOWN_WINDOW_MS,
+  // No slippage and the mid: what the venue did before either was a setting.
+  slippageBps: 0,
+  markPrice: 'mid',
 });
 
 /** Defaults filled in and every value checked; throws a RangeError naming the bad setting. */
@@ -109,6 +124,8 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
     margin: input.margin ?? DEFAULT_PAPER_VENUE_CONFIG.margin,
     fundingIntervalMs: input.fundingIntervalMs ?? DEFAULT_PAPER_VENUE_CONFIG.fundingIntervalMs,
     drawdownWindowMs: input.drawdownWindowMs ?? DEFAULT_PAPER_VENUE_CONFIG.drawdownWindowMs,
+    slippageBps: input.slippageBps ?? DEFAULT_PAPER_VENUE_CONFIG.slippageBps,
+    markPrice: input.markPrice ?? DEFAULT_PAPER_VENUE_CONFIG.markPrice,
   };
   if (!(config.startingCash > 0) || !Number.isFinite(config.startingCash))
     throw new RangeError('paper venue startingCash must be a positive number');
@@ -140,6 +157,10 @@ export function resolvePaperVenueConfig(input: PaperVenueConfigInput = {}): Pape
   if (!Number.isInteger(config.drawdownWindowMs) || config.drawdownWindowMs < 1_000) {
     throw new RangeError('paper venue drawdownWindowMs must be a whole number of ms, at least 1000');
   }
+  if (!(config.slippageBps >= 0 && config.slippageBps <= 1_000))
+    throw new RangeError('paper venue slippageBps must be a number of basis points from 0 to 1000');
+  if (!MARK_PRICES.includes(config.markPrice))
+    throw new RangeError(`paper venue markPrice must be one of ${MARK_PRICES.join(', ')}`);
   return config;
 }
 

@@ -10,12 +10,14 @@
  * the quantity on the lot grid, the price on the tick grid and the fee rounded to QUOTE_STEP here,
  * at the source, so the account, the event lines and the API all see the same decimal.
  */
-import { markOf } from '../../domain/market.js';
+import { markOf, markPriceOf } from '../../domain/market.js';
 import type { Instrument, MarketSnapshot, MarketView, Quotes } from '../../domain/market.js';
-import type { Fill, VenueOrder } from '../../domain/orders.js';
+import type { Fill, FillCosts, VenueOrder } from '../../domain/orders.js';
 import { floorToStep, roundQuote, roundToStep } from '../../domain/steps.js';
 import { feeRateOf } from './config.js';
 import type { PaperVenueConfig } from './config.js';
+// The risk engine expects fills with the same slippage function.
+import { slipped } from '../../domain/risk/expected-fill.js';
 import { crosses, priceMarketableLimit, priceMarketOrder, takerQuotes } from './fill-pricing.js';
 import { restingDepth } from './resting-depth.js';
 import type { Depth } from './resting-depth.js';
@@ -48,10 +50,12 @@ export function executeNew(
         `NO_NEXT_BAR: the replay has no bar after this one for ${order.symbol} to fill in (FILL_MODEL=next_open)`,
       );
     const priced = priceMarketOrder(book, order.side, order.qty, config.impact, instrument.tickSize);
-    const problem = spotProblem(ctx.state, instrument, order, order.qty, priced.price, takerFee);
+    const price = slipped(order.side, priced.price, config.slippageBps, instrument.tickSize);
+    const problem = spotProblem(ctx.state, instrument, order, order.qty, price, takerFee);
     if (problem !== null) return finish(order, 'rejected', problem);
-    const fill = record(ctx, instrument, order, order.qty, priced.price, 'taker');
-    markAtFill(ctx.state, order.symbol, book);
+    const costs = takerCosts(book, order.qty, priced.price, price);
+    const fill = record(ctx, instrument, order, order.qty, price, 'taker', costs);
+    markAtFill(ctx.state, config, order.symbol, book);
     order.status = 'filled';
     return [fill];
   }
@@ -60,10 +64,12 @@ export function executeNew(
   if (book !== null && crosses(order.side, limit, book)) {
     const priced = priceMarketableLimit(book, order.side, order.qty, limit, instrument.lotSize, instrument.tickSize);
     if (priced !== null) {
-      const problem = spotProblem(ctx.state, instrument, order, priced.qty, priced.price, takerFee);
+      const price = slipped(order.side, priced.price, config.slippageBps, instrument.tickSize, limit);
+      const problem = spotProblem(ctx.state, instrument, order, priced.qty, price, takerFee);
       if (problem !== null) return finish(order, 'rejected', problem);
-      fills.push(record(ctx, instrument, order, priced.qty, priced.price, 'taker'));
-      markAtFill(ctx.state, order.symbol, book);
+      const costs = takerCosts(book, priced.qty, priced.price, price);
+      fills.push(record(ctx, instrument, order, priced.qty, price, 'taker', costs));
+      markAtFill(ctx.state, config, order.symbol, book);
     }
   }
   // Whatever the book could not give at the limit or better rests.
@@ -185,13 +191,19 @@ export function takerCost(
   const book = takerQuotes(snapshot);
   if (book === null) return 0; // nothing can fill (NO_NEXT_BAR)
   let priced: { qty: number; price: number } | null;
+  const { tickSize } = instrument;
   if (order.type === 'market') {
-    priced = priceMarketOrder(book, order.side, order.qty, config.impact, instrument.tickSize);
+    const walked = priceMarketOrder(book, order.side, order.qty, config.impact, tickSize);
+    priced = { qty: walked.qty, price: slipped(order.side, walked.price, config.slippageBps, tickSize) };
   } else {
     const limit = order.limitPrice ?? Number.NaN;
-    priced = crosses(order.side, limit, book)
-      ? priceMarketableLimit(book, order.side, order.qty, limit, instrument.lotSize, instrument.tickSize)
+    const walked = crosses(order.side, limit, book)
+      ? priceMarketableLimit(book, order.side, order.qty, limit, instrument.lotSize, tickSize)
       : null;
+    priced =
+      walked === null
+        ? null
+        : { qty: walked.qty, price: slipped(order.side, walked.price, config.slippageBps, tickSize, limit) };
   }
   if (priced === null || !(priced.qty > 0)) return 0;
   const mark = ctx.state.marks.get(order.symbol) ?? (snapshot.bid + snapshot.ask) / 2;
@@ -211,6 +223,7 @@ function record(
   qty: number,
   price: number,
   liquidity: Fill['liquidity'],
+  costs?: FillCosts,
 ): Fill {
   const feeRate = feeRateOf(ctx.config, order.symbol, liquidity);
   const fill: Fill = {
@@ -222,6 +235,7 @@ function record(
     fee: feeOf(qty, price, feeRate),
     liquidity,
     ts: ctx.now,
+    ...(costs !== undefined && { costs }),
   };
   applyFill(ctx.state, instrument.kind, instrument.lotSize, fill);
   const filled = order.filledQty + qty;
@@ -258,6 +272,16 @@ function spotProblem(
   return null;
 }
 
+/**
+ * What a taker fill of `qty` paid beyond the mid of the book it met: to `walked` (the spread, the
+ * walk, the tick rounding), then on to `price` (the slippage). Undefined when the book has no mid.
+ */
+function takerCosts(book: Quotes, qty: number, walked: number, price: number): FillCosts | undefined {
+  const mid = markOf(book.bid, book.ask, 0);
+  if (mid === null) return undefined;
+  return { spread: roundQuote(Math.abs(walked - mid) * qty), slippage: roundQuote(Math.abs(price - walked) * qty) };
+}
+
 /** The fee on a fill in quote currency, rounded to QUOTE_STEP (negative rates are rebates). */
 function feeOf(qty: number, price: number, feeRate: number): number {
   return roundQuote(qty * price * feeRate);
@@ -268,10 +292,11 @@ function feeOf(qty: number, price: number, feeRate: number): number {
  * bar's open, where the position now stands: left at the close the decision saw, the account would
  * show the gap as a loss (or gain) it never had until the next bar — a phantom drawdown in the run's
  * equity that the drawdown guard and the circuit breaker would read too. Elsewhere the book is the
- * snapshot's own, whose mid is the mark already. The next market re-marks every symbol as usual.
+ * snapshot's own, whose mid is the mark already. Under MARK_PRICE=close the mark is that book's last
+ * price (a replay's next open, or the close). The next market re-marks every symbol as usual.
  */
-function markAtFill(state: PaperState, symbol: string, book: Quotes): void {
-  const mark = markOf(book.bid, book.ask, 0);
+function markAtFill(state: PaperState, config: PaperVenueConfig, symbol: string, book: Quotes): void {
+  const mark = markPriceOf(config.markPrice, book.bid, book.ask, book.last ?? 0);
   if (mark !== null) state.marks.set(symbol, mark);
 }
 

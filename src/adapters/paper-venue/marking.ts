@@ -1,23 +1,24 @@
 /**
- * Marks the account to market: positions valued at the last mid price seen for their symbol, NAV,
+ * Marks the account to market: positions valued at the last mark seen for their symbol (MARK_PRICE:
+ * the mid by default, or the last price), NAV,
  * unrealized PnL and the peak NAV the drawdown guard measures from: the highest NAV over the rolling
  * window RISK_DRAWDOWN_WINDOW (src/domain/risk/peak-window.ts), which an operator may also reset. NAV = cash + unrealized PnL of
  * perpetuals + spot holdings at mark. Flat positions are left out of the snapshot (their realized
  * PnL stays in the totals). Marks, unrealized PnL and NAV are kept to QUOTE_STEP like every other
  * amount the venue reports, so a mid of 0.1 and 0.2 reads 0.15, not 0.15000000000000002.
  */
-import { markOf } from '../../domain/market.js';
-import type { MarketView } from '../../domain/market.js';
+import { markPriceOf } from '../../domain/market.js';
+import type { MarketView, MarkPrice } from '../../domain/market.js';
 import type { AccountSnapshot, Position } from '../../domain/portfolio.js';
 import { observePeak, peakOf, resetPeaks } from '../../domain/risk/peak-window.js';
 import { roundQuote } from '../../domain/steps.js';
 import type { PaperState } from './state.js';
 
-/** Records each snapshot's mid price as the symbol's mark; true when any mark changed. */
-export function updateMarks(state: PaperState, market: MarketView): boolean {
+/** Records each snapshot's mark (MARK_PRICE: its mid, or its last price) as the symbol's; true when any mark changed. */
+export function updateMarks(state: PaperState, market: MarketView, rule: MarkPrice): boolean {
   let changed = false;
   for (const [symbol, snapshot] of market) {
-    const mark = markOf(snapshot.bid, snapshot.ask, snapshot.last);
+    const mark = markPriceOf(rule, snapshot.bid, snapshot.ask, snapshot.last);
     if (mark !== null && state.marks.get(symbol) !== mark) {
       state.marks.set(symbol, mark);
       changed = true;

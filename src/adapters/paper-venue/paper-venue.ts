@@ -106,7 +106,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
 
   /** Marks, settles due funding and raises the peak for a market the venue is shown. */
   function observe(market: MarketView): void {
-    updateMarks(state, market);
+    updateMarks(state, market, config.markPrice);
     observeFunding(state, market, isPerp, config.fundingIntervalMs);
     updatePeak(state, windowClock.now(), config.drawdownWindowMs);
   }
@@ -220,7 +220,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
     account(market?: MarketView): Promise<AccountSnapshot> {
       return exclusive(async () => {
         if (market !== undefined) {
-          const marked = updateMarks(state, market);
+          const marked = updateMarks(state, market, config.markPrice);
           const peaked = peakNow();
           if (marked || peaked) await commit();
         } else if (peakNow()) await commit();

@@ -2,7 +2,7 @@
  * The summary as labelled, formatted rows: one list shared by the text table printed at the end of
  * a run and the report's metrics table, so both always show the same figures the same way.
  */
-import type { RunSummary } from '../../domain/performance/run-summary.js';
+import type { RunSummary, SymbolCosts } from '../../domain/performance/run-summary.js';
 
 const NONE = 'n/a';
 
@@ -81,6 +81,20 @@ export function symbolPnlRows(s: RunSummary): string[][] {
     String(p.fills),
     money(p.volume),
   ]);
+}
+
+/** Costs per symbol and in total (fees, spread vs mid, slippage): headers and formatted rows. */
+export const COST_HEADERS = ['Symbol', 'Fees', 'Spread', 'Slippage', 'Total'];
+export function costRows(s: RunSummary): string[][] {
+  const row = (name: string, c: SymbolCosts) => [
+    name,
+    money(c.fees),
+    money(c.spread),
+    money(c.slippage),
+    money(c.total),
+  ];
+  const rows = Object.entries(s.costs.by_symbol).map(([symbol, c]) => row(symbol, c));
+  return rows.length > 0 ? [...rows, row('Total', s.costs)] : [];
 }
 
 /** PnL per strategy: headers and formatted rows. */

@@ -9,6 +9,8 @@ import type { RecentFill, ReportSeries } from '../../domain/performance/tracker.
 import { chartBundleSource } from './chart-bundle.js';
 import { escapeHtml, htmlTable, scriptSafeJson } from './html.js';
 import {
+  COST_HEADERS,
+  costRows,
   FUNNEL_HEADERS,
   funnelRows,
   metricRows,
@@ -80,6 +82,7 @@ export function renderReportHtml(input: ReportInput): string {
     .map((sym, i) => `<h3>${escapeHtml(sym)}</h3><div class="chart small" id="price-chart-${i}"></div>`)
     .join('\n');
   const bySymbol = symbolPnlRows(s);
+  const costs = costRows(s);
   const byStrategy = strategyPnlRows(s);
   const funnel = funnelRows(s);
   const denials = Object.entries(s.denials_by_guard).map(([g, n]) => [g, String(n)]);
@@ -144,6 +147,9 @@ ${tradeStatsTable(s)}
 ${tradeExitsTable(s)}
 <h2>PnL by symbol</h2>
 ${htmlTable(SYMBOL_PNL_HEADERS, bySymbol)}
+<h2>Costs: fees, spread and slippage</h2>
+<p class="legend">Spread: what taker fills paid beyond the mid of the book they met (half the spread, the walk through the book), before slippage; slippage: SLIPPAGE_BPS beyond that. Both are already in the fill prices, so in Trading PnL; fees are charged apart. Maker fills pay neither.</p>
+${costs.length > 0 ? htmlTable(COST_HEADERS, costs) : '<p>No fills.</p>'}
 <h2>Round trips</h2>
 <p class="legend">A trade from flat back to flat (or to a flip), at the volume-weighted prices of the fills that opened and closed it. Net PnL is after fees, before funding. MAE and MFE: the worst and best trading PnL while it was open, at each fill and each cycle's mark.</p>
 ${roundTripsTable(series.roundTrips, s.trades)}

@@ -30,6 +30,8 @@ export const TRADE_COLUMNS = [
   'kind',
   'realized_pnl',
   'position_after',
+  'spread_cost',
+  'slippage_cost',
 ] as const;
 
 export const ROUND_TRIP_COLUMNS = [
@@ -126,6 +128,8 @@ export function openRunRecorder(options: RunRecorderOptions): RunRecorder {
         t.kind,
         round(result.realized),
         round(result.positionAfter),
+        round(t.spreadCost ?? 0),
+        round(t.slippageCost ?? 0),
       ]);
       const trip = result.roundTrip;
       if (trip !== null) {

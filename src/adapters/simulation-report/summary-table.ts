@@ -1,11 +1,13 @@
 /**
  * The summary as an aligned text table for the end of a run (stdout): the metrics, then PnL by
- * symbol and by strategy, then denials by guard, then the signal funnel (what became of each
+ * symbol, the costs (fees, spread, slippage) by symbol, then PnL by strategy, then denials by guard, then the signal funnel (what became of each
  * strategy's signals, so 0 denials beside 0 fills says why), then the first error a strategy threw (if any). Plain ASCII columns so it reads in any terminal
  * and in a CI log.
  */
 import type { RunSummary } from '../../domain/performance/run-summary.js';
 import {
+  COST_HEADERS,
+  costRows,
   FUNNEL_HEADERS,
   funnelRows,
   metricRows,
@@ -30,6 +32,8 @@ export function formatSummaryTable(s: RunSummary): string {
   const sections = [table(['Metric', 'Value'], metricRows(s))];
   const symbols = symbolPnlRows(s);
   if (symbols.length > 0) sections.push(table(SYMBOL_PNL_HEADERS, symbols));
+  const costs = costRows(s);
+  if (costs.length > 0) sections.push(table(COST_HEADERS, costs));
   const strategies = strategyPnlRows(s);
   if (strategies.length > 0) sections.push(table(STRATEGY_PNL_HEADERS, strategies));
   const guards = Object.entries(s.denials_by_guard);

@@ -43,6 +43,9 @@ export interface TradeObservation {
   /** Fee paid in quote currency (positive = cost). */
   fee: number;
   liquidity: 'maker' | 'taker';
+  /** A taker fill's cost beyond the mid of the book it met, before slippage, and its slippage (the venue's Fill.costs). */
+  spreadCost?: number;
+  slippageCost?: number;
   /**
    * For a liquidation that went past zero: what the venue's insurance fund paid into the account.
    * It is PnL the account did not bear, booked to the symbol with the fill's realized PnL.

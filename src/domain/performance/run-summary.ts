@@ -42,6 +42,20 @@ export interface SymbolPnl {
   volume: number;
 }
 
+/** What fills cost beside their prices' move: fees, and what taker fills paid beyond the mid (docs/strategies/simulation-metrics.md, Costs). */
+export interface SymbolCosts {
+  fees: number;
+  /** Σ |price before slippage − mid of the book met| × qty over taker fills. */
+  spread: number;
+  /** Σ |fill price − price before slippage| × qty (SLIPPAGE_BPS). */
+  slippage: number;
+  total: number;
+}
+
+export interface RunCosts extends SymbolCosts {
+  by_symbol: Record<string, SymbolCosts>;
+}
+
 export interface StrategyPnl {
   net: number;
   trading: number;
@@ -74,6 +88,8 @@ export interface RunSummary {
   avg_trade_pnl: number | null;
   turnover: number | null;
   fees: number;
+  /** Fees, spread and slippage, per symbol and in total (spread and slippage are already in the fill prices). */
+  costs: RunCosts;
   funding: number;
   funding_unattributed: number;
   pnl_unexplained: number;

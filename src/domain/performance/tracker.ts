@@ -6,6 +6,7 @@
  */
 import type { ExitReason } from '../protection.js';
 import { BuyAndHold } from './benchmark.js';
+import { CostTally } from './cost-tally.js';
 import { DailyReturns } from './daily-returns.js';
 import type { HistogramBin } from './daily-returns.js';
 import { DrawdownTracker } from './drawdown.js';
@@ -133,6 +134,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
   let liquidations = 0;
   const exits: Record<ExitReason, number> = { stop_loss: 0, take_profit: 0, trailing_stop: 0 };
   let denials = 0;
+  const costs = new CostTally();
 
   const strategyTotals = new Map<string, StrategyTotals>();
   const totalsOf = (strategy: string): StrategyTotals => {
@@ -249,6 +251,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
       }
       const book = bookOf(t.symbol);
       const result = book.fill(t);
+      costs.add(t.symbol, t.spreadCost, t.slippageCost);
       tradedThisCycle.add(book);
       funnel.filled(t.clientOrderId);
       if (t.kind === 'liquidation') liquidations += 1;
@@ -368,6 +371,7 @@ export function createPerformanceTracker(options: TrackerOptions): PerformanceTr
         avg_trade_pnl: ratio(grossWin - grossLoss, closedTrips),
         turnover: cycles > 0 ? ratio(volume, navSum / cycles) : null,
         fees: round(last?.feesPaid ?? 0),
+        costs: costs.summary(last?.feesPaid ?? 0, new Map([...books].map(([symbol, b]) => [symbol, b.fees]))),
         funding: round(fundingTotal),
         funding_unattributed: round(fundingUnattributed),
         pnl_unexplained: round(pnl - symbolNet - fundingUnattributed),

@@ -39,6 +39,8 @@ export interface CostTrimInput {
   limits: Pick<RiskLimits, 'maxSymbolExposure'>;
   lotSizes: ReadonlyMap<string, number>;
   feeRate: number;
+  /** SLIPPAGE_BPS: a trim is a market order and slips like any other. */
+  slippageBps: number;
   epoch: number;
   cycle: number;
 }
@@ -59,8 +61,8 @@ export function costTrims(input: CostTrimInput): OrderRequest[] {
     const side = book.position > 0 ? 'SELL' : 'BUY';
     const price = side === 'SELL' ? snapshot.bid : snapshot.ask;
     if (!(price > 0)) continue;
-    // Each unit trimmed lowers the exposure by its mark and the NAV by its fee and spread.
-    const unitCost = Math.abs(price - book.mark) + input.feeRate * price;
+    // Each unit trimmed lowers the exposure by its mark and the NAV by its fee, spread and slippage.
+    const unitCost = Math.abs(price - book.mark) + (input.feeRate + input.slippageBps / 10_000) * price;
     const target = limit * AIM;
     const wanted = (worst - target * navAfter) / (book.mark - target * unitCost);
     const lot = input.lotSizes.get(book.symbol);

@@ -6,7 +6,9 @@
  *                        after the depth earlier orders of the same cycle, symbol and side took
  *                        (the paper venue's walk, ../../adapters/paper-venue/fill-pricing.ts, uses
  *                        the same `walkBook`), rounded one tick against the taker as the venue
- *                        rounds; a limit order at its limit price, the worst it can fill at.
+ *                        rounds, then moved SLIPPAGE_BPS against it (`slipped`, which the venue
+ *                        uses too); a limit order at its limit price, the worst it can fill at
+ *                        (slippage never takes a limit past it).
  *   cost                 fee (rate × qty × fill price) plus the cost of crossing the spread, qty ×
  *                        (fill price − mark) for a BUY and (mark − fill price) for a SELL, since the
  *                        position is valued at the venue's mark (../market.ts valuationPrice: mid,
@@ -17,7 +19,7 @@
  * (its overflow penalty), but no order that adds risk gets there — the cycle's depth share is at most
  * the whole visible book — and reduce-only closes are exempt from the ratios this feeds.
  */
-import type { BookLevel, MarketSnapshot } from '../market.js';
+import type { BookLevel, MarketSnapshot, MarkPrice } from '../market.js';
 import { valuationPrice } from '../market.js';
 import type { OrderRequest, Side } from '../orders.js';
 import { ceilToStep, floorToStep } from '../steps.js';
@@ -79,7 +81,7 @@ export function expectedFill(
   qty: number,
   market: MarketSnapshot,
   reference: number,
-  options: { taken?: number; feeRate?: number; tickSize?: number } = {},
+  options: { taken?: number; feeRate?: number; tickSize?: number; slippageBps?: number; markPrice?: MarkPrice } = {},
 ): ExpectedFill {
   let price = reference;
   if (order.type === 'market' && qty > 0) {
@@ -87,11 +89,16 @@ export function expectedFill(
     const beyond = qty - walk.taken;
     const edge = walk.lastPrice ?? lastLevelPrice(market, order.side) ?? reference;
     const average = (walk.cost + beyond * edge) / qty;
-    price = againstTaker(order.side, average, options.tickSize);
+    price = slipped(
+      order.side,
+      againstTaker(order.side, average, options.tickSize),
+      options.slippageBps ?? 0,
+      options.tickSize,
+    );
   }
   const feeRate = Math.max(0, options.feeRate ?? 0);
   const fee = qty * price * feeRate;
-  const mark = valuationPrice(market);
+  const mark = valuationPrice(market, options.markPrice);
   const crossing = Math.max(0, (order.side === 'BUY' ? price - mark : mark - price) * qty);
   return { price, cost: fee + crossing, fee };
 }
@@ -99,6 +106,27 @@ export function expectedFill(
 function lastLevelPrice(market: MarketSnapshot, side: Side): number | null {
   const levels = takingLevels(market, side);
   return levels.length > 0 ? levels[levels.length - 1]!.price : null;
+}
+
+/**
+ * A taker's walked `price` moved `bps` basis points against it (SLIPPAGE_BPS: a BUY higher, a SELL
+ * lower, never below one tick), on the tick grid against the taker, and never past `limit` when the
+ * order has one. 0 bps returns the price untouched, so a run without slippage is the run it was.
+ * The paper venue fills with it and the risk engine expects fills with it.
+ */
+export function slipped(
+  side: Side,
+  price: number,
+  bps: number,
+  tickSize: number | undefined,
+  limit: number | null = null,
+): number {
+  if (!(bps > 0)) return price;
+  const raw = side === 'BUY' ? price * (1 + bps / 10_000) : price * (1 - bps / 10_000);
+  const tick = tickSize !== undefined && tickSize > 0 ? tickSize : 0;
+  const moved = side === 'BUY' ? againstTaker(side, raw, tickSize) : Math.max(tick, againstTaker(side, raw, tickSize));
+  if (limit === null) return moved;
+  return side === 'BUY' ? Math.min(moved, limit) : Math.max(moved, limit);
 }
 
 /** On the tick grid the way that costs the taker (up for BUY, down for SELL); as is without a tick. */
@@ -133,7 +161,7 @@ export function pendingEntry(
   market: MarketSnapshot,
   reference: number,
   pending: readonly { order: OrderRequest; price: number }[],
-  options: { feeRate?: number; tickSize?: number } = {},
+  options: { feeRate?: number; tickSize?: number; slippageBps?: number; markPrice?: MarkPrice } = {},
 ): { order: OrderRequest; price: number; cost: number } {
   const taken = takenThisCycle(pending, order.symbol, order.side).qty;
   const fill = expectedFill(order, order.qty, market, reference, { taken, ...options });

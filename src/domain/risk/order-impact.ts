@@ -22,7 +22,7 @@
  * guards then always pass it. A reduceOnly flag on an order that could not reduce anything (no
  * position, or the same side) earns no exemption and is evaluated at its full quantity.
  */
-import type { InstrumentKind, MarketSnapshot } from '../market.js';
+import type { InstrumentKind, MarketSnapshot, MarkPrice } from '../market.js';
 import { valuationPrice } from '../market.js';
 import { DEFAULT_MARGIN_TABLE, marginRatesFor } from '../margin.js';
 import type { MarginTable } from '../margin.js';
@@ -99,6 +99,10 @@ export interface ImpactOptions {
   feeRate?: number;
   /** The symbol's tick: the expected average is rounded against the taker as the venue rounds it. */
   tickSize?: number;
+  /** SLIPPAGE_BPS: a market order is expected that far beyond its walked price, as the venue fills it. */
+  slippageBps?: number;
+  /** MARK_PRICE: the order's symbol is valued as the venue marks it (the mid by default, or the last price). */
+  markPrice?: MarkPrice;
 }
 
 export function computeImpact(
@@ -118,7 +122,7 @@ export function computeImpact(
   if (typeof reference === 'string') return invalid(reference);
 
   const projection = projectAccount(account, options.pending ?? [], options.marks);
-  const markPrice = valuationPrice(market);
+  const markPrice = valuationPrice(market, options.markPrice);
   const book: SymbolBook = projection.books.get(order.symbol) ?? {
     symbol: order.symbol,
     kind: null,
@@ -166,6 +170,8 @@ export function computeImpact(
     taken: taken.qty,
     ...(options.feeRate !== undefined ? { feeRate: options.feeRate } : {}),
     ...(options.tickSize !== undefined ? { tickSize: options.tickSize } : {}),
+    ...(options.slippageBps !== undefined ? { slippageBps: options.slippageBps } : {}),
+    ...(options.markPrice !== undefined ? { markPrice: options.markPrice } : {}),
   });
   const price = fill.price;
   const navBefore = account.nav - projection.pendingCost;

@@ -5,7 +5,7 @@
  * function of the order, the account (with its resting orders), this cycle's earlier approvals, the
  * market and the limits. The figures before and after are returned for the operator's audit trail.
  */
-import type { MarketSnapshot } from '../market.js';
+import type { MarketSnapshot, MarkPrice } from '../market.js';
 import type { OrderRequest } from '../orders.js';
 import type { AccountSnapshot } from '../portfolio.js';
 import type { GuardCheck, GuardName } from './check.js';
@@ -51,6 +51,10 @@ export interface RiskContext {
    */
   feeRate?: number;
   tickSize?: number;
+  /** SLIPPAGE_BPS: the venue's slippage, counted in the expected fill price of a market order (./expected-fill.ts). */
+  slippageBps?: number;
+  /** MARK_PRICE: the order's symbol is valued as the venue marks it; `marks` should follow the same rule. */
+  markPrice?: MarkPrice;
   /** The symbol's lot size, to round a scaled reduce-only close; without it the close is not scaled below one unit of its own size. */
   lotSize?: number;
   /**
@@ -114,6 +118,8 @@ export function evaluateOrder(order: OrderRequest, ctx: RiskContext): RiskDecisi
     ...(ctx.marks ? { marks: ctx.marks } : {}),
     ...(ctx.feeRate !== undefined ? { feeRate: ctx.feeRate } : {}),
     ...(ctx.tickSize !== undefined ? { tickSize: ctx.tickSize } : {}),
+    ...(ctx.slippageBps !== undefined ? { slippageBps: ctx.slippageBps } : {}),
+    ...(ctx.markPrice !== undefined ? { markPrice: ctx.markPrice } : {}),
   });
   if (!result.ok) return refuseAll(result.message);
   const impact = result.impact;

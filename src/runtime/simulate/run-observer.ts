@@ -12,7 +12,7 @@
  */
 import { isTrimOrderId } from '../../domain/risk/cost-trims.js';
 import type { CycleRecord } from '../../../machines/cycle.machine.js';
-import type { EventLine } from '../../domain/event-lines.js';
+import type { EventLine, OrderFilledLine } from '../../domain/event-lines.js';
 import type { MarketView } from '../../domain/market.js';
 import { cycleFunnel } from '../../domain/signal-funnel.js';
 import type { SignalFate } from '../../domain/signal-funnel.js';
@@ -41,6 +41,24 @@ function markEngineFills(pending: readonly TradeObservation[], clientOrderId: st
     if (trade.clientOrderId === clientOrderId) trade.kind = isTrimOrderId(clientOrderId) ? 'risk_trim' : 'risk_reduce';
 }
 
+/** An order's fill as the run records it, with its itemised costs when the venue gave them. */
+function filledTrade(line: OrderFilledLine, ts: number, strategy: string | null): TradeObservation {
+  return {
+    ts,
+    clientOrderId: line.client_order_id,
+    symbol: line.symbol,
+    side: line.side,
+    qty: line.qty,
+    price: line.price,
+    fee: line.fee,
+    liquidity: line.liquidity,
+    ...(line.spread_cost !== undefined && { spreadCost: line.spread_cost }),
+    ...(line.slippage_cost !== undefined && { slippageCost: line.slippage_cost }),
+    strategy,
+    kind: 'order',
+  };
+}
+
 export interface RunObserver {
   /** Every event line the trading system emits during the run. */
   line(line: EventLine): void;
@@ -57,18 +75,7 @@ export function createRunObserver(sink: RunSink): RunObserver {
   return {
     line(line) {
       if (line.event === 'order_filled') {
-        pending.push({
-          ts: now,
-          clientOrderId: line.client_order_id,
-          symbol: line.symbol,
-          side: line.side,
-          qty: line.qty,
-          price: line.price,
-          fee: line.fee,
-          liquidity: line.liquidity,
-          strategy: strategyOf.get(line.client_order_id) ?? null,
-          kind: 'order',
-        });
+        pending.push(filledTrade(line, now, strategyOf.get(line.client_order_id) ?? null));
       } else if (line.event === 'position_exit') {
         // It follows its order_filled line in the same cycle: the fill is still pending here.
         for (const trade of pending) if (trade.clientOrderId === line.client_order_id) trade.kind = line.reason;

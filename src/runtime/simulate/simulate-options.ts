@@ -47,6 +47,12 @@ Trading (each overrides its environment variable; the rest come from the environ
   --fill-model M      FILL_MODEL, with --data: next_open (default: an order decided on a candle fills
                       at the next candle's open) or close (at the close the strategy saw)
 
+Costs and marks (environment only; docs/strategies/data-format.md "Fill models"):
+  SPREAD_MODEL        derived (default), none or fixed_bps (with SPREAD_BPS): a replayed candle's spread
+  SLIPPAGE_BPS        taker fills pay this many bps beyond the book (default 0); the risk engine counts it
+  MARK_PRICE          mid (default) or close: what positions (and so NAV, equity.csv) are marked at
+  Fees, spread and slippage are itemised in summary.json "costs", trades.csv and the printed summary.
+
 Output:
   --out DIR           Where the run is written; must not exist or be empty.
   --quiet             No progress bar on stderr.

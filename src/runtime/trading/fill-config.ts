@@ -2,13 +2,15 @@
  * How the paper venue fills and what it charges (issue 22, item 2): FILL_MODEL (replays: where a
  * taker fills, `next_open` by default, or `close`), FILL_VOLUME_SHARE and FILL_TOUCH_SHARE (how a
  * replayed bar fills resting limits), SPREAD_MODEL and SPREAD_BPS (the touch of a replayed
- * candle's book), FEE_MAKER and FEE_TAKER (fractions of notional). A replay's
+ * candle's book), SLIPPAGE_BPS (what a taker fill pays beyond the book it walks), MARK_PRICE (what
+ * positions are marked at: the book's mid or the last price), FEE_MAKER and FEE_TAKER (fractions of
+ * notional). A replay's
  * manifest may give per-symbol fees, which override these (added when the replay is opened).
  */
 import { DEFAULT_PAPER_VENUE_CONFIG } from '../../adapters/paper-venue/config.js';
 import { FEE_RANGE } from '../../domain/fees.js';
-import { FILL_MODELS, SPREAD_MODELS } from '../../domain/market.js';
-import type { FillModel, SpreadModel } from '../../domain/market.js';
+import { FILL_MODELS, MARK_PRICES, SPREAD_MODELS } from '../../domain/market.js';
+import type { FillModel, MarkPrice, SpreadModel } from '../../domain/market.js';
 import { ConfigError, readNumber } from '../config.js';
 
 export interface FillConfig {
@@ -25,6 +27,10 @@ export interface FillConfig {
   takerFee: number;
   /** Per-symbol fees from a replay's manifest, overriding FEE_MAKER/FEE_TAKER for those symbols. */
   feesBySymbol: Readonly<Record<string, { makerFee?: number; takerFee?: number }>>;
+  /** SLIPPAGE_BPS: a taker fill pays this many bps of its price beyond the book (default 0). */
+  slippageBps: number;
+  /** MARK_PRICE: positions are marked at the book's mid (default) or at the last price (a replay's close). */
+  markPrice: MarkPrice;
 }
 
 export function readFillConfig(env: NodeJS.ProcessEnv): FillConfig {
@@ -51,7 +57,19 @@ export function readFillConfig(env: NodeJS.ProcessEnv): FillConfig {
       FEE_RANGE.taker.max,
     ),
     feesBySymbol: {},
+    slippageBps: readNumber(env, 'SLIPPAGE_BPS', 0, 0, MAX_SLIPPAGE_BPS),
+    markPrice: readMarkPrice(env),
   };
+}
+
+/** Most basis points SLIPPAGE_BPS takes: 10 % of price per fill is a typo, not a cost model. */
+const MAX_SLIPPAGE_BPS = 1_000;
+
+function readMarkPrice(env: NodeJS.ProcessEnv): MarkPrice {
+  const mark = env.MARK_PRICE?.trim() || 'mid';
+  if (!(MARK_PRICES as readonly string[]).includes(mark))
+    throw new ConfigError(`MARK_PRICE must be one of ${MARK_PRICES.join(', ')}, got "${mark}"`);
+  return mark as MarkPrice;
 }
 
 /** Most basis points SPREAD_BPS takes: 10 % of price is no longer a spread but a typo. */

@@ -434,6 +434,8 @@ async function openVenue(
       takerFee: config.fills.takerFee,
       feesBySymbol: config.fills.feesBySymbol,
       barFills: { volumeShare: config.fills.volumeShare, touchShare: config.fills.touchShare },
+      slippageBps: config.fills.slippageBps,
+      markPrice: config.fills.markPrice,
     },
     ...(deps.venuePersistence ? { persistence: deps.venuePersistence } : {}),
   });
@@ -479,6 +481,10 @@ function rootInput(
       feedStaleMs: config.feedStaleMs,
       // The highest fee a paper fill can pay (FEE_MAKER, FEE_TAKER, a manifest's): limits count it.
       feeRate: highestFeeRate(config.fills),
+      // SLIPPAGE_BPS: the venue's fills slip; the engine prices orders with it (and the allocator, from here).
+      slippageBps: config.fills.slippageBps,
+      // MARK_PRICE: the engine values symbols as the venue marks them.
+      markPrice: config.fills.markPrice,
       ...(riskState ? { tradingState: riskState } : {}),
       drawdownWindowMs: config.drawdownWindowMs,
     },

@@ -37,7 +37,7 @@ describe('trades.csv and equity.csv', () => {
   it('trades.csv has its header and one row per fill, liquidations included', () => {
     const rows = lines(files.trades);
     expect(rows[0]).toBe(
-      'ts,client_order_id,symbol,side,qty,price,notional,fee,liquidity,strategy,kind,realized_pnl,position_after',
+      'ts,client_order_id,symbol,side,qty,price,notional,fee,liquidity,strategy,kind,realized_pnl,position_after,spread_cost,slippage_cost',
     );
     expect(rows.length - 1).toBe(summary.fills);
     const liquidations = rows.filter((r) => r.split(',')[10] === 'liquidation');
@@ -47,6 +47,10 @@ describe('trades.csv and equity.csv', () => {
     expect(Number(liquidations[0]!.split(',')[12])).toBe(0);
     const fees = rows.slice(1).reduce((sum, r) => sum + Number(r.split(',')[7]), 0);
     expect(fees).toBeCloseTo(summary.fees, 4);
+    // The itemised costs (issue 34): the columns add up to the summary's (test/cli/simulate-costs.test.ts
+    // has a run whose fills carry them; these generated fills carry none).
+    const spread = rows.slice(1).reduce((sum, r) => sum + Number(r.split(',')[13]), 0);
+    expect(spread).toBeCloseTo(summary.costs.spread, 4);
   });
 
   it('quotes fields that need it and refuses a row of the wrong width', () => {

@@ -29,6 +29,8 @@ export class ReplayBarExecution implements BarExecution {
   readonly #stepMs: number;
   readonly #instrument: Instrument;
   readonly #shape: DerivedBookShape;
+  /** FILL_MODEL=close: bar t's own book, which the taker takes; null under next_open. */
+  readonly #own: Quotes | null;
   /** undefined until first asked: most bars see no order, and deriving a book costs. */
   #book: Quotes | null | undefined;
 
@@ -49,17 +51,25 @@ export class ReplayBarExecution implements BarExecution {
     this.#stepMs = stepMs;
     this.#instrument = instrument;
     this.#shape = shape;
-    this.#book = model === 'close' ? own : undefined;
+    this.#own = model === 'close' ? own : null;
   }
 
+  /** The taker's book, with the price it was placed around as `last` (MARK_PRICE=close marks a fill there). */
   taker(): Quotes | null {
     if (this.#book !== undefined) return this.#book;
     const candles = this.#candles;
+    if (this.#own !== null) {
+      this.#book = { ...this.#own, last: candles.close[this.#i]! };
+      return this.#book;
+    }
     const next = this.#i + 1;
     // Bar t's range and volume (known at the decision) shape the book; bar t+1's open places it.
     const bar = { high: this.high, low: this.low, volume: this.volume, stepMs: this.#stepMs };
+    const open = candles.open[next];
     this.#book =
-      next < candles.count ? deriveBook({ ...bar, close: candles.open[next]! }, this.#instrument, this.#shape) : null;
+      open === undefined || next >= candles.count
+        ? null
+        : { ...deriveBook({ ...bar, close: open }, this.#instrument, this.#shape), last: open };
     return this.#book;
   }
 }

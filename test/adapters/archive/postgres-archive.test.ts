@@ -1,0 +1,61 @@
+/**
+ * The audit archive contract on PostgreSQL (`postgres://`), each backend a database of its own on
+ * the local server, dropped afterwards; and what only a database can get wrong: a row already there
+ * with another hash is an error, never kept silently, and no password ever reaches the description.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { postgresArchive } from '../../../src/adapters/archive/postgres-archive.js';
+import { auditArchiveContract, chainOf } from '../../contracts/audit-archive.contract.js';
+import { createTestDatabase } from '../../support/postgres.js';
+import type { TestDatabase } from '../../support/postgres.js';
+
+auditArchiveContract('postgres', async () => {
+  const db = await createTestDatabase();
+  return {
+    open: async () => postgresArchive(db.url),
+    deleteSegment: async (first) =>
+      void (await db.query('DELETE FROM tcs_audit_segments WHERE first_seq = $1', [first])),
+    deleteEntry: async (seq) => void (await db.query('DELETE FROM tcs_audit_entries WHERE seq = $1', [seq])),
+    dispose: () => db.drop(),
+  };
+});
+
+describe('postgresArchive', () => {
+  const dbs: TestDatabase[] = [];
+  afterEach(async () => {
+    for (const db of dbs.splice(0)) await db.drop();
+  });
+
+  it('refuses to keep an entry it already holds under another hash', async () => {
+    const db = await createTestDatabase();
+    dbs.push(db);
+    const archive = postgresArchive(db.url);
+    try {
+      const chain = chainOf(20);
+      await archive.write(chain.slice(0, 10));
+      // Offered again with other contents under the same seq: an error, not a silent skip.
+      const other = chainOf(20, Date.parse('2025-01-01T00:00:00Z'));
+      await expect(archive.write(other.slice(0, 12))).rejects.toThrow(/entry 1 .*another hash/);
+      expect(await archive.head()).toEqual({ seq: 10, hash: chain[9]!.hash });
+      // A row left without its segment (written by hand) with another hash is refused too.
+      await db.query(
+        `INSERT INTO tcs_audit_entries (seq, at, kind, symbol, body, prev_hash, hash) VALUES (11, 'x', 'k', NULL, '{}', 'p', $1)`,
+        ['e'.repeat(64)],
+      );
+      await expect(archive.write(chain.slice(10, 20))).rejects.toThrow(/entry 11 .*another hash/);
+      expect(await archive.head()).toEqual({ seq: 10, hash: chain[9]!.hash });
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it('describes itself without the password', async () => {
+    const archive = postgresArchive('postgres://tcs:s3cret@127.0.0.1:5432/audit');
+    try {
+      expect(archive.description).toBe('postgres://tcs@127.0.0.1:5432/audit');
+      expect(archive.description).not.toContain('s3cret');
+    } finally {
+      await archive.close();
+    }
+  });
+});

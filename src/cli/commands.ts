@@ -167,13 +167,15 @@ Options:
   {
     name: 'audit',
     summary:
-      'Check the audit trail (`tcs audit verify`: archive + hot store as one chain), or archive and trim it (`tcs audit archive`)',
+      'Check the audit trail (`tcs audit verify`: archive + hot store as one chain), archive and trim it (`tcs audit archive`), or export a range (`tcs audit export`)',
     help: `Usage: tcs audit verify
        tcs audit archive
+       tcs audit export [--from <seq|iso>] [--to <seq|iso>] [--out file] [--format csv|jsonl]
 
 archive: writes entries older than AUDIT_RETAIN (entries, or an age like 7d) to AUDIT_ARCHIVE_URL
-(default file:var/audit-archive) as verifiable segments, then trims them from the store. Safe to
-rerun and to interrupt; run it from cron or a systemd timer (docs/operate/retention.md).
+(file:<directory>, the default file:var/audit-archive, or postgres://user@host/database) as
+verifiable segments, then trims them from the store. Safe to rerun and to interrupt; run it from
+cron or a systemd timer (docs/operate/retention.md).
 
 verify: checks the archive (incrementally, from the last segment verified) and that the store's
 trimmed window resumes where it ends, then:
@@ -183,16 +185,44 @@ its end against the head stored with every append, so entries cut from the end a
 Exits 0 when intact; exits 1 naming the first bad entry and why when anything was altered,
 removed or added behind the service's back.
 
+export: writes a range of the trail, archive and store read as one chain, for an accountant.
+  --from <seq|iso>   First entry: a seq (inclusive) or an ISO 8601 UTC date/time (entries at or
+                     after it). Default: the first entry.
+  --to <seq|iso>     Last entry: a seq (inclusive) or a date/time (entries before it, so
+                     --from 2026-01-01 --to 2026-02-01 is January). Default: the newest entry.
+  --out <file>       Write to this file (replaced only once the whole range was read); default stdout.
+  --format csv|jsonl csv (default): one row per order a cycle sent or refused, one per other entry
+                     (columns in docs/operate/retention.md); jsonl: the entries as stored, with hashes.
+  Exits 1 naming the entry when the range has a gap or an altered entry, 2 on bad arguments.
+
 Options:
   -h, --help   This help.`,
     async run(args) {
-      const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+      const { positionals, values } = parseArgs({
+        args,
+        options: {
+          from: { type: 'string' },
+          to: { type: 'string' },
+          out: { type: 'string' },
+          format: { type: 'string' },
+        },
+        allowPositionals: true,
+        strict: true,
+      });
+      if (positionals.length === 1 && positionals[0] === 'export') {
+        const { exportAuditTrail } = await import('../runtime/audit-export.js');
+        return exportAuditTrail(loadEnv(), values);
+      }
+      if (Object.keys(values).length > 0) {
+        console.error('--from, --to, --out and --format go with tcs audit export only');
+        return 2;
+      }
       if (positionals.length === 1 && positionals[0] === 'archive') {
         const { archiveAuditTrail } = await import('../runtime/audit-archive.js');
         return archiveAuditTrail(loadEnv());
       }
       if (positionals.length !== 1 || positionals[0] !== 'verify') {
-        console.error('Usage: tcs audit verify | tcs audit archive');
+        console.error('Usage: tcs audit verify | tcs audit archive | tcs audit export [--from …] [--to …]');
         return 2;
       }
       const { verifyAuditTrail } = await import('../runtime/audit.js');

@@ -8,7 +8,7 @@
  * an incremental verification then checks the rows before it by count (an index scan) and only
  * re-chains what came after, falling back to a full walk to name a missing row.
  */
-import pg from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { canonicalJson } from '../../domain/canonical-json.js';
 import { ChainWalk, NO_FLOOR } from '../../domain/chain-walk.js';
 import type { ChainFloor, ChainProblem } from '../../domain/chain-walk.js';
@@ -82,20 +82,32 @@ export function describePostgresUrl(url: string): string {
 }
 
 export function postgresArchive(url: string): AuditArchive {
-  const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 10_000 });
-  // An idle connection the server dropped is replaced on the next query; it must not crash the process.
-  pool.on('error', () => {});
+  let pool: Pool | null = null;
+  const db = (): Pool => {
+    if (pool === null) throw new Error('archive: used before it was ready');
+    return pool;
+  };
   let schema: Promise<void> | null = null;
+  // `pg` is loaded on first use: every process that may look into the archive (the trading
+  // process, the API) imports this module, and most never do, or use file:.
   const ready = (): Promise<void> =>
-    (schema ??= transaction(async (c) => {
-      await c.query(SCHEMA);
-    }).catch((err: unknown) => {
+    (schema ??= (async () => {
+      const { default: pg } = await import('pg');
+      if (pool === null) {
+        pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 10_000 });
+        // An idle connection the server dropped is replaced on the next query; it must not crash the process.
+        pool.on('error', () => {});
+      }
+      await transaction(async (c) => {
+        await c.query(SCHEMA);
+      });
+    })().catch((err: unknown) => {
       schema = null;
       throw err;
     }));
 
-  async function transaction<T>(run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await pool.connect();
+  async function transaction<T>(run: (c: PoolClient) => Promise<T>): Promise<T> {
+    const c = await db().connect();
     try {
       await c.query('BEGIN');
       await c.query(LOCK);
@@ -110,7 +122,7 @@ export function postgresArchive(url: string): AuditArchive {
     }
   }
 
-  const headOf = async (q: pg.Pool | pg.PoolClient): Promise<ChainFloor> => {
+  const headOf = async (q: Pool | PoolClient): Promise<ChainFloor> => {
     const { rows } = await q.query<SegmentRow>(
       'SELECT last_seq, last_hash FROM tcs_audit_segments ORDER BY first_seq DESC LIMIT 1',
     );
@@ -119,7 +131,7 @@ export function postgresArchive(url: string): AuditArchive {
   };
 
   /** Entries it already holds must be the same entries: another hash under a seq is an error. */
-  const checkHeld = async (c: pg.PoolClient, entries: readonly AuditEvent[]): Promise<void> => {
+  const checkHeld = async (c: PoolClient, entries: readonly AuditEvent[]): Promise<void> => {
     if (entries.length === 0) return;
     const { rows } = await c.query<{ seq: string; hash: string }>(
       'SELECT seq, hash FROM tcs_audit_entries WHERE seq = ANY($1::bigint[]) ORDER BY seq',
@@ -156,7 +168,7 @@ export function postgresArchive(url: string): AuditArchive {
     prev: ChainFloor,
   ): Promise<ChainProblem | null> => {
     const walk = new ChainWalk({ seq: last, hash: lastHash, at: null }, prev);
-    const { rows } = await pool.query<EntryRow>(
+    const { rows } = await db().query<EntryRow>(
       'SELECT seq, at, kind, symbol, body, prev_hash, hash FROM tcs_audit_entries WHERE seq BETWEEN $1 AND $2 ORDER BY seq',
       [first, last],
     );
@@ -181,7 +193,7 @@ export function postgresArchive(url: string): AuditArchive {
     description: describePostgresUrl(url),
     async head() {
       await ready();
-      return headOf(pool);
+      return headOf(db());
     },
     async write(given) {
       await ready();
@@ -224,12 +236,12 @@ export function postgresArchive(url: string): AuditArchive {
     },
     async hashAt(seq) {
       await ready();
-      const { rows } = await pool.query<{ hash: string }>('SELECT hash FROM tcs_audit_entries WHERE seq = $1', [seq]);
+      const { rows } = await db().query<{ hash: string }>('SELECT hash FROM tcs_audit_entries WHERE seq = $1', [seq]);
       return rows[0]?.hash ?? null;
     },
     async read(from, to) {
       await ready();
-      const { rows } = await pool.query<EntryRow>(
+      const { rows } = await db().query<EntryRow>(
         'SELECT seq, at, kind, symbol, body, prev_hash, hash FROM tcs_audit_entries WHERE seq BETWEEN $1 AND $2 ORDER BY seq',
         [from, to],
       );
@@ -237,17 +249,17 @@ export function postgresArchive(url: string): AuditArchive {
     },
     async verify(options = {}) {
       await ready();
-      const { rows: segments } = await pool.query<SegmentRow>(
+      const { rows: segments } = await db().query<SegmentRow>(
         'SELECT first_seq, last_seq, prev_hash, last_hash FROM tcs_audit_segments ORDER BY first_seq',
       );
-      const { rows: marks } = await pool.query<{ seq: string; hash: string }>(
+      const { rows: marks } = await db().query<{ seq: string; hash: string }>(
         'SELECT seq, hash FROM tcs_audit_verified WHERE id = 1',
       );
       const mark = options.incremental && marks[0] ? { seq: Number(marks[0].seq), hash: marks[0].hash } : null;
       const result = mark === null ? await fullWalk(segments) : await incrementalWalk(segments, mark);
       if (!result.ok) return result;
-      const head = await headOf(pool);
-      const { rows: beyond } = await pool.query<{ seq: string | null }>(
+      const head = await headOf(db());
+      const { rows: beyond } = await db().query<{ seq: string | null }>(
         'SELECT min(seq) AS seq FROM tcs_audit_entries WHERE seq > $1',
         [head.seq],
       );
@@ -257,7 +269,7 @@ export function postgresArchive(url: string): AuditArchive {
           reason: `entry lies beyond the archive's last segment (entry ${head.seq})`,
         });
       if (result.head.seq > 0)
-        await pool.query(
+        await db().query(
           `INSERT INTO tcs_audit_verified (id, seq, hash) VALUES (1, $1, $2)
            ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash`,
           [result.head.seq, result.head.hash],
@@ -265,7 +277,10 @@ export function postgresArchive(url: string): AuditArchive {
       return result;
     },
     async close() {
-      await pool.end();
+      const open = pool;
+      pool = null;
+      schema = null;
+      await open?.end();
     },
   };
 
@@ -284,7 +299,7 @@ export function postgresArchive(url: string): AuditArchive {
       expected = last + 1;
       if (last <= mark.seq) {
         if (last === mark.seq) {
-          const { rows } = await pool.query<{ n: string; hash: string | null }>(
+          const { rows } = await db().query<{ n: string; hash: string | null }>(
             `SELECT count(*) AS n, (SELECT hash FROM tcs_audit_entries WHERE seq = $1) AS hash
              FROM tcs_audit_entries WHERE seq <= $1`,
             [mark.seq],

@@ -1,6 +1,7 @@
 /**
  * Contract for the audit archive (issue 35), run on every adapter (file: and postgres:): entries
- * round-trip exactly, writing is idempotent and refuses what does not follow the head, the head
+ * round-trip exactly, writing is idempotent (but an entry held under another hash is refused) and
+ * refuses what does not follow the head, the head
  * survives a reopen, and verify() walks the archive as one chain and names a deleted segment or a
  * deleted entry (also incrementally, after a verification remembered the head).
  */
@@ -107,6 +108,16 @@ export function auditArchiveContract(name: string, backend: () => Promise<Archiv
       await expect(archive.write([chain[10]!, chain[12]!])).rejects.toThrow(/contiguous/);
       expect(await archive.head()).toEqual({ seq: 10, hash: chain[9]!.hash });
       expect(await archive.read(11, 30)).toEqual([]);
+    });
+
+    it('refuses an entry it already holds offered again under another hash, and writes nothing', async () => {
+      const { archive } = await fresh();
+      const chain = chainOf(20);
+      await archive.write(chain.slice(0, 10));
+      const other = chainOf(20, Date.parse('2025-01-01T00:00:00Z'));
+      await expect(archive.write(other.slice(0, 12))).rejects.toThrow(/entry 1 .*another hash/);
+      expect(await archive.head()).toEqual({ seq: 10, hash: chain[9]!.hash });
+      expect(await archive.read(1, 20)).toEqual(chain.slice(0, 10));
     });
 
     it('names a deleted segment as a gap, fully and incrementally', async () => {

@@ -105,12 +105,28 @@ export function fileArchive(dir: string): AuditArchive {
     }
   };
 
+  /** Entries it holds, offered again, must be the same entries: another hash under a seq is an error. */
+  const checkHeld = (offered: readonly AuditEvent[]): void => {
+    if (offered.length === 0) return;
+    const wanted = new Map(offered.map((e) => [e.seq, e.hash]));
+    const first = Math.min(...wanted.keys());
+    const last = Math.max(...wanted.keys());
+    for (const segment of segments())
+      if (segment.last >= first && segment.first <= last)
+        for (const held of load(segment).entries) {
+          const hash = wanted.get(held.seq);
+          if (hash !== undefined && hash !== held.hash)
+            throw new Error(`archive: entry ${held.seq} is already archived with another hash; nothing written`);
+        }
+  };
+
   return {
     description: `file:${dir}`,
     head: async () => head(),
     async write(given) {
       removeStrays();
       const at = head();
+      checkHeld(given.filter((e) => e.seq <= at.seq));
       const entries = given.filter((e) => e.seq > at.seq);
       const first = entries[0];
       const last = entries.at(-1);

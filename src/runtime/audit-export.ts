@@ -76,15 +76,36 @@ function fileSink(path: string): Sink {
   };
 }
 
-const stdoutSink: Sink = {
-  write: (text) =>
-    new Promise((done, fail) => {
-      if (process.stdout.write(text, (err) => (err ? fail(err) : undefined))) done();
-      else process.stdout.once('drain', done);
-    }),
-  finish: async () => {},
-  abandon: () => {},
-};
+/**
+ * stdout, minding its buffer. A reader that stops early (`| head`) closes the pipe: the write fails
+ * with EPIPE, which ends the export quietly (the reader had what it wanted) instead of an unhandled
+ * error event.
+ */
+function stdoutSink(): Sink {
+  let broken: Error | null = null;
+  // Kept for the rest of the process: an EPIPE can arrive after the last write returned.
+  process.stdout.on('error', (err) => {
+    broken = err;
+  });
+  const drained = () =>
+    new Promise<void>((done) => {
+      const end = () => {
+        process.stdout.off('drain', end);
+        process.stdout.off('error', end);
+        done();
+      };
+      process.stdout.once('drain', end);
+      process.stdout.once('error', end);
+    });
+  return {
+    async write(text) {
+      if (broken === null && !process.stdout.write(text)) await drained();
+      if (broken !== null) throw broken;
+    },
+    finish: async () => {},
+    abandon: () => {},
+  };
+}
 
 const render = (format: Format, page: AuditEvent[]): string =>
   format === 'jsonl'
@@ -101,7 +122,7 @@ export async function exportAuditTrail(env: NodeJS.ProcessEnv, options: ExportOp
   let sink: Sink | null = null;
   try {
     const range = await resolveRange(store.events, archive, from, to);
-    sink = out === undefined ? stdoutSink : fileSink(out);
+    sink = out === undefined ? stdoutSink() : fileSink(out);
     if (format === 'csv') await sink.write(csvHeader());
     let count = 0;
     for await (const page of readRange(store.events, archive, range)) {
@@ -114,6 +135,7 @@ export async function exportAuditTrail(env: NodeJS.ProcessEnv, options: ExportOp
     return 0;
   } catch (err) {
     sink?.abandon();
+    if ((err as { code?: string }).code === 'EPIPE') return 0; // the reader closed the pipe
     if (err instanceof RangeError) {
       console.error(`audit export: ${err.message}\n${AUDIT_EXPORT_USAGE}`);
       return 2;

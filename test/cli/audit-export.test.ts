@@ -1,8 +1,9 @@
 /**
  * `tcs audit export` as an accountant runs it (issue 35): a real process reads a range across a
  * PostgreSQL archive (a database of the test's own, dropped after) and the hot SQLite store as one
- * chain, writes CSV or JSON lines, refuses bad arguments before writing anything, and fails naming
- * the entry when an archived row is gone, leaving no half a file behind.
+ * chain, writes CSV or JSON lines, refuses bad arguments before writing anything, fails naming
+ * the entry when an archived row is gone, leaving no half a file behind, and ends quietly when the
+ * reader of its stdout stops early.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -148,4 +149,13 @@ describe('tcs audit export', () => {
       expect(existsSync(`${out}.tmp`)).toBe(false);
     },
   );
+
+  it('ends quietly when its reader closes the pipe early (`| head`)', { timeout: 60_000 }, async () => {
+    const { dir, env } = await trail();
+    const run = startTcs(['audit', 'export'], env, dir);
+    await new Promise<void>((done) => run.child.stdout.once('data', () => done()));
+    run.child.stdout.destroy();
+    expect((await run.exited).code, run.stderr()).toBe(0);
+    expect(run.stderr()).not.toMatch(/EPIPE|Unhandled/);
+  });
 });

@@ -1,7 +1,13 @@
-/** AUDIT_ARCHIVE_URL chooses the archive by its scheme; anything else is a clear error without the password. */
+/**
+ * AUDIT_ARCHIVE_URL chooses the archive by its scheme; anything else is a clear error without the
+ * password. The start-up latch check's single lookup closes what it opened.
+ */
 import { describe, expect, it } from 'vitest';
+import { postgresArchive } from '../../src/adapters/archive/postgres-archive.js';
 import { ConfigError } from '../../src/runtime/config-error.js';
-import { openArchive } from '../../src/runtime/audit-archive.js';
+import { archivedHash, openArchive } from '../../src/runtime/audit-archive.js';
+import { chainOf } from '../contracts/audit-archive.contract.js';
+import { createTestDatabase } from '../support/postgres.js';
 
 describe('openArchive', () => {
   it('opens a directory for file: and a database for postgres:// or postgresql://', async () => {
@@ -24,5 +30,24 @@ describe('openArchive', () => {
     expect(open).toThrow(/file:<directory> or postgres:\/\//);
     expect(open).not.toThrow(/hunter2/);
     expect(() => openArchive({ AUDIT_ARCHIVE_URL: 'file:' })).toThrow(ConfigError);
+  });
+
+  it('looks one hash up for the start-up check and leaves no connection open', async () => {
+    const db = await createTestDatabase();
+    try {
+      const chain = chainOf(5);
+      const archive = postgresArchive(db.url);
+      await archive.write(chain);
+      await archive.close();
+      expect(await archivedHash({ AUDIT_ARCHIVE_URL: db.url }, 3)).toBe(chain[2]!.hash);
+      expect(await archivedHash({ AUDIT_ARCHIVE_URL: db.url }, 9)).toBeNull();
+      const { rows } = await db.query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [db.name],
+      );
+      expect(rows[0]).toEqual({ n: 0 });
+    } finally {
+      await db.drop();
+    }
   });
 });

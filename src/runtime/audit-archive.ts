@@ -73,12 +73,16 @@ export async function archiveAuditTrail(env: NodeJS.ProcessEnv, nowMs = Date.now
 }
 
 /**
- * The archive verified (incrementally) and the hot store's floor held against it: the hot window
+ * The archive verified (incrementally unless `full`) and the hot store's floor held against it: the hot window
  * must resume exactly where the archive holds it. A problem as a sentence, or null.
  */
-export async function archiveProblem(events: EventStore, archive: AuditArchive): Promise<string | null> {
+export async function archiveProblem(
+  events: EventStore,
+  archive: AuditArchive,
+  { full = false }: { full?: boolean } = {},
+): Promise<string | null> {
   const floor = await events.floor();
-  const verified = await archive.verify({ incremental: true });
+  const verified = await archive.verify({ incremental: !full });
   if (!verified.ok) return `archive BROKEN at entry ${verified.firstBad.seq}: ${verified.firstBad.reason}`;
   if (floor.seq === 0) return null;
   if (verified.head.seq < floor.seq)

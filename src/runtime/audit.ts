@@ -15,7 +15,11 @@ import { readStoreUrl } from './config.js';
 import { readSafetyConfig } from './trading/safety-config.js';
 import { archiveProblem, openArchive } from './audit-archive.js';
 
-export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> {
+/** `full`: the archive re-hashed from its first entry, not only what came after the last verification. */
+export async function verifyAuditTrail(
+  env: NodeJS.ProcessEnv,
+  { full = false }: { full?: boolean } = {},
+): Promise<number> {
   const store = await openStore(readStoreUrl(env));
   let opened: AuditArchive | null = null;
   try {
@@ -27,7 +31,7 @@ export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> 
     // entry in the trail read after (completion and entry are one step), never the other way round.
     const done = await store.commands.completedIds();
     const archive = (opened = openArchive(env));
-    const archived = await archiveProblem(store.events, archive);
+    const archived = await archiveProblem(store.events, archive, { full });
     if (archived !== null) {
       console.error(`audit trail BROKEN: ${archived}`);
       return 1;

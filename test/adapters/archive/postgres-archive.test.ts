@@ -44,6 +44,22 @@ describe('postgresArchive', () => {
     }
   });
 
+  it('a full verification names a row edited behind its back', async () => {
+    const db = await createTestDatabase();
+    dbs.push(db);
+    const archive = postgresArchive(db.url);
+    try {
+      const chain = chainOf(30);
+      for (const from of [0, 10, 20]) await archive.write(chain.slice(from, from + 10));
+      await db.query(`UPDATE tcs_audit_entries SET body = '{"i":99}' WHERE seq = 15`);
+      const result = await archive.verify();
+      expect(result).toMatchObject({ ok: false, firstBad: { seq: 15 } });
+      if (!result.ok) expect(result.firstBad.reason).toMatch(/does not match the entry contents/);
+    } finally {
+      await archive.close();
+    }
+  });
+
   it('describes itself without the password', async () => {
     const archive = postgresArchive('postgres://tcs:s3cret@127.0.0.1:5432/audit');
     try {

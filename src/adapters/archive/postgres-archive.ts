@@ -82,6 +82,7 @@ export function describePostgresUrl(url: string): string {
 }
 
 export function postgresArchive(url: string): AuditArchive {
+  const description = describePostgresUrl(url);
   let pool: Pool | null = null;
   const db = (): Pool => {
     if (pool === null) throw new Error('archive: used before it was ready');
@@ -103,7 +104,8 @@ export function postgresArchive(url: string): AuditArchive {
       });
     })().catch((err: unknown) => {
       schema = null;
-      throw err;
+      // Named, so `tcs audit verify` says it was the archive that could not be reached (no password).
+      throw new Error(`audit archive ${description}: ${(err as Error).message}`, { cause: err });
     }));
 
   async function transaction<T>(run: (c: PoolClient) => Promise<T>): Promise<T> {
@@ -190,7 +192,7 @@ export function postgresArchive(url: string): AuditArchive {
   };
 
   return {
-    description: describePostgresUrl(url),
+    description,
     async head() {
       await ready();
       return headOf(db());

@@ -60,11 +60,16 @@ describe('postgresArchive', () => {
     }
   });
 
-  it('describes itself without the password', async () => {
-    const archive = postgresArchive('postgres://tcs:s3cret@127.0.0.1:5432/audit');
+  it('describes itself without the password, also when it cannot be reached', async () => {
+    const archive = postgresArchive('postgres://tcs:s3cret@127.0.0.1:5432/tcs_no_such_database');
     try {
-      expect(archive.description).toBe('postgres://tcs@127.0.0.1:5432/audit');
-      expect(archive.description).not.toContain('s3cret');
+      expect(archive.description).toBe('postgres://tcs@127.0.0.1:5432/tcs_no_such_database');
+      const failure = archive.head().then(
+        () => null,
+        (err: unknown) => (err as Error).message,
+      );
+      expect(await failure).toMatch(/^audit archive postgres:\/\/tcs@127\.0\.0\.1:5432\/tcs_no_such_database: /);
+      expect(await failure).not.toContain('s3cret');
     } finally {
       await archive.close();
     }

@@ -177,13 +177,15 @@ Options:
   {
     name: 'audit',
     summary:
-      'Check the audit trail (`tcs audit verify`: archive + hot store as one chain), or archive and trim it (`tcs audit archive`)',
-    help: `Usage: tcs audit verify
+      'Check the audit trail (`tcs audit verify`: archive + hot store as one chain), archive and trim it (`tcs audit archive`), or export a range (`tcs audit export`)',
+    help: `Usage: tcs audit verify [--full]
        tcs audit archive
+       tcs audit export [--from <seq|iso>] [--to <seq|iso>] [--out file] [--format csv|jsonl]
 
 archive: writes entries older than AUDIT_RETAIN (entries, or an age like 7d) to AUDIT_ARCHIVE_URL
-(default file:var/audit-archive) as verifiable segments, then trims them from the store. Safe to
-rerun and to interrupt; run it from cron or a systemd timer (docs/operate/retention.md).
+(file:<directory>, the default file:var/audit-archive, or postgres://user@host/database) as
+verifiable segments, then trims them from the store. Safe to rerun and to interrupt; run it from
+cron or a systemd timer (docs/operate/retention.md).
 
 verify: checks the archive (incrementally, from the last segment verified) and that the store's
 trimmed window resumes where it ends, then:
@@ -192,21 +194,62 @@ Re-hashes every entry of the event store (STORE_URL), checks each link of the ch
 its end against the head stored with every append, so entries cut from the end are noticed too.
 Exits 0 when intact; exits 1 naming the first bad entry and why when anything was altered,
 removed or added behind the service's back.
+  --full   Re-hash the whole archive, not only what came after the last verification (a PostgreSQL
+           archive's earlier rows are otherwise only counted; a file: archive's earlier segments are
+           compared by digest). Slower: minutes for a year of 60 s cycles.
+
+export: writes a range of the trail, archive and store read as one chain, for an accountant.
+  --from <seq|iso>   First entry: a seq (inclusive) or an ISO 8601 UTC date/time (entries at or
+                     after it). Default: the first entry.
+  --to <seq|iso>     Last entry: a seq (inclusive) or a date/time (entries before it, so
+                     --from 2026-01-01 --to 2026-02-01 is January). Default: the newest entry.
+  --out <file>       Write to this file (replaced only once the whole range was read); default stdout.
+  --format csv|jsonl csv (default): one row per order a cycle sent or refused, one per other entry
+                     (columns in docs/operate/retention.md); jsonl: the entries as stored, with hashes.
+  Exits 1 naming the entry when the range has a gap or an altered entry, 2 on bad arguments.
 
 Options:
   -h, --help   This help.`,
     async run(args) {
-      const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+      const { positionals, values } = parseArgs({
+        args,
+        options: {
+          from: { type: 'string' },
+          to: { type: 'string' },
+          out: { type: 'string' },
+          format: { type: 'string' },
+          full: { type: 'boolean' },
+        },
+        allowPositionals: true,
+        strict: true,
+      });
+      const { full, ...exportOptions } = values;
+      if (positionals.length === 1 && positionals[0] === 'export') {
+        if (full !== undefined) {
+          console.error('--full goes with tcs audit verify only');
+          return 2;
+        }
+        const { exportAuditTrail } = await import('../runtime/audit-export.js');
+        return exportAuditTrail(loadEnv(), exportOptions);
+      }
+      if (Object.keys(exportOptions).length > 0) {
+        console.error('--from, --to, --out and --format go with tcs audit export only');
+        return 2;
+      }
+      if (full !== undefined && positionals[0] !== 'verify') {
+        console.error('--full goes with tcs audit verify only');
+        return 2;
+      }
       if (positionals.length === 1 && positionals[0] === 'archive') {
         const { archiveAuditTrail } = await import('../runtime/audit-archive.js');
         return archiveAuditTrail(loadEnv());
       }
       if (positionals.length !== 1 || positionals[0] !== 'verify') {
-        console.error('Usage: tcs audit verify | tcs audit archive');
+        console.error('Usage: tcs audit verify | tcs audit archive | tcs audit export [--from …] [--to …]');
         return 2;
       }
       const { verifyAuditTrail } = await import('../runtime/audit.js');
-      return verifyAuditTrail(loadEnv());
+      return verifyAuditTrail(loadEnv(), { full: full === true });
     },
   },
   {

@@ -31,4 +31,6 @@ export interface AuditArchive {
    * in sequence); their contents were re-hashed then.
    */
   verify(options?: { incremental?: boolean }): Promise<ArchiveVerification>;
+  /** Lets go of what it holds open (a database's connections); a directory holds nothing. */
+  close(): Promise<void>;
 }

@@ -5,7 +5,7 @@
  * proper SERVICE_API_KEY or when its address cannot be bound; under `tcs start` it tells the
  * supervisor once it listens.
  */
-import { openArchive } from './audit-archive.js';
+import { archivedHash } from './audit-archive.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -47,7 +47,7 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
     memory: NO_MEMORY,
     events: raw.events,
     lastResetEpoch: () => lastKillResetEpoch(raw.events),
-    archivedHash: (seq) => openArchive(env).hashAt(seq),
+    archivedHash: (seq) => archivedHash(env, seq),
   });
   const store = withControl(raw, trusted);
   // Refused requests (bad keys, unknown routes) are counted per window, not logged one by one.

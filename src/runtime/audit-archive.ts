@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { fileArchive } from '../adapters/archive/file-archive.js';
+import { describePostgresUrl, postgresArchive } from '../adapters/archive/postgres-archive.js';
 import { openStore } from '../adapters/open-store.js';
 import { archiveAndTrim, parseRetention } from '../application/audit-archiver.js';
 import type { Retention } from '../application/audit-archiver.js';
@@ -24,10 +25,29 @@ export function readRetention(env: NodeJS.ProcessEnv): Retention {
   }
 }
 
+/** The archive AUDIT_ARCHIVE_URL names, chosen by its scheme; the caller closes it. */
 export function openArchive(env: NodeJS.ProcessEnv): AuditArchive {
   const url = env.AUDIT_ARCHIVE_URL?.trim() || DEFAULT_AUDIT_ARCHIVE_URL;
   if (url.startsWith('file:') && url.length > 'file:'.length) return fileArchive(resolve(url.slice('file:'.length)));
-  throw new ConfigError('AUDIT_ARCHIVE_URL must be file:<directory> (postgres:// is not supported yet)');
+  if (/^postgres(ql)?:\/\/[^/]/.test(url)) return postgresArchive(url);
+  throw new ConfigError(
+    `AUDIT_ARCHIVE_URL must be file:<directory> or postgres://user[:password]@host[:port]/database; got ${describeArchiveUrl(url)}`,
+  );
+}
+
+/** A URL as it may be printed: a password never is. */
+function describeArchiveUrl(url: string): string {
+  return /^[a-z]+:\/\//i.test(url) ? describePostgresUrl(url) : JSON.stringify(url);
+}
+
+/** One archived entry's hash, the archive opened for it and closed again (asked once, when a process starts). */
+export async function archivedHash(env: NodeJS.ProcessEnv, seq: number): Promise<string | null> {
+  const archive = openArchive(env);
+  try {
+    return await archive.hashAt(seq);
+  } finally {
+    await archive.close();
+  }
 }
 
 /** Archives what is older than the window, then trims it; prints one line per segment. */
@@ -47,17 +67,22 @@ export async function archiveAuditTrail(env: NodeJS.ProcessEnv, nowMs = Date.now
     console.error(`audit archive failed: ${(err as Error).message}`);
     return 1;
   } finally {
+    await archive.close();
     await store.close();
   }
 }
 
 /**
- * The archive verified (incrementally) and the hot store's floor held against it: the hot window
+ * The archive verified (incrementally unless `full`) and the hot store's floor held against it: the hot window
  * must resume exactly where the archive holds it. A problem as a sentence, or null.
  */
-export async function archiveProblem(events: EventStore, archive: AuditArchive): Promise<string | null> {
+export async function archiveProblem(
+  events: EventStore,
+  archive: AuditArchive,
+  { full = false }: { full?: boolean } = {},
+): Promise<string | null> {
   const floor = await events.floor();
-  const verified = await archive.verify({ incremental: true });
+  const verified = await archive.verify({ incremental: !full });
   if (!verified.ok) return `archive BROKEN at entry ${verified.firstBad.seq}: ${verified.firstBad.reason}`;
   if (floor.seq === 0) return null;
   if (verified.head.seq < floor.seq)

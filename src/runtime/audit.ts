@@ -15,8 +15,13 @@ import { readStoreUrl } from './config.js';
 import { readSafetyConfig } from './trading/safety-config.js';
 import { archiveProblem, openArchive } from './audit-archive.js';
 
-export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> {
+/** `full`: the archive re-hashed from its first entry, not only what came after the last verification. */
+export async function verifyAuditTrail(
+  env: NodeJS.ProcessEnv,
+  { full = false }: { full?: boolean } = {},
+): Promise<number> {
   const store = await openStore(readStoreUrl(env));
+  let opened: AuditArchive | null = null;
   try {
     // The latch first, the trail's snapshot second: a trading process appending meanwhile moves its
     // latch only to entries already in the trail, so a trail that merely grew is never taken for one
@@ -25,8 +30,8 @@ export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> 
     // Done commands before the entries, for the same reason: a command completed meanwhile has its
     // entry in the trail read after (completion and entry are one step), never the other way round.
     const done = await store.commands.completedIds();
-    const archive = openArchive(env);
-    const archived = await archiveProblem(store.events, archive);
+    const archive = (opened = openArchive(env));
+    const archived = await archiveProblem(store.events, archive, { full });
     if (archived !== null) {
       console.error(`audit trail BROKEN: ${archived}`);
       return 1;
@@ -54,6 +59,7 @@ export async function verifyAuditTrail(env: NodeJS.ProcessEnv): Promise<number> 
     console.log(`audit trail intact: ${result.count} entries, head ${result.head}`);
     return 0;
   } finally {
+    await opened?.close();
     await store.close();
   }
 }

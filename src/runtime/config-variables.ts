@@ -144,7 +144,7 @@ const ENTRIES: Entry[] = [
     name: 'AUDIT_ARCHIVE_URL',
     section: 'Store',
     default: DEFAULT_AUDIT_ARCHIVE_URL,
-    allowed: '`file:<directory>` (gzip JSON-lines segments)',
+    allowed: '`file:<directory>` (gzip JSON-lines segments) or `postgres://user[:password]@host[:port]/database`',
     meaning:
       'Where `tcs audit archive` writes the entries it trims; `tcs audit verify` walks it and the store as one chain.',
   },

@@ -1,5 +1,6 @@
 /**
- * Archive-then-trim end to end on a real SQLite store and a real archive directory (issue 35):
+ * Archive-then-trim end to end on a real SQLite store and a real archive directory, and on a
+ * PostgreSQL archive (a database of the test's own, dropped after) (issue 35):
  * the hot store keeps its window, the archive and the window verify as one chain, a deleted
  * segment is named as a gap, and a run interrupted after archiving (before trimming) resumes.
  */
@@ -8,10 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileArchive } from '../../src/adapters/archive/file-archive.js';
+import { postgresArchive } from '../../src/adapters/archive/postgres-archive.js';
 import { openStore } from '../../src/adapters/open-store.js';
 import { archiveAndTrim, ArchiveTruncatedError, parseRetention } from '../../src/application/audit-archiver.js';
+import type { AuditArchive } from '../../src/ports/audit-archive.js';
 import type { Store } from '../../src/ports/store.js';
 import { archiveProblem } from '../../src/runtime/audit-archive.js';
+import { createTestDatabase } from '../support/postgres.js';
+import type { TestDatabase } from '../support/postgres.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -98,6 +103,60 @@ describe('archiveAndTrim', () => {
     const { store, archiveDir } = await setup(1500);
     const archive = fileArchive(archiveDir);
     // The crash: the segment is written, the trim never happened.
+    await archive.write((await store.events.query({ limit: 1000, before: 1001 })).reverse());
+    const run = await archiveAndTrim(store.events, archive, { entries: 200 }, Date.now());
+    expect(run).toEqual({ archived: 300, trimmed: 1300, floor: 1300 });
+    expect((await archive.read(1, 1300)).map((e) => e.seq)).toEqual(Array.from({ length: 1300 }, (_, i) => i + 1));
+    expect(await archiveProblem(store.events, archive)).toBeNull();
+  });
+});
+
+describe('archiveAndTrim to PostgreSQL', () => {
+  const dbs: TestDatabase[] = [];
+  const archives: AuditArchive[] = [];
+  afterEach(async () => {
+    for (const a of archives.splice(0)) await a.close();
+    for (const db of dbs.splice(0)) await db.drop();
+  });
+  async function pgSetup(n: number) {
+    const { store } = await setup(n);
+    const db = await createTestDatabase();
+    dbs.push(db);
+    const archive = postgresArchive(db.url);
+    archives.push(archive);
+    return { store, db, archive };
+  }
+
+  it('keeps the window, archives the rest, both verify as one chain, and a rerun does nothing', async () => {
+    const { store, archive } = await pgSetup(2500);
+    expect(await archiveAndTrim(store.events, archive, { entries: 300 }, Date.now())).toEqual({
+      archived: 2200,
+      trimmed: 2200,
+      floor: 2200,
+    });
+    expect(await store.events.count()).toBe(300);
+    expect(await archiveProblem(store.events, archive)).toBeNull();
+    expect(await archiveAndTrim(store.events, archive, { entries: 300 }, Date.now())).toEqual({
+      archived: 0,
+      trimmed: 0,
+      floor: 2200,
+    });
+  });
+
+  it('a truncated archive (its last segment and rows gone) is named, and archiving refuses to go on', async () => {
+    const { store, db, archive } = await pgSetup(2500);
+    await archiveAndTrim(store.events, archive, { entries: 300 }, Date.now());
+    await db.query('DELETE FROM tcs_audit_entries WHERE seq > 2000');
+    await db.query('DELETE FROM tcs_audit_segments WHERE first_seq = 2001');
+    await db.query('DELETE FROM tcs_audit_verified');
+    expect(await archiveProblem(store.events, archive)).toMatch(/archive ends at entry 2000 .* trimmed through 2200/);
+    await expect(archiveAndTrim(store.events, archive, { entries: 300 }, Date.now())).rejects.toThrow(
+      ArchiveTruncatedError,
+    );
+  });
+
+  it('resumes after a crash between writing a segment and trimming it: nothing lost, nothing twice', async () => {
+    const { store, archive } = await pgSetup(1500);
     await archive.write((await store.events.query({ limit: 1000, before: 1001 })).reverse());
     const run = await archiveAndTrim(store.events, archive, { entries: 200 }, Date.now());
     expect(run).toEqual({ archived: 300, trimmed: 1300, floor: 1300 });

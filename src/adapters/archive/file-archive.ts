@@ -4,8 +4,10 @@
  * first line a header {first, last, prev_hash, last_hash}, then one entry per line. Written as a
  * temporary file, fsync'd, renamed into place and the directory fsync'd, so a crash leaves a whole
  * segment or none (a stray `.tmp` is removed by the next writer). `verified.json` remembers the last
- * segment verify() re-hashed, so the next verification only re-hashes what came after it.
+ * segment verify() re-hashed and every verified file's sha256, so the next verification only
+ * re-hashes what came after it or what changed since (an entry deleted from inside a segment).
  */
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
@@ -40,6 +42,13 @@ interface Header {
   prev_hash: string;
   last_hash: string;
 }
+
+/** The last entry verify() re-hashed, and each verified segment file's sha256 (absent in older marks). */
+interface VerifiedMark extends ChainFloor {
+  digests?: Record<string, string>;
+}
+
+const digestOf = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 const pad = (seq: number): string => String(seq).padStart(12, '0');
 
@@ -88,12 +97,27 @@ export function fileArchive(dir: string): AuditArchive {
   const removeStrays = (): void => {
     for (const file of readdirSync(dir)) if (file.endsWith('.tmp')) rmSync(join(dir, file), { force: true });
   };
-  const verifiedMark = (): ChainFloor | null => {
+  const verifiedMark = (): VerifiedMark | null => {
     try {
-      return JSON.parse(readFileSync(join(dir, VERIFIED), 'utf8')) as ChainFloor;
+      return JSON.parse(readFileSync(join(dir, VERIFIED), 'utf8')) as VerifiedMark;
     } catch {
       return null;
     }
+  };
+
+  /** Entries it holds, offered again, must be the same entries: another hash under a seq is an error. */
+  const checkHeld = (offered: readonly AuditEvent[]): void => {
+    if (offered.length === 0) return;
+    const wanted = new Map(offered.map((e) => [e.seq, e.hash]));
+    const first = Math.min(...wanted.keys());
+    const last = Math.max(...wanted.keys());
+    for (const segment of segments())
+      if (segment.last >= first && segment.first <= last)
+        for (const held of load(segment).entries) {
+          const hash = wanted.get(held.seq);
+          if (hash !== undefined && hash !== held.hash)
+            throw new Error(`archive: entry ${held.seq} is already archived with another hash; nothing written`);
+        }
   };
 
   return {
@@ -102,6 +126,7 @@ export function fileArchive(dir: string): AuditArchive {
     async write(given) {
       removeStrays();
       const at = head();
+      checkHeld(given.filter((e) => e.seq <= at.seq));
       const entries = given.filter((e) => e.seq > at.seq);
       const first = entries[0];
       const last = entries.at(-1);
@@ -133,18 +158,27 @@ export function fileArchive(dir: string): AuditArchive {
       let expected = 1;
       let prev: ChainFloor = NO_FLOOR;
       let checked = 0;
-      for (const segment of all) {
+      const digests: Record<string, string> = {};
+      for (const [i, segment] of all.entries()) {
         if (segment.first !== expected) {
           const which =
             segment.first > expected ? `entries ${expected}–${segment.first - 1} are missing` : 'segments overlap';
           return { ok: false, firstBad: { seq: expected, reason: `${which} in the archive (a segment deleted?)` } };
         }
         expected = segment.last + 1;
-        // Re-hashed before: its name in sequence is enough; the mark names its last entry's hash.
-        if (mark !== null && segment.last <= mark.seq) {
+        const digest = digestOf(join(dir, segment.file));
+        digests[segment.file] = digest;
+        // Re-hashed before and byte for byte the same since: its name in sequence and its digest are
+        // enough (a file is hashed far faster than its entries are re-chained). The mark names its
+        // last entry's hash. A changed file (an entry deleted or edited inside it) is re-chained to
+        // name the entry.
+        if (mark !== null && segment.last <= mark.seq && mark.digests?.[segment.file] === digest) {
           if (segment.last === mark.seq) prev = mark;
           continue;
         }
+        const before = all[i - 1];
+        if (before !== undefined && prev.seq !== before.last)
+          prev = { seq: before.last, hash: load(before).header.last_hash };
         const problem = checkSegment(segment, load, prev);
         if (problem !== null) return { ok: false, firstBad: problem };
         prev = { seq: segment.last, hash: load(segment).header.last_hash };
@@ -155,10 +189,16 @@ export function fileArchive(dir: string): AuditArchive {
           ok: false,
           firstBad: { seq: expected, reason: `the archive ends before entry ${mark.seq}, verified before (truncated)` },
         };
-      if (prev.seq > 0) writeDurably(VERIFIED, JSON.stringify(prev));
-      const result: ArchiveVerification = { ok: true, head: prev, segments: all.length, checked };
+      if (prev.seq > 0) writeDurably(VERIFIED, JSON.stringify({ seq: prev.seq, hash: prev.hash, digests }));
+      const result: ArchiveVerification = {
+        ok: true,
+        head: { seq: prev.seq, hash: prev.hash },
+        segments: all.length,
+        checked,
+      };
       return result;
     },
+    close: async () => {},
   };
 }
 

@@ -5,7 +5,7 @@
  * do not load are a configuration error (exit 2), found before the store is opened. With
  * --reset-kill it ends a kill first (audited); started on a killed store it says so on stderr.
  */
-import { openArchive } from '../audit-archive.js';
+import { archivedHash } from '../audit-archive.js';
 import { systemClock } from '../../ports/clock.js';
 import { readControlSecret, readInt } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -50,7 +50,7 @@ export async function runTradingProcess(env: NodeJS.ProcessEnv, options: Trading
     log,
     retryMs: readInt(env, TEST_STORE_RETRY_ENV, 1_000, 10, 60_000),
     now: () => systemClock.now(),
-    archivedHash: (seq) => openArchive(env).hashAt(seq),
+    archivedHash: (seq) => archivedHash(env, seq),
   });
   if (options.resetKill) {
     const reason = options.resetKill.reason;

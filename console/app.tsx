@@ -14,6 +14,7 @@ import { NavChart } from './components/nav-chart.js';
 import { RiskResetDialog } from './components/risk-reset-dialog.js';
 import { SignIn } from './components/sign-in.js';
 import { StateBanner } from './components/state-banner.js';
+import { Trades } from './components/trades.js';
 import { clearKey, loadKey, saveKey } from './lib/session.js';
 import { orphanedSymbols } from './lib/orphaned.js';
 import { useConsole } from './use-console.js';
@@ -44,6 +45,7 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): v
         <Account account={c.account} orphaned={orphanedSymbols(c.health)} />
         <NavChart points={c.nav} />
         <Fills fills={c.fills} />
+        <Trades fills={c.fills} />
         <HealthPanel c={c} />
         <Machines c={c} />
         <Decisions c={c} />

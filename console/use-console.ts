@@ -35,7 +35,7 @@ export interface ConsoleState {
   machines: MachinesDocument | 'unavailable' | null;
   audit: AuditVerification | null;
   nav: NavPoint[];
-  /** Recent fills, newest first (console/lib/fills.ts). */
+  /** The fills read since sign-in, newest first (console/lib/fills.ts): the fills list and the closed trades. */
   fills: FillRow[];
   stream: StreamStatus;
   /** Grows with every decision event, so the decisions panel knows to reload its first page. */
@@ -52,6 +52,11 @@ export interface ConsoleState {
 
 let nextMessageId = 1;
 const INFO_MESSAGE_MS = 20_000;
+/**
+ * Fills kept: the closed trades are matched from them, so more than the fills list shows; a page of
+ * 1,000 decisions holds at most a few thousand.
+ */
+const FILL_HISTORY = 5_000;
 
 export function useConsole(key: string, signOut: (why?: string) => void): ConsoleState {
   const api = useMemo(() => new Api(key), [key]);
@@ -159,7 +164,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
       );
       setNav((series) => mergePoints(series, points));
       // The same page of the log gives the recent fills (those at submission).
-      setFills((list) => mergeFills(list, entries.flatMap(fillsOfDecision)));
+      setFills((list) => mergeFills(list, entries.flatMap(fillsOfDecision), FILL_HISTORY));
     } catch (err) {
       fail(err);
     }
@@ -216,7 +221,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           refreshDecisions();
           return;
         case 'fill':
-          setFills((list) => mergeFills(list, [fillOfEvent(data)]));
+          setFills((list) => mergeFills(list, [fillOfEvent(data)], FILL_HISTORY));
           refreshAccount();
           return;
         case 'command':

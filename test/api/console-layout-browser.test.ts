@@ -83,6 +83,57 @@ describe('the console read at a glance, in Chromium', () => {
     ]);
     await page.close();
   });
+
+  it("lists the run's closed trades with their PnL, and the PnL per symbol", async () => {
+    const { page } = await open(1920);
+    const cells = (testId: string, rows: string) =>
+      page
+        .getByTestId(testId)
+        .locator(rows)
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => String(Reflect.get(c, 'innerText')))));
+    expect(await cells('trades', 'tbody tr')).toEqual([
+      [
+        'SOLUSDT',
+        'long',
+        '100',
+        '2026-01-05 12:04:00 UTC',
+        '2026-01-05 12:06:00 UTC',
+        '150.00',
+        '145.00',
+        '00:02:00',
+        '−500.00',
+      ],
+      [
+        'ETHUSDT',
+        'short',
+        '2',
+        '2026-01-05 12:02:00 UTC',
+        '2026-01-05 12:05:00 UTC',
+        '3,300.00',
+        '3,250.00',
+        '00:03:00',
+        '+100.00',
+      ],
+      [
+        'BTCUSDT',
+        'long',
+        '0.1',
+        '2026-01-05 12:01:00 UTC',
+        '2026-01-05 12:03:00 UTC',
+        '60,000.00',
+        '61,000.00',
+        '00:02:00',
+        '+100.00',
+      ],
+    ]);
+    expect(await cells('trades-by-symbol', 'tbody tr, tfoot tr')).toEqual([
+      ['BTCUSDT', '1', '1', '+100.00'],
+      ['ETHUSDT', '1', '1', '+100.00'],
+      ['SOLUSDT', '1', '0', '−500.00'],
+      ['All', '3', '2', '−300.00'],
+    ]);
+    await page.close();
+  });
 });
 
 /** The account after the run: three positions and resting orders with long ids. */

@@ -4,6 +4,7 @@
  */
 import { useCallback, useState } from 'preact/hooks';
 import { Account } from './components/account.js';
+import { CandleChart } from './components/candle-chart.js';
 import { Controls } from './components/controls.js';
 import { Decisions } from './components/decisions.js';
 import { Fills } from './components/fills.js';
@@ -46,6 +47,7 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): v
         <NavChart points={c.nav} />
         <Fills fills={c.fills} />
         <Trades fills={c.fills} />
+        <CandleChart candles={c.candles} fills={c.fills} />
         <HealthPanel c={c} />
         <Machines c={c} />
         <Decisions c={c} />

@@ -8,6 +8,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { Api } from './lib/api.js';
 import { ApiError, REFUSED_KEY } from './lib/api-errors.js';
 import { mergePoints, navPoint } from './lib/chart-points.js';
+import { mergeCandles } from './lib/candles.js';
+import type { CandleBook } from './lib/candles.js';
 import { fillOfEvent, fillsOfDecision, mergeFills } from './lib/fills.js';
 import type { FillRow } from './lib/fills.js';
 import type { NavPoint } from './lib/chart-points.js';
@@ -37,6 +39,8 @@ export interface ConsoleState {
   nav: NavPoint[];
   /** The fills read since sign-in, newest first (console/lib/fills.ts): the fills list and the closed trades. */
   fills: FillRow[];
+  /** Each symbol's candles from the decision log (console/lib/candles.ts). */
+  candles: CandleBook;
   stream: StreamStatus;
   /** Grows with every decision event, so the decisions panel knows to reload its first page. */
   decisionsTick: number;
@@ -68,6 +72,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
   const [audit, setAudit] = useState<AuditVerification | null>(null);
   const [nav, setNav] = useState<NavPoint[]>([]);
   const [fills, setFills] = useState<FillRow[]>([]);
+  const [candles, setCandles] = useState<CandleBook>(() => new Map());
   const [stream, setStream] = useState<StreamStatus>('connecting');
   const [decisionsTick, setDecisionsTick] = useState(0);
   const [messages, setMessages] = useState<Message[]>([]);
@@ -123,6 +128,21 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     [],
   );
 
+  // New decisions carry the bars their feeds just closed: the newest few are read for the candle
+  // chart, at most every 2 s whatever the cycle length (the fills come with the stream's `fill`).
+  const refreshCandles = useMemo(
+    () =>
+      coalesce(async () => {
+        try {
+          const entries = await api.get<DecisionEntry[]>('/reports/decisions', { limit: 50 });
+          setCandles((book) => mergeCandles(book, entries));
+        } catch (err) {
+          fail(err);
+        }
+      }, 2_000),
+    [api, fail],
+  );
+
   // The stream sends health only when a status changes; the figures in it (heartbeat age, entries)
   // are refreshed with each new cycle, at most every few seconds.
   const refreshHealth = useMemo(
@@ -163,8 +183,9 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
         e.decision.account ? navPoint(e.at, e.decision.account.nav, e.decision.account.peak_nav) : null,
       );
       setNav((series) => mergePoints(series, points));
-      // The same page of the log gives the recent fills (those at submission).
+      // The same page of the log gives the recent fills (those at submission) and the candles.
       setFills((list) => mergeFills(list, entries.flatMap(fillsOfDecision), FILL_HISTORY));
+      setCandles((book) => mergeCandles(book, entries));
     } catch (err) {
       fail(err);
     }
@@ -219,6 +240,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           return;
         case 'decision':
           refreshDecisions();
+          refreshCandles();
           return;
         case 'fill':
           setFills((list) => mergeFills(list, [fillOfEvent(data)], FILL_HISTORY));
@@ -235,7 +257,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           return;
       }
     },
-    [applyMachines, refreshAccount, refreshDecisions, refreshHealth, say, setStatus],
+    [applyMachines, refreshAccount, refreshCandles, refreshDecisions, refreshHealth, say, setStatus],
   );
 
   useEffect(() => {
@@ -265,6 +287,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     audit,
     nav,
     fills,
+    candles,
     stream,
     decisionsTick,
     messages,

@@ -13,7 +13,7 @@ import { openTestApi } from '../support/api.js';
 import type { TestApi } from '../support/api.js';
 import { launchChromium } from '../support/chromium.js';
 import { SAMPLE_DOCUMENTS } from '../support/documents.js';
-import { RUN_START, runDecisions } from './console-run-fixture.js';
+import { RUN_CYCLES, RUN_START, runDecisions } from './console-run-fixture.js';
 
 const WIDTHS = [1280, 1920];
 
@@ -54,8 +54,8 @@ describe('the console read at a glance, in Chromium', () => {
     await page.getByLabel('API key').fill(api.key);
     await page.getByLabel('API key').press('Enter');
     await page.locator('[data-testid=fills] [data-testid=fill-row]').first().waitFor({ timeout: 10_000 });
-    // The newest decision's detail: its signals and guards are tables too.
-    await page.locator('[data-testid=decisions] tbody button').first().click();
+    // The detail of the run's last decision with an order: its signals and guards are tables too.
+    await page.locator('[data-testid=decisions] tbody').getByRole('button', { name: '7', exact: true }).click();
     await page.getByTestId('decision-detail').waitFor({ timeout: 10_000 });
     return { page, errors };
   };
@@ -132,6 +132,30 @@ describe('the console read at a glance, in Chromium', () => {
       ['SOLUSDT', '1', '0', '−500.00'],
       ['All', '3', '2', '−300.00'],
     ]);
+    await page.close();
+  });
+
+  it('draws a candle chart per symbol with our fills on it, the symbol of the latest fill first', async () => {
+    const { page, errors } = await open(1280);
+    const chart = page.getByTestId('candle-chart');
+    await page.waitForSelector(`[data-testid=candle-chart][data-candles="${RUN_CYCLES}"]`, { timeout: 10_000 });
+    expect(await chart.getAttribute('data-symbol')).toBe('BTCUSDT');
+    expect(await chart.getAttribute('aria-label')).toBe(
+      `BTCUSDT: ${RUN_CYCLES} candles, 3 fill markers: Buy 0.1 @ 60,000.00; Sell 0.1 @ 61,000.00; Buy 0.05 @ 61,500.00`,
+    );
+    // lightweight-charts drew into its canvases (not a blank box).
+    const drawn = await chart
+      .locator('canvas')
+      .evaluateAll((nodes) =>
+        nodes.some((n) => Number(Reflect.get(n, 'width')) > 100 && Number(Reflect.get(n, 'height')) > 100),
+      );
+    expect(drawn).toBe(true);
+    await page.getByTestId('candle-symbol').selectOption('ETHUSDT');
+    await page.waitForSelector('[data-testid=candle-chart][data-symbol=ETHUSDT]', { timeout: 5_000 });
+    expect(await chart.getAttribute('aria-label')).toBe(
+      `ETHUSDT: ${RUN_CYCLES} candles, 2 fill markers: Sell 2 @ 3,300.00; Buy 2 @ 3,250.00`,
+    );
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

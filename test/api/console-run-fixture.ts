@@ -2,7 +2,7 @@
  * A short run's decision log as the trading process writes it (one entry per cycle, with signals,
  * each order's guards and its fill at submission), for the console's browser tests and the
  * screenshot script: three closed trades (BTC long won, ETH short won, SOL long lost) and a BTC long
- * still open.
+ * still open, with the bar each feed closed before every cycle (the candle chart's data).
  */
 import type { NewAuditEvent } from '../../src/ports/event-store.js';
 
@@ -27,17 +27,70 @@ const guards = [
   { guard: 'liquidity', passed: true, code: 'OK', value: 3_100, limit: 50_000 },
 ];
 
+/** Cycles in the run: a few after the last fill, so the chart shows what came after. */
+export const RUN_CYCLES = 12;
+
+/**
+ * Each symbol's closes, bar k opening at RUN_START + k minutes: through the fill prices (a fill of
+ * cycle c is at the open of bar c, the close of bar c − 1), with a deterministic wiggle between them.
+ */
+function closes(symbol: string): number[] {
+  const anchors = RUN_FILLS.filter((f) => f[1] === symbol).map(([cycle, , , , price]) => [cycle - 1, price] as const);
+  return Array.from({ length: RUN_CYCLES }, (_, k) => {
+    const exact = anchors.find(([bar]) => bar === k);
+    if (exact) return exact[1];
+    const before = anchors.filter(([bar]) => bar < k).at(-1) ?? anchors[0]!;
+    const after = anchors.find(([bar]) => bar > k) ?? anchors.at(-1)!;
+    const share = after[0] === before[0] ? 0 : (k - before[0]) / (after[0] - before[0]);
+    const base = before[1] + (after[1] - before[1]) * share;
+    return base * (1 + 0.004 * Math.sin(k * 2.3));
+  });
+}
+
+/** The bar each feed closed just before cycle `cycle` decided: [time, open, high, low, close]. */
+function candlesAt(cycle: number): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const symbol of ['BTCUSDT', 'ETHUSDT', 'SOLUSDT']) {
+    const c = closes(symbol);
+    const k = cycle - 1;
+    const close = c[k]!;
+    const open = c[k - 1] ?? close * 0.999;
+    const pad = close * 0.0015;
+    out[symbol] = [RUN_START + k * 60_000, open, Math.max(open, close) + pad, Math.min(open, close) - pad, close];
+  }
+  return out;
+}
+
 export function runDecisions(): NewAuditEvent[] {
-  return RUN_FILLS.map(([cycle, symbol, side, qty, price]) => {
+  return Array.from({ length: RUN_CYCLES }, (_, i) => i + 1).map((cycle) => {
+    const at = new Date(RUN_START + cycle * 60_000).toISOString();
+    const fill = RUN_FILLS.find((f) => f[0] === cycle);
+    if (!fill) {
+      return {
+        kind: 'decision',
+        at,
+        symbol: null,
+        body: {
+          cycle,
+          epoch: 0,
+          outcome: 'completed',
+          signals: [],
+          risk: [],
+          submissions: [],
+          candles: candlesAt(cycle),
+        },
+      };
+    }
+    const [, symbol, side, qty, price] = fill;
     const clientOrderId = `momentum_ma_crossover-${symbol}-${cycle}`;
     return {
       kind: 'decision',
-      at: new Date(RUN_START + cycle * 60_000).toISOString(),
+      at,
       symbol,
       body: {
         cycle,
         epoch: 0,
-        outcome: 'submitted',
+        outcome: 'completed',
         signals: [
           {
             agent: 'momentum_ma_crossover',
@@ -55,6 +108,7 @@ export function runDecisions(): NewAuditEvent[] {
         submissions: [
           { clientOrderId, status: 'submitted', venueStatus: 'filled', filledQty: qty, avgFillPrice: price },
         ],
+        candles: candlesAt(cycle),
       },
     };
   });

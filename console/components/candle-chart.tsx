@@ -40,6 +40,8 @@ export function CandleChart({ candles, fills }: { candles: CandleBook; fills: Fi
       wickUpColor: '#0f7b3f',
       wickDownColor: '#b91c1c',
     });
+    // Room above and below the candles for the fills' labels at the edge prices.
+    candleSeriesApi.priceScale().applyOptions({ scaleMargins: { top: 0.12, bottom: 0.12 } });
     chart.current = { api, candles: candleSeriesApi, markers: createSeriesMarkers(candleSeriesApi, []) };
     return () => {
       api.remove();

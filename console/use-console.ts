@@ -8,7 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { Api } from './lib/api.js';
 import { ApiError, REFUSED_KEY } from './lib/api-errors.js';
 import { mergePoints, navPoint } from './lib/chart-points.js';
-import { mergeCandles } from './lib/candles.js';
+import { NO_CANDLES, mergeCandles } from './lib/candles.js';
 import type { CandleBook } from './lib/candles.js';
 import { fillOfEvent, fillsOfDecision, mergeFills } from './lib/fills.js';
 import type { FillRow } from './lib/fills.js';
@@ -72,7 +72,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
   const [audit, setAudit] = useState<AuditVerification | null>(null);
   const [nav, setNav] = useState<NavPoint[]>([]);
   const [fills, setFills] = useState<FillRow[]>([]);
-  const [candles, setCandles] = useState<CandleBook>(() => new Map());
+  const [candles, setCandles] = useState<CandleBook>(NO_CANDLES);
   const [stream, setStream] = useState<StreamStatus>('connecting');
   const [decisionsTick, setDecisionsTick] = useState(0);
   const [messages, setMessages] = useState<Message[]>([]);

@@ -1,7 +1,9 @@
 /**
  * A candle chart per symbol with our fills on it (issue 35), with lightweight-charts bundled with the
  * page: the candles the decision log recorded and the fills from the same log as arrows at their
- * price (console/lib/candles.ts). The symbol is chosen in a list; the one with our latest fill first.
+ * price, each on the bar its cycle decided on (console/lib/candles.ts). The symbol is chosen in a
+ * list; the one with our latest fill first. The bars' times are the feed's (in paper mode on the
+ * synthetic market, its own clock).
  */
 import { CandlestickSeries, createChart, createSeriesMarkers } from 'lightweight-charts';
 import type { IChartApi, ISeriesApi, ISeriesMarkersPluginApi, Time, UTCTimestamp } from 'lightweight-charts';
@@ -19,12 +21,13 @@ interface Chart {
 export function CandleChart({ candles, fills }: { candles: CandleBook; fills: FillRow[] }) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart | null>(null);
-  const symbols = useMemo(() => [...candles.keys()].sort(), [candles]);
+  const symbols = useMemo(() => [...candles.bars.keys()].sort(), [candles]);
   const [picked, setPicked] = useState<string | null>(null);
   // Until the operator picks one: the symbol of our latest fill that has candles, else the first.
-  const symbol = picked ?? fills.find((f) => f.symbol !== null && candles.has(f.symbol))?.symbol ?? symbols[0] ?? null;
+  const symbol =
+    picked ?? fills.find((f) => f.symbol !== null && candles.bars.has(f.symbol))?.symbol ?? symbols[0] ?? null;
   const series = useMemo(() => (symbol ? candleSeries(candles, symbol) : []), [candles, symbol]);
-  const markers = useMemo(() => (symbol ? fillMarkers(fills, symbol, series) : []), [fills, symbol, series]);
+  const markers = useMemo(() => (symbol ? fillMarkers(fills, symbol, candles) : []), [fills, symbol, candles]);
 
   useEffect(() => {
     if (!box.current) return;

@@ -1,10 +1,11 @@
 /**
  * The console's candle chart data (console/lib/candles.ts): the candles the decision log recorded
  * per symbol (one per bar, the last record of a bar kept, in time order), and our fills on them as
- * markers at their price, on the bar during which they happened, buys and sells of one bar grouped.
+ * markers at their price, each on the bar its own decision entry recorded, buys and sells of one bar
+ * grouped.
  */
 import { describe, expect, it } from 'vitest';
-import { candleSeries, fillMarkers, mergeCandles } from '../../console/lib/candles.js';
+import { NO_CANDLES, candleSeries, fillMarkers, mergeCandles } from '../../console/lib/candles.js';
 import type { FillRow } from '../../console/lib/fills.js';
 import type { DecisionEntry } from '../../console/lib/types.js';
 
@@ -36,35 +37,39 @@ describe('candle chart data', () => {
       entry(1, { BTCUSDT: [1 * M, 9, 9, 9, 9], SOLUSDT: [1 * M, Number.NaN, 1, 1, 1] }),
       entry(0, undefined),
     ];
-    const series = mergeCandles(new Map(), entries);
-    expect([...series.keys()]).toEqual(['BTCUSDT', 'ETHUSDT']);
-    expect(candleSeries(series, 'BTCUSDT')).toEqual([
+    const book = mergeCandles(NO_CANDLES, entries);
+    expect([...book.bars.keys()]).toEqual(['BTCUSDT', 'ETHUSDT']);
+    expect(candleSeries(book, 'BTCUSDT')).toEqual([
       { time: 60, open: 9, high: 10, low: 8, close: 10 },
       { time: 120, open: 10, high: 12, low: 9, close: 11 },
     ]);
     // A later read adds to what the page has.
-    const more = mergeCandles(series, [entry(4, { BTCUSDT: [3 * M, 11, 11, 10, 10.5] })]);
+    const more = mergeCandles(book, [entry(4, { BTCUSDT: [3 * M, 11, 11, 10, 10.5] })]);
     expect(candleSeries(more, 'BTCUSDT').map((c) => c.time)).toEqual([60, 120, 180]);
     expect(candleSeries(more, 'XRPUSDT')).toEqual([]);
   });
 
-  it('puts our fills on the bar during which they happened, at their price; one bar’s buys (or sells) as one marker', () => {
-    const candles = [
-      { time: 60, open: 9, high: 10, low: 8, close: 10 },
-      { time: 120, open: 10, high: 12, low: 9, close: 11 },
-    ];
+  it('puts each fill on the bar its own entry recorded (whatever the bars’ clock), at its price; one bar’s buys as one marker', () => {
+    // The feed's bars run on another clock than the entries (the synthetic market's time).
+    const FEED = Date.UTC(2020, 0, 1);
+    const book = mergeCandles(NO_CANDLES, [
+      entry(2, { BTCUSDT: [FEED, 9, 10, 8, 10] }),
+      entry(3, { BTCUSDT: [FEED + M, 10, 12, 9, 11] }),
+      entry(4, { BTCUSDT: [FEED + 2 * M, 11, 12, 10, 11.5] }),
+    ]);
+    const bar = (k: number) => (FEED + k * M) / 1000;
     const fills = [
-      fill(3, 'SELL', 0.1, 11.5),
-      fill(2, 'BUY', 0.1, 10),
-      fill(2, 'BUY', 0.3, 11),
-      fill(2, 'BUY', 1, 10, 'ETHUSDT'),
-      fill(0, 'BUY', 1, 9), // before the first candle: not on the chart
-      fill(3, null, 1, 9),
-      fill(3, 'SELL', 1, null),
+      fill(4, 'SELL', 0.1, 11.5),
+      fill(3, 'BUY', 0.1, 10),
+      fill(3, 'BUY', 0.3, 11),
+      fill(3, 'BUY', 1, 10, 'ETHUSDT'),
+      fill(1, 'BUY', 1, 9), // its entry was not read: not on the chart
+      fill(4, null, 1, 9),
+      fill(4, 'SELL', 1, null),
     ];
-    expect(fillMarkers(fills, 'BTCUSDT', candles)).toEqual([
+    expect(fillMarkers(fills, 'BTCUSDT', book)).toEqual([
       {
-        time: 120,
+        time: bar(1),
         position: 'atPriceBottom',
         price: expect.closeTo(10.75, 9),
         shape: 'arrowUp',
@@ -72,7 +77,7 @@ describe('candle chart data', () => {
         text: 'Buy 0.4 @ 10.75 (2 fills)',
       },
       {
-        time: 120,
+        time: bar(2),
         position: 'atPriceTop',
         price: 11.5,
         shape: 'arrowDown',
@@ -80,6 +85,16 @@ describe('candle chart data', () => {
         text: 'Sell 0.1 @ 11.50',
       },
     ]);
-    expect(fillMarkers(fills, 'BTCUSDT', [])).toEqual([]);
+    expect(fillMarkers(fills, 'BTCUSDT', NO_CANDLES)).toEqual([]);
+  });
+
+  it('keeps at most 5,000 bars a symbol, the newest, and forgets the entries of the bars it drops', () => {
+    const entries = Array.from({ length: 5_002 }, (_, i) => entry(i + 1, { BTCUSDT: [i * M, 1, 1, 1, 1] }));
+    const book = mergeCandles(NO_CANDLES, entries);
+    const series = candleSeries(book, 'BTCUSDT');
+    expect(series).toHaveLength(5_000);
+    expect(series[0]?.time).toBe(120);
+    expect(book.recordedBy.get('BTCUSDT')?.has(2)).toBe(false);
+    expect(book.recordedBy.get('BTCUSDT')?.get(3)).toBe(120);
   });
 });

@@ -12,6 +12,7 @@ import { HealthPanel } from './components/health.js';
 import { Machines } from './components/machines.js';
 import { Messages } from './components/messages.js';
 import { NavChart } from './components/nav-chart.js';
+import { Notifications } from './components/notifications.js';
 import { RiskResetDialog } from './components/risk-reset-dialog.js';
 import { SignIn } from './components/sign-in.js';
 import { StateBanner } from './components/state-banner.js';
@@ -49,6 +50,7 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): v
         <Trades fills={c.fills} />
         <CandleChart candles={c.candles} fills={c.fills} />
         <HealthPanel c={c} />
+        <Notifications notifications={c.notifications} />
         <Machines c={c} />
         <Decisions c={c} />
       </main>

@@ -19,7 +19,15 @@ import type { SseEvent } from './lib/sse.js';
 import { runStream } from './lib/stream.js';
 import type { StreamStatus } from './lib/stream.js';
 import { coalesce } from './lib/throttle.js';
-import type { Account, AuditVerification, ControlStatus, DecisionEntry, Health, Heartbeat } from './lib/types.js';
+import type {
+  Account,
+  AuditVerification,
+  ControlStatus,
+  DecisionEntry,
+  Health,
+  Heartbeat,
+  NotificationRow,
+} from './lib/types.js';
 
 export interface Message {
   id: number;
@@ -41,6 +49,8 @@ export interface ConsoleState {
   fills: FillRow[];
   /** Each symbol's candles from the decision log (console/lib/candles.ts). */
   candles: CandleBook;
+  /** GET /reports/notifications: what the notifier sends, newest first. */
+  notifications: NotificationRow[];
   stream: StreamStatus;
   /** Grows with every decision event, so the decisions panel knows to reload its first page. */
   decisionsTick: number;
@@ -73,6 +83,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
   const [nav, setNav] = useState<NavPoint[]>([]);
   const [fills, setFills] = useState<FillRow[]>([]);
   const [candles, setCandles] = useState<CandleBook>(NO_CANDLES);
+  const [notifications, setNotifications] = useState<NotificationRow[]>([]);
   const [stream, setStream] = useState<StreamStatus>('connecting');
   const [decisionsTick, setDecisionsTick] = useState(0);
   const [messages, setMessages] = useState<Message[]>([]);
@@ -136,6 +147,20 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
         try {
           const entries = await api.get<DecisionEntry[]>('/reports/decisions', { limit: 50 });
           setCandles((book) => mergeCandles(book, entries));
+        } catch (err) {
+          fail(err);
+        }
+      }, 2_000),
+    [api, fail],
+  );
+
+  // The notifications of the newest entries, read at sign-in and when an entry may have added one
+  // (a decision, a control change, a command), at most every 2 s.
+  const refreshNotifications = useMemo(
+    () =>
+      coalesce(async () => {
+        try {
+          setNotifications(await api.get<NotificationRow[]>('/reports/notifications', { limit: 200 }));
         } catch (err) {
           fail(err);
         }
@@ -222,6 +247,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
         case 'control':
           setStatus(data as unknown as ControlStatus);
           refreshAccount();
+          refreshNotifications();
           // The chain is re-checked on sign-in and on "Verify now" only: a check re-reads the whole
           // trail, and every open console reacting to every change would multiply that cost.
           return;
@@ -241,6 +267,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
         case 'decision':
           refreshDecisions();
           refreshCandles();
+          refreshNotifications();
           return;
         case 'fill':
           setFills((list) => mergeFills(list, [fillOfEvent(data)], FILL_HISTORY));
@@ -249,6 +276,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
         case 'command':
           say('info', `command ${String(data.type)} ${String(data.status ?? '')}: ${String(data.command_id)}`);
           refreshAccount();
+          refreshNotifications();
           return;
         case 'machines':
           applyMachines(data as unknown as MachinesEvent);
@@ -257,7 +285,16 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           return;
       }
     },
-    [applyMachines, refreshAccount, refreshCandles, refreshDecisions, refreshHealth, say, setStatus],
+    [
+      applyMachines,
+      refreshAccount,
+      refreshCandles,
+      refreshDecisions,
+      refreshHealth,
+      refreshNotifications,
+      say,
+      setStatus,
+    ],
   );
 
   useEffect(() => {
@@ -273,9 +310,10 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     });
     void loadMachines();
     void loadNavHistory();
+    refreshNotifications();
     void verifyAudit();
     return () => abort.abort();
-  }, [key, onEvent, loadMachines, loadNavHistory, verifyAudit, signOut]);
+  }, [key, onEvent, loadMachines, loadNavHistory, refreshNotifications, verifyAudit, signOut]);
 
   return {
     api,
@@ -288,6 +326,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     nav,
     fills,
     candles,
+    notifications,
     stream,
     decisionsTick,
     messages,

@@ -13,7 +13,7 @@ import { openTestApi } from '../support/api.js';
 import type { TestApi } from '../support/api.js';
 import { launchChromium } from '../support/chromium.js';
 import { SAMPLE_DOCUMENTS } from '../support/documents.js';
-import { RUN_CYCLES, RUN_START, runDecisions } from './console-run-fixture.js';
+import { RUN_CYCLES, RUN_FILLS, RUN_START, runDecisions } from './console-run-fixture.js';
 
 const WIDTHS = [1280, 1920];
 
@@ -132,6 +132,17 @@ describe('the console read at a glance, in Chromium', () => {
       ['SOLUSDT', '1', '0', '−500.00'],
       ['All', '3', '2', '−300.00'],
     ]);
+    await page.close();
+  });
+
+  it('lists the notifications of the run, newest first', async () => {
+    const { page } = await open(1280);
+    const rows = page.locator('[data-testid=notifications] [data-testid=notification-row]');
+    await rows.first().waitFor({ timeout: 10_000 });
+    expect(await rows.count()).toBe(RUN_FILLS.length);
+    expect(await rows.first().innerText()).toMatch(
+      /^2026-01-05 12:07:00 UTC\s+fill\s+BTCUSDT\s+Order filled momentum_ma_crossover-BTCUSDT-7 filled 0\.05$/,
+    );
     await page.close();
   });
 

@@ -57,7 +57,8 @@ export function CandleChart({ candles, fills }: { candles: CandleBook; fills: Fi
     if (!c) return;
     c.candles.setData(series.map((k) => ({ ...k, time: k.time as UTCTimestamp })));
     c.markers.setMarkers(markers.map((m) => ({ ...m, time: m.time as UTCTimestamp })));
-    c.api.timeScale().fitContent();
+    // Every candle, with a bar's room on the left so the first fill's label is not cut at the edge.
+    if (series.length > 0) c.api.timeScale().setVisibleLogicalRange({ from: -1.5, to: series.length - 0.5 });
   }, [series, markers]);
 
   return (

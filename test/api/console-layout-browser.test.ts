@@ -2,8 +2,9 @@
  * The console read at a glance (issue 35 item 2), in Debian's Chromium against the real API on a
  * real SQLite store, without a trading process: the test writes the account and a run's decisions
  * (fills, guards) the trading process would have written. At 1280 and 1920 px wide no table is cut
- * off or scrolls inside its card, and the risk guards read as percentages beside their limits. Fails,
- * never skips, when Chromium cannot start.
+ * off or scrolls inside its card, and the risk guards read as percentages beside their limits; the
+ * closed trades, the candle chart with our fills and the notifications show the run. Fails, never
+ * skips, when Chromium cannot start.
  */
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +54,13 @@ describe('the console read at a glance, in Chromium', () => {
     await page.goto(`${base}/`);
     await page.getByLabel('API key').fill(api.key);
     await page.getByLabel('API key').press('Enter');
+    // Every panel with its rows, so the widths measured are those of the filled tables.
     await page.locator('[data-testid=fills] [data-testid=fill-row]').first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('[data-testid=notifications] [data-testid=notification-row]')
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid=trades] [data-testid=trade-row]').first().waitFor({ timeout: 10_000 });
     // The detail of the run's last decision with an order: its signals and guards are tables too.
     await page.locator('[data-testid=decisions] tbody').getByRole('button', { name: '7', exact: true }).click();
     await page.getByTestId('decision-detail').waitFor({ timeout: 10_000 });

@@ -4,6 +4,7 @@
  */
 import { useCallback, useState } from 'preact/hooks';
 import { Account } from './components/account.js';
+import { CandleChart } from './components/candle-chart.js';
 import { Controls } from './components/controls.js';
 import { Decisions } from './components/decisions.js';
 import { Fills } from './components/fills.js';
@@ -11,9 +12,11 @@ import { HealthPanel } from './components/health.js';
 import { Machines } from './components/machines.js';
 import { Messages } from './components/messages.js';
 import { NavChart } from './components/nav-chart.js';
+import { Notifications } from './components/notifications.js';
 import { RiskResetDialog } from './components/risk-reset-dialog.js';
 import { SignIn } from './components/sign-in.js';
 import { StateBanner } from './components/state-banner.js';
+import { Trades } from './components/trades.js';
 import { clearKey, loadKey, saveKey } from './lib/session.js';
 import { orphanedSymbols } from './lib/orphaned.js';
 import { useConsole } from './use-console.js';
@@ -44,7 +47,10 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): v
         <Account account={c.account} orphaned={orphanedSymbols(c.health)} />
         <NavChart points={c.nav} />
         <Fills fills={c.fills} />
+        <Trades fills={c.fills} />
+        <CandleChart candles={c.candles} fills={c.fills} />
         <HealthPanel c={c} />
+        <Notifications notifications={c.notifications} />
         <Machines c={c} />
         <Decisions c={c} />
       </main>

@@ -8,6 +8,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { Api } from './lib/api.js';
 import { ApiError, REFUSED_KEY } from './lib/api-errors.js';
 import { mergePoints, navPoint } from './lib/chart-points.js';
+import { NO_CANDLES, mergeCandles } from './lib/candles.js';
+import type { CandleBook } from './lib/candles.js';
 import { fillOfEvent, fillsOfDecision, mergeFills } from './lib/fills.js';
 import type { FillRow } from './lib/fills.js';
 import type { NavPoint } from './lib/chart-points.js';
@@ -17,7 +19,15 @@ import type { SseEvent } from './lib/sse.js';
 import { runStream } from './lib/stream.js';
 import type { StreamStatus } from './lib/stream.js';
 import { coalesce } from './lib/throttle.js';
-import type { Account, AuditVerification, ControlStatus, DecisionEntry, Health, Heartbeat } from './lib/types.js';
+import type {
+  Account,
+  AuditVerification,
+  ControlStatus,
+  DecisionEntry,
+  Health,
+  Heartbeat,
+  NotificationRow,
+} from './lib/types.js';
 
 export interface Message {
   id: number;
@@ -35,8 +45,12 @@ export interface ConsoleState {
   machines: MachinesDocument | 'unavailable' | null;
   audit: AuditVerification | null;
   nav: NavPoint[];
-  /** Recent fills, newest first (console/lib/fills.ts). */
+  /** The fills read since sign-in, newest first (console/lib/fills.ts): the fills list and the closed trades. */
   fills: FillRow[];
+  /** Each symbol's candles from the decision log (console/lib/candles.ts). */
+  candles: CandleBook;
+  /** GET /reports/notifications: what the notifier sends, newest first. */
+  notifications: NotificationRow[];
   stream: StreamStatus;
   /** Grows with every decision event, so the decisions panel knows to reload its first page. */
   decisionsTick: number;
@@ -52,6 +66,11 @@ export interface ConsoleState {
 
 let nextMessageId = 1;
 const INFO_MESSAGE_MS = 20_000;
+/**
+ * Fills kept: the closed trades are matched from them, so more than the fills list shows; a page of
+ * 1,000 decisions holds at most a few thousand.
+ */
+const FILL_HISTORY = 5_000;
 
 export function useConsole(key: string, signOut: (why?: string) => void): ConsoleState {
   const api = useMemo(() => new Api(key), [key]);
@@ -63,6 +82,8 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
   const [audit, setAudit] = useState<AuditVerification | null>(null);
   const [nav, setNav] = useState<NavPoint[]>([]);
   const [fills, setFills] = useState<FillRow[]>([]);
+  const [candles, setCandles] = useState<CandleBook>(NO_CANDLES);
+  const [notifications, setNotifications] = useState<NotificationRow[]>([]);
   const [stream, setStream] = useState<StreamStatus>('connecting');
   const [decisionsTick, setDecisionsTick] = useState(0);
   const [messages, setMessages] = useState<Message[]>([]);
@@ -118,6 +139,35 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     [],
   );
 
+  // New decisions carry the bars their feeds just closed: the newest few are read for the candle
+  // chart, at most every 2 s whatever the cycle length (the fills come with the stream's `fill`).
+  const refreshCandles = useMemo(
+    () =>
+      coalesce(async () => {
+        try {
+          const entries = await api.get<DecisionEntry[]>('/reports/decisions', { limit: 50 });
+          setCandles((book) => mergeCandles(book, entries));
+        } catch (err) {
+          fail(err);
+        }
+      }, 2_000),
+    [api, fail],
+  );
+
+  // The notifications of the newest entries, read at sign-in and when an entry may have added one
+  // (a decision, a control change, a command), at most every 2 s.
+  const refreshNotifications = useMemo(
+    () =>
+      coalesce(async () => {
+        try {
+          setNotifications(await api.get<NotificationRow[]>('/reports/notifications', { limit: 200 }));
+        } catch (err) {
+          fail(err);
+        }
+      }, 2_000),
+    [api, fail],
+  );
+
   // The stream sends health only when a status changes; the figures in it (heartbeat age, entries)
   // are refreshed with each new cycle, at most every few seconds.
   const refreshHealth = useMemo(
@@ -158,8 +208,9 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
         e.decision.account ? navPoint(e.at, e.decision.account.nav, e.decision.account.peak_nav) : null,
       );
       setNav((series) => mergePoints(series, points));
-      // The same page of the log gives the recent fills (those at submission).
-      setFills((list) => mergeFills(list, entries.flatMap(fillsOfDecision)));
+      // The same page of the log gives the recent fills (those at submission) and the candles.
+      setFills((list) => mergeFills(list, entries.flatMap(fillsOfDecision), FILL_HISTORY));
+      setCandles((book) => mergeCandles(book, entries));
     } catch (err) {
       fail(err);
     }
@@ -196,6 +247,7 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
         case 'control':
           setStatus(data as unknown as ControlStatus);
           refreshAccount();
+          refreshNotifications();
           // The chain is re-checked on sign-in and on "Verify now" only: a check re-reads the whole
           // trail, and every open console reacting to every change would multiply that cost.
           return;
@@ -214,14 +266,17 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           return;
         case 'decision':
           refreshDecisions();
+          refreshCandles();
+          refreshNotifications();
           return;
         case 'fill':
-          setFills((list) => mergeFills(list, [fillOfEvent(data)]));
+          setFills((list) => mergeFills(list, [fillOfEvent(data)], FILL_HISTORY));
           refreshAccount();
           return;
         case 'command':
           say('info', `command ${String(data.type)} ${String(data.status ?? '')}: ${String(data.command_id)}`);
           refreshAccount();
+          refreshNotifications();
           return;
         case 'machines':
           applyMachines(data as unknown as MachinesEvent);
@@ -230,7 +285,16 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
           return;
       }
     },
-    [applyMachines, refreshAccount, refreshDecisions, refreshHealth, say, setStatus],
+    [
+      applyMachines,
+      refreshAccount,
+      refreshCandles,
+      refreshDecisions,
+      refreshHealth,
+      refreshNotifications,
+      say,
+      setStatus,
+    ],
   );
 
   useEffect(() => {
@@ -246,9 +310,10 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     });
     void loadMachines();
     void loadNavHistory();
+    refreshNotifications();
     void verifyAudit();
     return () => abort.abort();
-  }, [key, onEvent, loadMachines, loadNavHistory, verifyAudit, signOut]);
+  }, [key, onEvent, loadMachines, loadNavHistory, refreshNotifications, verifyAudit, signOut]);
 
   return {
     api,
@@ -260,6 +325,8 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
     audit,
     nav,
     fills,
+    candles,
+    notifications,
     stream,
     decisionsTick,
     messages,

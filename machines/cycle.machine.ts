@@ -21,6 +21,8 @@ import type { ArbitrationResult } from '../src/domain/arbitration.js';
 import type { Proposal } from '../src/domain/allocation.js';
 import type { ControlRecord } from '../src/domain/control.js';
 import type { MarketView } from '../src/domain/market.js';
+import { cycleCandles } from '../src/domain/cycle-candles.js';
+import type { CycleCandle } from '../src/domain/cycle-candles.js';
 import type { AccountSnapshot } from '../src/domain/portfolio.js';
 import type { Signal } from '../src/domain/signal.js';
 import type { ProtectionState } from '../src/domain/protection.js';
@@ -96,6 +98,8 @@ export interface CycleRecord {
   owners?: Readonly<Record<string, string>>;
   /** The risk engine's state the cycle decided in (after it saw the cycle's account); absent before that. */
   riskState?: RiskTradingState;
+  /** The bar each symbol's feed just closed (the console's candle chart); absent when the market did not load. */
+  candles?: Record<string, CycleCandle>;
 }
 
 interface CycleContext extends CycleRecord {
@@ -229,6 +233,7 @@ export const cycleMachine = setup({
               steady: event.output.steady ?? event.output.now,
               account: event.output.account,
               market: event.output.market,
+              candles: cycleCandles(event.output.market),
               stopped: event.output.stopped ?? [],
             })),
           },

@@ -1,10 +1,12 @@
 /**
  * One decision: every signal with its weight, score and whether it was selected (and why), then each
- * proposed order's risk verdict with every guard's value, limit and verdict; before them, what
+ * proposed order's risk verdict with every guard's value, limit (in the guard's unit: percentages,
+ * ×), how much of the limit is used and the verdict; before them, what
  * strategies threw in that cycle, if anything.
  */
 import { agentErrorsOf } from '../lib/agent-errors.js';
 import { num, utc } from '../lib/format.js';
+import { guardFigures } from '../lib/guards.js';
 import type { DecisionEntry } from '../lib/types.js';
 
 /** What strategies threw in this cycle (each cost that symbol's signal); nothing when none did. */
@@ -86,18 +88,23 @@ export function DecisionDetail({ entry }: { entry: DecisionEntry }) {
               <th scope="col">Guard</th>
               <th scope="col">Value</th>
               <th scope="col">Limit</th>
+              <th scope="col">Used of limit</th>
               <th scope="col">Verdict</th>
             </tr>
           </thead>
           <tbody>
-            {r.guards.map((g) => (
-              <tr key={g.guard} class={g.passed ? 'pass' : 'fail'}>
-                <th scope="row">{g.guard}</th>
-                <td>{num(g.value)}</td>
-                <td>{num(g.limit)}</td>
-                <td>{g.passed ? 'pass' : `fail${g.code ? ` (${g.code})` : ''}`}</td>
-              </tr>
-            ))}
+            {r.guards.map((g) => {
+              const f = guardFigures(g);
+              return (
+                <tr key={g.guard} class={g.passed ? 'pass' : 'fail'}>
+                  <th scope="row">{g.guard}</th>
+                  <td>{f.value}</td>
+                  <td>{f.limit}</td>
+                  <td>{f.used}</td>
+                  <td>{g.passed ? 'pass' : `fail${g.code ? ` (${g.code})` : ''}`}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       ))}

@@ -6,7 +6,11 @@
 import { money, qty, utc } from '../lib/format.js';
 import type { FillRow } from '../lib/fills.js';
 
-export function Fills({ fills }: { fills: FillRow[] }) {
+/** The newest fills shown; the page keeps more for the closed trades. */
+const SHOWN = 50;
+
+export function Fills({ fills: all }: { fills: FillRow[] }) {
+  const fills = all.slice(0, SHOWN);
   return (
     <section class="panel fills" aria-labelledby="fills-title">
       <h2 id="fills-title">Recent fills</h2>

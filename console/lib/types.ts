@@ -3,14 +3,14 @@
  * src/api/events/schemas.ts). Where the API has a schema, the type here is that schema's Static
  * type, imported as a type only (erased by the bundler: no server code reaches the page), so the
  * page and the routes cannot drift apart: the control status, the stream's heartbeat, /health, the
- * account, deleverage and the audit chain. The decision report's rows below are the audit entry's
+ * account, deleverage, the audit chain and the notifications. The decision report's rows below are the audit entry's
  * free-form body, which has no schema; only the fields the console shows are named.
  */
 import type { Static } from 'typebox';
 import type { AccountSchema, AuditVerificationSchema, DeleveragePreviewSchema } from '../../src/api/console/schemas.js';
 import type { HeartbeatEventSchema } from '../../src/api/events/schemas.js';
 import type { HealthSchema } from '../../src/api/health.js';
-import type { DeleverageOrderSchema, StatusSchema } from '../../src/api/schemas.js';
+import type { DeleverageOrderSchema, NotificationSchema, StatusSchema } from '../../src/api/schemas.js';
 
 export type ControlStatus = Static<typeof StatusSchema>;
 export type Heartbeat = Static<typeof HeartbeatEventSchema>;
@@ -19,6 +19,7 @@ export type Account = Static<typeof AccountSchema>;
 export type DeleverageOrder = Static<typeof DeleverageOrderSchema>;
 export type DeleveragePreview = Static<typeof DeleveragePreviewSchema>;
 export type AuditVerification = Static<typeof AuditVerificationSchema>;
+export type NotificationRow = Static<typeof NotificationSchema>;
 
 export interface SignalRow {
   agent: string;

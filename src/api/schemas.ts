@@ -6,6 +6,7 @@
 import { Type } from 'typebox';
 import type { TSchema } from 'typebox';
 import { REASON_MAX_LENGTH } from '../domain/control.js';
+import { NOTIFICATION_KINDS } from '../domain/notifications/select.js';
 
 /** A symbol's shape, as SYMBOLS accepts it (src/domain/instruments.ts). */
 const SYMBOL_PATTERN = '^[A-Z0-9]{2,20}$';
@@ -207,6 +208,31 @@ export const DecisionsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const NotificationsQuery = Type.Object(
+  {
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 200,
+      description: 'Audit entries read (newest first), not notifications returned',
+    }),
+    before: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Only entries with seq below this (paging cursor)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const NotificationSchema = Type.Object({
+  id: Type.String({ description: '`<entry hash>:<kind>:<index>`: the id the notifier delivers it under' }),
+  seq: Type.Integer({ description: 'The audit entry it was made from' }),
+  at: Type.String({ format: 'date-time' }),
+  kind: Type.Union(NOTIFICATION_KINDS.map((k) => Type.Literal(k))),
+  symbol: Type.Union([Type.String(), Type.Null()]),
+  title: Type.String(),
+  text: Type.String(),
+});
 
 export const DecisionEntrySchema = Type.Object({
   seq: Type.Integer({ description: 'Position in the audit chain' }),

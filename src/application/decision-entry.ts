@@ -7,7 +7,8 @@
  * duration. Written for every cycle, also when nothing was decided. A protective exit's proposal
  * carries `exit` (reason, entry, best and trigger prices); signals it or a cooldown skipped carry
  * PROTECTIVE_EXIT / COOLDOWN as their reason. `risk_state` is the risk engine's state the cycle
- * decided in; in `reducing` the engine's own closes are in `risk` with `by: "risk"`.
+ * decided in; in `reducing` the engine's own closes are in `risk` with `by: "risk"`. `candles` is the
+ * bar each symbol's feed just closed (src/domain/cycle-candles.ts), for the console's candle chart.
  */
 import type { CycleRecord } from '../../machines/cycle.machine.js';
 import type { ProjectedFigures } from '../domain/risk/risk-engine.js';
@@ -113,6 +114,8 @@ export function decisionEntry(
         expires_at: v.approval ? new Date(v.approval.expiresAt).toISOString() : null,
       })),
       submissions: record.outcomes,
+      // [open time, open, high, low, close] of the bar each feed just closed: the console's candle chart.
+      ...(record.candles ? { candles: record.candles } : {}),
       account: account
         ? {
             nav: account.nav,

@@ -16,6 +16,7 @@ const PROTECTED: Array<{ method: 'GET' | 'POST'; url: string; payload?: unknown 
   { method: 'POST', url: '/control/cancel-all', payload: { symbols: null } },
   { method: 'POST', url: '/control/deleverage', payload: { symbol: 'BTCUSDT', reduce_pct: 0.5 } },
   { method: 'GET', url: '/reports/decisions' },
+  { method: 'GET', url: '/reports/notifications' },
 ];
 
 describe('bearer authentication', () => {

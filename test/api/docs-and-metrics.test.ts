@@ -51,6 +51,7 @@ describe('docs and metrics', () => {
         'POST /control/flatten',
         'POST /control/risk/reset',
         'GET /reports/decisions',
+        'GET /reports/notifications',
         'GET /control/portfolio',
         'GET /control/deleverage/preview',
         'GET /reports/audit-chain',

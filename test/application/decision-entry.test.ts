@@ -64,4 +64,10 @@ describe('decision entry: what a signal did (issue 19)', () => {
       { agent: 'momentum', symbol: 'SOLUSDT', reason: 'signal names agent "badagent", not "momentum"' },
     ]);
   });
+
+  it('records the bar each feed just closed, for the console’s candle chart, and none when the market did not load', () => {
+    const candles = { BTCUSDT: [60_000, 1, 2, 0.5, 1.5] as [number, number, number, number, number] };
+    expect(decisionEntry({ ...record(), candles }, 3).body.candles).toEqual(candles);
+    expect(decisionEntry(record(), 3).body).not.toHaveProperty('candles');
+  });
 });

@@ -122,6 +122,15 @@ describe('operator console in Chromium', () => {
       async () => expect(Number(await page.getByTestId('nav-chart').getAttribute('data-points'))).toBeGreaterThan(1),
       WAIT,
     );
+    // The candle chart: the bars the run's cycles recorded. This run's passive orders fill while
+    // resting, which the decision log does not record, so fills are marked only if some filled at once.
+    const candles = page.getByTestId('candle-chart');
+    await vi.waitFor(async () => expect(Number(await candles.getAttribute('data-candles'))).toBeGreaterThan(1), WAIT);
+    expect(await candles.getAttribute('data-symbol')).toBe('BTCUSDT');
+    const btcFills = await page.locator('[data-testid=fill-row]', { hasText: 'BTCUSDT' }).count();
+    if (btcFills > 0) {
+      await vi.waitFor(async () => expect(Number(await candles.getAttribute('data-markers'))).toBeGreaterThan(0), WAIT);
+    }
     await shot('running');
 
     // Pause with a reason: the banner says so with the next epoch and the reason beside the state,

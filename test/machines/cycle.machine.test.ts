@@ -234,6 +234,7 @@ describe('cycle machine: the full path', () => {
     expect(Object.keys(record).sort()).toEqual([
       'account',
       'arbitration',
+      'candles',
       'cycle',
       'epoch',
       'error',
@@ -246,6 +247,8 @@ describe('cycle machine: the full path', () => {
       'verdicts',
     ]);
     expect(record.riskState).toBe('active');
+    // The bar each feed just closed, for the console's candle chart (src/domain/cycle-candles.ts).
+    expect(record.candles).toEqual({ BTCUSDT: [0, 100, 100, 100, 100], ETHUSDT: [0, 2_000, 2_000, 2_000, 2_000] });
     expect(final.output).toEqual(record);
   });
 

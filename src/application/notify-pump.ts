@@ -109,27 +109,39 @@ export interface DeliverOptions {
    * it). Without it, Telegram deliveries wait untried (the bot is not configured in this process).
    */
   sendTelegram?: (chatId: string, text: string) => Promise<string | null>;
+  /** Checked before each delivery: false stops the lane (the process is stopping); the rest wait for the next run. */
+  going?: () => boolean;
 }
 
-/** Posts the due deliveries one by one; returns [delivered, failed]. */
+/**
+ * Posts the due deliveries, each target's in order and the targets side by side: a receiver that
+ * hangs until its timeout holds up only its own deliveries, never another target's. Returns
+ * [delivered, failed]. The outbox must be `serialised` when several of these run at once.
+ */
 export async function deliverDue(
   outbox: NotifyOutbox,
   targets: readonly NotifyTarget[],
   options: DeliverOptions,
 ): Promise<[number, number]> {
-  const byId = new Map(targets.map((t) => [t.id, t]));
+  const counts = await Promise.all(targets.map((t) => deliverTo(outbox, t, options)));
+  return counts.reduce<[number, number]>((sum, [ok, failed]) => [sum[0] + ok, sum[1] + failed], [0, 0]);
+}
+
+/** One target's due deliveries, oldest first, one at a time. */
+async function deliverTo(
+  outbox: NotifyOutbox,
+  target: NotifyTarget,
+  options: DeliverOptions,
+): Promise<[number, number]> {
   let ok = 0;
   let failed = 0;
-  for (const d of await outbox.due(options.nowMs(), options.limit ?? 50)) {
-    const target = byId.get(d.target);
-    if (!target) continue; // a target removed from NOTIFY_WEBHOOK_URLS: left pending, listed
-    let error: string | null;
-    if (target.format === 'telegram') {
-      if (!options.sendTelegram) continue;
-      error = await options.sendTelegram(target.chatId, (d.body as { text: string }).text);
-    } else {
-      error = await post(target, d, options);
-    }
+  if (target.format === 'telegram' && !options.sendTelegram) return [0, 0]; // no bot here: left waiting
+  for (const d of await outbox.due(options.nowMs(), options.limit ?? 50, target.id)) {
+    if (options.going && !options.going()) break;
+    const error =
+      target.format === 'telegram'
+        ? await options.sendTelegram!(target.chatId, (d.body as { text: string }).text)
+        : await post(target, d, options);
     if (error === null) {
       ok++;
       await outbox.settle(d.id, { delivered: true, at: new Date(options.nowMs()).toISOString() });
@@ -139,6 +151,28 @@ export async function deliverDue(
     }
   }
   return [ok, failed];
+}
+
+/**
+ * The outbox with its operations one at a time: each is a read and a write of one document, and two
+ * interleaved (a delivery settled while new ones are queued) would lose one's write. Only the
+ * store's quick read-modify-write is serialised, never a post.
+ */
+export function serialised(outbox: NotifyOutbox): NotifyOutbox {
+  let tail: Promise<unknown> = Promise.resolve();
+  const one = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = tail.then(work, work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  return {
+    cursor: () => one(() => outbox.cursor()),
+    enqueue: (through, deliveries) => one(() => outbox.enqueue(through, deliveries)),
+    due: (nowMs, limit, target) => one(() => outbox.due(nowMs, limit, target)),
+    settle: (id, outcome) => one(() => outbox.settle(id, outcome)),
+    recent: (limit) => one(() => outbox.recent(limit)),
+    backlog: () => one(() => outbox.backlog()),
+  };
 }
 
 /** Posts one webhook delivery, signed; null when the receiver answered 2xx, else why not. */

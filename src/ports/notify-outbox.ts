@@ -32,8 +32,11 @@ export interface NotifyOutbox {
    * A cursor that would move back is refused (Error) and nothing changes.
    */
   enqueue(throughSeq: number, deliveries: OutboxDelivery[]): Promise<void>;
-  /** Pending deliveries due at `nowMs`, oldest seq first. */
-  due(nowMs: number, limit: number): Promise<OutboxDelivery[]>;
+  /**
+   * Pending deliveries due at `nowMs`, oldest seq first; of one target only when `target` is given
+   * (so a target with a long backlog does not fill another's page).
+   */
+  due(nowMs: number, limit: number, target?: string): Promise<OutboxDelivery[]>;
   /** Records an attempt: delivered, or failed with when to try next. Unknown ids are ignored. */
   settle(
     id: string,

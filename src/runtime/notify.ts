@@ -15,7 +15,7 @@
 import { createKvOutbox } from '../adapters/notify/kv-outbox.js';
 import { openStore } from '../adapters/open-store.js';
 import type { TelegramBot } from '../adapters/notify/telegram-bot.js';
-import { deliverDue, notifierStatus, queueNew } from '../application/notify-pump.js';
+import { deliverDue, notifierStatus, queueNew, serialised } from '../application/notify-pump.js';
 import type { NotifyTarget } from '../application/notify-pump.js';
 import { parseWebhookTargets } from '../domain/notifications/webhook.js';
 import { NOTIFIER_STATUS_KEY } from '../domain/runtime-documents.js';
@@ -40,7 +40,8 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
     );
   const targets: NotifyTarget[] = [...(webhooks?.targets ?? []), ...(telegram?.targets ?? [])];
   const store = await openStore(readStoreUrl(env));
-  const outbox = createKvOutbox(store.kv);
+  // Lanes settle deliveries while rounds queue new ones: one outbox operation at a time.
+  const outbox = serialised(createKvOutbox(store.kv));
   let stopping = false;
   let fatal: string | null = null;
   let wake: (() => void) | null = null;
@@ -64,18 +65,33 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
   console.log(
     JSON.stringify({ event: 'notifier_started', targets: targets.map((t) => t.id), telegram: telegram !== null }),
   );
+  const deliver = {
+    secret: webhooks?.secret ?? '',
+    nowMs: () => Date.now(),
+    timeoutMs: POST_TIMEOUT_MS,
+    going: () => !stopping,
+    ...(bot ? { sendTelegram: bot.send } : {}),
+  };
+  // One lane per target, not awaited by the round: a receiver that hangs until its timeout delays
+  // its own deliveries only, while the rounds go on queueing and the other targets' lanes deliver.
+  const lanes = new Map<string, Promise<void>>();
+  const startLane = (target: (typeof targets)[number]) => {
+    if (lanes.has(target.id)) return;
+    const lane = deliverDue(outbox, [target], deliver)
+      .then(([delivered, failed]) => {
+        if (delivered + failed > 0)
+          console.log(JSON.stringify({ event: 'notifier_round', target: target.id, delivered, failed }));
+      })
+      .catch((err: unknown) => logError('notifier_error', err instanceof Error ? err.message : String(err)))
+      .finally(() => lanes.delete(target.id));
+    lanes.set(target.id, lane);
+  };
   try {
     while (!stopping) {
       try {
         const queued = await queueNew(store.events, outbox, targets);
-        const [delivered, failed] = await deliverDue(outbox, targets, {
-          secret: webhooks?.secret ?? '',
-          nowMs: () => Date.now(),
-          timeoutMs: POST_TIMEOUT_MS,
-          ...(bot ? { sendTelegram: bot.send } : {}),
-        });
-        if (queued + delivered + failed > 0)
-          console.log(JSON.stringify({ event: 'notifier_round', queued, delivered, failed }));
+        if (queued > 0) console.log(JSON.stringify({ event: 'notifier_round', queued }));
+        for (const target of targets) startLane(target);
         // After every round, so a notifier that stops shows as stale on /health, not as an empty backlog.
         await writeDocument(store.kv, NOTIFIER_STATUS_KEY, await notifierStatus(outbox, targets, Date.now(), ROUND_MS));
       } catch (err) {
@@ -87,6 +103,8 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
   } finally {
     await bot?.stop().catch(() => undefined);
     await polling;
+    // A post in flight ends within its timeout; its outcome is recorded before the store closes.
+    await Promise.all(lanes.values());
     await store.close();
   }
   if (fatal === null) return 0;

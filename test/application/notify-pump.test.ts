@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createKvOutbox } from '../../src/adapters/notify/kv-outbox.js';
 import { openSqliteStore } from '../../src/adapters/sqlite/sqlite-store.js';
-import { deliverDue, notifierStatus, queueNew } from '../../src/application/notify-pump.js';
+import { deliverDue, notifierStatus, queueNew, serialised } from '../../src/application/notify-pump.js';
 import { telegramTarget } from '../../src/domain/notifications/telegram.js';
 import { parseWebhookTargets, verifySignature } from '../../src/domain/notifications/webhook.js';
 import { initialised } from '../support/stores.js';
@@ -198,5 +198,47 @@ it('without a Telegram sender a Telegram delivery stays pending, untried', async
     expect((await outbox.recent(1))[0]).toMatchObject({ state: 'pending', attempts: 0 });
   } finally {
     await store.close();
+  }
+});
+
+it("a receiver that never answers holds up only its own deliveries, not another target's", async () => {
+  const held: ServerResponse[] = [];
+  let silentGaveUp = false; // the notifier's timeout closed the silent post
+  const silent = createServer((_req, res) => {
+    held.push(res);
+    res.on('close', () => (silentGaveUp = true));
+  });
+  let deliveredWhileHeld: boolean | null = null;
+  const good = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      // The silent receiver still holds its post open when this one arrives.
+      deliveredWhileHeld = held.length === 1 && !silentGaveUp;
+      res.writeHead(204).end();
+    });
+  });
+  for (const s of [silent, good]) await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const url = (s: typeof good) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/hook`;
+  const store = await initialised(await openSqliteStore({ path: join(dir, 'lanes.db') }));
+  try {
+    await store.events.append({
+      kind: 'control',
+      at: new Date().toISOString(),
+      body: { event: 'control.kill', outcome: 'changed', reason: 'r', actor: 'api' },
+    });
+    // The silent target first: posted one after the other, the good one would wait out its timeout.
+    const targets = parseWebhookTargets(`${url(silent)} ${url(good)}`);
+    const outbox = serialised(createKvOutbox(store.kv));
+    await queueNew(store.events, outbox, targets);
+    const result = await deliverDue(outbox, targets, { secret: 'k', nowMs: () => Date.now(), timeoutMs: 1_500 });
+    expect(result).toEqual([1, 1]);
+    expect(deliveredWhileHeld).toBe(true);
+    const byTarget = Object.fromEntries((await outbox.recent(10)).map((d) => [d.target, [d.state, d.last_error]]));
+    expect(byTarget).toEqual({ [targets[0]!.id]: ['pending', 'timeout'], [targets[1]!.id]: ['delivered', null] });
+  } finally {
+    await store.close();
+    for (const res of held) res.destroy();
+    silent.close();
+    good.close();
   }
 });

@@ -41,10 +41,10 @@ export function createKvOutbox(kv: KeyValueStore): NotifyOutbox {
       const fresh = deliveries.filter((d) => !known.has(d.id) && known.add(d.id));
       await write({ ...doc, cursor: throughSeq, deliveries: [...doc.deliveries, ...fresh] });
     },
-    async due(nowMs, limit) {
+    async due(nowMs, limit, target) {
       const doc = await read();
       return doc.deliveries
-        .filter((d) => d.state === 'pending' && d.next_at <= nowMs)
+        .filter((d) => d.state === 'pending' && d.next_at <= nowMs && (target === undefined || d.target === target))
         .sort((a, b) => a.seq - b.seq)
         .slice(0, limit);
     },

@@ -38,6 +38,8 @@ const BENCHMARKS: Entry[] = [
   // 3 trials per store of 3,000 queued flattens ahead of the kill's cancels (about 1 min here).
   { file: 'kill-behind-queue.bench.ts', deadlineMs: 300_000 },
   { file: 'health-outage.bench.ts', deadlineMs: 180_000 },
+  // A real tcs notify, 40 notices × 3 scenarios (about 1 min here).
+  { file: 'notify-latency.bench.ts', deadlineMs: 300_000 },
   // 200 rounds of cancel-all on the live venue against the fake exchange (about 30 s here).
   { file: 'live-kill.bench.ts', deadlineMs: 180_000 },
   // 7 kills with flatten through real `tcs start` processes, up to 2 min each (about 3 min here).

@@ -270,7 +270,7 @@ function report(
       {
         figure: 'SMA(10/30) run vs backtrader: fills, tcs / backtrader',
         aim: 'equal',
-        latest: `${[...new Set(tcs.map((t) => t.fills))].join(', ')} / ${[...new Set(bt.map((t) => t.fills))].join(', ')}; ${fills.differ === 0 ? 'fill by fill identical (time, symbol, side, price)' : `${fills.differ} fills differ, first ${fills.first}`}`,
+        latest: `${[...new Set(tcs.map((t) => int(t.fills)))].join(', ')} / ${[...new Set(bt.map((t) => int(t.fills)))].join(', ')}; ${fills.differ === 0 ? 'fill by fill identical (time, symbol, side, price)' : `${fills.differ} fills differ, first ${fills.first}`}`,
         met: sameFills,
       },
       {

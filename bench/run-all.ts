@@ -57,6 +57,9 @@ const BENCHMARKS: Entry[] = [
   { file: 'default-turnover.ts', deadlineMs: 600_000 },
   // `tcs sweep` of 16 trials × 3 cases (about 2–4 min here).
   { file: 'sweep.bench.ts', deadlineMs: 900_000 },
+  // 3 interleaved pairs of tcs simulate and backtrader on 3 × 60,480 bars (about 4–5 min here);
+  // measures nothing unless BACKTRADER_DIR names backtrader's source tree.
+  { file: 'backtrader-compare.bench.ts', deadlineMs: 1_200_000 },
 ];
 
 const TABLE_FILE = join(REPO_ROOT, 'BENCHMARKS.md');

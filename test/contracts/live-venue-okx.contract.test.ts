@@ -13,8 +13,8 @@ liveVenueContract({
     foreignOrders: true,
     lostAcknowledgements: true,
     protectiveStops: true,
-    // OKX's cancel-all-after is account-wide with a 120 s ceiling; the profile arms none (src/adapters/exchanges/okx.ts).
-    deadMansSwitch: false,
+    // OKX's cancel-all-after: account-wide, at most 120 s (src/adapters/exchanges/okx.ts).
+    deadMansSwitch: true,
     // The fake's 429 answers are Binance's; OKX's per-endpoint limits (50011) are not modelled.
     rateLimits: false,
     // OKX accepts a crossing post-only order and cancels it at once (cancelSource 31): expired, never filled.

@@ -85,7 +85,10 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
       clock = 1_700_000_000_000;
       shift += 10_000_000;
       await t.exchange.fetchTime(); // an answer: no hold an earlier test left stands
-      const countdown = exchangeProfile(String(t.exchange.id)).deadMansSwitch;
+      const profile = exchangeProfile(String(t.exchange.id));
+      const countdown = profile.deadMansSwitch;
+      // At most what the exchange takes (OKX's 120 s), as the trading process arms it.
+      const countdownMs = Math.min(COUNTDOWN_MS, profile.deadMansSwitchMaxMs ?? Infinity);
       const venue = new LiveVenue({
         exchange: t.exchange,
         errors: ccxt,
@@ -97,7 +100,7 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
         },
         recvWindowMs: 10_000,
         lookupIntervalMs: 1_000,
-        ...(countdown ? { countdownMs: COUNTDOWN_MS, armCountdown: countdown(t.exchange) } : {}),
+        ...(countdown ? { countdownMs, armCountdown: countdown(t.exchange) } : {}),
         exchangeStops: true,
       });
       const advance = async (ms: number) => {
@@ -160,7 +163,7 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
           t.fake.venue.placedUnder(
             exchangeClientId(clientOrderId, exchangeProfile(String(t.exchange.id)).clientOrderId),
           ).length,
-        deadMansSwitchMs: countdown ? COUNTDOWN_MS : 0,
+        deadMansSwitchMs: countdown ? countdownMs : 0,
         async close() {
           t.exchange.timeout = 2_000;
         },

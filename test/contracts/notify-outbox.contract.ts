@@ -70,11 +70,7 @@ export function notifyOutboxContract(
 
     it("due of one target leaves out the others' deliveries, however many are older", async () => {
       const o = outboxOf(await stores.one());
-      await o.enqueue(9, [
-        { ...d('old1', 1), target: 'down' },
-        { ...d('old2', 2), target: 'down' },
-        d('mine', 9),
-      ]);
+      await o.enqueue(9, [{ ...d('old1', 1), target: 'down' }, { ...d('old2', 2), target: 'down' }, d('mine', 9)]);
       expect((await o.due(1000, 1)).map((x) => x.id)).toEqual(['old1']);
       expect((await o.due(1000, 1, 't1')).map((x) => x.id)).toEqual(['mine']);
       expect((await o.due(1000, 10, 'down')).map((x) => x.id)).toEqual(['old1', 'old2']);

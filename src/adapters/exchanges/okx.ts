@@ -50,6 +50,7 @@ interface OkxRawApi {
   privateGetAccountConfig(): Promise<OkxList<{ posMode?: string; acctLv?: string }>>;
   privateGetAccountLeverageInfo(p: { instId: string; mgnMode: string }): Promise<OkxList<{ lever?: string }>>;
   privateGetAccountBills(p: { instType: string; ccy: string; begin: number; limit: number }): Promise<OkxList<OkxBill>>;
+  privatePostTradeCancelAllAfter(p: { timeOut: string }): Promise<OkxList<{ triggerTime?: string }>>;
 }
 
 /** docs: every answer is `{"code":"0","msg":"","data":[…]}`. */
@@ -203,16 +204,20 @@ export const OKX: ExchangeProfile<'okx'> = {
   // docs: Get order book (GET /api/v5/market/books), sz 1–400 (any depth): the feed asks what it wants.
   bookDepths: null,
 
-  // OKX's dead-man's switch is account-wide (docs: Cancel All After, POST
-  // /api/v5/trade/cancel-all-after, timeOut 10–120 s, 0 disarms), not per symbol as the venue arms
-  // Binance's; its 120 s ceiling is below the venue's three-cycle countdown at a 60 s cycle, and a 0
-  // for the symbol where our stop rests would disarm every symbol. Not wired until the venue arms an
-  // account-wide switch (docs/operate/okx.md).
-  deadMansSwitch: null,
+  // docs: Cancel All After (POST /api/v5/trade/cancel-all-after): "Cancel all pending orders after
+  // the countdown timeout. Applicable to all trading symbols through order book", timeOut 10–120 s,
+  // "0" disarms; each call restarts the countdown. Account-wide, so armed once per cycle, and its
+  // 120 s ceiling caps the venue's three-cycle countdown (cycles of up to 110 s keep it armed). Algo
+  // (conditional) orders are not on the order book until they trigger: our exchange stop is left
+  // resting, so the switch is never disarmed for one (the fake models it so; unchecked on OKX itself).
+  deadMansSwitch: (exchange) => (_symbolId, countdownMs) =>
+    raw(exchange).privatePostTradeCancelAllAfter({ timeOut: String(Math.round(countdownMs / 1000)) }),
+  deadMansSwitchScope: 'account',
+  deadMansSwitchMaxMs: 120_000,
   // Not built: OKX's private WebSocket (orders channel) is not served by the fake; resting orders are polled every cycle.
   userStream: null,
   deadMansSwitchNote:
-    "none used: OKX's cancel-all-after is account-wide with a 120 s ceiling; an exchange-side reduce-only stop (a conditional algo order on the mark) protects each position instead",
+    'cancel-all-after (account-wide, at most 120 s), re-armed every cycle; an exchange-side reduce-only stop (a conditional algo order on the mark) protects each position, and the switch leaves it resting',
   exchangeStops: {
     // docs: Place algo order (POST /api/v5/trade/order-algo), ordType conditional, slTriggerPx with
     // slTriggerPxType mark and slOrdPx -1 (market); closeFraction 1 closes the whole position (net

@@ -145,6 +145,15 @@ export interface ExchangeProfile<Id extends string = string> {
    * null when the exchange has none; `deadMansSwitchNote` then says what replaces it.
    */
   deadMansSwitch: ((exchange: Exchange) => (symbolId: string, countdownMs: number) => Promise<unknown>) | null;
+  /**
+   * What the switch reaches: `symbol` (the default; Binance's countdownCancelAll, armed per symbol,
+   * cancels a symbol's stops too, so it is disarmed where our stop rests) or `account` (OKX's
+   * cancel-all-after: one switch for the whole account, armed once, which leaves conditional stops
+   * resting, so never disarmed for one; `symbolId` is then ignored).
+   */
+  deadMansSwitchScope?: 'symbol' | 'account';
+  /** The longest countdown the exchange takes, ms (OKX 120 s); when absent, any. */
+  deadMansSwitchMaxMs?: number;
   deadMansSwitchNote: string;
   /**
    * Exchange-side protective stops (../live-venue/protective-stops.ts), or null when none is used

@@ -164,6 +164,8 @@ export class LiveVenue implements Venue {
   private readonly patienceMs: number;
   private readonly stops: ProtectiveStops | null;
   private readonly arming: CountdownArming | null;
+  /** The exchange's switch covers the account, not a symbol (its profile's `deadMansSwitchScope`). */
+  private readonly accountWideSwitch: boolean;
   /** A spot exchange's balances read as positions (its profile's `market`), else null: perpetuals. */
   private readonly spot: SpotHoldings | null;
 
@@ -181,6 +183,7 @@ export class LiveVenue implements Venue {
     const arming = this.arming;
     // The profile by the client's id (a bare test double without one is a perpetuals exchange).
     const profile = findProfile(String((o.exchange as { id?: unknown }).id));
+    this.accountWideSwitch = profile?.deadMansSwitchScope === 'account';
     this.spot =
       profile?.market === 'spot'
         ? new SpotHoldings(
@@ -199,7 +202,8 @@ export class LiveVenue implements Venue {
             errors: o.errors,
             symbols: o.symbols,
             now: o.now,
-            ...(arming ? { disarm: (symbol: string) => arming.ensure(symbol, true) } : {}),
+            // An account-wide switch leaves our stops resting: never disarmed for one.
+            ...(arming && !this.accountWideSwitch ? { disarm: (symbol: string) => arming.ensure(symbol, true) } : {}),
           })
         : null;
   }
@@ -311,7 +315,12 @@ export class LiveVenue implements Venue {
     if (profileOf(this.o.exchange).createAnswersIdsOnly) {
       // Placed is placed: open with nothing filled until a look-up shows more, so an order whose
       // look-ups fail now is polled on the next cycles rather than dropped from them.
-      tracked.last = { ...toVenueOrder(placed, order.symbol, this.size(order.symbol), order), status: 'open', filledQty: 0, avgFillPrice: null };
+      tracked.last = {
+        ...toVenueOrder(placed, order.symbol, this.size(order.symbol), order),
+        status: 'open',
+        filledQty: 0,
+        avgFillPrice: null,
+      };
       return { ...(await this.settle(tracked, this.patienceMs)), duplicate: false };
     }
     tracked.last = toVenueOrder(placed, order.symbol, this.size(order.symbol), order);
@@ -507,7 +516,12 @@ export class LiveVenue implements Venue {
       const key = tradeKey(trade);
       if (trade.order !== order.id || tracked.reported.has(key)) continue;
       tracked.reported.add(key);
-      const fill = toFill(trade, tracked.request.clientOrderId, tracked.request.symbol, this.size(tracked.request.symbol));
+      const fill = toFill(
+        trade,
+        tracked.request.clientOrderId,
+        tracked.request.symbol,
+        this.size(tracked.request.symbol),
+      );
       tracked.reportedQty += fill.qty;
       fills.push(fill);
     }
@@ -660,7 +674,12 @@ export class LiveVenue implements Venue {
       const key = tradeKey(trade);
       if (!tracked || tracked.reported.has(key)) continue;
       tracked.reported.add(key);
-      const fill = toFill(trade, tracked.request.clientOrderId, tracked.request.symbol, this.size(tracked.request.symbol));
+      const fill = toFill(
+        trade,
+        tracked.request.clientOrderId,
+        tracked.request.symbol,
+        this.size(tracked.request.symbol),
+      );
       tracked.reportedQty += fill.qty;
       fills.push(fill);
     }

@@ -39,9 +39,27 @@ import type { TradingConfig } from './trading-config.js';
 import { verifyLiveAccount } from './live-account.js';
 import { openIncomeTally } from './live-income.js';
 
-/** The countdown the exchange cancels by if no cycle re-arms it: three cycles, at least 10 s. */
-export function countdownMsFor(cycleMs: number): number {
-  return Math.max(3 * cycleMs, 10_000);
+/**
+ * The countdown the exchange cancels by if no cycle re-arms it: three cycles, at least 10 s, at most
+ * what the exchange takes (`maxMs`: OKX's 120 s). Null when the most it takes could run out between
+ * two cycles (a cycle plus 10 s of slack beyond it): such a switch would cancel our orders while the
+ * process lives, so none is armed, and resting orders are left to the exchange-side stops.
+ */
+export function countdownMsFor(cycleMs: number, maxMs = Infinity): number | null {
+  const wanted = Math.max(3 * cycleMs, 10_000);
+  if (wanted <= maxMs) return wanted;
+  return cycleMs + 10_000 <= maxMs ? maxMs : null;
+}
+
+/** The countdown to arm, or null (with a warning) when the exchange's cap is too short for the cycle. */
+function switchCountdown(maxMs: number | undefined, cycleMs: number, log: LiveExecutionDeps['log']): number | null {
+  const ms = countdownMsFor(cycleMs, maxMs);
+  if (ms === null)
+    log.warn(
+      { cycleMs, maxMs },
+      "live venue: the exchange's dead-man's switch is not armed: its longest countdown could run out between two cycles (shorter CYCLE_SECONDS arms it); the exchange-side stops still protect positions",
+    );
+  return ms;
 }
 
 export interface LiveExecution {
@@ -150,6 +168,7 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
   try {
     await exchange.loadMarkets();
     const { deadMansSwitch: countdown, income } = profile;
+    const countdownMs = countdown ? switchCountdown(profile.deadMansSwitchMaxMs, config.cycleMs, deps.log) : null;
     const symbols = tradedSymbols(
       profile.market,
       exchange.markets ?? {},
@@ -189,7 +208,7 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
       report,
       exchangeStops: settings.stops,
       ...(userStream ? { userStream } : {}),
-      ...(countdown ? { countdownMs: countdownMsFor(config.cycleMs), armCountdown: countdown(exchange) } : {}),
+      ...(countdown && countdownMs !== null ? { countdownMs, armCountdown: countdown(exchange) } : {}),
     });
     // Before the first cycle: foreign orders cancelled, positions and our stops adopted, the switch armed.
     await venue.reconcile();

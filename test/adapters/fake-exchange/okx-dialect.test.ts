@@ -182,6 +182,23 @@ describe('ccxt okx on the fake exchange (OKX v5 dialect)', () => {
     expect(await ex.fetchOpenOrders(BTC, undefined, undefined, { ...OKX_STOPS.query })).toHaveLength(0);
   });
 
+  it("cancel-all-after, the OKX profile's dead-man's switch: the book's orders go when it runs out, the conditional stop stays", async () => {
+    await ex.createOrder(BTC, 'market', 'buy', 1);
+    const far = book().bids[5]![0];
+    await ex.createOrder(BTC, 'limit', 'buy', 1, far, { clientOrderId: 'rests1' });
+    const trigger = String(Math.round(t.fake.venue.mark(btc) * 0.9 * 10) / 10);
+    const stop = await ex.createOrder(BTC, 'market', 'sell', 0, undefined, OKX_STOPS.params(trigger, 'tcsStop3'));
+    await OKX.deadMansSwitch!(ex)('BTC-USDT-SWAP', 10_000);
+    await expect(OKX.deadMansSwitch!(ex)('BTC-USDT-SWAP', 5_000)).rejects.toThrow(/timeOut/);
+    t.advance(9_000);
+    expect(await ex.fetchOpenOrders(BTC)).toHaveLength(1);
+    t.advance(2_000);
+    expect(await ex.fetchOpenOrders(BTC)).toHaveLength(0);
+    const stops = await ex.fetchOpenOrders(BTC, undefined, undefined, { ...OKX_STOPS.query });
+    expect(stops.map((o) => o.id)).toEqual([stop.id]);
+    expect(paths()).toContain('/api/v5/trade/cancel-all-after');
+  });
+
   it("refuses with OKX's codes, which ccxt files by class: a clOrdId in use, too little margin, a bad signature or passphrase", async () => {
     const bid = book().bids[3]![0];
     await ex.createOrder(BTC, 'limit', 'buy', 1, bid, { clientOrderId: 'dup1' });

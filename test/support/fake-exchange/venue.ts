@@ -315,13 +315,13 @@ export class Venue {
   /** Applies what the clock and prices imply now: expired countdowns cancel, crossed orders fill. */
   settle(): void {
     const now = this.options.now();
-    for (const symbol of this.countdowns.expired(now)) {
+    for (const { symbol, stopsToo } of this.countdowns.expired(now)) {
       for (const order of this.open(symbol)) {
         order.status = 'CANCELED';
         order.updateTime = now;
       }
       // The pessimistic reading of Binance's docs ("all open orders of the symbol"): stops too.
-      this.algo.cancelAll(symbol, now);
+      if (stopsToo) this.algo.cancelAll(symbol, now);
     }
     this.algo.trigger(
       (symbol) => this.mark(this.instrument(symbol)),

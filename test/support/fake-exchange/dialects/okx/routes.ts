@@ -252,6 +252,17 @@ export const PRIVATE: Record<string, Handler> = {
     }
   },
   // OKX v5 docs, Cancel multiple orders: a list of at most 20; each answered with its sCode.
+  // OKX v5 docs, Cancel All After: timeOut "0" disarms, else 10–120 s; every pending order of the
+  // account's order book is cancelled when it runs out (algo orders are not on the book: they stay).
+  // One countdown for the account, kept here on every instrument at once.
+  'POST /api/v5/trade/cancel-all-after': (p, ctx) => {
+    const seconds = Number(p['timeOut']);
+    if (!Number.isInteger(seconds) || (seconds !== 0 && (seconds < 10 || seconds > 120)))
+      throw okxErrors.params('timeOut');
+    const now = ctx.now();
+    for (const inst of FAKE_INSTRUMENTS) ctx.venue.countdowns.arm(inst.id, seconds * 1000, now, false);
+    return [{ triggerTime: seconds === 0 ? '0' : String(now + seconds * 1000), tag: '', ts: String(now) }];
+  },
   'POST /api/v5/trade/cancel-batch-orders': (p, ctx) => {
     if (!Array.isArray(p)) throw okxErrors.params('body');
     if (p.length > 20) throw okxErrors.params('orders');

@@ -50,7 +50,14 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(why?: string): v
         <Trades fills={c.fills} />
         <CandleChart candles={c.candles} fills={c.fills} />
         <HealthPanel c={c} />
-        <Notifications notifications={c.notifications} />
+        <Notifications
+          notifications={c.notifications}
+          reading={{
+            state: c.status?.state ?? null,
+            trading: c.health?.components.trading_process.status ?? null,
+            reason: c.health?.components.trading_process.reason,
+          }}
+        />
         <Machines c={c} />
         <Decisions c={c} />
       </main>

@@ -4,14 +4,17 @@
  * state changes, liquidations, agent errors), newest first. Read at sign-in and again as entries
  * arrive; the list is the same whether or not a notifier runs.
  */
+import type { AlertReading } from '../lib/browser-alerts.js';
 import { utc } from '../lib/format.js';
 import type { NotificationRow } from '../lib/types.js';
+import { BrowserAlerts } from './browser-alerts.js';
 
-export function Notifications({ notifications }: { notifications: NotificationRow[] }) {
+export function Notifications({ notifications, reading }: { notifications: NotificationRow[]; reading: AlertReading }) {
   return (
     <section class="panel notifications" aria-labelledby="notifications-title">
       <h2 id="notifications-title">Notifications</h2>
       <p class="note">What the notifier sends, from the newest 200 audit entries.</p>
+      <BrowserAlerts reading={reading} />
       <table data-testid="notifications">
         <caption>Notifications ({notifications.length}), newest first</caption>
         <thead>

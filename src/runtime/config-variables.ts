@@ -186,7 +186,7 @@ const ENTRIES: Entry[] = [
     name: 'TELEGRAM_KINDS',
     section: 'Store',
     default: null,
-    allowed: 'notification kinds separated by commas (`fill,kill,halt_ended` …); unset: all',
+    allowed: 'notification kinds separated by commas (`fill,kill,halt_started,halt_ended` …); unset: all',
     meaning: 'Which notifications the Telegram chats get.',
   },
   {

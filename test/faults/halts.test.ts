@@ -154,6 +154,10 @@ describe('fail closed (real processes, own redis-server)', () => {
     await waitAfter(trader, /"event":"trading_halt_ended"/, /"event":"cycle_start"/, 15_000);
     const [halt] = await r.look!.events.query({ kind: 'trading_halt', limit: 1 });
     expect(halt?.body).toMatchObject({ reason: 'control_plane_lost' });
+    // Its start was recorded as it began (the store was there), so the notifier told it then.
+    const [started] = await r.look!.events.query({ kind: 'trading_halt_started', limit: 1 });
+    expect(started?.body).toMatchObject({ reason: 'control_plane_lost', since: halt?.body.since });
+    expect(started!.seq).toBeLessThan(halt!.seq);
   }, 90_000);
 
   // Right after the control-plane test, whose end it starts from: an API and a trader trading on a

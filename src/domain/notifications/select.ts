@@ -15,6 +15,7 @@ export interface AuditEntryFields {
 
 export const NOTIFICATION_KINDS = [
   'fill',
+  'halt_started',
   'halt_ended',
   'kill',
   'kill_reset',
@@ -60,6 +61,15 @@ function drafts(entry: AuditEntryFields): Draft[] {
     case 'kill_reset':
       return [
         { kind: 'kill_reset', title: 'Kill reset', text: `reset by ${str(b.actor)}: ${str(b.reason)}`, data: { ...b } },
+      ];
+    case 'trading_halt_started':
+      return [
+        {
+          kind: 'halt_started',
+          title: `Trading halted: ${str(b.reason)}`,
+          text: `since ${str(b.since)}: ${str(b.message)}. Nothing new is opened and resting orders are cancelled until the checks pass again.`,
+          data: { ...b },
+        },
       ];
     case 'trading_halt':
       return [

@@ -53,6 +53,8 @@ export interface TradingMachineImplementations {
   riskStateChanged(change: RiskStateChange): void;
   completeCommand(command: CommandRecord, result: CommandResult): Promise<void>;
   recoverHalt(input: HaltRecoveryInput, cancel: CancelRequest): Promise<SafetyHalt>;
+  /** A safety halt began (or a new reason replaced the one in force): recorded if the store takes it. */
+  haltStarted(halt: SafetyHalt): void;
   /** Queues the kill's cancel command (idempotent) and hands queued commands to the root. */
   requestKillCancels(epoch: number, reason: string, root: AnyActorRef): void;
   /** A command's work ended (done or failed); it may be claimed again after its lease. */
@@ -251,6 +253,7 @@ export function provideTradingMachine(impl: TradingMachineImplementations) {
       announceHalt: ({ context, system }, { reason }) => {
         log.error({ reason }, `trading halted: ${context.halt?.message ?? reason}`);
         events.emit(eventLine.tradingHalted(reason));
+        if (context.halt) impl.haltStarted(context.halt);
         impl.rootChanged({ ...context, risk: riskStateOf(system) });
       },
       announceHaltEnded: ({ context, system }) => {

@@ -19,6 +19,7 @@ import type { CycleLinks } from '../../application/cycle-io.js';
 import { createDeleveragePreparation } from '../../application/deleverage.js';
 import { createFlattenPreparation } from '../../application/flatten.js';
 import { createHaltRecovery } from '../../application/halt-recovery.js';
+import { HALT_START_UNRECORDED, recordHaltStart } from '../../application/halt-start.js';
 import { createJobReceipts } from '../../application/job-receipts.js';
 import { queueKillCancels } from '../../application/kill-switch.js';
 import { cancelThroughOms } from '../../application/oms-cancel.js';
@@ -208,12 +209,7 @@ function machineWith(
   const { accountChanged, accountChangedSoon } = publisher;
   const published = { accountChanged, accountChangedSoon };
   const completeCommand = createCommandCompletion({ store, clock, events, ...published, log: errorLog(log) });
-  const gate = createOrderGate({
-    control: store.control,
-    clock,
-    secret: config.hmacSecret,
-    ledger: new UsedTokenLedger(),
-  });
+  const gate = orderGateOf(deps);
   const cycleStarts = new Map<number, number>();
   const io = cycleIoOf(deps, publisher, market, cycleStarts, freshness);
   const warn = (what: string) => (err: unknown) => log.warn({ err }, what);
@@ -248,6 +244,7 @@ function machineWith(
     resetRisk: createRiskReset({ venue, store, clock, events, complete: completeCommand }),
     riskStateChanged: riskStates.changed,
     recoverHalt: createHaltRecovery(store.events),
+    haltStarted: (halt) => void recordHaltStart(store.events, halt).catch(warn(HALT_START_UNRECORDED)),
     requestKillCancels: (epoch, reason, root) => {
       const who = { actor: `trading:${deps.identity.pid}`, at: new Date(clock.now()).toISOString() };
       void queueKillCancels(store.commands, config.instruments, epoch, reason, who)
@@ -270,6 +267,11 @@ function machineWith(
       if (error !== undefined) log.error({ err: error }, 'cycle crashed');
     },
   });
+}
+
+/** The gate every submission passes: its approval token checked against the control record. */
+function orderGateOf({ store, clock, config }: TradingPartsDeps) {
+  return createOrderGate({ control: store.control, clock, secret: config.hmacSecret, ledger: new UsedTokenLedger() });
 }
 
 /** A cycle's outcome and what became of its signals (tcs_trading_signals_total), from its record. */

@@ -24,7 +24,16 @@ describe('selectNotifications', () => {
     expect(selectNotifications(entry(3, 'kill_reset', { reason: 'ok' })).map((n) => n.kind)).toEqual(['kill_reset']);
   });
 
-  it('halt end, risk state, liquidation', () => {
+  it('halt start and end, risk state, liquidation', () => {
+    const started = selectNotifications(
+      entry(3, 'trading_halt_started', {
+        reason: 'control_plane_lost',
+        message: 'no API heartbeat for 30 s',
+        since: '2026-01-05T12:00:00.000Z',
+      }),
+    );
+    expect(started.map((n) => [n.kind, n.title])).toEqual([['halt_started', 'Trading halted: control_plane_lost']]);
+    expect(started[0]!.text).toMatch(/^since 2026-01-05T12:00:00.000Z: no API heartbeat for 30 s\./);
     expect(selectNotifications(entry(4, 'trading_halt', { reason: 'store' }))[0]!.kind).toBe('halt_ended');
     expect(selectNotifications(entry(5, 'risk_state', { from: 'active', to: 'reducing' }))[0]!.kind).toBe(
       'risk_state_changed',

@@ -52,6 +52,15 @@ afterEach(async () => {
   e = undefined;
 });
 
+/** Polls an async condition, bounded. */
+async function waitUntilAsync(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const end = performance.now() + ms;
+  while (!(await check())) {
+    if (performance.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe.each(EXCHANGES)('tcs start live on the $id fake', ({ id, orderPath }) => {
   const rule = exchangeProfile(id).clientOrderId;
 
@@ -93,6 +102,18 @@ describe.each(EXCHANGES)('tcs start live on the $id fake', ({ id, orderPath }) =
     const health = (await (await call('GET', '/health')).json()) as { status: string; reason?: string };
     expect(health.status).toBe('degraded');
     expect(health.reason).toMatch(/position drift: BTCUSDT holds/);
+    // The drift is in the audit trail, so the notifier tells it (as the console's list shows).
+    await waitUntilAsync(
+      async () => {
+        const notices = (await (await call('GET', '/reports/notifications?limit=50')).json()) as Array<{
+          kind: string;
+          title: string;
+        }>;
+        return notices.some((n) => n.kind === 'drift' && n.title === 'Position drift: BTCUSDT');
+      },
+      10_000,
+      'a drift notification',
+    );
 
     // An order resting when the kill comes; the kill with flatten leaves nothing.
     await placeByHand(t.exchange, 'BTC/USDT:USDT', 'buy', 0.2, 1_000, 'restingatkill');

@@ -21,6 +21,7 @@ export const NOTIFICATION_KINDS = [
   'kill_reset',
   'control_changed',
   'risk_state_changed',
+  'drift',
   'liquidation',
   'agent_error',
 ] as const;
@@ -62,6 +63,27 @@ function drafts(entry: AuditEntryFields): Draft[] {
       return [
         { kind: 'kill_reset', title: 'Kill reset', text: `reset by ${str(b.actor)}: ${str(b.reason)}`, data: { ...b } },
       ];
+    case 'position_drift': {
+      const drift = Array.isArray(b.drift) ? (b.drift as Array<Record<string, unknown>>) : [];
+      if (drift.length === 0)
+        return [
+          {
+            kind: 'drift',
+            title: 'Position drift ended',
+            text: 'the exchange agrees with the system again',
+            data: { ...b },
+          },
+        ];
+      const held = drift.map((d) => `${str(d.symbol)} holds ${str(d.actual)}, expected ${str(d.expected)}`);
+      return [
+        {
+          kind: 'drift',
+          title: `Position drift: ${drift.map((d) => str(d.symbol)).join(', ')}`,
+          text: `${held.join('; ')}. No new exposure until the exchange agrees again; closes still go.`,
+          data: { ...b },
+        },
+      ];
+    }
     case 'trading_halt_started':
       return [
         {

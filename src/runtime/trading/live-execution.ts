@@ -33,6 +33,7 @@ import { LIVE_PEAKS_KEY } from '../../domain/runtime-documents.js';
 import type { PeakEntry } from '../../domain/risk/peak-window.js';
 import type { Clock } from '../../ports/clock.js';
 import { readDocument, writeDocument } from '../../ports/documents.js';
+import type { EventStore } from '../../ports/event-store.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { TradingConfig } from './trading-config.js';
@@ -82,6 +83,8 @@ interface LiveExecutionDeps {
   log: Logger;
   events: TradingEvents;
   kv: KeyValueStore;
+  /** The audit trail, where drift is recorded as it starts, changes and ends (the notifier tells it). */
+  audit?: EventStore;
   /** The account's request gate, shared with the live feed's client (`accountGate`); one of its own otherwise. */
   gate?: RequestGate;
 }
@@ -225,8 +228,16 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
   }
 }
 
-/** What each reconciliation found, told: foreign orders cancelled, drift as it starts, changes and ends. */
-function reconciliationReporter(deps: { log: Logger; events: TradingEvents }): (r: Reconciliation) => void {
+/**
+ * What each reconciliation found, told: foreign orders cancelled, drift as it starts, changes and
+ * ends (an event line, and an audit entry for the notifier: best effort, trading never waits on it).
+ */
+function reconciliationReporter(deps: {
+  log: Logger;
+  events: TradingEvents;
+  clock: Clock;
+  audit?: EventStore | undefined;
+}): (r: Reconciliation) => void {
   let drifting = false;
   let lastDrift = '[]';
   return (r) => {
@@ -234,7 +245,16 @@ function reconciliationReporter(deps: { log: Logger; events: TradingEvents }): (
       deps.events.emit(eventLine.ordersCancelled('foreign_orders', undefined, r.foreignCancelled));
     // One line when the drift starts, changes or ends; not one per cycle while it stands.
     const drift = JSON.stringify(r.drift);
-    if (drift !== lastDrift) deps.events.emit(eventLine.positionDrift(r.drift));
+    if (drift !== lastDrift) {
+      deps.events.emit(eventLine.positionDrift(r.drift));
+      void deps.audit
+        ?.append({
+          kind: 'position_drift',
+          at: new Date(deps.clock.now()).toISOString(),
+          body: { drift: r.drift.map((d) => ({ ...d })) },
+        })
+        .catch((err: unknown) => deps.log.warn({ err }, 'position drift could not be recorded in the audit trail'));
+    }
     lastDrift = drift;
     if (r.drift.length > 0) {
       drifting = true;

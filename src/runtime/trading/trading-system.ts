@@ -24,6 +24,7 @@ import type { StrategyAgent } from '../../domain/strategy-agent.js';
 import { eventLine } from '../../domain/event-lines.js';
 import { signApproval } from '../../domain/order-token.js';
 import type { Clock } from '../../ports/clock.js';
+import type { EventStore } from '../../ports/event-store.js';
 import type { KeyValueStore } from '../../ports/key-value-store.js';
 import type { MarketFeed } from '../../ports/market-feed.js';
 import type { Store } from '../../ports/store.js';
@@ -169,7 +170,7 @@ async function startTradingSystem(
   const { store, kv } = owned;
   const metrics = new TradingMetrics(config.margin);
   const events = linesCounted(deps, metrics);
-  const { exchange, ...venueParts } = await openVenue(deps, config, kv, events, gate);
+  const { exchange, ...venueParts } = await openVenue(deps, config, { kv, audit: store.events }, events, gate);
   const feed = await feedAfterLease(deps, opened, config, kv, (barMs) => strategyHistory(strategies, barMs));
   const history = strategyHistory(strategies, feed.barMs ?? 60_000);
   const protectionState = await storedProtection(config, strategies, kv);
@@ -401,7 +402,7 @@ function monitorLogOf(log: Logger) {
 async function openVenue(
   deps: TradingSystemDeps,
   config: TradingConfig,
-  kv: KeyValueStore,
+  { kv, audit }: { kv: KeyValueStore; audit: EventStore },
   events: TradingEvents,
   gate: RequestGate | undefined,
 ): Promise<{ venue: Venue; windowClock: Clock; exchange?: SafetyMonitorDeps['exchange'] }> {
@@ -415,6 +416,7 @@ async function openVenue(
         log: deps.log,
         events,
         kv,
+        audit,
         ...(gate ? { gate } : {}),
       })),
       windowClock,

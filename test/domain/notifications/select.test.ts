@@ -35,6 +35,14 @@ describe('selectNotifications', () => {
     expect(started.map((n) => [n.kind, n.title])).toEqual([['halt_started', 'Trading halted: control_plane_lost']]);
     expect(started[0]!.text).toMatch(/^since 2026-01-05T12:00:00.000Z: no API heartbeat for 30 s\./);
     expect(selectNotifications(entry(4, 'trading_halt', { reason: 'store' }))[0]!.kind).toBe('halt_ended');
+    const drift = selectNotifications(
+      entry(7, 'position_drift', { drift: [{ symbol: 'BTCUSDT', expected: 0.1, actual: 0.6 }] }),
+    );
+    expect(drift.map((n) => [n.kind, n.title])).toEqual([['drift', 'Position drift: BTCUSDT']]);
+    expect(drift[0]!.text).toMatch(/^BTCUSDT holds 0\.6, expected 0\.1\./);
+    expect(selectNotifications(entry(8, 'position_drift', { drift: [] })).map((n) => n.title)).toEqual([
+      'Position drift ended',
+    ]);
     expect(selectNotifications(entry(5, 'risk_state', { from: 'active', to: 'reducing' }))[0]!.kind).toBe(
       'risk_state_changed',
     );

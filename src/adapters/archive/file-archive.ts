@@ -26,6 +26,7 @@ import { ChainWalk, NO_FLOOR } from '../../domain/chain-walk.js';
 import type { ChainFloor } from '../../domain/chain-walk.js';
 import type { ArchiveVerification, AuditArchive } from '../../ports/audit-archive.js';
 import type { AuditEvent } from '../../ports/event-store.js';
+import { nextSegment } from './next-segment.js';
 
 const NAME = /^(\d{12})-(\d{12})\.jsonl\.gz$/;
 const VERIFIED = 'verified.json';
@@ -127,15 +128,9 @@ export function fileArchive(dir: string): AuditArchive {
       removeStrays();
       const at = head();
       checkHeld(given.filter((e) => e.seq <= at.seq));
-      const entries = given.filter((e) => e.seq > at.seq);
-      const first = entries[0];
-      const last = entries.at(-1);
-      if (first === undefined || last === undefined) return;
-      if (first.seq !== at.seq + 1 || first.prev_hash !== at.hash)
-        throw new Error(`archive: entries from ${first.seq} do not follow the archive's head (entry ${at.seq})`);
-      entries.forEach((e, i) => {
-        if (e.seq !== first.seq + i) throw new Error(`archive: entries are not contiguous at ${e.seq}`);
-      });
+      const segment = nextSegment(given, at);
+      if (segment === null) return;
+      const { entries, first, last } = segment;
       const header: Header = { first: first.seq, last: last.seq, prev_hash: first.prev_hash, last_hash: last.hash };
       const text = [canonicalJson(header), ...entries.map((e) => canonicalJson(e))].join('\n') + '\n';
       writeDurably(`${pad(first.seq)}-${pad(last.seq)}.jsonl.gz`, gzipSync(text));

@@ -14,6 +14,7 @@ import { ChainWalk, NO_FLOOR } from '../../domain/chain-walk.js';
 import type { ChainFloor, ChainProblem } from '../../domain/chain-walk.js';
 import type { ArchiveVerification, AuditArchive } from '../../ports/audit-archive.js';
 import type { AuditEvent } from '../../ports/event-store.js';
+import { nextSegment } from './next-segment.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tcs_audit_entries (
@@ -205,15 +206,9 @@ export function postgresArchive(url: string): AuditArchive {
           c,
           given.filter((e) => e.seq <= at.seq),
         );
-        const entries = given.filter((e) => e.seq > at.seq);
-        const first = entries[0];
-        const last = entries.at(-1);
-        if (first === undefined || last === undefined) return;
-        if (first.seq !== at.seq + 1 || first.prev_hash !== at.hash)
-          throw new Error(`archive: entries from ${first.seq} do not follow the archive's head (entry ${at.seq})`);
-        entries.forEach((e, i) => {
-          if (e.seq !== first.seq + i) throw new Error(`archive: entries are not contiguous at ${e.seq}`);
-        });
+        const segment = nextSegment(given, at);
+        if (segment === null) return;
+        const { entries, first, last } = segment;
         // Rows beyond the head without a segment (written by hand) are kept only when identical.
         await checkHeld(c, entries);
         await c.query(

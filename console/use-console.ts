@@ -10,7 +10,7 @@ import { ApiError, REFUSED_KEY } from './lib/api-errors.js';
 import { mergePoints, navPoint } from './lib/chart-points.js';
 import { NO_CANDLES, mergeCandles } from './lib/candles.js';
 import type { CandleBook } from './lib/candles.js';
-import { fillOfEvent, fillsOfDecision, mergeFills } from './lib/fills.js';
+import { fillOfEvent, mergeFills } from './lib/fills.js';
 import type { FillRow } from './lib/fills.js';
 import type { NavPoint } from './lib/chart-points.js';
 import { applyMachinesEvent } from './lib/machines.js';
@@ -203,13 +203,16 @@ export function useConsole(key: string, signOut: (why?: string) => void): Consol
 
   const loadNavHistory = useCallback(async () => {
     try {
-      const entries = await api.get<DecisionEntry[]>('/reports/decisions', { limit: 1000 });
+      const [entries, fills] = await Promise.all([
+        api.get<DecisionEntry[]>('/reports/decisions', { limit: 1000 }),
+        api.get<Array<Record<string, unknown>>>('/reports/fills', { limit: 1000 }),
+      ]);
       const points = entries.map((e) =>
         e.decision.account ? navPoint(e.at, e.decision.account.nav, e.decision.account.peak_nav) : null,
       );
       setNav((series) => mergePoints(series, points));
-      // The same page of the log gives the recent fills (those at submission) and the candles.
-      setFills((list) => mergeFills(list, entries.flatMap(fillsOfDecision), FILL_HISTORY));
+      // Every recorded fill: at submission (decisions) and between cycles (resting orders, stops).
+      setFills((list) => mergeFills(list, fills.map(fillOfEvent), FILL_HISTORY));
       setCandles((book) => mergeCandles(book, entries));
     } catch (err) {
       fail(err);

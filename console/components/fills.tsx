@@ -1,7 +1,7 @@
 /**
- * The recent fills, newest first: read from the decision log at sign-in and followed live through
- * the stream's `fill` events (console/lib/fills.ts). A resting order that fills in a later cycle is
- * not in the audit trail, so it is not listed; its fill shows in the position.
+ * The recent fills, newest first: every fill the audit trail records (at submission, and between
+ * cycles: resting orders, exchange stops), read at sign-in (GET /reports/fills) and followed live
+ * through the stream's `fill` events (console/lib/fills.ts).
  */
 import { money, qty, utc } from '../lib/format.js';
 import type { FillRow } from '../lib/fills.js';
@@ -15,7 +15,7 @@ export function Fills({ fills: all }: { fills: FillRow[] }) {
     <section class="panel fills" aria-labelledby="fills-title">
       <h2 id="fills-title">Recent fills</h2>
       <p class="note">
-        Orders filled when submitted, from the decision log; a resting order's later fill shows in its position.
+        Every recorded fill: orders filled when submitted, and resting orders or exchange stops filled later.
       </p>
       <table data-testid="fills">
         <caption>Fills ({fills.length})</caption>

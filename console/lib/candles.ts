@@ -84,17 +84,31 @@ export function candleSeries(book: CandleBook, symbol: string): Candle[] {
 /**
  * The symbol's fills as markers (time order), each on the bar its decision entry recorded: the
  * bar the cycle decided on, whatever clock the feed's bars run on (the synthetic market's is not
- * the wall clock the entries are stamped with). A fill whose entry recorded no bar is left out.
+ * the wall clock the entries are stamped with). A fill between cycles (an `order_filled` entry: a
+ * resting order, an exchange stop) is recorded as the cycle's market advances, before that cycle's
+ * decision: it goes on the bar of the next decision entry. A fill with no such bar is left out.
  */
 export function fillMarkers(fills: readonly FillRow[], symbol: string, book: CandleBook): FillMarker[] {
   const seqs = book.recordedBy.get(symbol);
+  const recorded = seqs ? [...seqs.keys()].sort((a, b) => a - b) : [];
+  /** The bar of the first decision entry at or after `seq` (binary search). */
+  const barFrom = (seq: number): number | undefined => {
+    let lo = 0;
+    let hi = recorded.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (recorded[mid]! < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < recorded.length ? seqs!.get(recorded[lo]!) : undefined;
+  };
   const groups = new Map<
     string,
     { time: number; side: 'BUY' | 'SELL'; count: number; qty: number; notional: number }
   >();
   for (const f of fills) {
     if (f.symbol !== symbol || f.price === null || (f.side !== 'BUY' && f.side !== 'SELL')) continue;
-    const time = seqs?.get(f.seq);
+    const time = f.cycle === null ? barFrom(f.seq) : seqs?.get(f.seq);
     if (time === undefined) continue;
     const key = `${time}:${f.side}`;
     const g = groups.get(key) ?? { time, side: f.side, count: 0, qty: 0, notional: 0 };

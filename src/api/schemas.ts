@@ -234,6 +234,28 @@ export const NotificationSchema = Type.Object({
   text: Type.String(),
 });
 
+export const FillSchema = Type.Object({
+  seq: Type.Integer({ description: 'The audit entry that records it (a decision, or an `order_filled` entry)' }),
+  at: Type.String({ format: 'date-time', description: 'When that entry was recorded' }),
+  cycle: Type.Union([Type.Integer(), Type.Null()], { description: "The decision's cycle; null between cycles" }),
+  client_order_id: Type.Union([Type.String(), Type.Null()]),
+  symbol: Type.Union([Type.String(), Type.Null()]),
+  side: Type.Union([Type.String(), Type.Null()]),
+  filled_qty: Type.Number({
+    description: 'At submission: what had filled when the venue answered; between cycles: this fill',
+  }),
+  avg_fill_price: Type.Union([Type.Number(), Type.Null()]),
+  venue_status: Type.Union([Type.String(), Type.Null()], { description: 'At submission only' }),
+  source: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'Between cycles only: `resting`, `exchange_stop` or `cancel`',
+    }),
+  ),
+  filled_at: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: 'Between cycles only: when the venue filled it' }),
+  ),
+});
+
 export const DecisionEntrySchema = Type.Object({
   seq: Type.Integer({ description: 'Position in the audit chain' }),
   at: Type.String({ format: 'date-time' }),

@@ -1,8 +1,8 @@
 /**
  * The cycle's two I/O steps, supplied to the cycle statechart: `loadMarket` (re-read the control
  * record, pick up queued commands, advance the market, cancel through the order manager what could add
- * risk in a drawdown breach, let resting orders fill, record the venue's liquidations as event lines
- * and audit entries) and `recordDecision`
+ * risk in a drawdown breach, let resting orders fill, record their fills and the venue's liquidations
+ * as event lines and audit entries) and `recordDecision`
  * (the DecisionLog entry in the hash-chained event store, then the account for the API, and the
  * optional drawdown circuit breaker).
  */
@@ -23,6 +23,7 @@ import type { Venue } from '../ports/venue.js';
 import type { CycleRecord, LoadedMarket } from '../../machines/cycle.machine.js';
 import { checkCircuitBreaker, drawdownOf } from './circuit-breaker.js';
 import { decisionEntry } from './decision-entry.js';
+import type { FillAudit } from './fill-audit.js';
 import type { CancelRequest } from './oms-cancel.js';
 
 export interface CycleIoDeps {
@@ -33,6 +34,8 @@ export interface CycleIoDeps {
   /** What the drawdown window is timed on (a wall-clock step cannot move it); `clock` when omitted. */
   windowClock?: Clock;
   events: TradingEvents;
+  /** Where the fills the market's advance reports (resting orders, exchange stops) are told and recorded. */
+  fillAudit: FillAudit;
   circuitBreakerDrawdown: number | null;
   /** RISK_MAX_DRAWDOWN: in a breach, resting orders that could add risk are cancelled. */
   maxDrawdown: number;
@@ -127,7 +130,8 @@ export function createCycleIo(deps: CycleIoDeps) {
     deps.rememberMarket(market);
     await cancelOpeningOrdersInBreach(market, links.cancel, links.riskState?.() === 'reducing');
     const update = await deps.venue.onMarket(market);
-    for (const fill of update.fills) deps.events.emit(eventLine.orderFilled(fill));
+    // Not the cycle's own submissions (those are in its decision): each gets an entry of its own.
+    await deps.fillAudit.record(update.fills, 'market');
     if (update.cancelled.length > 0) {
       const reason = update.liquidations.length > 0 ? 'liquidation' : 'expired';
       deps.events.emit(eventLine.ordersCancelled(reason, undefined, update.cancelled));

@@ -24,6 +24,7 @@ import type { CancelJob, JobResult, OmsJob, OmsMode } from '../../machines/order
 import { cancelPerSymbol } from './cancel-per-symbol.js';
 import type { Sleep } from './cancel-per-symbol.js';
 import type { CompleteCommand } from './command-completion.js';
+import type { FillAudit } from './fill-audit.js';
 import type { JobReceipts } from './job-receipts.js';
 import type { OrderGate } from './order-gate.js';
 
@@ -37,6 +38,8 @@ export interface OrderExecutionDeps {
   /** The execution mode named on `order_submitted` lines. */
   mode: string;
   events: TradingEvents;
+  /** Where fills found by a cancel are told and recorded (not waited for: a kill's cancel never waits on the store). */
+  fillAudit: FillAudit;
   gate: OrderGate;
   completeCommand: CompleteCommand;
   /** The latest market (the current cycle's, or a fresh read when there is none). */
@@ -137,7 +140,8 @@ export function createOrderExecution(deps: OrderExecutionDeps): JobExecutor {
     // Per symbol, each retried within seconds: a kill's cancels get through a 503 storm (issue 32).
     const cancelled = await cancelPerSymbol((s) => deps.venue.cancelAll(s), job.symbols, sleep);
     // An order that filled on its way to being cancelled is a fill, not a cancel (a live venue finds it).
-    for (const fill of deps.venue.takeFills?.() ?? []) deps.events.emit(eventLine.orderFilled(fill));
+    // Its event line is emitted at once; its audit entry is written behind, never holding the cancel up.
+    void deps.fillAudit.record(deps.venue.takeFills?.() ?? [], 'cancel');
     deps.events.emit(eventLine.ordersCancelled(job.reason, job.symbols ? [...job.symbols] : undefined, cancelled));
     if (job.key !== null) remember(job.key, cancelled);
     return cancelled;

@@ -3,8 +3,10 @@
  * at least one row; a cycle's decision is one row per order it submitted or refused (joined with
  * the order it proposed: side, type, quantity, limit), or one row with the account's figures when
  * it sent nothing. Entries other than decisions carry their body as JSON in `detail` (they are
- * small: controls, kills, commands); a decision's body is summarised by the columns instead. Fees
- * are not in the audit trail (the exchange's statement has them), so there is no fee column.
+ * small: controls, kills, commands); a decision's body is summarised by the columns instead. A fill
+ * between cycles (`order_filled`: a resting order, an exchange stop) is one row with the fill's
+ * columns, its fee in `detail`. A decision's fills at submission carry no fee (the exchange's
+ * statement has them), so there is no fee column.
  */
 import { canonicalJson } from './canonical-json.js';
 
@@ -53,6 +55,7 @@ const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 export function exportRows(entry: ExportedEntry): ExportRow[] {
   const base: ExportRow = { seq: entry.seq, at: entry.at, kind: entry.kind, symbol: entry.symbol, hash: entry.hash };
+  if (entry.kind === 'order_filled') return [fillBetweenCycles(base, entry.body)];
   if (entry.kind !== 'decision') return [{ ...base, detail: canonicalJson(entry.body) }];
   const b = entry.body;
   const account = record(b.account);
@@ -92,6 +95,22 @@ export function exportRows(entry: ExportedEntry): ExportRow[] {
       filled_notional: filled !== null && price !== null ? filled * price : null,
     };
   });
+}
+
+/** A fill between cycles (src/domain/fill-entry.ts): the fill's columns, its fee and source in `detail`. */
+function fillBetweenCycles(base: ExportRow, b: Record<string, unknown>): ExportRow {
+  const filled = num(b.qty);
+  const price = num(b.price);
+  return {
+    ...base,
+    client_order_id: text(b.client_order_id),
+    side: text(b.side),
+    status: 'filled',
+    filled_qty: filled,
+    avg_fill_price: price,
+    filled_notional: filled !== null && price !== null ? filled * price : null,
+    detail: canonicalJson(b),
+  };
 }
 
 /**

@@ -52,6 +52,7 @@ describe('docs and metrics', () => {
         'POST /control/risk/reset',
         'GET /reports/decisions',
         'GET /reports/notifications',
+        'GET /reports/fills',
         'GET /control/portfolio',
         'GET /control/deleverage/preview',
         'GET /reports/audit-chain',

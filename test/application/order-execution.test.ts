@@ -4,7 +4,7 @@
  * replaying, expiry, an old epoch, a pause or kill recorded in the store (even one this process
  * has not been told about yet) and an aborted job are all refused — and the venue sees nothing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import { createSyntheticFeed } from '../../src/adapters/market-data/index.js';
 import { openPaperVenue } from '../../src/adapters/paper-venue/index.js';
@@ -18,6 +18,7 @@ import type { Venue } from '../../src/ports/venue.js';
 import { generateKey } from '../../src/domain/keys.js';
 import { createCommandCompletion } from '../../src/application/command-completion.js';
 import { createOrderExecution } from '../../src/application/order-execution.js';
+import { createFillAudit } from '../../src/application/fill-audit.js';
 import type { JobExecutor } from '../../src/application/order-execution.js';
 import { killCancelsPayload } from '../support/commands.js';
 import { createJobReceipts } from '../../src/application/job-receipts.js';
@@ -62,6 +63,7 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
       clock,
       mode: 'paper',
       events,
+      fillAudit: createFillAudit({ store: t.store, events, clock, log: pino({ level: 'silent' }) }),
       gate: createOrderGate({
         control: t.store.control,
         clock,
@@ -281,6 +283,12 @@ describe.each(STORE_KINDS)('order executor gate on %s', (kind) => {
       raced.clientOrderId,
     ]);
     expect(events.map((l) => l.event)).toEqual(['order_filled', 'orders_cancelled', 'orders_cancelled']);
+    // And it is in the audit trail, once, as a fill found by a cancel (written behind the cancel).
+    await vi.waitFor(async () =>
+      expect(await t.store.events.query({ kind: 'order_filled', limit: 5 })).toHaveLength(1),
+    );
+    const [entry] = await t.store.events.query({ kind: 'order_filled', limit: 5 });
+    expect(entry!.body).toMatchObject({ client_order_id: raced.clientOrderId, qty: 0.01, source: 'cancel' });
   });
 
   it("a command's cancel has the command's completion as its one audit entry", async () => {

@@ -88,6 +88,27 @@ describe('candle chart data', () => {
     expect(fillMarkers(fills, 'BTCUSDT', NO_CANDLES)).toEqual([]);
   });
 
+  it('puts a fill between cycles (no cycle: an order_filled entry) on the bar of the next decision entry', () => {
+    const FEED = Date.UTC(2020, 0, 1);
+    const book = mergeCandles(NO_CANDLES, [
+      entry(10, { BTCUSDT: [FEED, 9, 10, 8, 10] }),
+      entry(12, { BTCUSDT: [FEED + M, 10, 12, 9, 11] }),
+    ]);
+    // Recorded as cycle 12's market advanced (seq 11), before cycle 12's decision (seq 12).
+    const between = { ...fill(11, 'SELL', 0.2, 11.5), cycle: null };
+    const after = { ...fill(13, 'BUY', 0.2, 11), cycle: null }; // no decision recorded after it yet
+    expect(fillMarkers([between, after], 'BTCUSDT', book)).toEqual([
+      {
+        time: (FEED + M) / 1000,
+        position: 'atPriceTop',
+        price: 11.5,
+        shape: 'arrowDown',
+        color: '#b91c1c',
+        text: 'Sell 0.2 @ 11.50',
+      },
+    ]);
+  });
+
   it('keeps at most 5,000 bars a symbol, the newest, and forgets the entries of the bars it drops', () => {
     const entries = Array.from({ length: 5_002 }, (_, i) => entry(i + 1, { BTCUSDT: [i * M, 1, 1, 1, 1] }));
     const book = mergeCandles(NO_CANDLES, entries);

@@ -87,6 +87,37 @@ describe('exportRows', () => {
     expect(kill?.detail).toBe('{"op":"kill","reason":"x"}');
   });
 
+  it('gives a fill between cycles (order_filled) its columns, with its body (fee, source) in detail', () => {
+    const body = {
+      client_order_id: 'c-1',
+      symbol: 'BTC-USD',
+      side: 'SELL',
+      qty: 0.25,
+      price: 101,
+      fee: -0.01,
+      liquidity: 'maker',
+      filled_at: '2026-01-01T00:08:30.000Z',
+      source: 'resting',
+    };
+    expect(exportRows({ seq: 9, at: 'a', kind: 'order_filled', symbol: 'BTC-USD', hash: 'h9', body })).toEqual([
+      {
+        seq: 9,
+        at: 'a',
+        kind: 'order_filled',
+        symbol: 'BTC-USD',
+        hash: 'h9',
+        client_order_id: 'c-1',
+        side: 'SELL',
+        status: 'filled',
+        filled_qty: 0.25,
+        avg_fill_price: 101,
+        filled_notional: 0.25 * 101,
+        detail:
+          '{"client_order_id":"c-1","fee":-0.01,"filled_at":"2026-01-01T00:08:30.000Z","liquidity":"maker","price":101,"qty":0.25,"side":"SELL","source":"resting","symbol":"BTC-USD"}',
+      },
+    ]);
+  });
+
   it('writes RFC 4180 CSV: quoted where needed, no formula a spreadsheet would run', () => {
     expect(csvHeader()).toBe(EXPORT_COLUMNS.join(',') + '\n');
     const line = csvLine({ seq: 1, kind: 'control', symbol: '=HYPERLINK("x")', detail: '{"a":"b,c"}', nav: -3 });

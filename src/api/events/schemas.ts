@@ -50,7 +50,7 @@ const EVENTS_TEXT = [
   '| `control` | `{seq, at, state, epoch, reason, changed_at, from, event, actor}` (a state change) |',
   '| `heartbeat` | `{cycle, epoch, state, ts, last_cycle_at, halt, mode, stopped}` (trading process) |',
   '| `decision` | `{seq, at, cycle, epoch, symbol, outcome, orders, submitted}` (full entry: /reports/decisions) |',
-  '| `fill` | `{seq, at, cycle, client_order_id, symbol, side, filled_qty, avg_fill_price, venue_status}` |',
+  '| `fill` | `{seq, at, cycle, client_order_id, symbol, side, filled_qty, avg_fill_price, venue_status}`: a fill at submission (of decision `seq`); a fill between cycles (an `order_filled` entry: a resting order, an exchange stop, one found by a cancel) has `cycle` and `venue_status` null, `filled_qty`/`avg_fill_price` of that fill, and adds `source` and `filled_at` |',
   '| `command` | `{seq, at, command_id, type, symbol, status, result}` (a command the trading process ran) |',
   '| `machines` | `{published_at, cycle, active: {trading, cycle, order-manager}}`: the active StateNode ids of the root, the current cycle ([] when none) and the order manager, as the trading process published them (at most every 100 ms; sent when they changed; trees: GET /control/machines) |',
   '| `health` | the body of GET /health, sent when a status in it changes |',

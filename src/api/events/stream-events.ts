@@ -11,6 +11,7 @@
  * that (re)connects gets the current heartbeat and health at once in the `snapshot` event.
  */
 import type { AuditEvent } from '../../ports/event-store.js';
+import { fillsOfEntry } from './entry-fills.js';
 
 /** A stream position: the audit seq, and which of that entry's sub-messages (0 = the entry itself). */
 export interface StreamPosition {
@@ -80,6 +81,10 @@ export function auditMessages(entry: AuditEvent): StreamMessage[] {
     ];
   }
   if (entry.kind === 'decision') return decisionMessages(entry, at);
+  if (entry.kind === 'order_filled') {
+    // A fill between cycles (a resting order, an exchange stop, one found by a cancel): its own entry.
+    return fillsOfEntry(entry).map((fill) => at(0, 'fill', { ...fill }));
+  }
   if (entry.kind === 'command_executed') {
     const result = typeof b.result === 'object' && b.result !== null ? (b.result as Record<string, unknown>) : {};
     return [
@@ -113,27 +118,7 @@ function decisionMessages(
     }),
   ];
   // Fills at submission (a taker order filled at once) are in the decision; later fills of resting
-  // orders are not in the store (they reach the console through the portfolio document).
-  const ordered = new Map<string, Record<string, unknown>>();
-  for (const p of records(b.proposals)) {
-    const order = p.order as Record<string, unknown> | null | undefined;
-    if (order && typeof order.clientOrderId === 'string') ordered.set(order.clientOrderId, order);
-  }
-  for (const s of submissions) {
-    const qty = num(s.filledQty);
-    if (qty === null || qty <= 0) continue;
-    const order = ordered.get(str(s.clientOrderId) ?? '');
-    out.push(
-      at(out.length, 'fill', {
-        cycle: num(b.cycle),
-        client_order_id: str(s.clientOrderId),
-        symbol: str(order?.symbol) ?? entry.symbol,
-        side: str(order?.side),
-        filled_qty: qty,
-        avg_fill_price: num(s.avgFillPrice),
-        venue_status: str(s.venueStatus),
-      }),
-    );
-  }
+  // orders have `order_filled` entries of their own (above).
+  for (const fill of fillsOfEntry(entry)) out.push(at(out.length, 'fill', { ...fill }));
   return out;
 }

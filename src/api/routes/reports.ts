@@ -1,14 +1,18 @@
 /**
  * /reports routes: the coordinator's decision log from the hash-chained event store, newest first,
- * and the notifications its newest entries carry (what `tcs notify` sends, by the same selection).
+ * every fill the trail records (at submission, in decisions; between cycles, in `order_filled`
+ * entries), and the notifications its newest entries carry (what `tcs notify` sends, by the same
+ * selection).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { EventStore } from '../../ports/event-store.js';
 import { selectNotifications } from '../../domain/notifications/select.js';
+import { fillsOfEntry } from '../events/entry-fills.js';
 import {
   DecisionEntrySchema,
   DecisionsQuery,
+  FillSchema,
   NotificationSchema,
   NotificationsQuery,
   protectedErrors,
@@ -39,6 +43,35 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ events: EventStore }> = a
         prev_hash: e.prev_hash,
         decision: e.body,
       }));
+    },
+  );
+
+  app.get(
+    '/fills',
+    {
+      schema: {
+        tags: ['reports'],
+        summary: 'Every fill the audit trail records, newest first',
+        description:
+          'Fills at submission (from decisions) and between cycles (`order_filled` entries: a resting order, ' +
+          'an exchange stop, a fill found by a cancel), from the newest `limit` entries of those two kinds. ' +
+          'Page with `before` = the smallest `seq` of the previous page. `since` inclusive, `until` exclusive.',
+        security: [{ bearerAuth: [] }],
+        querystring: DecisionsQuery,
+        response: { 200: Type.Array(FillSchema), ...protectedErrors },
+      },
+    },
+    async (request) => {
+      const { limit, before, symbol, since, until } = request.query;
+      const filter = { limit, before, symbol, since, until };
+      const [decisions, between] = await Promise.all([
+        events.query({ kind: 'decision', ...filter }),
+        events.query({ kind: 'order_filled', ...filter }),
+      ]);
+      // The newest `limit` entries of the two kinds together, newest first.
+      const entries = [...decisions, ...between].sort((a, b) => b.seq - a.seq).slice(0, limit);
+      // A decision's fills in submission order after its entry, newest entry first.
+      return entries.flatMap((e) => fillsOfEntry(e).map((fill) => ({ seq: e.seq, at: e.at, ...fill })));
     },
   );
 

@@ -115,9 +115,22 @@ function drafts(entry: AuditEntryFields): Draft[] {
       return [{ kind: 'liquidation', title: 'Position liquidated', text: str(entry.symbol), data: { ...b } }];
     case 'decision':
       return decisionDrafts(b);
+    case 'order_filled':
+      return [{ kind: 'fill', title: FILLED_TITLE[str(b.source)] ?? 'Order filled', text: fillText(b), data: { ...b } }];
     default:
       return [];
   }
+}
+
+/** A fill between cycles (src/domain/fill-entry.ts), by how it came about. */
+const FILLED_TITLE: Record<string, string> = {
+  resting: 'Resting order filled',
+  exchange_stop: 'Exchange stop filled',
+  cancel: 'Order filled before its cancel',
+};
+
+function fillText(b: Record<string, unknown>): string {
+  return `${str(b.symbol)} ${str(b.side)} ${str(b.qty)} @ ${str(b.price)} (${str(b.client_order_id)})`;
 }
 
 function decisionDrafts(b: Record<string, unknown>): Draft[] {

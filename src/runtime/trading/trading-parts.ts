@@ -15,6 +15,8 @@ import { createCommandPump } from '../../application/command-pump.js';
 import type { CommandPump } from '../../application/command-pump.js';
 import { createControlSync } from '../../application/control-sync.js';
 import { createCycleIo } from '../../application/cycle-io.js';
+import { createFillAudit } from '../../application/fill-audit.js';
+import type { FillAudit } from '../../application/fill-audit.js';
 import type { CycleLinks } from '../../application/cycle-io.js';
 import { createDeleveragePreparation } from '../../application/deleverage.js';
 import { createFlattenPreparation } from '../../application/flatten.js';
@@ -211,7 +213,8 @@ function machineWith(
   const completeCommand = createCommandCompletion({ store, clock, events, ...published, log: errorLog(log) });
   const gate = orderGateOf(deps);
   const cycleStarts = new Map<number, number>();
-  const io = cycleIoOf(deps, publisher, market, cycleStarts, freshness);
+  const fillAudit = createFillAudit({ store, events, clock, log });
+  const io = cycleIoOf(deps, publisher, market, cycleStarts, freshness, fillAudit);
   const warn = (what: string) => (err: unknown) => log.warn({ err }, what);
   return provideTradingMachine({
     clock,
@@ -229,6 +232,7 @@ function machineWith(
       clock,
       mode: config.executionMode,
       events,
+      fillAudit,
       gate,
       completeCommand,
       receipts,
@@ -287,6 +291,7 @@ function cycleIoOf(
   market: { last: MarketView | null },
   cycleStarts: Map<number, number>,
   freshness: MarketFreshness,
+  fillAudit: FillAudit,
 ) {
   const { config } = deps;
   return createCycleIo({
@@ -296,6 +301,7 @@ function cycleIoOf(
     clock: deps.clock,
     ...(deps.windowClock ? { windowClock: deps.windowClock } : {}),
     events: deps.events,
+    fillAudit,
     circuitBreakerDrawdown: config.circuitBreakerDrawdown,
     maxDrawdown: config.riskLimits.maxDrawdown,
     instruments: config.instruments,

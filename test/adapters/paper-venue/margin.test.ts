@@ -6,7 +6,9 @@
  * audit entry before NAV can fall below zero; a gap past zero is covered by the insurance fund.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
 import { createCycleIo } from '../../../src/application/cycle-io.js';
+import { createFillAudit } from '../../../src/application/fill-audit.js';
 import type { EventLine } from '../../../src/domain/event-lines.js';
 import type { MarketView } from '../../../src/domain/market.js';
 import { INSTRUMENTS, openStoreHarness, order, SPOT, snapshot, view } from './fixtures.js';
@@ -132,12 +134,14 @@ describe('paper venue: liquidation', () => {
   /** The cycle's loadMarket over this venue and store, fed `markets` one per cycle. */
   function cycleOver(h: StoreHarness, markets: MarketView[]) {
     const lines: EventLine[] = [];
+    const events = { emit: (line: EventLine) => lines.push(line) };
     const io = createCycleIo({
       store: h.store,
       venue: h.venue,
       feed: { instruments: INSTRUMENTS, next: async () => markets.shift() ?? new Map() },
       clock: h.clock,
-      events: { emit: (line) => lines.push(line) },
+      events,
+      fillAudit: createFillAudit({ store: h.store, events, clock: h.clock, log: pino({ level: 'silent' }) }),
       circuitBreakerDrawdown: null,
       // No drawdown limit here: these tests are about the venue's liquidation alone.
       maxDrawdown: Number.POSITIVE_INFINITY,

@@ -49,6 +49,20 @@ describe('selectNotifications', () => {
     expect(selectNotifications(entry(6, 'position_liquidated', {}))[0]!.kind).toBe('liquidation');
   });
 
+  it('a fill between cycles (order_filled) is a fill notice saying how it came about', () => {
+    const body = { client_order_id: 'c-1', symbol: 'BTCUSDT', side: 'SELL', qty: 0.2, price: 51_000 };
+    const resting = selectNotifications(entry(9, 'order_filled', { ...body, source: 'resting' }, 'BTCUSDT'));
+    expect(resting.map((n) => [n.kind, n.title, n.text, n.symbol])).toEqual([
+      ['fill', 'Resting order filled', 'BTCUSDT SELL 0.2 @ 51000 (c-1)', 'BTCUSDT'],
+    ]);
+    expect(selectNotifications(entry(10, 'order_filled', { ...body, source: 'exchange_stop' }))[0]!.title).toBe(
+      'Exchange stop filled',
+    );
+    expect(selectNotifications(entry(11, 'order_filled', { ...body, source: 'cancel' }))[0]!.title).toBe(
+      'Order filled before its cancel',
+    );
+  });
+
   it('a decision gives one fill per filled submission and one agent_error when agents threw', () => {
     const got = selectNotifications(
       entry(

@@ -116,7 +116,9 @@ function drafts(entry: AuditEntryFields): Draft[] {
     case 'decision':
       return decisionDrafts(b);
     case 'order_filled':
-      return [{ kind: 'fill', title: FILLED_TITLE[str(b.source)] ?? 'Order filled', text: fillText(b), data: { ...b } }];
+      return [
+        { kind: 'fill', title: FILLED_TITLE[str(b.source)] ?? 'Order filled', text: fillText(b), data: { ...b } },
+      ];
     default:
       return [];
   }

@@ -14,7 +14,7 @@ import type { AgentError, SignalsReply } from '../../machines/messages.js';
 type DiscardedSignal = SignalsReply['invalid'][number];
 import { boundedMessage, eventLine } from '../domain/event-lines.js';
 import { createFailingAgents } from '../domain/failing-agents.js';
-import type { FailingAgent } from '../domain/failing-agents.js';
+import type { FailingAgent, FailingChange } from '../domain/failing-agents.js';
 import type { Clock } from '../ports/clock.js';
 import type { TradingEvents } from '../ports/trading-events.js';
 import { AGENT_WARNING_INTERVAL_MS, createAgentErrorWarnings } from './agent-error-warnings.js';
@@ -29,6 +29,8 @@ export interface AgentErrorsDeps {
   log: Pick<Logger, 'warn'>;
   /** Counts an agent's discarded signals (the metrics' INVALID_SIGNAL counter). */
   countInvalid?(agent: string, n: number): void;
+  /** An agent's errors persisted, or that spell ended (src/domain/failing-agents.ts): told to the operator. */
+  changed?(change: FailingChange): void;
 }
 
 export interface AgentErrors {
@@ -63,7 +65,8 @@ export function createAgentErrors(deps: AgentErrorsDeps): AgentErrors {
         deps.events.emit(eventLine.agentError(agent, error));
         warnings.error(agent, error);
       }
-      failing.analysed(agent, errors, deps.clock.now());
+      const change = failing.analysed(agent, errors, deps.clock.now());
+      if (change !== null) deps.changed?.(change);
     },
     failing: () => failing.list(),
   };

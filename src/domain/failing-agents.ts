@@ -5,6 +5,11 @@
  * reads the same at 1 s and at 60 s cycles, and a single clean cycle between two failing ones does
  * not make /health flap. A cycle in which the agents did not run (paused, killed, a market that did
  * not load) changes nothing: the agent has neither failed nor recovered. Pure: "now" is given.
+ *
+ * What an operator is told (issue 35, "agent errors that persist"): `analysed` answers `persisting`
+ * once a spell, when the agent threw in each of its last FAILING_WINDOW_ANALYSES analyses, and
+ * `recovered` when such a spell ends. A throw now and then between clean analyses is failing for
+ * /health but is not told.
  */
 import { boundedMessage } from './event-lines.js';
 
@@ -29,11 +34,17 @@ interface AgentRecord {
   /** Whether each of the last FAILING_WINDOW_ANALYSES analyses threw, oldest first. */
   recent: boolean[];
   spell: FailingAgent | null;
+  /** Whether this spell's errors persisted (and were told). */
+  told: boolean;
 }
 
+/** A change an operator is told about: the agent's errors persisted, or that spell ended. */
+export type FailingChange =
+  { kind: 'persisting'; agent: FailingAgent } | { kind: 'recovered'; agent: FailingAgent; at: number };
+
 export interface FailingAgents {
-  /** One analysis of `agent` ended with these errors (none: it ran clean). */
-  analysed(agent: string, errors: readonly { symbol: string; message: string }[], now: number): void;
+  /** One analysis of `agent` ended with these errors (none: it ran clean); what to tell, if anything. */
+  analysed(agent: string, errors: readonly { symbol: string; message: string }[], now: number): FailingChange | null;
   /** The agents failing now, in the order they began to fail. */
   list(): FailingAgent[];
 }
@@ -42,7 +53,7 @@ export function createFailingAgents(window = FAILING_WINDOW_ANALYSES): FailingAg
   const agents = new Map<string, AgentRecord>();
   return {
     analysed(agent, errors, now) {
-      const record = agents.get(agent) ?? { recent: [], spell: null };
+      const record = agents.get(agent) ?? { recent: [], spell: null, told: false };
       agents.set(agent, record);
       record.recent.push(errors.length > 0);
       if (record.recent.length > window) record.recent.shift();
@@ -53,9 +64,18 @@ export function createFailingAgents(window = FAILING_WINDOW_ANALYSES): FailingAg
         spell.errors += errors.length;
         spell.symbol = latest.symbol;
         spell.message = boundedMessage(latest.message);
-      } else if (!record.recent.includes(true)) {
+        if (!record.told && record.recent.length === window && record.recent.every(Boolean)) {
+          record.told = true;
+          return { kind: 'persisting', agent: { ...spell } };
+        }
+      } else if (record.spell !== null && !record.recent.includes(true)) {
+        const ended = record.spell;
+        const told = record.told;
         record.spell = null;
+        record.told = false;
+        if (told) return { kind: 'recovered', agent: { ...ended }, at: now };
       }
+      return null;
     },
     list() {
       return [...agents.values()]

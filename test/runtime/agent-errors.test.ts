@@ -121,4 +121,28 @@ describe('a strategy that throws', () => {
     expect((await readDocument(t.store.kv, HEARTBEAT_KEY))?.failingAgents).toEqual([]);
     expect(t.events('agent_error')).toHaveLength(4);
   });
+
+  it('errors that persist are one agent_failing entry, and their end one agent_recovered (what the notifier tells)', async () => {
+    // failFor 8: analyses of 2 symbols, so it throws in cycles 1–4 and runs clean from cycle 5.
+    t = await openTestTrading('sqlite', {
+      STRATEGIES: `${ALWAYS_LONG},${THROWING}`,
+      STRATEGY_PARAMS: JSON.stringify({ [THROWING]: { failFor: 8 } }),
+      CYCLE_SECONDS: '20',
+    });
+    const spells = async () =>
+      (await t!.store.events.query({ limit: 100 }))
+        .filter((e) => e.kind === 'agent_failing' || e.kind === 'agent_recovered')
+        .reverse();
+    await t.advance(20_000); // cycle 2 (the first ran at start): 2 failing analyses, not told yet
+    expect(await spells()).toEqual([]);
+    await t.advance(20_000); // cycle 3: its third failing analysis in a row
+    const [failing] = await spells();
+    expect(failing).toMatchObject({
+      kind: 'agent_failing',
+      body: { agent: 'throwing', since: new Date(START).toISOString(), errors: 6, symbol: 'ETHUSDT' },
+    });
+    for (let i = 0; i < 8; i++) await t.advance(20_000);
+    expect((await spells()).map((e) => e.kind)).toEqual(['agent_failing', 'agent_recovered']);
+    expect((await spells())[1]!.body).toMatchObject({ agent: 'throwing', errors: 8 });
+  });
 });

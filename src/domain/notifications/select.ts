@@ -115,6 +115,24 @@ function drafts(entry: AuditEntryFields): Draft[] {
       return [{ kind: 'liquidation', title: 'Position liquidated', text: str(entry.symbol), data: { ...b } }];
     case 'decision':
       return decisionDrafts(b);
+    case 'agent_failing':
+      return [
+        {
+          kind: 'agent_error',
+          title: `Strategy ${str(b.agent)} keeps failing`,
+          text: `since ${str(b.since)}, ${str(b.errors)} errors; latest on ${str(b.symbol)}: ${str(b.message)}. It gives no signal where it throws.`,
+          data: { ...b },
+        },
+      ];
+    case 'agent_recovered':
+      return [
+        {
+          kind: 'agent_error',
+          title: `Strategy ${str(b.agent)} runs clean again`,
+          text: `failing since ${str(b.since)} (${str(b.errors)} errors) until ${str(b.recovered_at)}`,
+          data: { ...b },
+        },
+      ];
     case 'order_filled':
       return [
         { kind: 'fill', title: FILLED_TITLE[str(b.source)] ?? 'Order filled', text: fillText(b), data: { ...b } },
@@ -147,15 +165,6 @@ function decisionDrafts(b: Record<string, unknown>): Draft[] {
         data: { ...s },
       });
     }
-  }
-  const errors = Array.isArray(b.agent_errors) ? b.agent_errors : [];
-  if (errors.length) {
-    out.push({
-      kind: 'agent_error',
-      title: 'Agent errors',
-      text: errors.map(str).join('; '),
-      data: { cycle: b.cycle, errors },
-    });
   }
   return out;
 }

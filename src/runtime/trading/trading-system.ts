@@ -31,6 +31,7 @@ import type { Store } from '../../ports/store.js';
 import type { TradingEvents } from '../../ports/trading-events.js';
 import type { Venue } from '../../ports/venue.js';
 import { loadStrategies } from '../../strategies/registry.js';
+import { recordAgentSpell } from '../../application/agent-spell-entry.js';
 import { createAgentErrors } from '../../application/agent-errors.js';
 import { lastRecordedCycle } from '../../application/cycle-numbers.js';
 import { renewalOf } from '../../application/lease-keeper.js';
@@ -184,6 +185,13 @@ async function startTradingSystem(
     events,
     log,
     countInvalid: (agent, n) => metrics.invalidSignals.inc({ agent }, n),
+    changed: (change) =>
+      void recordAgentSpell(store.events, change).catch((err: unknown) =>
+        log.warn(
+          { err },
+          `strategy ${change.agent.agent}: could not record that its errors ${change.kind === 'persisting' ? 'persist' : 'ended'}`,
+        ),
+      ),
   });
   const sessionId = deps.sessionId ?? randomBytes(4).toString('hex');
   const previousCycle = await lastRecordedCycle(store);

@@ -63,7 +63,7 @@ describe('selectNotifications', () => {
     );
   });
 
-  it('a decision gives one fill per filled submission and one agent_error when agents threw', () => {
+  it('a decision gives one fill per filled submission, and nothing for agent errors (told once a spell)', () => {
     const got = selectNotifications(
       entry(
         7,
@@ -80,9 +80,31 @@ describe('selectNotifications', () => {
         'BTC-USD',
       ),
     );
-    expect(got.map((n) => n.kind)).toEqual(['fill', 'agent_error']);
+    expect(got.map((n) => n.kind)).toEqual(['fill']);
     expect(got[0]!.data).toMatchObject({ clientOrderId: 'a', filledQty: 0.5 });
-    expect(new Set(got.map((n) => n.id)).size).toBe(2);
+  });
+
+  it("an agent's errors that persist are one agent_error notice, and its recovery another", () => {
+    const spell = {
+      agent: 'momo',
+      since: '2026-11-28T06:57:00.000Z',
+      errors: 3,
+      last_error_at: '2026-11-28T06:59:00.000Z',
+      symbol: 'BTCUSDT',
+      message: 'boom',
+    };
+    const failing = selectNotifications(entry(10, 'agent_failing', spell));
+    expect(failing.map((n) => [n.kind, n.title, n.text])).toEqual([
+      [
+        'agent_error',
+        'Strategy momo keeps failing',
+        'since 2026-11-28T06:57:00.000Z, 3 errors; latest on BTCUSDT: boom. It gives no signal where it throws.',
+      ],
+    ]);
+    const recovered = selectNotifications(
+      entry(11, 'agent_recovered', { ...spell, recovered_at: '2026-11-28T07:05:00.000Z' }),
+    );
+    expect(recovered.map((n) => [n.kind, n.title])).toEqual([['agent_error', 'Strategy momo runs clean again']]);
   });
 
   it('a quiet decision and unknown kinds give nothing', () => {

@@ -70,13 +70,13 @@ describe('telegramMessage', () => {
     const [n] = selectNotifications({
       seq: 7,
       at: '2026-11-28T03:12:44.120Z',
-      kind: 'decision',
+      kind: 'order_filled',
       symbol: 'BTC/USDT',
       hash: 'h',
-      body: { agent_errors: ['y'.repeat(6000)] },
+      body: { symbol: 'BTC/USDT', side: 'BUY', qty: 1, price: 2, client_order_id: 'y'.repeat(6000), source: 'resting' },
     });
     const { text } = telegramMessage(n!);
-    expect(text.startsWith('Agent errors (BTC/USDT)\n')).toBe(true);
+    expect(text.startsWith('Resting order filled (BTC/USDT)\n')).toBe(true);
     expect(text.length).toBeLessThanOrEqual(4096);
   });
 });

@@ -241,6 +241,9 @@ export const BITGET: ExchangeProfile<'bitget'> = {
       triggerType: 'mark_price',
       clientOrderId,
     }),
+    // ccxt's createOrder refuses an amount of 0 (amountToPrecision) and sends none when given none;
+    // pos_loss takes no size (docs: Place Tpsl Order, size "not required" for pos_profit/pos_loss).
+    closeAmount: undefined,
     // docs: Get Pending Trigger Orders (GET /api/v2/mix/order/orders-plan-pending), planType
     // profit_loss (ccxt: a planType picks the plan endpoints; trigger routes cancelOrder to cancel-plan-order).
     query: { trigger: true, planType: 'profit_loss' },

@@ -162,6 +162,13 @@ export interface ExchangeProfile<Id extends string = string> {
   exchangeStops: {
     /** ccxt createOrder params for a close-position stop-market at `triggerPrice` on the mark price. */
     params(triggerPrice: string, clientOrderId: string): Record<string, unknown>;
+    /**
+     * The amount ccxt's createOrder is given for that stop: 0 where ccxt leaves the size out for a
+     * close-position stop (Binance closePosition, Bybit qty "0", OKX closeFraction), undefined where
+     * ccxt refuses an amount of 0 before sending (its amountToPrecision: Bitget) and the exchange's
+     * stop closes the whole position without a size.
+     */
+    closeAmount: 0 | undefined;
     /** ccxt params that address stop orders (fetchOpenOrders, fetchOrder, cancelOrder). */
     query: Readonly<Record<string, unknown>>;
     /** Whether a stop order, as fetched, still rests. */

@@ -95,7 +95,8 @@ export class ProtectiveStops {
         unified,
         'market',
         want.side.toLowerCase() as 'buy' | 'sell',
-        0,
+        // 0, or no amount where ccxt refuses 0 (the profile's closeAmount); ccxt's type says number.
+        this.stops().closeAmount as number,
         undefined,
         this.stops().params(price!, this.clientId(symbol)),
       );

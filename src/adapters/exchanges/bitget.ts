@@ -247,6 +247,18 @@ export const BITGET: ExchangeProfile<'bitget'> = {
     // docs: Get Pending Trigger Orders (GET /api/v2/mix/order/orders-plan-pending), planType
     // profit_loss (ccxt: a planType picks the plan endpoints; trigger routes cancelOrder to cancel-plan-order).
     query: { trigger: true, planType: 'profit_loss' },
+    // docs: Get Order Detail reads orders only, not plan orders; a stop is found among Get Pending
+    // Trigger Orders, else Get History Trigger Order (GET /api/v2/mix/order/orders-plan-history,
+    // ccxt: fetchCanceledAndClosedOrders with a planType; the last 90 days).
+    read: async (exchange, id, symbol) => {
+      const query = { trigger: true, planType: 'profit_loss' };
+      const pending = await exchange.fetchOpenOrders(symbol, undefined, undefined, query);
+      const found =
+        pending.find((o) => o.id === id) ??
+        (await exchange.fetchCanceledAndClosedOrders(symbol, undefined, undefined, query)).find((o) => o.id === id);
+      if (!found) throw new Error(`bitget: stop ${id} on ${symbol} is neither pending nor in the history`);
+      return found;
+    },
     // docs: planStatus live (waiting) / executed (triggered) / fail_trigger / cancelled.
     resting: (order: Order) => (order.info as { planStatus?: string }).planStatus === 'live',
     // docs: Get History Trigger Order, executeOrderId: the order a triggered plan placed.

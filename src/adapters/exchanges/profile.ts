@@ -171,6 +171,12 @@ export interface ExchangeProfile<Id extends string = string> {
     closeAmount: 0 | undefined;
     /** ccxt params that address stop orders (fetchOpenOrders, fetchOrder, cancelOrder). */
     query: Readonly<Record<string, unknown>>;
+    /**
+     * Reads one stop by its exchange id where ccxt's fetchOrder cannot (Bitget: no detail call for
+     * plan orders, so it is looked for among the pending ones, then the past ones); absent, the stop
+     * is read by fetchOrder with `query` (Binance, Bybit, OKX).
+     */
+    read?(exchange: Exchange, id: string, symbol: string): Promise<Order>;
     /** Whether a stop order, as fetched, still rests. */
     resting(order: Order): boolean;
     /** The id of the book order a triggered stop became (its trades), or undefined when none. */

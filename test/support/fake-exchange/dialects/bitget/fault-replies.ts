@@ -2,7 +2,8 @@
  * The fake's faults in Bitget's words (Bitget API docs, "Rate Limit" and "Error code"):
  * - too many requests is HTTP 429 with `{"code":"429","msg":"Too Many Requests"}` (ccxt:
  *   DDoSProtection), and a Retry-After (the fake's assumption: Bitget documents none);
- * - Bitget documents no IP ban: the fake answers a ban as HTTP 429 too, for the wait it names;
+ * - Bitget documents no IP ban: the fake answers one as a proxy before Bitget's gateway would,
+ *   HTTP 418 with Retry-After (as for OKX), which the profile reads as HTTP says;
  * - a server error refused unprocessed is 40200 "Server upgrade"; one carried out first is 40015
  *   "System is abnormal" (its outcome unknown).
  */
@@ -15,10 +16,10 @@ export const BITGET_FAULT_REPLIES: FaultReplies = {
     headers: { 'retry-after': String(retryAfterS) },
     body: failure(429, 'Too Many Requests', now),
   }),
-  banned: (_until, retryAfterS, now) => ({
-    status: 429,
+  banned: (until, retryAfterS) => ({
+    status: 418,
     headers: { 'retry-after': String(retryAfterS) },
-    body: failure(429, 'Too Many Requests', now),
+    body: `IP banned until ${until}`,
   }),
   serverError: (status, now) => ({ status, body: failure(40200, 'Server upgrade, please try again later', now) }),
   unknownOutcome: (status, now) => ({

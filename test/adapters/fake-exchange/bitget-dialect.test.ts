@@ -174,11 +174,11 @@ describe('ccxt bitget on the fake exchange (Bitget V2 dialect)', () => {
     t.fake.venue.setPrice('BTCUSDT', Number(trigger) * 0.98);
     t.fake.venue.settle();
     expect(await ex.fetchOpenOrders(BTC, undefined, undefined, { ...STOPS.query })).toHaveLength(0);
-    const [fired] = (await ex.fetchCanceledAndClosedOrders(BTC, undefined, undefined, { ...STOPS.query })).filter(
-      (o) => o.id === stop.id,
-    );
-    expect(STOPS.resting(fired!)).toBe(false);
-    const became = STOPS.triggeredOrderId(fired!);
+    // The profile's read: not pending any more, so from the plan history.
+    const fired = await STOPS.read!(ex, stop.id!, BTC);
+    expect(paths()).toContain('/api/v2/mix/order/orders-plan-history');
+    expect(STOPS.resting(fired)).toBe(false);
+    const became = STOPS.triggeredOrderId(fired);
     expect(became).toBeDefined();
     expect(t.fake.venue.ledger.position('BTCUSDT').qty).toBe(0);
     const fills = await ex.fetchMyTrades(BTC, undefined, undefined, BITGET.tradesOfOrderParams(became!));

@@ -5,12 +5,12 @@
  *    exchange by hand is cancelled at start as foreign; every order the system fills is on the
  *    exchange under our client id; a position changed behind its back is drift and refuses openings
  *    (POSITION_DRIFT); the kill switch with `flatten: true` leaves no order and no position;
- * 2. the exchange bans the IP (Binance: 418; Bybit: a bare 403; OKX documents none, so the fake's
- *    proxy-style 418): an `exchange_banned` halt at once,
+ * 2. the exchange bans the IP (Binance: 418; Bybit: a bare 403; OKX and Bitget document none, so the
+ *    fake's proxy-style 418): an `exchange_banned` halt at once,
  *    and no request reaches the exchange while the ban holds;
  * 3. a long with STOP_LOSS under `tcs trade`, SIGKILLed: the exchange-side stop outlives it and
  *    closes the position when the mark crosses it, with nobody left to ask. That stop is what
- *    protects a position on an exchange without a dead-man's switch (Bybit, OKX: their profiles'
+ *    protects a position on an exchange without a dead-man's switch (Bybit, OKX, Bitget: their profiles'
  *    deadMansSwitchNote); where there is one, it is not armed over a resting stop (it would cancel
  *    it), and its own SIGKILL test is Binance's (live-execution.test.ts).
  * An exchange is one row of EXCHANGES (its ccxt id and its order path on the fake). Client ids
@@ -35,6 +35,7 @@ const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', 
 const EXCHANGES = [
   { id: 'bybit', orderPath: '/v5/order/create' },
   { id: 'okx', orderPath: '/api/v5/trade/order' },
+  { id: 'bitget', orderPath: '/api/v2/mix/order/place-order' },
 ] as const;
 
 type Line = Record<string, unknown> & { event: string };

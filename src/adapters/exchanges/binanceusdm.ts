@@ -195,6 +195,8 @@ export const BINANCE_USDM: ExchangeProfile<'binanceusdm'> = {
       workingType: 'MARK_PRICE',
       clientOrderId,
     }),
+    // ccxt leaves the size out of a close-position stop given 0 (the params say the whole position).
+    closeAmount: 0,
     // ccxt routes fetchOpenOrders/fetchOrder/cancelOrder to the algo endpoints with `trigger: true`.
     query: { trigger: true },
     // docs: Query Algo Order, algoStatus NEW while it rests; actualOrderId the book order it became.

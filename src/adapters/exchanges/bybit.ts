@@ -237,6 +237,8 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
       triggerBy: 'MarkPrice',
       clientOrderId,
     }),
+    // ccxt leaves the size out of a close-position stop given 0 (the params say the whole position).
+    closeAmount: 0,
     // docs: Get Open Orders, orderFilter=StopOrder (ccxt: trigger: true).
     query: { trigger: true },
     // docs: enums, orderStatus Untriggered while the condition waits.

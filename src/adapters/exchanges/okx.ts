@@ -231,6 +231,8 @@ export const OKX: ExchangeProfile<'okx'> = {
       algoClOrdId: clientOrderId,
       clientOrderId,
     }),
+    // ccxt leaves the size out of a close-position stop given 0 (the params say the whole position).
+    closeAmount: 0,
     // docs: Get algo order list (GET /api/v5/trade/orders-algo-pending), ordType conditional
     // (ccxt: trigger true picks the algo endpoints; without ordType it asks `trigger` orders).
     query: { trigger: true, ordType: 'conditional' },

@@ -162,8 +162,21 @@ export interface ExchangeProfile<Id extends string = string> {
   exchangeStops: {
     /** ccxt createOrder params for a close-position stop-market at `triggerPrice` on the mark price. */
     params(triggerPrice: string, clientOrderId: string): Record<string, unknown>;
+    /**
+     * The amount ccxt's createOrder is given for that stop: 0 where ccxt leaves the size out for a
+     * close-position stop (Binance closePosition, Bybit qty "0", OKX closeFraction), undefined where
+     * ccxt refuses an amount of 0 before sending (its amountToPrecision: Bitget) and the exchange's
+     * stop closes the whole position without a size.
+     */
+    closeAmount: 0 | undefined;
     /** ccxt params that address stop orders (fetchOpenOrders, fetchOrder, cancelOrder). */
     query: Readonly<Record<string, unknown>>;
+    /**
+     * Reads one stop by its exchange id where ccxt's fetchOrder cannot (Bitget: no detail call for
+     * plan orders, so it is looked for among the pending ones, then the past ones); absent, the stop
+     * is read by fetchOrder with `query` (Binance, Bybit, OKX).
+     */
+    read?(exchange: Exchange, id: string, symbol: string): Promise<Order>;
     /** Whether a stop order, as fetched, still rests. */
     resting(order: Order): boolean;
     /** The id of the book order a triggered stop became (its trades), or undefined when none. */

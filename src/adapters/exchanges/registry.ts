@@ -6,11 +6,12 @@
 import type { Exchange } from 'ccxt';
 import { BINANCE_SPOT } from './binance-spot.js';
 import { BINANCE_USDM } from './binanceusdm.js';
+import { BITGET } from './bitget.js';
 import { BYBIT } from './bybit.js';
 import { OKX } from './okx.js';
 import type { ExchangeProfile } from './profile.js';
 
-const PROFILES = [BINANCE_USDM, BYBIT, OKX, BINANCE_SPOT] as const;
+const PROFILES = [BINANCE_USDM, BYBIT, OKX, BINANCE_SPOT, BITGET] as const;
 
 /** A supported exchange's ccxt id. */
 export type ExchangeId = (typeof PROFILES)[number]['id'];

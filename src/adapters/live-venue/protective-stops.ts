@@ -95,7 +95,8 @@ export class ProtectiveStops {
         unified,
         'market',
         want.side.toLowerCase() as 'buy' | 'sell',
-        0,
+        // 0, or no amount where ccxt refuses 0 (the profile's closeAmount); ccxt's type says number.
+        this.stops().closeAmount as number,
         undefined,
         this.stops().params(price!, this.clientId(symbol)),
       );
@@ -126,7 +127,10 @@ export class ProtectiveStops {
     const found: Array<{ symbol: string; clientOrderId: string; trades: Trade[] }> = [];
     for (const [symbol, id] of [...this.seen]) {
       const unified = this.o.symbols.unified(symbol);
-      const order = await this.o.exchange.fetchOrder(id, unified, { ...this.stops().query });
+      const stops = this.stops();
+      const order = stops.read
+        ? await stops.read(this.o.exchange, id, unified)
+        : await this.o.exchange.fetchOrder(id, unified, { ...stops.query });
       if (this.stops().resting(order)) continue;
       this.remember(symbol, undefined);
       const became = this.stops().triggeredOrderId(order);

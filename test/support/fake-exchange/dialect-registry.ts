@@ -5,10 +5,11 @@
  */
 import type { Dialect } from './dialect.js';
 import { BINANCE_USDM_DIALECT } from './dialects/binanceusdm/index.js';
+import { BITGET_DIALECT } from './dialects/bitget/index.js';
 import { BYBIT_DIALECT } from './dialects/bybit/index.js';
 import { OKX_DIALECT } from './dialects/okx/index.js';
 
-const DIALECTS: readonly Dialect[] = [BINANCE_USDM_DIALECT, BYBIT_DIALECT, OKX_DIALECT];
+const DIALECTS: readonly Dialect[] = [BINANCE_USDM_DIALECT, BYBIT_DIALECT, OKX_DIALECT, BITGET_DIALECT];
 
 /** The dialect speaking the exchange `id` (a supported exchange's ccxt id); throws naming the known ones. */
 export function fakeDialect(id: string): Dialect {

@@ -19,7 +19,14 @@ import { DEFAULT_COMMAND_QUEUE_MAX } from '../ports/command-queue.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../ports/store.js';
 import { DEFAULT_STRATEGIES } from '../strategies/registry.js';
 import { EXECUTION_MODES } from './config.js';
+import { profiles } from '../adapters/exchanges/registry.js';
 import { DEFAULT_AUDIT_ARCHIVE_URL, DEFAULT_AUDIT_RETAIN } from './audit-archive.js';
+
+/** The exchanges whose API keys carry a passphrase (their profiles say so), as the help lists them. */
+const PASSPHRASE_EXCHANGES = profiles()
+  .filter((p) => p.passphrase)
+  .map((p) => `\`${p.id}\``)
+  .join(', ');
 
 export type ConfigSection =
   | 'API'
@@ -302,8 +309,8 @@ const ENTRIES: Entry[] = [
     name: 'EXCHANGE_API_PASSPHRASE',
     section: 'Live trading',
     default: null,
-    allowed: 'required when live on an exchange whose keys have one (`okx`); ignored elsewhere',
-    meaning: 'Secret. The passphrase chosen when the exchange key was made (OKX); never logged, never stored.',
+    allowed: `required when live on an exchange whose keys have one (${PASSPHRASE_EXCHANGES}); ignored elsewhere`,
+    meaning: 'Secret. The passphrase chosen when the exchange key was made; never logged, never stored.',
   },
   {
     name: 'EXCHANGE_TESTNET',

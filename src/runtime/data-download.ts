@@ -143,6 +143,15 @@ export async function runDataDownload(args: string[], env: NodeJS.ProcessEnv = p
       `download: ${symbol}: ${candles} missing candles filled flat (see manifest.json filledGaps)\n`,
     );
   }
+  // A perpetual's range that spans a day settles funding at least once: none back is a gap, not a
+  // quiet market (Bitget's history pages by number with no time bound and ends before old ranges).
+  for (const [symbol, rows] of Object.entries(result.funding)) {
+    const days = (parsed.to - parsed.from) / 86_400_000;
+    if (rows === 0 && days >= 1)
+      process.stderr.write(
+        `download: ${symbol}: no funding rates came back for ${Math.floor(days)} days of a perpetual (the exchange offered none for this range); a simulation over this data books no funding for it\n`,
+      );
+  }
   process.stdout.write(`${parsed.out}: ${Object.keys(result.candles).length} symbols downloaded\n`);
   return 0;
 }

@@ -94,5 +94,10 @@ describe('tcs venue check and tcs data download on Bitget (fake)', () => {
         .slice(1)
         .map((line) => Number(line.split(',')[0]));
     expect(firstColumn('candles/BTCUSDT.csv')).toEqual(Array.from({ length: 1_680 }, (_, i) => from + i * HOUR));
+    // No funding came back for this old window: said, not passed off as a complete download.
+    expect(firstColumn('funding/BTCUSDT.csv')).toEqual([]);
+    expect(res.stderr).toMatch(
+      /download: BTCUSDT: no funding rates came back for 70 days of a perpetual \(the exchange offered none for this range\); a simulation over this data books no funding for it/,
+    );
   }, 90_000);
 });

@@ -33,6 +33,9 @@ opens it, recorded once, and the strategy replayed over it, a fresh agent every 
   recursion    at each sampled bar, a fresh agent started there with the window a run gives it, and
                with twice as many bars: an answer that differs from the full run's depends on how
                much history came before (an EMA seeded from the first bar it was handed)
+  indicators   the same runs, comparing the values of the indicators the strategy declared with
+               trackIndicators, bar by bar: a value that differs depends on how much history it
+               was given, even where the signals agree (n/a: it declared none)
 
 Answers are compared on direction, confidence (within --tolerance) and target (relative). Every
 strategy gets a table: each check's verdict, the first bar where a bias shows (its open time, UTC),
@@ -52,7 +55,8 @@ Check:
   --samples K         Bars sampled as cuts and starts (default 20), from a seeded stream.
   --sample-seed S     Seed of that stream (default 1): the same seed samples the same bars.
   --tolerance X       Largest confidence difference taken as equal (default 1e-4; smoothed
-                      indicators restarted at another bar agree to about 1e-6).
+                      indicators restarted at another bar agree to about 1e-6); for an
+                      indicator's value, X times the range it spanned in the full run.
   --json              The result as one JSON document on stdout instead of the table.
   -h, --help          This help.
 

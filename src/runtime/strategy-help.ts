@@ -1,20 +1,29 @@
 /** The help of `tcs strategy new` and `tcs strategy check` (kept apart so the CLI's command table loads no file-writing or replay code). */
-export const STRATEGY_NEW_HELP = `Usage: tcs strategy new NAME [--dir DIR]
+export const STRATEGY_NEW_HELP = `Usage: tcs strategy new NAME [--kind KIND] [--dir DIR]
 
-Writes DIR/NAME.ts (a strategy: a factory with declared parameters, a declared lookback, comments
-on every snapshot field) and DIR/NAME.test.ts (a vitest test of it), both from the one template
-there is, a breakout, whatever the NAME: replace its rule with yours. NAME is lower case: letters,
-digits and underscores, starting with a letter (it becomes the agent's name and Signal.agent).
-Where no package.json above DIR says "type": "module", it also writes DIR/package.json saying so
-(else Node loads NAME.ts as CommonJS and the loader cannot see its export). Existing files are not
-overwritten. Then:
+Writes DIR/NAME.ts (a strategy: a factory with declared parameters, its indicators declared with
+trackIndicators, the lookback they need, comments on every snapshot field) and DIR/NAME.test.ts (a
+vitest test of it that passes as written), from one of three templates:
+
+  breakout        long above the Donchian channel of the bars before, short below it
+  mean-reversion  Wilder's RSI: long when oversold, short when overbought, out at the exit level
+  crossover       long while the fast EMA is above the slow one, short while below
+
+Without --kind, a word of the NAME picks one (rsi, revert, mean, bollinger: mean-reversion; cross,
+ma, sma, ema, macd: crossover), else it is the breakout; the command says which it used. Replace
+the rule with yours. NAME is lower case: letters, digits and underscores, starting with a letter
+(it becomes the agent's name and Signal.agent). Where no package.json above DIR says "type":
+"module", it also writes DIR/package.json saying so (else Node loads NAME.ts as CommonJS and the
+loader cannot see its export). Existing files are not overwritten. Then:
 
   npx vitest run DIR/NAME.test.ts        # its test (strategies/ is in the test run;
                                          # a DIR outside the package: npx vitest run --root DIR)
   STRATEGIES=./DIR/NAME.ts npm start     # trade with it (paper)
   tcs simulate --strategies ./DIR/NAME.ts --cycles 5000
+  tcs strategy check ./DIR/NAME.ts --cycles 5000
 
 Options:
+  --kind KIND  breakout, mean-reversion or crossover (default: guessed from NAME, else breakout).
   --dir DIR    Where to write (default: strategies).
   -h, --help   This help.`;
 

@@ -11,6 +11,7 @@ import { analyseAll } from '../../machines/agent.machine.js';
 import { barsFromCloses } from '../../src/domain/bars.js';
 import { historyPlan } from '../../src/domain/strategy-input.js';
 import { PACKAGE_ROOT } from '../../src/runtime/package-root.js';
+import { runStrategyCheck } from '../../src/runtime/strategy-check/run-check.js';
 import { runStrategyNew } from '../../src/runtime/strategy-new.js';
 import { loadStrategies } from '../../src/strategies/registry.js';
 import { BTC, collector, marketView, snapshot } from '../machines/support.js';
@@ -197,6 +198,36 @@ describe('tcs strategy new', () => {
       );
     },
   );
+
+  it('writes strategies in which tcs strategy check finds no bias, their declared indicators compared', async () => {
+    // The files the test above wrote, on the sample data's one-minute bars.
+    const entries = ['k_breakout', 'k_revert', 'k_cross'].map((name) => join(root, 'kinds', `${name}.ts`));
+    const params = Object.fromEntries(entries.map((entry) => [entry, { timeframe: '1m' }]));
+    const result = await runStrategyCheck(
+      { STRATEGY_PARAMS: JSON.stringify(params) },
+      {
+        entries,
+        data: join(PACKAGE_ROOT, 'data', 'sample'),
+        cycles: null,
+        seed: null,
+        from: null,
+        to: null,
+        symbols: null,
+        samples: 4,
+        sampleSeed: 1,
+        tolerance: 1e-4,
+        json: true,
+      },
+    );
+    for (const s of result.strategies) {
+      expect({ name: s.name, verdicts: s.findings.map((f) => `${f.check} ${f.verdict}`) }).toEqual({
+        name: s.name,
+        verdicts: ['determinism ok', 'look-ahead ok', 'recursion ok', 'indicators ok'],
+      });
+      expect(s.signals, s.name).toBeGreaterThan(100);
+    }
+    expect(result.bias).toBe(false);
+  }, 120_000);
 
   it.each([
     ['rsi_revert', 'mean-reversion', 'rsi'],

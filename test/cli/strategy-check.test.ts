@@ -5,6 +5,8 @@
  * honest twin passes, exit 0; a strategy or data that cannot be used is exit 2 with a clear message.
  * The built-ins are in strategy-check-builtins.test.ts.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitWithin, startTcs } from '../support/processes.js';
@@ -127,6 +129,22 @@ describe('tcs strategy check', () => {
       /recursion +BIAS +2024-01-01T\d\d:\d\d:00\.000Z +BTCUSDT +(long|short) [\d.]+ +(long|short) [\d.]+/,
     );
     expect(stdout).toContain('Bias found');
+  });
+
+  it('imports the strategy module once, although every replay makes a fresh agent from it', async () => {
+    const dir = dirs.make({ 'package.json': '{ "type": "module" }' });
+    const log = join(dir, 'imports.txt');
+    writeFileSync(
+      join(dir, 'counted.ts'),
+      `import { appendFileSync } from 'node:fs';
+appendFileSync(${JSON.stringify(log)}, 'imported\\n');
+export default () => ({ name: 'counted', analyse: () => null });
+`,
+    );
+    const { code, stderr } = await tcs([join(dir, 'counted.ts'), '--data', data, '--samples', '3']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('imported\n');
   });
 
   it('has its own help, which names every check and the exit codes', async () => {

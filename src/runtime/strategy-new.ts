@@ -3,8 +3,10 @@
  * `strategies/` (or --dir). The template is a factory with validated parameters that declares its
  * history and reads the snapshot fields docs/strategies/writing-a-strategy.md documents, so the first thing a user edits already
  * runs: `STRATEGIES=./strategies/NAME.ts npm start`. Existing files are never overwritten.
- * There is one template (a breakout), whatever the NAME: its header says so rather than implying
- * that `rsi_revert` got an RSI rule. Outside a "type": "module" package it also writes a
+ * Three templates (strategy-templates/): a breakout, a mean reversion and a crossover, each on
+ * indicators declared through trackIndicators; --kind picks one, else a plain word of the NAME does
+ * (`rsi_revert`: mean-reversion) and the command says which it used and how to pick another, else
+ * the breakout. Outside a "type": "module" package it also writes a
  * package.json saying so, else the module loads as CommonJS and the loader cannot find its export.
  * Both files import only from the public entry, `trading-control-service/strategy` (package
  * `exports`); where that name does not resolve from DIR (outside the package, no install), a link
@@ -16,20 +18,29 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from './package-root.js';
 import { STRATEGY_NEW_HELP } from './strategy-help.js';
+import { breakoutSource, breakoutTest } from './strategy-templates/breakout.js';
+import { crossoverSource, crossoverTest } from './strategy-templates/crossover.js';
+import { ENTRY, PACKAGE_NAME } from './strategy-templates/header.js';
+import { guessKind, isStrategyKind, STRATEGY_KINDS } from './strategy-templates/kinds.js';
+import type { StrategyKind } from './strategy-templates/kinds.js';
+import { meanReversionSource, meanReversionTest } from './strategy-templates/mean-reversion.js';
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
-/** This package's name (package.json): the written files import `${PACKAGE_NAME}/strategy`. */
-const PACKAGE_NAME = 'trading-control-service';
-const ENTRY = `${PACKAGE_NAME}/strategy`;
+
+const TEMPLATES: Record<StrategyKind, { source(name: string, entry: string): string; test(name: string): string }> = {
+  breakout: { source: breakoutSource, test: breakoutTest },
+  'mean-reversion': { source: meanReversionSource, test: meanReversionTest },
+  crossover: { source: crossoverSource, test: crossoverTest },
+};
 
 /** Exit code: 0 written, 1 a file exists, 2 bad usage. */
 export function runStrategyNew(args: string[], cwd = process.cwd()): number {
-  let values: { dir?: string };
+  let values: { dir?: string; kind?: string };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args,
-      options: { dir: { type: 'string' } },
+      options: { dir: { type: 'string' }, kind: { type: 'string' } },
       allowPositionals: true,
       strict: true,
     }));
@@ -48,6 +59,13 @@ export function runStrategyNew(args: string[], cwd = process.cwd()): number {
     );
     return 2;
   }
+  if (values.kind !== undefined && !isStrategyKind(values.kind)) {
+    console.error(
+      `tcs strategy new: --kind must be one of ${STRATEGY_KINDS.join(', ')}, got ${JSON.stringify(values.kind)}`,
+    );
+    return 2;
+  }
+  const { kind, why } = chooseKind(name, values.kind);
   const dir = resolve(cwd, values.dir ?? 'strategies');
   const source = join(dir, `${name}.ts`);
   const test = join(dir, `${name}.test.ts`);
@@ -59,12 +77,12 @@ export function runStrategyNew(args: string[], cwd = process.cwd()): number {
     return 1;
   }
   mkdirSync(dir, { recursive: true });
-  writeFileSync(source, strategyTemplate(name, asTyped(cwd, source)), { flag: 'wx' });
-  writeFileSync(test, testTemplate(name), { flag: 'wx' });
+  writeFileSync(source, TEMPLATES[kind].source(name, asTyped(cwd, source)), { flag: 'wx' });
+  writeFileSync(test, TEMPLATES[kind].test(name), { flag: 'wx' });
   const moduleScope = ensureModuleScope(dir);
   const linked = ensureEntryResolves(dir);
   console.log(
-    `wrote ${shown(cwd, source)} and ${shown(cwd, test)}${moduleScope === 'written' ? ` and ${shown(cwd, join(dir, 'package.json'))} ("type": "module", so they load as ES modules)` : ''} from the breakout template`,
+    `wrote ${shown(cwd, source)} and ${shown(cwd, test)}${moduleScope === 'written' ? ` and ${shown(cwd, join(dir, 'package.json'))} ("type": "module", so they load as ES modules)` : ''} from the ${kind} template (${why})`,
   );
   if (linked)
     console.log(
@@ -76,6 +94,18 @@ export function runStrategyNew(args: string[], cwd = process.cwd()): number {
     );
   console.log(`next: ${testCommand(cwd, dir, test, name)}   then: STRATEGIES=${shown(cwd, source)} npm start`);
   return 0;
+}
+
+/** The template: --kind, else the NAME's word for one, else the breakout; `why` says which, and how to pick another. */
+function chooseKind(name: string, given: StrategyKind | undefined): { kind: StrategyKind; why: string } {
+  if (given !== undefined) return { kind: given, why: '--kind' };
+  const others = (kind: StrategyKind) =>
+    STRATEGY_KINDS.filter((k) => k !== kind)
+      .map((k) => `--kind ${k}`)
+      .join(' or ');
+  const guess = guessKind(name);
+  if (guess === null) return { kind: 'breakout', why: `the default; ${others('breakout')} writes another` };
+  return { kind: guess.kind, why: `guessed from "${guess.word}" in the NAME; ${others(guess.kind)} writes another` };
 }
 
 /** A path as typed at a shell in `cwd`: relative when inside it, quoted when it has spaces or quotes. */
@@ -145,124 +175,4 @@ function ensureEntryResolves(dir: string): boolean {
     symlinkSync(PACKAGE_ROOT, join(dir, 'node_modules', PACKAGE_NAME), 'junction');
     return true;
   }
-}
-
-function camel(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-
-function strategyTemplate(name: string, entry: string): string {
-  const factory = `create${camel(name).replace(/^./, (c) => c.toUpperCase())}`;
-  const quoted = /^[\w./@:+-]+$/.test(entry) ? entry : `'${entry.replace(/'/g, `'\\''`)}'`;
-  return `/**
- * ${name}: written by \`tcs strategy new\` from the breakout template (its one template, whatever the NAME):
- * it goes long when the last close is above the highest high of the \`lookback\` bars before it,
- * short below the lowest low, and otherwise holds its target (null = no opinion: the position is
- * kept). Replace the rule in analyse with your own; edit freely.
- *
- * Run it from the directory \`tcs strategy new\` ran in (paths are relative to where you start):
- *   tcs simulate --strategies ${quoted} --cycles 5000
- *   STRATEGIES=${quoted} npm start
- * with parameters in STRATEGY_PARAMS, e.g. ${JSON.stringify({ [entry]: { lookback: 30 } })} (keyed by the
- * STRATEGIES entry). A parameter name not in \`parameters\` below is refused, naming the nearest one.
- * Everything comes from ${ENTRY}, the public entry (types, indicators, helpers).
- */
-import type { Instrument, Signal, StrategyAgent, StrategyFactory, StrategySnapshot } from '${ENTRY}';
-import { requireNumber, resolveParams } from '${ENTRY}';
-
-export interface Params {
-  /** Bars the breakout range spans (whole number ≥ 2). */
-  lookback: number;
-  /** Candles to read: the feed's own (1m) or a coarser timeframe (5m, 15m, 1h, 4h, 1d …). */
-  timeframe: string;
-  /** Confidence of a breakout: the share of the risk budget (RISK_FRACTION × NAV) it asks for, in (0, 1]. */
-  confidence: number;
-}
-
-const DEFAULTS: Params = { lookback: 20, timeframe: '15m', confidence: 0.5 };
-
-const ${factory}: StrategyFactory<Params> = (given = {}) => {
-  // Merged over the defaults; a name not in DEFAULTS throws, naming the nearest known one.
-  const p = resolveParams('${name}', DEFAULTS, given);
-  // Validate what configuration gave: a bad value fails at start, naming the parameter.
-  requireNumber('${name}', 'lookback', p.lookback, (n) => Number.isInteger(n) && n >= 2, 'a whole number ≥ 2');
-  requireNumber('${name}', 'confidence', p.confidence, (n) => n > 0 && n <= 1, 'in (0, 1]');
-  const agent: StrategyAgent = {
-    name: '${name}',
-    // The trading process fills this much history before the first cycle (one bar more: the range
-    // is of the bars before the last one) and never calls analyse with less.
-    lookback: p.lookback + 1,
-    timeframe: p.timeframe,
-    // The names STRATEGY_PARAMS may give: a misspelt one fails at start instead of running the default.
-    parameters: Object.keys(DEFAULTS),
-    analyse(s: StrategySnapshot, instrument: Instrument): Signal | null {
-      // s.higher: the declared timeframe's completed candles (null when it is the feed's own);
-      // s.candles: the feed's candles. Both are typed arrays, oldest first, the last bar just closed:
-      // time (open, epoch ms), open, high, low, close, volume (base units).
-      const bars = s.higher ?? s.candles;
-      const n = bars.length;
-      const last = bars.close[n - 1]!;
-      let high = -Infinity;
-      let low = Infinity;
-      for (let i = n - 1 - p.lookback; i < n - 1; i++) {
-        high = Math.max(high, bars.high[i]!);
-        low = Math.min(low, bars.low[i]!);
-      }
-      // Also at hand: s.position (this agent's own position in the symbol, signed base units),
-      // s.nav (the account's NAV, USDT), s.fundingRate (per interval; null for spot),
-      // s.bid / s.ask / s.bids / s.asks (the book), s.last, s.volume, instrument.kind ('perp' | 'spot').
-      const direction = last > high ? 1 : last < low ? -1 : 0;
-      if (direction === 0) return null; // inside the range: hold whatever is held
-      if (direction < 0 && instrument.kind === 'spot' && s.position <= 0) return null; // spot cannot go short
-      return {
-        agent: '${name}', // must be this agent's name, and symbol the snapshot's: else INVALID_SIGNAL
-        symbol: s.symbol,
-        direction, // 1 long, -1 short, 0 flat (close what this agent holds)
-        confidence: p.confidence,
-        rationale: \`close \${last} \${direction > 0 ? 'above' : 'below'} the \${p.lookback}-bar range [\${low}, \${high}]\`,
-      };
-    },
-  };
-  return agent;
-};
-
-export default ${factory};
-`;
-}
-
-function testTemplate(name: string): string {
-  return `// ${name}: a breakout above the range goes long, below it short, inside it says nothing.
-import { describe, expect, it } from 'vitest';
-import type { Instrument } from '${ENTRY}';
-import { barsFromRows, testSnapshot } from '${ENTRY}';
-import create from './${name}.js';
-
-const PERP: Instrument = { symbol: 'BTCUSDT', kind: 'perp', lotSize: 0.001, tickSize: 0.1, minNotional: 5 };
-
-/** What analyse receives for these closes (each bar's high/low one above/below its close). */
-function snapshot(closes: number[]) {
-  const bars = barsFromRows(
-    closes.map((close, i) => ({ time: i * 60_000, open: close, high: close + 1, low: close - 1, close, volume: 1 })),
-  );
-  return testSnapshot(bars, { symbol: 'BTCUSDT', fundingRate: 0.0001, position: 0, nav: 10_000 });
-}
-
-describe('${name}', () => {
-  const agent = create({ lookback: 3, timeframe: '1m' });
-
-  it('declares the history it reads', () => {
-    expect(agent).toMatchObject({ name: '${name}', lookback: 4, timeframe: '1m' });
-  });
-
-  it('goes long above the range, short below it, and says nothing inside it', () => {
-    expect(agent.analyse(snapshot([100, 101, 100, 105]), PERP)).toMatchObject({ direction: 1, symbol: 'BTCUSDT' });
-    expect(agent.analyse(snapshot([100, 101, 100, 95]), PERP)).toMatchObject({ direction: -1 });
-    expect(agent.analyse(snapshot([100, 101, 100, 100.5]), PERP)).toBeNull();
-  });
-
-  it('refuses a bad parameter', () => {
-    expect(() => create({ lookback: 1 })).toThrow(/lookback/);
-  });
-});
-`;
 }

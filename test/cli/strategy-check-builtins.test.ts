@@ -25,16 +25,33 @@ describe('tcs strategy check on the built-ins', () => {
     expect(proc.stderr()).toBe('');
     const report = JSON.parse(proc.stdout()) as {
       bias: boolean;
-      strategies: { name: string; signals: number; findings: { check: string; verdict: string }[] }[];
+      strategies: {
+        name: string;
+        signals: number;
+        findings: { check: string; verdict: string; readings?: number }[];
+      }[];
     };
     expect(report.strategies.map((s) => s.name)).toEqual([...BUILTIN_STRATEGY_NAMES]);
+    const declaring: string[] = [];
     for (const s of report.strategies) {
+      const indicators = s.findings.find((f) => f.check === 'indicators')!;
+      // Those that declare indicators through trackIndicators have their values compared as well.
+      if (indicators.verdict !== 'n/a') {
+        declaring.push(s.name);
+        expect(indicators.readings, s.name).toBeGreaterThan(100);
+      }
       expect({ name: s.name, verdicts: s.findings.map((f) => `${f.check} ${f.verdict}`) }).toEqual({
         name: s.name,
-        verdicts: ['determinism ok', 'look-ahead ok', 'recursion ok'],
+        verdicts: [
+          'determinism ok',
+          'look-ahead ok',
+          'recursion ok',
+          `indicators ${indicators.verdict === 'n/a' ? 'n/a' : 'ok'}`,
+        ],
       });
       expect(s.signals, s.name).toBeGreaterThan(100);
     }
+    expect(declaring).toEqual(expect.arrayContaining(['bollinger_mean_reversion', 'donchian_atr_breakout']));
     expect(report.bias).toBe(false);
     expect(code).toBe(0);
   });

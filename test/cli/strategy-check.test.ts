@@ -5,6 +5,8 @@
  * honest twin passes, exit 0; a strategy or data that cannot be used is exit 2 with a clear message.
  * The built-ins are in strategy-check-builtins.test.ts.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitWithin, startTcs } from '../support/processes.js';
@@ -47,7 +49,8 @@ interface Report {
     findings: {
       check: string;
       verdict: string;
-      first?: { bar: string; symbol: string; full: unknown; other: unknown };
+      readings?: number;
+      first?: { bar: string; symbol: string; full: unknown; other: unknown; indicator?: string; label?: string };
     }[];
   }[];
 }
@@ -73,8 +76,8 @@ describe('tcs strategy check', () => {
     const report = JSON.parse(stdout) as Report;
     expect(report.bias).toBe(true);
     expect(verdicts(report)).toEqual({
-      peeks_next_bar: { determinism: 'ok', 'look-ahead': 'bias', recursion: 'ok' },
-      ema_from_first_bar: { determinism: 'ok', 'look-ahead': 'ok', recursion: 'bias' },
+      peeks_next_bar: { determinism: 'ok', 'look-ahead': 'bias', recursion: 'ok', indicators: 'n/a' },
+      ema_from_first_bar: { determinism: 'ok', 'look-ahead': 'ok', recursion: 'bias', indicators: 'n/a' },
     });
     const peek = report.strategies[0]!.findings.find((f) => f.check === 'look-ahead')!.first!;
     // The full run read the next close; cut at that bar, there was nothing to read.
@@ -94,7 +97,29 @@ describe('tcs strategy check', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ {2}look-ahead +ok$/m);
     expect(stdout).toMatch(/^ {2}recursion +ok$/m);
+    expect(stdout).toMatch(/^ {2}indicators +ok$/m);
     expect(stdout).toContain('No bias found.');
+  });
+
+  it('flags a declared EMA that depends on the history it was given although the signals agree, naming it and both values; exit 1', async () => {
+    // The fixture imports the tracker from the sources while the command runs its bundle: two copies
+    // of the module, which the check must see through.
+    const { code, stdout, stderr } = await tcs([fixture('ema-short-lookback.ts'), '--data', data, '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as Report;
+    expect(verdicts(report)).toEqual({
+      ema_short_lookback: { determinism: 'ok', 'look-ahead': 'ok', recursion: 'ok', indicators: 'bias' },
+    });
+    const f = report.strategies[0]!.findings.find((x) => x.check === 'indicators')!;
+    expect(f.readings).toBeGreaterThan(100);
+    expect(f.first).toMatchObject({ symbol: 'BTCUSDT', indicator: 'slow', label: 'ema(50)' });
+    expect(Date.parse(f.first!.bar)).toBeGreaterThanOrEqual(T0);
+    expect(f.first!.full).not.toBe(f.first!.other);
+    const table = await tcs([fixture('ema-short-lookback.ts'), '--data', data]);
+    expect(table.stdout).toMatch(
+      /indicators +BIAS +2024-01-01T\d\d:\d\d:00\.000Z +BTCUSDT +slow ema\(50\) [\d.]+ +slow ema\(50\) [\d.]+/,
+    );
   });
 
   it('names the check, the first bar and both answers in the table', async () => {
@@ -106,6 +131,22 @@ describe('tcs strategy check', () => {
     expect(stdout).toContain('Bias found');
   });
 
+  it('imports the strategy module once, although every replay makes a fresh agent from it', async () => {
+    const dir = dirs.make({ 'package.json': '{ "type": "module" }' });
+    const log = join(dir, 'imports.txt');
+    writeFileSync(
+      join(dir, 'counted.ts'),
+      `import { appendFileSync } from 'node:fs';
+appendFileSync(${JSON.stringify(log)}, 'imported\\n');
+export default () => ({ name: 'counted', analyse: () => null });
+`,
+    );
+    const { code, stderr } = await tcs([join(dir, 'counted.ts'), '--data', data, '--samples', '3']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('imported\n');
+  });
+
   it('has its own help, which names every check and the exit codes', async () => {
     const { code, stdout } = await tcs(['--help']);
     expect(code).toBe(0);
@@ -114,6 +155,7 @@ describe('tcs strategy check', () => {
       'determinism',
       'look-ahead',
       'recursion',
+      'indicators',
       '--samples',
       '--tolerance',
       '--json',

@@ -1,7 +1,7 @@
 /**
  * `tcs strategy new` as a user runs it, in a temporary directory outside the repository (issue 34
  * item 4): the path its header and its "then" line give is the one it wrote (`./rsi_revert.ts` was
- * promised for a file under ./strategies/), the header says which template it is, whatever the name,
+ * promised for a file under ./strategies/), the header says which template it is (guessed from the name),
  * and what it writes — under ./strategies/ or --dir — loads in `tcs simulate` there: it was loaded as
  * CommonJS (no "type": "module" anywhere up the tree) and refused as "must default-export a
  * StrategyAgent" although it does. A module that really is CommonJS is refused naming that cause.
@@ -33,8 +33,9 @@ describe('tcs strategy new, outside the repository', () => {
     const source = readFileSync(path('strategies', 'rsi_revert.ts'), 'utf8');
     expect(source).toContain('STRATEGIES=./strategies/rsi_revert.ts');
     expect(source).not.toContain('STRATEGIES=./rsi_revert.ts');
-    // One template (breakout) for every name: the header says so rather than implying an RSI strategy.
-    expect(source).toMatch(/the breakout template .*whatever the NAME/s);
+    // The template the name asks for, and the command says it guessed and how to pick another.
+    expect(source).toContain('from the mean-reversion template');
+    expect(made.stdout).toContain('guessed from "rsi" in the NAME; --kind breakout or --kind crossover writes another');
     const run = await simulate('./strategies/rsi_revert.ts', 'sim-default');
     expect(run.stderr).not.toMatch(/must default-export/);
     expect(run.code).toBe(0);

@@ -4,12 +4,14 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { analyseAll } from '../../machines/agent.machine.js';
 import { barsFromCloses } from '../../src/domain/bars.js';
 import { historyPlan } from '../../src/domain/strategy-input.js';
 import { PACKAGE_ROOT } from '../../src/runtime/package-root.js';
+import { runStrategyCheck } from '../../src/runtime/strategy-check/run-check.js';
 import { runStrategyNew } from '../../src/runtime/strategy-new.js';
 import { loadStrategies } from '../../src/strategies/registry.js';
 import { BTC, collector, marketView, snapshot } from '../machines/support.js';
@@ -35,11 +37,12 @@ describe('tcs strategy new', () => {
     const { result, out } = quietly(() => runStrategyNew(['breakout_one'], root));
     expect(result).toBe(0);
     expect(out).toContain('wrote ./strategies/breakout_one.ts and ./strategies/breakout_one.test.ts');
+    expect(out).toContain('from the breakout template (guessed from "breakout" in the NAME');
     const file = join(root, 'strategies', 'breakout_one.ts');
     expect(readFileSync(join(root, 'strategies', 'breakout_one.test.ts'), 'utf8')).toContain("describe('breakout_one'");
     const [agent] = await loadStrategies(
       './strategies/breakout_one.ts',
-      { './strategies/breakout_one.ts': { lookback: 3, timeframe: '1m' } },
+      { './strategies/breakout_one.ts': { channel: 3, timeframe: '1m' } },
       { cwd: root },
     );
     expect(agent).toMatchObject({ name: 'breakout_one', lookback: 4, timeframe: '1m' });
@@ -70,7 +73,7 @@ describe('tcs strategy new', () => {
     expect(command?.[1]).toBe(`npx vitest run --root '${dir}' a_1.test.ts`);
     expect(command?.[2]).toBe(`'${join(dir, 'a_1.ts')}'`);
     const run = spawnSync('sh', ['-c', command![1]!], { cwd: PACKAGE_ROOT, encoding: 'utf8', timeout: 60_000 });
-    expect(run.stdout + run.stderr).toMatch(/3 passed/);
+    expect(stripVTControlCharacters(run.stdout + run.stderr)).toMatch(/Tests +5 passed \(5\)/);
     expect(run.status).toBe(0);
   });
 
@@ -129,6 +132,128 @@ describe('tcs strategy new', () => {
     expect(result).toBe(1);
     expect(err).toMatch(/already exist/);
     expect(readFileSync(join(dir, 'kept.ts'), 'utf8')).toBe('// my edits\n');
+  });
+
+  it('writes each --kind into a project outside the repository: the loader loads it, it declares its indicators, and its own test passes as written', () => {
+    // A directory of its own (no package.json above it in the temp dir): the command writes one.
+    const dir = join(root, 'kinds');
+    const kinds = { breakout: 'k_breakout', 'mean-reversion': 'k_revert', crossover: 'k_cross' } as const;
+    for (const [kind, name] of Object.entries(kinds)) {
+      const { result, out } = quietly(() => runStrategyNew([name, '--kind', kind, '--dir', dir], root));
+      expect(result).toBe(0);
+      expect(out).toContain(`from the ${kind} template (--kind)`);
+      const source = readFileSync(join(dir, `${name}.ts`), 'utf8');
+      expect(source).toContain(`from the ${kind} template`);
+      // The declared-indicators tracker, its lookback, and only the public entry.
+      expect(source).toMatch(/trackIndicators\(/);
+      expect(source).toMatch(/lookback: indicators\.lookback/);
+      const specifiers = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+      expect(new Set(specifiers)).toEqual(new Set(['trading-control-service/strategy']));
+    }
+    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))).toMatchObject({ type: 'module' });
+    const run = spawnSync('npx', ['vitest', 'run', '--root', dir], {
+      cwd: PACKAGE_ROOT,
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    expect(stripVTControlCharacters(run.stdout + run.stderr)).toMatch(/Test Files +3 passed \(3\)/);
+    expect(run.status).toBe(0);
+    // And each strategy type-checks against the entry's types (strict, as a user's project).
+    const compilerOptions = {
+      module: 'NodeNext',
+      target: 'ES2023',
+      lib: ['ES2023'],
+      types: [],
+      strict: true,
+      noEmit: true,
+    };
+    const files = Object.values(kinds).map((name) => `${name}.ts`);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
+    const tsc = spawnSync(
+      process.execPath,
+      [join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(tsc.stdout + tsc.stderr).toBe('');
+  }, 120_000);
+
+  it.each([
+    ['breakout', 'k_breakout', ['channel']],
+    ['mean-reversion', 'k_revert', ['period', 'oversold', 'overbought', 'exitLevel']],
+    ['crossover', 'k_cross', ['fast', 'slow']],
+  ] as const)(
+    'the %s template loads through the registry with its parameters declared and checked',
+    async (_kind, name, params) => {
+      const entry = `./kinds/${name}.ts`;
+      const [agent] = await loadStrategies(entry, {}, { cwd: root });
+      expect(agent!.name).toBe(name);
+      expect(agent!.parameters).toEqual(expect.arrayContaining([...params, 'timeframe', 'confidence']));
+      // Enough history that the tracker's smoothed values no longer depend on where they started.
+      expect(agent!.lookback).toBeGreaterThan(20);
+      await expect(loadStrategies(entry, { [entry]: { [params[0]]: -1 } }, { cwd: root })).rejects.toThrow(
+        new RegExp(params[0]),
+      );
+    },
+  );
+
+  it('writes strategies in which tcs strategy check finds no bias, their declared indicators compared', async () => {
+    // The files the test above wrote, on the sample data's one-minute bars.
+    const entries = ['k_breakout', 'k_revert', 'k_cross'].map((name) => join(root, 'kinds', `${name}.ts`));
+    const params = Object.fromEntries(entries.map((entry) => [entry, { timeframe: '1m' }]));
+    const result = await runStrategyCheck(
+      { STRATEGY_PARAMS: JSON.stringify(params) },
+      {
+        entries,
+        data: join(PACKAGE_ROOT, 'data', 'sample'),
+        cycles: null,
+        seed: null,
+        from: null,
+        to: null,
+        symbols: null,
+        samples: 4,
+        sampleSeed: 1,
+        tolerance: 1e-4,
+        json: true,
+      },
+    );
+    for (const s of result.strategies) {
+      expect({ name: s.name, verdicts: s.findings.map((f) => `${f.check} ${f.verdict}`) }).toEqual({
+        name: s.name,
+        verdicts: ['determinism ok', 'look-ahead ok', 'recursion ok', 'indicators ok'],
+      });
+      expect(s.signals, s.name).toBeGreaterThan(100);
+    }
+    expect(result.bias).toBe(false);
+  }, 120_000);
+
+  it.each([
+    ['rsi_revert', 'mean-reversion', 'rsi'],
+    ['bollinger_mean', 'mean-reversion', 'mean'],
+    ['ma_cross', 'crossover', 'cross'],
+    ['ema_trend', 'crossover', 'ema'],
+  ])('guesses the template of %s from its name (%s), and says so and how to pick another', (name, kind, word) => {
+    const { result, out } = quietly(() => runStrategyNew([name, '--dir', join(root, 'guessed')], root));
+    expect(result).toBe(0);
+    expect(out).toContain(`from the ${kind} template (guessed from "${word}" in the NAME; --kind `);
+    expect(readFileSync(join(root, 'guessed', `${name}.ts`), 'utf8')).toContain(`from the ${kind} template`);
+  });
+
+  it('uses the breakout template for a name that says nothing, and says how to pick another', () => {
+    const { result, out } = quietly(() => runStrategyNew(['edge', '--dir', join(root, 'plain')], root));
+    expect(result).toBe(0);
+    expect(out).toContain('from the breakout template (the default; --kind mean-reversion or --kind crossover');
+  });
+
+  it('refuses an unknown --kind with exit 2, naming the kinds, and writes nothing', () => {
+    const { result, err } = quietly(() =>
+      runStrategyNew(['x', '--kind', 'momentum', '--dir', join(root, 'none')], root),
+    );
+    expect(result).toBe(2);
+    expect(err).toContain('--kind must be one of breakout, mean-reversion, crossover');
+    expect(existsSync(join(root, 'none'))).toBe(false);
   });
 
   it.each([[[]], [['Bad-Name']], [['two', 'names']], [['x', '--nope']]])(

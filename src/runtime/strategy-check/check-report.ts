@@ -4,16 +4,21 @@
  * one JSON document with --json (answers as objects, times as ISO strings).
  */
 import { describeOutcome } from './compare.js';
+import { describeReading } from './indicator-readings.js';
 import type { CheckResult, Finding } from './run-check.js';
 
 const WHAT = {
   determinism: 'the same full run twice',
   'look-ahead': 'runs on data cut at sampled bars',
   recursion: 'fresh agents started at sampled bars with more and less history',
+  indicators: 'the declared indicators of those fresh agents, value by value',
 } as const;
 
 export function checkTable(result: CheckResult): string {
-  const lines = [`Tolerance: ${result.tolerance} (confidence; relative on a target)`, ''];
+  const lines = [
+    `Tolerance: ${result.tolerance} (confidence; relative on a target; times its range on an indicator)`,
+    '',
+  ];
   for (const s of result.strategies) {
     lines.push(
       `${s.name} (${s.entry}): ${s.cycles} cycles, ${s.signals} signals, ${s.samples.length} sampled bars, window ${s.window} bars (recursion also ${s.longWindow})`,
@@ -28,8 +33,12 @@ export function checkTable(result: CheckResult): string {
         .join('  ')
         .trimEnd();
     lines.push(`  ${fmt(header)}`, ...rows.map((r) => `  ${fmt(r)}`));
-    for (const f of s.findings)
-      if (f.first) lines.push(`  ${f.check}: compared with ${WHAT[f.check]}; the other run: ${f.first.other}`);
+    for (const f of s.findings) {
+      const other = f.first?.other ?? f.indicator?.other;
+      if (other !== undefined) lines.push(`  ${f.check}: compared with ${WHAT[f.check]}; the other run: ${other}`);
+      if (f.verdict === 'n/a')
+        lines.push(`  ${f.check}: none declared through trackIndicators, so only the signals were compared`);
+    }
     for (const note of s.notes) lines.push(`  note: ${note}`);
     lines.push('');
   }
@@ -42,7 +51,18 @@ export function checkTable(result: CheckResult): string {
 }
 
 function row(f: Finding): string[] {
-  if (f.first === undefined) return [f.check, 'ok', '', '', '', ''];
+  if (f.indicator !== undefined) {
+    const { barTime, symbol, indicator, label, a, b } = f.indicator;
+    return [
+      f.check,
+      'BIAS',
+      new Date(barTime).toISOString(),
+      symbol,
+      describeReading(indicator, label, a),
+      describeReading(indicator, label, b),
+    ];
+  }
+  if (f.first === undefined) return [f.check, f.verdict, '', '', '', ''];
   const { barTime, symbol, a, b } = f.first;
   return [
     f.check,
@@ -62,20 +82,36 @@ export function checkJson(result: CheckResult): string {
       strategies: result.strategies.map((s) => ({
         ...s,
         findings: s.findings.map((f) =>
-          f.first === undefined
-            ? f
-            : {
+          f.indicator !== undefined
+            ? {
                 check: f.check,
                 verdict: f.verdict,
+                readings: f.readings,
                 first: {
-                  cycle: f.first.cycle,
-                  bar: f.first.barTime === null ? null : new Date(f.first.barTime).toISOString(),
-                  symbol: f.first.symbol,
-                  full: f.first.a,
-                  other: f.first.b,
-                  otherRun: f.first.other,
+                  cycle: f.indicator.cycle,
+                  bar: new Date(f.indicator.barTime).toISOString(),
+                  symbol: f.indicator.symbol,
+                  indicator: f.indicator.indicator,
+                  label: f.indicator.label,
+                  full: f.indicator.a,
+                  other: f.indicator.b,
+                  otherRun: f.indicator.other,
                 },
-              },
+              }
+            : f.first === undefined
+              ? f
+              : {
+                  check: f.check,
+                  verdict: f.verdict,
+                  first: {
+                    cycle: f.first.cycle,
+                    bar: f.first.barTime === null ? null : new Date(f.first.barTime).toISOString(),
+                    symbol: f.first.symbol,
+                    full: f.first.a,
+                    other: f.first.b,
+                    otherRun: f.first.other,
+                  },
+                },
         ),
       })),
     },

@@ -26,7 +26,13 @@ export interface ReplaySpan {
   nav: number;
 }
 
-export function replay(agent: StrategyAgent, tape: Tape, span: ReplaySpan): Answer[] {
+/** `afterCycle`: told each cycle's symbols once the agent has answered (the check reads its indicators then). */
+export function replay(
+  agent: StrategyAgent,
+  tape: Tape,
+  span: ReplaySpan,
+  afterCycle?: (cycle: number, symbols: Iterable<string>) => void,
+): Answer[] {
   const plan = historyPlan(agent, tape.stepMs);
   const own = new PrivateBars();
   // Only the NAV is read of the account when no symbol is this agent's (owners is empty).
@@ -60,6 +66,7 @@ export function replay(agent: StrategyAgent, tape: Tape, span: ReplaySpan): Answ
     // first cycle, so it is never left unasked for want of bars.)
     for (const symbol of market.keys())
       if (!asked.has(symbol)) answers.push({ cycle, symbol, outcome: { kind: 'none' } });
+    afterCycle?.(cycle, market.keys());
   }
   return answers;
 }

@@ -8,7 +8,10 @@
  *   an answer at or before the cut that differs from the full run's read a later bar;
  * - recursion: at each sampled cycle, an agent started there, once with the window a run gives it and
  *   once with twice as many bars; an answer that differs from the full run's depends on how much
- *   history came first (an EMA seeded from the first bar it was handed, a state built from the run's start).
+ *   history came first (an EMA seeded from the first bar it was handed, a state built from the run's start);
+ * - indicators: the same recursion runs, comparing the values of the indicators the strategy declared
+ *   through trackIndicators (indicator-readings.ts) instead of its answers, so a biased indicator
+ *   shows even where the signals happen to agree.
  */
 import type { StrategyAgent } from '../../domain/strategy-agent.js';
 import { historyBars, historyPlan, MAX_HISTORY_BARS } from '../../domain/strategy-input.js';
@@ -19,20 +22,30 @@ import { dataSymbols, openRunMarket } from '../simulate/simulation-market.js';
 import { replayDirectory, simulationConfig } from '../simulate/simulation-env.js';
 import type { SimulateOptions } from '../simulate/simulate-options.js';
 import type { TradingConfig } from '../trading/trading-config.js';
-import type { Difference } from './compare.js';
+import { observeTrackers } from '../../strategies/indicators/observer.js';
+import type { TrackerView } from '../../strategies/indicators/observer.js';
+import type { Answer, Difference } from './compare.js';
 import { firstDifference } from './compare.js';
+import type { IndicatorDifference, Reading } from './indicator-readings.js';
+import { firstIndicatorDifference, readTrackers } from './indicator-readings.js';
 import type { CheckOptions } from './check-options.js';
 import { replay } from './replay.js';
+import type { ReplaySpan } from './replay.js';
 import { recordTape, truncate } from './tape.js';
 import type { Tape } from './tape.js';
 
-export type CheckName = 'determinism' | 'look-ahead' | 'recursion';
+export type CheckName = 'determinism' | 'look-ahead' | 'recursion' | 'indicators';
 
 export interface Finding {
   check: CheckName;
-  verdict: 'ok' | 'bias';
+  /** n/a: the indicators check of a strategy that declared none through trackIndicators. */
+  verdict: 'ok' | 'bias' | 'n/a';
   /** When biased: where it first shows, and what the full run and the other run answered. */
   first?: Difference & { barTime: number | null; other: string };
+  /** The indicators check, when biased: the first value that differs (barTime: the bar it is after). */
+  indicator?: IndicatorDifference & { barTime: number; other: string };
+  /** The indicators check: values of the full run (per symbol and bar) the other runs were compared with. */
+  readings?: number;
 }
 
 export interface StrategyReport {
@@ -140,10 +153,15 @@ async function checkLoaded(
     window: windows.short,
     longWindow: windows.long,
     ...report,
-    notes:
-      report.signals === 0
-        ? [...notes, 'the full run gave no signal: there was nothing to compare, so "ok" says little']
-        : notes,
+    notes: [
+      ...notes,
+      ...(report.signals === 0
+        ? ['the full run gave no signal: there was nothing to compare, so "ok" says little']
+        : []),
+      ...(report.findings.some((f) => f.check === 'indicators' && f.verdict === 'ok' && f.readings === 0)
+        ? ['its declared indicators never had a value in the full run: none were compared, so "ok" says little']
+        : []),
+    ],
   };
 }
 
@@ -163,37 +181,76 @@ export async function checkTape(
   o: TapeCheckOptions,
 ): Promise<{ cycles: number; signals: number; samples: number[]; findings: Finding[] }> {
   const last = tape.cycles - 1;
-  const full = replay(await fresh(), tape, { from: 0, to: last, window: o.short, nav: o.nav });
-  const again = replay(await fresh(), tape, { from: 0, to: last, window: o.short, nav: o.nav });
+  const run = (t: Tape, span: ReplaySpan) => observedRun(fresh, t, span);
+  const full = await run(tape, { from: 0, to: last, window: o.short, nav: o.nav });
+  const again = await run(tape, { from: 0, to: last, window: o.short, nav: o.nav });
   const samples = sampleCycles(tape.cycles, o.samples, o.seed);
 
   let lookAhead: { d: Difference; how: string } | null = null;
   for (const cut of samples) {
-    const answers = replay(await fresh(), truncate(tape, cut), { from: 0, to: cut, window: o.short, nav: o.nav });
-    const d = firstDifference(full, answers, o.tolerance);
+    const { answers } = await run(truncate(tape, cut), { from: 0, to: cut, window: o.short, nav: o.nav });
+    const d = firstDifference(full.answers, answers, o.tolerance);
     if (d !== null && (lookAhead === null || d.cycle < lookAhead.d.cycle))
       lookAhead = { d, how: `data cut after cycle ${cut}` };
   }
 
   let recursion: { d: Difference; how: string } | null = null;
+  let indicators: { d: IndicatorDifference; how: string } | null = null;
   for (const start of samples)
     for (const window of o.long > o.short ? [o.short, o.long] : [o.short]) {
-      const answers = replay(await fresh(), tape, { from: start, to: start, window, nav: o.nav });
-      const d = firstDifference(full, answers, o.tolerance);
-      if (d !== null && (recursion === null || d.cycle < recursion.d.cycle))
-        recursion = { d, how: `a fresh agent started at this bar with ${window} bars of history` };
+      const other = await run(tape, { from: start, to: start, window, nav: o.nav });
+      const how = `a fresh agent started at this bar with ${window} bars of history`;
+      const d = firstDifference(full.answers, other.answers, o.tolerance);
+      if (d !== null && (recursion === null || d.cycle < recursion.d.cycle)) recursion = { d, how };
+      const v = firstIndicatorDifference(full.readings, other.readings, o.tolerance);
+      if (v !== null && (indicators === null || v.cycle < indicators.d.cycle)) indicators = { d: v, how };
     }
 
   return {
     cycles: tape.cycles,
-    signals: full.filter((answer) => answer.outcome.kind === 'signal').length,
+    signals: full.answers.filter((answer) => answer.outcome.kind === 'signal').length,
     samples,
     findings: [
-      finding('determinism', firstDifference(full, again, o.tolerance), 'the full run again', tape),
+      finding('determinism', firstDifference(full.answers, again.answers, o.tolerance), 'the full run again', tape),
       finding('look-ahead', lookAhead?.d ?? null, lookAhead?.how ?? '', tape),
       finding('recursion', recursion?.d ?? null, recursion?.how ?? '', tape),
+      indicatorFinding(full, indicators),
     ],
   };
+}
+
+/**
+ * One replay by a fresh agent, with the readings of every tracker it makes (in its factory or
+ * later): the observer is installed only while this agent is made and run.
+ */
+async function observedRun(
+  fresh: () => Promise<StrategyAgent>,
+  tape: Tape,
+  span: ReplaySpan,
+): Promise<{ answers: Answer[]; readings: Reading[]; trackers: number }> {
+  const trackers: TrackerView[] = [];
+  const stop = observeTrackers((view) => trackers.push(view));
+  try {
+    const agent = await fresh();
+    const readings: Reading[] = [];
+    const last = new Map<string, number>();
+    const answers = replay(agent, tape, span, (cycle, symbols) =>
+      readTrackers(trackers, symbols, cycle, readings, last),
+    );
+    return { answers, readings, trackers: trackers.length };
+  } finally {
+    stop();
+  }
+}
+
+function indicatorFinding(
+  full: { readings: Reading[]; trackers: number },
+  d: { d: IndicatorDifference; how: string } | null,
+): Finding {
+  const readings = full.readings.length;
+  if (full.trackers === 0) return { check: 'indicators', verdict: 'n/a', readings };
+  if (d === null) return { check: 'indicators', verdict: 'ok', readings };
+  return { check: 'indicators', verdict: 'bias', readings, indicator: { ...d.d, barTime: d.d.time, other: d.how } };
 }
 
 function finding(check: CheckName, d: Difference | null, other: string, tape: Tape): Finding {

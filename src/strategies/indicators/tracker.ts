@@ -15,8 +15,12 @@
  * the last bar seen has left the window, or the bar under its time is not the one fed (a corrected
  * candle; a test handing one agent several series), or time went backwards (a new run handed to the
  * same agent), the streams start afresh from the last `lookback` bars, exactly as on the first call.
+ *
+ * Each tracker announces itself to an observer when one is installed (observer.ts): that is how
+ * `tcs strategy check` compares indicator values between its runs.
  */
 import type { Bars } from '../../domain/bars.js';
+import { announceTracker } from './observer.js';
 import type { IndicatorSpec, IndicatorStream } from './ta.js';
 
 /** The declared indicators, by the names the strategy reads them under. */
@@ -78,6 +82,12 @@ export function trackIndicators<S extends IndicatorSpecs>(specs: S): IndicatorTr
   }
   const lookback = Math.max(...names.map((n) => specs[n]!.warmup)) + 1;
   const bySymbol = new Map<string, SymbolState>();
+  // Seen only by `tcs strategy check` (observer.ts), which compares the readings between its runs.
+  announceTracker({
+    // A hand-made spec may lack a label (only `open` is checked): its name stands in.
+    labels: Object.freeze(Object.fromEntries(names.map((n) => [n, labelOf(specs[n]!, n)]))),
+    readings: (symbol) => bySymbol.get(symbol)?.readings ?? null,
+  });
 
   const fresh = (): SymbolState => ({
     streams: names.map((n) => [n, specs[n]!.open()]),
@@ -132,6 +142,11 @@ export function trackIndicators<S extends IndicatorSpecs>(specs: S): IndicatorTr
       return state!.readings as IndicatorReadings<S> | null;
     },
   };
+}
+
+function labelOf(spec: IndicatorSpec<unknown>, name: string): string {
+  const label: unknown = spec.label;
+  return typeof label === 'string' ? label : name;
 }
 
 /** True when bar `i` has the high, low and close recorded (NaN equal to NaN: a skipped bar). */

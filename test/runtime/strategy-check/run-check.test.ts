@@ -11,19 +11,29 @@ import { checkTape, runStrategyCheck } from '../../../src/runtime/strategy-check
 import { fileURLToPath } from 'node:url';
 import { recordTape } from '../../../src/runtime/strategy-check/tape.js';
 import type { Tape } from '../../../src/runtime/strategy-check/tape.js';
+import { observeTrackers } from '../../../src/strategies/indicators/observer.js';
+import { ta, trackIndicators } from '../../../src/strategies/public.js';
+import emaShortLookback from '../../fixtures/strategies/ema-short-lookback.js';
+import emaTracked from '../../fixtures/strategies/ema-tracked.js';
 
 const STEP = 60_000;
 const START = Date.UTC(2026, 0, 1);
 const OPTIONS = { short: 60, long: 120, nav: 100_000, samples: 8, seed: 1, tolerance: 1e-4 };
 
-async function tape(): Promise<Tape> {
+async function tape(historyLength = 120): Promise<Tape> {
   const feed = createSyntheticFeed({
     instruments: parseInstruments('BTCUSDT'),
     seed: 3,
-    historyLength: 120,
+    historyLength,
     epoch: START,
   });
   return recordTape(feed, START + STEP, STEP, 200);
+}
+
+/** The open time of the last bar BTCUSDT's snapshot held at `cycle` (the bar just closed). */
+function barAt(t: Tape, cycle: number): number {
+  const s = t.symbols.get('BTCUSDT')!;
+  return s.columns.time[s.quotes[cycle]!.end]!;
 }
 
 const verdicts = (r: Awaited<ReturnType<typeof checkTape>>) =>
@@ -53,7 +63,7 @@ describe('checkTape', () => {
   it('passes a rule that reads only the window it is handed', async () => {
     const t = await tape();
     const r = await checkTape(t, () => Promise.resolve(meanRule('mean')), OPTIONS);
-    expect(verdicts(r)).toEqual({ determinism: 'ok', 'look-ahead': 'ok', recursion: 'ok' });
+    expect(verdicts(r)).toEqual({ determinism: 'ok', 'look-ahead': 'ok', recursion: 'ok', indicators: 'n/a' });
   });
 
   it('flags an agent that reads the next bar of the column its candles were copied from, at the first sampled cut', async () => {
@@ -66,7 +76,7 @@ describe('checkTape', () => {
       unpatch();
     }
     expect(Object.hasOwn(Float64Array.prototype, 'set')).toBe(false);
-    expect(verdicts(r)).toEqual({ determinism: 'ok', 'look-ahead': 'bias', recursion: 'ok' });
+    expect(verdicts(r)).toEqual({ determinism: 'ok', 'look-ahead': 'bias', recursion: 'ok', indicators: 'n/a' });
     const first = r.findings.find((f) => f.check === 'look-ahead')!.first!;
     expect(first.cycle).toBe(r.samples[0]);
     expect(first.a).toMatchObject({ kind: 'signal', confidence: 1 });
@@ -84,6 +94,45 @@ describe('checkTape', () => {
     expect(first.a).toMatchObject({ direction: -1 });
     expect(first.b).toMatchObject({ direction: 1 });
     expect(first.other).toBe('the full run again');
+  });
+});
+
+describe('checkTape on the indicators a strategy declared through trackIndicators', () => {
+  it('flags an EMA that depends on how much history it was given, although the signals agree', async () => {
+    const t = await tape();
+    const r = await checkTape(t, () => Promise.resolve(emaShortLookback()), OPTIONS);
+    expect(verdicts(r)).toEqual({ determinism: 'ok', 'look-ahead': 'ok', recursion: 'ok', indicators: 'bias' });
+    const f = r.findings.find((x) => x.check === 'indicators')!;
+    const first = f.indicator!;
+    expect(first).toMatchObject({ symbol: 'BTCUSDT', indicator: 'slow', label: 'ema(50)' });
+    expect(r.samples).toContain(first.cycle);
+    // The bar the reading belongs to: the cycle's last closed bar.
+    expect(first.barTime).toBe(barAt(t, first.cycle));
+    expect(Math.abs(first.a - first.b)).toBeGreaterThan(0);
+    expect(first.other).toMatch(/fresh agent started at this bar with \d+ bars of history/);
+    expect(f.readings).toBeGreaterThan(100);
+  });
+
+  it('passes the same EMA kept with the lookback the tracker asks for, having compared its readings', async () => {
+    // Its lookback (about 160 bars: the EMA's seed fades below SEED_WEIGHT) is the window, as a run gives it.
+    const window = emaTracked().lookback!;
+    const options = { ...OPTIONS, short: window, long: 2 * window };
+    const r = await checkTape(await tape(2 * window), () => Promise.resolve(emaTracked()), options);
+    expect(verdicts(r)).toEqual({ determinism: 'ok', 'look-ahead': 'ok', recursion: 'ok', indicators: 'ok' });
+    expect(r.findings.find((x) => x.check === 'indicators')!.readings).toBeGreaterThan(100);
+  });
+
+  it('restores the observer it found: the trackers of its runs are its own, later ones the outer observer sees', async () => {
+    const seen: string[] = [];
+    const stop = observeTrackers((view) => seen.push(Object.values(view.labels).join()));
+    try {
+      await checkTape(await tape(), () => Promise.resolve(emaShortLookback()), { ...OPTIONS, samples: 1 });
+      trackIndicators({ e: ta.ema(3) });
+    } finally {
+      stop();
+    }
+    trackIndicators({ e: ta.ema(4) });
+    expect(seen).toEqual(['ema(3)']);
   });
 });
 
@@ -114,6 +163,7 @@ describe('runStrategyCheck on the synthetic market', () => {
       determinism: 'ok',
       'look-ahead': 'ok',
       recursion: 'bias',
+      indicators: 'n/a',
     });
   });
 });

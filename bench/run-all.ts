@@ -60,6 +60,10 @@ const BENCHMARKS: Entry[] = [
   // 3 interleaved pairs of tcs simulate and backtrader on 3 × 60,480 bars (about 4–5 min here);
   // measures nothing unless BACKTRADER_DIR names backtrader's source tree.
   { file: 'backtrader-compare.bench.ts', deadlineMs: 1_200_000 },
+  // Two `tcs start` systems for AUDIT_BENCH_MINUTES (default 20) with `tcs audit archive` beside them.
+  { file: 'audit-retention-start.bench.ts', deadlineMs: 1_800_000 },
+  // A year of 60 s cycles (525,600) into Redis and SQLite at once, archived, then verified (about 35 min here).
+  { file: 'audit-retention-cycles.bench.ts', deadlineMs: 3_600_000 },
 ];
 
 const TABLE_FILE = join(REPO_ROOT, 'BENCHMARKS.md');

@@ -69,7 +69,7 @@ export interface EventStore {
    * entry (e.g. the last entry rewritten with a fresh hash).
    */
   verify(): Promise<ChainVerification>;
-  /** Number of entries. */
+  /** Number of entries the store holds (after a trim: those above the floor). */
   count(): Promise<number>;
   /**
    * The hot window's floor: the last entry trimmed after it was archived (NO_FLOOR when none was).

@@ -41,6 +41,8 @@ export function eventStoreTrimContract(
       expect(await store.events.floor()).toEqual({ seq: 7, hash: through.hash });
       const left = await readAll(store.events);
       expect(left.map((e) => e.seq)).toEqual([12, 11, 10, 9, 8]);
+      // count() is what the store holds (what /health shows), the same on every adapter.
+      expect(await store.events.count()).toBe(5);
       expect((await readAll(store.events, { kind: 'decision' })).map((e) => e.seq)).toEqual([11, 9]);
       const verified = await store.events.verify();
       expect(verified.ok, JSON.stringify(verified)).toBe(true);

@@ -75,8 +75,10 @@ export class RedisEventStore implements EventStore {
     return verifyChain(this.redis, this.keys);
   }
 
+  /** The entries held: the head's seq less the floor's (seqs have no gaps; trimmed ones are in the archive). */
   async count(): Promise<number> {
-    return this.headSeq();
+    const [head, floor] = await Promise.all([this.headSeq(), this.floor()]);
+    return head - floor.seq;
   }
 
   async floor(): Promise<ChainFloor> {

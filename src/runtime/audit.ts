@@ -3,7 +3,8 @@
  * trading latch is (TRADING_LATCH_PATH), the trail is also held against the head the trading process
  * last saw on this store (its entry for STORE_URL): a chain that is intact but ends before it, or holds another entry there,
  * lost its tail (a restored backup) and is reported as such. Every completed command must have its
- * `command_executed` entry (they are written in one step): those without one are named.
+ * `command_executed` entry (they are written in one step): those without one are named (those
+ * completed before the store's window have theirs in the archive).
  */
 import { openStore } from '../adapters/open-store.js';
 import { latchFile } from '../adapters/latch/latch-file.js';
@@ -67,7 +68,12 @@ export async function verifyAuditTrail(
 /** Entries read per page while collecting the recorded commands (the query's maximum). */
 const PAGE = 1000;
 
-/** The ids among `done` that no `command_executed` entry names. */
+/**
+ * The ids among `done` that no `command_executed` entry names. A command and its entry are one
+ * store step, and the store trims only entries the archive holds (verified above): so a command
+ * completed before the first entry of the store's window has its entry in the archive, and only
+ * the commands completed since are looked for in the window.
+ */
 async function withoutEntry(store: Store, done: readonly string[]): Promise<string[]> {
   if (done.length === 0) return [];
   const recorded = new Set<string>();
@@ -78,7 +84,18 @@ async function withoutEntry(store: Store, done: readonly string[]): Promise<stri
     if (page.length < PAGE || last === undefined) break;
     before = last.seq;
   }
-  return done.filter((id) => !recorded.has(id));
+  const missing = done.filter((id) => !recorded.has(id));
+  const floor = await store.events.floor();
+  if (missing.length === 0 || floor.seq === 0) return missing;
+  const [first] = await store.events.query({ limit: 1, before: floor.seq + 2 });
+  if (first === undefined) return missing;
+  const windowStart = Date.parse(first.at);
+  const out: string[] = [];
+  for (const id of missing) {
+    const completedAt = (await store.commands.get(id))?.completed_at;
+    if (completedAt === null || completedAt === undefined || Date.parse(completedAt) >= windowStart) out.push(id);
+  }
+  return out;
 }
 
 /** The trading latch's entry for this store, with where it lives; null when it has none or is unreadable. */

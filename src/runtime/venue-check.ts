@@ -23,7 +23,7 @@ import { gateRequests } from '../adapters/live-venue/request-gate.js';
 import { parseInstruments, DEFAULT_SYMBOLS } from '../domain/instruments.js';
 import { requestBudget } from '../domain/request-budget.js';
 import { ConfigError } from './config-error.js';
-import { readNumber } from './config-numbers.js';
+import { readInt, readNumber } from './config-numbers.js';
 import { checkInstrumentKinds, readExchangeConfig, readExchangeCredentials } from './exchange-config.js';
 
 export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -37,7 +37,16 @@ export async function runVenueCheck(args: string[], env: NodeJS.ProcessEnv): Pro
   const symbols = instruments.map((i) => i.symbol);
   // CYCLE_SECONDS as the trading process reads it (trading-config.ts): the budget depends on it.
   const cycleMs = Math.round(readNumber(env, 'CYCLE_SECONDS', 60, 0.05, 86_400) * 1000);
-  const { exchange, errors, profile } = await openLiveExchange(config, credentials, { timeoutMs: config.timeoutMs });
+  // Test-only (not in .env.example), as for the trading process and `tcs data download`: the tests
+  // against the local fake exchange turn ccxt's throttle down to 1 ms per unit of request weight,
+  // rather than wait out Binance's weights (the income history and account settings: 1.5 s each).
+  const rateLimitMs = env.TCS_TEST_EXCHANGE_RATE_LIMIT_MS?.trim()
+    ? readInt(env, 'TCS_TEST_EXCHANGE_RATE_LIMIT_MS', 1, 1, 60_000)
+    : undefined;
+  const { exchange, errors, profile } = await openLiveExchange(config, credentials, {
+    timeoutMs: config.timeoutMs,
+    ...(rateLimitMs === undefined ? {} : { rateLimitMs }),
+  });
   const where = `${config.exchange} ${config.testnet ? `testnet (${profile.testnetLabel})` : 'MAINNET'}${config.url ? ` via ${config.url}` : ''}`;
   try {
     await exchange.loadMarkets();

@@ -50,6 +50,8 @@ describe('tcs venue check and tcs data download on Bybit (fake)', () => {
       EXCHANGE_API_SECRET: FAKE_CREDENTIALS.secret,
       EXCHANGE_URL: fake.url,
       SYMBOLS: 'BTCUSDT,ETHUSDT',
+      // ccxt's throttle at 1 ms per unit of request weight (test-only): no exchange's rate to respect here.
+      TCS_TEST_EXCHANGE_RATE_LIMIT_MS: '1',
     });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);

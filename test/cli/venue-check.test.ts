@@ -34,6 +34,11 @@ const env = (overrides: Record<string, string> = {}) => ({
   EXCHANGE_API_SECRET: FAKE_CREDENTIALS.secret,
   EXCHANGE_URL: fake.url,
   SYMBOLS: 'BTCUSDT,ETHUSDT',
+  // ccxt's throttle at 1 ms per unit of request weight (test-only, as in the e2e runs): at Binance's
+  // weights a check waited some 4.5 s on it (the income history and two account settings, 1.5 s
+  // each), and two checks in one test went past the 20 s timeout on a loaded machine. The first test
+  // keeps the throttle an operator runs with.
+  TCS_TEST_EXCHANGE_RATE_LIMIT_MS: '1',
   ...overrides,
 });
 
@@ -46,7 +51,8 @@ async function check(vars: Record<string, string>) {
 describe('tcs venue check', () => {
   it('prints the balance, positions and open orders, sending only reads, on the testnet by default', async () => {
     const before = fake.calls.length;
-    const res = await check(env());
+    const { TCS_TEST_EXCHANGE_RATE_LIMIT_MS: _throttle, ...asOperatorsRun } = env();
+    const res = await check(asOperatorsRun);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(`exchange: binanceusdm testnet (demo trading) via ${fake.url}`);
@@ -160,5 +166,11 @@ describe('tcs venue check', () => {
     const mainnet = await check(env({ EXCHANGE_TESTNET: 'false' }));
     expect(mainnet.code).toBe(2);
     expect(mainnet.stderr).toContain('LIVE_MAINNET must be "confirm"');
+  });
+
+  it('reads the test-only throttle variable as the trading process does: a value out of range exits 2 naming it', async () => {
+    const res = await check(env({ TCS_TEST_EXCHANGE_RATE_LIMIT_MS: '0' }));
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('TCS_TEST_EXCHANGE_RATE_LIMIT_MS must be between 1 and 60000, got 0');
   });
 });

@@ -49,7 +49,7 @@ export async function openTestTrading(
   kind: StoreKind,
   env: Record<string, string> = {},
   existing?: TestStore,
-  options: Partial<Pick<TradingSystemDeps, 'inspect' | 'feed' | 'log'>> = {},
+  options: Partial<Pick<TradingSystemDeps, 'inspect' | 'feed' | 'log' | 'publishing'>> = {},
 ): Promise<TestTrading> {
   const testStore = existing ?? (await openTestStore(kind));
   const config = readTradingConfig({

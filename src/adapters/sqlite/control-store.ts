@@ -4,6 +4,11 @@
  * shared chain appender, so a state change is never visible without its audit entry. The rules live
  * in the application layer; this only compares and writes. A file with no control row is an empty
  * store (a fault), never read as running: the row is created only by `initialise` or `adopt`.
+ *
+ * `remember` (a simulation run's private file, run-store.ts, which no other process opens): the row
+ * is read once and kept until this store writes it, instead of a SELECT every cycle. Each write
+ * forgets it before and after, so the next read is the row as written (or as a refused or rolled
+ * back write left it). A shared store never remembers: other processes write its row.
  */
 import { randomUUID } from 'node:crypto';
 import type { ControlRecord, SystemState } from '../../domain/control.js';
@@ -35,12 +40,15 @@ export class SqliteControlStore implements ControlStore {
   private readonly casTx: (change: ControlChange) => ControlWriteResult;
   private readonly initialiseTx: (at: string, mac?: (record: ControlRecord) => string) => 'created' | 'exists';
   private readonly adoptTx: (record: ControlRecord, audit: NewAuditEvent) => void;
+  /** The row as last read, while `remember` holds and nothing was written since; null otherwise. */
+  private remembered: ControlRecord | null = null;
 
   constructor(
     db: SqliteDatabase,
     appendChained: AppendChained,
     private readonly watcher: ChangeWatcher,
     private readonly access: StoreAccess,
+    remember = false,
   ) {
     const select = db.prepare<[], ControlRow>(
       'SELECT state, epoch, reason, changed_at, store_id, adopted_from, mac FROM control WHERE id = 1',
@@ -54,15 +62,28 @@ export class SqliteControlStore implements ControlStore {
     );
     const hasEvents = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM events LIMIT 1)');
 
-    this.readRecord = () => {
+    const readRow = (): ControlRecord => {
       const row = select.get();
       if (row === undefined || row.store_id === null) throw new StoreFaultError('empty', EMPTY_STORE_MESSAGE);
       const { mac, ...record } = row;
       return mac === null ? record : { ...record, mac };
     };
+    // Frozen: every reader gets the same object, so none may change it for the others.
+    this.readRecord = remember ? () => (this.remembered ??= Object.freeze(readRow())) : readRow;
+    /** Runs a write with the remembered row forgotten before it and after it, whatever it met. */
+    const forgetting =
+      <A extends unknown[], R>(write: (...args: A) => R) =>
+      (...args: A): R => {
+        this.remembered = null;
+        try {
+          return write(...args);
+        } finally {
+          this.remembered = null;
+        }
+      };
 
     const cas = db.transaction((change: ControlChange): ControlWriteResult => {
-      const current = this.readRecord();
+      const current = readRow();
       if (current.epoch !== change.expectedEpoch || current.store_id !== change.expectedStoreId) {
         return { written: false, current };
       }
@@ -70,7 +91,7 @@ export class SqliteControlStore implements ControlStore {
       appendChained(change.audit, { storeClockIfSkewed: change.priority === true });
       return { written: true };
     });
-    this.casTx = (change) => cas.immediate(change);
+    this.casTx = forgetting((change: ControlChange) => cas.immediate(change));
 
     const initialise = db.transaction((at: string, mac?: (record: ControlRecord) => string): 'created' | 'exists' => {
       if (select.get()?.store_id) return 'exists';
@@ -85,13 +106,15 @@ export class SqliteControlStore implements ControlStore {
       replace.run(rowOf(mac ? { ...record, mac: mac(record) } : record));
       return 'created';
     });
-    this.initialiseTx = (at, mac) => initialise.immediate(at, mac);
+    this.initialiseTx = forgetting((at: string, mac?: (record: ControlRecord) => string) =>
+      initialise.immediate(at, mac),
+    );
 
     const adopt = db.transaction((record: ControlRecord, audit: NewAuditEvent) => {
       replace.run(rowOf(record));
       appendChained(audit);
     });
-    this.adoptTx = (record, audit) => adopt.immediate(record, audit);
+    this.adoptTx = forgetting((record: ControlRecord, audit: NewAuditEvent) => adopt.immediate(record, audit));
   }
 
   // Not async: the access's promise is the answer, without another one around it (the hottest read).

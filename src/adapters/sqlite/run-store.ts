@@ -12,7 +12,8 @@
  *   what came before. Worth it when a second core is free; a sweep's trials already fill every core.
  * - otherwise the writes of many cycles go into one transaction on the main connection, committed by
  *   `commit()`; each store transaction inside becomes a savepoint.
- * The simulator calls `commit()` every 2,000 cycles and closes the store at the end.
+ * The simulator calls `commit()` every 2,000 cycles and closes the store at the end. Nobody else writes
+ * the file, so the control record is remembered between this store's own writes (control-store.ts).
  */
 import type { Store } from '../../ports/store.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../../ports/store.js';
@@ -55,7 +56,7 @@ export async function openRunStore(path: string, options: { auditThread?: boolea
       db.close();
       throw err;
     }
-    const store = assemble(db, UNCHECKED_FILE, { path }, audit);
+    const store = assemble(db, UNCHECKED_FILE, { path, privateFile: true }, audit);
     const close = store.close.bind(store);
     return {
       commit: () => audit.commit(),
@@ -71,7 +72,7 @@ export async function openRunStore(path: string, options: { auditThread?: boolea
       },
     };
   }
-  return oneTransactionAtATime(db, assemble(db, UNCHECKED_FILE, { path }));
+  return oneTransactionAtATime(db, assemble(db, UNCHECKED_FILE, { path, privateFile: true }));
 }
 
 /** Every write on the main connection inside one transaction, committed by `commit()` and at close. */

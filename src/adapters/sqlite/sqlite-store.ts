@@ -54,6 +54,11 @@ export interface SqliteStoreOptions {
   lockWaitClock?: LockWaitClock;
   /** This process's wall clock, checked against the host's on every audit write (host-clock.ts; tests skew it). */
   clock?: Clock;
+  /**
+   * The file is one process's own (a simulation run, run-store.ts): the control record is read once
+   * and remembered until this store writes it (control-store.ts). Never for a shared store.
+   */
+  privateFile?: boolean;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 2;
@@ -112,7 +117,7 @@ export function assemble(
   const threaded = audit ? afterAuditCommits(direct, audit) : direct;
   // Reading the control record (every cycle) needs no audit entry: only the event store's reads wait.
   const access = { read: direct.read, write: threaded.write, writeAtOnce: threaded.writeAtOnce };
-  const control = new SqliteControlStore(db, appendChained, watcher, access);
+  const control = new SqliteControlStore(db, appendChained, watcher, access, options.privateFile === true);
   const commands = new SqliteCommandQueue(db, watcher, access, appendChained);
   const events = new SqliteEventStore(db, appendChained, threaded, audit);
   const kv = new SqliteKeyValueStore(db, access);

@@ -112,7 +112,9 @@ export function createTradingParts(deps: TradingPartsDeps): TradingParts {
   const { store, clock, log, events } = deps;
   deps.metrics.knowAgents([...deps.agents]);
   const clockSteps = loggedClockSteps(clock, log, deps.metrics);
-  const freshness = createMarketFreshness({ staleMs: deps.config.feedStaleMs, events, log, metrics: deps.metrics });
+  // Unpublished (tcs simulate): nobody scrapes the per-cycle metrics, so they are not kept at all.
+  const metrics = deps.publishing ? deps.metrics : UNPUBLISHED_METRICS;
+  const freshness = createMarketFreshness({ staleMs: deps.config.feedStaleMs, events, log, metrics });
   const publisher = deps.publishing ? publisherOf(deps, clockSteps, freshness) : SILENT_PUBLISHER;
   const commands = createCommandPump(
     store.commands,
@@ -266,7 +268,7 @@ function machineWith(
     },
     rootChanged: (view) => void publisher.heartbeat(view).catch(warn('heartbeat write failed')),
     cycleReported: (record, error) => {
-      countCycle(metrics, record);
+      if (deps.publishing) countCycle(metrics, record);
       if (record?.error) log.error({ cycle: record.cycle, error: record.error }, 'cycle failed');
       if (error !== undefined) log.error({ err: error }, 'cycle crashed');
     },
@@ -277,6 +279,9 @@ function machineWith(
 function orderGateOf({ store, clock, config }: TradingPartsDeps) {
   return createOrderGate({ control: store.control, clock, secret: config.hmacSecret, ledger: new UsedTokenLedger() });
 }
+
+/** The per-cycle metrics of a system that publishes nothing: a cycle's market ages go nowhere. */
+const UNPUBLISHED_METRICS = { observeMarketAges: () => {} };
 
 /** A cycle's outcome and what became of its signals (tcs_trading_signals_total), from its record. */
 function countCycle(metrics: TradingMetrics, record: CycleRecord | null): void {

@@ -90,6 +90,32 @@ describe.each([
     expect(seen).toEqual(entries);
   });
 
+  it('remembers the control record it alone writes (read every cycle), and reads its own changes at once', async () => {
+    const path = freshPath();
+    const run = await openRunStore(path, { auditThread });
+    await run.store.control.initialise(AT);
+    const first = await run.store.control.read();
+    run.commit(); // the main connection's open transaction would hold the lock the other connection needs
+    // The file is the run's own: a row changed behind its back (nobody does) is not read again per cycle.
+    const other = new Database(path);
+    other.prepare("UPDATE control SET reason = 'behind its back' WHERE id = 1").run();
+    other.close();
+    expect(await run.store.control.read()).toEqual(first);
+    // Its own changes are read at once: the kill, and the failed write that changes nothing.
+    await applyControl(run.store.control, { type: 'control.kill', reason: 'stop now' }, who);
+    const killed = await run.store.control.read();
+    expect(killed).toMatchObject({ state: 'killed', reason: 'stop now', epoch: first.epoch + 1 });
+    const stale = await run.store.control.compareAndSet({
+      expectedEpoch: first.epoch,
+      expectedStoreId: first.store_id,
+      next: { ...first, state: 'running' },
+      audit: { kind: 'control', at: AT, symbol: null, body: {} },
+    });
+    expect(stale.written).toBe(false);
+    expect(await run.store.control.read()).toEqual(killed);
+    await run.store.close();
+  });
+
   it('writes a batch in one transaction: nothing of it is in the file before the commit, all of it after', async () => {
     const path = freshPath();
     const run = await openRunStore(path, { auditThread });

@@ -166,6 +166,14 @@ const ENTRIES: Entry[] = [
     meaning: 'Secret. The HMAC-SHA256 key of the `x-tcs-signature` header receivers check.',
   },
   {
+    name: 'NOTIFY_STORE_FAULT_MS',
+    section: 'Store',
+    default: '15000',
+    allowed: '0–3600000',
+    meaning:
+      'How long (monotonic) `tcs notify` must fail to read or write its store before it sends `store_fault` to every target that takes it, straight from memory (docs/operate/notifications.md).',
+  },
+  {
     name: 'TELEGRAM_BOT_TOKEN',
     section: 'Store',
     default: null,

@@ -19,11 +19,14 @@ import type { TelegramBot } from '../adapters/notify/telegram-bot.js';
 import { deliverDue, notifierStatus, queueNew, serialised } from '../application/notify-pump.js';
 import type { NotifyTarget } from '../application/notify-pump.js';
 import { rememberedCursor } from '../application/remembered-cursor.js';
+import { queueDailySummary } from '../application/daily-summary.js';
 import { settleLater } from '../application/settle-later.js';
 import { StoreFaultNotices } from '../application/store-fault-notices.js';
+import { parseDailyAt } from '../domain/notifications/daily-summary.js';
 import { parseWebhookTargets } from '../domain/notifications/webhook.js';
 import { NOTIFIER_STATUS_KEY } from '../domain/runtime-documents.js';
 import { writeDocument } from '../ports/documents.js';
+import type { NotifyOutbox } from '../ports/notify-outbox.js';
 import type { Store } from '../ports/store.js';
 import type { WebhookTarget } from '../domain/notifications/webhook.js';
 import { readTelegramConfig, telegramBot } from './notify-telegram.js';
@@ -46,6 +49,7 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
   const targets: NotifyTarget[] = [...(webhooks?.targets ?? []), ...(telegram?.targets ?? [])];
   const store = await openStore(readStoreUrl(env));
   const faultAfterMs = readInt(env, 'NOTIFY_STORE_FAULT_MS', 15_000, 0, 3_600_000);
+  const dailyAt = readDailyAt(env);
   const { outbox, direct, faults } = outboxes(store, targets, faultAfterMs);
   let stopping = false;
   let fatal: string | null = null;
@@ -97,8 +101,7 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
     while (!stopping) {
       let failure: unknown = null;
       try {
-        const queued = await queueNew(store.events, outbox, targets);
-        if (queued > 0) console.log(JSON.stringify({ event: 'notifier_round', queued }));
+        await queueRound(store, outbox, targets, dailyAt);
         for (const target of targets) startLane(target, outbox, 'store');
         // After every round, so a notifier that stops shows as stale on /health, not as an empty backlog.
         await writeDocument(store.kv, NOTIFIER_STATUS_KEY, await notifierStatus(outbox, targets, Date.now(), ROUND_MS));
@@ -143,6 +146,23 @@ function outboxes(store: Store, targets: NotifyTarget[], faultAfterMs: number) {
     nowMs: () => Date.now(),
   });
   return { outbox, direct, faults };
+}
+
+/** Queues the trail's new notices and, when its day is due, the daily summary. */
+async function queueRound(store: Store, outbox: NotifyOutbox, targets: NotifyTarget[], dailyAt: number | null) {
+  const queued = await queueNew(store.events, outbox, targets);
+  const daily =
+    dailyAt === null ? null : await queueDailySummary(store.events, store.kv, outbox, targets, Date.now(), dailyAt);
+  if (queued > 0 || daily) console.log(JSON.stringify({ event: 'notifier_round', queued, daily }));
+}
+
+/** NOTIFY_DAILY_AT as minutes after UTC midnight (default 00:00); null when `off`. */
+function readDailyAt(env: NodeJS.ProcessEnv): number | null {
+  try {
+    return parseDailyAt(env.NOTIFY_DAILY_AT?.trim() || '00:00');
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
 }
 
 const logError = (event: string, message: string) => console.error(JSON.stringify({ event, message }));

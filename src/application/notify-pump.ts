@@ -8,6 +8,7 @@
  * token) or its chat id.
  */
 import { selectNotifications } from '../domain/notifications/select.js';
+import type { Notification } from '../domain/notifications/select.js';
 import {
   backoffMs,
   deliveryId,
@@ -46,32 +47,41 @@ export async function queueNew(
   }
   if (!entries.length) return 0;
   entries.sort((a, b) => a.seq - b.seq);
-  const deliveries = entries.flatMap((e) =>
-    selectNotifications(e).flatMap((n) =>
-      targets
-        .filter((t) => wants(t, n.kind))
-        .map((t) => {
-          const id = deliveryId(n.id, t.id);
-          return {
-            id,
-            target: t.id,
-            notification_id: n.id,
-            kind: n.kind,
-            seq: n.seq,
-            at: n.at,
-            title: n.title,
-            body: t.format === 'telegram' ? telegramMessage(n) : notificationBody(n, t.format, id),
-            state: 'pending' as const,
-            attempts: 0,
-            next_at: 0,
-            last_error: null,
-            delivered_at: null,
-          };
-        }),
-    ),
+  const deliveries = deliveriesOf(
+    entries.flatMap((e) => selectNotifications(e)),
+    targets,
   );
   await outbox.enqueue(entries[entries.length - 1]!.seq, deliveries);
   return deliveries.length;
+}
+
+/** A pending delivery per (notification, target that wants its kind), its body built for the target's format. */
+export function deliveriesOf(
+  notifications: readonly Notification[],
+  targets: readonly NotifyTarget[],
+): OutboxDelivery[] {
+  return notifications.flatMap((n) =>
+    targets
+      .filter((t) => wants(t, n.kind))
+      .map((t) => {
+        const id = deliveryId(n.id, t.id);
+        return {
+          id,
+          target: t.id,
+          notification_id: n.id,
+          kind: n.kind,
+          seq: n.seq,
+          at: n.at,
+          title: n.title,
+          body: t.format === 'telegram' ? telegramMessage(n) : notificationBody(n, t.format, id),
+          state: 'pending' as const,
+          attempts: 0,
+          next_at: 0,
+          last_error: null,
+          delivered_at: null,
+        };
+      }),
+  );
 }
 
 /**

@@ -173,6 +173,22 @@ const ENTRIES: Entry[] = [
     meaning: 'Secret. The HMAC-SHA256 key of the `x-tcs-signature` header receivers check.',
   },
   {
+    name: 'NOTIFY_STORE_FAULT_MS',
+    section: 'Store',
+    default: '15000',
+    allowed: '0–3600000',
+    meaning:
+      'How long (monotonic) `tcs notify` must fail to read or write its store before it sends `store_fault` to every target that takes it, straight from memory (docs/operate/notifications.md).',
+  },
+  {
+    name: 'NOTIFY_DAILY_AT',
+    section: 'Store',
+    default: '00:00',
+    allowed: '`HH:MM` (UTC) or `off`',
+    meaning:
+      "When `tcs notify` sends the previous UTC day's `daily_summary` (fills, realised PnL, fees, NAV, halts, kills, from the audit trail), once per day.",
+  },
+  {
     name: 'TELEGRAM_BOT_TOKEN',
     section: 'Store',
     default: null,

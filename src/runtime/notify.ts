@@ -13,16 +13,24 @@
  * targets of the same outbox, and their commands act through the REST API's control plane.
  */
 import { createKvOutbox } from '../adapters/notify/kv-outbox.js';
+import { createMemoryOutbox } from '../adapters/notify/memory-outbox.js';
 import { openStore } from '../adapters/open-store.js';
 import type { TelegramBot } from '../adapters/notify/telegram-bot.js';
 import { deliverDue, notifierStatus, queueNew, serialised } from '../application/notify-pump.js';
 import type { NotifyTarget } from '../application/notify-pump.js';
+import { rememberedCursor } from '../application/remembered-cursor.js';
+import { queueDailySummary } from '../application/daily-summary.js';
+import { settleLater } from '../application/settle-later.js';
+import { StoreFaultNotices } from '../application/store-fault-notices.js';
+import { parseDailyAt } from '../domain/notifications/daily-summary.js';
 import { parseWebhookTargets } from '../domain/notifications/webhook.js';
 import { NOTIFIER_STATUS_KEY } from '../domain/runtime-documents.js';
 import { writeDocument } from '../ports/documents.js';
+import type { NotifyOutbox } from '../ports/notify-outbox.js';
+import type { Store } from '../ports/store.js';
 import type { WebhookTarget } from '../domain/notifications/webhook.js';
 import { readTelegramConfig, telegramBot } from './notify-telegram.js';
-import { ConfigError, readStoreUrl } from './config.js';
+import { ConfigError, readInt, readStoreUrl } from './config.js';
 
 /** Between rounds: a notification reaches its receiver within about this (plus its POST). */
 const ROUND_MS = 500;
@@ -40,8 +48,9 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
     );
   const targets: NotifyTarget[] = [...(webhooks?.targets ?? []), ...(telegram?.targets ?? [])];
   const store = await openStore(readStoreUrl(env));
-  // Lanes settle deliveries while rounds queue new ones: one outbox operation at a time.
-  const outbox = serialised(createKvOutbox(store.kv));
+  const faultAfterMs = readInt(env, 'NOTIFY_STORE_FAULT_MS', 15_000, 0, 3_600_000);
+  const dailyAt = readDailyAt(env);
+  const { outbox, direct, faults } = outboxes(store, targets, faultAfterMs);
   let stopping = false;
   let fatal: string | null = null;
   let wake: (() => void) | null = null;
@@ -74,30 +83,37 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
   };
   // One lane per target, not awaited by the round: a receiver that hangs until its timeout delays
   // its own deliveries only, while the rounds go on queueing and the other targets' lanes deliver.
+  // The store's outbox and the one in memory each have a lane per target.
   const lanes = new Map<string, Promise<void>>();
-  const startLane = (target: (typeof targets)[number]) => {
-    if (lanes.has(target.id)) return;
-    const lane = deliverDue(outbox, [target], deliver)
+  const startLane = (target: (typeof targets)[number], from: typeof outbox | typeof direct, name: string) => {
+    const key = `${name}:${target.id}`;
+    if (lanes.has(key)) return;
+    const lane = deliverDue(from, [target], deliver)
       .then(([delivered, failed]) => {
         if (delivered + failed > 0)
           console.log(JSON.stringify({ event: 'notifier_round', target: target.id, delivered, failed }));
       })
       .catch((err: unknown) => logError('notifier_error', err instanceof Error ? err.message : String(err)))
-      .finally(() => lanes.delete(target.id));
-    lanes.set(target.id, lane);
+      .finally(() => lanes.delete(key));
+    lanes.set(key, lane);
   };
   try {
     while (!stopping) {
+      let failure: unknown = null;
       try {
-        const queued = await queueNew(store.events, outbox, targets);
-        if (queued > 0) console.log(JSON.stringify({ event: 'notifier_round', queued }));
-        for (const target of targets) startLane(target);
+        await queueRound(store, outbox, targets, dailyAt);
+        for (const target of targets) startLane(target, outbox, 'store');
         // After every round, so a notifier that stops shows as stale on /health, not as an empty backlog.
         await writeDocument(store.kv, NOTIFIER_STATUS_KEY, await notifierStatus(outbox, targets, Date.now(), ROUND_MS));
       } catch (err) {
         // A store that is away for a while is a pause, not an end: the next round tries again.
+        failure = err;
         logError('notifier_error', err instanceof Error ? err.message : String(err));
       }
+      // Every round reads and writes the store (its status at least): whether that worked is the watch's input.
+      const told = await faults.observe(failure, outbox.remembered());
+      if (told) console.log(JSON.stringify({ event: 'notifier_store', notice: told }));
+      for (const target of targets) startLane(target, direct, 'direct');
       if (!stopping) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, ROUND_MS)));
     }
   } finally {
@@ -110,6 +126,43 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
   if (fatal === null) return 0;
   logError('notifier_stopped', fatal);
   return 1;
+}
+
+/**
+ * The store's outbox and the one in memory. The store's has its cursor remembered here, so a store
+ * that comes back empty or replaced is a fault, not a fresh start; a delivery the store refused to
+ * record as done waits here too, rather than being posted every round. Notices about the store
+ * itself cannot wait in the store: they are held in memory (`direct`) and posted from there.
+ */
+function outboxes(store: Store, targets: NotifyTarget[], faultAfterMs: number) {
+  // Lanes settle deliveries while rounds queue new ones: one outbox operation at a time.
+  const outbox = rememberedCursor(settleLater(serialised(createKvOutbox(store.kv))));
+  const direct = createMemoryOutbox();
+  const faults = new StoreFaultNotices({
+    targets,
+    outbox: direct,
+    debounceMs: faultAfterMs,
+    monoMs: () => performance.now(),
+    nowMs: () => Date.now(),
+  });
+  return { outbox, direct, faults };
+}
+
+/** Queues the trail's new notices and, when its day is due, the daily summary. */
+async function queueRound(store: Store, outbox: NotifyOutbox, targets: NotifyTarget[], dailyAt: number | null) {
+  const queued = await queueNew(store.events, outbox, targets);
+  const daily =
+    dailyAt === null ? null : await queueDailySummary(store.events, store.kv, outbox, targets, Date.now(), dailyAt);
+  if (queued > 0 || daily) console.log(JSON.stringify({ event: 'notifier_round', queued, daily }));
+}
+
+/** NOTIFY_DAILY_AT as minutes after UTC midnight (default 00:00); null when `off`. */
+function readDailyAt(env: NodeJS.ProcessEnv): number | null {
+  try {
+    return parseDailyAt(env.NOTIFY_DAILY_AT?.trim() || '00:00');
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
 }
 
 const logError = (event: string, message: string) => console.error(JSON.stringify({ event, message }));

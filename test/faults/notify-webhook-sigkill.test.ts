@@ -70,18 +70,20 @@ describe('tcs notify', () => {
     try {
       for (let i = 0; i < 5; i++) await killAndReset(store, i);
       const first = startTcs(['notify'], env, dir);
-      await until(() => refused >= 10, 20_000, 'the first notifier tries every delivery');
+      await until(() => refused >= 11, 20_000, 'the first notifier tries every delivery');
       await first.stop('SIGKILL');
       for (let i = 5; i < 8; i++) await killAndReset(store, i);
       up = true;
       const second = startTcs(['notify'], env, dir);
-      // 8 drills × 2 chosen events; the first 10 back off a few seconds after their failures.
-      await until(() => new Set(got.map((g) => g.delivery)).size >= 16, 30_000, 'every delivery arrives');
+      // 8 drills × 2 chosen events, and yesterday's daily summary (NOTIFY_DAILY_AT defaults to 00:00,
+      // queued by the first notifier, not again by the second); the first 11 back off a few seconds.
+      await until(() => new Set(got.map((g) => g.delivery)).size >= 17, 30_000, 'every delivery arrives');
       await second.stop('SIGTERM');
       expect((await second.exited).code).toBe(0);
       const ids = got.map((g) => g.delivery);
       expect(new Set(ids).size).toBe(ids.length); // none twice
-      expect(ids).toHaveLength(16);
+      expect(ids).toHaveLength(17);
+      expect(got.filter((g) => g.kind === 'daily_summary')).toHaveLength(1);
       expect(got.every((g) => g.valid)).toBe(true);
       expect(got.filter((g) => g.kind === 'kill')).toHaveLength(8);
       expect(got.filter((g) => g.kind === 'kill_reset')).toHaveLength(8);

@@ -24,6 +24,11 @@ export const NOTIFICATION_KINDS = [
   'drift',
   'liquidation',
   'agent_error',
+  // Not from an audit entry: the notifier's own observation of its store (./store-fault.ts) and the
+  // day's figures read from the trail (./daily-summary.ts).
+  'store_fault',
+  'store_recovered',
+  'daily_summary',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -42,6 +42,9 @@ CREATE TABLE IF NOT EXISTS tcs_audit_verified (
   hash text NOT NULL
 );`;
 
+/** How long a read-only archive waits for a connection, and for one statement. */
+const READER_TIMEOUT_MS = 5_000;
+
 /** Serialises archivers (and the schema's creation) on one database. */
 const LOCK = `SELECT pg_advisory_xact_lock(hashtext('tcs_audit_archive'))`;
 
@@ -106,9 +109,11 @@ export function postgresArchive(url: string, { readOnly = false }: PostgresArchi
         pool = new pg.Pool({
           connectionString: url,
           max: 2,
-          connectionTimeoutMillis: 10_000,
-          // The server itself refuses writes on a read-only archive's sessions.
-          ...(readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+          // A reader answers an HTTP request: it gives up sooner, and the server refuses its writes.
+          connectionTimeoutMillis: readOnly ? READER_TIMEOUT_MS : 10_000,
+          ...(readOnly
+            ? { options: `-c default_transaction_read_only=on -c statement_timeout=${READER_TIMEOUT_MS}` }
+            : {}),
         });
         // An idle connection the server dropped is replaced on the next query; it must not crash the process.
         pool.on('error', () => {});

@@ -18,7 +18,7 @@ import {
 } from '../schemas.js';
 
 /** Says on every page of decisions whether the archive was read for it (audit-pages.ts ArchivePart). */
-export const ARCHIVE_HEADER = 'x-audit-archive';
+const ARCHIVE_HEADER = 'x-audit-archive';
 
 export const reportRoutes: FastifyPluginAsyncTypebox<{ events: EventStore; archive: AuditArchive | null }> = async (
   app,

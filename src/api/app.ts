@@ -155,6 +155,7 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
       instruments: deps.instruments,
       clock,
       documentFaults,
+      archive: deps.archive ?? null,
     });
   });
 }

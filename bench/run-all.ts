@@ -40,6 +40,8 @@ const BENCHMARKS: Entry[] = [
   { file: 'health-outage.bench.ts', deadlineMs: 180_000 },
   // A real tcs notify, 40 notices × 3 scenarios (about 1 min here).
   { file: 'notify-latency.bench.ts', deadlineMs: 300_000 },
+  // 20,000 entries of ~3 KB appended, archived and trimmed first (most of its time), then the pages.
+  { file: 'decisions-archive.bench.ts', deadlineMs: 300_000 },
   // 200 rounds of cancel-all on the live venue against the fake exchange (about 30 s here).
   { file: 'live-kill.bench.ts', deadlineMs: 180_000 },
   // 7 kills with flatten through real `tcs start` processes, up to 2 min each (about 3 min here).

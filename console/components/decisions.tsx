@@ -1,11 +1,13 @@
 /**
  * The decision log from /reports/decisions: one row per cycle, newest first, filtered by symbol and
  * time (UTC), paged with `before`. The first page follows new decisions as they are recorded;
- * older pages stay put while the operator reads them.
+ * older pages stay put while the operator reads them. Pages run on into the audit archive below the
+ * store's window (the API does it); when the archive cannot be read, a note says why a page stops short.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleState } from '../use-console.js';
 import { agentErrorMark } from '../lib/agent-errors.js';
+import { archiveNote } from '../lib/archive-note.js';
 import { utc, utcInputToIso } from '../lib/format.js';
 import type { DecisionEntry } from '../lib/types.js';
 import { DecisionDetail } from './decision-detail.js';
@@ -35,6 +37,7 @@ export function Decisions({ c }: { c: ConsoleState }) {
   const [cursors, setCursors] = useState<(number | undefined)[]>([]);
   const [before, setBefore] = useState<number | undefined>(undefined);
   const [entries, setEntries] = useState<DecisionEntry[]>([]);
+  const [archive, setArchive] = useState<string | null>(null);
   // The entry itself, not only its seq: the first page reloads on every recorded decision, and an
   // entry opened for reading must not vanish when newer ones push it off the page.
   const [picked, setPicked] = useState<DecisionEntry | null>(null);
@@ -45,14 +48,18 @@ export function Decisions({ c }: { c: ConsoleState }) {
   useEffect(() => {
     let live = true;
     c.api
-      .get<DecisionEntry[]>('/reports/decisions', {
+      .getPage<DecisionEntry[]>('/reports/decisions', {
         limit: PAGE,
         before,
         symbol: filters.symbol || undefined,
         since: utcInputToIso(filters.since),
         until: utcInputToIso(filters.until),
       })
-      .then((list) => live && setEntries(list))
+      .then((page) => {
+        if (!live) return;
+        setEntries(page.body);
+        setArchive(page.archive);
+      })
       .catch((err: unknown) => live && c.fail(err));
     return () => {
       live = false;
@@ -153,6 +160,11 @@ export function Decisions({ c }: { c: ConsoleState }) {
           )}
         </tbody>
       </table>
+      {archiveNote(archive) === null ? null : (
+        <p class="note" role="status" data-testid="archive-note">
+          {archiveNote(archive)}
+        </p>
+      )}
       <div class="pager">
         <button type="button" onClick={newer} disabled={firstPage}>
           Newer

@@ -6,6 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { ConsoleState } from '../use-console.js';
+import { auditLine } from '../lib/audit-line.js';
 import { utc } from '../lib/format.js';
 import { riskRow } from '../lib/risk-state.js';
 import { venueRow } from '../lib/venue-drift.js';
@@ -72,12 +73,7 @@ export function HealthPanel({ c }: { c: ConsoleState }) {
         </tbody>
       </table>
       <p data-testid="audit-status" data-ok={audit ? String(audit.ok) : ''}>
-        Audit chain:{' '}
-        {audit === null
-          ? 'not checked yet'
-          : audit.ok
-            ? `intact, ${audit.count} entries (checked ${utc(audit.checked_at)})`
-            : `BROKEN at entry ${audit.first_bad?.seq}: ${audit.first_bad?.reason}`}{' '}
+        Audit chain: {auditLine(audit)}{' '}
         <button type="button" onClick={verify} disabled={checking}>
           {checking ? 'Verifying…' : 'Verify now'}
         </button>

@@ -23,27 +23,36 @@ export class Api {
   }
 
   get<T>(path: string, query?: Query): Promise<T> {
-    return this.request<T>('GET', withQuery(path, query));
+    return this.request<T>('GET', withQuery(path, query)).then((r) => r.body);
+  }
+
+  /** A page of /reports/decisions with its X-Audit-Archive header (null when the API sends none). */
+  async getPage<T>(path: string, query?: Query): Promise<{ body: T; archive: string | null }> {
+    const { body, headers } = await this.request<T>('GET', withQuery(path, query));
+    return { body, archive: headers.get('x-audit-archive') };
   }
 
   post<T>(path: string, body?: unknown): Promise<T> {
-    return this.request<T>('POST', path, body);
+    return this.request<T>('POST', path, body).then((r) => r.body);
   }
 
-  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  private async request<T>(method: string, path: string, body?: unknown): Promise<{ body: T; headers: Headers }> {
+    // Built apart from the call: `cache` is the browser's (Node's RequestInit, which the tests type
+    // this file with, lacks it and Node ignores it).
+    const init = {
+      method,
+      headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      cache: 'no-store' as const,
+    };
     let res: Response;
     try {
-      res = await fetch(path, {
-        method,
-        headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        cache: 'no-store',
-      });
+      res = await fetch(path, init);
     } catch {
       throw new ApiError(0, 'NETWORK', 'the API could not be reached');
     }
     const parsed: unknown = await res.json().catch(() => null);
     if (!res.ok) throw errorFromBody(res.status, parsed);
-    return parsed as T;
+    return { body: parsed as T, headers: res.headers };
   }
 }

@@ -10,6 +10,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'f
 import fp from 'fastify-plugin';
 import { ControlPlane } from '../application/control-plane.js';
 import type { Instrument } from '../domain/market.js';
+import type { AuditArchive } from '../ports/audit-archive.js';
 import type { Clock } from '../ports/clock.js';
 import { systemClock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
@@ -60,6 +61,11 @@ export interface ApiDeps {
   requestLog?: RequestLog;
   /** What /health knows of the store beyond it (first start, the trading latch's verdict); default none. */
   storeView?: HealthStoreView;
+  /**
+   * The audit archive opened read-only (AUDIT_ARCHIVE_URL), for /reports/decisions below the store's
+   * floor; null or absent: none, and a page that would need it says so. Opened and closed by the caller.
+   */
+  archive?: AuditArchive | null;
 }
 
 /**
@@ -138,13 +144,18 @@ async function tcsApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
       ...storeView,
       ...deps.eventStream,
     });
-    await secured.register(reportRoutes, { prefix: '/reports', events: deps.store.events });
+    await secured.register(reportRoutes, {
+      prefix: '/reports',
+      events: deps.store.events,
+      archive: deps.archive ?? null,
+    });
     await secured.register(consoleDataRoutes, {
       store: deps.store,
       plane,
       instruments: deps.instruments,
       clock,
       documentFaults,
+      archive: deps.archive ?? null,
     });
   });
 }

@@ -5,7 +5,7 @@
  * proper SERVICE_API_KEY or when its address cannot be bound; under `tcs start` it tells the
  * supervisor once it listens.
  */
-import { archivedHash } from './audit-archive.js';
+import { archivedHash, openArchiveForReading } from './audit-archive.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -50,12 +50,17 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
     archivedHash: (seq) => archivedHash(env, seq),
   });
   const store = withControl(raw, trusted);
+  // Decisions page on into the archive below the store's window; read-only, connected on first use.
+  const { archive, problem: archiveProblem } = openArchiveForReading(env);
+  if (archiveProblem !== null)
+    logger.warn({ problem: archiveProblem }, 'audit archive not readable: /reports/decisions serves the store only');
   // Refused requests (bad keys, unknown routes) are counted per window, not logged one by one.
   const requestLog = new RequestLog();
   const app = Fastify(apiServerOptions(logger, requestLog));
   let stopBeat = () => {};
   app.addHook('onClose', async () => {
     stopBeat();
+    await archive?.close().catch(() => {}); // the store is closed whatever the archive says
     await store.close();
   });
   await app.register(api, {
@@ -75,6 +80,7 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
     commandQueueMax: config.commandQueueMax,
     version: packageVersion,
     requestLog,
+    archive,
   });
 
   exitCleanlyOnSignals(logger, 'api', () => app.close());

@@ -26,13 +26,31 @@ export function readRetention(env: NodeJS.ProcessEnv): Retention {
 }
 
 /** The archive AUDIT_ARCHIVE_URL names, chosen by its scheme; the caller closes it. */
-export function openArchive(env: NodeJS.ProcessEnv): AuditArchive {
+export function openArchive(env: NodeJS.ProcessEnv, { readOnly = false }: { readOnly?: boolean } = {}): AuditArchive {
   const url = env.AUDIT_ARCHIVE_URL?.trim() || DEFAULT_AUDIT_ARCHIVE_URL;
-  if (url.startsWith('file:') && url.length > 'file:'.length) return fileArchive(resolve(url.slice('file:'.length)));
-  if (/^postgres(ql)?:\/\/[^/]/.test(url)) return postgresArchive(url);
+  if (url.startsWith('file:') && url.length > 'file:'.length)
+    return fileArchive(resolve(url.slice('file:'.length)), { readOnly });
+  if (/^postgres(ql)?:\/\/[^/]/.test(url)) return postgresArchive(url, { readOnly });
   throw new ConfigError(
     `AUDIT_ARCHIVE_URL must be file:<directory> or postgres://user[:password]@host[:port]/database; got ${describeArchiveUrl(url)}`,
   );
+}
+
+/**
+ * The archive as the API process reads it (/reports/decisions below the store's floor): read-only, and
+ * a URL it cannot use is a problem to log, not a reason to stay down: the API is the kill switch's
+ * path, and the store's window is served without the archive. The caller closes it.
+ */
+export function openArchiveForReading(env: NodeJS.ProcessEnv): {
+  archive: AuditArchive | null;
+  problem: string | null;
+} {
+  try {
+    return { archive: openArchive(env, { readOnly: true }), problem: null };
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return { archive: null, problem: err.message };
+  }
 }
 
 /** A URL as it may be printed: a password never is. */

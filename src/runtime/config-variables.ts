@@ -153,7 +153,7 @@ const ENTRIES: Entry[] = [
     default: DEFAULT_AUDIT_ARCHIVE_URL,
     allowed: '`file:<directory>` (gzip JSON-lines segments) or `postgres://user[:password]@host[:port]/database`',
     meaning:
-      'Where `tcs audit archive` writes the entries it trims; `tcs audit verify` walks it and the store as one chain.',
+      "Where `tcs audit archive` writes the entries it trims; `tcs audit verify` walks it and the store as one chain; the API reads it (read-only) to page `/reports/decisions` below the store's window.",
   },
   {
     name: 'NOTIFY_WEBHOOK_URLS',

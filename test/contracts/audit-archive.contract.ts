@@ -3,17 +3,21 @@
  * round-trip exactly, writing is idempotent (but an entry held under another hash is refused) and
  * refuses what does not follow the head, the head
  * survives a reopen, and verify() walks the archive as one chain and names a deleted segment or a
- * deleted entry (also incrementally, after a verification remembered the head).
+ * deleted entry (also incrementally, after a verification remembered the head). query() pages it
+ * newest first with the event store's filters, up to a given seq; opened read-only it reads what was
+ * written and creates nothing (an archive not there is an error, never made empty).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { NO_FLOOR } from '../../src/domain/chain-walk.js';
 import { chainHash, GENESIS_HASH } from '../../src/domain/hash-chain.js';
 import type { AuditArchive } from '../../src/ports/audit-archive.js';
-import type { AuditEvent } from '../../src/ports/event-store.js';
+import type { AuditEvent, EventQuery } from '../../src/ports/event-store.js';
 
 /** One backend: `open` opens (and reopens) the same archive; the hooks damage it behind its back. */
 export interface ArchiveBackend {
   open(): Promise<AuditArchive>;
+  /** Opens the same archive read-only, as the API process does (creates nothing, writes nothing). */
+  openReadOnly(): Promise<AuditArchive>;
   /** Removes the segment that starts at `first` (a file, a row of the segments table). */
   deleteSegment(first: number): Promise<void>;
   /** Removes one archived entry from inside its segment. */
@@ -156,6 +160,70 @@ export function auditArchiveContract(name: string, backend: () => Promise<Archiv
       const result = await archive.verify({ incremental: true });
       expect(result).toMatchObject({ ok: false, firstBad: { seq: 11 } });
       if (!result.ok) expect(result.firstBad.reason).toMatch(/truncated/);
+    });
+    it('query pages newest first across segments, up to `through`, with the event store filters', async () => {
+      const { archive } = await fresh();
+      const chain = chainOf(35);
+      for (const from of [0, 10, 20, 30]) await archive.write(chain.slice(from, from + 10));
+      // What the event store would answer over the same entries: the reference.
+      const expected = (q: EventQuery, through: number): number[] =>
+        chain
+          .filter((e) => e.seq <= through && (q.before === undefined || e.seq < q.before))
+          .filter(
+            (e) => (q.kind === undefined || e.kind === q.kind) && (q.symbol === undefined || e.symbol === q.symbol),
+          )
+          .filter((e) => (q.since === undefined || e.at >= q.since) && (q.until === undefined || e.at < q.until))
+          .map((e) => e.seq)
+          .reverse()
+          .slice(0, q.limit);
+      const at = (seq: number): string => chain[seq - 1]!.at;
+      const cases: Array<[EventQuery, number]> = [
+        [{ limit: 5 }, 35],
+        [{ limit: 5 }, 22],
+        [{ limit: 7, before: 13 }, 30],
+        [{ limit: 7, before: 31 }, 25],
+        [{ limit: 1000 }, 35],
+        [{ limit: 4, kind: 'decision', before: 22 }, 30],
+        [{ limit: 6, symbol: 'BTC-USD' }, 30],
+        [{ limit: 50, since: at(8), until: at(27) }, 30],
+        [{ limit: 3, since: at(8), kind: 'control', symbol: 'BTC-USD' }, 35],
+        [{ limit: 10, before: 1 }, 35],
+        [{ limit: 10, since: at(34) }, 30],
+      ];
+      for (const [q, through] of cases)
+        expect(
+          (await archive.query(q, through)).map((e) => e.seq),
+          JSON.stringify([q, through]),
+        ).toEqual(expected(q, through));
+      // Entries come back exactly as written.
+      expect(await archive.query({ limit: 2, before: 12 }, 35)).toEqual([chain[10], chain[9]]);
+    });
+
+    it('query on an empty archive finds nothing', async () => {
+      const { archive } = await fresh();
+      expect(await archive.query({ limit: 10 }, 100)).toEqual([]);
+    });
+
+    it('opened read-only: reads what was written, and refuses to write', async () => {
+      const { b, archive } = await fresh();
+      const chain = chainOf(20);
+      await archive.write(chain.slice(0, 10));
+      const reader = await b.openReadOnly();
+      opened.push(reader);
+      expect((await reader.query({ limit: 3 }, 10)).map((e) => e.seq)).toEqual([10, 9, 8]);
+      expect(await reader.head()).toEqual({ seq: 10, hash: chain[9]!.hash });
+      await expect(reader.write(chain.slice(10, 20))).rejects.toThrow(/read-only/);
+      expect(await archive.head()).toEqual({ seq: 10, hash: chain[9]!.hash });
+    });
+
+    it('opened read-only where nothing was ever archived: query is refused, and nothing is created', async () => {
+      const b = await backend();
+      backends.push(b);
+      const reader = await b.openReadOnly();
+      opened.push(reader);
+      await expect(reader.query({ limit: 10 }, 5)).rejects.toThrow(/audit archive/);
+      // Asked again, still refused: the first refusal created nothing (each adapter's own test looks).
+      await expect(reader.query({ limit: 10 }, 5)).rejects.toThrow(/audit archive/);
     });
   });
 }

@@ -1,11 +1,15 @@
 /**
  * AUDIT_ARCHIVE_URL chooses the archive by its scheme; anything else is a clear error without the
- * password. The start-up latch check's single lookup closes what it opened.
+ * password. The start-up latch check's single lookup closes what it opened. The API process opens it
+ * read-only, and a URL it cannot use leaves it without an archive (said why) rather than not starting.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postgresArchive } from '../../src/adapters/archive/postgres-archive.js';
 import { ConfigError } from '../../src/runtime/config-error.js';
-import { archivedHash, openArchive } from '../../src/runtime/audit-archive.js';
+import { archivedHash, openArchive, openArchiveForReading } from '../../src/runtime/audit-archive.js';
 import { chainOf } from '../contracts/audit-archive.contract.js';
 import { createTestDatabase } from '../support/postgres.js';
 
@@ -49,5 +53,29 @@ describe('openArchive', () => {
     } finally {
       await db.drop();
     }
+  });
+});
+
+describe('openArchiveForReading (the API process)', () => {
+  it('opens file: read-only: the directory is not created', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'tcs-archive-url-'));
+    try {
+      const dir = join(parent, 'archive');
+      const { archive, problem } = openArchiveForReading({ AUDIT_ARCHIVE_URL: `file:${dir}` });
+      expect(problem).toBeNull();
+      expect(archive?.description).toBe(`file:${dir}`);
+      await expect(archive!.query({ limit: 1 }, 5)).rejects.toThrow(/audit archive/);
+      await expect(archive!.write(chainOf(1))).rejects.toThrow(/read-only/);
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('a URL it cannot use: no archive, the reason without the password, and no throw', () => {
+    const { archive, problem } = openArchiveForReading({ AUDIT_ARCHIVE_URL: 'mysql://tcs:hunter2@db/audit' });
+    expect(archive).toBeNull();
+    expect(problem).toMatch(/AUDIT_ARCHIVE_URL must be file:<directory> or postgres:\/\//);
+    expect(problem).not.toContain('hunter2');
   });
 });

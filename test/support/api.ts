@@ -27,6 +27,8 @@ export async function openTestApi(
     logger?: FastifyBaseLogger;
     /** EXECUTION_MODE=live's exchange (GET /control/mode names it); paper when absent. */
     exchange?: { exchange: string; testnet: boolean };
+    /** The audit archive /reports/decisions reads below the store's floor (opened and closed by the test). */
+    archive?: ApiDeps['archive'];
   } = {},
 ): Promise<TestApi> {
   const testStore = await openTestStore(kind);
@@ -41,6 +43,7 @@ export async function openTestApi(
       controlRateLimit: options.controlRateLimit ?? 10_000,
       ...(options.commandQueueMax === undefined ? {} : { commandQueueMax: options.commandQueueMax }),
       ...(options.eventStream ? { eventStream: options.eventStream } : {}),
+      ...(options.archive === undefined ? {} : { archive: options.archive }),
     },
     options.logger ?? false,
   );

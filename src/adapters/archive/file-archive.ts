@@ -6,6 +6,9 @@
  * segment or none (a stray `.tmp` is removed by the next writer). `verified.json` remembers the last
  * segment verify() re-hashed and every verified file's sha256, so the next verification only
  * re-hashes what came after it or what changed since (an entry deleted from inside a segment).
+ * query() reads segments newest first by their names' seq ranges, and keeps the last few it parsed
+ * (a console paging down reads the same segment page after page). Read-only (the API process), it
+ * creates no directory, writes no file, and a directory that is not there is an error.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -17,6 +20,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +30,7 @@ import { ChainWalk, NO_FLOOR } from '../../domain/chain-walk.js';
 import type { ChainFloor } from '../../domain/chain-walk.js';
 import type { ArchiveVerification, AuditArchive } from '../../ports/audit-archive.js';
 import type { AuditEvent } from '../../ports/event-store.js';
+import { matchesQuery } from './matches-query.js';
 import { nextSegment } from './next-segment.js';
 
 const NAME = /^(\d{12})-(\d{12})\.jsonl\.gz$/;
@@ -53,8 +58,17 @@ const digestOf = (path: string): string => createHash('sha256').update(readFileS
 
 const pad = (seq: number): string => String(seq).padStart(12, '0');
 
-export function fileArchive(dir: string): AuditArchive {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+/** Parsed segments query() keeps: a page rarely spans more than two, and each holds ~1,000 entries. */
+const CACHED_SEGMENTS = 3;
+
+export interface FileArchiveOptions {
+  /** Create nothing, write nothing (the API process reads the archive `tcs audit archive` writes). */
+  readOnly?: boolean;
+}
+
+export function fileArchive(dir: string, { readOnly = false }: FileArchiveOptions = {}): AuditArchive {
+  const description = `file:${dir}`;
+  if (!readOnly) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const segments = (): SegmentName[] =>
     readdirSync(dir)
       .map((file) => {
@@ -71,6 +85,19 @@ export function fileArchive(dir: string): AuditArchive {
     const [first, ...rest] = lines;
     if (first === undefined) throw new Error(`archive segment ${segment.file} is empty`);
     return { header: JSON.parse(first) as Header, entries: rest.map((line) => JSON.parse(line) as AuditEvent) };
+  };
+  // Keyed by name, size and mtime: a segment is never rewritten in place by the archiver, and one
+  // changed behind its back (by hand) is read again rather than served stale.
+  const parsed = new Map<string, { stamp: string; entries: AuditEvent[] }>();
+  const loadCached = (segment: SegmentName): AuditEvent[] => {
+    const { size, mtimeMs } = statSync(join(dir, segment.file));
+    const stamp = `${size}:${mtimeMs}`;
+    const hit = parsed.get(segment.file);
+    parsed.delete(segment.file);
+    const entries = hit?.stamp === stamp ? hit.entries : load(segment).entries;
+    parsed.set(segment.file, { stamp, entries });
+    for (const oldest of parsed.keys()) if (parsed.size > CACHED_SEGMENTS) parsed.delete(oldest);
+    return entries;
   };
   const head = (): ChainFloor => {
     const last = segments().at(-1);
@@ -122,9 +149,10 @@ export function fileArchive(dir: string): AuditArchive {
   };
 
   return {
-    description: `file:${dir}`,
+    description,
     head: async () => head(),
     async write(given) {
+      if (readOnly) throw new Error(`audit archive ${description} is opened read-only`);
       removeStrays();
       const at = head();
       checkHeld(given.filter((e) => e.seq <= at.seq));
@@ -145,6 +173,28 @@ export function fileArchive(dir: string): AuditArchive {
       for (const segment of segments())
         if (segment.last >= from && segment.first <= to)
           out.push(...load(segment).entries.filter((e) => e.seq >= from && e.seq <= to));
+      return out;
+    },
+    async query(q, through) {
+      const upper = Math.min(through, (q.before ?? Number.POSITIVE_INFINITY) - 1);
+      const out: AuditEvent[] = [];
+      let all: SegmentName[];
+      try {
+        all = segments();
+      } catch (err) {
+        throw new Error(`audit archive ${description}: ${(err as Error).message}`, { cause: err });
+      }
+      for (const segment of all.reverse()) {
+        if (segment.first > upper) continue;
+        const entries = loadCached(segment);
+        for (let i = entries.length - 1; i >= 0; i--) {
+          const entry = entries[i]!;
+          if (entry.seq > upper) continue;
+          // Seq order is time order (the store never stamps an entry earlier than the one before).
+          if (q.since !== undefined && entry.at < q.since) return out;
+          if (matchesQuery(entry, q) && out.push(entry) >= q.limit) return out;
+        }
+      }
       return out;
     },
     async verify(options = {}) {
@@ -184,7 +234,8 @@ export function fileArchive(dir: string): AuditArchive {
           ok: false,
           firstBad: { seq: expected, reason: `the archive ends before entry ${mark.seq}, verified before (truncated)` },
         };
-      if (prev.seq > 0) writeDurably(VERIFIED, JSON.stringify({ seq: prev.seq, hash: prev.hash, digests }));
+      if (prev.seq > 0 && !readOnly)
+        writeDurably(VERIFIED, JSON.stringify({ seq: prev.seq, hash: prev.hash, digests }));
       const result: ArchiveVerification = {
         ok: true,
         head: { seq: prev.seq, hash: prev.hash },

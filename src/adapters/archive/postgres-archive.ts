@@ -6,7 +6,9 @@
  * in one transaction under an advisory lock, so a crash leaves a whole segment or none and two
  * archivers never interleave. `tcs_audit_verified` remembers the last entry verify() re-chained;
  * an incremental verification then checks the rows before it by count (an index scan) and only
- * re-chains what came after, falling back to a full walk to name a missing row.
+ * re-chains what came after, falling back to a full walk to name a missing row. Read-only (the API
+ * process), it creates no table and its sessions are read-only on the server, so a missing table
+ * is an error rather than an empty archive made on the spot.
  */
 import type { Pool, PoolClient } from 'pg';
 import { canonicalJson } from '../../domain/canonical-json.js';
@@ -39,6 +41,9 @@ CREATE TABLE IF NOT EXISTS tcs_audit_verified (
   seq bigint NOT NULL,
   hash text NOT NULL
 );`;
+
+/** How long a read-only archive waits for a connection, and for one statement. */
+const READER_TIMEOUT_MS = 5_000;
 
 /** Serialises archivers (and the schema's creation) on one database. */
 const LOCK = `SELECT pg_advisory_xact_lock(hashtext('tcs_audit_archive'))`;
@@ -82,7 +87,12 @@ export function describePostgresUrl(url: string): string {
   }
 }
 
-export function postgresArchive(url: string): AuditArchive {
+export interface PostgresArchiveOptions {
+  /** Create no table, write nothing (the API process reads the archive `tcs audit archive` writes). */
+  readOnly?: boolean;
+}
+
+export function postgresArchive(url: string, { readOnly = false }: PostgresArchiveOptions = {}): AuditArchive {
   const description = describePostgresUrl(url);
   let pool: Pool | null = null;
   const db = (): Pool => {
@@ -96,13 +106,23 @@ export function postgresArchive(url: string): AuditArchive {
     (schema ??= (async () => {
       const { default: pg } = await import('pg');
       if (pool === null) {
-        pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 10_000 });
+        pool = new pg.Pool({
+          connectionString: url,
+          max: 2,
+          // A reader answers an HTTP request: it gives up sooner, and the server refuses its writes.
+          connectionTimeoutMillis: readOnly ? READER_TIMEOUT_MS : 10_000,
+          ...(readOnly
+            ? { options: `-c default_transaction_read_only=on -c statement_timeout=${READER_TIMEOUT_MS}` }
+            : {}),
+        });
         // An idle connection the server dropped is replaced on the next query; it must not crash the process.
         pool.on('error', () => {});
       }
-      await transaction(async (c) => {
-        await c.query(SCHEMA);
-      });
+      if (readOnly) await pool.query('SELECT 1');
+      else
+        await transaction(async (c) => {
+          await c.query(SCHEMA);
+        });
     })().catch((err: unknown) => {
       schema = null;
       // Named, so `tcs audit verify` says it was the archive that could not be reached (no password).
@@ -199,6 +219,7 @@ export function postgresArchive(url: string): AuditArchive {
       return headOf(db());
     },
     async write(given) {
+      if (readOnly) throw new Error(`audit archive ${description} is opened read-only`);
       await ready();
       await transaction(async (c) => {
         const at = await headOf(c);
@@ -244,6 +265,32 @@ export function postgresArchive(url: string): AuditArchive {
       );
       return rows.map(toEntry);
     },
+    async query(q, through) {
+      await ready();
+      const where = ['seq <= $1'];
+      const params: Array<string | number> = [through];
+      const add = (clause: string, value: string | number | undefined): void => {
+        if (value === undefined) return;
+        params.push(value);
+        where.push(`${clause} $${params.length}`);
+      };
+      add('seq <', q.before);
+      add('kind =', q.kind);
+      add('symbol =', q.symbol);
+      add('at >=', q.since);
+      add('at <', q.until);
+      params.push(q.limit);
+      try {
+        const { rows } = await db().query<EntryRow>(
+          `SELECT seq, at, kind, symbol, body, prev_hash, hash FROM tcs_audit_entries
+           WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
+          params,
+        );
+        return rows.map(toEntry);
+      } catch (err) {
+        throw new Error(`audit archive ${description}: ${(err as Error).message}`, { cause: err });
+      }
+    },
     async verify(options = {}) {
       await ready();
       const { rows: segments } = await db().query<SegmentRow>(
@@ -265,7 +312,7 @@ export function postgresArchive(url: string): AuditArchive {
           seq: Number(beyond[0].seq),
           reason: `entry lies beyond the archive's last segment (entry ${head.seq})`,
         });
-      if (result.head.seq > 0)
+      if (result.head.seq > 0 && !readOnly)
         await db().query(
           `INSERT INTO tcs_audit_verified (id, seq, hash) VALUES (1, $1, $2)
            ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash`,

@@ -79,4 +79,22 @@ export const AuditVerificationSchema = Type.Object({
   }),
   checked_at: Type.String({ format: 'date-time' }),
   duration_ms: Type.Number(),
+  archive: Type.Object(
+    {
+      status: Type.Union(
+        [Type.Literal('none'), Type.Literal('linked'), Type.Literal('broken'), Type.Literal('unavailable')],
+        {
+          description:
+            '`none`: the store was never trimmed; `linked`: the archive holds the last entry trimmed with its hash; ' +
+            "`broken`: it does not (`ok` is false); `unavailable`: it could not be read (`ok` is the window's verdict)",
+        },
+      ),
+      floor: Type.Integer({ description: 'The last entry trimmed from the store (0: none)' }),
+      problem: Type.Union([Type.String(), Type.Null()]),
+    },
+    {
+      description:
+        "The store's window held against the audit archive (read-only; the archive itself is re-hashed by `tcs audit verify`)",
+    },
+  ),
 });

@@ -1,11 +1,14 @@
 /**
  * /reports routes: the coordinator's decision log from the hash-chained event store, newest first,
- * every fill the trail records (at submission, in decisions; between cycles, in `order_filled`
+ * continued into the audit archive below the store's floor (application/audit-pages.ts), every fill
+ * the store's window records (at submission, in decisions; between cycles, in `order_filled`
  * entries), and the notifications its newest entries carry (what `tcs notify` sends, by the same
  * selection).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { queryAcross } from '../../application/audit-pages.js';
+import type { AuditArchive } from '../../ports/audit-archive.js';
 import type { EventStore } from '../../ports/event-store.js';
 import { selectNotifications } from '../../domain/notifications/select.js';
 import { fillsOfEntry } from '../events/entry-fills.js';
@@ -18,7 +21,13 @@ import {
   protectedErrors,
 } from '../schemas.js';
 
-export const reportRoutes: FastifyPluginAsyncTypebox<{ events: EventStore }> = async (app, { events }) => {
+/** Says on every page of decisions whether the archive was read for it (audit-pages.ts ArchivePart). */
+const ARCHIVE_HEADER = 'x-audit-archive';
+
+export const reportRoutes: FastifyPluginAsyncTypebox<{ events: EventStore; archive: AuditArchive | null }> = async (
+  app,
+  { events, archive },
+) => {
   app.get(
     '/decisions',
     {
@@ -26,16 +35,28 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ events: EventStore }> = a
         tags: ['reports'],
         summary: 'Recent decision log entries, newest first',
         description:
-          'Page with `before` = the smallest `seq` of the previous page. `since` inclusive, `until` exclusive.',
+          'Page with `before` = the smallest `seq` of the previous page. `since` inclusive, `until` exclusive. ' +
+          'Pages run across the audit archive (AUDIT_ARCHIVE_URL) and the store as one sequence: entries ' +
+          'archived and trimmed from the store are read from the archive. The `X-Audit-Archive` header says ' +
+          'where the page came from: `unused` (the store alone), `read` (the archive too), `unavailable` ' +
+          "(the page reaches below the store's window but the archive could not be read: it holds only " +
+          "the store's entries, and older pages are empty until the archive is back; the reason is in the " +
+          'API log).',
         security: [{ bearerAuth: [] }],
         querystring: DecisionsQuery,
         response: { 200: Type.Array(DecisionEntrySchema), ...protectedErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit, before, symbol, since, until } = request.query;
-      const entries = await events.query({ kind: 'decision', limit, before, symbol, since, until });
-      return entries.map((e) => ({
+      const page = await queryAcross(events, archive, { kind: 'decision', limit, before, symbol, since, until });
+      void reply.header(ARCHIVE_HEADER, page.archive);
+      if (page.archiveProblem !== undefined)
+        request.log.warn(
+          { archive: archive?.description ?? null, problem: page.archiveProblem },
+          'audit archive unavailable: decisions answered from the store only',
+        );
+      return page.entries.map((e) => ({
         seq: e.seq,
         at: e.at,
         symbol: e.symbol,

@@ -1,7 +1,8 @@
 /**
  * The audit archive contract on PostgreSQL (`postgres://`), each backend a database of its own on
  * the local server, dropped afterwards; and what only a database can get wrong: a row beyond the head
- * with another hash is an error, never kept silently, and no password ever reaches the description.
+ * with another hash is an error, never kept silently, no password ever reaches the description, and
+ * opened read-only (the API process) it creates and writes nothing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { postgresArchive } from '../../../src/adapters/archive/postgres-archive.js';
@@ -13,6 +14,7 @@ auditArchiveContract('postgres', async () => {
   const db = await createTestDatabase();
   return {
     open: async () => postgresArchive(db.url),
+    openReadOnly: async () => postgresArchive(db.url, { readOnly: true }),
     deleteSegment: async (first) =>
       void (await db.query('DELETE FROM tcs_audit_segments WHERE first_seq = $1', [first])),
     deleteEntry: async (seq) => void (await db.query('DELETE FROM tcs_audit_entries WHERE seq = $1', [seq])),
@@ -57,6 +59,31 @@ describe('postgresArchive', () => {
       if (!result.ok) expect(result.firstBad.reason).toMatch(/does not match the entry contents/);
     } finally {
       await archive.close();
+    }
+  });
+
+  it('opened read-only, creates no table and remembers no verification', async () => {
+    const db = await createTestDatabase();
+    dbs.push(db);
+    const reader = postgresArchive(db.url, { readOnly: true });
+    try {
+      await expect(reader.query({ limit: 5 }, 10)).rejects.toThrow(
+        /^audit archive .*tcs_audit_entries.* does not exist/,
+      );
+      const { rows } = await db.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'tcs_audit_%'`);
+      expect(rows[0]).toEqual({ n: 0 });
+      // Even a verification (which remembers its mark when writable) writes nothing.
+      const writer = postgresArchive(db.url);
+      try {
+        await writer.write(chainOf(10));
+      } finally {
+        await writer.close();
+      }
+      expect((await reader.verify({ incremental: true })).ok).toBe(true);
+      const marks = await db.query('SELECT count(*)::int AS n FROM tcs_audit_verified');
+      expect(marks.rows[0]).toEqual({ n: 0 });
+    } finally {
+      await reader.close();
     }
   });
 

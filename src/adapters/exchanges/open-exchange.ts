@@ -23,7 +23,7 @@ import type ccxtModule from 'ccxt';
 import type { CcxtErrorClasses } from '../live-venue/exchange-errors.js';
 import { pointCcxtAt } from '../live-venue/point-ccxt.js';
 import type { ExchangeProfile } from './profile.js';
-import { exchangeProfile } from './registry.js';
+import { exchangeProfile, findProfile } from './registry.js';
 import type { ExchangeId } from './registry.js';
 
 export interface ExchangeOptions {
@@ -56,9 +56,15 @@ export interface OpenedExchange {
   errors: CcxtErrors;
 }
 
-/** A public client of any exchange ccxt knows (no keys). */
+/**
+ * A public client of any exchange ccxt knows (no keys). For a supported exchange, the markets it
+ * loads are its profile's (`fetchMarkets`, `defaultType`, `defaultSubType`): `binance` is spot here,
+ * and ccxt's binance would otherwise load the futures markets too (from fapi, which a spot-only
+ * region or proxy may not serve).
+ */
 export async function openExchange(id: string, options: ExchangeOptions = {}): Promise<OpenedExchange> {
-  const { exchange, errors } = await construct(id, options, {});
+  const profile = findProfile(id);
+  const { exchange, errors } = await construct(id, options, profile ? { options: marketScope(profile) } : {});
   if (options.baseUrl) pointExchangeAt(exchange, options.baseUrl);
   return { exchange, errors };
 }
@@ -100,6 +106,15 @@ export async function openLiveExchange(
   if (config.url) pointCcxtAt(exchange, config.url);
   blankSignatures(exchange, profile.signatureInUrl);
   return { exchange, errors: ccxt, profile };
+}
+
+/** The part of a profile's ccxt options that says which markets the client loads and means by default. */
+function marketScope(profile: ExchangeProfile): Record<string, unknown> {
+  const options = profile.clientOptions as Record<string, unknown>;
+  const scope: Record<string, unknown> = {};
+  for (const key of ['fetchMarkets', 'defaultType', 'defaultSubType'])
+    if (options[key] !== undefined) scope[key] = options[key];
+  return scope;
 }
 
 /** An exchange whose keys have a passphrase is not opened without one (ccxt would fail each signed call). */

@@ -5,6 +5,7 @@
  * signature check, response shapes and error codes of one exchange (dialects/<ccxt id>/).
  */
 import type { IncomingMessage } from 'node:http';
+import type { LiveVenueContractRun } from '../../contracts/live-venue-runner.js';
 import type { FaultReplies } from './fault-replies.js';
 import type { Faults, Reply } from './faults.js';
 import type { Credentials } from './signed-request.js';
@@ -42,6 +43,12 @@ export interface Dialect {
   faultReplies?: FaultReplies;
   /** Whether requests are weighed and refused as Binance weighs them (request-weight.ts). */
   weighsRequests: boolean;
+  /**
+   * What the Venue contract expects of the live venue on this exchange (its capabilities, its refusal
+   * codes, its order path): test/contracts/live-venue.contract.test.ts runs it for every dialect in
+   * the registry, so a new exchange's contract run is part of its dialect.
+   */
+  venueContract: Omit<LiveVenueContractRun, 'dialect'>;
 }
 
 /** A header's first value. */

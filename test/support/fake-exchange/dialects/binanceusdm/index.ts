@@ -13,6 +13,25 @@ import { publicAnswer } from './public-api.js';
 
 export const BINANCE_USDM_DIALECT: Dialect = {
   id: 'binanceusdm',
+  venueContract: {
+    name: 'live venue on the Binance USDⓈ-M fake',
+    capabilities: {
+      foreignOrders: true,
+      lostAcknowledgements: true,
+      protectiveStops: true,
+      deadMansSwitch: true,
+      rateLimits: true,
+      postOnly: true,
+    },
+    refusals: {
+      margin: /\(-2019\)/,
+      reduceOnly: /\(-2022\)/,
+      minimum: /\(-4164\)/,
+      postOnly: /\(-5022\)/,
+      rateLimited: /^RATE_LIMITED/,
+    },
+    createPath: '/fapi/v1/order',
+  },
   weighsRequests: true,
   isSigned: (_req, url, body) => url.searchParams.has('signature') || /(^|&)signature=/.test(body),
   route(ctx, req, url, body) {

@@ -15,6 +15,28 @@ import { verifyBitget } from './signed-request.js';
 
 export const BITGET_DIALECT: Dialect = {
   id: 'bitget',
+  venueContract: {
+    name: 'live venue on the Bitget V2 fake',
+    capabilities: {
+      foreignOrders: true,
+      lostAcknowledgements: true,
+      protectiveStops: true,
+      // Bitget's classic futures API has no cancel-all-after (src/adapters/exchanges/bitget.ts).
+      deadMansSwitch: false,
+      // The fake answers a rate limit as Bitget does: HTTP 429, code "429".
+      rateLimits: true,
+      // Bitget cancels a post-only order that would take (the fake's reading): expired, never filled.
+      postOnly: true,
+    },
+    refusals: {
+      margin: /40762/,
+      reduceOnly: /22002/,
+      minimum: /45110/,
+      postOnly: /post-only/,
+      rateLimited: /^RATE_LIMITED/,
+    },
+    createPath: '/api/v2/mix/order/place-order',
+  },
   weighsRequests: false,
   faultReplies: BITGET_FAULT_REPLIES,
   isSigned: (req) => req.headers['access-sign'] !== undefined,

@@ -15,6 +15,28 @@ import { verifyBybit } from './signed-request.js';
 
 export const BYBIT_DIALECT: Dialect = {
   id: 'bybit',
+  venueContract: {
+    name: 'live venue on the Bybit v5 fake',
+    capabilities: {
+      foreignOrders: true,
+      lostAcknowledgements: true,
+      protectiveStops: true,
+      // Bybit's DCP needs a private websocket; the profile has no dead-man's switch.
+      deadMansSwitch: false,
+      // Bybit's "too many visits" (HTTP 200, retCode 10006, the reset time in a header).
+      rateLimits: true,
+      // Bybit accepts a crossing post-only order and cancels it at once (EC_PostOnlyWillTakeLiquidity): expired, never filled.
+      postOnly: true,
+    },
+    refusals: {
+      margin: /\(110007\)/,
+      reduceOnly: /\(110017\)/,
+      minimum: /\(110094\)/,
+      postOnly: /EC_PostOnlyWillTakeLiquidity/,
+      rateLimited: /^RATE_LIMITED/,
+    },
+    createPath: '/v5/order/create',
+  },
   weighsRequests: false,
   faultReplies: BYBIT_FAULT_REPLIES,
   isSigned: (req) => req.headers['x-bapi-sign'] !== undefined,

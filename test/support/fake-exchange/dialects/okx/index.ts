@@ -13,6 +13,28 @@ import { verifyOkx } from './signed-request.js';
 
 export const OKX_DIALECT: Dialect = {
   id: 'okx',
+  venueContract: {
+    name: 'live venue on the OKX v5 fake',
+    capabilities: {
+      foreignOrders: true,
+      lostAcknowledgements: true,
+      protectiveStops: true,
+      // OKX's cancel-all-after: account-wide, at most 120 s (src/adapters/exchanges/okx.ts).
+      deadMansSwitch: true,
+      // The fake's 429 answers are Binance's; OKX's per-endpoint limits (50011) are not modelled.
+      rateLimits: false,
+      // OKX accepts a crossing post-only order and cancels it at once (cancelSource 31): expired, never filled.
+      postOnly: true,
+    },
+    refusals: {
+      margin: /51008/,
+      reduceOnly: /51169/,
+      minimum: /51020/,
+      postOnly: /post-only/,
+      rateLimited: /^RATE_LIMITED/,
+    },
+    createPath: '/api/v5/trade/order',
+  },
   weighsRequests: false,
   isSigned: (req) => req.headers['ok-access-sign'] !== undefined,
   route(ctx, req, url, body) {

@@ -3,7 +3,8 @@
  * as a user runs it, with strategy modules written here into a temp dir and loaded by path:
  *  * a strategy that halves the best ask or sorts the book in place fills exactly as one that does not;
  *  * a strategy writing into its candle arrays changes no other agent's candles;
- *  * a module that replaces `globalThis.Float64Array` at import never holds a replay bar from the future;
+ *  * a module that replaces `globalThis.Float64Array` at import never holds a replay bar from the future,
+ *    nor one that patches its prototype and the globals the replay's reader calls (the CSV is read as it replays);
  *  * a module is imported (evaluated) once per process.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -138,6 +139,57 @@ globalThis.Float64Array = class extends Real {
           .filter((ts) => ts < T0 + BARS * MIN)
       : [];
     expect(early).toEqual([]);
+  }, 60_000);
+
+  it('a module patching Float64Array, its prototype and the globals a reader calls, at import, sees no candle of the future', async () => {
+    // What the replay computes with passes through whatever the module patched: every typed array
+    // made, sliced or copied; every number handed to Math, Number or an array's callbacks; every Buffer
+    // searched or decoded. None may hold the last close before the last candle has closed.
+    const leaked = join(root, 'deep-leaked.txt');
+    const spy = strategy(
+      'deep-spy.ts',
+      'deepspy',
+      `if (s.ts < ${T0 + BARS * MIN} && holdsFuture()) appendFileSync(${JSON.stringify(leaked)}, s.ts + '\\n');`,
+      `import { appendFileSync } from 'node:fs';
+const Real = globalThis.Float64Array;
+const arrays: any[] = [];
+const numbers = new Set<number>();
+const keep = (x: any) => { arrays[arrays.length] = x; };
+const includes = Function.prototype.call.bind(Array.prototype.includes);
+const text = Function.prototype.call.bind(Buffer.prototype.toString);
+function holdsFuture(): boolean {
+  if (numbers.has(${FUTURE_MARK})) return true;
+  for (const a of arrays) {
+    if (Buffer.isBuffer(a)) { if (text(a, 'latin1').indexOf('${FUTURE_MARK}') !== -1) return true; continue; }
+    if (includes(a, ${FUTURE_MARK})) return true;
+    if (a instanceof Real && includes(new Real(a.buffer, 0, a.buffer.byteLength >> 3), ${FUTURE_MARK})) return true;
+  }
+  return false;
+}
+globalThis.Float64Array = class extends Real {
+  constructor(...args: any[]) { super(...(args as [])); keep(this); }
+} as any;
+const wrap = (owner: any, names: string[], mine = false) => {
+  for (const name of names) {
+    const real = owner[name];
+    owner[name] = function (this: any, ...args: any[]) {
+      if (mine) keep(this);
+      for (const x of args) { if (typeof x === 'number') numbers.add(x); else if (x && typeof x === 'object') keep(x); }
+      const out = real.apply(this, args);
+      if (out && typeof out === 'object') keep(out);
+      return out;
+    };
+  }
+};
+wrap(Object.getPrototypeOf(Real.prototype), ['slice', 'subarray', 'set', 'fill', 'map', 'filter', 'indexOf'], true);
+wrap(Buffer.prototype, ['indexOf', 'toString', 'subarray', 'slice'], true);
+wrap(Buffer, ['concat', 'from']);
+wrap(Math, ['max', 'min', 'abs', 'round', 'floor', 'ceil']);
+wrap(Number, ['isFinite', 'isInteger', 'isNaN']);
+wrap(Array.prototype, ['find', 'findIndex', 'some', 'every'], true);`,
+    );
+    await simulate('deep-spy', spy);
+    expect(existsSync(leaked) ? readFileSync(leaked, 'utf8') : '').toBe('');
   }, 60_000);
 
   it('imports each strategy module once per process', async () => {

@@ -1,5 +1,5 @@
 /**
- * `tcs simulate` runs the simulation in a child Node process with a larger young generation
+ * `tcs simulate` runs the simulation in a child Node process with the young generation it chooses
  * (src/runtime/simulate/simulate-process.ts). As real processes: the child carries the flags; the
  * parent passes SIGTERM on and exits as its child did; a parent killed outright leaves no simulation
  * running unattended (the child ends the run with a partial report); a semi-space size already in
@@ -92,7 +92,7 @@ const summaryOf = (out: string) =>
   JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, unknown>;
 
 describe('tcs simulate in its own process', () => {
-  it('simulates in one child process started with the larger young generation', async () => {
+  it('simulates in one child process started with the young generation it chooses', async () => {
     const proc = await startLongRun(join(root, 'flags'));
     const children = childPids(proc.child.pid!);
     try {

@@ -26,7 +26,7 @@ import { createRunObserver } from './run-observer.js';
 import { funnelWarnings } from '../../domain/signal-funnel-warnings.js';
 import { createRunOutput } from './run-output.js';
 import { replayDirectory, RUN_STORE_FILE, simulationConfig } from './simulation-env.js';
-import { dataSymbols, openRunMarket } from './simulation-market.js';
+import { dataSymbols, indexReplay, openRunMarket } from './simulation-market.js';
 import { runInterrupt } from './run-interrupt.js';
 import type { SimulateOptions } from './simulate-options.js';
 
@@ -103,10 +103,13 @@ async function openRun(env: NodeJS.ProcessEnv, options: SimulateOptions) {
   const symbols =
     dataDir !== null && options.symbols === null && !env.SYMBOLS?.trim() ? await dataSymbols(dataDir) : null;
   const asked = simulationConfig(env, symbols === null ? options : { ...options, symbols });
+  // A replay's data is checked before any strategy module is imported: the check reads every row,
+  // which a module patching globals at import would otherwise see go by (issue 34, item 1).
+  const replay = dataDir === null ? null : await indexReplay(asked, dataDir);
   // Strategies before the market (what they declare decides the history it fills before cycle 1) and
   // before anything is written: strategies that do not load are bad configuration (exit 2), as in tcs trade.
   const agents = await assertStrategiesLoad(asked);
-  const market = await openRunMarket(asked, options, dataDir, (barMs) => strategyHistory(agents, barMs));
+  const market = await openRunMarket(asked, options, replay, (barMs) => strategyHistory(agents, barMs));
   const { config, start, cycles: total } = market;
   const strategies = agents.map((s) => s.name);
   mkdirSync(options.out, { recursive: true, mode: 0o700 });
@@ -209,5 +212,7 @@ function watched(feed: MarketFeed, market: { last: MarketView | null }): MarketF
       market.last = await feed.next(now);
       return market.last;
     },
+    // A replay's feed holds its data files open (it reads each candle when its cycle comes).
+    ...(feed.close === undefined ? {} : { close: () => feed.close!() }),
   };
 }

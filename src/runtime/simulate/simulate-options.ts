@@ -21,9 +21,9 @@ self-contained page).
 The summary is printed as a table at the end. The same data, configuration and seed give a
 byte-identical summary.json. Ctrl-C stops after the current cycle and still writes the (partial)
 report; the exit code is then 130. A run whose circuit breaker (CIRCUIT_BREAKER_DRAWDOWN) kills
-trading ends there, with a partial report. The run itself goes on in a child Node process with a
-larger young generation (--min-semi-space-size=32 --max-semi-space-size=64: garbage collection is
-much of a run's time); if NODE_OPTIONS already sets a semi-space size, it runs in this process.
+trading ends there, with a partial report. The run itself goes on in a child Node process with its
+young generation chosen (--max-semi-space-size=8: peak memory against garbage collection time); if
+NODE_OPTIONS already sets a semi-space size, it runs in this process.
 On a machine with a second core, events.db is written by a worker thread (the cycle hashes each
 entry, the thread inserts and commits it, every 2,000 cycles); a run killed mid-way leaves the audit
 trail whole up to its last commit.

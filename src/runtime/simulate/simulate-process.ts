@@ -1,12 +1,15 @@
 /**
- * `tcs simulate` runs the simulation in a child Node process with a larger young generation.
+ * `tcs simulate` runs the simulation in a child Node process with its young generation chosen.
  *
  * Why: a run allocates short-lived objects at a high rate (every cycle's actor snapshots, events,
  * market view and decision entry), and with Node's default semi-spaces (growing from 1 MB to 16 MB)
- * garbage collection took 14–16 % of a run. Semi-spaces of 32–64 MB made runs about 15 % faster
- * (BENCHMARKS.md, "Simulation throughput"). V8 reads these sizes only when the process starts, so
- * they cannot be set from inside this one; and they are not set for every `tcs` command, because the
- * long-running API and trading processes would carry the larger heap for nothing.
+ * garbage collection took 14–16 % of a run. Semi-spaces of 32–64 MB made runs about 15 % faster then,
+ * but cost their size three times over in resident memory: the SMA run of the backtrader comparison
+ * (3 × 60,480 candles) peaked at 380 MB with them, 255 MB with at most 16 MB and 235 MB with at most
+ * 8 MB, at the same CPU time (50.8–50.9 s each, one run each, a loaded machine), against an aim of
+ * 250 MB (issue 34, item 8). V8 reads these sizes only when the process starts, so they cannot be
+ * set from inside this one; and they are not set for every `tcs` command, because the long-running
+ * API and trading processes keep Node's defaults.
  *
  * The parent only waits and passes signals on: a SIGINT sent to it alone reaches the child as a
  * message once the child listens (a terminal's Ctrl-C reaches both processes, and the child must not
@@ -22,8 +25,8 @@ import { constants } from 'node:os';
 import { tcsNodeArgs } from '../package-root.js';
 import { parentInterrupted } from './run-interrupt.js';
 
-/** The young generation a simulation runs with (MB per semi-space). */
-export const SIMULATION_NODE_FLAGS = ['--min-semi-space-size=32', '--max-semi-space-size=64'] as const;
+/** The young generation a simulation runs with (MB per semi-space): at most 8, for a peak below 250 MB. */
+export const SIMULATION_NODE_FLAGS = ['--max-semi-space-size=8'] as const;
 
 const INTERRUPT = { type: 'tcs-simulate-interrupt' } as const;
 /** The child listens for INTERRUPT from here on; before it, it is still starting. */

@@ -17,6 +17,7 @@ import type { SimulateOptions } from './simulate-options.js';
 import { DEFAULT_HISTORY_BARS } from '../../domain/strategy-input.js';
 import { replayHistory, withManifestFees } from '../trading/market-feed.js';
 import type { HistoryFor } from '../trading/market-feed.js';
+import type { CandleRows, DataDirectory } from '../../adapters/market-data/file/index.js';
 
 /** What the summary says of a replay's warm-up: the history candles, and where the first cycle moved. */
 function warmUpNote(warmUp: { bars: number; movedFrom: number | null }, first: number): string {
@@ -55,10 +56,37 @@ export interface RunMarket {
   description: string;
 }
 
+/** A replay's data directory, checked and indexed (indexReplay), for openRunMarket. */
+export interface IndexedReplay {
+  dir: string;
+  data: DataDirectory<CandleRows>;
+}
+
+/**
+ * Checks and indexes a replay's data for `config`'s symbols, before any strategy module is imported:
+ * the check reads every row, and a module that patched globals at import would see them all go by.
+ * After this the replay reads each candle only when its cycle comes (candle-rows.ts).
+ */
+export async function indexReplay(config: TradingConfig, dir: string): Promise<IndexedReplay> {
+  const { indexDataDir, DataFileError } = await import('../../adapters/market-data/file/index.js');
+  try {
+    return {
+      dir,
+      data: await indexDataDir(
+        dir,
+        config.instruments.map((i) => i.symbol),
+      ),
+    };
+  } catch (err) {
+    if (err instanceof DataFileError) throw new ConfigError(`--data ${dir}: ${err.message}`);
+    throw err;
+  }
+}
+
 export async function openRunMarket(
   config: TradingConfig,
   options: SimulateOptions,
-  dataDir: string | null,
+  dataDir: string | IndexedReplay | null,
   historyFor: HistoryFor = () => ({ bars: DEFAULT_HISTORY_BARS, required: 1 }),
 ): Promise<RunMarket> {
   if (dataDir === null) {
@@ -84,7 +112,9 @@ export async function openRunMarket(
       `, ${historyFor(config.cycleMs).bars} bars of generated history before the first cycle`;
     return { feed, config, start, cycles, description };
   }
-  return openReplay(config, options, dataDir, historyFor);
+  return typeof dataDir === 'string'
+    ? openReplay(config, options, dataDir, historyFor)
+    : openReplay(config, options, dataDir.dir, historyFor, dataDir.data);
 }
 
 /**
@@ -115,6 +145,7 @@ async function openReplay(
   options: SimulateOptions,
   dir: string,
   historyFor: HistoryFor,
+  data?: DataDirectory<CandleRows>,
 ): Promise<RunMarket> {
   const { applyManifestInstruments, createFileFeed, DataFileError, readManifest } =
     await import('../../adapters/market-data/file/index.js');
@@ -123,6 +154,7 @@ async function openReplay(
     const instruments = applyManifestInstruments(config.instruments, manifest?.instruments ?? []);
     const feed = await createFileFeed({
       dir,
+      ...(data === undefined ? {} : { data }),
       instruments,
       fillModel: config.fills.model,
       book: { spread: config.fills.spread },

@@ -164,6 +164,7 @@ export async function continueReplay(
         Promise.reject(new FeedExhaustedError(`the replay of ${dir} had already reached the end of its data`)),
     };
   } else if (typeof saved?.next === 'number' && saved.next !== feed.nextCandleTime) {
+    await opened.close?.(); // its data files: the replay continues from a feed of its own
     feed = await createFileFeed({
       dir,
       instruments: config.instruments,
@@ -182,6 +183,7 @@ export async function continueReplay(
       await writeDocument(kv, REPLAY_CURSOR_KEY, { dir, next: feed.nextCandleTime });
       return view;
     },
+    close: () => feed.close(),
   };
 }
 

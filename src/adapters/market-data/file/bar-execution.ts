@@ -14,15 +14,27 @@
 import type { BarExecution, FillModel, Instrument, Quotes } from '../../../domain/market.js';
 import { deriveBook } from './derived-book.js';
 import type { DerivedBookShape } from './derived-book.js';
-import type { CandleSeries } from './series.js';
+import type { CandleRows } from './candle-rows.js';
+import { Float64ArrayIntrinsic } from '../../../domain/intrinsics.js';
+
+/** Bar t: what its snapshot and fills use. */
+export interface ReplayedBar {
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
 
 // The state behind `taker()` is in #private fields: not enumerable, so a snapshot that is logged or
-// serialized shows the bar's high, low and volume, never the whole candle store or the next open.
+// serialized shows the bar's high, low and volume, never the candle rows or the next open. The next
+// open is read only when taker() is first asked, after the strategies have decided on bar t: until
+// then the process holds nothing of bar t+1 (a streamed CSV replay reads it from the file then).
 export class ReplayBarExecution implements BarExecution {
   readonly high: number;
   readonly low: number;
   readonly volume: number;
-  readonly #candles: CandleSeries;
+  readonly #rows: CandleRows;
+  readonly #close: number;
   /** Index of the bar just replayed. */
   readonly #i: number;
   /** The candle length (the derived book's depth is per minute of it). */
@@ -35,7 +47,8 @@ export class ReplayBarExecution implements BarExecution {
   #book: Quotes | null | undefined;
 
   constructor(
-    candles: CandleSeries,
+    rows: CandleRows,
+    bar: ReplayedBar,
     i: number,
     stepMs: number,
     own: Quotes,
@@ -43,10 +56,11 @@ export class ReplayBarExecution implements BarExecution {
     instrument: Instrument,
     shape: DerivedBookShape,
   ) {
-    this.high = candles.high[i]!;
-    this.low = candles.low[i]!;
-    this.volume = candles.volume[i]!;
-    this.#candles = candles;
+    this.high = bar.high;
+    this.low = bar.low;
+    this.volume = bar.volume;
+    this.#close = bar.close;
+    this.#rows = rows;
     this.#i = i;
     this.#stepMs = stepMs;
     this.#instrument = instrument;
@@ -57,19 +71,21 @@ export class ReplayBarExecution implements BarExecution {
   /** The taker's book, with the price it was placed around as `last` (MARK_PRICE=close marks a fill there). */
   taker(): Quotes | null {
     if (this.#book !== undefined) return this.#book;
-    const candles = this.#candles;
     if (this.#own !== null) {
-      this.#book = { ...this.#own, last: candles.close[this.#i]! };
+      this.#book = { ...this.#own, last: this.#close };
       return this.#book;
     }
     const next = this.#i + 1;
+    if (next >= this.#rows.count) {
+      this.#book = null;
+      return null;
+    }
+    const row = new Float64ArrayIntrinsic(5);
+    this.#rows.read(next, row);
+    const open = row[0]!;
     // Bar t's range and volume (known at the decision) shape the book; bar t+1's open places it.
     const bar = { high: this.high, low: this.low, volume: this.volume, stepMs: this.#stepMs };
-    const open = candles.open[next];
-    this.#book =
-      open === undefined || next >= candles.count
-        ? null
-        : { ...deriveBook({ ...bar, close: open }, this.#instrument, this.#shape), last: open };
+    this.#book = { ...deriveBook({ ...bar, close: open }, this.#instrument, this.#shape), last: open };
     return this.#book;
   }
 }

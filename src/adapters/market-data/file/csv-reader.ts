@@ -11,6 +11,7 @@ import { parseDecimal, parseInteger } from './csv-number.js';
 import { DataFileError } from './data-errors.js';
 import { CandleBuilder, FundingBuilder } from './series.js';
 import type { CandleSeries, FundingSeries } from './series.js';
+import type { CsvCandleIndex } from './candle-rows.js';
 import { Float64ArrayIntrinsic } from '../../../domain/intrinsics.js';
 
 export const CANDLE_COLUMNS = ['timestamp', 'open', 'high', 'low', 'close', 'volume'] as const;
@@ -23,14 +24,42 @@ const CR = 0x0d;
 const COMMA = 0x2c;
 
 /**
- * Calls `onRow(lineNumber, values)` for every data line after checking the header. `values` is
- * reused between rows: column 0 is the timestamp (a whole number), the others decimals.
+ * Parses the comma-separated fields of bytes [s, e) into `values` (column 0 the timestamp, a whole
+ * number; the others decimals) and returns how many fields there were. `fault` says which of the
+ * first values.length fields did not parse: [column, start, end], column -1 when all did.
+ */
+export function parseFields(buf: Buffer, s: number, e: number, values: Float64Array, fault: Float64Array): number {
+  const width = values.length;
+  let col = 0;
+  let fieldStart = s;
+  fault[0] = -1;
+  for (let j = s; j <= e; j++) {
+    if (j < e && buf[j] !== COMMA) continue;
+    if (col < width) {
+      const v = col === 0 ? parseInteger(buf, fieldStart, j) : parseDecimal(buf, fieldStart, j);
+      values[col] = v;
+      if (Number.isNaN(v) && fault[0] === -1) {
+        fault[0] = col;
+        fault[1] = fieldStart;
+        fault[2] = j;
+      }
+    }
+    col += 1;
+    fieldStart = j + 1;
+  }
+  return col;
+}
+
+/**
+ * Calls `onRow(lineNumber, values, offset)` for every data line after checking the header, `offset`
+ * being the byte where the line starts. `values` is reused between rows: column 0 is the timestamp
+ * (a whole number), the others decimals.
  */
 async function eachRow(
   path: string,
   file: string,
   columns: readonly string[],
-  onRow: (line: number, values: Float64Array) => void,
+  onRow: (line: number, values: Float64Array, offset: number) => void,
 ): Promise<void> {
   const header = columns.join(',');
   const width = columns.length;
@@ -38,7 +67,9 @@ async function eachRow(
   let line = 0;
   let blankAt = 0; // a blank line is fine only at the very end of the file
 
-  const take = (buf: Buffer, s: number, e: number): void => {
+  const fault = new Float64ArrayIntrinsic(3);
+
+  const take = (buf: Buffer, s: number, e: number, at: number): void => {
     line += 1;
     if (e > s && buf[e - 1] === CR) e -= 1;
     if (line === 1) {
@@ -52,45 +83,31 @@ async function eachRow(
       return;
     }
     if (blankAt !== 0) throw new DataFileError(file, `line ${blankAt}: empty line`);
-    let col = 0;
-    let bad = -1;
-    let fieldStart = s;
-    const badStarts = [0, 0];
-    for (let j = s; j <= e; j++) {
-      if (j < e && buf[j] !== COMMA) continue;
-      if (col < width) {
-        const v = col === 0 ? parseInteger(buf, fieldStart, j) : parseDecimal(buf, fieldStart, j);
-        values[col] = v;
-        if (Number.isNaN(v) && bad === -1) {
-          bad = col;
-          badStarts[0] = fieldStart;
-          badStarts[1] = j;
-        }
-      }
-      col += 1;
-      fieldStart = j + 1;
-    }
+    const col = parseFields(buf, s, e, values, fault);
     if (col !== width) throw new DataFileError(file, `line ${line}: expected ${width} columns (${header}), got ${col}`);
+    const bad = fault[0]!;
     if (bad !== -1) {
-      const raw = buf.toString('utf8', badStarts[0], badStarts[1]);
+      const raw = buf.toString('utf8', fault[1], fault[2]);
       const hint = bad === 0 ? ' (whole epoch milliseconds expected)' : '';
       throw new DataFileError(file, `line ${line}: non-numeric ${columns[bad]}: "${raw}"${hint}`);
     }
-    onRow(line, values);
+    onRow(line, values, at);
   };
 
   let rest: Buffer | undefined;
+  let base = 0; // the file offset of buf[0]
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     const buf = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
     let s = 0;
     for (let nl = buf.indexOf(NEWLINE, s); nl !== -1; nl = buf.indexOf(NEWLINE, s)) {
-      take(buf, s, nl);
+      take(buf, s, nl, base + s);
       s = nl + 1;
     }
+    base += s;
     rest = s < buf.length ? buf.subarray(s) : undefined;
   }
-  if (rest !== undefined) take(rest, 0, rest.length);
+  if (rest !== undefined) take(rest, 0, rest.length, base);
   if (line === 0) throw new DataFileError(file, `line 1: header must be "${header}", got an empty file`);
 }
 
@@ -100,6 +117,29 @@ export async function readCandlesCsv(path: string, file: string, stepMs: number 
   const builder = new CandleBuilder(file, (line) => `line ${line}`, stepMs, Math.ceil(size / TYPICAL_CANDLE_ROW_BYTES));
   await eachRow(path, file, CANDLE_COLUMNS, (line, v) => builder.push(line, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!));
   return builder.finish();
+}
+
+/**
+ * Validates `<dir>/<file>` as readCandlesCsv does, but keeps only where each row starts: a streamed
+ * replay (./candle-rows.ts) reads the values again when it reaches them.
+ */
+export async function indexCandlesCsv(path: string, file: string, stepMs: number | undefined): Promise<CsvCandleIndex> {
+  const { size } = await stat(path);
+  const builder = new CandleBuilder(file, (line) => `line ${line}`, stepMs, 0, false);
+  let rowStart = new Float64ArrayIntrinsic(Math.max(16, Math.ceil(size / TYPICAL_CANDLE_ROW_BYTES) + 1));
+  await eachRow(path, file, CANDLE_COLUMNS, (line, v, offset) => {
+    builder.push(line, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
+    const k = builder.count - 1;
+    if (k + 1 >= rowStart.length) {
+      const bigger = new Float64ArrayIntrinsic(rowStart.length * 2);
+      bigger.set(rowStart);
+      rowStart = bigger;
+    }
+    rowStart[k] = offset;
+  });
+  const span = builder.span();
+  rowStart[span.count] = size; // the last row ends at the end of the file (a trailing blank line is skipped)
+  return { ...span, rowStart };
 }
 
 export async function readFundingCsv(path: string, file: string): Promise<FundingSeries> {

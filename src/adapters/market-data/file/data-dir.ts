@@ -8,30 +8,32 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readCandlesCsv, readFundingCsv } from './csv-reader.js';
+import { indexCandlesCsv, readCandlesCsv, readFundingCsv } from './csv-reader.js';
 import { DataFileError } from './data-errors.js';
 import { readManifest } from './manifest.js';
 import type { Manifest } from './manifest.js';
 import { readCandlesParquet, readFundingParquet } from './parquet-reader.js';
-import type { CandleSeries, FundingSeries } from './series.js';
+import type { CandleSeries, CandleSpan, FundingSeries } from './series.js';
+import { csvRows, seriesRows } from './candle-rows.js';
+import type { CandleRows } from './candle-rows.js';
 import { timeframeName } from '../../../domain/timeframes.js';
 
-export interface SymbolData {
+export interface SymbolData<C extends CandleSpan = CandleSeries> {
   symbol: string;
   candleFile: string;
-  candles: CandleSeries;
+  candles: C;
   fundingFile?: string;
   funding?: FundingSeries;
 }
 
-export interface DataDirectory {
+export interface DataDirectory<C extends CandleSpan = CandleSeries> {
   dir: string;
   manifest?: Manifest;
   /** The shared timeframe, e.g. 1m, and its length in ms. */
   timeframe: string;
   stepMs: number;
   /** In the order asked for (or sorted by symbol when loading everything). */
-  symbols: SymbolData[];
+  symbols: SymbolData<C>[];
 }
 
 type Kind = 'candles' | 'funding';
@@ -79,6 +81,13 @@ async function readCandles(dir: string, file: string, stepMs: number | undefined
   return file.endsWith('.csv') ? readCandlesCsv(path, file, stepMs) : readCandlesParquet(path, file, stepMs);
 }
 
+/** A symbol's candles to replay: a CSV file indexed (read row by row later), a Parquet file loaded. */
+async function openCandleRows(dir: string, file: string, stepMs: number | undefined): Promise<CandleRows> {
+  const path = join(dir, file);
+  if (!file.endsWith('.csv')) return seriesRows(await readCandlesParquet(path, file, stepMs));
+  return csvRows(path, file, await indexCandlesCsv(path, file, stepMs));
+}
+
 async function readFunding(dir: string, file: string): Promise<FundingSeries> {
   const path = join(dir, file);
   return file.endsWith('.csv') ? readFundingCsv(path, file) : readFundingParquet(path, file);
@@ -88,7 +97,33 @@ async function readFunding(dir: string, file: string): Promise<FundingSeries> {
  * Loads and validates `symbols` (every symbol with a candle file when omitted). Throws a
  * DataFileError naming the file (and line) of the first problem.
  */
-export async function loadDataDir(dir: string, symbols?: readonly string[]): Promise<DataDirectory> {
+export function loadDataDir(dir: string, symbols?: readonly string[]): Promise<DataDirectory> {
+  return openDataDir(dir, symbols, readCandles);
+}
+
+/**
+ * Validates `symbols` as loadDataDir does, for a replay: CSV candles are indexed, not kept, and read
+ * row by row as the replay reaches them (./candle-rows.ts); the caller closes them when done.
+ */
+export async function indexDataDir(dir: string, symbols?: readonly string[]): Promise<DataDirectory<CandleRows>> {
+  const opened: CandleRows[] = [];
+  try {
+    return await openDataDir(dir, symbols, async (d, file, stepMs) => {
+      const rows = await openCandleRows(d, file, stepMs);
+      opened.push(rows);
+      return rows;
+    });
+  } catch (err) {
+    for (const rows of opened) rows.close();
+    throw err;
+  }
+}
+
+async function openDataDir<C extends CandleSpan>(
+  dir: string,
+  symbols: readonly string[] | undefined,
+  readCandles: (dir: string, file: string, stepMs: number | undefined) => Promise<C>,
+): Promise<DataDirectory<C>> {
   const manifest = await readManifest(dir);
   const candleFiles = await listFiles(dir, 'candles', true);
   const fundingFiles = await listFiles(dir, 'funding', false);
@@ -110,7 +145,7 @@ export async function loadDataDir(dir: string, symbols?: readonly string[]): Pro
     }
   }
   const wanted = symbols ?? [...candleFiles.keys()];
-  const loaded: SymbolData[] = [];
+  const loaded: SymbolData<C>[] = [];
   let stepMs = manifest?.stepMs;
   let stepFile = 'manifest.json';
   for (const symbol of wanted) {
@@ -133,7 +168,7 @@ export async function loadDataDir(dir: string, symbols?: readonly string[]): Pro
       );
     }
     const fundingFile = fundingFiles.get(symbol);
-    const data: SymbolData = { symbol, candleFile, candles };
+    const data: SymbolData<C> = { symbol, candleFile, candles };
     if (fundingFile !== undefined) Object.assign(data, { fundingFile, funding: await readFunding(dir, fundingFile) });
     loaded.push(data);
   }

@@ -6,8 +6,12 @@
  * zero. When the last candle has been replayed, `next` throws FeedExhaustedError: a simulator
  * stops there, and a trading process fails loudly instead of trading on repeated data.
  *
- * Snapshot fields: last = close; bars = the last `historyLength` candles up to this one, as views
- * of the loaded columns (no copy); the first replayed candle is the first with that much history
+ * The feed holds no candle it has not replayed: a CSV file is indexed when the feed opens (every row
+ * validated, only where each row starts kept) and each candle is read from the file when its cycle
+ * comes, the next one's open only when the venue asks for a fill (./candle-rows.ts, ./bar-execution.ts).
+ *
+ * Snapshot fields: last = close; bars = the last `historyLength` candles up to this one, copied into
+ * a window of the feed's own; the first replayed candle is the first with that much history
  * before it (see replay-window.ts: a replay starts after its warm-up); volume = base volume over the
  * last VOLUME_WINDOW_BARS candles; the book derived from the candle
  * (./derived-book.ts); fundingRate, nextFundingTs and settledFunding (the settlements the paper venue
@@ -19,7 +23,9 @@ import { VOLUME_WINDOW_BARS } from '../../../domain/market.js';
 import type { FillModel, Instrument, MarketSnapshot, MarketView } from '../../../domain/market.js';
 import type { MarketFeed } from '../../../ports/market-feed.js';
 import { ReplayBarExecution } from './bar-execution.js';
-import { loadDataDir } from './data-dir.js';
+import { indexDataDir } from './data-dir.js';
+import type { DataDirectory } from './data-dir.js';
+import type { CandleRows } from './candle-rows.js';
 import { iso } from './data-errors.js';
 import { DERIVED_BOOK_SHAPE, deriveBook } from './derived-book.js';
 import type { DerivedBookShape } from './derived-book.js';
@@ -27,11 +33,16 @@ import { createFundingSchedule } from './funding-schedule.js';
 import type { FundingPolicy, FundingSchedule, Settlement } from './funding-schedule.js';
 import { perpetualFunding } from './perp-funding.js';
 import { replayWindow } from './replay-window.js';
-import type { CandleSeries } from './series.js';
 import { Float64ArrayIntrinsic } from '../../../domain/intrinsics.js';
 
 export interface FileFeedOptions {
   dir: string;
+  /**
+   * The directory already indexed (indexDataDir(dir, the instruments' symbols)): `tcs simulate`
+   * indexes it before any strategy module is imported, so no module's patched globals see the rows
+   * go by. Indexed here when absent.
+   */
+  data?: DataDirectory<CandleRows>;
   instruments: readonly Instrument[];
   /** Epoch ms: replay from the first candle opening at or after it (default: the data's start). */
   from?: number;
@@ -56,6 +67,8 @@ export interface FileFeedOptions {
 }
 
 export interface FileFeed extends MarketFeed {
+  /** Closes the data files (a CSV replay reads each candle from its file when its cycle comes). */
+  close(): Promise<void>;
   /** Open times of the first and last replayed candle, and the timeframe. */
   readonly range: { first: number; last: number; stepMs: number; timeframe: string };
   /** Candles before the first replayed one that serve as history, and the start asked for if that moved it. */
@@ -73,15 +86,17 @@ export class FeedExhaustedError extends Error {
 
 interface Track {
   instrument: Instrument;
-  candles: CandleSeries;
-  /** Open times of the candles (the series keeps only its start and step). */
-  time: Float64Array;
+  rows: CandleRows;
+  /** The candle just read: open, high, low, close, volume. */
+  row: Float64Array;
+  /** The volumes of the last VOLUME_WINDOW_BARS candles read, oldest at `volumeHead` once full. */
+  volumes: Float64Array;
+  volumeHead: number;
   offset: number;
   funding: FundingSchedule | null;
   /**
    * The bars strategies get: the newest `historyLength` candles copied into a window of their own.
-   * Views straight into the file's columns would hand a strategy the whole file, the future
-   * included, through their `.buffer`; a copy of 12 numbers per candle costs nothing measurable.
+   * Views into a store of the whole file would hand a strategy the future through their `.buffer`.
    */
   window: BarWindow;
   /** The last candle index copied into `window` (-1: none yet). */
@@ -94,10 +109,12 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
   const shape: DerivedBookShape = { ...DERIVED_BOOK_SHAPE, ...options.book };
   const fillModel = options.fillModel ?? 'next_open';
   const instruments = options.instruments.map((i) => ({ ...i }));
-  const data = await loadDataDir(
-    options.dir,
-    instruments.map((i) => i.symbol),
-  );
+  const data =
+    options.data ??
+    (await indexDataDir(
+      options.dir,
+      instruments.map((i) => i.symbol),
+    ));
   const wanted = options.historyLength ?? 1;
   const historyLength = typeof wanted === 'function' ? wanted(data.stepMs) : wanted;
   if (!Number.isInteger(historyLength) || historyLength < 1)
@@ -114,11 +131,20 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
   const tracks: Track[] = data.symbols.map((s, k) => {
     const instrument = instruments[k]!;
     const funding = fundings[k]!;
-    const time = new Float64ArrayIntrinsic(s.candles.count);
-    for (let j = 0; j < time.length; j++) time[j] = s.candles.start + j * data.stepMs;
-    const bars = new BarWindow(historyLength);
-    return { instrument, candles: s.candles, time, offset: window.offsets[k]!, funding, window: bars, copied: -1 };
+    return {
+      instrument,
+      rows: s.candles,
+      row: new Float64ArrayIntrinsic(5),
+      volumes: new Float64ArrayIntrinsic(VOLUME_WINDOW_BARS),
+      volumeHead: 0,
+      offset: window.offsets[k]!,
+      funding,
+      window: new BarWindow(historyLength),
+      copied: -1,
+    };
   });
+  // The first snapshot reads the history before it: the window's, and the volume window's.
+  const readBack = Math.max(historyLength, VOLUME_WINDOW_BARS);
   const total = (window.last - window.first) / window.stepMs + 1;
   const stepMs = window.stepMs;
   let cursor = 0; // candles replayed so far
@@ -148,30 +174,38 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
       cursor += 1;
       return view;
     },
+    async close() {
+      for (const track of tracks) track.rows.close();
+    },
   };
 
   function snapshot(track: Track, i: number, now: number, closeTime: number, shift: number): MarketSnapshot {
-    const { candles, instrument } = track;
-    for (let j = Math.max(0, i - historyLength + 1, track.copied + 1); j <= i; j++) {
-      track.window.push({
-        time: track.time[j]!,
-        open: candles.open[j]!,
-        high: candles.high[j]!,
-        low: candles.low[j]!,
-        close: candles.close[j]!,
-        volume: candles.volume[j]!,
-      });
+    const { rows, row, volumes, instrument } = track;
+    for (let j = Math.max(0, i - readBack + 1, track.copied + 1); j <= i; j++) {
+      rows.read(j, row);
+      volumes[track.volumeHead] = row[4]!;
+      track.volumeHead = (track.volumeHead + 1) % VOLUME_WINDOW_BARS;
+      if (j > i - historyLength) {
+        track.window.push({
+          time: rows.start + j * stepMs,
+          open: row[0]!,
+          high: row[1]!,
+          low: row[2]!,
+          close: row[3]!,
+          volume: row[4]!,
+        });
+      }
     }
     track.copied = i;
     const bars = track.window.view();
+    // Summed oldest first over the candles read (fewer than the window at the file's start), as ever.
+    const held = Math.min(i + 1, VOLUME_WINDOW_BARS);
     let volume = 0;
-    for (let j = Math.max(0, i - VOLUME_WINDOW_BARS + 1); j <= i; j++) volume += candles.volume[j]!;
-    const close = candles.close[i]!;
-    const book = deriveBook(
-      { high: candles.high[i]!, low: candles.low[i]!, close, volume: candles.volume[i]!, stepMs },
-      instrument,
-      shape,
-    );
+    for (let k = held; k >= 1; k--)
+      volume += volumes[(track.volumeHead - k + VOLUME_WINDOW_BARS) % VOLUME_WINDOW_BARS]!;
+    const bar = { high: row[1]!, low: row[2]!, close: row[3]!, volume: row[4]! };
+    const close = bar.close;
+    const book = deriveBook({ high: bar.high, low: bar.low, close, volume: bar.volume, stepMs }, instrument, shape);
     const funding = track.funding?.at(closeTime);
     return {
       symbol: instrument.symbol,
@@ -183,7 +217,7 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
       fundingRate: funding ? funding.rate : null,
       nextFundingTs: funding ? funding.nextTs + shift : null,
       ...(funding ? { settledFunding: shiftSettlements(funding.settled, shift) } : {}),
-      execution: new ReplayBarExecution(candles, i, stepMs, book, fillModel, instrument, shape),
+      execution: new ReplayBarExecution(rows, bar, i, stepMs, book, fillModel, instrument, shape),
     };
   }
 }

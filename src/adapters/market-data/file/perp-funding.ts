@@ -6,10 +6,10 @@
  */
 import type { DataDirectory, SymbolData } from './data-dir.js';
 import { DataFileError } from './data-errors.js';
-import type { FundingSeries } from './series.js';
+import type { CandleSpan, FundingSeries } from './series.js';
 
 /** A perpetual's funding rates; refused when it has no funding file or one without a single rate. */
-export function perpetualFunding(s: SymbolData): FundingSeries {
+export function perpetualFunding(s: SymbolData<CandleSpan>): FundingSeries {
   if (s.funding !== undefined && s.funding.count > 0) return s.funding;
   // Names the funding file that is missing (or empty) and both ways out.
   throw new DataFileError(
@@ -20,7 +20,7 @@ export function perpetualFunding(s: SymbolData): FundingSeries {
 }
 
 /** `tcs data check`'s rule: every symbol the manifest does not declare spot is a perpetual. */
-export function assertPerpetualsFunded(data: DataDirectory): void {
+export function assertPerpetualsFunded(data: DataDirectory<CandleSpan>): void {
   const spot = new Set(data.manifest?.instruments.filter((i) => i.kind === 'spot').map((i) => i.symbol));
   for (const s of data.symbols) if (!spot.has(s.symbol)) perpetualFunding(s);
 }

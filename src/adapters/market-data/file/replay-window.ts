@@ -12,6 +12,7 @@
  */
 import { DataFileError, showTs } from './data-errors.js';
 import type { SymbolData } from './data-dir.js';
+import type { CandleSpan } from './series.js';
 
 export interface ReplayWindow {
   /** Open time of the first and last replayed candle, epoch ms. */
@@ -25,14 +26,14 @@ export interface ReplayWindow {
 }
 
 export function replayWindow(
-  symbols: readonly SymbolData[],
+  symbols: readonly SymbolData<CandleSpan>[],
   stepMs: number,
   from?: number,
   to?: number,
   historyBars = 1,
 ): ReplayWindow {
   const ref = symbols[0]!;
-  const lastOf = (s: SymbolData): number => s.candles.start + (s.candles.count - 1) * stepMs;
+  const lastOf = (s: SymbolData<CandleSpan>): number => s.candles.start + (s.candles.count - 1) * stepMs;
   for (const s of symbols) {
     if ((((s.candles.start - ref.candles.start) % stepMs) + stepMs) % stepMs !== 0) {
       throw new DataFileError(

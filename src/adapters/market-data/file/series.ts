@@ -11,7 +11,7 @@ import { DataFileError, showTs } from './data-errors.js';
 import { TIMEFRAME_LIST, timeframeName } from '../../../domain/timeframes.js';
 import { Float64ArrayIntrinsic } from '../../../domain/intrinsics.js';
 
-export interface CandleSeries {
+export interface CandleSeries extends CandleSpan {
   /** Open time of the first candle, epoch ms. */
   start: number;
   /** The timeframe in ms; 0 when the file holds a single candle and nothing says the timeframe. */
@@ -65,11 +65,20 @@ function checkTimestamp(file: string, where: string, ts: number): void {
 
 const CANDLE_VALUE_NAMES = ['open', 'high', 'low', 'close', 'volume'];
 
+/** Where a symbol's candles are in time: the first open, the timeframe and how many there are. */
+export interface CandleSpan {
+  start: number;
+  /** 0 while a single candle leaves the timeframe unknown; the data directory sets it. */
+  stepMs: number;
+  count: number;
+}
+
 export class CandleBuilder {
   private readonly cols: Column[];
   private start = 0;
   private prev = NaN;
   private step: number;
+  private rows = 0;
 
   constructor(
     private readonly file: string,
@@ -77,13 +86,15 @@ export class CandleBuilder {
     /** The timeframe from the manifest; inferred from the first two rows when undefined. */
     stepMs: number | undefined,
     capacity = 1024,
+    /** false: validate only, keep no values (a streamed replay reads them again as it goes). */
+    private readonly keep = true,
   ) {
     this.step = stepMs ?? 0;
-    this.cols = Array.from({ length: 5 }, () => new Column(capacity));
+    this.cols = keep ? Array.from({ length: 5 }, () => new Column(capacity)) : [];
   }
 
   get count(): number {
-    return this.cols[0]!.length;
+    return this.rows;
   }
 
   push(at: number, ts: number, open: number, high: number, low: number, close: number, volume: number): void {
@@ -112,6 +123,8 @@ export class CandleBuilder {
     if (high < Math.max(open, close)) fail(`high < max(open, close): high ${high}, open ${open}, close ${close}`);
     if (low > Math.min(open, close)) fail(`low > min(open, close): low ${low}, open ${open}, close ${close}`);
     if (!(volume >= 0)) fail(`volume < 0: ${volume}`);
+    this.rows += 1;
+    if (!this.keep) return;
     const [o, h, l, c, v] = this.cols as [Column, Column, Column, Column, Column];
     o.push(open);
     h.push(high);
@@ -142,6 +155,12 @@ export class CandleBuilder {
       fail(`misaligned: ${got} (not a whole number of timeframes after the previous row)`);
     const missing = (ts - prev) / this.step - 1;
     fail(`gap: ${got} (${missing} candle${missing === 1 ? '' : 's'} missing)`);
+  }
+
+  /** The span of the rows pushed (all that a builder that keeps no values can give). */
+  span(): CandleSpan {
+    if (this.count === 0) throw new DataFileError(this.file, 'no candles (the file has only its header)');
+    return { start: this.start, stepMs: this.step, count: this.count };
   }
 
   finish(): CandleSeries {

@@ -52,7 +52,7 @@ export function readCommonConfig(env: NodeJS.ProcessEnv): CommonConfig {
   checkInstrumentKinds(instruments, exchange);
   return {
     storeUrl: readStoreUrl(env),
-    storeTimeoutMs: readInt(env, 'STORE_TIMEOUT_MS', DEFAULT_STORE_TIMEOUT_MS, 10, 60_000),
+    storeTimeoutMs: readStoreTimeoutMs(env),
     instruments,
     executionMode,
     exchange,
@@ -122,6 +122,11 @@ export function readControlSecret(env: NodeJS.ProcessEnv): string {
     throw new ConfigError(`CONTROL_SECRET has ${secret.length} characters; at least ${MIN_KEY_LENGTH} are required.`);
   }
   return secret;
+}
+
+/** STORE_TIMEOUT_MS: every store call's deadline (each process that opens the store reads it). */
+export function readStoreTimeoutMs(env: NodeJS.ProcessEnv): number {
+  return readInt(env, 'STORE_TIMEOUT_MS', DEFAULT_STORE_TIMEOUT_MS, 10, 60_000);
 }
 
 export function readStoreUrl(env: NodeJS.ProcessEnv): string {

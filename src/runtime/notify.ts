@@ -30,7 +30,7 @@ import type { NotifyOutbox } from '../ports/notify-outbox.js';
 import type { Store } from '../ports/store.js';
 import type { WebhookTarget } from '../domain/notifications/webhook.js';
 import { readTelegramConfig, telegramBot } from './notify-telegram.js';
-import { ConfigError, readInt, readStoreUrl } from './config.js';
+import { ConfigError, readInt, readStoreTimeoutMs, readStoreUrl } from './config.js';
 
 /** Between rounds: a notification reaches its receiver within about this (plus its POST). */
 const ROUND_MS = 500;
@@ -47,7 +47,7 @@ export async function runNotifier(env: NodeJS.ProcessEnv): Promise<number> {
       'NOTIFY_WEBHOOK_URLS is empty and TELEGRAM_BOT_TOKEN is not set: give the webhook URLs to notify, a Telegram bot, or both (docs/operate/notifications.md)',
     );
   const targets: NotifyTarget[] = [...(webhooks?.targets ?? []), ...(telegram?.targets ?? [])];
-  const store = await openStore(readStoreUrl(env));
+  const store = await openStore(readStoreUrl(env), { timeoutMs: readStoreTimeoutMs(env) });
   const faultAfterMs = readInt(env, 'NOTIFY_STORE_FAULT_MS', 15_000, 0, 3_600_000);
   const dailyAt = readDailyAt(env);
   const { outbox, direct, faults } = outboxes(store, targets, faultAfterMs);

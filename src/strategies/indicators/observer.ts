@@ -22,10 +22,19 @@ export interface TrackerView {
 
 type Observer = (view: TrackerView) => void;
 
-/** Called by every new tracker: tells the installed observer, if any. */
+/**
+ * Called by every new tracker: tells the installed observer, if any. The slot is on the global
+ * object, where any module can write: whatever is there never stops a tracker from being made
+ * (another agent's strategy could otherwise break this one's start).
+ */
 export function announceTracker(view: TrackerView): void {
   const observer = (globalThis as Record<symbol, unknown>)[KEY];
-  if (typeof observer === 'function') (observer as Observer)(view);
+  if (typeof observer !== 'function') return;
+  try {
+    (observer as Observer)(view);
+  } catch {
+    // Not the check's observer (it does not throw): a foreign one is ignored.
+  }
 }
 
 /** Installs `observer` for the trackers made from now on; the function returned restores what was there. */

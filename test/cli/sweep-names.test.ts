@@ -49,11 +49,11 @@ describe('names checked before the first trial', () => {
 
   it('a misspelled strategy parameter in a swept STRATEGY_PARAMS is exit 2 naming it and the nearest', async () => {
     const run = await sweep('typo-strategy', {
-      params: { STRATEGY_PARAMS: [{ [STRATEGY]: { lookback: 10 } }, { [STRATEGY]: { lookbak: 30 } }] },
+      params: { STRATEGY_PARAMS: [{ [STRATEGY]: { channel: 10 } }, { [STRATEGY]: { chanel: 30 } }] },
       env: { STRATEGIES: STRATEGY, SYMBOLS: 'BTCUSDT' },
     });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/unknown parameter "lookbak".*did you mean lookback\?/);
+    expect(run.stderr).toMatch(/unknown parameter "chanel".*did you mean channel\?/);
     expect(existsSync(path('typo-strategy'))).toBe(false);
   });
 

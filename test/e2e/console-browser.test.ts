@@ -122,8 +122,8 @@ describe('operator console in Chromium', () => {
       async () => expect(Number(await page.getByTestId('nav-chart').getAttribute('data-points'))).toBeGreaterThan(1),
       WAIT,
     );
-    // The candle chart: the bars the run's cycles recorded. This run's passive orders fill while
-    // resting, which the decision log does not record, so fills are marked only if some filled at once.
+    // The candle chart: the bars the run's cycles recorded, and our fills on them (this run's passive
+    // orders fill while resting: order_filled entries, marked on the next cycle's bar) once any filled.
     const candles = page.getByTestId('candle-chart');
     await vi.waitFor(async () => expect(Number(await candles.getAttribute('data-candles'))).toBeGreaterThan(1), WAIT);
     expect(await candles.getAttribute('data-symbol')).toBe('BTCUSDT');
@@ -149,13 +149,11 @@ describe('operator console in Chromium', () => {
     await e.heartbeatsSpan(pausedPid, 3 * CYCLE_MS);
     expect((await e.heartbeat())!.lastCycle).toBe(pausedCycle);
     expect(await cycleOnScreen()).toBe(pausedCycle);
-    // Nothing trades while paused: the fills list is every fill at submission in the decision log.
-    const logged = (await (await e.call('GET', '/reports/decisions?limit=1000')).json()) as {
-      decision: { submissions?: { filledQty?: number }[] };
-    }[];
-    const atSubmission = logged.flatMap((d) => d.decision.submissions ?? []).filter((s) => (s.filledQty ?? 0) > 0);
+    // Nothing trades while paused: the fills list is every fill the audit trail records (at
+    // submission in decisions, and resting orders filled later in order_filled entries).
+    const recorded = (await (await e.call('GET', '/reports/fills?limit=1000')).json()) as unknown[];
     await vi.waitFor(
-      async () => expect(await page.getByTestId('fill-row').count()).toBe(Math.min(50, atSubmission.length)),
+      async () => expect(await page.getByTestId('fill-row').count()).toBe(Math.min(50, recorded.length)),
       WAIT,
     );
     await shot('paused');

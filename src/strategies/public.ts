@@ -1,8 +1,8 @@
 /**
  * The public entry for strategy authors: `import … from 'trading-control-service/strategy'` (package
  * `exports`). Everything a strategy and its test need, and nothing else, so internal modules can
- * move without breaking user code. Run: dist/src/strategies/public.js (compiled, loads in plain
- * Node); types: this file. test/strategies/public-entry.test.ts imports every export from a project
+ * move without breaking user code. Run: dist/strategy/public.js (compiled and bundled into one
+ * module by bin/build.mjs, loads in plain Node); types: this file. test/strategies/public-entry.test.ts imports every export from a project
  * outside the repository, and fails when one is added here without being listed there.
  */
 

@@ -5,6 +5,9 @@
  * audit entry (event-chain.ts, chained like every other) in that one transaction: a lock that refuses
  * it refuses both, so a command is never done without its entry. Leases are absolute epoch-ms deadlines computed from the caller's
  * `now`, which keeps them testable and independent of this machine's clock.
+ *
+ * On a private file (a simulation run's store, run-store.ts) only this queue enqueues, so once a read
+ * found no open command, none can appear until its own `enqueue`: claims skip the read until then.
  */
 import { decodeStoredCommand, encodeCommandPayload, KILL_CANCELS } from '../../domain/commands.js';
 import type { Command, CommandStatus, StoredCommand } from '../../domain/commands.js';
@@ -56,6 +59,10 @@ export class SqliteCommandQueue implements CommandQueue {
   private readonly anyOpen: () => boolean;
   private readonly doneIds: () => string[];
   private readonly completeTx: (id: string, result: Record<string, unknown>, at: string) => StoredCommand;
+  /** False once a private file's queue was seen empty, until its next enqueue (see the module comment). */
+  private openMaybe = true;
+  /** Enqueues completed, so a claim's empty read is not trusted across an enqueue that finished meanwhile. */
+  private enqueued = 0;
   private readonly completeWithEntryTx: (
     id: string,
     result: Record<string, unknown>,
@@ -68,6 +75,8 @@ export class SqliteCommandQueue implements CommandQueue {
     private readonly watcher: ChangeWatcher,
     private readonly access: StoreAccess,
     appendChained: AppendChained,
+    /** The file is this process's own: nothing but this queue writes its commands (sqlite-store.ts). */
+    private readonly privateFile = false,
   ) {
     const byId = db.prepare<[string], CommandRow>(`SELECT ${COLUMNS} FROM commands WHERE id = ?`);
     const maxOrd = db.prepare<[], { ord: number | null }>('SELECT max(ord) AS ord FROM commands');
@@ -157,13 +166,26 @@ export class SqliteCommandQueue implements CommandQueue {
     options: EnqueueOptions = {},
   ): Promise<{ record: StoredCommand; duplicate: boolean }> {
     const payload = encodeCommandPayload(command);
-    const outcome = await this.access.write(() => this.enqueueTx(command, payload, options.maxOpen));
+    const outcome = await this.access.write(() => {
+      const written = this.enqueueTx(command, payload, options.maxOpen);
+      // In the same turn as the insert: a claim whose empty read came before it sees the count move.
+      this.enqueued += 1;
+      this.openMaybe = true;
+      return written;
+    });
     if (!outcome.duplicate) this.watcher.localWrite();
     return outcome;
   }
 
   async claim(consumer: string, options: ClaimOptions): Promise<StoredCommand[]> {
-    if (!(await this.access.read(this.anyOpen))) return [];
+    // A simulation's cycles claim every cycle from a queue that is almost always empty: on a private
+    // file, an empty read stands until this queue's next enqueue (the profile's per-cycle SQLite read).
+    if (!this.openMaybe) return [];
+    const before = this.enqueued;
+    if (!(await this.access.read(this.anyOpen))) {
+      if (this.privateFile && this.enqueued === before) this.openMaybe = false;
+      return [];
+    }
     return this.access.write(() => this.claimTx(consumer, options));
   }
 

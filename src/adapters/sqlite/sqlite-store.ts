@@ -56,7 +56,8 @@ export interface SqliteStoreOptions {
   clock?: Clock;
   /**
    * The file is one process's own (a simulation run, run-store.ts): the control record is read once
-   * and remembered until this store writes it (control-store.ts). Never for a shared store.
+   * and remembered until this store writes it (control-store.ts), and an empty command queue stays
+   * empty until this store enqueues (command-queue.ts). Never for a shared store.
    */
   privateFile?: boolean;
 }
@@ -118,7 +119,7 @@ export function assemble(
   // Reading the control record (every cycle) needs no audit entry: only the event store's reads wait.
   const access = { read: direct.read, write: threaded.write, writeAtOnce: threaded.writeAtOnce };
   const control = new SqliteControlStore(db, appendChained, watcher, access, options.privateFile === true);
-  const commands = new SqliteCommandQueue(db, watcher, access, appendChained);
+  const commands = new SqliteCommandQueue(db, watcher, access, appendChained, options.privateFile === true);
   const events = new SqliteEventStore(db, appendChained, threaded, audit);
   const kv = new SqliteKeyValueStore(db, access);
   const lease = new SqliteTradingLease(db, access);

@@ -18,6 +18,7 @@ import { openSqliteStore } from '../../../src/adapters/sqlite/sqlite-store.js';
 import { applyControl } from '../../../src/application/control-transition.js';
 import type { AuditEvent, NewAuditEvent } from '../../../src/ports/event-store.js';
 import { readAll } from '../../contracts/support.js';
+import { cancelPayload } from '../../support/commands.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -113,6 +114,24 @@ describe.each([
     });
     expect(stale.written).toBe(false);
     expect(await run.store.control.read()).toEqual(killed);
+    await run.store.close();
+  });
+
+  it('claims what it enqueues after finding its queue empty, and a claimed command again once its lease expired', async () => {
+    const path = freshPath();
+    const run = await openRunStore(path, { auditThread });
+    const { commands } = run.store;
+    const claim = (now: number) => commands.claim('sim', { max: 10, leaseMs: 1_000, now });
+    const cancel = { id: 'c1', type: 'cancel_all', payload: cancelPayload(), enqueued_at: AT } as const;
+    // Enqueued while the first claim reads the empty queue: that empty read must not hide it afterwards.
+    const [first] = await Promise.all([claim(0), commands.enqueue(cancel)]);
+    expect([...first, ...(await claim(1))].map((c) => c.id)).toEqual(['c1']);
+    expect(await claim(4)).toEqual([]); // claimed, its lease still running
+    expect((await claim(2_000)).map((c) => c.id)).toEqual(['c1']); // the lease expired: handed out again
+    await commands.complete('c1', { ok: true }, AT);
+    expect(await claim(10_000)).toEqual([]);
+    await commands.enqueue({ ...cancel, id: 'c2' });
+    expect((await claim(10_001)).map((c) => c.id)).toEqual(['c2']);
     await run.store.close();
   });
 

@@ -22,7 +22,7 @@
  * stops it (the root makes a fresh one), so a stopped cycle still submits nothing. A reply can outlive
  * its cycle (one over the deadline): every reply names its cycle, and only the current one's is taken.
  */
-import { assign, cancel, enqueueActions, raise, sendParent, sendTo, setup } from 'xstate';
+import { assign, enqueueActions, sendParent, sendTo, setup } from 'xstate';
 import type { ArbitrationResult } from '../src/domain/arbitration.js';
 import type { Proposal } from '../src/domain/allocation.js';
 import type { ControlRecord } from '../src/domain/control.js';
@@ -140,15 +140,8 @@ export type CycleIoReply =
   | { type: 'cycle.recorded'; cycle: number }
   | { type: 'cycle.record.failed'; cycle: number; error: unknown };
 
-/** The cycle's deadline passed (armed at `cycle.begin`, cancelled when it reaches `recording`). */
-interface CycleDeadline {
-  type: 'cycle.deadline';
-  cycle: number;
-}
-
 type CycleEvent =
   | CycleBegin
-  | CycleDeadline
   | ObservedReply
   | SignalsReply
   | SelectedReply
@@ -181,9 +174,6 @@ function freshCycle(cycle: number, epoch: number) {
     candles: undefined,
   } satisfies Omit<CycleContext, 'agentIds' | 'baseBarMs' | 'protect'>;
 }
-
-/** The id of the cycle's deadline timer. */
-const DEADLINE = 'cycle-deadline';
 
 /** Put first in a reply's transitions: a reply from an earlier cycle is taken and does nothing. */
 const IGNORE_STALE = { guard: 'staleReply' } as const;
@@ -270,27 +260,19 @@ export const cycleMachine = setup({
       on: {
         'cycle.begin': {
           target: 'loading',
-          actions: [
-            assign(({ event }) => freshCycle(event.cycle, event.epoch)),
-            // One timer bounds the whole cycle (loading and deciding), armed once rather than per state.
-            raise(({ event }): CycleDeadline => ({ type: 'cycle.deadline', cycle: event.cycle }), {
-              id: DEADLINE,
-              delay: 'cycleDeadline',
-            }),
-          ],
+          actions: assign(({ event }) => freshCycle(event.cycle, event.epoch)),
         },
       },
     },
     loading: {
+      after: {
+        cycleDeadline: {
+          target: 'recording',
+          actions: assign({ outcome: 'failed' as const, error: 'cycle deadline exceeded: the market did not load' }),
+        },
+      },
       entry: { type: 'loadMarket', params: ({ context }) => ({ cycle: context.cycle, epoch: context.epoch }) },
       on: {
-        'cycle.deadline': [
-          IGNORE_STALE,
-          {
-            target: 'recording',
-            actions: assign({ outcome: 'failed' as const, error: 'cycle deadline exceeded: the market did not load' }),
-          },
-        ],
         'cycle.market.loaded': [
           IGNORE_STALE,
           {
@@ -321,17 +303,14 @@ export const cycleMachine = setup({
     },
     deciding: {
       initial: 'assessing',
-      on: {
-        'cycle.deadline': [
-          IGNORE_STALE,
-          {
-            target: 'recording',
-            actions: assign({
-              outcome: 'failed' as const,
-              error: 'cycle deadline exceeded: a step did not answer in time',
-            }),
-          },
-        ],
+      after: {
+        cycleDeadline: {
+          target: 'recording',
+          actions: assign({
+            outcome: 'failed' as const,
+            error: 'cycle deadline exceeded: a step did not answer in time',
+          }),
+        },
       },
       states: {
         // The risk engine sees the account first: a drawdown beyond its limit moves it to `reducing`
@@ -544,8 +523,7 @@ export const cycleMachine = setup({
       },
     },
     recording: {
-      // Recording is not bounded by the deadline (it never was): a write that stalls is the store's to time out.
-      entry: [cancel(DEADLINE), { type: 'recordDecision', params: ({ context }) => toRecord(context) }],
+      entry: { type: 'recordDecision', params: ({ context }) => toRecord(context) },
       on: {
         'cycle.recorded': [IGNORE_STALE, { target: 'idle', actions: { type: 'finish', params: { recorded: true } } }],
         'cycle.record.failed': [

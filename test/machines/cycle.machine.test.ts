@@ -627,36 +627,3 @@ describe('cycle machine: one actor, many cycles', () => {
     expect(second.output).toMatchObject({ cycle: 10, outcome: 'completed', now: NOW });
   });
 });
-
-describe('cycle machine: one deadline for the whole cycle', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('a slow market load leaves the steps only what is left of the deadline: failed 30 s after the cycle began', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const market = deferred<LoadedMarket>();
-    const h = runCycle({ loadMarket: () => market.promise, responders: { arbiter: () => null } });
-    await vi.advanceTimersByTimeAsync(20_000);
-    market.resolve(loaded());
-    await flush();
-    expect(h.state()).toEqual({ deciding: 'arbitrating' });
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(h.finishedEvents).toHaveLength(1);
-    expect((await h.finished()).output).toMatchObject({
-      outcome: 'failed',
-      error: 'cycle deadline exceeded: a step did not answer in time',
-    });
-  });
-
-  it('a market that never loads fails the cycle at the deadline, saying so', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const h = runCycle({ loadMarket: () => new Promise<LoadedMarket>(() => {}) });
-    await vi.advanceTimersByTimeAsync(30_000);
-    expect((await h.finished()).output).toMatchObject({
-      outcome: 'failed',
-      error: 'cycle deadline exceeded: the market did not load',
-      now: null,
-    });
-  });
-});

@@ -15,8 +15,14 @@
  * The deciding steps are states of this machine rather than a child machine of their own: a child
  * would be one more actor created, started, snapshotted and stopped every cycle, which a simulation
  * run pays a hundred thousand times (issue 9's profile) for no difference in behaviour.
+ *
+ * For the same reason the cycle actor itself is long-lived (issue 34, item 8): the root makes one per
+ * running period and tells it `cycle.begin` (cycle N at epoch E) each cycle; it waits in `idle`
+ * between cycles and tells the root `cycle.finished` when a cycle ends. A pause, kill or safety halt
+ * stops it (the root makes a fresh one), so a stopped cycle still submits nothing. A reply can outlive
+ * its cycle (one over the deadline): every reply names its cycle, and only the current one's is taken.
  */
-import { assign, enqueueActions, sendTo, setup } from 'xstate';
+import { assign, enqueueActions, sendParent, sendTo, setup } from 'xstate';
 import type { ArbitrationResult } from '../src/domain/arbitration.js';
 import type { Proposal } from '../src/domain/allocation.js';
 import type { ControlRecord } from '../src/domain/control.js';
@@ -28,6 +34,7 @@ import type { Signal } from '../src/domain/signal.js';
 import type { ProtectionState } from '../src/domain/protection.js';
 import type { RiskTradingState } from '../src/domain/risk/trading-state.js';
 import type {
+  CycleBegin,
   EvaluatedReply,
   ObservedReply,
   SelectedReply,
@@ -49,10 +56,8 @@ function holdings(account: AccountSnapshot, owners: ReadonlyMap<string, string>)
   return held;
 }
 
+/** What the long-lived cycle actor is made with (the root's running period); each cycle's number and epoch come with `cycle.begin`. */
 export interface CycleInput {
-  cycle: number;
-  /** The control epoch the root was in when the cycle began; approvals are signed for it. */
-  epoch: number;
   /** systemIds of the strategy agent actors. */
   agentIds: string[];
   /** The feed's bar length (for the higher-timeframe candles agents declared); default one minute. */
@@ -116,18 +121,62 @@ interface CycleContext extends CycleRecord {
   selected: Signal[];
 }
 
+/** What the cycle actor tells the root (its parent) when a cycle ends; recorded: false when recording failed. */
+export interface CycleFinished {
+  type: 'cycle.finished';
+  cycle: number;
+  record: CycleRecord;
+  recorded: boolean;
+}
+
 /**
- * What the composition root's I/O actions answer (see `loadMarket` / `recordDecision`). An answer that
- * arrives after its state was left (the market over the cycle deadline) finds no transition.
+ * What the composition root's I/O actions answer (see `loadMarket` / `recordDecision`), naming the
+ * cycle that asked. An answer that arrives after its state was left (the market over the cycle
+ * deadline) finds no transition, nor one in a later cycle (its number is not the current one).
  */
 export type CycleIoReply =
-  | { type: 'cycle.market.loaded'; output: LoadedMarket }
-  | { type: 'cycle.market.failed'; error: unknown }
-  | { type: 'cycle.recorded' }
-  | { type: 'cycle.record.failed'; error: unknown };
+  | { type: 'cycle.market.loaded'; cycle: number; output: LoadedMarket }
+  | { type: 'cycle.market.failed'; cycle: number; error: unknown }
+  | { type: 'cycle.recorded'; cycle: number }
+  | { type: 'cycle.record.failed'; cycle: number; error: unknown };
 
 type CycleEvent =
-  ObservedReply | SignalsReply | SelectedReply | SizedReply | EvaluatedReply | SubmittedReply | CycleIoReply;
+  | CycleBegin
+  | ObservedReply
+  | SignalsReply
+  | SelectedReply
+  | SizedReply
+  | EvaluatedReply
+  | SubmittedReply
+  | CycleIoReply;
+
+/** The per-cycle part of the context, fresh at every `cycle.begin`. */
+function freshCycle(cycle: number, epoch: number) {
+  return {
+    cycle,
+    epoch,
+    now: null,
+    account: null,
+    market: null,
+    steady: null,
+    stopped: [],
+    replies: [],
+    arbitration: null,
+    selected: [],
+    proposals: [],
+    verdicts: [],
+    outcomes: [],
+    outcome: 'completed' as const,
+    error: null,
+    protection: undefined,
+    owners: undefined,
+    riskState: undefined,
+    candles: undefined,
+  } satisfies Omit<CycleContext, 'agentIds' | 'baseBarMs' | 'protect'>;
+}
+
+/** Put first in a reply's transitions: a reply from an earlier cycle is taken and does nothing. */
+const IGNORE_STALE = { guard: 'staleReply' } as const;
 
 const errorText = (error: unknown) => String((error as Error)?.message ?? error);
 const reducing = (context: CycleContext) => context.riskState === 'reducing';
@@ -150,7 +199,7 @@ function exitsWithRestingOpens(context: CycleContext): string[] {
 }
 
 export const cycleMachine = setup({
-  types: {} as { context: CycleContext; input: CycleInput; events: CycleEvent; output: CycleRecord },
+  types: {} as { context: CycleContext; input: CycleInput; events: CycleEvent },
   actions: {
     // The cycle's I/O, supplied by the composition root: start the work, answer with a CycleIoReply.
     loadMarket: (_, _params: { cycle: number; epoch: number }) => {},
@@ -160,6 +209,13 @@ export const cycleMachine = setup({
     announceVerdicts: (_, _params: { verdicts: Verdict[] }) => {},
     // The fills of protective exits, with their reason (the position_exit line).
     announceExits: (_, _params: { proposals: Proposal[]; outcomes: SubmissionOutcome[] }) => {},
+    // The root learns the cycle ended, with what it learned (recorded: false when recording failed).
+    finish: sendParent(({ context }, params: { recorded: boolean }): CycleFinished => ({
+      type: 'cycle.finished',
+      cycle: context.cycle,
+      record: toRecord(context),
+      recorded: params.recorded,
+    })),
     rememberSized: assign(({ event }) => {
       const sized = event as SizedReply;
       return {
@@ -174,6 +230,8 @@ export const cycleMachine = setup({
     cycleDeadline: 30_000,
   },
   guards: {
+    // A reply that outlived its cycle (an answer over the deadline) is not this cycle's: it is dropped.
+    staleReply: ({ context, event }) => (event as { cycle: number }).cycle !== context.cycle,
     controlMoved: ({ context }, params: { control: ControlRecord }) =>
       params.control.state !== 'running' || params.control.epoch !== context.epoch,
     lastAgentReply: ({ context }) => context.replies.length + 1 >= context.agentIds.length,
@@ -190,27 +248,22 @@ export const cycleMachine = setup({
 }).createMachine({
   id: 'cycle',
   context: ({ input }) => ({
-    cycle: input.cycle,
-    epoch: input.epoch,
+    ...freshCycle(0, 0),
     agentIds: input.agentIds,
     baseBarMs: input.baseBarMs ?? 60_000,
     protect: input.protect ?? false,
-    now: null,
-    account: null,
-    market: null,
-    steady: null,
-    stopped: [],
-    replies: [],
-    arbitration: null,
-    selected: [],
-    proposals: [],
-    verdicts: [],
-    outcomes: [],
-    outcome: 'completed',
-    error: null,
   }),
-  initial: 'loading',
+  initial: 'idle',
   states: {
+    /** Between cycles: the next begins with what the root tells it (its number and epoch). */
+    idle: {
+      on: {
+        'cycle.begin': {
+          target: 'loading',
+          actions: assign(({ event }) => freshCycle(event.cycle, event.epoch)),
+        },
+      },
+    },
     loading: {
       after: {
         cycleDeadline: {
@@ -221,6 +274,7 @@ export const cycleMachine = setup({
       entry: { type: 'loadMarket', params: ({ context }) => ({ cycle: context.cycle, epoch: context.epoch }) },
       on: {
         'cycle.market.loaded': [
+          IGNORE_STALE,
           {
             guard: { type: 'controlMoved', params: ({ event }) => ({ control: event.output.control }) },
             target: 'recording',
@@ -238,10 +292,13 @@ export const cycleMachine = setup({
             })),
           },
         ],
-        'cycle.market.failed': {
-          target: 'recording',
-          actions: assign({ outcome: 'failed' as const, error: ({ event }) => errorText(event.error) }),
-        },
+        'cycle.market.failed': [
+          IGNORE_STALE,
+          {
+            target: 'recording',
+            actions: assign({ outcome: 'failed' as const, error: ({ event }) => errorText(event.error) }),
+          },
+        ],
       },
     },
     deciding: {
@@ -271,25 +328,28 @@ export const cycleMachine = setup({
             }),
           ),
           on: {
-            'risk.observed': {
-              target: 'analysing',
-              actions: [
-                assign({ riskState: ({ event }) => event.state }),
-                // Entered reducing in this cycle with opening orders still resting (the load cancels
-                // them only from the next cycle on): they are cancelled now, before anything is sent.
-                enqueueActions(({ context, event, system, enqueue }) => {
-                  if (event.state !== 'reducing') return;
-                  const opening = restingOpens(context.account!);
-                  if (opening.length > 0)
-                    enqueue.sendTo(omsOf(system), {
-                      type: 'oms.cancel',
-                      reason: 'risk_reducing',
-                      symbols: opening,
-                      receipt: null,
-                    });
-                }),
-              ],
-            },
+            'risk.observed': [
+              IGNORE_STALE,
+              {
+                target: 'analysing',
+                actions: [
+                  assign({ riskState: ({ event }) => event.state }),
+                  // Entered reducing in this cycle with opening orders still resting (the load cancels
+                  // them only from the next cycle on): they are cancelled now, before anything is sent.
+                  enqueueActions(({ context, event, system, enqueue }) => {
+                    if (event.state !== 'reducing') return;
+                    const opening = restingOpens(context.account!);
+                    if (opening.length > 0)
+                      enqueue.sendTo(omsOf(system), {
+                        type: 'oms.cancel',
+                        reason: 'risk_reducing',
+                        symbols: opening,
+                        receipt: null,
+                      });
+                  }),
+                ],
+              },
+            ],
           },
         },
         analysing: {
@@ -313,6 +373,7 @@ export const cycleMachine = setup({
           }),
           on: {
             'agent.signals': [
+              IGNORE_STALE,
               {
                 guard: 'lastAgentReply',
                 target: 'arbitrating',
@@ -343,6 +404,7 @@ export const cycleMachine = setup({
           ),
           on: {
             'arbiter.selected': [
+              IGNORE_STALE,
               {
                 guard: { type: 'nothingToSize', params: ({ event }) => ({ selected: event.result.selected }) },
                 target: '#cycle.recording',
@@ -375,6 +437,7 @@ export const cycleMachine = setup({
           ),
           on: {
             'allocator.sized': [
+              IGNORE_STALE,
               { guard: 'engineCloses', target: 'checking', actions: 'rememberSized' },
               {
                 guard: ({ event }) => event.proposals.every((p) => p.order === null),
@@ -402,6 +465,7 @@ export const cycleMachine = setup({
           ),
           on: {
             'risk.evaluated': [
+              IGNORE_STALE,
               {
                 guard: ({ event }) => event.verdicts.every((v) => v.approval === null),
                 target: '#cycle.recording',
@@ -441,16 +505,19 @@ export const cycleMachine = setup({
             });
           }),
           on: {
-            'oms.submitted': {
-              target: '#cycle.recording',
-              actions: [
-                assign({ outcomes: ({ event }) => event.outcomes }),
-                {
-                  type: 'announceExits',
-                  params: ({ context, event }) => ({ proposals: context.proposals, outcomes: event.outcomes }),
-                },
-              ],
-            },
+            'oms.submitted': [
+              IGNORE_STALE,
+              {
+                target: '#cycle.recording',
+                actions: [
+                  assign({ outcomes: ({ event }) => event.outcomes }),
+                  {
+                    type: 'announceExits',
+                    params: ({ context, event }) => ({ proposals: context.proposals, outcomes: event.outcomes }),
+                  },
+                ],
+              },
+            ],
           },
         },
       },
@@ -458,33 +525,48 @@ export const cycleMachine = setup({
     recording: {
       entry: { type: 'recordDecision', params: ({ context }) => toRecord(context) },
       on: {
-        'cycle.recorded': 'done',
-        'cycle.record.failed': {
-          target: 'unrecorded',
-          actions: assign({
-            outcome: 'failed' as const,
-            error: ({ event }) => `recording failed: ${errorText(event.error)}`,
-          }),
-        },
+        'cycle.recorded': [IGNORE_STALE, { target: 'idle', actions: { type: 'finish', params: { recorded: true } } }],
+        'cycle.record.failed': [
+          IGNORE_STALE,
+          {
+            // The decision could not be written; what the root is told still carries everything.
+            target: 'idle',
+            actions: [
+              assign({
+                outcome: 'failed' as const,
+                error: ({ event }) => `recording failed: ${errorText(event.error)}`,
+              }),
+              { type: 'finish', params: { recorded: false } },
+            ],
+          },
+        ],
       },
     },
-    done: { type: 'final' },
-    /** The decision could not be written; the cycle's output still carries everything. */
-    unrecorded: { type: 'final' },
   },
-  output: ({ context }) => toRecord(context),
 });
 
+/**
+ * The record of the cycle: built field by field (not by dropping the context's own fields), in the
+ * order the record always had, the optional fields only when the cycle set them (a long-lived actor's
+ * context holds them as undefined between cycles).
+ */
 function toRecord(context: CycleContext): CycleRecord {
-  const {
-    agentIds: _agentIds,
-    baseBarMs: _baseBarMs,
-    protect: _protect,
-    market: _market,
-    steady: _steady,
-    stopped: _stopped,
-    selected: _selected,
-    ...record
-  } = context;
+  const record: CycleRecord = {
+    cycle: context.cycle,
+    epoch: context.epoch,
+    now: context.now,
+    account: context.account,
+    replies: context.replies,
+    arbitration: context.arbitration,
+    proposals: context.proposals,
+    verdicts: context.verdicts,
+    outcomes: context.outcomes,
+    outcome: context.outcome,
+    error: context.error,
+  };
+  if (context.candles !== undefined) record.candles = context.candles;
+  if (context.riskState !== undefined) record.riskState = context.riskState;
+  if (context.protection !== undefined) record.protection = context.protection;
+  if (context.owners !== undefined) record.owners = context.owners;
   return record;
 }

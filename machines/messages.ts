@@ -199,3 +199,10 @@ export interface CommandReceived {
   type: 'command.received';
   command: CommandRecord;
 }
+
+/** The root tells its long-lived cycle actor to run cycle `cycle` at control epoch `epoch` (approvals are signed for it). */
+export interface CycleBegin {
+  type: 'cycle.begin';
+  cycle: number;
+  epoch: number;
+}

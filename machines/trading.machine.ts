@@ -20,7 +20,8 @@
  * passing again start the halt's recovery (`recoverHalt`: cancel once more, record the halt in the
  * audit trail), and only its success ends the halt.
  */
-import { assign, enqueueActions, fromPromise, sendTo, setup, spawnChild } from 'xstate';
+import { assign, enqueueActions, fromPromise, sendTo, setup, spawnChild, stopChild } from 'xstate';
+import type { ErrorActorEvent } from 'xstate';
 import type { ArbitrationOptions } from '../src/domain/arbitration.js';
 import type { ControlRecord, SystemState } from '../src/domain/control.js';
 import type { HaltReason } from '../src/domain/halt-reasons.js';
@@ -37,7 +38,7 @@ import { arbiterMachine } from './arbiter.machine.js';
 import { controlStates } from './control.machine.js';
 import { cycleMachine } from './cycle.machine.js';
 import { NO_PROTECTION, protectionEnabled } from '../src/domain/protection.js';
-import type { CycleRecord } from './cycle.machine.js';
+import type { CycleFinished, CycleInput, CycleRecord } from './cycle.machine.js';
 import { deleverageMachine } from './deleverage.machine.js';
 import { flattenMachine } from './flatten.machine.js';
 import type { CommandReceived } from './messages.js';
@@ -90,7 +91,24 @@ type RecoveryEvent =
   | { type: 'xstate.done.actor.halt-recovery'; output: SafetyHalt }
   | { type: 'xstate.error.actor.halt-recovery'; error: unknown };
 
-export type TradingEvent = RootControlEvent | CommandReceived | SafetyEvent | RecoveryEvent | { type: 'session.stop' };
+/** What the long-lived cycle actor (id CYCLE_ACTOR) tells the root: a cycle ended, or the actor failed. */
+type CycleActorEvent = CycleFinished | ErrorActorEvent<unknown, 'xstate.error.actor.cycle'>;
+
+export type TradingEvent =
+  RootControlEvent | CommandReceived | SafetyEvent | RecoveryEvent | CycleActorEvent | { type: 'session.stop' };
+
+/** The id of the root's cycle actor (one per running period). */
+const CYCLE_ACTOR = 'cycle';
+
+/** What the cycle actor is made with: the same for every cycle of the running period. */
+function cycleInput({ context }: { context: TradingContext }): CycleInput {
+  return {
+    agentIds: context.agentIds,
+    baseBarMs: context.children.history?.baseBarMs ?? 60_000,
+    // Only when configured: a cycle without protective exits is asked exactly as before.
+    ...(protectionEnabled(context.children.allocation.protection ?? NO_PROTECTION) ? { protect: true } : {}),
+  };
+}
 
 /** What the halt recovery is given: the halt that is ending and when the checks passed. */
 export interface HaltRecoveryInput {
@@ -187,6 +205,14 @@ export const tradingMachine = setup({
       epoch: ({ context, event }) => ('epoch' in event ? Math.max(context.epoch, event.epoch) : context.epoch),
     }),
     startNextCycle: assign({ cycle: ({ context }) => context.cycle + 1 }),
+    spawnCycleActor: spawnChild('cycle', { id: CYCLE_ACTOR, input: cycleInput }),
+    // Stopped with the cycle in flight (a halt, a failure): whatever answers it later reaches nobody.
+    stopCycleActor: stopChild(CYCLE_ACTOR),
+    beginCycle: sendTo(CYCLE_ACTOR, ({ context }) => ({
+      type: 'cycle.begin' as const,
+      cycle: context.cycle,
+      epoch: context.epoch,
+    })),
     rememberCycle: assign({ lastCycle: (_, params: { record: CycleRecord }) => params.record }),
     enterState: assign({ state: (_, params: { state: SystemState }) => params.state }),
     omsResume: sendTo(({ system }) => omsOf(system), { type: 'oms.resume' }),
@@ -280,6 +306,7 @@ export const tradingMachine = setup({
     cycleInterval: ({ context }) => context.cycleMs,
   },
   guards: {
+    thisCycleFinished: ({ context, event }) => event.type === 'cycle.finished' && event.cycle === context.cycle,
     bootsInto: ({ context }, params: { state: SystemState }) => context.boot === params.state,
     isHalted: ({ context }) => context.halt !== null,
     /** A fault whose reason is not the halt's already (observations repeat every tick). */
@@ -369,13 +396,22 @@ export const tradingMachine = setup({
         running: {
           on: {
             ...remembering(controlStates.running.on),
-            'safety.halt': { guard: 'newFault', target: '.halted', actions: HALT_ACTIONS },
+            // The halt stops the cycle in flight (its actor is replaced): nothing it approved is submitted.
+            'safety.halt': {
+              guard: 'newFault',
+              target: '.halted',
+              actions: [...HALT_ACTIONS, 'stopCycleActor', 'spawnCycleActor'],
+            },
           },
+          // One cycle actor for the running period, told each cycle to begin (cycle.machine.ts): a pause
+          // or kill stops it with the cycle in flight.
           entry: [
+            'spawnCycleActor',
             'omsResume',
             { type: 'enterState', params: { state: 'running' } },
             { type: 'announceState', params: ({ context }) => ({ state: 'running', epoch: context.epoch }) },
           ],
+          exit: 'stopCycleActor',
           // A resume (or the start) while halted for safety lands in `halted`, not in a cycle.
           initial: 'entering',
           states: {
@@ -394,33 +430,32 @@ export const tradingMachine = setup({
               entry: [
                 'startNextCycle',
                 { type: 'announceCycleStart', params: ({ context }) => ({ cycle: context.cycle }) },
+                'beginCycle',
               ],
               exit: { type: 'announceCycleEnd', params: ({ context }) => ({ cycle: context.cycle }) },
-              invoke: {
-                src: 'cycle',
-                input: ({ context }) => ({
-                  cycle: context.cycle,
-                  epoch: context.epoch,
-                  agentIds: context.agentIds,
-                  baseBarMs: context.children.history?.baseBarMs ?? 60_000,
-                  // Only when configured: a cycle without protective exits is asked exactly as before.
-                  ...(protectionEnabled(context.children.allocation.protection ?? NO_PROTECTION)
-                    ? { protect: true }
-                    : {}),
-                }),
-                onDone: {
+              on: {
+                'cycle.finished': {
+                  guard: 'thisCycleFinished',
                   target: 'waiting',
                   actions: [
-                    { type: 'rememberCycle', params: ({ event }) => ({ record: event.output }) },
-                    { type: 'reportCycle', params: ({ event }) => ({ record: event.output }) },
+                    { type: 'rememberCycle', params: ({ event }) => ({ record: event.record }) },
+                    { type: 'reportCycle', params: ({ event }) => ({ record: event.record }) },
                   ],
                 },
-                onError: {
+                // The cycle actor failed (an action threw): the cycle ends unrecorded, a fresh actor runs the next.
+                'xstate.error.actor.cycle': {
                   target: 'waiting',
-                  actions: {
-                    type: 'reportCycleError',
-                    params: ({ context, event }) => ({ cycle: context.cycle, error: event.error }),
-                  },
+                  actions: [
+                    'stopCycleActor',
+                    'spawnCycleActor',
+                    {
+                      type: 'reportCycleError',
+                      params: ({ context, event }: { context: TradingContext; event: { error: unknown } }) => ({
+                        cycle: context.cycle,
+                        error: event.error,
+                      }),
+                    },
+                  ],
                 },
               },
             },

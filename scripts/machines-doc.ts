@@ -42,7 +42,7 @@ export const MACHINES: Entry[] = [
     file: 'machines/cycle.machine.ts',
     machine: cycleMachine,
     description:
-      'One trading cycle: load the market → decide (agents analyse → arbiter selects → allocator sizes → risk checks and signs → order manager submits) → the decision is recorded; superseded when the stored control moved.',
+      'One trading cycle: load the market → decide (agents analyse → arbiter selects → allocator sizes → risk checks and signs → order manager submits) → the decision is recorded; superseded when the stored control moved. One actor per running period, idle between cycles, told `cycle.begin` each cycle; a reply from an earlier cycle is dropped.',
   },
   {
     name: 'deleverageMachine',

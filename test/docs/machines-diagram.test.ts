@@ -49,7 +49,7 @@ describe('toMermaid', () => {
     expect(body).toContain('state control {');
     expect(body).toContain('state running {');
     expect(body).toContain('waiting --> cycling : after cycleInterval');
-    expect(body).toContain('cycling --> waiting : onDone(cycle)');
+    expect(body).toContain('cycling --> waiting : cycle.finished [thisCycleFinished]');
     expect(body).toContain('starting --> killed : always [bootsInto(state=killed)]');
     expect(body).toContain('control --> stopped : session.stop');
     expect(body).toContain('stopped --> [*]');

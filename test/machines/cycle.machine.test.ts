@@ -5,10 +5,10 @@
 // no agents), `superseded` when the stored control moved (nothing sent anywhere, still recorded),
 // `failed` (recorded with the error), `unrecorded` when recording itself fails, and the deadline.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, enqueueActions, fromCallback, setup, waitFor } from 'xstate';
+import { createActor, enqueueActions, fromCallback, setup } from 'xstate';
 import type { ActorRefFrom, AnyActorRef, AnyEventObject, EventObject } from 'xstate';
 import { cycleMachine } from '../../machines/cycle.machine.js';
-import type { CycleInput, CycleRecord, LoadedMarket } from '../../machines/cycle.machine.js';
+import type { CycleFinished, CycleInput, CycleRecord, LoadedMarket } from '../../machines/cycle.machine.js';
 import type {
   AgentError,
   AnalyseRequest,
@@ -141,8 +141,10 @@ function defaultResponders(): Record<string, Respond> {
 interface Harness {
   input?: Partial<CycleInput>;
   responders?: Partial<Record<string, Respond>>;
-  loadMarket?: () => Promise<LoadedMarket>;
+  loadMarket?: (cycle: number) => Promise<LoadedMarket>;
   recordDecision?: (record: CycleRecord) => Promise<void>;
+  /** false: the test sends `cycle.begin` itself. */
+  begin?: boolean;
 }
 
 function runCycle(options: Harness = {}) {
@@ -151,40 +153,50 @@ function runCycle(options: Harness = {}) {
   const loads: number[] = [];
   const responders = { ...defaultResponders(), ...options.responders } as Record<string, Respond>;
   // The I/O actions answer the cycle as the composition root's do: an event when the work ends.
-  const answer = (self: AnyActorRef, work: Promise<unknown>, done: AnyEventObject, failed: string) =>
+  const answer = (self: AnyActorRef, work: Promise<unknown>, done: AnyEventObject, failed: string, n: number) =>
     void work.then(
-      (output) => self.getSnapshot().status === 'active' && self.send({ ...done, output }),
-      (error: unknown) => self.getSnapshot().status === 'active' && self.send({ type: failed, error }),
+      (output) => self.getSnapshot().status === 'active' && self.send({ ...done, cycle: n, output }),
+      (error: unknown) => self.getSnapshot().status === 'active' && self.send({ type: failed, cycle: n, error }),
     );
   const cycle = cycleMachine.provide({
     actions: {
       loadMarket: ({ self }, { cycle: n }) => {
         loads.push(n);
-        const work = options.loadMarket ? options.loadMarket() : Promise.resolve(loaded());
-        answer(self, work, { type: 'cycle.market.loaded' }, 'cycle.market.failed');
+        const work = options.loadMarket ? options.loadMarket(n) : Promise.resolve(loaded());
+        answer(self, work, { type: 'cycle.market.loaded' }, 'cycle.market.failed', n);
       },
       recordDecision: ({ self }, record) => {
         recorded.push(record);
         const work = options.recordDecision ? options.recordDecision(record) : Promise.resolve();
-        answer(self, work, { type: 'cycle.recorded' }, 'cycle.record.failed');
+        answer(self, work, { type: 'cycle.recorded' }, 'cycle.record.failed', record.cycle);
       },
     },
   });
-  const input: CycleInput = { cycle: 9, epoch: EPOCH, agentIds: ['agent:a', 'agent:b'], ...options.input };
+  const input: CycleInput = { agentIds: ['agent:a', 'agent:b'], ...options.input };
+  // The cycle actor is long-lived: its parent tells it to begin and hears `cycle.finished` at the end.
+  const finishedEvents: CycleFinished[] = [];
   const parent = setup({ actors: { cycle, responder } }).createMachine({
     entry: enqueueActions(({ enqueue }) => {
       for (const [id, respond] of Object.entries(responders))
         enqueue.spawnChild('responder', { id, systemId: id, input: { id, log, respond } });
       enqueue.spawnChild('cycle', { id: 'cycle', input });
     }),
+    on: { 'cycle.finished': { actions: ({ event }) => void finishedEvents.push(event as CycleFinished) } },
   });
   const root = createActor(parent).start();
   const ref = root.getSnapshot().children['cycle'] as unknown as ActorRefFrom<typeof cycle>;
-  const finished = () => waitFor(ref, (s) => s.status === 'done', { timeout: 2_000 });
+  const begin = (n = 9, epoch = EPOCH) => ref.send({ type: 'cycle.begin', cycle: n, epoch });
+  if (options.begin !== false) begin();
+  /** The first (or n-th) cycle's end: `done` when its decision was recorded, else `unrecorded`. */
+  const finished = async (n = 1) => {
+    await vi.waitUntil(() => finishedEvents.length >= n, { timeout: 2_000, interval: 1 });
+    const event = finishedEvents[n - 1]!;
+    return { value: event.recorded ? 'done' : 'unrecorded', output: event.record, event };
+  };
   const sentTo = (id: string) => log.filter((l) => l.id === id).map((l) => l.event);
   /** The cycle's state. */
   const state = () => ref.getSnapshot().value;
-  return { ref, log, recorded, loads, finished, sentTo, state };
+  return { ref, log, recorded, loads, finished, finishedEvents, begin, sentTo, state };
 }
 
 describe('cycle machine: the full path', () => {
@@ -541,5 +553,77 @@ describe('cycle machine: superseded and failed', () => {
     expect(final.output!.replies.map((r) => r.agent).sort()).toEqual(['a', 'b']);
     expect(h.sentTo('oms')).toHaveLength(0);
     expect(h.recorded).toEqual([expect.objectContaining({ outcome: 'failed' })]);
+  });
+});
+
+describe('cycle machine: one actor, many cycles', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('runs the next cycle from a fresh start: nothing of the previous one is carried over', async () => {
+    const h = runCycle();
+    const first = await h.finished(1);
+    expect(first.output.replies).toHaveLength(2);
+    expect(h.state()).toBe('idle');
+    h.begin(10, EPOCH);
+    const second = await h.finished(2);
+    expect(second.value).toBe('done');
+    expect(second.output).toMatchObject({ cycle: 10, epoch: EPOCH, outcome: 'completed' });
+    expect(second.output.replies.map((r) => r.cycle)).toEqual([10, 10]);
+    expect(h.loads).toEqual([9, 10]);
+    expect(h.recorded.map((r) => r.cycle)).toEqual([9, 10]);
+  });
+
+  it("drops a step's reply that outlived its cycle: cycle 10 does not take cycle 9's late arbitration", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const held: (() => void)[] = [];
+    const h = runCycle({
+      responders: {
+        arbiter: (e) => {
+          held.push(() => (e as SelectRequest).replyTo.send(arbiterReply(e)!));
+          return null;
+        },
+      },
+    });
+    await flush();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect((await h.finished(1)).output).toMatchObject({ cycle: 9, outcome: 'failed' });
+    h.begin(10, EPOCH);
+    await flush();
+    expect(h.state()).toEqual({ deciding: 'arbitrating' });
+    held[0]!(); // cycle 9's answer, late
+    await flush();
+    expect(h.state()).toEqual({ deciding: 'arbitrating' });
+    expect(h.sentTo('allocator')).toHaveLength(0);
+    held[1]!(); // cycle 10's own
+    const second = await h.finished(2);
+    expect(second.output).toMatchObject({ cycle: 10, outcome: 'completed' });
+    expect(h.sentTo('oms').map((e) => (e as SubmitRequest).cycle)).toEqual([10]);
+  });
+
+  it("drops a market that loaded after its cycle's deadline: cycle 10 decides on its own market only", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const markets = new Map<number, ReturnType<typeof deferred<LoadedMarket>>>();
+    const h = runCycle({
+      loadMarket: (n) => {
+        const d = deferred<LoadedMarket>();
+        markets.set(n, d);
+        return d.promise;
+      },
+    });
+    await flush();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect((await h.finished(1)).output).toMatchObject({ cycle: 9, outcome: 'failed', now: null });
+    h.begin(10, EPOCH);
+    await flush();
+    // Cycle 9's market (a control record that has moved on, too) arrives while cycle 10 loads its own.
+    markets.get(9)!.resolve({ ...loaded(running(EPOCH - 1)), now: NOW - 60_000 });
+    await flush();
+    expect(h.state()).toBe('loading');
+    expect(h.log).toHaveLength(0);
+    markets.get(10)!.resolve(loaded());
+    const second = await h.finished(2);
+    expect(second.output).toMatchObject({ cycle: 10, outcome: 'completed', now: NOW });
   });
 });

@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
 import type { AnyEventObject } from 'xstate';
-import type { CycleInput, CycleRecord, cycleMachine } from '../../machines/cycle.machine.js';
+import type { CycleFinished, CycleInput, CycleRecord, cycleMachine } from '../../machines/cycle.machine.js';
+import type { CycleBegin } from '../../machines/messages.js';
 import type { orderManagerMachine } from '../../machines/order-manager.machine.js';
 import type { HaltReason } from '../../src/domain/halt-reasons.js';
 import { controlEventFor, tradingMachine } from '../../machines/trading.machine.js';
@@ -23,13 +24,17 @@ import type { Deferred } from './support.js';
 
 const CYCLE_MS = 60_000;
 
+/** What one cycle was begun with: the actor's input and the `cycle.begin` event's number and epoch. */
+type CycleStart = CycleInput & { cycle: number; epoch: number };
+
 interface CycleRun {
-  input: CycleInput;
+  input: CycleStart;
+  /** Aborted when the cycle's actor is stopped (pause, kill, halt) with this cycle in flight. */
   signal: AbortSignal;
   control: Deferred<CycleRecord>;
 }
 
-function record(input: CycleInput, outcome: CycleRecord['outcome'] = 'completed'): CycleRecord {
+function record(input: CycleStart, outcome: CycleRecord['outcome'] = 'completed'): CycleRecord {
   return {
     cycle: input.cycle,
     epoch: input.epoch,
@@ -55,10 +60,27 @@ function boot(state: SystemState, epoch = 4, halt: SafetyHalt | null = null) {
   const recoveries: { input: HaltRecoveryInput; control: Deferred<SafetyHalt> }[] = [];
   const haltsAnnounced: string[] = [];
 
-  const fakeCycle = fromPromise<CycleRecord, CycleInput>(({ input, signal }) => {
-    const control = deferred<CycleRecord>();
-    cycles.push({ input, signal, control });
-    return control.promise;
+  // The long-lived cycle actor: each `cycle.begin` is a run the test ends (finishCycle) or crashes
+  // (control.reject: the actor fails, as a throwing action makes the real one fail).
+  const fakeCycle = fromCallback<AnyEventObject, CycleInput>(({ input, receive, sendBack, self }) => {
+    const stopped = new AbortController();
+    receive((event) => {
+      if (event.type === 'crash') throw event.error;
+      if (event.type !== 'cycle.begin') return;
+      const begin = event as CycleBegin;
+      const control = deferred<CycleRecord>();
+      cycles.push({ input: { ...input, cycle: begin.cycle, epoch: begin.epoch }, signal: stopped.signal, control });
+      control.promise.then(
+        (r) => {
+          if (!stopped.signal.aborted)
+            sendBack({ type: 'cycle.finished', cycle: begin.cycle, record: r, recorded: true } satisfies CycleFinished);
+        },
+        (error: unknown) => {
+          if (!stopped.signal.aborted) self.send({ type: 'crash', error });
+        },
+      );
+    });
+    return () => stopped.abort();
   });
   const fakeOms = fromCallback<AnyEventObject>(({ receive }) => {
     receive((event) => {
@@ -389,6 +411,25 @@ describe('trading machine: the safety halt', () => {
     h.clock.increment(CYCLE_MS * 5);
     await flush();
     expect(h.cycles).toHaveLength(1);
+  });
+
+  it('a fault mid-cycle stops the cycle in flight: it reports nothing, and the cycle after the halt runs on a fresh actor', async () => {
+    const h = boot('running');
+    const inFlight = h.cycles[0]!;
+    fault(h, 'store_unreachable', 1_000);
+    expect(value(h)).toEqual({ control: { running: 'halted' } });
+    expect(inFlight.signal.aborted).toBe(true);
+    await h.finishCycle(0); // its answer reaches nobody
+    expect(h.actor.getSnapshot().context.lastCycle).toBeNull();
+    clear(h, 3_000);
+    h.recoveries[0]!.control.resolve(halt(h)!);
+    await flush();
+    expect(value(h)).toEqual({ control: { running: 'cycling' } });
+    expect(h.cycles.map((c) => c.input.cycle)).toEqual([1, 2]);
+    expect(h.cycles[1]!.signal.aborted).toBe(false);
+    await h.finishCycle(1);
+    expect(value(h)).toEqual({ control: { running: 'waiting' } });
+    expect(h.actor.getSnapshot().context.lastCycle).toMatchObject({ cycle: 2 });
   });
 
   it('another fault replaces the halt, remembers the first and cancels again', () => {

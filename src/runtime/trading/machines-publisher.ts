@@ -41,7 +41,7 @@ export interface MachinesPublisher {
   stop(): Promise<void>;
 }
 
-/** The invoked cycle actor among the root's children (its `src` is the root's name for it). */
+/** The cycle actor among the root's children (its `src` is the root's name for it); one per running period. */
 function cycleChild(snapshot: AnyMachineSnapshot): AnyActorRef | undefined {
   return Object.values(snapshot.children as Record<string, AnyActorRef | undefined>).find((c) => c?.src === 'cycle');
 }
@@ -76,7 +76,9 @@ export function startMachinesPublisher(deps: MachinesPublisherDeps): MachinesPub
 
   const snapshotDocument = () => {
     const root = actor.getSnapshot();
-    const cycle = cycleChild(root)?.getSnapshot() as AnyMachineSnapshot | undefined;
+    const actorSnapshot = cycleChild(root)?.getSnapshot() as AnyMachineSnapshot | undefined;
+    // Between cycles the long-lived cycle actor waits in `idle`: no cycle runs, none is published.
+    const cycle = actorSnapshot?.matches('idle') ? undefined : actorSnapshot;
     return machinesDocument(clock.now(), {
       trading: root,
       cycle: cycle ? { number: (cycle.context as { cycle: number }).cycle, snapshot: cycle } : undefined,
@@ -85,7 +87,7 @@ export function startMachinesPublisher(deps: MachinesPublisherDeps): MachinesPub
   };
 
   // Children get an error listener: an observer without one would turn an error their parent
-  // handles (a failed cycle goes to the root's onError) into an unhandled one. The root keeps
+  // handles (a failed cycle actor is the root's to handle) into an unhandled one. The root keeps
   // XState's default (its errors stay unhandled, as without this observer).
   const watchChild = (ref: AnyActorRef | undefined) => ref?.subscribe({ next: poke, error: poke, complete: poke });
   const subscriptions: (Subscription | undefined)[] = [watchChild(findOms(actor.system))];

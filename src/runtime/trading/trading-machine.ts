@@ -78,8 +78,9 @@ function omsModeIn(system: AnyActorSystem): OmsMode {
 }
 
 /**
- * Runs one of the cycle's I/O steps and answers the cycle with its outcome. A cycle stopped meanwhile
- * (a pause or kill stops it from outside) is not answered: there is nobody left to hear it.
+ * Runs one of the cycle's I/O steps and answers the cycle actor with its outcome, naming the cycle.
+ * An actor stopped meanwhile (a pause, kill or halt stops it from outside) is not answered: there is
+ * nobody left to hear it; an answer that outlived its cycle is dropped by the actor (CycleIoReply).
  */
 function answer<T>(
   cycle: AnyActorRef,
@@ -177,15 +178,15 @@ function cycleActor(impl: TradingMachineImplementations) {
         answer(
           self,
           impl.loadMarket(input, links(system)),
-          (output) => ({ type: 'cycle.market.loaded', output }),
-          (error) => ({ type: 'cycle.market.failed', error }),
+          (output) => ({ type: 'cycle.market.loaded', cycle: input.cycle, output }),
+          (error) => ({ type: 'cycle.market.failed', cycle: input.cycle, error }),
         ),
       recordDecision: ({ self, system }, record) =>
         answer(
           self,
           impl.recordDecision(record, links(system)),
-          () => ({ type: 'cycle.recorded' }),
-          (error) => ({ type: 'cycle.record.failed', error }),
+          () => ({ type: 'cycle.recorded', cycle: record.cycle }),
+          (error) => ({ type: 'cycle.record.failed', cycle: record.cycle, error }),
         ),
       announceSignals: (_, reply) => announceReply(impl, reply),
       announceExits: (_, { proposals, outcomes }) => announceExits(impl, proposals, outcomes),

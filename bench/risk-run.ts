@@ -2,7 +2,8 @@
  * Do the risk limits hold over a long run? Drives the real trading system (createTradingSystem, paper
  * venue, SQLite store in a temp dir, SimulatedClock as clock and timers) for N cycles in the two
  * scenarios issue 7 names — ORDER_STYLE=passive with default settings, and ARBITER_MAX_ORDERS=10 with
- * 10 symbols — or in two that push the limits (issue 20: `aggressive`, RISK_FRACTION=1 with three
+ * 10 symbols (the five markets the synthetic market knows and five it makes up: start price 100, the
+ * fallback book) — or in two that push the limits (issue 20: `aggressive`, RISK_FRACTION=1 with three
  * market orders a cycle, and `aggressive24h`, the same with a 24 h drawdown window, so the risk engine's
  * `reducing` state is entered and left) — and after every cycle reads the venue's account: largest per-symbol exposure, net and
  * gross exposure, margin used (all ÷ NAV), drawdown from peak, resting orders; the same figures for
@@ -27,9 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { SimulatedClock } from 'xstate';
 import type { EventLine } from '../src/domain/event-lines.js';
-import { generateKey } from '../src/domain/keys.js';
 import type { MarginTable } from '../src/domain/margin.js';
-import { readTradingConfig } from '../src/runtime/trading/trading-config.js';
 import { createTradingSystem } from '../src/runtime/trading/trading-system.js';
 import { engineWatch } from './risk-engine-watch.js';
 import type { EngineRun } from './risk-engine-watch.js';
@@ -37,13 +36,16 @@ import { FIGURES, bookOf, figuresOf, splitChange, worstBookOf } from './risk-fig
 import type { Book, Figure } from './risk-figures.js';
 import { int } from './stats.js';
 import { openBenchStore } from './support.js';
-import { SIM_START, TEN_SYMBOLS } from './trading.js';
+import { SIM_START, TEN_SYMBOLS, benchTradingConfig } from './trading.js';
 
 const AGGRESSIVE = { RISK_FRACTION: '1', ARBITER_MAX_ORDERS: '3', ORDER_STYLE: 'market' };
 
 export const SCENARIOS: Record<string, { label: string; env: Record<string, string> }> = {
   passive: { label: 'ORDER_STYLE=passive, default settings', env: { ORDER_STYLE: 'passive' } },
-  ten: { label: 'ARBITER_MAX_ORDERS=10, 10 symbols', env: { ARBITER_MAX_ORDERS: '10', SYMBOLS: TEN_SYMBOLS } },
+  ten: {
+    label: 'ARBITER_MAX_ORDERS=10, 10 symbols (5 made-up markets)',
+    env: { ARBITER_MAX_ORDERS: '10', SYMBOLS: TEN_SYMBOLS },
+  },
   // Sized to push the limits (issue 20): the whole risk budget per order, three orders a cycle, at market.
   aggressive: {
     label: 'RISK_FRACTION=1, ARBITER_MAX_ORDERS=3, ORDER_STYLE=market, default symbols',
@@ -179,13 +181,10 @@ export async function runScenario(name: string, cycles: number, budgetS: number)
   const started = performance.now();
   const cycleFills: string[] = [];
   try {
-    const config = readTradingConfig({
-      RISK_HMAC_SECRET: generateKey(),
-      STORE_URL: bench.url,
-      LOG_LEVEL: 'silent',
-      CONTROL_PLANE_TIMEOUT: '0',
-      ...scenario.env,
-    });
+    // benchTradingConfig, not readTradingConfig: since d2ee5d9 a configuration may name only the five
+    // markets the synthetic market knows, and the `ten` scenario (issue 7) trades five more of the
+    // feed's made-up markets (start price 100, the fallback book) on purpose, as it always has.
+    const config = benchTradingConfig(bench.url, scenario.env);
     // The margin table arrived with issue 7; before it, the figure uses the default rates.
     const margin = (config as { margin?: MarginTable }).margin;
     const clock = new SimulatedClock();

@@ -2,19 +2,24 @@
  * `tcs simulate` throughput, in cycles per second of the cycle loop (runSimulation, as the command
  * runs it: the whole actor system, the run's SQLite event store, the report recorder), beside a plain
  * loop over the same domain functions without actors or a store (plain-loop.ts), in the same run, for
- * 2 agents × 3 symbols and × 10 symbols on 1-minute steps. Then the heap and RSS every 50,000 cycles
- * of one long run (SIM_BENCH_MEMORY_CYCLES, default 500,000; 0 skips it), to see that memory stays
+ * 2 agents × 3 symbols and × 5 symbols on 1-minute steps. Five, not the ten of its first runs: `tcs
+ * simulate` trades only markets the synthetic market knows (d2ee5d9), and it knows five; this measures
+ * what the command can run, so its rows for 10 symbols are not continued. Then the heap and RSS every
+ * 50,000 cycles of one long run (SIM_BENCH_MEMORY_CYCLES, default 500,000; 0 skips it), to see that memory stays
  * flat. SIM_BENCH_CYCLES (default 20,000) sets the throughput runs' length.
  *
- * `tcs simulate` runs the simulation in a child process with a larger young generation
- * (simulate-process.ts); this benchmark runs it in its own process, so give it the same flags:
+ * `tcs simulate` runs the simulation in a child process with its own young-generation size
+ * (SIMULATION_NODE_FLAGS in simulate-process.ts); this benchmark runs it in its own process, so give
+ * it the same flags — on the command line alone, or in NODE_OPTIONS under the harness:
  *
- *   node --expose-gc --min-semi-space-size=32 --max-semi-space-size=64 bin/run-ts.mjs bench/simulate-throughput.bench.ts
+ *   node --expose-gc --max-semi-space-size=8 bin/run-ts.mjs bench/simulate-throughput.bench.ts
+ *   NODE_OPTIONS='--expose-gc --max-semi-space-size=8' npm run bench -- --only simulate-throughput.bench.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { SYNTHETIC_SYMBOLS } from '../src/adapters/market-data/index.js';
 import { generateKey } from '../src/domain/keys.js';
 import { readTradingConfig } from '../src/runtime/trading/trading-config.js';
 import { runSimulation } from '../src/runtime/simulate/run-simulation.js';
@@ -24,7 +29,6 @@ import { runPlainLoop } from './plain-loop.js';
 import { int, mb } from './stats.js';
 import { printResult, runDirectly } from './support.js';
 import type { BenchResult } from './support.js';
-import { TEN_SYMBOLS } from './trading.js';
 
 const CYCLES = Number(process.env.SIM_BENCH_CYCLES ?? 20_000);
 const MEMORY_CYCLES = Number(process.env.SIM_BENCH_MEMORY_CYCLES ?? 500_000);
@@ -32,7 +36,7 @@ const AIM_RATE = 5_000;
 const AIM_RATIO = 0.3;
 const CASES = [
   { symbols: 3, spec: 'BTCUSDT,ETHUSDT,SOLUSDT' },
-  { symbols: 10, spec: TEN_SYMBOLS },
+  { symbols: SYNTHETIC_SYMBOLS.length, spec: SYNTHETIC_SYMBOLS.join(',') },
 ];
 
 function options(out: string, cycles: number, symbols: string): SimulateOptions {
@@ -105,12 +109,19 @@ export async function run(): Promise<BenchResult> {
   const result: BenchResult = {
     id: 'simulate-throughput',
     title: 'Simulation throughput: tcs simulate beside a plain loop of the same domain functions',
-    command: `node --expose-gc ${SIMULATION_NODE_FLAGS.join(' ')} bin/run-ts.mjs bench/simulate-throughput.bench.ts`,
+    // The lengths given in the environment are part of what was measured.
+    command: [
+      ...['SIM_BENCH_CYCLES', 'SIM_BENCH_MEMORY_CYCLES'].flatMap((k) =>
+        process.env[k] === undefined ? [] : [`${k}=${process.env[k]}`],
+      ),
+      `node --expose-gc ${SIMULATION_NODE_FLAGS.join(' ')} bin/run-ts.mjs bench/simulate-throughput.bench.ts`,
+    ].join(' '),
     method: [
       `runSimulation (what \`tcs simulate --cycles ${CYCLES} --seed 1 --quiet\` runs) with the default strategies (2 agents), CYCLE_SECONDS 60, the synthetic market; cycles/s of the cycle loop alone.`,
+      `Symbols: BTCUSDT,ETHUSDT,SOLUSDT, and all ${SYNTHETIC_SYMBOLS.length} the synthetic market knows (${SYNTHETIC_SYMBOLS.join(',')}); runs before 2026-11-28 had a 10-symbol case with 5 made-up markets, which \`tcs simulate\` refuses since d2ee5d9.`,
       'Plain loop (bench/plain-loop.ts): the same synthetic feed, agents, arbitration, sizing, risk review with signing and the paper venue on an in-process key-value store, with no actors and no event store.',
       youngGenerationChosen()
-        ? `Young generation sized on the command line (${process.execArgv.filter((a) => a.includes('semi')).join(' ')}), as \`tcs simulate\` sizes it for its child process.`
+        ? `Young generation sized on the command line or in NODE_OPTIONS (${[...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].filter((a) => a.includes('semi')).join(' ')}), as \`tcs simulate\` sizes it for its child process.`
         : `Young generation left at Node's default: NOT what \`tcs simulate\` runs with (${SIMULATION_NODE_FLAGS.join(' ')}).`,
       `Memory: one run of ${int(MEMORY_CYCLES)} cycles at 3 symbols, heap used (after gc when --expose-gc) and RSS every 50,000 cycles.`,
     ],

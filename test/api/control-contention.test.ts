@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/create-api.js';
-import { applyControl } from '../../src/application/control-transition.js';
+import { CONTROL_DEADLINE_MS, applyControl } from '../../src/application/control-transition.js';
 import { killPriority } from '../../src/application/kill-priority.js';
 import { withControl } from '../../src/application/store-views.js';
 import { parseInstruments } from '../../src/domain/instruments.js';
@@ -49,7 +49,14 @@ describe('control calls that keep losing the race to another process', () => {
     },
   });
 
-  const open = async () => {
+  /**
+   * `deadlineMs`: the control plane's deadline. The pause's test keeps 300 ms so its 503 comes soon;
+   * the kill's has production's (CONTROL_DEADLINE_MS): with 300 ms the kill answered 503 on a loaded
+   * machine (load 16, its first loss, announcing it and the other writer standing aside took longer)
+   * though the priority worked. The racer still moves the record before every write, so a kill
+   * without priority still loses, whatever the deadline.
+   */
+  const open = async (deadlineMs = 300) => {
     t = await openTestStore('redis');
     const other = await t.openAnother();
     const key = generateKey();
@@ -59,7 +66,7 @@ describe('control calls that keep losing the race to another process', () => {
       instruments: parseInstruments(TEST_SYMBOLS),
       defaultMode: 'paper',
       controlRateLimit: 10_000,
-      controlDeadlineMs: 300,
+      controlDeadlineMs: deadlineMs,
     });
     return (url: string, body: unknown) =>
       app!.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}` }, payload: body as object });
@@ -74,7 +81,7 @@ describe('control calls that keep losing the race to another process', () => {
   });
 
   it('a kill takes priority over the other writer and is recorded', async () => {
-    const post = await open();
+    const post = await open(CONTROL_DEADLINE_MS);
     const response = await post('/control/kill-switch', { reason: 'in the race' });
     expect(response.statusCode, response.body).toBe(200);
     expect((await t!.store.control.read()).state).toBe('killed');

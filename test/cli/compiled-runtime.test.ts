@@ -138,8 +138,10 @@ describe('the compiled runtime', () => {
       const sourceMain = join(ROOT, 'src/cli/main.ts');
       const env = instrumentedEnv({ SERVICE_API_KEY: generateKey(), PORT: '0' });
       proc = startNode([runTs, sourceMain, 'start'], env, dir);
-      await proc.waitFor(/"address":"http:\/\/127\.0\.0\.1:\d+"/);
-      await proc.waitFor(/"event":"cycle_end"/);
+      // Bounds for a loaded machine (tsx transforms the sources in each process): the API's address
+      // took over waitFor's default 20 s at load 15, a failure of the machine, not of the code.
+      await proc.waitFor(/"address":"http:\/\/127\.0\.0\.1:\d+"/, 60_000);
+      await proc.waitFor(/"event":"cycle_end"/, 60_000);
       const commands = childPids(proc.child.pid!)
         .map(commandLine)
         .filter((argv) => argv[1] === runTs); // tsx also runs an esbuild service as a child
@@ -149,7 +151,7 @@ describe('the compiled runtime', () => {
       ]);
     },
     // Two tsx start-ups one after the other: the trading process starts only once the API listens.
-    45_000,
+    150_000,
   );
 
   it('the bin without a build says how to make one', async () => {

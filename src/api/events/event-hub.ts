@@ -171,16 +171,22 @@ export class EventHub {
 
   private async readNew(): Promise<void> {
     for (;;) {
-      // Seqs have no gaps, so "before cursor + 1 + page, newest first" holds the next page; when fewer
-      // are new, the query fills the page with older entries, which are skipped (and end the loop).
-      const page = await this.store.events.query({ before: this.cursorSeq + 1 + TAIL_PAGE, limit: TAIL_PAGE });
+      // The head first: an idle trail costs one entry a tick, not a page of old ones (each tick used
+      // to read the 200 newest entries, all delivered already).
+      const [head] = await this.store.events.query({ limit: 1 });
+      const waiting = (head?.seq ?? 0) - this.cursorSeq;
+      if (waiting <= 0) return;
+      // Seqs have no gaps, so "before cursor + 1 + n, newest first" holds the next n entries; were
+      // fewer new (a store replaced meanwhile), older entries fill the page and are skipped.
+      const size = Math.min(waiting, TAIL_PAGE);
+      const page = await this.store.events.query({ before: this.cursorSeq + 1 + size, limit: size });
       const fresh = page.filter((e) => e.seq > this.cursorSeq).sort((a, b) => a.seq - b.seq);
       for (const entry of fresh) {
         if (this.closed) return;
         this.cursorSeq = entry.seq;
         for (const message of auditMessages(entry)) this.each((c) => c.deliver(message));
       }
-      if (fresh.length < TAIL_PAGE) return;
+      if (fresh.length < size) return;
     }
   }
 

@@ -50,6 +50,8 @@ export interface DialectSocket {
   subscribed(topic: string): number;
   /** A fault: every connection closes (the client sees a dropped stream). */
   drop(): void;
+  /** A fault: new connections are refused (HTTP 503 to the upgrade) until called with false. */
+  refuse(refusing: boolean): void;
   /** A fresh exchange: no connection, no window, nothing pushed. */
   reset(): void;
   close(): void;

@@ -50,12 +50,18 @@ export class BybitPrivateSocket implements DialectSocket {
   private running = false;
   /** Whether a dcp.future connection has been seen (DCP runs from a disconnection, not from the start). */
   private everSubscribed = false;
+  /** The refusal fault: upgrades answered 503. */
+  private refusing = false;
   private made = 0;
 
   constructor(private readonly deps: DialectSocketDeps) {}
 
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     if (new URL(req.url ?? '/', 'http://fake').pathname !== BYBIT_PRIVATE_PATH) return false;
+    if (this.refusing) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\r\n');
+      return true;
+    }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const connection: Connection = { id: `fakeconn-${++this.made}`, authed: false, topics: new Set() };
       this.connections.set(ws, connection);
@@ -96,6 +102,10 @@ export class BybitPrivateSocket implements DialectSocket {
     }
   }
 
+  refuse(refusing: boolean): void {
+    this.refusing = refusing;
+  }
+
   drop(): void {
     for (const ws of this.connections.keys()) ws.terminate();
   }
@@ -107,6 +117,7 @@ export class BybitPrivateSocket implements DialectSocket {
     this.windowMs = null;
     this.running = false;
     this.everSubscribed = false;
+    this.refusing = false;
   }
 
   close(): void {

@@ -21,6 +21,7 @@ export const RECORDED_AT_START: ReadonlySet<HaltReason> = new Set<HaltReason>([
   'exchange_unreachable',
   'exchange_banned',
   'exchange_clock_skew',
+  'exchange_switch_down',
 ]);
 
 export async function recordHaltStart(events: EventStore, halt: SafetyHalt): Promise<void> {

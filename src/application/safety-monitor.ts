@@ -97,6 +97,11 @@ export interface SafetyMonitorDeps {
     banned?(): string | null;
     /** The local clock's skew from the exchange's beyond half the recvWindow, one line, or null. */
     clockSkew?(): string | null;
+    /**
+     * A held dead-man's switch (Bybit's DCP) whose connection has been down past its grace, one line,
+     * or null (omitted: none held).
+     */
+    switchDown?(): string | null;
   };
   /** How sure the process is of its trading lease; omitted: no lease to judge. */
   lease?(): LeaseStanding;
@@ -285,6 +290,8 @@ export function createSafetyMonitor(deps: SafetyMonitorDeps): SafetyMonitor & { 
     // Asked every tick (asking measures when due), judged after the ban: a banned IP cannot measure.
     const skew = deps.exchange.clockSkew?.() ?? null;
     if (skew !== null) return ['exchange_clock_skew', skew];
+    const switchDown = deps.exchange.switchDown?.() ?? null;
+    if (switchDown !== null) return ['exchange_switch_down', switchDown];
     const limit = deps.exchange.lossHaltMs;
     if (silence === null || silence.forMs < limit) return null;
     return [

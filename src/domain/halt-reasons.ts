@@ -31,6 +31,8 @@ export const HALT_REASON_CATALOG = {
     'Live execution: the exchange banned this IP (too many requests: Binance’s HTTP 418, Bybit’s 403); the message names the ban’s end. No request is sent until then; it ends when the exchange answers again after it.',
   exchange_clock_skew:
     'Live execution: this host’s clock is more than half the recvWindow (5 s) off the exchange’s server time, measured while trading: signed requests are refused (-1021) and every stamp the system writes is that far off. Fix the host’s clock (NTP); it ends when a measurement agrees again.',
+  exchange_switch_down:
+    'Live execution: the private connection the exchange’s dead-man’s switch watches (Bybit’s Disconnect Cancel All) has been down for half its window: the exchange may cancel every order of the account, and a crash meanwhile would leave resting orders working. It reconnects by itself; it ends when the connection is back.',
 } as const satisfies Readonly<Record<string, string>>;
 
 export type HaltReason = keyof typeof HALT_REASON_CATALOG;

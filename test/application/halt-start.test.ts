@@ -27,6 +27,7 @@ it('records the halts caused outside the store, and nothing for the others', asy
       'control_plane_lost',
       'exchange_banned',
       'exchange_clock_skew',
+      'exchange_switch_down',
       'exchange_unreachable',
     ]);
     expect(recorded.find((e) => e.body.reason === 'control_plane_lost')?.body).toEqual({

@@ -38,6 +38,7 @@ describe('safety monitor', () => {
       wrap?: (c: ControlStore) => ControlStore;
       exchangeSilence?: () => { forMs: number; error: string } | null;
       exchangeBanned?: () => string | null;
+      exchangeSwitchDown?: () => string | null;
     } = {},
   ) {
     t = await openTestStore('sqlite');
@@ -56,6 +57,7 @@ describe('safety monitor', () => {
               silence: options.exchangeSilence,
               lossHaltMs: 5_000,
               ...(options.exchangeBanned ? { banned: options.exchangeBanned } : {}),
+              ...(options.exchangeSwitchDown ? { switchDown: options.exchangeSwitchDown } : {}),
             },
           }
         : {}),
@@ -151,6 +153,19 @@ describe('safety monitor', () => {
     expect(seen).toEqual(['clear', 'halt:exchange_banned', 'halt:exchange_banned', 'clear']);
     expect(halt).toMatchObject({ message: expect.stringMatching(/banned this IP until 2026-01-05T12:20:01.000Z/) });
     expect(asked).toBe(4);
+  });
+
+  it("a held dead-man's switch (Bybit's DCP) whose connection stays down halts new exposure, naming why; it clears when it is back", async () => {
+    let down: string | null = null;
+    const { seen, tick, beat } = await rig({ exchangeSilence: () => null, exchangeSwitchDown: () => down });
+    await beat(1);
+    await tick();
+    down = "the exchange's dead-man's switch connection has been down 10000 ms (grace 10000 ms): connection refused";
+    const halt = await tick();
+    down = null;
+    await tick();
+    expect(seen).toEqual(['clear', 'halt:exchange_switch_down', 'clear']);
+    expect(halt).toMatchObject({ message: expect.stringMatching(/switch connection has been down 10000 ms/) });
   });
 
   it('a replaced store is a fault at once, naming the adoption command', async () => {

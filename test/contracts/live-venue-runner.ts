@@ -9,17 +9,19 @@
  */
 import ccxt from 'ccxt';
 import { afterAll, beforeAll } from 'vitest';
+import type { ExchangeProfile } from '../../src/adapters/exchanges/profile.js';
 import { exchangeProfile } from '../../src/adapters/exchanges/registry.js';
 import { toContracts } from '../../src/adapters/exchanges/contract-units.js';
 import { tradedSymbols } from '../../src/adapters/live-venue/ccxt-mapping.js';
 import type { SymbolMap } from '../../src/adapters/live-venue/ccxt-mapping.js';
 import { exchangeClientId } from '../../src/adapters/live-venue/client-ids.js';
+import { DisconnectGuard } from '../../src/adapters/live-venue/disconnect-guard.js';
 import { LiveVenue } from '../../src/adapters/live-venue/live-venue.js';
 import { gateRequests } from '../../src/adapters/live-venue/request-gate.js';
 import type { RequestGate } from '../../src/adapters/live-venue/request-gate.js';
 import type { Side } from '../../src/domain/orders.js';
 import { roundToStep } from '../../src/domain/steps.js';
-import { openTradingFake } from '../support/fake-exchange/ccxt-client.js';
+import { ccxtClient, openTradingFake } from '../support/fake-exchange/ccxt-client.js';
 import type { TradingFake } from '../support/fake-exchange/ccxt-client.js';
 import type { Dialect } from '../support/fake-exchange/dialect.js';
 import { instrumentById } from '../support/fake-exchange/market-data.js';
@@ -74,12 +76,20 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
   const tickOf = (symbol: string): number => (symbol === BTC.symbol ? BTC.tickSize : ETH.tickSize);
   const fakeInstrument = (symbol: string) => instrumentById(symbol)!;
 
+  /** The held switch's connection of the previous test's venue, let go before the next one opens. */
+  let letGoPrevious: () => Promise<void> = async () => {};
+
   venueContract(run.name, {
-    capabilities: run.capabilities,
+    // A held switch (Bybit's DCP) wherever the exchange's profile holds one.
+    capabilities: {
+      ...run.capabilities,
+      heldSwitch: !!exchangeProfile(run.dialect?.id ?? 'binanceusdm').disconnectCancel,
+    },
     instruments: [BTC, ETH],
     ...(run.kind ? { kind: run.kind } : {}),
     refusals: run.refusals,
     async open() {
+      await letGoPrevious();
       t.reset();
       t.exchange.timeout = 2_000;
       clock = 1_700_000_000_000;
@@ -89,6 +99,8 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
       const countdown = profile.deadMansSwitch;
       // At most what the exchange takes (OKX's 120 s), as the trading process arms it.
       const countdownMs = Math.min(COUNTDOWN_MS, profile.deadMansSwitchMaxMs ?? Infinity);
+      const held = await holdSwitch(t, profile, () => clock);
+      letGoPrevious = held?.letGo ?? (async () => {});
       const venue = new LiveVenue({
         exchange: t.exchange,
         errors: ccxt,
@@ -102,6 +114,7 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
         lookupIntervalMs: 1_000,
         ...(countdown ? { countdownMs, armCountdown: countdown(t.exchange) } : {}),
         exchangeStops: true,
+        ...(held ? { disconnectSwitch: held.venue } : {}),
       });
       const advance = async (ms: number) => {
         clock += ms;
@@ -164,10 +177,44 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
             exchangeClientId(clientOrderId, exchangeProfile(String(t.exchange.id)).clientOrderId),
           ).length,
         deadMansSwitchMs: countdown ? countdownMs : 0,
+        ...(held ? { heldSwitchMs: held.windowMs, letGo: held.letGo } : {}),
         async close() {
           t.exchange.timeout = 2_000;
         },
       };
     },
   });
+}
+
+/**
+ * The profile's held switch (Bybit's DCP), held as the trading process holds it
+ * (src/runtime/trading/live-disconnect-switch.ts): its window set, one connection made by a ccxt pro
+ * client of its own and kept by the guard; `letGo` ends it as a dying process does. Null: none.
+ */
+async function holdSwitch(t: TradingFake, profile: ExchangeProfile, monotonic: () => number) {
+  const held = profile.disconnectCancel;
+  if (!held) return null;
+  const pro = ccxtClient(t.fake.url, { id: profile.id, pro: true, options: profile.clientOptions });
+  pro.options['timeDifference'] = t.exchange.options['timeDifference'];
+  await held.setWindow(pro, held.windowMs);
+  const guard = new DisconnectGuard({
+    connect: () => held.connect(pro),
+    monotonic,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 50))),
+    maxBackoffMs: held.windowMs / 4,
+    report: () => {},
+  });
+  await guard.open();
+  const socket = t.fake.privateSocket!;
+  return {
+    windowMs: held.windowMs,
+    venue: { graceMs: held.windowMs / 2, down: () => guard.down(), stop: () => guard.stop() },
+    async letGo() {
+      guard.stop();
+      await pro.close();
+      await guard.ended;
+      // Gone on the exchange's side too before its clock moves (the close travels over loopback).
+      while (socket.subscribed('dcp.future') > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    },
+  };
 }

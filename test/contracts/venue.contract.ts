@@ -25,6 +25,11 @@ export interface VenueCapabilities {
   protectiveStops: boolean;
   /** The venue cancels resting orders itself when onMarket stops re-arming its countdown. */
   deadMansSwitch: boolean;
+  /**
+   * A held switch instead (Bybit's DCP): resting orders stay while its connection is held, and the
+   * venue cancels them itself once the connection has been gone its window. Absent: none.
+   */
+  heldSwitch?: boolean;
   /** A rate-limit answer refuses orders RATE_LIMITED, sending nothing until the wait has passed. */
   rateLimits: boolean;
   /** A crossing post-only limit is refused or expired, never filled. */
@@ -69,6 +74,10 @@ export interface VenueHarness {
   placedUnder?(clientOrderId: string): number;
   /** deadMansSwitch: its countdown, ms. */
   deadMansSwitchMs?: number;
+  /** heldSwitch: its window, ms. */
+  heldSwitchMs?: number;
+  /** heldSwitch: the process lets go (its connection ends, as when it dies). */
+  letGo?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -411,6 +420,25 @@ export function venueContract(name: string, setup: VenueContractSetup): void {
         await h.advance!(ms - 10_000);
         expect((await h.venue.openOrders()).map((o) => o.clientOrderId)).toEqual([resting.clientOrderId]);
         await h.advance!(20_000); // past the countdown since the last arming
+        expect(await h.venue.openOrders()).toEqual([]);
+      });
+    });
+
+    describe.runIf(can.heldSwitch ?? false)("the held dead-man's switch", () => {
+      it('resting orders stay while its connection is held, and are cancelled by the venue once it has been gone its window', async () => {
+        const h = await open();
+        const ms = h.heldSwitchMs!;
+        const far = roundToStep(h.quotes(main.symbol).bid * 0.5, main.tickSize);
+        const resting = order({ qty: qtyWorth(h, main, 2 * main.minNotional), type: 'limit', limitPrice: far });
+        await h.venue.submit(resting, h.market());
+        await h.venue.onMarket(h.market());
+        await h.advance!(3 * ms); // held: however long, nothing is cancelled
+        await h.venue.onMarket(h.market());
+        expect((await h.venue.openOrders()).map((o) => o.clientOrderId)).toEqual([resting.clientOrderId]);
+        await h.letGo!();
+        await h.advance!(ms - 1_000);
+        expect((await h.venue.openOrders()).map((o) => o.clientOrderId)).toEqual([resting.clientOrderId]);
+        await h.advance!(2_000); // past the window since the connection ended
         expect(await h.venue.openOrders()).toEqual([]);
       });
     });

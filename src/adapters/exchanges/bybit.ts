@@ -86,6 +86,42 @@ interface BybitWallet {
 
 const raw = (exchange: Exchange) => exchange as unknown as BybitRawApi;
 
+/** ccxt pro bybit's WebSocket steps the DCP connection takes (ccxt: pro/bybit.ts). */
+interface BybitPro {
+  getUrlByMarketType(symbol: undefined, isPrivate: boolean, method: string, params: object): Promise<string>;
+  authenticate(url: string): Promise<unknown>;
+  watchTopics(url: string, messageHashes: string[], topics: string[], params: object): Promise<unknown>;
+}
+
+/**
+ * Bybit's dead-man's switch, Disconnect Cancel All (docs: Set Disconnect Cancel All; WebSocket
+ * private, Dcp). POST /v5/order/disconnected-cancel-all sets `timeWindow` (3–300 s) for a `product`
+ * (DERIVATIVES: every linear and inverse contract; ccxt: cancelAllOrdersAfter, ms → s); once every
+ * private connection subscribed to `dcp.future` has been gone that long (closed, or its heartbeat
+ * `op: ping` stopped), "all active orders" of the product are cancelled. The connection is ccxt
+ * pro's private stream (wss://stream[-demo].bybit.com/v5/private): `op: auth` signed with the key,
+ * ccxt's own `op: ping` every 18 s (it drops a connection whose pongs stop), then the subscription.
+ * Bybit pushes nothing on `dcp.future` (docs: "Subscribe to the dcp stream to trigger DCP
+ * function"), so ccxt's watch on it settles only when the connection ends.
+ * Not yet used (BYBIT.disconnectCancel is null): DCP is enabled per account by Bybit's account
+ * manager (docs: "How to enable DCP"), and neither that nor whether it cancels untriggered
+ * conditional orders (our stop) has been checked on Bybit (docs/operate/bybit.md).
+ */
+export const BYBIT_DCP: NonNullable<ExchangeProfile<'bybit'>['disconnectCancel']> = {
+  // Several reconnects fit in it (the guard's backoff tops at a quarter of it); Bybit's default is 10 s.
+  windowMs: 20_000,
+  // docs: "all active futures / spot / option orders": conditional orders are active orders on Bybit
+  // (GET /v5/order/realtime lists them), so the pessimistic reading.
+  cancelsStops: true,
+  setWindow: (exchange, windowMs) => exchange.cancelAllOrdersAfter(windowMs, { product: 'DERIVATIVES' }),
+  connect: async (exchange) => {
+    const pro = exchange as unknown as BybitPro;
+    const url = await pro.getUrlByMarketType(undefined, true, 'watchOrders', {});
+    await pro.authenticate(url);
+    return { closed: pro.watchTopics(url, ['dcp'], ['dcp.future'], {}) };
+  },
+};
+
 /**
  * A transaction-log line as the income tally reads lines (Binance's shape, ../live-venue/income-tally.ts):
  * a TRADE's fee is a COMMISSION (Bybit's fee is positive when paid; the tally's income negative), a
@@ -224,6 +260,8 @@ export const BYBIT: ExchangeProfile<'bybit'> = {
   userStream: null,
   deadMansSwitchNote:
     "none used: Bybit's DCP needs a private websocket held open; an exchange-side reduce-only stop (triggerPrice on the mark) protects each position instead",
+  // Built (BYBIT_DCP above, the fake serves it) but not switched on until checked on Bybit.
+  disconnectCancel: null,
   exchangeStops: {
     // docs: Place Order, a conditional order: triggerPrice with triggerBy MarkPrice; qty "0" with
     // reduceOnly and closeOnTrigger closes the whole position ("you can close the position up to

@@ -156,6 +156,31 @@ export interface ExchangeProfile<Id extends string = string> {
   deadMansSwitchMaxMs?: number;
   deadMansSwitchNote: string;
   /**
+   * A dead-man's switch held instead of re-armed (Bybit's Disconnect Cancel All, DCP): the exchange
+   * cancels the account's open orders once every private WebSocket connection subscribed to it has
+   * been gone `windowMs`. The venue sets the window once at start and keeps one such connection open
+   * (../live-venue/disconnect-guard.ts), reconnecting with a backoff; a connection that stays down
+   * halts new exposure. Absent or null: none (`deadMansSwitch` or `deadMansSwitchNote` says what
+   * protects instead).
+   */
+  disconnectCancel?: {
+    /** The window set on the exchange, ms; within the exchange's bounds (Bybit 3–300 s). */
+    windowMs: number;
+    /**
+     * Whether running out cancels conditional (stop) orders too. True where the exchange does not say
+     * it leaves them: the switch is then never held while our exchange stops may rest (it would cancel
+     * them after a crash, leaving the position unprotected).
+     */
+    cancelsStops: boolean;
+    /** Sets the window on the exchange (at start, before the connection is opened). */
+    setWindow(exchange: Exchange, windowMs: number): Promise<unknown>;
+    /**
+     * Opens one private connection subscribed to the switch (a ccxt pro client): resolves once it is
+     * authenticated and subscribed, with `closed`, which settles (rejects, with why) when it ends.
+     */
+    connect(exchange: Exchange): Promise<{ closed: Promise<unknown> }>;
+  } | null;
+  /**
    * Exchange-side protective stops (../live-venue/protective-stops.ts), or null when none is used
    * (`deadMansSwitchNote` then says what protects a holding).
    */

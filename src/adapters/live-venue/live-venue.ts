@@ -81,6 +81,16 @@ export interface LiveVenueOptions {
   /** Calls the exchange's countdown for one symbol (its profile's `deadMansSwitch`). */
   armCountdown?: (symbolId: string, countdownMs: number) => Promise<unknown>;
   /**
+   * A dead-man's switch held by a connection instead (Bybit's DCP; ./disconnect-guard.ts): a cycle
+   * whose connection has been down `graceMs` or longer fails before it reads or sends anything, as
+   * one whose countdown cannot be armed does; `close()` stops holding it. Absent: none.
+   */
+  disconnectSwitch?: {
+    graceMs: number;
+    down(): { forMs: number; reason: string } | null;
+    stop(): void;
+  };
+  /**
    * Rest a close-position stop on the exchange for each open position (./protective-stops.ts,
    * EXCHANGE_STOPS): `protect` places, moves and cancels them; the countdown is never armed over one.
    */
@@ -601,6 +611,7 @@ export class LiveVenue implements Venue {
 
   /** Each cycle: re-arms the dead-man's switch, reports our resting orders' fills, reconciles with the exchange. */
   async onMarket(_market: MarketView): Promise<MarketUpdate> {
+    this.switchHeld();
     await this.armCountdowns();
     const update = await this.pollOurs();
     update.fills.push(...(await this.stopFills()));
@@ -708,6 +719,20 @@ export class LiveVenue implements Venue {
     );
     this.explain(fills);
     return fills;
+  }
+
+  /**
+   * Throws while a held switch's connection has been down its grace: the exchange may cancel every
+   * order of the account at any moment after its window, and a process that goes on opening exposure
+   * meanwhile has no switch behind it. Within the grace a reconnect may still come (./disconnect-guard.ts).
+   */
+  private switchHeld(): void {
+    const held = this.o.disconnectSwitch;
+    const down = held?.down() ?? null;
+    if (!held || down === null || down.forMs < held.graceMs) return;
+    throw new Error(
+      `the exchange's dead-man's switch connection has been down ${Math.round(down.forMs)} ms (grace ${held.graceMs} ms): ${down.reason}`,
+    );
   }
 
   /**
@@ -829,8 +854,10 @@ export class LiveVenue implements Venue {
     void this.o.income?.refresh();
   }
 
-  /** Ends the user-data stream and the exchange client (its sockets and throttle). */
+  /** Ends the held switch, the user-data stream and the exchange client (its sockets and throttle). */
   async close(): Promise<void> {
+    // Let go first: closing the client then ends the connection, and the exchange's window starts.
+    this.o.disconnectSwitch?.stop();
     await this.o.userStream?.stop();
     await this.o.exchange.close();
   }

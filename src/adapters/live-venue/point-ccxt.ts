@@ -44,13 +44,20 @@ export function pointCcxtAt(exchange: Exchange, fakeUrl: string): void {
 }
 
 /**
- * A ccxt pro client's futures WebSocket base (…/ws; the user-data stream is …/private/ws?listenKey=)
- * on the same origin, ws:// for http://. ccxt refuses a plain ws:// URL unless it has an HTTP agent
- * (its proxy support): one is given. A REST-only client has no WebSocket URLs: nothing to do.
+ * A ccxt pro client's private WebSocket on the same origin, ws:// for http://: Binance's futures
+ * base (…/ws; the user-data stream is …/private/ws?listenKey=), Bybit's v5 private stream
+ * (`private.contract`, …/v5/private: the connection its DCP watches). ccxt refuses a plain ws:// URL
+ * unless it has an HTTP agent (its proxy support): one is given. A REST-only client has no
+ * WebSocket URLs: nothing to do.
  */
 function pointStreamAt(exchange: Exchange, origin: string): void {
   const ws = (exchange.urls as { api?: { ws?: Record<string, unknown> } }).api?.ws;
-  if (!ws || typeof ws['future'] !== 'string') return;
-  ws['future'] = `${origin.replace(/^http/, 'ws')}/ws`;
+  if (!ws) return;
+  const base = origin.replace(/^http/, 'ws');
+  const bybitPrivate = ws['private'] as Record<string, unknown> | undefined;
+  if (typeof ws['future'] === 'string') ws['future'] = `${base}/ws`;
+  else if (bybitPrivate && typeof bybitPrivate['contract'] === 'string')
+    bybitPrivate['contract'] = `${base}/v5/private`;
+  else return;
   if (origin.startsWith('http:')) (exchange as unknown as { httpAgent: Agent }).httpAgent = new Agent();
 }

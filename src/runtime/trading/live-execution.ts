@@ -39,6 +39,8 @@ import type { TradingEvents } from '../../ports/trading-events.js';
 import type { TradingConfig } from './trading-config.js';
 import { verifyLiveAccount } from './live-account.js';
 import { openIncomeTally } from './live-income.js';
+import { holdsSwitch, openHeldSwitch } from './live-disconnect-switch.js';
+import type { HeldSwitch } from './live-disconnect-switch.js';
 
 /**
  * The countdown the exchange cancels by if no cycle re-arms it: three cycles, at least 10 s, at most
@@ -74,6 +76,8 @@ export interface LiveExecution {
     lossHaltMs: number;
     banned(): string | null;
     clockSkew(): string | null;
+    /** A held dead-man's switch down past its grace (./live-disconnect-switch.ts); absent: none held. */
+    switchDown?(): string | null;
   };
 }
 
@@ -160,11 +164,14 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
   if (!settings || !exchangeCredentials) throw new Error('EXECUTION_MODE=live without exchange settings');
   // The user-data stream only where the exchange's profile says how its trades name our orders.
   const streamed = (settings.userStream ?? false) && exchangeProfile(settings.exchange).userStream !== null;
+  // A held dead-man's switch (Bybit's DCP) needs the WebSocket client too (./live-disconnect-switch.ts).
+  const holding = holdsSwitch(exchangeProfile(settings.exchange), settings.stops);
   const { exchange, errors, profile } = await openLiveExchange(settings, exchangeCredentials(), {
     timeoutMs: settings.timeoutMs,
     ...(config.exchangeThrottleMs !== null ? { rateLimitMs: config.exchangeThrottleMs } : {}),
-    pro: streamed,
+    pro: streamed || holding,
   });
+  let held: HeldSwitch | null = null;
   const { gate, watched } = watchExchange(exchange, errors, settings.lossHaltMs, profile.recvWindowMs, deps);
   warnOfRequestBudget(config, deps.log);
   const report = reconciliationReporter(deps);
@@ -178,17 +185,11 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
       config.instruments.map((i) => i.symbol),
     );
     await verifyLiveAccount(exchange, symbols, settings.account, deps);
-    const userStream = streamed
-      ? new UserStream({
-          exchange,
-          monotonic: () => monotonicNow(deps.clock),
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-          report: (change) =>
-            change.up
-              ? deps.log.info({}, 'live venue: user-data stream up')
-              : deps.log.warn({ reason: change.reason }, 'live venue: user-data stream down, polling'),
-        })
-      : undefined;
+    held = await openHeldSwitch(profile, exchange, holding, {
+      monotonic: () => monotonicNow(deps.clock),
+      log: deps.log,
+    });
+    const userStream = streamed ? userStreamOf(exchange, deps) : undefined;
     const venue = new LiveVenue({
       exchange,
       errors,
@@ -212,6 +213,7 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
       exchangeStops: settings.stops,
       ...(userStream ? { userStream } : {}),
       ...(countdown && countdownMs !== null ? { countdownMs, armCountdown: countdown(exchange) } : {}),
+      ...(held ? { disconnectSwitch: held.venue } : {}),
     });
     // Before the first cycle: foreign orders cancelled, positions and our stops adopted, the switch armed.
     await venue.reconcile();
@@ -221,11 +223,26 @@ export async function openLiveExecution(config: TradingConfig, deps: LiveExecuti
       { exchange: settings.exchange, testnet: settings.testnet, url: settings.url },
       'live venue: reconciled with the exchange',
     );
-    return { venue, exchange: watched };
+    return { venue, exchange: held ? { ...watched, switchDown: held.switchDown } : watched };
   } catch (err) {
+    // Let go of the switch before the client closes, or its guard would reconnect on a closed client.
+    held?.venue.stop();
     await exchange.close().catch(() => {});
     throw err;
   }
+}
+
+/** The user-data stream on the venue's client (./user-stream.ts), its changes logged. */
+function userStreamOf(exchange: Exchange, deps: LiveExecutionDeps): UserStream {
+  return new UserStream({
+    exchange,
+    monotonic: () => monotonicNow(deps.clock),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    report: (change) =>
+      change.up
+        ? deps.log.info({}, 'live venue: user-data stream up')
+        : deps.log.warn({ reason: change.reason }, 'live venue: user-data stream down, polling'),
+  });
 }
 
 /**

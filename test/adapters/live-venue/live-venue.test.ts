@@ -459,6 +459,29 @@ describe('reconciliation and the dead-man’s switch', () => {
     advance(61_000); // 181 s since the last arming: the exchange cancels on its own
     expect(t.fake.venue.open()).toEqual([]);
   });
+
+  it("a held switch's connection down past its grace fails the cycle (nothing new goes), as a countdown that cannot be armed does; back up, cycles run", async () => {
+    let down: { forMs: number; reason: string } | null = null;
+    let stopped = false;
+    const held = venueWith({
+      disconnectSwitch: {
+        graceMs: 10_000,
+        down: () => down,
+        stop: () => {
+          stopped = true;
+        },
+      },
+    });
+    await held.onMarket(NO_MARKET);
+    down = { forMs: 9_999, reason: 'connection closed by remote server' };
+    await held.onMarket(NO_MARKET); // within the grace: a reconnect may still come
+    down = { forMs: 10_000, reason: 'connection closed by remote server' };
+    await expect(held.onMarket(NO_MARKET)).rejects.toThrow(/dead-man's switch.*10000 ms.*closed by remote server/);
+    down = null;
+    await held.onMarket(NO_MARKET);
+    await held.close();
+    expect(stopped).toBe(true);
+  });
 });
 
 describe('an exchange that stops answering', () => {

@@ -5,6 +5,7 @@
  * signature check, response shapes and error codes of one exchange (dialects/<ccxt id>/).
  */
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { LiveVenueContractRun } from '../../contracts/live-venue-runner.js';
 import type { FaultReplies } from './fault-replies.js';
 import type { Faults, Reply } from './faults.js';
@@ -26,6 +27,41 @@ export interface DialectContext {
   weightLimit: number;
   /** Binance's user-data stream (its listen key is a REST route of the dialect; the socket is the server's). */
   readonly userStream: FakeUserStream;
+  /** The dialect's own private WebSocket (`Dialect.privateSocket`), or null when it has none. */
+  readonly privateSocket: DialectSocket | null;
+}
+
+/**
+ * A private WebSocket a dialect serves itself (Bybit's /v5/private), on the fake's HTTP server: the
+ * server hands it every upgrade first and calls `sync` after each request and on its clock.
+ */
+export interface DialectSocket {
+  /** Takes the upgrade when the path is its own (true), else leaves it to the next (false). */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Pushes what changed; applies what the clock implies (a disconnect window run out). */
+  sync(): void;
+  /**
+   * The exchange's cancel-on-disconnect window, ms (Bybit's DCP, POST
+   * /v5/order/disconnected-cancel-all): once every connection subscribed to it is gone that long,
+   * the account's open orders are cancelled.
+   */
+  setDisconnectWindow(ms: number): void;
+  /** How many open, authenticated connections are subscribed to `topic`. */
+  subscribed(topic: string): number;
+  /** A fault: every connection closes (the client sees a dropped stream). */
+  drop(): void;
+  /** A fault: new connections are refused (HTTP 503 to the upgrade) until called with false. */
+  refuse(refusing: boolean): void;
+  /** A fresh exchange: no connection, no window, nothing pushed. */
+  reset(): void;
+  close(): void;
+}
+
+/** What a dialect's socket is made from: the engine (replaced by a reset), the clock and the keys. */
+export interface DialectSocketDeps {
+  venue(): Venue;
+  now(): number;
+  credentials: Credentials;
 }
 
 export interface Dialect {
@@ -49,6 +85,8 @@ export interface Dialect {
    * the registry, so a new exchange's contract run is part of its dialect.
    */
   venueContract: Omit<LiveVenueContractRun, 'dialect'>;
+  /** The dialect's own private WebSocket (Bybit's), made once per fake exchange; absent: none. */
+  privateSocket?(deps: DialectSocketDeps): DialectSocket;
 }
 
 /** A header's first value. */

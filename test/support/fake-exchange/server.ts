@@ -18,7 +18,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Dialect, DialectContext } from './dialect.js';
+import type { Dialect, DialectContext, DialectSocket } from './dialect.js';
 import { header } from './dialect.js';
 import { BINANCE_USDM_DIALECT } from './dialects/binanceusdm/index.js';
 import { Faults } from './faults.js';
@@ -80,6 +80,8 @@ export interface FakeExchange {
   readonly faults: Faults;
   /** The user-data stream (listen key and WebSocket): its events, and its faults (drop, expireKey). */
   readonly userStream: FakeUserStream;
+  /** The dialect's own private WebSocket (Bybit's /v5/private and its DCP), or null when it has none. */
+  readonly privateSocket: DialectSocket | null;
   /** The request weight counted (request-weight.ts): this minute's, since the start, and 429s for it. */
   readonly weight: { used(): number; total(): number; refused(): number };
   /**
@@ -131,8 +133,10 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
   } | null = null;
   const hung = new Set<ServerResponse>();
   const userStream = new FakeUserStream(() => venue, now);
+  const privateSocket = dialect.privateSocket?.({ venue: () => venue, now, credentials }) ?? null;
   const ctx: DialectContext = {
     userStream,
+    privateSocket,
     get venue() {
       return venue;
     },
@@ -196,6 +200,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     try {
       reply = { status: 200, body: dialect.route(ctx, req, url, body) };
       userStream.sync();
+      privateSocket?.sync();
     } catch (err) {
       reply = dialect.errorReply(err, now());
     }
@@ -226,8 +231,12 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     );
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => userStream.upgrade(req, socket, head));
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!privateSocket?.upgrade(req, socket, head)) userStream.upgrade(req, socket, head);
+  });
   const clock = setInterval(() => {
+    // The socket first: a disconnect window that ran out arms the cancel the settle then applies.
+    privateSocket?.sync();
     venue.settle();
     userStream.sync();
   }, SETTLE_EVERY_MS);
@@ -245,6 +254,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
       return faults;
     },
     userStream,
+    privateSocket,
     weight: {
       used: () => meter.usedAt(now()),
       total: () => meter.total,
@@ -254,6 +264,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
       for (const res of hung) res.destroy();
       venue = newVenue();
       userStream.reset();
+      privateSocket?.reset();
       faults = new Faults(dialect.faultReplies);
       meter = newMeter();
       requests.length = 0;
@@ -282,6 +293,7 @@ export async function startFakeExchange(options: FakeExchangeOptions = {}): Prom
     async stop() {
       clearInterval(clock);
       userStream.close();
+      privateSocket?.close();
       for (const res of hung) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -9,6 +9,7 @@
 import type { Dialect } from '../../dialect.js';
 import { bybitErrors, fromEngine } from './errors.js';
 import { BYBIT_FAULT_REPLIES } from './fault-replies.js';
+import { BybitPrivateSocket } from './private-socket.js';
 import { PRIVATE, PUBLIC } from './routes.js';
 import { envelope } from './shapes.js';
 import { verifyBybit } from './signed-request.js';
@@ -38,6 +39,8 @@ export const BYBIT_DIALECT: Dialect = {
     createPath: '/v5/order/create',
   },
   weighsRequests: false,
+  // /v5/private: auth, ping/pong, the order topic and DCP (./private-socket.ts).
+  privateSocket: (deps) => new BybitPrivateSocket(deps),
   faultReplies: BYBIT_FAULT_REPLIES,
   isSigned: (req) => req.headers['x-bapi-sign'] !== undefined,
   route(ctx, req, url, body) {

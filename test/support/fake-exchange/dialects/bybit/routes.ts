@@ -236,6 +236,14 @@ export const PRIVATE: Record<string, Handler> = {
       .map((o) => ({ orderId: String(o.orderId), orderLinkId: o.clientOrderId }));
     return { list, success: '1' };
   },
+  // docs: Set Disconnect Cancel All: timeWindow [3, 300] s, product OPTIONS (default) / DERIVATIVES /
+  // SPOT; the window for DERIVATIVES is the one the fake's private socket applies (./private-socket.ts).
+  'POST /v5/order/disconnected-cancel-all': (p, ctx) => {
+    const seconds = Number(p['timeWindow']);
+    if (!Number.isInteger(seconds) || seconds < 3 || seconds > 300) throw bybitErrors.params('timeWindow');
+    if ((p['product'] ?? 'OPTIONS') === 'DERIVATIVES') ctx.privateSocket?.setDisconnectWindow(seconds * 1000);
+    return {};
+  },
   'GET /v5/execution/list': (p, ctx) => {
     linear(p);
     const only = p['symbol'] !== undefined ? instrument(p).id : undefined;

@@ -20,7 +20,7 @@ import Database from 'better-sqlite3';
 import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
 import type { SqliteDatabase } from './connection.js';
 import { headReader, unhashedRow } from './event-chain.js';
-import type { HeadRow } from './event-chain.js';
+import type { HeadRow, UnhashedRow } from './event-chain.js';
 
 /**
  * Rows handed to the worker in one message: fewer wake-ups, and still a few cycles behind at most.
@@ -199,10 +199,7 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
  * The entry as an append returns it: body parsed, and hashes read, only if someone looks (own
  * enumerable getters, so a copy of the entry has them all, as appendedEvent's body).
  */
-function threadedEvent(
-  row: ReturnType<typeof unhashedRow>,
-  hashesOf: (seq: number) => { prev_hash: string; hash: string },
-): AuditEvent {
+function threadedEvent(row: UnhashedRow, hashesOf: (seq: number) => { prev_hash: string; hash: string }): AuditEvent {
   let body: Record<string, unknown> | undefined;
   let hashes: { prev_hash: string; hash: string } | undefined;
   return {

@@ -17,11 +17,10 @@ export function canonicalJson(value: unknown): string {
 function write(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
-      return quoted(value);
+      return JSON.stringify(value);
     case 'number':
       if (!Number.isFinite(value)) throw new TypeError(`canonical JSON cannot encode ${value}`);
-      // A finite number prints as JSON.stringify prints it (-0 as "0" too), without the call.
-      return `${value}`;
+      return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'bigint':
@@ -35,98 +34,52 @@ function write(value: unknown): string | undefined {
 }
 
 function writeArray(items: readonly unknown[]): string {
-  const n = items.length;
-  if (n === 0) return '[]';
-  let out = `[${write(items[0]) ?? 'null'}`;
-  for (let i = 1; i < n; i++) out += `,${write(items[i]) ?? 'null'}`;
+  let out = '[';
+  for (let i = 0; i < items.length; i++) out += (i === 0 ? '' : ',') + (write(items[i]) ?? 'null');
   return `${out}]`;
 }
-
-function writeObject(object: Record<string, unknown>): string {
-  const keys = keyOrder(object);
-  let out = '{';
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    const text = write(object[key]);
-    if (text === undefined) continue;
-    out += `${out.length === 1 ? '' : ','}${quoted(key)}:${text}`;
-  }
-  return `${out}}`;
-}
-
-/**
- * Quoted strings and keys, remembered: the same few dozen keys and values (agents, symbols, codes,
- * messages) recur in every entry, and a lookup is a third of what quoting costs. Bounded, since a
- * string can be data (an id, a token): when full it starts over, so strings that keep recurring are
- * soon remembered again.
- */
-const QUOTED = new Map<string, string>();
-const QUOTED_MAX = 4_096;
-
-function quoted(text: string): string {
-  let out = QUOTED.get(text);
-  if (out === undefined) {
-    out = JSON.stringify(text);
-    if (QUOTED.size >= QUOTED_MAX) QUOTED.clear();
-    QUOTED.set(text, out);
-  }
-  return out;
-}
-
-/**
- * Key orders already worked out, by the object's first key: each list holds pairs of (the keys as
- * Object.keys gave them, their canonical order). Objects of one kind are built the same way every
- * time, so their keys come in the same order, and comparing them one by one (the same interned
- * strings) is far cheaper than sorting them again. Bounded like QUOTED: keys can be data (a symbol).
- */
-const ORDERS = new Map<string, string[][]>();
-let ordersHeld = 0;
-const ORDERS_MAX = 1_024;
 
 /**
  * The key order of the definition's sorted copy: JavaScript puts array-index keys ("0", "17") first,
  * in numeric order, whatever order they were inserted in; the other keys follow in sorted order.
- * The array returned may be shared: never changed by the caller.
  */
-function keyOrder(object: Record<string, unknown>): readonly string[] {
-  const keys = Object.keys(object);
-  const n = keys.length;
-  if (n < 2) return keys;
-  const first = keys[0]!;
-  let known = ORDERS.get(first);
-  if (known !== undefined) {
-    search: for (let j = 0; j < known.length; j += 2) {
-      const seen = known[j]!;
-      if (seen.length !== n) continue;
-      for (let i = 1; i < n; i++) if (seen[i] !== keys[i]) continue search;
-      return known[j + 1]!;
-    }
-  }
-  if (ordersHeld >= ORDERS_MAX) {
-    ORDERS.clear();
-    ordersHeld = 0;
-    known = undefined;
-  }
-  if (known === undefined) {
-    known = [];
-    ORDERS.set(first, known);
-  }
-  const sorted = sortedKeys(keys);
-  known.push(keys, sorted);
-  ordersHeld++;
-  return sorted;
-}
-
-/** The canonical order of `keys`: sorted, then the array-index keys moved to the front, numerically. */
-function sortedKeys(keys: readonly string[]): string[] {
-  const sorted = [...keys].sort();
-  if (!sorted.some(isIndex)) return sorted;
-  const indices = sorted.filter(isIndex).sort((a, b) => Number(a) - Number(b));
-  return [...indices, ...sorted.filter((k) => !isIndex(k))];
+function keyOrder(object: Record<string, unknown>): string[] {
+  const keys = Object.keys(object).sort();
+  if (!keys.some(isIndex)) return keys;
+  const indices = keys.filter(isIndex).sort((a, b) => Number(a) - Number(b));
+  return [...indices, ...keys.filter((k) => !isIndex(k))];
 }
 
 function isIndex(key: string): boolean {
   const first = key.charCodeAt(0);
   if (!(first >= 48 && first <= 57)) return false;
   return /^(0|[1-9]\d*)$/.test(key) && Number(key) < 4_294_967_295;
+}
+
+/**
+ * Quoted keys, remembered: the same few dozen keys recur in every entry. Bounded, since a key can
+ * also be data (a symbol, an id); past the bound new keys are simply quoted each time.
+ */
+const QUOTED = new Map<string, string>();
+const QUOTED_MAX = 4_096;
+
+function quotedKey(key: string): string {
+  let quoted = QUOTED.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (QUOTED.size < QUOTED_MAX) QUOTED.set(key, quoted);
+  }
+  return quoted;
+}
+
+function writeObject(object: Record<string, unknown>): string {
+  let out = '{';
+  let first = true;
+  for (const key of keyOrder(object)) {
+    const text = write(object[key]);
+    if (text === undefined) continue;
+    out += `${first ? '' : ','}${quotedKey(key)}:${text}`;
+    first = false;
+  }
+  return `${out}}`;
 }

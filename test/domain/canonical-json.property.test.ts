@@ -73,8 +73,9 @@ describe('canonicalJson', () => {
   });
 
   it('gives the same bytes for objects built in any key order, however many shapes share a first key', () => {
-    // The writer remembers key orders by first key and quoted strings (bounded): thousands of shapes
-    // and strings, past both bounds, each seen again after others pushed it out.
+    // A writer that remembers key orders or quoted strings (it quotes keys through a bounded cache, and
+    // a cache of key orders per shape was tried) must not mix shapes up: thousands of shapes and
+    // strings, many sharing a first key, each seen again after others could have pushed it out.
     const keys = fc.uniqueArray(fc.oneof(fc.constantFrom('a', 'b', 'z', '10', '2', 'A', '_'), fc.string()), {
       minLength: 1,
       maxLength: 8,

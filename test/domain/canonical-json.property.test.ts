@@ -71,4 +71,57 @@ describe('canonicalJson', () => {
     expect(canonicalJson(-0)).toBe('0');
     expect(() => canonicalJson({ x: [Number.NaN] })).toThrow(/cannot encode NaN/);
   });
+
+  it('gives the same bytes for objects built in any key order, however many shapes share a first key', () => {
+    // A writer that remembers key orders or quoted strings (it quotes keys through a bounded cache, and
+    // a cache of key orders per shape was tried) must not mix shapes up: thousands of shapes and
+    // strings, many sharing a first key, each seen again after others could have pushed it out.
+    const keys = fc.uniqueArray(fc.oneof(fc.constantFrom('a', 'b', 'z', '10', '2', 'A', '_'), fc.string()), {
+      minLength: 1,
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(fc.array(keys, { minLength: 1, maxLength: 40 }), fc.string(), (shapes, text) => {
+        for (const shape of shapes) {
+          const forward = Object.fromEntries(shape.map((k, i) => [k, i % 2 === 0 ? text : { [k]: i }]));
+          const backward = Object.fromEntries([...shape].reverse().map((k) => [k, forward[k]]));
+          expect(canonicalJson(forward)).toBe(definition(forward));
+          expect(canonicalJson(backward)).toBe(definition(forward));
+        }
+      }),
+      { numRuns: 300 },
+    );
+    for (let i = 0; i < 5_000; i++) {
+      const value = { first: i, [`k${i % 1_500}`]: `v${i}`, b: [i / 7, -0, 'é\u2028"\\'] };
+      expect(canonicalJson(value)).toBe(definition(value));
+    }
+  });
+
+  it('prints numbers and strings as JSON.stringify does', () => {
+    const values = [
+      -0,
+      0,
+      1e21,
+      1e-7,
+      5e-324,
+      2 ** 53 + 2,
+      -(2 ** 63),
+      0.1 + 0.2,
+      1.7976931348623157e308,
+      123456789.12345679,
+      '',
+      'é',
+      '\u2028\u2029',
+      '\ud800',
+      'a\udc00b',
+      '😀',
+      '\u0000\u001f\u007f',
+      '"\\/',
+      'BTCUSDT',
+    ];
+    for (const value of values) {
+      expect(canonicalJson(value)).toBe(JSON.stringify(value));
+      expect(canonicalJson({ x: [value, { y: value }] })).toBe(definition({ x: [value, { y: value }] }));
+    }
+  });
 });

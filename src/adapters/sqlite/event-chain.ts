@@ -51,21 +51,27 @@ export function headReader(db: SqliteDatabase): () => HeadRow | undefined {
   return () => stmt.get();
 }
 
+/** A row before its hash: what the threaded writer hands its worker, which chains it (threaded-audit.ts). */
+export type UnhashedRow = Omit<EventRow, 'prev_hash' | 'hash'>;
+
 /**
- * The row that follows `head` for `event`: numbered, timed and hashed. Pure: the caller holds the head
- * (under the write lock, or as the chain's only writer, threaded-audit.ts). `nowMs` is the writer's
- * clock once checked against the store's (host-clock.ts); a run's private file has no such check.
+ * The row that follows `head` for `event`, numbered and timed but not yet hashed. Pure: the caller
+ * holds the head (under the write lock, or as the chain's only writer, threaded-audit.ts). `nowMs` is
+ * the writer's clock once checked against the store's (host-clock.ts); a run's private file has no such check.
  */
-export function chainedRow(head: HeadRow, event: NewAuditEvent, nowMs?: number): EventRow {
-  const seq = head.seq + 1;
-  const prev_hash = head.hash;
+export function unhashedRow(head: Omit<HeadRow, 'hash'>, event: NewAuditEvent, nowMs?: number): UnhashedRow {
   // Fixed against the entry it follows: seq order is time order.
   const at = chainedAt(event.at, head.at, nowMs);
-  const body = canonicalJson(event.body);
+  return { seq: head.seq + 1, at, kind: event.kind, symbol: event.symbol ?? null, body: canonicalJson(event.body) };
+}
+
+/** The row that follows `head` for `event`: numbered, timed and hashed (pure, as unhashedRow). */
+export function chainedRow(head: HeadRow, event: NewAuditEvent, nowMs?: number): EventRow {
+  const { seq, at, kind, symbol, body } = unhashedRow(head, event, nowMs);
+  const prev_hash = head.hash;
   // Hash what will be read back (the canonical text), so verify() re-derives the same bytes.
-  const symbol = event.symbol ?? null;
-  const hash = chainHashOfCanonical(prev_hash, { seq, at, kind: event.kind, symbol }, body);
-  return { seq, at, kind: event.kind, symbol, body, prev_hash, hash };
+  const hash = chainHashOfCanonical(prev_hash, { seq, at, kind, symbol }, body);
+  return { seq, at, kind, symbol, body, prev_hash, hash };
 }
 
 /**

@@ -1,23 +1,32 @@
 /**
- * A simulation run's audit appends off the main thread (issue 22, item 5). The main thread stays the
- * chain's one writer in everything but the disk: it numbers, times and hashes each entry against the
- * head it holds (chainedRow, as every other append does), so an append answers at once with the entry
- * it made; a worker thread with its own connection (audit-append-worker.mjs) inserts the rows and
- * moves the head, many to one transaction. Rows reach the worker in order and it commits whole
- * batches, so the file always holds an unbroken prefix of the chain: a crash loses the tail, never a
- * middle. The main connection writes to the chain itself only after `commitSync` has waited for the
- * worker to commit everything before it (sqlite-store.ts openRunStore), then `reloadHead` takes its
- * entry into account. A failed write stops the writer; the next append, commit or close throws it.
+ * A simulation run's audit appends off the main thread (issue 22, item 5; issue 34, item 8). The
+ * main thread numbers and times each entry against the head it holds and prints its canonical body
+ * (unhashedRow, as every other append does), so an append answers at once; a worker thread with its
+ * own connection (audit-append-worker.mjs) chains them: it hashes each row to the one before it
+ * (sha256, the same text as chainHashOfCanonical), inserts the rows and moves the head, many to one
+ * transaction. Rows reach the worker in order and it commits whole batches, so the file always holds
+ * an unbroken prefix of the chain: a crash loses the tail, never a middle. An entry's hash and
+ * prev_hash are read from the file the first time someone asks (after waiting for the worker's
+ * commit): the simulator never asks. The main connection writes to the chain itself only after
+ * `commitSync` has waited for the worker to commit everything before it (sqlite-store.ts
+ * openRunStore), then `reloadHead` takes its entry into account; the worker chains its next batch to
+ * the head as it reads it in the file. A failed write stops the writer; the next append, commit or
+ * close throws it.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
 import type { AuditEvent, NewAuditEvent } from '../../ports/event-store.js';
 import type { SqliteDatabase } from './connection.js';
-import { appendedEvent, chainedRow, headReader } from './event-chain.js';
-import type { EventRow, HeadRow } from './event-chain.js';
+import { headReader, unhashedRow } from './event-chain.js';
+import type { HeadRow, UnhashedRow } from './event-chain.js';
 
-/** Rows handed to the worker in one message: fewer wake-ups, and still a few cycles behind at most. */
+/**
+ * Rows handed to the worker in one message: fewer wake-ups, and still a few cycles behind at most.
+ * A message is one flat array (seq, at, kind, symbol, body of each row in turn): cloning primitives
+ * is cheaper than cloning an object per row.
+ */
 const ROWS_PER_MESSAGE = 32;
 /**
  * Rows handed over but not yet written, at most: past it, an append waits for the worker. Without a
@@ -29,8 +38,13 @@ const DONE = 0;
 const FAILED = 1;
 const WRITTEN = 2;
 
+const HASHES_AT = 'SELECT prev_hash, hash FROM events WHERE seq = ?';
+
 export interface ThreadedAudit {
-  /** Numbers, chains and hashes the entry here; the worker writes it. Throws once the writer failed. */
+  /**
+   * Numbers and prints the entry here; the worker hashes and writes it. Throws once the writer failed.
+   * The entry's hash and prev_hash, when read, wait for the worker to commit it.
+   */
   append(event: NewAuditEvent): AuditEvent;
   /** Asks the worker to commit what it has; does not wait. */
   commit(): void;
@@ -57,7 +71,8 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
     if (head === undefined) throw new Error('sqlite: audit chain head missing (the file was tampered with)');
     return head;
   };
-  let head = currentHead();
+  let head: Omit<HeadRow, 'hash'> = currentHead();
+  const hashesAt = db.prepare<[number], { prev_hash: string; hash: string }>(HASHES_AT);
   const state = new Int32Array(new SharedArrayBuffer(12));
   const { port1: replies, port2: workerReplies } = new MessageChannel();
   const worker = new Worker(workerFile(), {
@@ -71,7 +86,8 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
   // A thread that fails to start (or dies) is a failed writer too.
   let failure: Error | null = null;
   worker.on('error', (err) => (failure ??= new Error(`audit writer: ${err.message}`)));
-  let pending: EventRow[] = [];
+  let pending: Array<string | number | null> = [];
+  let pendingRows = 0;
   let posted = 0;
   let generation = 0;
   let closed = false;
@@ -100,10 +116,11 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
     if (err) throw err;
   };
   const flushRows = () => {
-    if (pending.length === 0) return;
+    if (pendingRows === 0) return;
     worker.postMessage({ rows: pending });
-    posted += pending.length;
+    posted += pendingRows;
     pending = [];
+    pendingRows = 0;
     waitFor(WRITTEN, (written) => posted - written <= MAX_ROWS_BEHIND, 'catching up');
     throwIfFailed();
   };
@@ -112,15 +129,36 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
     worker.postMessage(message);
   };
 
-  return {
+  /**
+   * An appended entry's hashes, as the worker wrote them: waits for its commit (rare: a simulation
+   * never asks). After the store closed (everything committed), read from the file on a connection
+   * of its own: an entry an append returned stays whole.
+   */
+  const hashesOf = (seq: number): { prev_hash: string; hash: string } => {
+    api.commitSync();
+    let row: { prev_hash: string; hash: string } | undefined;
+    if (db.open) row = hashesAt.get(seq);
+    else {
+      const file = new Database(path, { readonly: true, fileMustExist: true });
+      try {
+        row = file.prepare<[number], { prev_hash: string; hash: string }>(HASHES_AT).get(seq);
+      } finally {
+        file.close();
+      }
+    }
+    if (row === undefined) throw new Error(`audit writer: entry ${seq} is not in the file`);
+    return row;
+  };
+
+  const api: ThreadedAudit = {
     append(event) {
       if (closed) throw new Error('audit writer: the store is closed');
       throwIfFailed();
-      const row = chainedRow(head, event);
-      pending.push(row);
-      head = { seq: row.seq, hash: row.hash, at: row.at };
-      if (pending.length >= ROWS_PER_MESSAGE) flushRows();
-      return appendedEvent(row);
+      const row = unhashedRow(head, event);
+      pending.push(row.seq, row.at, row.kind, row.symbol, row.body);
+      head = { seq: row.seq, at: row.at };
+      if (++pendingRows >= ROWS_PER_MESSAGE) flushRows();
+      return threadedEvent(row, hashesOf);
     },
     commit() {
       if (!closed) send({ commit: ++generation });
@@ -152,6 +190,31 @@ export function startThreadedAudit(db: SqliteDatabase, path: string, timeoutMs: 
         throwIfFailed();
       })();
       return closing;
+    },
+  };
+  return api;
+}
+
+/**
+ * The entry as an append returns it: body parsed, and hashes read, only if someone looks (own
+ * enumerable getters, so a copy of the entry has them all, as appendedEvent's body).
+ */
+function threadedEvent(row: UnhashedRow, hashesOf: (seq: number) => { prev_hash: string; hash: string }): AuditEvent {
+  let body: Record<string, unknown> | undefined;
+  let hashes: { prev_hash: string; hash: string } | undefined;
+  return {
+    seq: row.seq,
+    at: row.at,
+    kind: row.kind,
+    symbol: row.symbol,
+    get body() {
+      return (body ??= JSON.parse(row.body) as Record<string, unknown>);
+    },
+    get prev_hash() {
+      return (hashes ??= hashesOf(row.seq)).prev_hash;
+    },
+    get hash() {
+      return (hashes ??= hashesOf(row.seq)).hash;
     },
   };
 }

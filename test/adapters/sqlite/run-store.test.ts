@@ -152,6 +152,40 @@ describe.each([
 });
 
 describe('run store, audit written by a worker thread', () => {
+  it('chains exactly as the main connection does: the same hashes, entry for entry', async () => {
+    // The worker hashes (audit-append-worker.mjs); a shared store's appends hash on the main thread
+    // (event-chain.ts chainedRow). Both files, given the same entries, must hold the same chain.
+    const entries = Array.from({ length: 150 }, (_, i) => ({
+      ...decision(i),
+      at: new Date(Date.parse(AT) + (i % 7) * 1_000 - (i % 3) * 1_500).toISOString(),
+      kind: i % 5 === 0 ? 'fill' : 'decision',
+      body: { cycle: i, text: 'é\u2028"\\😀', nested: [{ b: -0, a: 2 ** 53 + 2 }, null, i / 3] },
+    }));
+    const threadedPath = freshPath();
+    const db = openDatabase(threadedPath);
+    migrate(db);
+    const audit = startThreadedAudit(db, threadedPath, 10_000);
+    for (const entry of entries) audit.append(entry);
+    await audit.close();
+    db.close();
+    const directPath = freshPath();
+    const direct = await openSqliteStore({ path: directPath });
+    for (const entry of entries) await direct.events.append(entry);
+    await direct.close();
+    const rows = (path: string) => {
+      const file = new Database(path, { readonly: true });
+      try {
+        return file.prepare('SELECT seq, at, kind, symbol, body, prev_hash, hash FROM events ORDER BY seq').all();
+      } finally {
+        file.close();
+      }
+    };
+    const written = rows(threadedPath);
+    expect(written).toHaveLength(150);
+    expect(written).toEqual(rows(directPath));
+    expect((await verifyFile(threadedPath)).verification).toMatchObject({ ok: true, count: 150 });
+  });
+
   it('stops at a write the database refuses: later appends fail with its reason, the file keeps a whole chain', async () => {
     const path = freshPath();
     const run = await openRunStore(path, { auditThread: true });

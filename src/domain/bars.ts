@@ -101,13 +101,21 @@ export class BarWindow {
   }
 
   push(bar: Bar): void {
+    this.pushValues(bar.time, bar.open, bar.high, bar.low, bar.close, bar.volume);
+  }
+
+  /** As `push`, from the values themselves: a replay pushes a bar a symbol a cycle, with no row object. */
+  pushValues(time: number, open: number, high: number, low: number, close: number, volume: number): void {
     const slot = this.head;
-    for (const f of FIELDS) {
-      const column = this.store[f];
-      column[slot] = bar[f];
-      column[slot + this.capacity] = bar[f];
-    }
-    this.head = (slot + 1) % this.capacity;
+    const twin = slot + this.capacity;
+    const s = this.store;
+    s.time[slot] = s.time[twin] = time;
+    s.open[slot] = s.open[twin] = open;
+    s.high[slot] = s.high[twin] = high;
+    s.low[slot] = s.low[twin] = low;
+    s.close[slot] = s.close[twin] = close;
+    s.volume[slot] = s.volume[twin] = volume;
+    this.head = slot + 1 === this.capacity ? 0 : slot + 1;
     if (this.filled < this.capacity) this.filled += 1;
   }
 

@@ -30,6 +30,7 @@ import { marginProblem } from './margin-account.js';
 import { accountSnapshot, resetPeak, updateMarks, updatePeak } from './marking.js';
 import { loadState, saveState } from './persistence.js';
 import { createSerialQueue } from './serial.js';
+import { frozenAccount, restamped, totalsChanged, totalsOf } from './shown-account.js';
 import { createInitialState, findOrder, retire } from './state.js';
 import type { PaperState } from './state.js';
 import { validateOrder } from './validation.js';
@@ -64,6 +65,8 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
     ? await loadState(kv, config.startingCash)
     : createInitialState(config.startingCash);
   let stale = false;
+  // The account last handed out (shown-account.ts); undefined once the state may have changed.
+  let shown: AccountSnapshot | undefined;
 
   // A symbol SYMBOLS no longer lists but the account still holds: it can be closed (held-closes.ts).
   const instrumentFor = (symbol: string): Instrument | undefined => {
@@ -89,6 +92,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
       if (stale) {
         state = await loadState(kv, config.startingCash, false);
         stale = false;
+        shown = undefined;
       }
       return task();
     });
@@ -104,11 +108,11 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
     }
   }
 
-  /** Marks, settles due funding and raises the peak for a market the venue is shown. */
-  function observe(market: MarketView): void {
-    updateMarks(state, market, config.markPrice);
+  /** Marks, settles due funding and raises the peak for a market the venue is shown; true when marks or peak changed. */
+  function observe(market: MarketView): boolean {
+    const marked = updateMarks(state, market, config.markPrice);
     observeFunding(state, market, isPerp, config.fundingIntervalMs);
-    updatePeak(state, windowClock.now(), config.drawdownWindowMs);
+    return updatePeak(state, windowClock.now(), config.drawdownWindowMs) || marked;
   }
 
   /** The window's peak as of now (it may fall as old highs leave the window). */
@@ -119,6 +123,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
 
     submit(request: OrderRequest, market: MarketView): Promise<SubmitResult> {
       return exclusive(async () => {
+        shown = undefined;
         const now = clock.now();
         const known = typeof request.clientOrderId === 'string' ? findOrder(state, request.clientOrderId) : undefined;
         if (known !== undefined) return { order: { ...known }, fills: [], duplicate: true };
@@ -183,6 +188,7 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
 
     cancelAll(symbols?: readonly string[]): Promise<VenueOrder[]> {
       return exclusive(async () => {
+        shown = undefined;
         const wanted = symbols === undefined ? null : new Set(symbols);
         const now = clock.now();
         const cancelled: VenueOrder[] = [];
@@ -200,14 +206,19 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
 
     onMarket(market: MarketView): Promise<MarketUpdate> {
       return exclusive(async () => {
-        observe(market);
+        // Orders that rest may change without a fill (a reduce-only with nothing left is cancelled).
+        const ordersMayChange = state.openOrders.size > 0;
+        const totals = totalsOf(state);
+        const observed = observe(market);
         const ctx = { state, config, now: clock.now() };
         const cancelled = expireOrders(ctx);
         // Before matching, so nothing fills into an account at maintenance; after, for what fills did.
         const before = liquidateIfDue(ctx, instruments, market, isPerp);
         const fills = matchResting(ctx, instruments, market);
         const after = liquidateIfDue(ctx, instruments, market, isPerp);
-        peakNow();
+        const peaked = peakNow();
+        const acted = fills.length + before.liquidations.length + after.liquidations.length + cancelled.length > 0;
+        if (observed || peaked || ordersMayChange || acted || totalsChanged(state, totals)) shown = undefined;
         await commit();
         return {
           fills,
@@ -219,17 +230,24 @@ export async function openPaperVenue(options: PaperVenueOptions): Promise<Venue>
 
     account(market?: MarketView): Promise<AccountSnapshot> {
       return exclusive(async () => {
+        let changed: boolean;
         if (market !== undefined) {
           const marked = updateMarks(state, market, config.markPrice);
-          const peaked = peakNow();
-          if (marked || peaked) await commit();
-        } else if (peakNow()) await commit();
-        return accountSnapshot(state, clock.now());
+          changed = peakNow() || marked;
+        } else changed = peakNow();
+        if (changed) {
+          shown = undefined;
+          await commit();
+        }
+        const now = clock.now();
+        shown = shown === undefined ? frozenAccount(accountSnapshot(state, now)) : restamped(shown, now);
+        return shown;
       });
     },
 
     resetDrawdownPeak() {
       return exclusive(async () => {
+        shown = undefined;
         const reset = resetPeak(state, windowClock.now(), config.drawdownWindowMs);
         await commit();
         return reset;

@@ -185,33 +185,31 @@ export async function createFileFeed(options: FileFeedOptions): Promise<FileFeed
       rows.read(j, row);
       volumes[track.volumeHead] = row[4]!;
       track.volumeHead = (track.volumeHead + 1) % VOLUME_WINDOW_BARS;
-      if (j > i - historyLength) {
-        track.window.push({
-          time: rows.start + j * stepMs,
-          open: row[0]!,
-          high: row[1]!,
-          low: row[2]!,
-          close: row[3]!,
-          volume: row[4]!,
-        });
-      }
+      if (j > i - historyLength)
+        track.window.pushValues(rows.start + j * stepMs, row[0]!, row[1]!, row[2]!, row[3]!, row[4]!);
     }
     track.copied = i;
     const bars = track.window.view();
     // Summed oldest first over the candles read (fewer than the window at the file's start), as ever.
     const held = Math.min(i + 1, VOLUME_WINDOW_BARS);
     let volume = 0;
-    for (let k = held; k >= 1; k--)
-      volume += volumes[(track.volumeHead - k + VOLUME_WINDOW_BARS) % VOLUME_WINDOW_BARS]!;
+    // Oldest first: from `held` slots behind the head to the end of the ring, then from its start.
+    const oldest = track.volumeHead - held;
+    if (oldest < 0) for (let k = oldest + VOLUME_WINDOW_BARS; k < VOLUME_WINDOW_BARS; k++) volume += volumes[k]!;
+    for (let k = Math.max(0, oldest); k < track.volumeHead; k++) volume += volumes[k]!;
     const bar = { high: row[1]!, low: row[2]!, close: row[3]!, volume: row[4]! };
     const close = bar.close;
     const book = deriveBook({ high: bar.high, low: bar.low, close, volume: bar.volume, stepMs }, instrument, shape);
     const funding = track.funding?.at(closeTime);
+    // The book's fields by name, in the order the spread of `book` gave them (a snapshot's keys are its JSON's).
     return {
       symbol: instrument.symbol,
       ts: now,
       last: close,
-      ...book,
+      bid: book.bid,
+      ask: book.ask,
+      bids: book.bids,
+      asks: book.asks,
       bars,
       volume,
       fundingRate: funding ? funding.rate : null,

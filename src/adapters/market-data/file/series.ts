@@ -98,6 +98,37 @@ export class CandleBuilder {
   }
 
   push(at: number, ts: number, open: number, high: number, low: number, close: number, volume: number): void {
+    // The common row (valid, one timeframe after the last) passes the same checks as below without a
+    // message, a closure or an array made for it: a replay's files are indexed row by row at start.
+    if (
+      this.rows > 0 &&
+      this.step > 0 &&
+      ts === this.prev + this.step &&
+      Number.isInteger(ts) &&
+      ts >= 0 &&
+      ts <= 8.64e15 &&
+      open > 0 &&
+      high > 0 &&
+      low > 0 &&
+      close > 0 &&
+      volume >= 0 &&
+      Number.isFinite(open) &&
+      Number.isFinite(high) &&
+      Number.isFinite(low) &&
+      Number.isFinite(close) &&
+      Number.isFinite(volume) &&
+      high >= Math.max(open, close) &&
+      low <= Math.min(open, close)
+    ) {
+      this.prev = ts;
+      this.keepRow(open, high, low, close, volume);
+      return;
+    }
+    this.pushChecked(at, ts, open, high, low, close, volume);
+  }
+
+  /** Any row, each check in turn, failing with the first that does not hold. */
+  private pushChecked(at: number, ts: number, open: number, high: number, low: number, close: number, volume: number) {
     const where = this.locate(at);
     const fail = (what: string): never => {
       throw new DataFileError(this.file, `${where}: ${what}`);
@@ -123,6 +154,10 @@ export class CandleBuilder {
     if (high < Math.max(open, close)) fail(`high < max(open, close): high ${high}, open ${open}, close ${close}`);
     if (low > Math.min(open, close)) fail(`low > min(open, close): low ${low}, open ${open}, close ${close}`);
     if (!(volume >= 0)) fail(`volume < 0: ${volume}`);
+    this.keepRow(open, high, low, close, volume);
+  }
+
+  private keepRow(open: number, high: number, low: number, close: number, volume: number): void {
     this.rows += 1;
     if (!this.keep) return;
     const [o, h, l, c, v] = this.cols as [Column, Column, Column, Column, Column];

@@ -30,6 +30,8 @@ const RUNTIME_MAIN = join(RUNTIME_OUT, 'main.js');
 const STRATEGY_ENTRY = join(ROOT, 'dist', 'src', 'strategies', 'public.js');
 const STRATEGY_OUT = join(ROOT, 'dist', 'strategy');
 const STRATEGY_MAIN = join(STRATEGY_OUT, 'public.js');
+/** The public strategy entry's source: a layout without it (the build's own test) bundles no entry. */
+const STRATEGY_SOURCE = join(ROOT, 'src', 'strategies', 'public.ts');
 /**
  * Packages bundled into dist/cli/ rather than loaded from node_modules at run time. TypeBox 1.x is
  * some 1,400 small ES modules: resolving and reading them was most of a `tcs` process's start-up
@@ -76,7 +78,7 @@ function staleReason() {
     !existsSync(STAMP) ||
     !existsSync(MAIN) ||
     !existsSync(RUNTIME_MAIN) ||
-    !existsSync(STRATEGY_MAIN) ||
+    (existsSync(STRATEGY_SOURCE) && !existsSync(STRATEGY_MAIN)) ||
     !existsSync(CONSOLE_PAGE)
   )
     return 'no build yet';
@@ -212,6 +214,7 @@ async function bundleRuntime(esbuild) {
  */
 async function bundleStrategyEntry(esbuild) {
   rmSync(STRATEGY_OUT, { recursive: true, force: true });
+  if (!existsSync(STRATEGY_SOURCE)) return;
   try {
     await esbuild.build({
       entryPoints: { public: STRATEGY_ENTRY },

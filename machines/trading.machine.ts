@@ -402,6 +402,22 @@ export const tradingMachine = setup({
               target: '.halted',
               actions: [...HALT_ACTIONS, 'stopCycleActor', 'spawnCycleActor'],
             },
+            // The cycle actor failed with no cycle in flight (`cycling` handles its own): replaced at
+            // once, or the next `cycle.begin` would reach a stopped actor and the root would wait in
+            // `cycling` for ever (the cycle's deadline lives in that actor). Reported as a crash.
+            'xstate.error.actor.cycle': {
+              actions: [
+                'stopCycleActor',
+                'spawnCycleActor',
+                {
+                  type: 'reportCycleError',
+                  params: ({ context, event }: { context: TradingContext; event: { error: unknown } }) => ({
+                    cycle: context.cycle,
+                    error: event.error,
+                  }),
+                },
+              ],
+            },
           },
           // One cycle actor for the running period, told each cycle to begin (cycle.machine.ts): a pause
           // or kill stops it with the cycle in flight.

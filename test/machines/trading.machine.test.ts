@@ -225,6 +225,21 @@ describe('trading machine: cycling', () => {
     await flush();
     expect(h.cycles).toHaveLength(2);
   });
+
+  it('a cycle actor that fails between cycles is replaced: the next cycle still runs', async () => {
+    const h = boot('running');
+    await h.finishCycle(0);
+    expect(value(h)).toEqual({ control: { running: 'waiting' } });
+    // Failing while no cycle is in flight: a stopped actor would swallow the next cycle.begin, and
+    // the root would wait in `cycling` for ever (the deadline lives in the cycle actor).
+    h.actor.getSnapshot().children.cycle!.send({ type: 'crash', error: new Error('boom between cycles') });
+    await flush();
+    h.clock.increment(CYCLE_MS);
+    await flush();
+    expect(h.cycles.map((c) => c.input.cycle)).toEqual([1, 2]);
+    await h.finishCycle(1);
+    expect(value(h)).toEqual({ control: { running: 'waiting' } });
+  });
 });
 
 describe('trading machine: pause and resume', () => {

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { compareFills } from './backtrader/compare-fills.js';
 import { BARS, SYMBOLS, TAKER_FEE, generateBars } from './backtrader/generate-data.js';
+import { SMA_RUN_ENV } from './backtrader/run-env.js';
 import { int, mb } from './stats.js';
 import { REPO_ROOT, printResult, runDirectly } from './support.js';
 import type { BenchResult } from './support.js';
@@ -33,23 +34,8 @@ const PYTHON = process.env.PYTHON ?? 'python3';
 const HERE = join(REPO_ROOT, 'bench/backtrader');
 const COMMAND = 'BACKTRADER_DIR=/tmp/backtrader node bin/run-ts.mjs bench/backtrader-compare.bench.ts';
 
-/**
- * Every default that would drop or reshape the crossover's signals is off, so both engines trade the
- * same rule: no no-trade band (a 1-unit target is far inside the default 2 % of NAV), every symbol
- * may order in the same cycle, no confidence floor, no drawdown stop, no spread, next-open fills and
- * backtrader's commission. The audit trail (events.db) stays on, as in every tcs simulate.
- */
-const TCS_ENV = {
-  NO_TRADE_BAND: '0',
-  ARBITER_MIN_CONFIDENCE: '0',
-  ARBITER_MAX_ORDERS: String(SYMBOLS.length),
-  RISK_MAX_DRAWDOWN: '1',
-  SPREAD_MODEL: 'none',
-  FILL_MODEL: 'next_open',
-  FEE_TAKER: String(TAKER_FEE),
-  PAPER_STARTING_CASH: '100000',
-  LOG_LEVEL: 'silent',
-};
+/** The run's configuration (run-env.ts), quiet. */
+const TCS_ENV = { ...SMA_RUN_ENV, LOG_LEVEL: 'silent' };
 
 type Engine = 'tcs' | 'backtrader';
 

@@ -18,23 +18,12 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SYMBOLS, TAKER_FEE, generateBars } from './backtrader/generate-data.js';
+import { generateBars } from './backtrader/generate-data.js';
+import { SMA_RUN_ENV } from './backtrader/run-env.js';
 import { REPO_ROOT } from './support.js';
 
 const FILES = ['trades.csv', 'summary.json', 'equity.csv', 'round-trips.csv'] as const;
 const SMA_CYCLES = process.env.SIM_IDENTICAL_CYCLES ?? '20000';
-
-/** The backtrader bench's configuration (every signal-dropping default off, next-open fills). */
-const SMA_ENV = {
-  NO_TRADE_BAND: '0',
-  ARBITER_MIN_CONFIDENCE: '0',
-  ARBITER_MAX_ORDERS: String(SYMBOLS.length),
-  RISK_MAX_DRAWDOWN: '1',
-  SPREAD_MODEL: 'none',
-  FILL_MODEL: 'next_open',
-  FEE_TAKER: String(TAKER_FEE),
-  PAPER_STARTING_CASH: '100000',
-};
 
 type Digests = Record<string, Record<string, string>>;
 
@@ -58,7 +47,11 @@ function digests(work: string): Digests {
   const data = generateBars(work);
   const strategy = join(REPO_ROOT, 'bench/backtrader/sma-cross.ts');
   return {
-    sma: simulate(['--data', data.tcs, '--strategies', strategy, '--cycles', SMA_CYCLES], SMA_ENV, join(work, 'sma')),
+    sma: simulate(
+      ['--data', data.tcs, '--strategies', strategy, '--cycles', SMA_CYCLES],
+      SMA_RUN_ENV,
+      join(work, 'sma'),
+    ),
     synthetic: simulate(
       ['--cycles', '3000', '--seed', '7', '--symbols', 'BTCUSDT,ETHUSDT,SOLUSDT'],
       {},

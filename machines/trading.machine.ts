@@ -179,6 +179,19 @@ const HALT_ACTIONS = [
 /** What the end of a recovery does in any state: the halt is over (it was recorded), say so. */
 const HALT_ENDED = ['endHalt', 'announceHaltEnded'] as const;
 
+/** What a failed cycle actor brings, wherever it fails while running: a fresh actor, and the error reported. */
+const REPLACE_FAILED_CYCLE_ACTOR = [
+  'stopCycleActor',
+  'spawnCycleActor',
+  {
+    type: 'reportCycleError',
+    params: ({ context, event }: { context: TradingContext; event: { error?: unknown } }) => ({
+      cycle: context.cycle,
+      error: event.error,
+    }),
+  },
+] as const;
+
 export const tradingMachine = setup({
   types: {} as { context: TradingContext; input: TradingInput; events: TradingEvent },
   actors: {
@@ -406,17 +419,7 @@ export const tradingMachine = setup({
             // once, or the next `cycle.begin` would reach a stopped actor and the root would wait in
             // `cycling` for ever (the cycle's deadline lives in that actor). Reported as a crash.
             'xstate.error.actor.cycle': {
-              actions: [
-                'stopCycleActor',
-                'spawnCycleActor',
-                {
-                  type: 'reportCycleError',
-                  params: ({ context, event }: { context: TradingContext; event: { error: unknown } }) => ({
-                    cycle: context.cycle,
-                    error: event.error,
-                  }),
-                },
-              ],
+              actions: REPLACE_FAILED_CYCLE_ACTOR,
             },
           },
           // One cycle actor for the running period, told each cycle to begin (cycle.machine.ts): a pause
@@ -461,17 +464,7 @@ export const tradingMachine = setup({
                 // The cycle actor failed (an action threw): the cycle ends unrecorded, a fresh actor runs the next.
                 'xstate.error.actor.cycle': {
                   target: 'waiting',
-                  actions: [
-                    'stopCycleActor',
-                    'spawnCycleActor',
-                    {
-                      type: 'reportCycleError',
-                      params: ({ context, event }: { context: TradingContext; event: { error: unknown } }) => ({
-                        cycle: context.cycle,
-                        error: event.error,
-                      }),
-                    },
-                  ],
+                  actions: REPLACE_FAILED_CYCLE_ACTOR,
                 },
               },
             },

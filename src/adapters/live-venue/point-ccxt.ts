@@ -44,20 +44,34 @@ export function pointCcxtAt(exchange: Exchange, fakeUrl: string): void {
 }
 
 /**
- * A ccxt pro client's private WebSocket on the same origin, ws:// for http://: Binance's futures
- * base (…/ws; the user-data stream is …/private/ws?listenKey=), Bybit's v5 private stream
- * (`private.contract`, …/v5/private: the connection its DCP watches). ccxt refuses a plain ws:// URL
- * unless it has an HTTP agent (its proxy support): one is given. A REST-only client has no
- * WebSocket URLs: nothing to do.
+ * A ccxt pro client's WebSocket URLs on the same origin, ws:// for http://, each keeping its path:
+ * Binance's futures stream (…/ws; the user-data stream is …/private/ws?listenKey=), Bybit's v5 private
+ * stream (…/v5/private: the connection its DCP watches). Every URL under `urls.api.ws` is rewritten,
+ * whatever key the exchange keeps it under, so a new exchange needs no line here (issue 33: no
+ * exchange is named outside its profile). ccxt refuses a plain ws:// URL unless it has an HTTP agent
+ * (its proxy support): one is given. A REST-only client has no WebSocket URLs: nothing to do.
  */
 function pointStreamAt(exchange: Exchange, origin: string): void {
-  const ws = (exchange.urls as { api?: { ws?: Record<string, unknown> } }).api?.ws;
-  if (!ws) return;
-  const base = origin.replace(/^http/, 'ws');
-  const bybitPrivate = ws['private'] as Record<string, unknown> | undefined;
-  if (typeof ws['future'] === 'string') ws['future'] = `${base}/ws`;
-  else if (bybitPrivate && typeof bybitPrivate['contract'] === 'string')
-    bybitPrivate['contract'] = `${base}/v5/private`;
-  else return;
+  const api = (exchange.urls as { api?: { ws?: unknown } }).api;
+  if (!api) return;
+  // `ws` itself may be one URL (OKX) or a tree of them (Binance, Bybit): rewritten through a holder.
+  const holder = { ws: api.ws };
+  if (rewriteStreams(holder, origin.replace(/^http/, 'ws')) === 0) return;
+  api.ws = holder.ws;
   if (origin.startsWith('http:')) (exchange as unknown as { httpAgent: Agent }).httpAgent = new Agent();
+}
+
+/** Rewrites, in place, the origin of every ws(s):// string in the tree; answers how many it rewrote. */
+function rewriteStreams(tree: unknown, base: string): number {
+  if (!tree || typeof tree !== 'object') return 0;
+  const node = tree as Record<string, unknown>;
+  let rewritten = 0;
+  for (const [key, value] of Object.entries(node)) {
+    if (typeof value === 'string' && /^wss?:\/\//.test(value)) {
+      // The host may hold a ccxt placeholder ({hostname}): everything up to the first path slash goes.
+      node[key] = base + value.replace(/^wss?:\/\/[^/]*/, '');
+      rewritten += 1;
+    } else rewritten += rewriteStreams(value, base);
+  }
+  return rewritten;
 }

@@ -31,6 +31,15 @@ afterAll(async () => {
 });
 
 const calls = () => fake.calls.map((c) => `${c.method} ${c.host} ${c.url.split('?')[0]}`);
+/** Every WebSocket URL string under a ccxt `urls.api.ws` tree, in a fixed order. */
+function wsUrls(tree: unknown): string[] {
+  if (typeof tree === 'string') return tree.startsWith('ws') ? [tree] : [];
+  if (tree && typeof tree === 'object')
+    return Object.keys(tree)
+      .sort()
+      .flatMap((k) => wsUrls((tree as Record<string, unknown>)[k]));
+  return [];
+}
 const notional = (e: Exchange) => e.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.001);
 
 describe('pointCcxtAt', () => {
@@ -77,6 +86,24 @@ describe('pointCcxtAt', () => {
       message: expect.stringContaining('-4164'),
     });
     await rewritten.close();
+  });
+
+  it("points every WebSocket URL of a ccxt pro client at the same origin, ws:// for http://, each keeping its path, whatever the exchange's layout", () => {
+    // Binance keeps its futures stream under `future`, Bybit its private one under `private.contract`,
+    // OKX under `test.private`/`api.private`: no key is known here, every URL is rewritten.
+    const origin = new URL(fake.url).origin.replace(/^http/, 'ws');
+    for (const id of ['binanceusdm', 'bybit', 'okx', 'bitget'] as const) {
+      const pro = new (ccxt.pro as unknown as Record<string, new () => Exchange>)[id]!();
+      const before = wsUrls((pro.urls.api as { ws?: unknown }).ws);
+      pointCcxtAt(pro, fake.url);
+      const after = wsUrls((pro.urls.api as { ws?: unknown }).ws);
+      expect(after.length, id).toBe(before.length);
+      expect(after.length, id).toBeGreaterThan(0);
+      after.forEach((url, i) => {
+        expect(url, id).toBe(origin + new URL(before[i]!.replace('{hostname}', 'x')).pathname);
+      });
+      expect((pro as unknown as { httpAgent?: unknown }).httpAgent, id).toBeDefined();
+    }
   });
 
   it("must come before the exchange's first request", async () => {

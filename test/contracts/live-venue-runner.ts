@@ -163,8 +163,12 @@ export function liveVenueContract(run: LiveVenueContractRun): void {
           t.fake.venue.setPosition(symbol, qty);
         },
         loseNextAcknowledgement() {
-          t.fake.faults.neverAnswer('POST', run.createPath);
-          // Loopback answers in milliseconds: a lost answer is given up on soon, the look-ups still succeed.
+          // Loopback answers in milliseconds: the lost answer is given up on after 300 ms. ccxt arms
+          // its timer as a request starts, so once the withheld request has arrived the look-ups that
+          // follow get 2 s again (300 ms was too short for them on a loaded machine).
+          t.fake.faults.neverAnswer('POST', run.createPath, 1, () => {
+            t.exchange.timeout = 2_000;
+          });
           t.exchange.timeout = 300;
         },
         rateLimitNext(retryAfterSeconds: number) {

@@ -58,7 +58,7 @@ export class Faults {
     executed: false,
     only: null,
   };
-  private unanswered: Array<{ method: string; pathname: string; count: number }> = [];
+  private unanswered: Array<{ method: string; pathname: string; count: number; withheld?: () => void }> = [];
   private lookups = 0;
   private refusals: { count: number; error: () => BinanceError } = { count: 0, error: errors.internal };
   private weather: Storm | null = null;
@@ -152,9 +152,12 @@ export class Faults {
     return this.failing.count > 0 && (only === null || (only.method === method && only.pathname === pathname));
   }
 
-  /** The next `count` `method` requests to `pathname` are carried out and never answered. */
-  neverAnswer(method: string, pathname: string, count = 1): void {
-    this.unanswered.push({ method, pathname, count });
+  /**
+   * The next `count` `method` requests to `pathname` are carried out and never answered; `withheld`
+   * is told each time an answer is withheld (the request has arrived: its client's timer is running).
+   */
+  neverAnswer(method: string, pathname: string, count = 1, withheld?: () => void): void {
+    this.unanswered.push({ method, pathname, count, ...(withheld ? { withheld } : {}) });
   }
 
   /** The next `count` order lookups (GET /fapi/v1/order) answer -2013 whether or not the order exists. */
@@ -208,6 +211,7 @@ export class Faults {
     const skip = this.unanswered.find((u) => u.method === method && u.pathname === pathname && u.count > 0);
     if (skip) {
       skip.count--;
+      skip.withheld?.();
       return 'never';
     }
     if (this.failing.executed && this.failsHere(method, pathname)) {

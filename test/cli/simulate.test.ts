@@ -354,7 +354,7 @@ describe('tcs simulate with a strategy that throws', () => {
     const res = await tcs([
       'simulate',
       '--cycles',
-      '200',
+      '50',
       '--seed',
       '1',
       '--symbols',
@@ -368,14 +368,14 @@ describe('tcs simulate with a strategy that throws', () => {
     expect(res.code, res.stderr).toBe(0);
     const summary = summaryOf(out);
     // Two symbols a cycle, every cycle.
-    expect(summary.agent_errors).toBe(400);
-    expect(summary.agent_errors_by_agent).toEqual({ throwing: 400 });
+    expect(summary.agent_errors).toBe(100);
+    expect(summary.agent_errors_by_agent).toEqual({ throwing: 100 });
     expect(summary.first_agent_error).toEqual({
       agent: 'throwing',
       symbol: 'BTCUSDT',
       message: 'no model for BTCUSDT',
     });
-    expect(res.stdout).toMatch(/^Agent errors\s+400$/m);
+    expect(res.stdout).toMatch(/^Agent errors\s+100$/m);
     expect(res.stdout).toMatch(/^First agent error: throwing on BTCUSDT: no model for BTCUSDT$/m);
     // The warnings are limited by the wall clock in a simulation (its minute passes every cycle):
     // a run this short warns once.

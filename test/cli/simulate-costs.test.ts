@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SIMULATE_HELP } from '../../src/runtime/simulate/simulate-options.js';
 import { exitWithin, startTcs } from '../support/processes.js';
 
-const STRATEGY = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
+const STRATEGY = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.js', import.meta.url));
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
 const VOLUME = 100_000;

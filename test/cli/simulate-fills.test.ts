@@ -2,7 +2,7 @@
  * Fill models through `tcs simulate --data` (issue 22, item 2), on hand-made one-minute BTCUSDT spot
  * candles with a deep book (volume 100,000 a candle, so an order takes only the touch and the fill
  * price is the quote itself), traded by a strategy that is long from the first cycle
- * (test/fixtures/strategies/btc-always-long.ts):
+ * (test/fixtures/strategies/btc-always-long.js):
  *  * the gap: the first candle closes at 110, the second opens at 120. Decided at the first close,
  *    the buy fills at the second candle's open (next_open, the replay default) — 120 plus the one
  *    tick of spread — and at 110 plus the spread with --fill-model close (FILL_MODEL=close).
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitWithin, startTcs } from '../support/processes.js';
 
-const STRATEGY = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
+const STRATEGY = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.js', import.meta.url));
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
 const VOLUME = 100_000;

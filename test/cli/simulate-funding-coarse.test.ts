@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitWithin, startTcs } from '../support/processes.js';
 
-const STRATEGY = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
+const STRATEGY = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.js', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'tcs-funding-coarse-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/runtime/config.js';
+import { parseSimulateArgs } from '../../src/runtime/simulate/simulate-options.js';
 import { childPids, exitWithin, startTcs } from '../support/processes.js';
 import { REQUIRED_SUMMARY_KEYS } from '../support/summary-keys.js';
 import Database from 'better-sqlite3';
@@ -167,7 +169,10 @@ describe('tcs simulate, stopped by Ctrl-C', () => {
 });
 
 describe('tcs simulate, bad arguments', () => {
-  it('exits 2 with a message naming the mistake, and writes nothing', async () => {
+  it('refuses each argument mistake with a ConfigError naming it, before writing anything', () => {
+    // Arguments are checked in the parent before any run starts: which are refused, and with which
+    // words, is parsing logic, run in this process. The exit code, stderr and empty stdout of a
+    // refusal are the real command's, in the next test.
     const out = path('never-written');
     const cases: [string[], RegExp][] = [
       [['--cycles', '10'], /needs --out DIR/],
@@ -175,9 +180,21 @@ describe('tcs simulate, bad arguments', () => {
       [['--cycles', '0', '--out', out], /--cycles must be a whole number from 1/],
       [['--cycles', 'ten', '--out', out], /--cycles must be a whole number/],
       [['--cycles', '10', '--out', out, '--from', '2024-01-01T00:00'], /--from must be an ISO date .* with a zone/],
-      [['--cycles', '10', '--out', out, '--bogus'], /Unknown option '--bogus'/],
       [['--cycles', '10', '--out', out, '--data', path('no-such-data')], /--data .*no-such-data: no such directory/],
       [['--data', root, '--seed', '1', '--out', out], /--seed is for the synthetic market/],
+    ];
+    for (const [args, message] of cases) {
+      expect(() => parseSimulateArgs(args), args.join(' ')).toThrow(ConfigError);
+      expect(() => parseSimulateArgs(args), args.join(' ')).toThrow(message);
+    }
+    expect(() => statSync(out)).toThrow();
+  });
+
+  it('exits 2 with a message naming the mistake, and writes nothing', async () => {
+    // An option refused in the parent, and settings only the simulation's own process meets.
+    const out = path('never-written');
+    const cases: [string[], RegExp][] = [
+      [['--cycles', '10', '--out', out, '--bogus'], /Unknown option '--bogus'/],
       [['--cycles', '10', '--out', out, '--symbols', 'btcusdt'], /SYMBOLS.*upper case/],
       [
         ['--cycles', '10', '--out', out, '--strategies', 'momentum-ma-crossover'],
@@ -337,7 +354,7 @@ describe('tcs simulate with a strategy that throws', () => {
     const res = await tcs([
       'simulate',
       '--cycles',
-      '200',
+      '50',
       '--seed',
       '1',
       '--symbols',
@@ -351,14 +368,14 @@ describe('tcs simulate with a strategy that throws', () => {
     expect(res.code, res.stderr).toBe(0);
     const summary = summaryOf(out);
     // Two symbols a cycle, every cycle.
-    expect(summary.agent_errors).toBe(400);
-    expect(summary.agent_errors_by_agent).toEqual({ throwing: 400 });
+    expect(summary.agent_errors).toBe(100);
+    expect(summary.agent_errors_by_agent).toEqual({ throwing: 100 });
     expect(summary.first_agent_error).toEqual({
       agent: 'throwing',
       symbol: 'BTCUSDT',
       message: 'no model for BTCUSDT',
     });
-    expect(res.stdout).toMatch(/^Agent errors\s+400$/m);
+    expect(res.stdout).toMatch(/^Agent errors\s+100$/m);
     expect(res.stdout).toMatch(/^First agent error: throwing on BTCUSDT: no model for BTCUSDT$/m);
     // The warnings are limited by the wall clock in a simulation (its minute passes every cycle):
     // a run this short warns once.

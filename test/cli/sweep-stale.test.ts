@@ -16,7 +16,7 @@ import { exitWithin, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { deletePrefix, requireRedis, TEST_REDIS_URL } from '../support/redis.js';
 
-const STRATEGY = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
+const STRATEGY = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.js', import.meta.url));
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
 

@@ -3,13 +3,17 @@
  * a 2×2 grid run on the local worker pool and through BullMQ on a real Redis (two real
  * `tcs sweep-worker` processes) gives the same results.csv, each trial run once; a walk-forward
  * sweep runs each fold's in-sample best out of sample; a bad spec is refused with exit 2 naming the
- * field, before anything is written.
+ * field, before anything is written (which spec is refused is checked in this process, the exit code
+ * and stderr of a refusal on the real command).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/runtime/config.js';
+import { runSweep } from '../../src/runtime/sweep/run-sweep.js';
+import { parseSweepArgs } from '../../src/runtime/sweep/sweep-options.js';
 import { exitWithin, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 import { deletePrefix, requireRedis, TEST_REDIS_URL } from '../support/redis.js';
@@ -204,7 +208,6 @@ describe('tcs sweep: arguments and spec', () => {
       'trial p2 (RISK_FRACTION=5): RISK_FRACTION',
     ],
     ['a strategy that does not exist', { ...GRID, env: { STRATEGIES: 'no_such_strategy' } }, 'no_such_strategy'],
-    ['not JSON', '{"params": ', 'not valid JSON'],
     [
       'a walk-forward generator with an unknown mode',
       {
@@ -214,11 +217,24 @@ describe('tcs sweep: arguments and spec', () => {
       },
       'walk_forward.mode must be "rolling" or "anchored"',
     ],
-  ])('refuses %s with exit 2, naming it, before writing anything', async (_, spec, named) => {
+  ])('refuses %s with a ConfigError (exit 2), naming it, before writing anything', async (_, spec, named) => {
+    // Which spec is refused, and with which words, is the spec check's logic: run in this process.
+    // That a ConfigError leaves the process with exit 2 and its message on stderr is the real
+    // command's, proven below with not JSON.
     const out = path(`bad-${randomBytes(3).toString('hex')}`);
-    const run = await tcs(['sweep', specFile('bad.json', spec), '--out', out, '--quiet']);
+    const run = runSweep(
+      parseSweepArgs([specFile(`bad-${randomBytes(3).toString('hex')}.json`, spec), '--out', out, '--quiet']),
+    );
+    await expect(run).rejects.toThrow(ConfigError);
+    await expect(run).rejects.toThrow(named);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses not JSON with exit 2, naming it on stderr, before writing anything (the real command)', async () => {
+    const out = path(`bad-${randomBytes(3).toString('hex')}`);
+    const run = await tcs(['sweep', specFile('bad.json', '{"params": '), '--out', out, '--quiet']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(named);
+    expect(run.stderr).toContain('not valid JSON');
     expect(existsSync(out)).toBe(false);
   });
 

@@ -90,7 +90,7 @@ describe('pointCcxtAt', () => {
 
   it("points every WebSocket URL of a ccxt pro client at the same origin, ws:// for http://, each keeping its path, whatever the exchange's layout", () => {
     // Binance keeps its futures stream under `future`, Bybit its private one under `private.contract`,
-    // OKX under `test.private`/`api.private`: no key is known here, every URL is rewritten.
+    // OKX one URL as the whole of `ws`: no key is known here, every URL is rewritten.
     const origin = new URL(fake.url).origin.replace(/^http/, 'ws');
     for (const id of ['binanceusdm', 'bybit', 'okx', 'bitget'] as const) {
       const pro = new (ccxt.pro as unknown as Record<string, new () => Exchange>)[id]!();

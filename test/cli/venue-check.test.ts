@@ -132,7 +132,7 @@ describe('tcs venue check', () => {
     expect(fixed.stderr).toContain('BTCUSDT leverage is 20x on the exchange, EXCHANGE_LEVERAGE=5: set it to 5x');
   });
 
-  it('a margin type change with a position open: exit 2 saying Binance refuses it (-4048) and what to do', async () => {
+  it('a margin type change with a position open: exit 2 saying the exchange refuses it and what to do', async () => {
     fake.venue.setPosition('BTCUSDT', 0.01);
     try {
       const before = fake.calls.length;
@@ -141,7 +141,7 @@ describe('tcs venue check', () => {
       expect(res.stdout).not.toMatch(/would set: .*BTCUSDT margin type/);
       expect(res.stderr).toContain(
         'BTCUSDT margin type cannot be changed cross → isolated while the symbol holds a position ' +
-          '(Binance refuses it, -4048): close the position first, or set EXCHANGE_MARGIN_TYPE=cross',
+          '(the exchange refuses that): close the position first, or set EXCHANGE_MARGIN_TYPE=cross',
       );
       // ETHUSDT holds nothing: its change is still possible, and nothing was sent that changes the account.
       expect(res.stderr).not.toContain('ETHUSDT margin type cannot');

@@ -13,7 +13,7 @@
  *  - each traded symbol's leverage and margin type, against EXCHANGE_LEVERAGE / EXCHANGE_MARGIN_TYPE
  *    when set: set on the exchange (ccxt setLeverage / setMarginMode) unless setting is off, in
  *    which case a difference is a problem; a margin type change on a symbol holding a position is
- *    always a problem (Binance refuses it, -4048).
+ *    always a problem (exchanges refuse it: Binance with -4048, and Bybit, OKX and Bitget alike).
  * Every problem names what to change. Nothing is set when there is any problem (a refused start
  * leaves the account as it found it), nor when `apply` is false (tcs venue check changes nothing).
  */
@@ -150,7 +150,7 @@ async function holding(exchange: Exchange, traded: SymbolMap, changes: Change[])
 function heldRefusal(c: Change): string {
   return (
     `${c.symbol} ${c.what} cannot be changed ${shown(c, c.from)} → ${shown(c, c.to)} while the symbol holds a position ` +
-    `(Binance refuses it, -4048): close the position first, or set ${variable(c)}=${c.from}`
+    `(the exchange refuses that): close the position first, or set ${variable(c)}=${c.from}`
   );
 }
 

@@ -14,6 +14,7 @@ import { perpetualSymbols } from '../../../src/adapters/live-venue/ccxt-mapping.
 import { openLiveExchange } from '../../../src/adapters/live-venue/open-exchange.js';
 import { FAKE_CREDENTIALS, startFakeExchange } from '../../support/fake-exchange/server.js';
 import type { FakeExchange } from '../../support/fake-exchange/server.js';
+import { fakeDialect } from '../../support/fake-exchange/dialect-registry.js';
 
 let fake: FakeExchange;
 /** How far the exchange's clock is from the local one (ms; positive: the exchange is ahead). */
@@ -114,7 +115,7 @@ describe('the account checked before the first order', () => {
       const found = await check({ leverage: null, marginType: 'isolated', set: true }, apply);
       expect(found.problems).toEqual([
         'BTCUSDT margin type cannot be changed cross → isolated while the symbol holds a position ' +
-          '(Binance refuses it, -4048): close the position first, or set EXCHANGE_MARGIN_TYPE=cross',
+          '(the exchange refuses that): close the position first, or set EXCHANGE_MARGIN_TYPE=cross',
       ]);
       // A start refuses the account, so it sets nothing, not even what it could.
       expect(found.wouldChange).toEqual(['ETHUSDT margin type cross → isolated']);
@@ -148,4 +149,40 @@ describe('the account checked before the first order', () => {
       /^the local clock is 8\.\d s behind the exchange's \(more than 5 s, half the 10 s recvWindow\): synchronise it with NTP/,
     );
   });
+});
+
+describe('the margin type refusal on every derivatives exchange', () => {
+  // The refusal was written for Binance (-4048) and told Bybit's, OKX's and Bitget's operators that
+  // Binance refuses it. Each exchange refuses a margin mode switch on a symbol with a position open.
+  for (const id of ['bybit', 'okx', 'bitget'] as const) {
+    it(`${id}: names the way out and no other exchange`, async () => {
+      const other = await startFakeExchange({ dialect: fakeDialect(id) });
+      let client: Exchange | undefined;
+      try {
+        other.venue.setPosition('BTCUSDT', 0.01);
+        ({ exchange: client } = await openLiveExchange(
+          { exchange: id, testnet: true, url: other.url },
+          FAKE_CREDENTIALS,
+          {
+            rateLimitMs: 1,
+          },
+        ));
+        await client.loadMarkets();
+        const symbols = perpetualSymbols(client.markets ?? {}, ['BTCUSDT']);
+        const found = await checkAccount(
+          client,
+          symbols,
+          { leverage: null, marginType: 'isolated', set: true },
+          { now: () => Date.now(), apply: false },
+        );
+        expect(found.problems).toEqual([
+          'BTCUSDT margin type cannot be changed cross → isolated while the symbol holds a position ' +
+            '(the exchange refuses that): close the position first, or set EXCHANGE_MARGIN_TYPE=cross',
+        ]);
+      } finally {
+        await client?.close();
+        await other.stop();
+      }
+    });
+  }
 });

@@ -58,11 +58,22 @@ function describeArchiveUrl(url: string): string {
   return /^[a-z]+:\/\//i.test(url) ? describePostgresUrl(url) : JSON.stringify(url);
 }
 
-/** One archived entry's hash, the archive opened for it and closed again (asked once, when a process starts). */
+/**
+ * One archived entry's hash, the archive opened for it and closed again (asked once, when a process
+ * starts). Read-only: the archive belongs to `tcs audit archive`, which may run as another user, and
+ * the trading process creating its directory (mode 0700, as itself) or its table could lock that job
+ * out. An archive never written to holds no entry (null), as the empty one it used to create did: a
+ * file: directory that is not there, a database without the archive's table.
+ */
 export async function archivedHash(env: NodeJS.ProcessEnv, seq: number): Promise<string | null> {
-  const archive = openArchive(env);
+  const archive = openArchive(env, { readOnly: true });
   try {
     return await archive.hashAt(seq);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    // ENOENT: no such directory; 42P01: PostgreSQL's undefined_table.
+    if (code === 'ENOENT' || code === '42P01') return null;
+    throw err;
   } finally {
     await archive.close();
   }

@@ -56,6 +56,31 @@ describe('openArchive', () => {
   });
 });
 
+describe('archivedHash (the start-up check of a trimmed store)', () => {
+  it('reads the archive without writing to it: a file: directory that is not there holds nothing and is not created', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'tcs-archive-url-'));
+    try {
+      const dir = join(parent, 'archive');
+      // The trading process asks; the archive belongs to `tcs audit archive` (its own job, maybe its own user).
+      expect(await archivedHash({ AUDIT_ARCHIVE_URL: `file:${dir}` }, 3)).toBeNull();
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('a database the archiver never wrote to holds nothing, and no table is created in it', async () => {
+    const db = await createTestDatabase();
+    try {
+      expect(await archivedHash({ AUDIT_ARCHIVE_URL: db.url }, 3)).toBeNull();
+      const { rows } = await db.query("SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'tcs_audit%'");
+      expect(rows[0]).toEqual({ n: 0 });
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
 describe('openArchiveForReading (the API process)', () => {
   it('opens file: read-only: the directory is not created', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'tcs-archive-url-'));

@@ -29,9 +29,12 @@ export const PACKAGE_ROOT = findPackageRoot();
 /**
  * Node arguments that run `tcs <args>` the way this process runs: the compiled CLI with source maps
  * on (so stack traces name TypeScript lines), or, from the sources, the TypeScript CLI under tsx.
+ * `sourceMaps: false` leaves them off, for a simulation's process (simulate-process.ts says why);
+ * NODE_OPTIONS=--enable-source-maps, which the child inherits, still turns them on.
  */
-export function tcsNodeArgs(args: readonly string[]): string[] {
+export function tcsNodeArgs(args: readonly string[], { sourceMaps = true }: { sourceMaps?: boolean } = {}): string[] {
   if (RUNNING_FROM_SOURCES)
     return [join(PACKAGE_ROOT, 'bin/run-ts.mjs'), fileURLToPath(new URL('../cli/main.ts', import.meta.url)), ...args];
-  return ['--enable-source-maps', fileURLToPath(new URL('../cli/main.js', import.meta.url)), ...args];
+  const main = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+  return sourceMaps ? ['--enable-source-maps', main, ...args] : [main, ...args];
 }

@@ -99,6 +99,8 @@ describe('tcs simulate in its own process', () => {
       expect(children).toHaveLength(1);
       const argv = commandLine(children[0]!);
       for (const flag of SIMULATION_NODE_FLAGS) expect(argv).toContain(flag);
+      // Source maps cost a run about 20 MB of its peak memory (simulate-process.ts).
+      expect(argv).not.toContain('--enable-source-maps');
       expect(argv).toContain('simulate');
       expect(argv).toContain('10000000');
     } finally {

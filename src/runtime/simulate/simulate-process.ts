@@ -11,6 +11,12 @@
  * set from inside this one; and they are not set for every `tcs` command, because the long-running
  * API and trading processes keep Node's defaults.
  *
+ * The child runs without source maps: with them Node keeps every loaded bundle's map in memory, and
+ * the SMA run peaked at 248–263 MB against 226–237 MB without, the CPU the same within the noise
+ * (four interleaved pairs, docs/develop/benchmarks-history.md). What it costs: a crash inside tcs itself names lines of
+ * dist/ rather than of the TypeScript sources; NODE_OPTIONS=--enable-source-maps brings them back.
+ * A strategy's own errors are unaffected (the agent reports their messages).
+ *
  * The parent only waits and passes signals on: a SIGINT sent to it alone reaches the child as a
  * message once the child listens (a terminal's Ctrl-C reaches both processes, and the child must not
  * count it twice), and as a SIGINT before that; SIGTERM and SIGHUP are passed on as signals, and the
@@ -92,7 +98,11 @@ export async function runSimulationProcess(args: readonly string[]): Promise<num
   try {
     child = spawn(
       process.execPath,
-      [...passedNodeFlags(process.execArgv), ...SIMULATION_NODE_FLAGS, ...tcsNodeArgs(['simulate', ...args])],
+      [
+        ...passedNodeFlags(process.execArgv),
+        ...SIMULATION_NODE_FLAGS,
+        ...tcsNodeArgs(['simulate', ...args], { sourceMaps: false }),
+      ],
       { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
     );
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;

@@ -105,8 +105,14 @@ function runAll(
 }
 
 function spawnWorker(): ChildProcess {
-  return spawn(process.execPath, [...SIMULATION_NODE_FLAGS, ...tcsNodeArgs(['sweep-worker', '--ipc'])], {
-    // stdout would carry each run's summary table: the sweep prints its own results.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  // A worker runs simulations: the young generation and no source maps, as `tcs simulate`'s own
+  // process (simulate-process.ts says why).
+  return spawn(
+    process.execPath,
+    [...SIMULATION_NODE_FLAGS, ...tcsNodeArgs(['sweep-worker', '--ipc'], { sourceMaps: false })],
+    {
+      // stdout would carry each run's summary table: the sweep prints its own results.
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
 }

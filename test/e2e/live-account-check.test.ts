@@ -17,7 +17,7 @@ import type { FakeExchange } from '../support/fake-exchange/server.js';
 import { exitWithin, startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 
-const FLIP = fileURLToPath(new URL('../fixtures/strategies/btc-flip-each-cycle.ts', import.meta.url));
+const FLIP = fileURLToPath(new URL('../fixtures/strategies/btc-flip-each-cycle.js', import.meta.url));
 
 let fake: FakeExchange;
 /** How far the exchange's clock is ahead of the wall clock the child runs on, ms. */

@@ -12,7 +12,7 @@ import { liveEnvFor } from '../support/fake-exchange/live-env.js';
 import { openE2e } from './harness.js';
 import type { E2e } from './harness.js';
 
-const FLIP = fileURLToPath(new URL('../fixtures/strategies/btc-flip-each-cycle.ts', import.meta.url));
+const FLIP = fileURLToPath(new URL('../fixtures/strategies/btc-flip-each-cycle.js', import.meta.url));
 /** Long enough to read /health and /metrics during it, short enough for a test. */
 const BAN_SECONDS = 6;
 

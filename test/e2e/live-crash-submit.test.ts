@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openLiveE2e } from '../support/live-e2e.js';
 import type { LiveE2e } from '../support/live-e2e.js';
 
-const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
+const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.js', import.meta.url));
 
 let e: LiveE2e | undefined;
 

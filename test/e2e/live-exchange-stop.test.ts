@@ -12,7 +12,7 @@ import { openLiveE2e } from '../support/live-e2e.js';
 import type { LiveE2e } from '../support/live-e2e.js';
 import { childPids, isRunning } from '../support/processes.js';
 
-const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
+const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.js', import.meta.url));
 
 let e: LiveE2e | undefined;
 
@@ -29,7 +29,16 @@ describe('an exchange stop outlives the system (fake exchange)', () => {
   it('SIGKILL of the whole system with an open position leaves the stop; a restart adopts it as ours', async () => {
     e = await openLiveE2e('tcs-live-stop-');
     const { t, waitUntil } = e;
-    const env = e.env({ SERVICE_API_KEY: generateKey(), PORT: '0', STRATEGIES: LONG, STOP_LOSS: '0.02' });
+    const env = e.env({
+      SERVICE_API_KEY: generateKey(),
+      PORT: '0',
+      STRATEGIES: LONG,
+      STOP_LOSS: '0.02',
+      // The restarted trader takes the SIGKILLed one's lease after watching it stand still for a whole
+      // lease: 4.5 s rather than the default 10 s of waiting (STORE_LOSS_HALT_MS's 3 s default is
+      // still at most two thirds of it). What this test checks does not depend on the lease's length.
+      TRADING_LEASE_MS: '4500',
+    });
     const stops = () => t.fake.venue.algo.open('BTCUSDT');
     const held = () => t.fake.venue.account().positions.find((p) => p.symbol === 'BTCUSDT')?.qty ?? 0;
     const system = e.start(['start'], env, { cwd: e.dir, detached: true });

@@ -28,8 +28,8 @@ import { openLiveE2e } from '../support/live-e2e.js';
 import type { LiveE2e } from '../support/live-e2e.js';
 import type { RunningProcess } from '../support/processes.js';
 
-const FLIP = fileURLToPath(new URL('../fixtures/strategies/btc-flip-each-cycle.ts', import.meta.url));
-const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
+const FLIP = fileURLToPath(new URL('../fixtures/strategies/btc-flip-each-cycle.js', import.meta.url));
+const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.js', import.meta.url));
 
 /**
  * The exchanges run here: every perpetual dialect of the fake's registry, by ccxt id, with the path

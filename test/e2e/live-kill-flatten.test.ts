@@ -15,7 +15,7 @@ import { FAKE_CREDENTIALS } from '../support/fake-exchange/server.js';
 import { openE2e } from './harness.js';
 import type { E2e } from './harness.js';
 
-const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.ts', import.meta.url));
+const LONG = fileURLToPath(new URL('../fixtures/strategies/btc-always-long.js', import.meta.url));
 
 let t: TradingFake | undefined;
 let e: E2e | undefined;

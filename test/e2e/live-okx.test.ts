@@ -18,7 +18,7 @@ import { FAKE_CREDENTIALS } from '../support/fake-exchange/server.js';
 import { startTcs } from '../support/processes.js';
 import type { RunningProcess } from '../support/processes.js';
 
-const FLIP = fileURLToPath(new URL('../fixtures/strategies/btc-flip-each-cycle.ts', import.meta.url));
+const FLIP = fileURLToPath(new URL('../fixtures/strategies/btc-flip-each-cycle.js', import.meta.url));
 
 let t: TradingFake | undefined;
 let proc: RunningProcess | undefined;

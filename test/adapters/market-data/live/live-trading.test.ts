@@ -17,7 +17,7 @@ import { startFakeExchange } from '../../../support/fake-exchange/server.js';
 import type { FakeExchange } from '../../../support/fake-exchange/server.js';
 import { bookAt, instrumentById, MINUTE } from '../../../support/fake-exchange/market-data.js';
 
-const FLIP = fileURLToPath(new URL('../../../fixtures/strategies/btc-flip-each-cycle.ts', import.meta.url));
+const FLIP = fileURLToPath(new URL('../../../fixtures/strategies/btc-flip-each-cycle.js', import.meta.url));
 
 type Line = Record<string, unknown> & { event: string };
 const lines = (proc: RunningProcess): Line[] =>

@@ -13,9 +13,9 @@
  *
  * The child runs without source maps: with them Node keeps every loaded bundle's map in memory, and
  * the SMA run peaked at 248–263 MB against 226–237 MB without, the CPU the same within the noise
- * (four interleaved pairs, docs/develop/benchmarks-history.md). What it costs: a crash inside tcs itself names lines of
- * dist/ rather than of the TypeScript sources; NODE_OPTIONS=--enable-source-maps brings them back.
- * A strategy's own errors are unaffected (the agent reports their messages).
+ * (interleaved runs, docs/develop/benchmarks-history.md). What it costs: a crash inside tcs itself
+ * names lines of dist/ rather than of the TypeScript sources; NODE_OPTIONS=--enable-source-maps
+ * brings them back. A strategy's own errors are unaffected (the agent reports their messages).
  *
  * The parent only waits and passes signals on: a SIGINT sent to it alone reaches the child as a
  * message once the child listens (a terminal's Ctrl-C reaches both processes, and the child must not

@@ -49,7 +49,9 @@ it('names the due day from NOTIFY_DAILY_AT (UTC)', () => {
 it("summarises the previous day's trail once, across a restart, for the targets that take it", async () => {
   const path = join(dir, 's.db');
   const store = await initialised(await openSqliteStore({ path }));
-  const now = Date.now();
+  // A fixed instant at mid-day: "later the same day" (+1 h) stays that day. On the wall clock this
+  // test failed every day from 23:00 UTC, when +1 h is the next day and its summary is due.
+  const now = Date.parse('2026-11-28T10:00:00.000Z');
   const day = (offsetDays: number, hour: number) =>
     new Date(Math.floor(now / 86_400_000 + offsetDays) * 86_400_000 + hour * 3_600_000).toISOString();
   try {

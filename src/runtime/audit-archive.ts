@@ -70,9 +70,10 @@ export async function archivedHash(env: NodeJS.ProcessEnv, seq: number): Promise
   try {
     return await archive.hashAt(seq);
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    // ENOENT: no such directory; 42P01: PostgreSQL's undefined_table.
-    if (code === 'ENOENT' || code === '42P01') return null;
+    const { code, path } = err as { code?: unknown; path?: unknown };
+    // The archive's own directory missing (a segment that vanishes while read is still an error),
+    // or PostgreSQL's undefined_table.
+    if ((code === 'ENOENT' && archive.description === `file:${String(path)}`) || code === '42P01') return null;
     throw err;
   } finally {
     await archive.close();

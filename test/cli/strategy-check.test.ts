@@ -36,8 +36,8 @@ function waveData(): string {
   });
 }
 
-async function tcs(args: string[]) {
-  const proc = startTcs(['strategy', 'check', ...args], {});
+async function tcs(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const proc = startTcs(['strategy', 'check', ...args], env);
   const { code } = await exitWithin(proc, 60_000);
   return { code, stdout: proc.stdout(), stderr: proc.stderr() };
 }
@@ -50,6 +50,7 @@ interface Report {
       check: string;
       verdict: string;
       readings?: number;
+      data_files?: string[];
       first?: { bar: string; symbol: string; full: unknown; other: unknown; indicator?: string; label?: string };
     }[];
   }[];
@@ -90,6 +91,25 @@ describe('tcs strategy check', () => {
       (ema.other as { confidence: number }).confidence,
       4,
     );
+  });
+
+  it('flags a strategy that reads the data files itself, naming the file, although its answers agree at every cut; exit 1', async () => {
+    // The cut replay does not cut the file on disk: only the read gives the strategy away.
+    const file = join(data, 'candles', 'BTCUSDT.csv');
+    const json = await tcs([fixture('reads-data-file.ts'), '--data', data, '--json'], { READS_DATA_FILE: file });
+    expect(json.stderr).toBe('');
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as Report;
+    expect(verdicts(report)).toEqual({
+      reads_data_file: { determinism: 'ok', 'look-ahead': 'bias', recursion: 'ok', indicators: 'n/a' },
+    });
+    expect(report.strategies[0]!.findings.find((f) => f.check === 'look-ahead')!.data_files).toEqual([
+      'candles/BTCUSDT.csv',
+    ]);
+    const table = await tcs([fixture('reads-data-file.ts'), '--data', data], { READS_DATA_FILE: file });
+    expect(table.code).toBe(1);
+    expect(table.stdout).toMatch(/^ {2}look-ahead +BIAS/m);
+    expect(table.stdout).toContain('look-ahead: the strategy read the data directory itself (candles/BTCUSDT.csv)');
   });
 
   it('passes the same EMA rule kept by trackIndicators, and prints a table; exit 0', async () => {

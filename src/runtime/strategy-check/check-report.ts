@@ -38,13 +38,17 @@ export function checkTable(result: CheckResult): string {
       if (other !== undefined) lines.push(`  ${f.check}: compared with ${WHAT[f.check]}; the other run: ${other}`);
       if (f.verdict === 'n/a')
         lines.push(`  ${f.check}: none declared through trackIndicators, so only the signals were compared`);
+      if (f.dataFiles !== undefined)
+        lines.push(
+          `  ${f.check}: the strategy read the data directory itself (${f.dataFiles.join(', ')}): every bar in it, the future included, was within its reach; read only the snapshot`,
+        );
     }
     for (const note of s.notes) lines.push(`  note: ${note}`);
     lines.push('');
   }
   lines.push(
     result.bias
-      ? 'Bias found: the answers of a check marked BIAS changed with data the strategy should not depend on (docs/strategies/checking-a-strategy.md).'
+      ? 'Bias found: a check marked BIAS saw the strategy depend on data it should not (docs/strategies/checking-a-strategy.md).'
       : 'No bias found.',
   );
   return lines.join('\n');
@@ -62,7 +66,7 @@ function row(f: Finding): string[] {
       describeReading(indicator, label, b),
     ];
   }
-  if (f.first === undefined) return [f.check, f.verdict, '', '', '', ''];
+  if (f.first === undefined) return [f.check, f.verdict === 'bias' ? 'BIAS' : f.verdict, '', '', '', ''];
   const { barTime, symbol, a, b } = f.first;
   return [
     f.check,
@@ -81,41 +85,50 @@ export function checkJson(result: CheckResult): string {
       bias: result.bias,
       strategies: result.strategies.map((s) => ({
         ...s,
-        findings: s.findings.map((f) =>
-          f.indicator !== undefined
-            ? {
-                check: f.check,
-                verdict: f.verdict,
-                readings: f.readings,
-                first: {
-                  cycle: f.indicator.cycle,
-                  bar: new Date(f.indicator.barTime).toISOString(),
-                  symbol: f.indicator.symbol,
-                  indicator: f.indicator.indicator,
-                  label: f.indicator.label,
-                  full: f.indicator.a,
-                  other: f.indicator.b,
-                  otherRun: f.indicator.other,
-                },
-              }
-            : f.first === undefined
-              ? f
-              : {
-                  check: f.check,
-                  verdict: f.verdict,
-                  first: {
-                    cycle: f.first.cycle,
-                    bar: f.first.barTime === null ? null : new Date(f.first.barTime).toISOString(),
-                    symbol: f.first.symbol,
-                    full: f.first.a,
-                    other: f.first.b,
-                    otherRun: f.first.other,
-                  },
-                },
-        ),
+        findings: s.findings.map((f) => withDataFiles(f, findingJson(f))),
       })),
     },
     null,
     2,
   );
+}
+
+/** The files of the data directory the strategy read (look-ahead), under a snake_case key as the rest. */
+function withDataFiles(f: Finding, json: object): object {
+  if (f.dataFiles === undefined) return json;
+  const { dataFiles: _, ...rest } = json as Finding;
+  return { ...rest, data_files: f.dataFiles };
+}
+
+function findingJson(f: Finding): object {
+  return f.indicator !== undefined
+    ? {
+        check: f.check,
+        verdict: f.verdict,
+        readings: f.readings,
+        first: {
+          cycle: f.indicator.cycle,
+          bar: new Date(f.indicator.barTime).toISOString(),
+          symbol: f.indicator.symbol,
+          indicator: f.indicator.indicator,
+          label: f.indicator.label,
+          full: f.indicator.a,
+          other: f.indicator.b,
+          otherRun: f.indicator.other,
+        },
+      }
+    : f.first === undefined
+      ? f
+      : {
+          check: f.check,
+          verdict: f.verdict,
+          first: {
+            cycle: f.first.cycle,
+            bar: f.first.barTime === null ? null : new Date(f.first.barTime).toISOString(),
+            symbol: f.first.symbol,
+            full: f.first.a,
+            other: f.first.b,
+            otherRun: f.first.other,
+          },
+        };
 }

@@ -29,6 +29,7 @@ import { firstDifference } from './compare.js';
 import type { IndicatorDifference, Reading } from './indicator-readings.js';
 import { firstIndicatorDifference, readTrackers } from './indicator-readings.js';
 import type { CheckOptions } from './check-options.js';
+import { watchDataReads } from './data-reads.js';
 import { replay } from './replay.js';
 import type { ReplaySpan } from './replay.js';
 import { recordTape, truncate } from './tape.js';
@@ -46,6 +47,11 @@ export interface Finding {
   indicator?: IndicatorDifference & { barTime: number; other: string };
   /** The indicators check: values of the full run (per symbol and bar) the other runs were compared with. */
   readings?: number;
+  /**
+   * The look-ahead check: files of the data directory the strategy opened itself (relative paths),
+   * at import or while replayed (data-reads.ts); each is bias, whatever its answers.
+   */
+  dataFiles?: string[];
 }
 
 export interface StrategyReport {
@@ -102,13 +108,23 @@ async function prepare(
       throw new ConfigError((err as Error).message);
     }
   };
-  const first = await fresh();
+  // The module is imported here: a read of the data files at import is the strategy's too.
+  const loading = dataDir === null ? null : watchDataReads(dataDir);
+  let readAtImport: string[] = [];
+  let first: StrategyAgent;
+  let shared: boolean;
+  try {
+    first = await fresh();
+    shared = first === (await fresh());
+  } finally {
+    readAtImport = loading?.stop() ?? [];
+  }
   const notes: string[] = [];
-  if (first === (await fresh()))
+  if (shared)
     notes.push(
       'the module exports one agent object, not a factory: every replay shares its state, which shows as bias; export a factory',
     );
-  return () => checkLoaded(options, entry, { sim, dataDir, config, first, fresh, notes });
+  return () => checkLoaded(options, entry, { sim, dataDir, config, first, fresh, notes, readAtImport });
 }
 
 interface Loaded {
@@ -118,12 +134,14 @@ interface Loaded {
   first: StrategyAgent;
   fresh: () => Promise<StrategyAgent>;
   notes: string[];
+  /** Files of the data directory the strategy read while it was imported. */
+  readAtImport: string[];
 }
 
 async function checkLoaded(
   options: CheckOptions,
   entry: string,
-  { sim, dataDir, config, first, fresh, notes }: Loaded,
+  { sim, dataDir, config, first, fresh, notes, readAtImport }: Loaded,
 ): Promise<StrategyReport> {
   const windows = { short: 0, long: 0 };
   const opened = await openRunMarket(config, sim, dataDir, (barMs) => {
@@ -139,13 +157,26 @@ async function checkLoaded(
   });
   const tape = await recordTape(opened.feed, opened.start, opened.config.cycleMs, opened.cycles);
   const nav = opened.config.startingCash;
-  const report = await checkTape(tape, fresh, {
-    ...windows,
-    nav,
-    samples: options.samples,
-    seed: options.sampleSeed,
-    tolerance: options.tolerance,
-  });
+  // Watched from here on, past the recording (the feed's own reading): the replays are the strategy's.
+  const replaying = dataDir === null ? null : watchDataReads(dataDir);
+  let report: Awaited<ReturnType<typeof checkTape>>;
+  let readWhileReplayed: string[];
+  try {
+    report = await checkTape(tape, fresh, {
+      ...windows,
+      nav,
+      samples: options.samples,
+      seed: options.sampleSeed,
+      tolerance: options.tolerance,
+    });
+  } finally {
+    readWhileReplayed = replaying?.stop() ?? [];
+  }
+  const dataFiles = [...new Set([...readAtImport, ...readWhileReplayed])];
+  if (dataFiles.length > 0)
+    report.findings = report.findings.map((f) =>
+      f.check === 'look-ahead' ? { ...f, verdict: 'bias' as const, dataFiles } : f,
+    );
   return {
     entry,
     market: opened.description,

@@ -83,3 +83,20 @@ function pathOf(path: unknown): string | null {
     return absolute;
   }
 }
+
+/** Runs `work` with the data directory watched (null: nothing to watch); its value and the files read. */
+export async function whileWatched<T>(
+  dir: string | null,
+  work: () => Promise<T>,
+): Promise<{ value: T; read: string[] }> {
+  if (dir === null) return { value: await work(), read: [] };
+  const watch = watchDataReads(dir);
+  let value: T;
+  try {
+    value = await work();
+  } catch (err) {
+    watch.stop();
+    throw err;
+  }
+  return { value, read: watch.stop() };
+}

@@ -29,7 +29,7 @@ import { firstDifference } from './compare.js';
 import type { IndicatorDifference, Reading } from './indicator-readings.js';
 import { firstIndicatorDifference, readTrackers } from './indicator-readings.js';
 import type { CheckOptions } from './check-options.js';
-import { watchDataReads } from './data-reads.js';
+import { whileWatched } from './data-reads.js';
 import { replay } from './replay.js';
 import type { ReplaySpan } from './replay.js';
 import { recordTape, truncate } from './tape.js';
@@ -109,16 +109,12 @@ async function prepare(
     }
   };
   // The module is imported here: a read of the data files at import is the strategy's too.
-  const loading = dataDir === null ? null : watchDataReads(dataDir);
-  let readAtImport: string[] = [];
-  let first: StrategyAgent;
-  let shared: boolean;
-  try {
-    first = await fresh();
-    shared = first === (await fresh());
-  } finally {
-    readAtImport = loading?.stop() ?? [];
-  }
+  const loaded = await whileWatched(dataDir, async () => {
+    const agent = await fresh();
+    return { first: agent, shared: agent === (await fresh()) };
+  });
+  const { first, shared } = loaded.value;
+  const readAtImport = loaded.read;
   const notes: string[] = [];
   if (shared)
     notes.push(
@@ -158,21 +154,17 @@ async function checkLoaded(
   const tape = await recordTape(opened.feed, opened.start, opened.config.cycleMs, opened.cycles);
   const nav = opened.config.startingCash;
   // Watched from here on, past the recording (the feed's own reading): the replays are the strategy's.
-  const replaying = dataDir === null ? null : watchDataReads(dataDir);
-  let report: Awaited<ReturnType<typeof checkTape>>;
-  let readWhileReplayed: string[];
-  try {
-    report = await checkTape(tape, fresh, {
+  const replayed = await whileWatched(dataDir, () =>
+    checkTape(tape, fresh, {
       ...windows,
       nav,
       samples: options.samples,
       seed: options.sampleSeed,
       tolerance: options.tolerance,
-    });
-  } finally {
-    readWhileReplayed = replaying?.stop() ?? [];
-  }
-  const dataFiles = [...new Set([...readAtImport, ...readWhileReplayed])];
+    }),
+  );
+  const report = replayed.value;
+  const dataFiles = [...new Set([...readAtImport, ...replayed.read])];
   if (dataFiles.length > 0)
     report.findings = report.findings.map((f) =>
       f.check === 'look-ahead' ? { ...f, verdict: 'bias' as const, dataFiles } : f,
